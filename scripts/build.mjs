@@ -1,0 +1,66 @@
+// Builds the four bundles of DESIGN.md with esbuild. Generators (scripts/gen-*.mjs) run first,
+// so generated modules (proto descriptors, the UDM schema) are always fresh.
+import { build, context } from 'esbuild';
+import { readdirSync, existsSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+const root = new URL('..', import.meta.url).pathname;
+
+for (const file of readdirSync(join(root, 'scripts')).filter((f) => /^gen-.*\.mjs$/.test(f)).sort()) {
+  execFileSync(process.execPath, [join(root, 'scripts', file)], { stdio: 'inherit', cwd: root });
+}
+
+if (!watch) rmSync(join(root, 'dist'), { recursive: true, force: true });
+
+const common = {
+  bundle: true,
+  sourcemap: true,
+  minify: production,
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+const nodeBundles = [
+  { in: 'src/extension.ts', out: 'extension' },
+  { in: 'src/server/main.ts', out: 'server' },
+  { in: 'src/emulator/main.ts', out: 'emulator' },
+].filter((e) => existsSync(join(root, e.in)));
+
+const webviewDir = join(root, 'src/webview');
+const webviewBundles = readdirSync(webviewDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(webviewDir, d.name, 'main.ts')))
+  .map((d) => ({ in: `src/webview/${d.name}/main.ts`, out: d.name }));
+
+const configs = [
+  {
+    ...common,
+    entryPoints: nodeBundles,
+    outdir: 'dist',
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+    mainFields: ['module', 'main'],
+  },
+  ...(webviewBundles.length
+    ? [{
+        ...common,
+        entryPoints: webviewBundles,
+        outdir: 'dist/webview',
+        platform: 'browser',
+        target: 'es2022',
+        format: 'iife',
+        loader: { '.css': 'css' },
+      }]
+    : []),
+];
+
+if (watch) {
+  for (const cfg of configs) await (await context(cfg)).watch();
+  console.log('watching for changes…');
+} else {
+  await Promise.all(configs.map((cfg) => build(cfg)));
+}

@@ -1,0 +1,72 @@
+import type { FaultDecision, FaultInjector, FaultRule } from './types';
+
+/** Deterministic PRNG (mulberry32) so a fault run can be repeated with the same seed. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function matches(pattern: string, method: string): boolean {
+  if (pattern === '*') return true;
+  if (pattern.endsWith('*')) return method.startsWith(pattern.slice(0, -1));
+  return pattern === method;
+}
+
+export function validateFaultRules(input: unknown): FaultRule[] {
+  const list = Array.isArray(input) ? input : [input];
+  return list.map((raw, i) => {
+    if (typeof raw !== 'object' || raw === null) throw new Error(`rules[${i}] must be an object`);
+    const r = raw as Record<string, unknown>;
+    const method = r.method ?? '*';
+    if (typeof method !== 'string' || method === '') throw new Error(`rules[${i}].method must be a non-empty string`);
+    const rule: FaultRule = { method };
+    for (const key of ['errorRate', 'resetRate'] as const) {
+      if (r[key] === undefined) continue;
+      const v = r[key];
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`rules[${i}].${key} must be a number between 0 and 1`);
+      rule[key] = v;
+    }
+    if (r.latencyMs !== undefined) {
+      if (typeof r.latencyMs !== 'number' || !(r.latencyMs >= 0 && r.latencyMs <= 600_000)) throw new Error(`rules[${i}].latencyMs must be between 0 and 600000`);
+      rule.latencyMs = r.latencyMs;
+    }
+    if (r.codes !== undefined) {
+      if (!Array.isArray(r.codes) || r.codes.length === 0 || !r.codes.every((c) => typeof c === 'string' || typeof c === 'number')) {
+        throw new Error(`rules[${i}].codes must be a non-empty array of status names or HTTP codes`);
+      }
+      rule.codes = r.codes as Array<string | number>;
+    }
+    return rule;
+  });
+}
+
+export function createFaultInjector(): FaultInjector {
+  let active: FaultRule[] = [];
+  let random = mulberry32(1);
+  return {
+    configure(rules, seed = 1) {
+      active = rules;
+      random = mulberry32(seed);
+    },
+    rules: () => active,
+    decide(method): FaultDecision {
+      let latencyMs = 0;
+      for (const rule of active) {
+        if (!matches(rule.method, method)) continue;
+        latencyMs += rule.latencyMs ?? 0;
+        if (rule.resetRate && random() < rule.resetRate) return { kind: 'reset', latencyMs };
+        if (rule.errorRate && random() < rule.errorRate) {
+          const codes = rule.codes ?? ['UNAVAILABLE'];
+          return { kind: 'error', code: codes[Math.floor(random() * codes.length)]!, latencyMs };
+        }
+      }
+      return { kind: 'none', latencyMs };
+    },
+  };
+}
