@@ -1,0 +1,150 @@
+// JSON over HTTP for Google REST APIs (API Keys v2, SecOps Search v1) on undici.
+import { request, type Dispatcher } from 'undici';
+import { CancelledError, GoogleApiError, throwIfAborted } from './errors';
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry';
+import type { TokenSource } from './credentials';
+
+export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number | boolean>;
+
+export interface RestRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+  /** Path below the base URL, starting with "/"; segments the caller built are not re-encoded. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Safe to repeat after a transport failure or a retryable status; defaults to true for GET. */
+  idempotent?: boolean;
+  /** Name used in errors and logs, e.g. "apikeys.keys.create". */
+  methodName?: string;
+  timeoutMs?: number;
+}
+
+export interface RestClientOptions {
+  baseUrl: string;
+  tokens: TokenSource;
+  retry?: RetryPolicy;
+  timeoutMs?: number;
+  userAgent?: string;
+  dispatcher?: Dispatcher;
+  /** Called before each retry: for logs (never pass it secrets). */
+  onRetry?: (methodName: string, err: unknown, attempt: number, delayMs: number) => void;
+}
+
+/**
+ * Encodes a query string the way Google APIs expect: every value percent-encoded (so "+" in a
+ * time offset never arrives as a space), repeated keys for arrays.
+ */
+export function encodeQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+function parseRetryAfter(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+export class RestClient {
+  private readonly baseUrl: string;
+  constructor(private readonly options: RestClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new TypeError(`Not a valid base URL: "${options.baseUrl}"`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`Base URL must be http(s): "${options.baseUrl}"`);
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+  }
+
+  get base(): string {
+    return this.baseUrl;
+  }
+
+  async request<T>(req: RestRequest): Promise<T> {
+    const idempotent = req.idempotent ?? req.method === 'GET';
+    const policy = this.options.retry ?? DEFAULT_RETRY;
+    const methodName = req.methodName ?? `${req.method} ${req.path}`;
+    return withRetry(() => this.once<T>(req, methodName), idempotent ? policy : { ...policy, maxRetries: 0 }, {
+      ...(req.signal ? { signal: req.signal } : {}),
+      isRetryable: (err) =>
+        err instanceof GoogleApiError ? policy.retryable.includes(err.status) : !(err instanceof CancelledError) && isTransportError(err),
+      onRetry: (err, attempt, delay) => this.options.onRetry?.(methodName, err, attempt, delay),
+    });
+  }
+
+  private async once<T>(req: RestRequest, methodName: string): Promise<T> {
+    throwIfAborted(req.signal);
+    const token = await this.options.tokens.getAccessToken(req.signal);
+    const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? 60_000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent ?? 'cloudbench',
+      ...req.headers,
+    };
+    let body: string | undefined;
+    if (req.body !== undefined) {
+      body = JSON.stringify(req.body);
+      headers['content-type'] = 'application/json; charset=utf-8';
+    }
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(this.baseUrl + req.path + encodeQuery(req.query), {
+        method: req.method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        signal,
+        ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+      });
+    } catch (err) {
+      if (req.signal?.aborted) throw new CancelledError();
+      if (timeout.aborted) throw new GoogleApiError('DEADLINE_EXCEEDED', `${methodName} took longer than ${Math.round(timeoutMs / 1000)} s`, { method: methodName });
+      throw err;
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      if (req.signal?.aborted) throw new CancelledError();
+      throw err;
+    }
+    let json: unknown;
+    if (text !== '') {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        if (res.statusCode < 300) throw new GoogleApiError('INTERNAL', `${methodName} answered with a body that is not JSON`, { httpStatus: res.statusCode, method: methodName });
+      }
+    }
+    if (res.statusCode >= 300) {
+      const err = GoogleApiError.fromRest(res.statusCode, json, methodName);
+      const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+      if (retryAfterMs !== undefined) {
+        throw new GoogleApiError(err.status, err.message, { ...err.options, retryAfterMs });
+      }
+      throw err;
+    }
+    return (json ?? {}) as T;
+  }
+}
+
+/** Connection resets and refusals: worth retrying for an idempotent call. */
+export function isTransportError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/.test(code);
+}

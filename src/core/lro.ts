@@ -1,0 +1,60 @@
+// One poller for every long-running operation, gRPC or REST: backoff between polls, an
+// AbortSignal that stops waiting at once, and the operation's error turned into a GoogleApiError.
+import { CancelledError, GoogleApiError, statusFromGrpcCode } from './google/errors';
+import { sleep } from './google/retry';
+
+export interface OperationLike {
+  name: string;
+  done?: boolean;
+  metadata?: unknown;
+  error?: { code?: number; message?: string; details?: unknown[] } | null;
+  response?: unknown;
+}
+
+export interface PollOptions<Op extends OperationLike> {
+  /** Fetches the latest state (GetOperation). */
+  get(name: string, signal?: AbortSignal): Promise<Op>;
+  signal?: AbortSignal;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  multiplier?: number;
+  /** Gives up (DEADLINE_EXCEEDED) after this long; the operation itself goes on. */
+  totalTimeoutMs?: number;
+  /** Every state seen, the first included: for progress. */
+  onUpdate?(op: Op): void;
+  /** Injected for tests. */
+  now?(): number;
+}
+
+/** The error an operation finished with. */
+export class OperationFailedError extends GoogleApiError {
+  constructor(readonly operation: OperationLike) {
+    const code = operation.error?.code ?? 2;
+    super(statusFromGrpcCode(code), operation.error?.message || `Operation ${operation.name} failed`, {
+      ...(operation.error?.details ? { details: operation.error.details } : {}),
+    });
+  }
+}
+
+/** Resolves with the finished operation; throws OperationFailedError if it ended in error. */
+export async function pollOperation<Op extends OperationLike>(first: Op, options: PollOptions<Op>): Promise<Op> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  let delay = options.initialDelayMs ?? 500;
+  const maxDelay = options.maxDelayMs ?? 10_000;
+  const multiplier = options.multiplier ?? 1.5;
+  let op = first;
+  options.onUpdate?.(op);
+  while (!op.done) {
+    if (options.signal?.aborted) throw new CancelledError();
+    if (options.totalTimeoutMs !== undefined && now() - started > options.totalTimeoutMs) {
+      throw new GoogleApiError('DEADLINE_EXCEEDED', `Stopped waiting for ${op.name} after ${Math.round(options.totalTimeoutMs / 1000)} s; it may still finish.`);
+    }
+    await sleep(delay, options.signal);
+    delay = Math.min(maxDelay, delay * multiplier);
+    op = await options.get(op.name, options.signal);
+    options.onUpdate?.(op);
+  }
+  if (op.error && (op.error.code ?? 0) !== 0) throw new OperationFailedError(op);
+  return op;
+}

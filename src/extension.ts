@@ -1,0 +1,68 @@
+// activate() only wires features together; each feature reports its own failure, so one broken
+// part (say, the language server) never takes the rest of Cloudbench down with it.
+import * as vscode from 'vscode';
+import { activateKeys } from './features/keys';
+import { activateLanguage } from './features/language';
+import { activateModels } from './features/models';
+import { activateAccount } from './features/sandbox';
+import { activateSearch } from './features/search';
+import { createServices, type Services } from './features/services';
+import { getLogger, initLogging, showLogs } from './platform/log';
+
+export interface CloudbenchApi {
+  /** Milliseconds spent inside activate(). */
+  readonly activationMs: number;
+  /** Features that failed to start, with their errors. */
+  readonly failures: ReadonlyArray<{ feature: string; message: string }>;
+}
+
+type FeatureActivator = (context: vscode.ExtensionContext, services: Services) => void;
+
+const FEATURES: Array<[string, FeatureActivator]> = [
+  ['account and sandbox', activateAccount],
+  ['Models', activateModels],
+  ['API Keys', activateKeys],
+  ['SecOps search', activateSearch],
+  ['UDM language', activateLanguage],
+];
+
+export function activate(context: vscode.ExtensionContext): CloudbenchApi {
+  const started = performance.now();
+  initLogging(context);
+  const log = getLogger('activate');
+  const failures: Array<{ feature: string; message: string }> = [];
+  let services: Services | undefined;
+  try {
+    services = createServices(context);
+  } catch (err) {
+    failures.push({ feature: 'settings', message: (err as Error).message });
+    log.error('could not read settings', err);
+  }
+  if (services) {
+    for (const [feature, activateFeature] of FEATURES) {
+      try {
+        activateFeature(context, services);
+      } catch (err) {
+        failures.push({ feature, message: (err as Error).message });
+        log.error(`${feature} failed to start`, err);
+      }
+    }
+    for (const problem of services.settingProblems()) {
+      void vscode.window.showWarningMessage(`Cloudbench setting ${problem.setting}: ${problem.message}`, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
+      });
+    }
+  }
+  if (failures.length > 0) {
+    void vscode.window
+      .showErrorMessage(`Cloudbench could not start: ${failures.map((f) => `${f.feature} (${f.message})`).join('; ')}`, 'Show Logs')
+      .then((choice) => choice && showLogs());
+  }
+  const activationMs = performance.now() - started;
+  log.info(`activated in ${activationMs.toFixed(1)} ms`);
+  return { activationMs, failures };
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions.
+}

@@ -1,0 +1,5 @@
+import type * as vscode from 'vscode';
+import type { Services } from '../services';
+
+// Placeholder until the feature lands; its owner replaces this file.
+export function activateKeys(_context: vscode.ExtensionContext, _services: Services): void {}

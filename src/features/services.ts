@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import {
+  CLOUD_PLATFORM_SCOPE, SECOPS_SCOPE, googleTokenSource, isLoopbackEndpoint, sandboxTokenSource, type TokenSource,
+} from '../core/google/credentials';
+import { readSettings, type CloudbenchSettings, type SettingProblem } from '../platform/settings';
+import { getLogger } from '../platform/log';
+
+const log = getLogger('connection');
+
+/** What every feature needs to reach its service: project, endpoints and credentials, from settings. */
+export interface Connection {
+  readonly settings: CloudbenchSettings;
+  readonly project: string | undefined;
+  /** True when the endpoints point at the local sandbox (loopback). */
+  readonly sandbox: boolean;
+  /** Tokens for Vertex AI and API Keys calls to `endpoint` (sandbox token for loopback). */
+  cloudTokens(endpoint: string | undefined): TokenSource;
+  /** Tokens for the SecOps Search API (its own service-account file and scope). */
+  secopsTokens(endpoint: string | undefined): TokenSource;
+}
+
+export interface Services {
+  readonly extensionUri: vscode.Uri;
+  connection(): Connection;
+  readonly onDidChangeConnection: vscode.Event<Connection>;
+  /** Problems in the current settings, each naming its setting. */
+  settingProblems(): SettingProblem[];
+}
+
+export function createServices(context: vscode.ExtensionContext): Services {
+  const emitter = new vscode.EventEmitter<Connection>();
+  context.subscriptions.push(emitter);
+  const tokenCache = new Map<string, TokenSource>();
+  const sandboxTokens = sandboxTokenSource();
+
+  const googleTokens = (keyFile: string | undefined, scope: string, setting: string): TokenSource => {
+    const cacheKey = `${scope}\n${keyFile ?? ''}`;
+    let source = tokenCache.get(cacheKey);
+    if (!source) {
+      source = googleTokenSource({ scopes: [scope], setting, ...(keyFile ? { keyFile } : {}) });
+      tokenCache.set(cacheKey, source);
+    }
+    return source;
+  };
+
+  let problems: SettingProblem[] = [];
+  const build = (): Connection => {
+    const read = readSettings();
+    problems = read.problems;
+    for (const p of problems) log.warn(`${p.setting}: ${p.message}`);
+    const { settings } = read;
+    const endpoints = [settings.endpoints.models, settings.endpoints.apiKeys, settings.endpoints.secops].filter((e): e is string => !!e);
+    return {
+      settings,
+      project: settings.project,
+      sandbox: endpoints.length > 0 && endpoints.every(isLoopbackEndpoint),
+      cloudTokens: (endpoint) =>
+        endpoint && isLoopbackEndpoint(endpoint) ? sandboxTokens : googleTokens(settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+      secopsTokens: (endpoint) =>
+        endpoint && isLoopbackEndpoint(endpoint)
+          ? sandboxTokens
+          : settings.secops.credentialsFile
+            ? googleTokens(settings.secops.credentialsFile, SECOPS_SCOPE, 'cloudbench.secops.credentialsFile')
+            : googleTokens(settings.credentialsFile, SECOPS_SCOPE, 'cloudbench.credentialsFile'),
+    };
+  };
+
+  let current = build();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('cloudbench')) return;
+      if (e.affectsConfiguration('cloudbench.credentialsFile') || e.affectsConfiguration('cloudbench.secops.credentialsFile')) tokenCache.clear();
+      current = build();
+      emitter.fire(current);
+    }),
+  );
+
+  return {
+    extensionUri: context.extensionUri,
+    connection: () => current,
+    onDidChangeConnection: emitter.event,
+    settingProblems: () => problems,
+  };
+}
