@@ -1,0 +1,429 @@
+// Search API v1 client (Google SecOps): every read method of the service, validated before sending,
+// paced by the per-method budgets, with 429s honoured and everything cancellable.
+import type { Dispatcher } from 'undici';
+import type { TokenSource } from '../google/credentials';
+import { CancelledError, GoogleApiError, isCancellation } from '../google/errors';
+import { RestClient, isTransportError, type QueryValue } from '../google/rest';
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
+import { RateLimiter, SECOPS_BUDGETS, type RateLimiterOptions } from '../ratelimit';
+import {
+  SecOpsParamError,
+  checkDomain,
+  checkHash,
+  checkIp,
+  checkMac,
+  checkNonEmpty,
+  checkPageSize,
+  checkTimeOrder,
+  exactlyOne,
+  formatTime,
+  type TimeInput,
+} from './params';
+import type {
+  AssetAlias,
+  AssetAssociation,
+  GetEventResponse,
+  GetLogResponse,
+  IocDetailsSource,
+  IocMatch,
+  JsonObject,
+  ListAlertsResponse,
+  ListAssetAliasesResponse,
+  ListAssetsResponse,
+  ListEventsResponse,
+  ListIocDetailsResponse,
+  ListIocsResponse,
+  ListUserAliasesResponse,
+  ReferenceList,
+  UdmEvent,
+  UdmSearchEvent,
+  UdmSearchResponse,
+  UserAlias,
+} from './types';
+
+export type SecOpsMethod =
+  | 'udmSearch'
+  | 'ListEvents'
+  | 'ListAssets'
+  | 'ListAssetAliases'
+  | 'ListUserAliases'
+  | 'ListIoCs'
+  | 'ListIoCDetails'
+  | 'GetEvent'
+  | 'GetLog'
+  | 'ListAlerts'
+  | 'GetReferenceList';
+
+/** The service's own limit on how long an API-started UDM search may run. */
+export const UDM_SEARCH_SERVER_TIMEOUT_MS = 10 * 60_000;
+export const UDM_SEARCH_MAX_LIMIT = 10_000;
+/** The documented widest window for one udmSearch. */
+export const UDM_SEARCH_MAX_WINDOW_MS = 90 * 24 * 3_600_000;
+
+export interface SecOpsClientOptions {
+  baseUrl: string;
+  tokens: TokenSource;
+  /** Shared limiter; the default one paces by the published per-method limits. */
+  limiter?: RateLimiter;
+  limiterOptions?: RateLimiterOptions;
+  /** Retries for UNAVAILABLE, 429 and transport failures (every method is a GET, safe to repeat). */
+  retry?: RetryPolicy;
+  /** Per-call deadline for every method but udmSearch. */
+  timeoutMs?: number;
+  /** Deadline for udmSearch; by default a little over the server's own 10 minutes, so its answer wins. */
+  udmSearchTimeoutMs?: number;
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+  /** Told about every retry (never given secrets): for logs. */
+  onRetry?: (method: SecOpsMethod, err: unknown, attempt: number, delayMs: number) => void;
+  random?: () => number;
+}
+
+export interface TimeWindow {
+  startTime: TimeInput;
+  endTime: TimeInput;
+}
+
+export interface UdmSearchRequest extends TimeWindow {
+  query: string;
+  limit?: number;
+}
+
+export interface AssetIndicator {
+  hostname?: string;
+  assetIpAddress?: string;
+  mac?: string;
+  /** For ListEvents a combined type and id such as "CS:1234-5678"; for aliases an integer. */
+  productId?: string;
+}
+
+export interface ListEventsRequest extends TimeWindow {
+  asset: AssetIndicator;
+  referenceTime?: TimeInput;
+  pageSize?: number;
+}
+
+export interface ArtifactIndicator {
+  domainName?: string;
+  destinationIpAddress?: string;
+  hashMd5?: string;
+  hashSha1?: string;
+  hashSha256?: string;
+}
+
+export interface ListAssetsRequest extends Partial<TimeWindow> {
+  artifact: ArtifactIndicator;
+  pageSize?: number;
+}
+
+export interface ListAssetAliasesRequest extends Partial<TimeWindow> {
+  asset: AssetIndicator;
+  pageSize?: number;
+}
+
+export interface UserIndicator {
+  email?: string;
+  username?: string;
+  windowsSid?: string;
+  employeeId?: string;
+  productObjectId?: string;
+}
+
+export interface ListUserAliasesRequest extends Partial<TimeWindow> {
+  user: UserIndicator;
+  pageSize?: number;
+}
+
+export interface ListIocsRequest {
+  startTime: TimeInput;
+  pageSize?: number;
+}
+
+export interface ListIocDetailsRequest {
+  artifact: Pick<ArtifactIndicator, 'domainName' | 'destinationIpAddress'>;
+}
+
+export interface ListAlertsRequest extends TimeWindow {
+  pageSize?: number;
+}
+
+const ARTIFACT_FIELDS = {
+  domainName: 'artifact.domain_name',
+  destinationIpAddress: 'artifact.destination_ip_address',
+  hashMd5: 'artifact.hash_md5',
+  hashSha1: 'artifact.hash_sha1',
+  hashSha256: 'artifact.hash_sha256',
+} as const;
+
+const ASSET_FIELDS = {
+  hostname: 'asset.hostname',
+  assetIpAddress: 'asset.asset_ip_address',
+  mac: 'asset.mac',
+  productId: 'asset.product_id',
+} as const;
+
+const USER_FIELDS = {
+  email: 'user.email',
+  username: 'user.username',
+  windowsSid: 'user.windows_sid',
+  employeeId: 'user.employee_id',
+  productObjectId: 'user.product_object_id',
+} as const;
+
+function checkArtifact(key: keyof typeof ARTIFACT_FIELDS, value: string, parameter: string): void {
+  switch (key) {
+    case 'domainName': return checkDomain(value, parameter);
+    case 'destinationIpAddress': return checkIp(value, parameter);
+    case 'hashMd5': return checkHash('md5', value, parameter);
+    case 'hashSha1': return checkHash('sha1', value, parameter);
+    case 'hashSha256': return checkHash('sha256', value, parameter);
+  }
+}
+
+function checkAsset(key: keyof typeof ASSET_FIELDS, value: string, parameter: string, productIdForm: 'typed' | 'integer'): void {
+  switch (key) {
+    case 'assetIpAddress': return checkIp(value, parameter);
+    case 'mac': return checkMac(value, parameter);
+    case 'productId':
+      if (productIdForm === 'integer' && !/^\d+$/.test(value)) {
+        throw new SecOpsParamError(`${parameter} must be an integer, got "${value}"`, parameter);
+      }
+      if (productIdForm === 'typed' && !/^[A-Za-z]{2}:\S+$/.test(value)) {
+        throw new SecOpsParamError(`${parameter} must be a two-letter type, a colon and an id (e.g. CS:1234-5678), got "${value}"`, parameter);
+      }
+      return;
+    case 'hostname':
+      if (/\s/.test(value)) throw new SecOpsParamError(`${parameter} must not contain spaces: "${value}"`, parameter);
+      return;
+  }
+}
+
+function optionalWindow(req: Partial<TimeWindow>): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (req.startTime !== undefined) out.start_time = formatTime(req.startTime, 'start_time');
+  if (req.endTime !== undefined) out.end_time = formatTime(req.endTime, 'end_time');
+  if (out.start_time && out.end_time) checkTimeOrder(out.start_time, out.end_time, 'start_time', 'end_time');
+  return out;
+}
+
+function requiredWindow(req: TimeWindow, startParam = 'start_time', endParam = 'end_time'): Record<string, string> {
+  if (req.startTime === undefined) throw new SecOpsParamError(`${startParam} is required`, startParam);
+  if (req.endTime === undefined) throw new SecOpsParamError(`${endParam} is required`, endParam);
+  const start = formatTime(req.startTime, startParam);
+  const end = formatTime(req.endTime, endParam);
+  checkTimeOrder(start, end, startParam, endParam);
+  return { [startParam]: start, [endParam]: end };
+}
+
+function arrayOf<T>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+/** The UDM search hit the service's 10-minute limit: the fix is a narrower search. */
+export class UdmSearchTimeoutError extends GoogleApiError {
+  constructor(cause: string) {
+    super(
+      'DEADLINE_EXCEEDED',
+      `The UDM search ran into the service's 10-minute time-out (${cause}). Narrow the time range (or make the query more selective) and run it again.`,
+      { method: 'udmSearch' },
+    );
+  }
+}
+
+export class SecOpsClient {
+  readonly limiter: RateLimiter;
+  private readonly rest: RestClient;
+  private readonly retry: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly udmSearchTimeoutMs: number;
+
+  constructor(private readonly options: SecOpsClientOptions) {
+    this.limiter = options.limiter ?? new RateLimiter(SECOPS_BUDGETS, options.limiterOptions);
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.udmSearchTimeoutMs = options.udmSearchTimeoutMs ?? UDM_SEARCH_SERVER_TIMEOUT_MS + 30_000;
+    // Retrying happens here, not in the REST layer, so that every attempt spends a rate token.
+    this.rest = new RestClient({
+      baseUrl: options.baseUrl,
+      tokens: options.tokens,
+      retry: { ...this.retry, maxRetries: 0 },
+      timeoutMs: this.timeoutMs,
+      userAgent: options.userAgent ?? 'cloudbench-secops',
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    });
+  }
+
+  get baseUrl(): string {
+    return this.rest.base;
+  }
+
+  private async get<T>(method: SecOpsMethod, path: string, query: Record<string, QueryValue>, signal?: AbortSignal, timeoutMs?: number): Promise<T> {
+    const retryable = method === 'udmSearch' ? this.retry.retryable.filter((s) => s !== 'DEADLINE_EXCEEDED') : this.retry.retryable;
+    const policy: RetryPolicy = { ...this.retry, retryable: Array.from(new Set([...retryable, 'RESOURCE_EXHAUSTED' as const])) };
+    return withRetry(
+      async () => {
+        try {
+          await this.limiter.acquire(method, signal);
+        } catch (err) {
+          if (isCancellation(err) || signal?.aborted) throw new CancelledError();
+          throw err;
+        }
+        return this.rest.request<T>({
+          method: 'GET',
+          path,
+          query,
+          methodName: method,
+          ...(signal ? { signal } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        });
+      },
+      policy,
+      {
+        ...(signal ? { signal } : {}),
+        ...(this.options.random ? { random: this.options.random } : {}),
+        isRetryable: (err) =>
+          err instanceof GoogleApiError ? policy.retryable.includes(err.status) : !isCancellation(err) && isTransportError(err),
+        onRetry: (err, attempt, delayMs) => {
+          // The server is the judge: hold every caller of this method, not just this one.
+          if (err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED') this.limiter.penalize(method, delayMs);
+          this.options.onRetry?.(method, err, attempt, delayMs);
+        },
+      },
+    );
+  }
+
+  /** Runs a UDM query over [startTime, endTime). */
+  async udmSearch(req: UdmSearchRequest, signal?: AbortSignal): Promise<UdmSearchResponse> {
+    const query = checkNonEmpty(req.query, 'query');
+    const window = requiredWindow(req, 'time_range.start_time', 'time_range.end_time');
+    if (Date.parse(window['time_range.end_time']!) - Date.parse(window['time_range.start_time']!) > UDM_SEARCH_MAX_WINDOW_MS) {
+      throw new SecOpsParamError('A UDM search covers at most 90 days; narrow the time range.', 'time_range.start_time');
+    }
+    const limit = checkPageSize(req.limit, 1, UDM_SEARCH_MAX_LIMIT, 'limit');
+    let body: { events?: unknown; moreDataAvailable?: unknown };
+    try {
+      body = await this.get('udmSearch', '/v1/events:udmSearch', { query, ...window, limit }, signal, this.udmSearchTimeoutMs);
+    } catch (err) {
+      if (isServerTimeout(err)) throw new UdmSearchTimeoutError(err instanceof Error ? err.message : String(err));
+      throw err;
+    }
+    return { events: arrayOf<UdmSearchEvent>(body.events), moreDataAvailable: body.moreDataAvailable === true };
+  }
+
+  async listEvents(req: ListEventsRequest, signal?: AbortSignal): Promise<ListEventsResponse> {
+    const indicator = exactlyOne(req.asset ?? {}, ASSET_FIELDS, 'asset indicator');
+    checkAsset(indicator.key, indicator.value, indicator.parameter, 'typed');
+    const query: Record<string, QueryValue> = { [indicator.parameter]: indicator.value, ...requiredWindow(req) };
+    if (req.referenceTime !== undefined) query.reference_time = formatTime(req.referenceTime, 'reference_time');
+    query.page_size = checkPageSize(req.pageSize, 1, 10_000, 'page_size');
+    const body = await this.get<{ events?: unknown; uri?: unknown; moreDataAvailable?: unknown }>('ListEvents', '/v1/asset/listevents', query, signal);
+    return { events: arrayOf<UdmEvent>(body.events), uri: arrayOf<string>(body.uri), moreDataAvailable: body.moreDataAvailable === true };
+  }
+
+  async listAssets(req: ListAssetsRequest, signal?: AbortSignal): Promise<ListAssetsResponse> {
+    const indicator = exactlyOne(req.artifact ?? {}, ARTIFACT_FIELDS, 'artifact indicator');
+    checkArtifact(indicator.key, indicator.value, indicator.parameter);
+    const query: Record<string, QueryValue> = {
+      [indicator.parameter]: indicator.value,
+      ...optionalWindow(req),
+      page_size: checkPageSize(req.pageSize, 1, 100, 'page_size'),
+    };
+    const body = await this.get<{ assets?: unknown; uri?: unknown }>('ListAssets', '/v1/artifact/listassets', query, signal);
+    return { assets: arrayOf<AssetAssociation>(body.assets), uri: arrayOf<string>(body.uri) };
+  }
+
+  async listAssetAliases(req: ListAssetAliasesRequest, signal?: AbortSignal): Promise<ListAssetAliasesResponse> {
+    const indicator = exactlyOne(req.asset ?? {}, ASSET_FIELDS, 'asset indicator');
+    checkAsset(indicator.key, indicator.value, indicator.parameter, 'integer');
+    const query: Record<string, QueryValue> = {
+      [indicator.parameter]: indicator.value,
+      ...optionalWindow(req),
+      page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
+    };
+    const body = await this.get<{ aliases?: unknown }>('ListAssetAliases', '/v1/alias/listassetaliases', query, signal);
+    return { aliases: arrayOf<AssetAlias>(body.aliases) };
+  }
+
+  async listUserAliases(req: ListUserAliasesRequest, signal?: AbortSignal): Promise<ListUserAliasesResponse> {
+    const indicator = exactlyOne(req.user ?? {}, USER_FIELDS, 'user indicator');
+    if (indicator.key === 'email' && !/^[^\s@]+@[^\s@]+$/.test(indicator.value)) {
+      throw new SecOpsParamError(`user.email is not an email address: "${indicator.value}"`, 'user.email');
+    }
+    const query: Record<string, QueryValue> = {
+      [indicator.parameter]: indicator.value,
+      ...optionalWindow(req),
+      page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
+    };
+    const body = await this.get<{ userAliases?: unknown }>('ListUserAliases', '/v1/alias/listuseraliases', query, signal);
+    return { userAliases: arrayOf<UserAlias>(body.userAliases) };
+  }
+
+  async listIocs(req: ListIocsRequest, signal?: AbortSignal): Promise<ListIocsResponse> {
+    if (req.startTime === undefined) throw new SecOpsParamError('start_time is required', 'start_time');
+    const query: Record<string, QueryValue> = {
+      start_time: formatTime(req.startTime, 'start_time'),
+      page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
+    };
+    const body = await this.get<{ matches?: unknown; moreDataAvailable?: unknown; response?: { matches?: unknown; moreDataAvailable?: unknown } }>(
+      'ListIoCs',
+      '/v1/ioc/listiocs',
+      query,
+      signal,
+    );
+    // The documentation shows the matches at the top level; the live service wraps them in "response".
+    const inner = body.response && typeof body.response === 'object' ? body.response : body;
+    return {
+      matches: arrayOf<IocMatch>(inner.matches),
+      moreDataAvailable: inner.moreDataAvailable === true || body.moreDataAvailable === true,
+    };
+  }
+
+  async listIocDetails(req: ListIocDetailsRequest, signal?: AbortSignal): Promise<ListIocDetailsResponse> {
+    const fields = { domainName: ARTIFACT_FIELDS.domainName, destinationIpAddress: ARTIFACT_FIELDS.destinationIpAddress };
+    const indicator = exactlyOne(req.artifact ?? {}, fields, 'artifact indicator');
+    checkArtifact(indicator.key, indicator.value, indicator.parameter);
+    const body = await this.get<{ sources?: unknown; uri?: unknown }>('ListIoCDetails', '/v1/artifact/listiocdetails', { [indicator.parameter]: indicator.value }, signal);
+    return { sources: arrayOf<IocDetailsSource>(body.sources), uri: arrayOf<string>(body.uri) };
+  }
+
+  /** The full UDM event for an event id (metadata.id). */
+  async getEvent(name: string, signal?: AbortSignal): Promise<GetEventResponse> {
+    checkNonEmpty(name, 'name');
+    const body = await this.get<{ udm?: UdmEvent }>('GetEvent', '/v1/event:get', { name: name.trim() }, signal);
+    return { udm: body.udm ?? {} };
+  }
+
+  /** The raw log behind an event id; `logBytes` stays base64 (see decodeLogBytes). */
+  async getLog(name: string, signal?: AbortSignal): Promise<GetLogResponse> {
+    checkNonEmpty(name, 'name');
+    const body = await this.get<{ log?: GetLogResponse['log'] }>('GetLog', '/v1/events/log:get/', { name: name.trim() }, signal);
+    return { log: body.log ?? {} };
+  }
+
+  async listAlerts(req: ListAlertsRequest, signal?: AbortSignal): Promise<ListAlertsResponse> {
+    const query: Record<string, QueryValue> = { ...requiredWindow(req), page_size: checkPageSize(req.pageSize, 1, 100_000, 'page_size') };
+    const body = await this.get<{ alerts?: unknown; userAlerts?: unknown }>('ListAlerts', '/v1/alert/listalerts', query, signal);
+    return { alerts: arrayOf<JsonObject>(body.alerts), userAlerts: arrayOf<JsonObject>(body.userAlerts) };
+  }
+
+  /** A reference list, read from the v2 path. */
+  async getReferenceList(name: string, signal?: AbortSignal): Promise<ReferenceList> {
+    checkNonEmpty(name, 'name');
+    if (/[/\\]/.test(name) || name === '.' || name === '..') throw new SecOpsParamError(`Reference list name must be a single path segment: "${name}"`, 'name');
+    const body = await this.get<Partial<ReferenceList>>('GetReferenceList', `/v2/lists/${encodeURIComponent(name.trim())}`, {}, signal);
+    return { ...body, lines: arrayOf<string>(body.lines) } as ReferenceList;
+  }
+}
+
+function isServerTimeout(err: unknown): boolean {
+  if (!(err instanceof GoogleApiError)) return false;
+  if (err.status === 'DEADLINE_EXCEEDED' || err.httpStatus === 504) return true;
+  return /time[- ]?out|timed out|deadline/i.test(err.message) && (err.status === 'INTERNAL' || err.status === 'UNKNOWN' || err.status === 'UNAVAILABLE');
+}
+
+/** Decodes GetLog's base64 logBytes to text (UTF-8, invalid sequences replaced). */
+export function decodeLogBytes(logBytes: string | undefined): string {
+  if (!logBytes) return '';
+  const normalized = logBytes.replace(/-/g, '+').replace(/_/g, '/').replace(/\s+/g, '');
+  return Buffer.from(normalized, 'base64').toString('utf8');
+}
