@@ -7,7 +7,8 @@
 // - Decoded objects follow the conversion options gax uses for gRPC: int64 as decimal strings, enums as
 //   their names, defaults filled in (unset messages are null, repeated fields []), and for each oneof a
 //   virtual property holding the name of the field that is set.
-// - Any values travel as `{ typeUrl, value }` with `value` the encoded bytes; use packAny/unpackAny.
+// - Any values travel as `{ type_url, value }` with `value` the encoded bytes (protobufjs keeps the proto
+//   spelling for Any because its built-in Any wrapper relies on it); use packAny/unpackAny.
 //
 // Service definitions are built here from the shared protobufjs Root instead of @grpc/proto-loader's
 // fromJSON: proto-loader re-parses the descriptor and serialises a FileDescriptorProto for every type,
@@ -38,8 +39,14 @@ export const CONVERSION: protobuf.IConversionOptions = Object.freeze({
 
 /** google.protobuf.Any as the codecs see it. */
 export interface ProtoAny {
-  typeUrl: string;
+  type_url: string;
   value: Uint8Array;
+}
+
+/** An Any as decoded by any of the project's conversions (bytes as Buffer or base64 string). */
+export interface LooseAny {
+  type_url?: string | null;
+  value?: Uint8Array | string | null;
 }
 
 export type ProtoObject = Record<string, unknown>;
@@ -91,12 +98,12 @@ const TYPE_URL_PREFIX = 'type.googleapis.com/';
 
 /** Packs a plain object of a message type into google.protobuf.Any. */
 export function packAny(fullName: string, value: ProtoObject = {}): ProtoAny {
-  return { typeUrl: TYPE_URL_PREFIX + fullName, value: encodeMessage(fullName, value) };
+  return { type_url: TYPE_URL_PREFIX + fullName, value: encodeMessage(fullName, value) };
 }
 
 /** The message type name carried by an Any ("google.cloud.aiplatform.v1beta1.Model"). */
-export function anyTypeName(any: { typeUrl?: string | null } | null | undefined): string {
-  const url = any?.typeUrl ?? '';
+export function anyTypeName(any: LooseAny | null | undefined): string {
+  const url = any?.type_url ?? '';
   return url.slice(url.lastIndexOf('/') + 1);
 }
 
@@ -104,11 +111,13 @@ export function anyTypeName(any: { typeUrl?: string | null } | null | undefined)
  * Unpacks an Any whose type is in the descriptor. When `expected` is given, a different type is an error,
  * so callers never misread a payload.
  */
-export function unpackAny<T = ProtoObject>(any: { typeUrl?: string | null; value?: Uint8Array | null } | null | undefined, expected?: string): T {
+export function unpackAny<T = ProtoObject>(any: LooseAny | null | undefined, expected?: string): T {
   const typeName = anyTypeName(any);
   if (!typeName) throw new Error('google.protobuf.Any without a type URL');
   if (expected !== undefined && typeName !== expected) throw new Error(`expected ${expected} in Any, got ${typeName}`);
-  return decodeMessage<T>(typeName, any?.value ?? new Uint8Array());
+  const value = any?.value;
+  const bytes = typeof value === 'string' ? Buffer.from(value, 'base64') : (value ?? new Uint8Array());
+  return decodeMessage<T>(typeName, bytes);
 }
 
 /** Result and metadata types declared by `google.longrunning.operation_info` on an LRO method. */

@@ -118,12 +118,20 @@ describe('compact proto descriptor', function () {
 
   it('packs and unpacks Any, refusing an unexpected type', () => {
     const any = packAny(`${AIPLATFORM}.ExportModelResponse`, {});
-    assert.equal(any.typeUrl, `type.googleapis.com/${AIPLATFORM}.ExportModelResponse`);
+    assert.equal(any.type_url, `type.googleapis.com/${AIPLATFORM}.ExportModelResponse`);
     const meta = packAny(`${AIPLATFORM}.DeleteOperationMetadata`, { genericMetadata: { createTime: { seconds: 10 } } });
     const back = unpackAny<Record<string, any>>(meta, `${AIPLATFORM}.DeleteOperationMetadata`);
     assert.equal(back.genericMetadata.createTime.seconds, '10');
     assert.throws(() => unpackAny(meta, `${AIPLATFORM}.CopyModelOperationMetadata`), /expected/);
-    assert.throws(() => unpackAny({ typeUrl: '', value: new Uint8Array() }), /type URL/);
+    assert.throws(() => unpackAny({ type_url: '', value: new Uint8Array() }), /type URL/);
+    // An Any nested in a message survives the wire, as operations carry their metadata.
+    const op = decodeMessage<Record<string, any>>(
+      'google.longrunning.Operation',
+      encodeMessage('google.longrunning.Operation', { name: 'operations/1', done: true, metadata: meta, response: any }),
+    );
+    assert.equal(op.result, 'response');
+    assert.equal(unpackAny<Record<string, any>>(op.metadata, `${AIPLATFORM}.DeleteOperationMetadata`).genericMetadata.createTime.seconds, '10');
+    assert.equal(unpackAny<Record<string, any>>({ type_url: meta.type_url, value: Buffer.from(meta.value).toString('base64') }).genericMetadata.createTime.seconds, '10');
   });
 
   it('names the LRO result and metadata types of each long-running method', () => {
