@@ -1,0 +1,497 @@
+// Restriction validation (seed 001, reference B.3). Pure: the restriction editor calls it on every
+// keystroke, the simulator reuses its parsers, so what passes here is exactly what gets matched.
+import * as ipaddr from 'ipaddr.js';
+import {
+  APPLICATION_RESTRICTION_FIELDS,
+  APPLICATION_RESTRICTION_LABELS,
+  type ApplicationRestrictionKind,
+  type Restrictions,
+} from './types';
+
+// ---------------------------------------------------------------------------------------------
+// Referrers
+
+export interface ReferrerPattern {
+  /** Lower-case scheme without "://"; undefined matches http and https. */
+  scheme?: string;
+  /** True for "*.example.com": every subdomain of hostSuffix, not the bare domain itself. */
+  anySubdomain: boolean;
+  /** Lower-case host (after "*." when anySubdomain). */
+  host: string;
+  port?: number;
+  /** undefined: host only (matches the origin, path "" or "/"). */
+  path?: { prefix: string; wildcard: boolean };
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+function hostProblem(host: string, original: string): string | undefined {
+  if (host.length === 0) return `"${original}" has no host; write a site such as example.com or *.example.com.`;
+  if (host.startsWith('[')) {
+    const inner = host.endsWith(']') ? host.slice(1, -1) : '';
+    if (!inner || !ipaddr.IPv6.isValid(inner)) return `"${original}" has a malformed IPv6 host; write it as [2001:4860::1].`;
+    return undefined;
+  }
+  const labels = host.split('.');
+  for (const [i, label] of labels.entries()) {
+    if (label.includes('*')) {
+      if (label === '*' && i === 0) continue;
+      if (label === '*') {
+        return `"${original}": a wildcard may only be the first label of the host (like *.example.com), not a later one.`;
+      }
+      return `"${original}": a wildcard cannot be part of a host label like "${label}"; use it as the whole first label (*.example.com) or in the path.`;
+    }
+    if (label.length === 0) return `"${original}" has an empty label in the host "${host}".`;
+    if (!LABEL.test(label)) {
+      return `"${original}": "${label}" is not a valid host label (letters, digits and inner hyphens, at most 63 characters).`;
+    }
+  }
+  if (labels[0] === '*' && labels.length < 3) {
+    return `"${original}": "${host}" would match every site in a top-level domain; name the domain, like *.example.com.`;
+  }
+  return undefined;
+}
+
+/** Parses a referrer pattern; a refusal carries one message that says what to change. */
+export function parseReferrer(value: string): Parsed<ReferrerPattern> {
+  const fail = (message: string): Parsed<ReferrerPattern> => ({ ok: false, message });
+  if (value.trim().length === 0) return fail('A referrer cannot be empty; remove the line or write a site such as example.com/*.');
+  if (/\s/.test(value)) return fail(`"${value}" contains white space; referrers are URLs without spaces.`);
+  if (value === '*' || value === '*/*' || value === '*.*') {
+    return fail(`"${value}" allows every website; remove the website restriction instead of using a catch-all referrer.`);
+  }
+  if (value.includes('?')) return fail(`"${value}": query strings are ignored when referrers are matched; remove "?" and what follows.`);
+  if (value.includes('#')) return fail(`"${value}": fragments are never sent in referrers; remove "#" and what follows.`);
+  let rest = value;
+  let scheme: string | undefined;
+  const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
+  if (schemeMatch) {
+    scheme = schemeMatch[1]!.toLowerCase();
+    if (scheme !== 'http' && scheme !== 'https') {
+      return fail(`"${value}": only http:// and https:// referrers can be matched; leave the scheme out to allow both.`);
+    }
+    rest = rest.slice(schemeMatch[0].length);
+  } else if (/^[a-z][a-z0-9+-]*:\/(?!\/)/i.test(rest) || /^\*+:\/\//.test(rest)) {
+    return fail(`"${value}": write the scheme as http:// or https://, or leave it out to allow both.`);
+  }
+  const slash = rest.indexOf('/');
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const pathText = slash < 0 ? undefined : rest.slice(slash);
+  if (authority.includes('@')) return fail(`"${value}": user names and passwords are never part of a referrer; remove "…@".`);
+  let host = authority;
+  let port: number | undefined;
+  const portMatch = /^(.*?):([^:\]]*)$/.exec(authority);
+  if (portMatch && !(authority.startsWith('[') && !authority.includes(']:'))) {
+    host = portMatch[1]!;
+    const portText = portMatch[2]!;
+    if (!/^\d{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+      return fail(`"${value}": the port "${portText}" must be a number from 1 to 65535 (a wildcard port is not allowed; leave the port out to allow any port).`);
+    }
+    port = Number(portText);
+  }
+  const hostError = hostProblem(host, value);
+  if (hostError) return fail(hostError);
+  const anySubdomain = host.startsWith('*.');
+  const pattern: ReferrerPattern = { anySubdomain, host: (anySubdomain ? host.slice(2) : host).toLowerCase() };
+  if (scheme !== undefined) pattern.scheme = scheme;
+  if (port !== undefined) pattern.port = port;
+  if (pathText !== undefined) {
+    const star = pathText.indexOf('*');
+    if (star >= 0 && star !== pathText.length - 1) {
+      return fail(`"${value}": a wildcard in the path may only come last (like example.com/docs/*).`);
+    }
+    const wildcard = star >= 0;
+    pattern.path = { prefix: wildcard ? pathText.slice(0, -1) : pathText, wildcard };
+  }
+  return { ok: true, value: pattern };
+}
+
+export function validateReferrer(value: string): string | undefined {
+  const parsed = parseReferrer(value);
+  return parsed.ok ? undefined : parsed.message;
+}
+
+// ---------------------------------------------------------------------------------------------
+// IP addresses and ranges
+
+export interface IpRange {
+  address: ipaddr.IPv4 | ipaddr.IPv6;
+  prefixLength: number;
+  /** True when written without "/prefix". */
+  single: boolean;
+}
+
+const ALLOWED_V4_RANGES = new Set(['unicast', 'as112', 'amt']);
+const ALLOWED_V6_RANGES = new Set(['unicast', '6to4', 'teredo', 'rfc6052', 'rfc6145', 'as112v6', 'amt']);
+
+const RANGE_EXPLANATIONS: Record<string, string> = {
+  loopback: 'is a loopback (localhost) address; requests never come from it',
+  private: 'is a private (internal) address; list the external address your servers use on the internet',
+  uniqueLocal: 'is a unique-local (internal) IPv6 address; list the external address your servers use on the internet',
+  linkLocal: 'is a link-local (internal) address; list the external address your servers use on the internet',
+  carrierGradeNat: 'is a carrier-grade NAT (internal) address; list the external address your servers use on the internet',
+  unspecified: 'is the unspecified address; name a real external address',
+  broadcast: 'is the broadcast address; name a real external address',
+  multicast: 'is a multicast address; requests never come from it',
+  reserved: 'is in a reserved or documentation range that is never routed on the internet',
+  benchmarking: 'is in the benchmarking range that is never routed on the internet',
+};
+
+function rangeProblem(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  if (address.kind() === 'ipv6') {
+    const v6 = address as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return rangeProblem(v6.toIPv4Address());
+    const range = v6.range();
+    if (ALLOWED_V6_RANGES.has(range)) return undefined;
+    return RANGE_EXPLANATIONS[range] ?? `is in the special-purpose range "${range}" that cannot be a caller's external address`;
+  }
+  const range = (address as ipaddr.IPv4).range();
+  if (ALLOWED_V4_RANGES.has(range)) return undefined;
+  return RANGE_EXPLANATIONS[range] ?? `is in the special-purpose range "${range}" that cannot be a caller's external address`;
+}
+
+function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  // ipaddr.js also accepts "127.1" and hex octets; the API wants plain dotted quads.
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text);
+  if (text.includes(':') && !text.includes('%') && ipaddr.IPv6.isValid(text)) return ipaddr.IPv6.parse(text);
+  return undefined;
+}
+
+// Ranges a wide CIDR must not reach into: the seed forbids internal addresses and localhost.
+const INTERNAL_RANGES: Array<[string, string]> = [
+  ['10.0.0.0/8', 'private'], ['172.16.0.0/12', 'private'], ['192.168.0.0/16', 'private'], ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'linkLocal'], ['100.64.0.0/10', 'carrierGradeNat'], ['0.0.0.0/8', 'unspecified'],
+  ['::1/128', 'loopback'], ['fc00::/7', 'uniqueLocal'], ['fe80::/10', 'linkLocal'],
+];
+
+function internalRangeInside(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): { cidr: string; kind: string } | undefined {
+  for (const [cidr, kind] of INTERNAL_RANGES) {
+    const [network, length] = ipaddr.parseCIDR(cidr);
+    if (network.kind() !== address.kind()) continue;
+    const overlaps = prefix <= length
+      ? (network as ipaddr.IPv4).match(address as ipaddr.IPv4, prefix)
+      : (address as ipaddr.IPv4).match(network as ipaddr.IPv4, length);
+    if (overlaps) return { cidr, kind };
+  }
+  return undefined;
+}
+
+function hasHostBits(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): boolean {
+  const bytes = address.toByteArray();
+  for (let bit = prefix; bit < bytes.length * 8; bit++) if (bytes[bit >> 3]! & (0x80 >> (bit & 7))) return true;
+  return false;
+}
+
+function networkOf(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): ipaddr.IPv4 | ipaddr.IPv6 {
+  const bytes = address.toByteArray();
+  for (let bit = prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3]! &= ~(0x80 >> (bit & 7)) & 0xff;
+  return ipaddr.fromByteArray(bytes);
+}
+
+export function formatAddress(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+  return address.kind() === 'ipv6' ? (address as ipaddr.IPv6).toRFC5952String() : address.toString();
+}
+
+/** Parses an IPv4/IPv6 address or CIDR range an API key may be restricted to. */
+export function parseIpRestriction(value: string): Parsed<IpRange> {
+  const fail = (message: string): Parsed<IpRange> => ({ ok: false, message });
+  if (value.trim().length === 0) return fail('An IP address cannot be empty; remove the line or write an address such as 104.133.8.78.');
+  if (/\s/.test(value)) return fail(`"${value}" contains white space; write one address or range per entry.`);
+  if (value.toLowerCase() === 'localhost') return fail('"localhost" is not supported; list the external IP address of your servers.');
+  if (value.includes('%')) return fail(`"${value}": zone ids (%…) belong to link-local addresses, which are internal and not supported.`);
+  const slashIndex = value.indexOf('/');
+  const addressText = slashIndex < 0 ? value : value.slice(0, slashIndex);
+  const address = parseAddress(addressText);
+  if (!address) {
+    if (/^[0-9.]+$/.test(addressText)) return fail(`"${value}" is not a valid IPv4 address; write four numbers 0-255 separated by dots.`);
+    if (/^[0-9a-f:.]+$/i.test(addressText)) return fail(`"${value}" is not a valid IPv6 address.`);
+    return fail(`"${value}" is not an IP address or CIDR range; host names are not accepted, write an address such as 104.133.8.78 or 2001:4860::/32.`);
+  }
+  const bits = address.kind() === 'ipv6' ? 128 : 32;
+  let prefixLength = bits;
+  if (slashIndex >= 0) {
+    const prefixText = value.slice(slashIndex + 1);
+    if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) {
+      return fail(`"${value}": the prefix length must be a number from 1 to ${bits} for ${address.kind() === 'ipv6' ? 'IPv6' : 'IPv4'}.`);
+    }
+    prefixLength = Number(prefixText);
+    if (prefixLength === 0) return fail(`"${value}" matches every address; remove the IP restriction instead.`);
+    if (hasHostBits(address, prefixLength)) {
+      const network = networkOf(address, prefixLength);
+      return fail(`"${value}" has bits set after the /${prefixLength} prefix; did you mean ${formatAddress(network)}/${prefixLength}?`);
+    }
+  }
+  const problem = rangeProblem(address);
+  if (problem) return fail(`"${value}" ${problem}.`);
+  if (slashIndex >= 0) {
+    const inside = internalRangeInside(address, prefixLength);
+    if (inside) {
+      const explanation = (RANGE_EXPLANATIONS[inside.kind] ?? 'internal').replace(/^is an? /, '').replace(/ address.*$/, '');
+      return fail(`"${value}" includes ${inside.cidr}, which is ${explanation}; use a narrower range.`);
+    }
+  }
+  return { ok: true, value: { address, prefixLength, single: slashIndex < 0 } };
+}
+
+export function validateIp(value: string): string | undefined {
+  const parsed = parseIpRestriction(value);
+  return parsed.ok ? undefined : parsed.message;
+}
+
+/** The canonical text of an accepted address or range (RFC 5952 for IPv6). */
+export function formatIpRange(range: IpRange): string {
+  const text = formatAddress(range.address);
+  return range.single ? text : `${text}/${range.prefixLength}`;
+}
+
+/** True when `caller` (a plain address) lies inside `range`. IPv4-mapped IPv6 callers count as IPv4. */
+export function ipInRange(caller: ipaddr.IPv4 | ipaddr.IPv6, range: IpRange): boolean {
+  let subject = caller;
+  if (subject.kind() === 'ipv6' && (subject as ipaddr.IPv6).isIPv4MappedAddress()) subject = (subject as ipaddr.IPv6).toIPv4Address();
+  if (subject.kind() !== range.address.kind()) return false;
+  return (subject as ipaddr.IPv4).match(range.address as ipaddr.IPv4, range.prefixLength);
+}
+
+export function parseCallerIp(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  return parseAddress(value.trim());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Platform A (Android) apps, platform B (iOS) bundles
+
+const PACKAGE_SEGMENT = /^[a-zA-Z][a-zA-Z0-9_]*$/;
+
+export function validatePackageName(value: string): string | undefined {
+  if (value.length === 0) return 'The package name cannot be empty; write the application id such as com.example.app.';
+  if (/\s/.test(value)) return `Package name "${value}" contains white space.`;
+  const segments = value.split('.');
+  if (segments.length < 2) return `Package name "${value}" needs at least two dot-separated parts, like com.example.`;
+  for (const segment of segments) {
+    if (!PACKAGE_SEGMENT.test(segment)) {
+      return segment.length === 0
+        ? `Package name "${value}" has an empty part between dots.`
+        : `Package name "${value}": part "${segment}" must start with a letter and contain only letters, digits and underscores.`;
+    }
+  }
+  return undefined;
+}
+
+/** Upper-case, colon-less form, which is how the API returns fingerprints. */
+export function normalizeFingerprint(value: string): string {
+  return value.replace(/:/g, '').toUpperCase();
+}
+
+export function validateSha1Fingerprint(value: string): string | undefined {
+  if (value.length === 0) return 'The SHA-1 certificate fingerprint cannot be empty.';
+  if (/\s/.test(value)) return `SHA-1 fingerprint "${value}" contains white space.`;
+  const hasColons = value.includes(':');
+  if (hasColons && !/^[0-9a-f]{2}(:[0-9a-f]{2})*$/i.test(value)) {
+    return `SHA-1 fingerprint "${value}": with colons, write pairs of hex digits like DA:39:A3:….`;
+  }
+  const hex = value.replace(/:/g, '');
+  if (!/^[0-9a-f]*$/i.test(hex)) return `SHA-1 fingerprint "${value}" may contain only hex digits 0-9 and A-F (and colons between pairs).`;
+  if (hex.length !== 40) {
+    const bytes = hex.length / 2;
+    const size = Number.isInteger(bytes) ? `${bytes} bytes` : `${hex.length} hex digits`;
+    const hint = hex.length === 64 ? ' (that is a SHA-256 fingerprint; use the SHA-1 one)' : '';
+    return `SHA-1 fingerprint "${value}" has ${size}${hint}; it must be 20 bytes: 40 hex digits, with or without colons.`;
+  }
+  return undefined;
+}
+
+export function validateBundleId(value: string): string | undefined {
+  if (value.length === 0) return 'A bundle ID cannot be empty; write one such as com.example.app.';
+  if (/\s/.test(value)) return `Bundle ID "${value}" contains white space.`;
+  if (value.includes('*')) return `Bundle ID "${value}": wildcards are not supported; list each app's bundle ID.`;
+  if (!/^[A-Za-z0-9.-]+$/.test(value)) return `Bundle ID "${value}" may contain only letters, digits, hyphens and dots.`;
+  const segments = value.split('.');
+  if (segments.some((s) => s.length === 0)) return `Bundle ID "${value}" has an empty part between dots.`;
+  if (segments.length < 2) return `Bundle ID "${value}" should be in reverse-DNS form, like com.example.app.`;
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// API targets
+
+export function validateServiceName(value: string): string | undefined {
+  if (value.length === 0) return 'The service name cannot be empty; write one such as translate.googleapis.com.';
+  if (/\s/.test(value)) return `Service name "${value}" contains white space.`;
+  if (value.includes('*')) return `Service name "${value}": wildcards are not allowed in service names; list each service.`;
+  if (value.includes('/') || value.includes(':')) return `Service name "${value}" must be a bare service name such as translate.googleapis.com, not a URL.`;
+  const labels = value.split('.');
+  if (labels.length < 2 || labels.some((l) => !LABEL.test(l))) {
+    return `"${value}" is not a service name; write the canonical name such as translate.googleapis.com.`;
+  }
+  return undefined;
+}
+
+export function validateMethod(value: string): string | undefined {
+  if (value.length === 0) return 'A method cannot be empty; remove it or write a method name such as TranslateText.';
+  if (/\s/.test(value)) return `Method "${value}" contains white space.`;
+  if (value.includes('/')) return `Method "${value}": write fully qualified methods with dots (package.Service.Method), not as a path.`;
+  const star = value.indexOf('*');
+  if (star >= 0 && star !== value.length - 1) return `Method "${value}": a wildcard "*" is allowed only as the last character (like Get*).`;
+  const body = star >= 0 ? value.slice(0, -1) : value;
+  if (body.length === 0) return undefined;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_-]*)*\.?$/.test(body) || (star < 0 && body.endsWith('.'))) {
+    return `Method "${value}" is not a method name; use letters, digits and underscores, with dots between the parts of a fully qualified name.`;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole restrictions
+
+export interface Problem {
+  /** A path into the restrictions, like "browserKeyRestrictions.allowedReferrers[2]". */
+  path: string;
+  message: string;
+}
+
+export interface ValidationOptions {
+  /** The key is bound to a service account: only server (IP) restrictions are available. */
+  serviceAccountBound?: boolean;
+}
+
+export function applicationRestrictionKinds(restrictions: Restrictions | undefined): ApplicationRestrictionKind[] {
+  if (!restrictions) return [];
+  return (Object.keys(APPLICATION_RESTRICTION_FIELDS) as ApplicationRestrictionKind[]).filter(
+    (kind) => restrictions[APPLICATION_RESTRICTION_FIELDS[kind]] !== undefined && restrictions[APPLICATION_RESTRICTION_FIELDS[kind]] !== null,
+  );
+}
+
+function checkList(
+  problems: Problem[],
+  path: string,
+  values: string[] | undefined,
+  validate: (value: string) => string | undefined,
+  normalize: (value: string) => string,
+  emptyMessage: string,
+): void {
+  if (!values || values.length === 0) {
+    problems.push({ path, message: emptyMessage });
+    return;
+  }
+  const seen = new Map<string, number>();
+  values.forEach((value, i) => {
+    const message = typeof value === 'string' ? validate(value) : `Entry ${i + 1} must be text.`;
+    if (message) {
+      problems.push({ path: `${path}[${i}]`, message });
+      return;
+    }
+    const key = normalize(value);
+    const first = seen.get(key);
+    if (first !== undefined) problems.push({ path: `${path}[${i}]`, message: `"${value}" is listed twice (also entry ${first + 1}).` });
+    else seen.set(key, i);
+  });
+}
+
+function normalizedIp(value: string): string {
+  const parsed = parseIpRestriction(value);
+  return parsed.ok ? formatIpRange(parsed.value) : value;
+}
+
+/** Every problem of a restrictions object, in display order; empty when it may be sent. */
+export function validateRestrictions(restrictions: Restrictions | undefined, options: ValidationOptions = {}): Problem[] {
+  const problems: Problem[] = [];
+  if (!restrictions) return problems;
+  const kinds = applicationRestrictionKinds(restrictions);
+  if (kinds.length > 1) {
+    problems.push({
+      path: 'restrictions',
+      message: `A key can have only one application restriction type; found ${kinds.map((k) => APPLICATION_RESTRICTION_LABELS[k]).join(' and ')}. Keep one.`,
+    });
+  }
+  if (options.serviceAccountBound) {
+    for (const kind of kinds) {
+      if (kind !== 'server') {
+        problems.push({
+          path: APPLICATION_RESTRICTION_FIELDS[kind],
+          message: `This key is bound to a service account, which allows only IP address (server) restrictions, not ${APPLICATION_RESTRICTION_LABELS[kind]}.`,
+        });
+      }
+    }
+  }
+  if (restrictions.browserKeyRestrictions) {
+    checkList(problems, 'browserKeyRestrictions.allowedReferrers', restrictions.browserKeyRestrictions.allowedReferrers, validateReferrer,
+      (v) => v.toLowerCase(), 'Add at least one website referrer, or choose no application restriction.');
+  }
+  if (restrictions.serverKeyRestrictions) {
+    checkList(problems, 'serverKeyRestrictions.allowedIps', restrictions.serverKeyRestrictions.allowedIps, validateIp,
+      normalizedIp, 'Add at least one IP address or range, or choose no application restriction.');
+  }
+  if (restrictions.androidKeyRestrictions) {
+    const apps = restrictions.androidKeyRestrictions.allowedApplications;
+    const path = 'androidKeyRestrictions.allowedApplications';
+    if (!apps || apps.length === 0) {
+      problems.push({ path, message: 'Add at least one Android app (package name and SHA-1 fingerprint), or choose no application restriction.' });
+    } else {
+      const seen = new Map<string, number>();
+      apps.forEach((app, i) => {
+        const packageProblem = validatePackageName(app?.packageName ?? '');
+        const fingerprintProblem = validateSha1Fingerprint(app?.sha1Fingerprint ?? '');
+        if (packageProblem) problems.push({ path: `${path}[${i}].packageName`, message: packageProblem });
+        if (fingerprintProblem) problems.push({ path: `${path}[${i}].sha1Fingerprint`, message: fingerprintProblem });
+        if (packageProblem || fingerprintProblem) return;
+        const key = `${app.packageName}|${normalizeFingerprint(app.sha1Fingerprint!)}`;
+        const first = seen.get(key);
+        if (first !== undefined) problems.push({ path: `${path}[${i}]`, message: `App ${app.packageName} with this fingerprint is listed twice (also entry ${first + 1}).` });
+        else seen.set(key, i);
+      });
+    }
+  }
+  if (restrictions.iosKeyRestrictions) {
+    checkList(problems, 'iosKeyRestrictions.allowedBundleIds', restrictions.iosKeyRestrictions.allowedBundleIds, validateBundleId,
+      (v) => v, 'Add at least one bundle ID, or choose no application restriction.');
+  }
+  if (restrictions.apiTargets) {
+    const seen = new Map<string, number>();
+    restrictions.apiTargets.forEach((target, i) => {
+      const path = `apiTargets[${i}]`;
+      const serviceProblem = validateServiceName(target?.service ?? '');
+      if (serviceProblem) problems.push({ path: `${path}.service`, message: serviceProblem });
+      else {
+        const key = target.service!.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined) problems.push({ path: `${path}.service`, message: `Service ${target.service} is listed twice (also target ${first + 1}); put all its methods in one target.` });
+        else seen.set(key, i);
+      }
+      const methodSeen = new Set<string>();
+      (target?.methods ?? []).forEach((method, j) => {
+        const message = validateMethod(method);
+        if (message) problems.push({ path: `${path}.methods[${j}]`, message });
+        else if (methodSeen.has(method.toLowerCase())) problems.push({ path: `${path}.methods[${j}]`, message: `Method "${method}" is listed twice.` });
+        else methodSeen.add(method.toLowerCase());
+      });
+    });
+  }
+  return problems;
+}
+
+/** Returns the restrictions in the form the API stores: fingerprints colon-less upper case, IPs canonical. */
+export function normalizeRestrictions(restrictions: Restrictions): Restrictions {
+  const out: Restrictions = {};
+  if (restrictions.browserKeyRestrictions) out.browserKeyRestrictions = { allowedReferrers: [...(restrictions.browserKeyRestrictions.allowedReferrers ?? [])] };
+  if (restrictions.serverKeyRestrictions) {
+    out.serverKeyRestrictions = { allowedIps: (restrictions.serverKeyRestrictions.allowedIps ?? []).map(normalizedIp) };
+  }
+  if (restrictions.androidKeyRestrictions) {
+    out.androidKeyRestrictions = {
+      allowedApplications: (restrictions.androidKeyRestrictions.allowedApplications ?? []).map((a) => ({
+        packageName: a.packageName ?? '',
+        sha1Fingerprint: normalizeFingerprint(a.sha1Fingerprint ?? ''),
+      })),
+    };
+  }
+  if (restrictions.iosKeyRestrictions) out.iosKeyRestrictions = { allowedBundleIds: [...(restrictions.iosKeyRestrictions.allowedBundleIds ?? [])] };
+  if (restrictions.apiTargets && restrictions.apiTargets.length > 0) {
+    out.apiTargets = restrictions.apiTargets.map((t) => {
+      const target: { service: string; methods?: string[] } = { service: t.service ?? '' };
+      if (t.methods && t.methods.length > 0) target.methods = [...t.methods];
+      return target;
+    });
+  }
+  return out;
+}
