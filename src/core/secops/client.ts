@@ -268,14 +268,18 @@ export class SecOpsClient {
           if (isCancellation(err) || signal?.aborted) throw new CancelledError();
           throw err;
         }
-        return this.rest.request<T>({
-          method: 'GET',
-          path,
-          query,
-          methodName: method,
-          ...(signal ? { signal } : {}),
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-        });
+        try {
+          return await this.rest.request<T>({
+            method: 'GET',
+            path,
+            query,
+            methodName: method,
+            ...(signal ? { signal } : {}),
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          });
+        } catch (err) {
+          throw withPreciseRetryDelay(err);
+        }
       },
       policy,
       {
@@ -413,6 +417,21 @@ export class SecOpsClient {
     const body = await this.get<Partial<ReferenceList>>('GetReferenceList', `/v2/lists/${encodeURIComponent(name.trim())}`, {}, signal);
     return { ...body, lines: arrayOf<string>(body.lines) } as ReferenceList;
   }
+}
+
+/**
+ * Retry-After only has whole seconds; a google.rpc.RetryInfo detail, when present, says exactly how
+ * long to wait, which matters when the wait is far below a second.
+ */
+export function withPreciseRetryDelay(err: unknown): unknown {
+  if (!(err instanceof GoogleApiError) || err.status !== 'RESOURCE_EXHAUSTED') return err;
+  for (const detail of err.details) {
+    const d = detail as { '@type'?: unknown; retryDelay?: unknown };
+    if (typeof d?.['@type'] !== 'string' || !d['@type'].endsWith('google.rpc.RetryInfo')) continue;
+    const m = typeof d.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay) : null;
+    if (m) return new GoogleApiError(err.status, err.message, { ...err.options, retryAfterMs: Math.ceil(Number(m[1]) * 1000) });
+  }
+  return err;
 }
 
 function isServerTimeout(err: unknown): boolean {

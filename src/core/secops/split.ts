@@ -82,7 +82,7 @@ export async function fetchAllInWindows<T>(
     }
     windowsDone++;
     if (result.truncated) {
-      if (to - from > minWindowMs) {
+      if (to - from >= 2 * minWindowMs) {
         // Earliest first keeps the merged list growing in time order.
         pending.unshift(...split(from, to, fanOut, minWindowMs));
       } else {
