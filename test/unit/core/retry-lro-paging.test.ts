@@ -1,0 +1,139 @@
+import { strict as assert } from 'node:assert';
+import { CancelledError, GoogleApiError, describeError, isCancellation, statusFromHttp } from '../../../src/core/google/errors';
+import { backoffDelay, DEFAULT_RETRY, sleep, withRetry } from '../../../src/core/google/retry';
+import { OperationFailedError, pollOperation, type OperationLike } from '../../../src/core/lro';
+import { PagedList, paginate } from '../../../src/core/paging';
+
+const fast = { ...DEFAULT_RETRY, initialBackoffMs: 1, maxBackoffMs: 2 };
+
+describe('errors', () => {
+  it('decodes Google REST error bodies and tolerates foreign ones', () => {
+    const e = GoogleApiError.fromRest(409, { error: { code: 409, message: 'etag mismatch', status: 'ABORTED' } });
+    assert.equal(e.status, 'ABORTED');
+    assert.equal(e.code, 10);
+    assert.equal(e.message, 'etag mismatch');
+    const foreign = GoogleApiError.fromRest(503, '<html>bad gateway</html>');
+    assert.equal(foreign.status, 'UNAVAILABLE');
+    assert.equal(foreign.message, 'HTTP 503');
+    assert.equal(statusFromHttp(418), 'UNKNOWN');
+  });
+
+  it('maps gRPC errors by code and adds a hint for people', () => {
+    const e = GoogleApiError.fromGrpc({ code: 16, details: 'no token' });
+    assert.equal(e.status, 'UNAUTHENTICATED');
+    assert.match(describeError(e), /application-default login/);
+  });
+
+  it('recognises cancellations of every kind', () => {
+    assert.ok(isCancellation(new CancelledError()));
+    assert.ok(isCancellation(Object.assign(new Error('x'), { name: 'AbortError' })));
+    assert.ok(!isCancellation(new Error('x')));
+  });
+});
+
+describe('retry', () => {
+  it('keeps backoff within the jittered exponential ceiling', () => {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const ceiling = Math.min(DEFAULT_RETRY.maxBackoffMs, DEFAULT_RETRY.initialBackoffMs * 2 ** attempt);
+      assert.equal(backoffDelay(DEFAULT_RETRY, attempt, () => 0.999999), Math.round(ceiling * 0.9999995));
+      assert.equal(backoffDelay(DEFAULT_RETRY, attempt, () => 0), Math.round(ceiling / 2));
+    }
+  });
+
+  it('retries retryable statuses until success', async () => {
+    let calls = 0;
+    const result = await withRetry(async () => {
+      calls++;
+      if (calls < 3) throw new GoogleApiError('UNAVAILABLE', 'down');
+      return 'ok';
+    }, fast);
+    assert.equal(result, 'ok');
+    assert.equal(calls, 3);
+  });
+
+  it('does not retry a non-retryable status and stops after maxRetries', async () => {
+    let calls = 0;
+    await assert.rejects(withRetry(async () => { calls++; throw new GoogleApiError('NOT_FOUND', 'gone'); }, fast), /gone/);
+    assert.equal(calls, 1);
+    calls = 0;
+    await assert.rejects(withRetry(async () => { calls++; throw new GoogleApiError('UNAVAILABLE', 'down'); }, { ...fast, maxRetries: 2 }), /down/);
+    assert.equal(calls, 3);
+  });
+
+  it('stops sleeping as soon as the signal aborts', async () => {
+    const controller = new AbortController();
+    const pending = sleep(60_000, controller.signal);
+    controller.abort();
+    await assert.rejects(pending, CancelledError);
+  });
+});
+
+describe('pollOperation', () => {
+  it('polls until done and reports each state', async () => {
+    const states: OperationLike[] = [{ name: 'op', done: false, metadata: 1 }, { name: 'op', done: true, response: 'r' }];
+    const seen: unknown[] = [];
+    const done = await pollOperation({ name: 'op', done: false, metadata: 0 }, {
+      get: async () => states.shift()!,
+      initialDelayMs: 1,
+      onUpdate: (op) => seen.push(op.metadata ?? op.response),
+    });
+    assert.equal(done.response, 'r');
+    assert.deepEqual(seen, [0, 1, 'r']);
+  });
+
+  it('turns an operation error into OperationFailedError with its status', async () => {
+    await assert.rejects(
+      pollOperation({ name: 'op', done: true, error: { code: 9, message: 'model is deployed' } }, { get: async () => assert.fail('no poll') }),
+      (err: unknown) => err instanceof OperationFailedError && err.status === 'FAILED_PRECONDITION' && /deployed/.test(err.message),
+    );
+  });
+
+  it('stops waiting when aborted, without another poll', async () => {
+    const controller = new AbortController();
+    let polls = 0;
+    const pending = pollOperation({ name: 'op', done: false }, {
+      get: async () => { polls++; return { name: 'op', done: false }; },
+      signal: controller.signal,
+      initialDelayMs: 50_000,
+    });
+    controller.abort();
+    await assert.rejects(pending, CancelledError);
+    assert.equal(polls, 0);
+  });
+});
+
+describe('paging', () => {
+  const pages: Record<string, { items: number[]; nextPageToken?: string }> = {
+    '': { items: [1, 2], nextPageToken: 'b' },
+    b: { items: [3], nextPageToken: 'c' },
+    c: { items: [4] },
+  };
+
+  it('fetches pages only as the consumer reads', async () => {
+    const fetched: string[] = [];
+    const it = paginate(async (token) => { fetched.push(token ?? ''); return pages[token ?? '']!; });
+    const first = await it.next();
+    assert.equal(first.value, 1);
+    assert.deepEqual(fetched, ['']);
+    const rest: number[] = [];
+    for await (const v of it) rest.push(v);
+    assert.deepEqual(rest, [2, 3, 4]);
+    assert.deepEqual(fetched, ['', 'b', 'c']);
+  });
+
+  it('refuses a server that repeats a page token', async () => {
+    const it = paginate(async () => ({ items: [1], nextPageToken: 'same' }));
+    await assert.rejects(async () => { for await (const _ of it) { /* drain */ } }, /repeated page token/);
+  });
+
+  it('loads a tree list page by page', async () => {
+    const list = new PagedList(async (token) => pages[token ?? '']!);
+    assert.ok(list.hasMore);
+    await list.loadMore();
+    assert.deepEqual(list.items, [1, 2]);
+    await list.loadMore();
+    await list.loadMore();
+    assert.deepEqual(list.items, [1, 2, 3, 4]);
+    assert.ok(!list.hasMore);
+  });
+});

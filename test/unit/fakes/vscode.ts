@@ -1,0 +1,151 @@
+// A stand-in for the `vscode` module in unit tests: records commands, tree views and providers the
+// extension registers; every other API answers with an inert value. Install it with useFakeVscode().
+import Module from 'node:module';
+
+export interface FakeVscodeRecord {
+  commands: Map<string, (...args: unknown[]) => unknown>;
+  contextKeys: Map<string, unknown>;
+  messages: Array<{ level: 'info' | 'warning' | 'error'; text: string }>;
+}
+
+export const record: FakeVscodeRecord = { commands: new Map(), contextKeys: new Map(), messages: [] };
+
+/** A value that accepts any property access, call or construction, for APIs a test does not look at. */
+function inert(): any {
+  const target = function () { /* inert */ };
+  const cache = new Map<PropertyKey, unknown>();
+  return new Proxy(target, {
+    get(_t, prop) {
+      if (prop === 'then') return undefined;
+      if (prop === Symbol.toPrimitive) return () => '';
+      if (prop === Symbol.iterator) return function* () { /* empty */ };
+      if (prop === 'dispose') return () => undefined;
+      if (!cache.has(prop)) cache.set(prop, inert());
+      return cache.get(prop);
+    },
+    set(_t, prop, value) {
+      cache.set(prop, value);
+      return true;
+    },
+    apply: () => inert(),
+    construct: () => inert(),
+  });
+}
+
+class Disposable {
+  static from(...items: Array<{ dispose(): unknown }>): Disposable {
+    return new Disposable(() => items.forEach((i) => i.dispose()));
+  }
+  constructor(private readonly fn: () => unknown = () => undefined) {}
+  dispose(): void { this.fn(); }
+}
+
+class EventEmitter<T> {
+  private listeners: Array<(e: T) => unknown> = [];
+  event = (listener: (e: T) => unknown): Disposable => {
+    this.listeners.push(listener);
+    return new Disposable(() => { this.listeners = this.listeners.filter((l) => l !== listener); });
+  };
+  fire(e: T): void { for (const l of this.listeners) l(e); }
+  dispose(): void { this.listeners = []; }
+}
+
+class Uri {
+  constructor(readonly scheme: string, readonly path: string) {}
+  get fsPath(): string { return this.path; }
+  static file(path: string): Uri { return new Uri('file', path); }
+  static parse(value: string): Uri { return new Uri(value.split(':')[0] ?? 'file', value.replace(/^[a-z]+:\/*/, '/')); }
+  static joinPath(base: Uri, ...parts: string[]): Uri { return new Uri(base.scheme, [base.path, ...parts].join('/')); }
+  with(): Uri { return this; }
+  toString(): string { return `${this.scheme}://${this.path}`; }
+}
+
+class TreeItem {
+  constructor(public label: unknown, public collapsibleState?: number) {}
+}
+
+const configuration = {
+  get: (_key: string, fallback?: unknown) => fallback,
+  has: () => false,
+  inspect: () => undefined,
+  update: async () => undefined,
+};
+
+const fake: Record<string, unknown> = new Proxy({
+  Disposable,
+  EventEmitter,
+  Uri,
+  TreeItem,
+  ThemeIcon: class { constructor(readonly id: string, readonly color?: unknown) {} },
+  ThemeColor: class { constructor(readonly id: string) {} },
+  MarkdownString: class { value = ''; constructor(v = '') { this.value = v; } appendMarkdown(v: string) { this.value += v; return this; } appendText(v: string) { this.value += v; return this; } appendCodeblock(v: string) { this.value += v; return this; } },
+  CodeLens: class { constructor(readonly range: unknown, readonly command?: unknown) {} },
+  Range: class { constructor(...args: unknown[]) { void args; } },
+  Position: class { constructor(readonly line: number, readonly character: number) {} },
+  Selection: class { constructor(...args: unknown[]) { void args; } },
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
+  LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
+  commands: new Proxy({
+    registerCommand(id: string, fn: (...args: unknown[]) => unknown) {
+      if (record.commands.has(id)) throw new Error(`command '${id}' already exists`);
+      record.commands.set(id, fn);
+      return new Disposable(() => record.commands.delete(id));
+    },
+    executeCommand: async (id: string, ...args: unknown[]) => {
+      if (id === 'setContext') record.contextKeys.set(String(args[0]), args[1]);
+      return undefined;
+    },
+    getCommands: async () => [...record.commands.keys()],
+  }, { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
+  window: new Proxy({
+    showInformationMessage: async (text: string) => { record.messages.push({ level: 'info', text }); return undefined; },
+    showWarningMessage: async (text: string) => { record.messages.push({ level: 'warning', text }); return undefined; },
+    showErrorMessage: async (text: string) => { record.messages.push({ level: 'error', text }); return undefined; },
+    createOutputChannel: () => inert(),
+  }, { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
+  workspace: new Proxy({
+    getConfiguration: () => configuration,
+    onDidChangeConfiguration: () => new Disposable(),
+    workspaceFolders: undefined,
+    textDocuments: [],
+  }, { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
+}, { get: (t, p) => (p in t ? (t as any)[p] : inert()) });
+
+let installed = false;
+
+/** Makes `require('vscode')` return the fake for the rest of the test run. */
+export function useFakeVscode(): typeof record {
+  if (!installed) {
+    installed = true;
+    const mod = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+    const original = mod._load;
+    mod._load = function (request: string, ...rest: unknown[]) {
+      if (request === 'vscode') return fake;
+      return original.call(this, request, ...rest);
+    };
+  }
+  return record;
+}
+
+/** A minimal ExtensionContext whose subscriptions the test can dispose. */
+export function fakeExtensionContext(packageJSON: unknown, extensionPath: string): any {
+  const state = new Map<string, unknown>();
+  const memento = { get: (k: string, d?: unknown) => (state.has(k) ? state.get(k) : d), update: async (k: string, v: unknown) => { state.set(k, v); }, keys: () => [...state.keys()] };
+  return {
+    subscriptions: [] as Array<{ dispose(): unknown }>,
+    extensionUri: Uri.file(extensionPath),
+    extensionPath,
+    extension: { packageJSON, id: 'cloudbench.cloudbench' },
+    globalState: memento,
+    workspaceState: memento,
+    secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => new Disposable() },
+    globalStorageUri: Uri.file(`${extensionPath}/.tmp/global`),
+    storageUri: undefined,
+    logUri: Uri.file(`${extensionPath}/.tmp/log`),
+    asAbsolutePath: (p: string) => `${extensionPath}/${p}`,
+  };
+}
