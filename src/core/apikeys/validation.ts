@@ -135,11 +135,19 @@ const RANGE_EXPLANATIONS: Record<string, string> = {
   unspecified: 'is the unspecified address; name a real external address',
   broadcast: 'is the broadcast address; name a real external address',
   multicast: 'is a multicast address; requests never come from it',
-  reserved: 'is in a reserved or documentation range that is never routed on the internet',
+  reserved: 'is in a reserved range that is never routed on the internet',
   benchmarking: 'is in the benchmarking range that is never routed on the internet',
 };
 
+// Documentation ranges (RFC 5737, RFC 3849) are not internal, and examples everywhere use them.
+const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'].map((c) => ipaddr.parseCIDR(c));
+
+function isDocumentation(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return DOCUMENTATION_RANGES.some(([network, length]) => network.kind() === address.kind() && (address as ipaddr.IPv4).match(network as ipaddr.IPv4, length));
+}
+
 function rangeProblem(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  if (isDocumentation(address)) return undefined;
   if (address.kind() === 'ipv6') {
     const v6 = address as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) return rangeProblem(v6.toIPv4Address());
