@@ -1,0 +1,631 @@
+import type { AssignExpr, CallNode, CompareExpr, Expr, FieldNode, Operand, Query, Section, SectionKind, VariableNode } from './ast';
+import { SECTION_ORDER } from './ast';
+import { AGGREGATES, FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
+import type { RawDiagnostic } from './parser';
+import { findRe2Problem } from './regex';
+import { childFields, describeType, enumHas, enumName, enumValues, resolvePath, snakeToCamel, suggest, typeLabel, valueKind, type FieldInfo, type ValueKind } from './schema';
+
+/** What the checker learnt about a field path; the evaluator and the editor features use it. */
+export interface FieldFacts {
+  /** resolved fields, one per segment (a leading `udm.` is dropped) */
+  fields: FieldInfo[];
+  /** snake_case segments without a leading `udm` */
+  path: string[];
+  kind: ValueKind;
+  type: string;
+  /** true when any segment on the path is repeated */
+  repeated: boolean;
+  /** true when the path could not be resolved against the schema */
+  unknown: boolean;
+}
+
+export interface CheckResult {
+  diagnostics: RawDiagnostic[];
+  facts: Map<FieldNode, FieldFacts>;
+  placeholders: Map<string, AssignExpr>;
+  sectionsByKind: Map<SectionKind, Section>;
+}
+
+export interface CheckOptions {
+  referenceLists?: Record<string, string[]>;
+}
+
+/** Documented cap of udmSearch results. */
+export const MAX_LIMIT = 10000;
+
+export function check(query: Query, options: CheckOptions = {}): CheckResult {
+  return new Checker(options).run(query);
+}
+
+export function fieldPathOf(node: FieldNode): string[] {
+  const names = node.segments.map((s) => s.name);
+  return names.length > 1 && names[0] === 'udm' ? names.slice(1) : names;
+}
+
+class Checker {
+  private readonly diagnostics: RawDiagnostic[] = [];
+  private readonly facts = new Map<FieldNode, FieldFacts>();
+  private readonly placeholders = new Map<string, AssignExpr>();
+
+  constructor(private readonly options: CheckOptions) {}
+
+  run(query: Query): CheckResult {
+    if (query.filter) {
+      this.collectPlaceholders(query.filter);
+      this.visit(query.filter);
+      this.findContradictions(query.filter);
+    }
+    const sectionsByKind = this.checkSections(query.sections);
+    return { diagnostics: this.diagnostics, facts: this.facts, placeholders: this.placeholders, sectionsByKind };
+  }
+
+  private report(severity: RawDiagnostic['severity'], message: string, start: number, end: number, code?: string, data?: unknown): void {
+    const d: RawDiagnostic = { message, severity, start, end };
+    if (code) d.code = code;
+    if (data !== undefined) d.data = data;
+    this.diagnostics.push(d);
+  }
+
+  private collectPlaceholders(e: Expr): void {
+    switch (e.type) {
+      case 'assign':
+        if (!this.placeholders.has(e.variable.name)) this.placeholders.set(e.variable.name, e);
+        break;
+      case 'and':
+      case 'or':
+        for (const i of e.items) this.collectPlaceholders(i);
+        break;
+      case 'not':
+        this.collectPlaceholders(e.expr);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private visit(e: Expr): void {
+    switch (e.type) {
+      case 'and':
+      case 'or':
+        for (const i of e.items) this.visit(i);
+        return;
+      case 'not':
+        this.visit(e.expr);
+        return;
+      case 'compare':
+        this.checkCompare(e);
+        return;
+      case 'in': {
+        const facts = this.operand(e.left);
+        if (facts && facts.kind !== 'string' && facts.kind !== 'unknown' && facts.kind !== 'struct' && facts.kind !== 'map' && facts.kind !== 'enum') {
+          this.report('error', `${facts.path.join('.')} is ${article(facts)}; reference lists hold strings`, e.left.start, e.left.end, 'type-mismatch');
+        }
+        const lists = this.options.referenceLists;
+        if (e.list && lists && !Object.prototype.hasOwnProperty.call(lists, e.list.name)) {
+          const s = suggest(e.list.name, Object.keys(lists));
+          this.report(
+            'error',
+            `Unknown reference list %${e.list.name}${s.length ? `. Did you mean %${s[0]}?` : ''}`,
+            e.list.start,
+            e.list.end,
+            'unknown-list',
+            s.length ? { replacements: s.map((x) => `%${x}`) } : undefined,
+          );
+        }
+        if (e.list && lists && e.mode !== 'exact' && lists[e.list.name]) {
+          for (const entry of lists[e.list.name]!) {
+            if (e.mode === 'cidr' && !parseCidr(entry)) {
+              this.report('warning', `Reference list %${e.list.name} has an entry that is not a CIDR range: ${entry}`, e.list.start, e.list.end, 'bad-list-entry');
+              break;
+            }
+            if (e.mode === 'regex' && findRe2Problem(entry)) {
+              this.report('warning', `Reference list %${e.list.name} has an entry that is not a valid RE2 expression: ${entry}`, e.list.start, e.list.end, 'bad-list-entry');
+              break;
+            }
+          }
+        }
+        return;
+      }
+      case 'callExpr': {
+        const ret = this.checkCall(e.call);
+        if (ret && ret !== 'bool' && ret !== 'any') {
+          this.report('error', `${e.call.name} returns a ${ret}; compare it with a value, e.g. ${e.call.name}(...) = ...`, e.call.start, e.call.end, 'not-a-condition');
+        }
+        return;
+      }
+      case 'assign': {
+        if (e.value.type === 'field') {
+          const f = this.operand(e.value);
+          if (f && f.kind === 'message') {
+            this.report('error', `${f.path.join('.')} is a ${typeLabel(f.type)} message; a placeholder needs a field that holds a value`, e.value.start, e.value.end, 'message-compare');
+          }
+        } else this.operand(e.value);
+        return;
+      }
+      case 'error':
+        if (e.operand) this.operand(e.operand);
+        return;
+    }
+  }
+
+  /** Resolves an operand; returns field facts for field paths (and placeholders bound to one). */
+  private operand(op: Operand | null, seen = new Set<string>()): FieldFacts | undefined {
+    if (!op) return undefined;
+    switch (op.type) {
+      case 'field':
+        return this.resolveField(op);
+      case 'variable': {
+        const def = this.placeholders.get(op.name);
+        if (!def) return undefined;
+        if (def.value.type === 'field' && !seen.has(op.name)) {
+          seen.add(op.name);
+          return this.facts.get(def.value) ?? this.resolveField(def.value);
+        }
+        return undefined;
+      }
+      case 'call':
+        this.checkCall(op);
+        return undefined;
+      case 'regex': {
+        const p = findRe2Problem(op.pattern);
+        if (p) this.report('error', p.message, op.start + 1 + p.index, op.start + 1 + p.index + p.length, 're2');
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private resolveField(node: FieldNode): FieldFacts {
+    const cached = this.facts.get(node);
+    if (cached) return cached;
+    const path = fieldPathOf(node);
+    const offset = node.segments.length - path.length;
+    const r = resolvePath(path);
+    const last = r.fields[r.fields.length - 1];
+    const facts: FieldFacts = {
+      fields: r.fields,
+      path,
+      kind: r.freeForm ? 'unknown' : last ? valueKind(last.type) : 'message',
+      type: last ? last.type : 'm:UDM',
+      repeated: r.fields.some((f) => f.repeated),
+      unknown: r.errorIndex >= 0,
+    };
+    if (r.freeForm) {
+      facts.kind = 'unknown';
+    }
+    if (r.errorIndex >= 0) {
+      facts.kind = 'unknown';
+      const seg = node.segments[r.errorIndex + offset]!;
+      if (seg.name !== '') {
+        const parentType = r.errorParentType!;
+        const children = childFields(parentType);
+        const where = r.errorIndex === 0 ? 'a UDM event' : `${typeLabel(parentType)} (${path.slice(0, r.errorIndex).join('.')})`;
+        if (!children) {
+          this.report('error', `${path.slice(0, r.errorIndex).join('.')} is ${article({ kind: valueKind(parentType), type: parentType })} and has no field '${seg.name}'`, seg.start, seg.end, 'unknown-field');
+        } else {
+          const byJson = [...children.values()].find((f) => f.jsonName === seg.name && f.name !== seg.name);
+          const candidates = byJson ? [byJson.name] : suggest(seg.name, children.keys());
+          const hint = candidates.length ? `. Did you mean '${candidates[0]}'?` : '';
+          const msg = byJson ? `Use the snake_case name '${byJson.name}' (the API's JSON spells it ${seg.name})` : `Unknown field '${seg.name}' in ${where}${hint}`;
+          this.report('error', msg, seg.start, seg.end, 'unknown-field', candidates.length ? { replacements: candidates } : undefined);
+        }
+      }
+    } else {
+      for (let i = 0; i < r.fields.length; i++) {
+        const f = r.fields[i]!;
+        if (f.deprecated) {
+          const seg = node.segments[i + offset]!;
+          this.report('warning', `${f.name} is deprecated`, seg.start, seg.end, 'deprecated');
+        }
+      }
+      if (node.key && !r.freeForm) {
+        const lastField = r.fields[r.fields.length - 1];
+        const isLabels = lastField && lastField.type === 'm:Label' && lastField.repeated;
+        if (!(isLabels || facts.kind === 'struct' || facts.kind === 'map')) {
+          this.report('error', `${path.join('.')} is ${article(facts)}; ["key"] applies to labels, maps and structs`, node.key.start, node.key.end, 'bad-key');
+        } else if (isLabels) {
+          facts.kind = 'string';
+          facts.type = 'string';
+        }
+      }
+    }
+    if (node.key && (facts.kind === 'struct' || facts.kind === 'map')) {
+      facts.kind = 'unknown';
+    }
+    this.facts.set(node, facts);
+    return facts;
+  }
+
+  private checkCompare(e: CompareExpr): void {
+    const leftFacts = this.operand(e.left);
+    const rightFacts = e.right ? this.operand(e.right) : undefined;
+    if (e.left.type === 'variable' && !this.placeholders.has(e.left.name)) {
+      this.report('error', `Placeholder $${e.left.name} is not defined; define it with $${e.left.name} = <field>`, e.left.start, e.left.end, 'undefined-placeholder');
+    }
+    if (e.right?.type === 'variable' && !this.placeholders.has(e.right.name)) {
+      this.report('error', `Placeholder $${e.right.name} is not defined`, e.right.start, e.right.end, 'undefined-placeholder');
+    }
+    let leftRet: ArgType | undefined;
+    if (e.left.type === 'call') leftRet = this.callReturn(e.left);
+    if (e.quantifier && leftFacts && !leftFacts.repeated && !leftFacts.unknown) {
+      this.report('warning', `'${e.quantifier.kind}' has no effect: ${leftFacts.path.join('.')} is not a repeated field`, e.quantifier.start, e.quantifier.end, 'quantifier');
+    }
+    const right = e.right;
+    if (!right) return;
+    if (e.nocase && right.type !== 'string' && right.type !== 'regex') {
+      this.report('error', "'nocase' applies to strings and regular expressions", e.nocase.start, e.nocase.end, 'nocase');
+    }
+    if (leftFacts && !leftFacts.unknown) this.checkValueAgainst(leftFacts, e, right);
+    else if (leftRet) this.checkReturnAgainst(leftRet, e, right);
+    if (rightFacts && rightFacts.kind === 'message') {
+      this.report('error', `${rightFacts.path.join('.')} is a ${typeLabel(rightFacts.type)} message; compare one of its fields`, right.start, right.end, 'message-compare');
+    }
+  }
+
+  private checkReturnAgainst(ret: ArgType, e: CompareExpr, right: Operand): void {
+    const lit = literalKind(right);
+    if (!lit || ret === 'any') return;
+    const okay = (ret === 'string' && (lit === 'string' || lit === 'regex')) || (ret === 'number' && lit === 'number') || (ret === 'bool' && lit === 'bool') || (ret === 'timestamp' && lit === 'number');
+    if (!okay) this.report('error', `Type mismatch: the function returns a ${ret} but is compared with a ${lit}`, right.start, right.end, 'type-mismatch');
+    void e;
+  }
+
+  private checkValueAgainst(f: FieldFacts, e: CompareExpr, right: Operand): void {
+    const name = f.path.join('.');
+    const op = e.op;
+    const lit = literalKind(right);
+    switch (f.kind) {
+      case 'message':
+        this.report(
+          'error',
+          `${name} is a ${typeLabel(f.type)} message; compare one of its fields, e.g. ${name}.${[...(childFields(f.type)?.keys() ?? ['...'])][0]}`,
+          e.left.start,
+          e.left.end,
+          'message-compare',
+        );
+        return;
+      case 'timestamp':
+      case 'duration':
+        if (lit === 'number' || lit === 'string') {
+          this.report(
+            'error',
+            `${name} is a ${f.kind}; compare ${name}.seconds with epoch seconds`,
+            e.left.start,
+            e.left.end,
+            'timestamp-seconds',
+            { replacements: [`${name}.seconds`], replaceRange: { start: e.left.start, end: e.left.end } },
+          );
+        }
+        return;
+      case 'enum': {
+        const en = enumName(f.type)!;
+        if (lit === 'regex') {
+          this.report('error', `Regular expressions do not apply to enum field ${name}; compare with = and a value such as "${enumValues(en)[1]?.[0] ?? enumValues(en)[0]?.[0] ?? ''}"`, right.start, right.end, 'regex-on-enum');
+          return;
+        }
+        if (op !== '=' && op !== '!=') {
+          this.report('error', `Only = and != compare enum values (${name} is an enum)`, e.opSpan.start, e.opSpan.end, 'enum-operator');
+        }
+        if (lit === 'number' || lit === 'bool') {
+          this.report('error', `Type mismatch: ${name} is enum ${en}; compare with a value name such as "${enumValues(en)[1]?.[0] ?? ''}"`, right.start, right.end, 'type-mismatch');
+          return;
+        }
+        const value = right.type === 'string' ? right.value : right.type === 'enum' ? right.name : undefined;
+        if (value !== undefined && !(e.nocase ? enumValues(en).some(([n]) => n.toLowerCase() === value.toLowerCase()) : enumHas(en, value))) {
+          if (value === '' && op === '!=') return; // "is set" idiom
+          const s = suggest(value, enumValues(en).map(([n]) => n));
+          const upper = enumValues(en).find(([n]) => n === value.toUpperCase());
+          const cands = upper ? [upper[0]] : s;
+          this.report(
+            'error',
+            `'${value}' is not a value of ${en}${cands.length ? `. Did you mean '${cands[0]}'?` : ''}`,
+            right.start,
+            right.end,
+            'unknown-enum-value',
+            cands.length ? { replacements: cands.map((c) => (right.type === 'string' ? `"${c}"` : c)) } : undefined,
+          );
+        }
+        return;
+      }
+      case 'number': {
+        if (lit === 'string') {
+          const v = (right as { value: string }).value;
+          if (v.trim() === '' || Number.isNaN(Number(v))) {
+            this.report('error', `Type mismatch: ${name} is a number (${typeLabel(f.type)}) but "${v}" is not a number`, right.start, right.end, 'type-mismatch');
+          }
+          return;
+        }
+        if (lit === 'regex' || lit === 'bool') {
+          this.report('error', `Type mismatch: ${name} is a number (${typeLabel(f.type)}); compare it with a number`, right.start, right.end, 'type-mismatch');
+          return;
+        }
+        if (lit === 'number' && right.type === 'number') {
+          const v = right.value;
+          const unsigned = f.type.startsWith('uint') || f.type.startsWith('fixed');
+          if (unsigned && ((op === '<' && v <= 0) || ((op === '=' || op === '<=') && v < 0))) {
+            this.report('warning', `This comparison can never match: ${name} is unsigned (${f.type})`, e.start, e.end, 'never-matches');
+          }
+          const int32 = f.type === 'int32' || f.type === 'uint32' || f.type === 'sint32';
+          if (int32 && (op === '=' || op === '>' || op === '>=') && v > 4294967295) {
+            this.report('warning', `This comparison can never match: ${name} is a 32-bit field`, e.start, e.end, 'never-matches');
+          }
+          if (op === '=' && !Number.isInteger(v) && f.type !== 'double' && f.type !== 'float') {
+            this.report('warning', `This comparison can never match: ${name} holds whole numbers`, e.start, e.end, 'never-matches');
+          }
+        }
+        return;
+      }
+      case 'bool':
+        if (lit && lit !== 'bool' && lit !== 'field') {
+          this.report('error', `Type mismatch: ${name} is a bool; compare it with true or false`, right.start, right.end, 'type-mismatch');
+        } else if (op !== '=' && op !== '!=') {
+          this.report('error', `Only = and != compare bool values`, e.opSpan.start, e.opSpan.end, 'type-mismatch');
+        }
+        return;
+      case 'string':
+      case 'bytes':
+        if (lit === 'number') {
+          const raw = (right as { raw: string }).raw;
+          this.report(
+            'error',
+            `Type mismatch: ${name} is a string; quote the value: "${raw}"`,
+            right.start,
+            right.end,
+            'type-mismatch',
+            { replacements: [`"${raw}"`] },
+          );
+        } else if (lit === 'bool') {
+          this.report('error', `Type mismatch: ${name} is a string; compare it with a quoted value`, right.start, right.end, 'type-mismatch');
+        } else if (lit === 'enum') {
+          const n = (right as { name: string }).name;
+          this.report('error', `Type mismatch: ${name} is a string; quote the value: "${n}"`, right.start, right.end, 'type-mismatch', { replacements: [`"${n}"`] });
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private callReturn(call: CallNode): ArgType | undefined {
+    return this.checkCall(call);
+  }
+
+  private checkCall(call: CallNode): ArgType | undefined {
+    const agg = findAggregate(call.name);
+    const fn = findFunction(call.name);
+    for (const a of call.args) this.operand(a);
+    if (!fn) {
+      if (agg) {
+        this.report('error', `${call.name}() is an aggregate; use it in the outcome: section`, call.nameSpan.start, call.nameSpan.end, 'aggregate-in-filter');
+        return undefined;
+      }
+      const s = suggest(call.name, FUNCTIONS.map((f) => f.name));
+      this.report(
+        'error',
+        `Unknown function ${call.name}${s.length ? `. Did you mean ${s[0]}?` : ''}`,
+        call.nameSpan.start,
+        call.nameSpan.end,
+        'unknown-function',
+        s.length ? { replacements: s } : undefined,
+      );
+      return undefined;
+    }
+    const required = fn.params.filter((p) => !p.optional).length;
+    const max = fn.variadic ? Infinity : fn.params.length;
+    if (call.args.length < required || call.args.length > max) {
+      const expected = fn.variadic ? `at least ${required}` : required === fn.params.length ? `${required}` : `${required} to ${fn.params.length}`;
+      this.report('error', `${fn.name} takes ${expected} argument${required === 1 && !fn.variadic ? '' : 's'}, got ${call.args.length}`, call.start, call.end, 'arity');
+    }
+    call.args.forEach((arg, i) => {
+      const param = fn.params[Math.min(i, fn.params.length - 1)];
+      if (!param) return;
+      const lit = literalKind(arg);
+      if (param.type === 'number' && (lit === 'string' || lit === 'regex' || lit === 'bool')) {
+        this.report('error', `Argument ${param.name} of ${fn.name} must be a number`, arg.start, arg.end, 'type-mismatch');
+      } else if (param.type === 'string' && lit === 'regex') {
+        this.report('error', `Argument ${param.name} of ${fn.name} is a string: write the pattern in double quotes`, arg.start, arg.end, 'type-mismatch');
+      }
+      if (arg.type === 'field') {
+        const facts = this.facts.get(arg);
+        if (facts && !facts.unknown && facts.kind === 'message') {
+          this.report('error', `${facts.path.join('.')} is a ${typeLabel(facts.type)} message; pass one of its fields`, arg.start, arg.end, 'message-compare');
+        }
+      }
+    });
+    if ((fn.name === 're.regex' || fn.name === 're.capture' || fn.name === 're.replace') && call.args[1]?.type === 'string') {
+      const pat = call.args[1];
+      const p = findRe2Problem(pat.value);
+      if (p) this.report('error', p.message, pat.start, pat.end, 're2');
+    }
+    if (fn.name === 'net.ip_in_range_cidr' && call.args[1]?.type === 'string') {
+      const c = call.args[1];
+      if (!parseCidr(c.value)) this.report('error', `"${c.value}" is not a CIDR range such as "10.0.0.0/8"`, c.start, c.end, 'bad-cidr');
+    }
+    return fn.returns;
+  }
+
+  /** Two different `=` values for the same single-valued field inside one AND can never both hold. */
+  private findContradictions(e: Expr): void {
+    if (e.type === 'or') {
+      for (const i of e.items) this.findContradictions(i);
+      return;
+    }
+    if (e.type === 'not') {
+      this.findContradictions(e.expr);
+      return;
+    }
+    if (e.type !== 'and') return;
+    const seen = new Map<string, { value: string; node: CompareExpr }>();
+    for (const item of e.items) {
+      if (item.type !== 'compare') {
+        this.findContradictions(item);
+        continue;
+      }
+      if (item.op !== '=' || item.nocase || item.left.type !== 'field' || !item.right) continue;
+      const facts = this.facts.get(item.left);
+      if (!facts || facts.unknown || facts.repeated || item.left.key) continue;
+      const r = item.right;
+      const value = r.type === 'string' ? `s:${r.value}` : r.type === 'number' ? `n:${r.value}` : r.type === 'bool' ? `b:${r.value}` : r.type === 'enum' ? `s:${r.name}` : undefined;
+      if (value === undefined) continue;
+      const key = facts.path.join('.');
+      const prev = seen.get(key);
+      if (prev && prev.value !== value) {
+        this.report('warning', `This can never match: ${key} cannot equal two different values at once (see the condition before); use OR`, item.start, item.end, 'never-matches');
+      } else if (!prev) seen.set(key, { value, node: item });
+    }
+  }
+
+  private checkSections(sections: Section[]): Map<SectionKind, Section> {
+    const byKind = new Map<SectionKind, Section>();
+    let lastRank = -1;
+    for (const s of sections) {
+      const rank = SECTION_ORDER.indexOf(s.kind);
+      if (byKind.has(s.kind)) {
+        this.report('error', `Duplicate ${s.kind}: section`, s.keyword.start, s.keyword.end, 'duplicate-section');
+        continue;
+      }
+      if (rank < lastRank) {
+        this.report('error', `Section ${s.kind}: must come before ${SECTION_ORDER[lastRank]}: (order is match:, outcome:, order:, limit:)`, s.keyword.start, s.keyword.end, 'section-order');
+      }
+      lastRank = Math.max(lastRank, rank);
+      byKind.set(s.kind, s);
+    }
+    const groupNames = new Set<string>();
+    const match = byKind.get('match');
+    if (match) {
+      if (match.keys.length === 0) this.report('error', 'match: needs at least one placeholder to group by', match.keyword.start, match.keyword.end, 'empty-section');
+      for (const k of match.keys) {
+        if (k.type === 'variable') {
+          if (!this.placeholders.has(k.name)) this.undefinedPlaceholder(k);
+          groupNames.add(k.name);
+        } else {
+          const f = this.resolveField(k);
+          if (!f.unknown && f.kind === 'message') this.report('error', `${f.path.join('.')} is a message; group by one of its fields`, k.start, k.end, 'message-compare');
+          groupNames.add(fieldPathOf(k).join('.'));
+        }
+      }
+    }
+    const outcomeNames = new Set<string>();
+    const outcome = byKind.get('outcome');
+    if (outcome) {
+      if (outcome.outcomes.length === 0) this.report('error', 'outcome: needs at least one $name = aggregate(...)', outcome.keyword.start, outcome.keyword.end, 'empty-section');
+      for (const o of outcome.outcomes) {
+        if (outcomeNames.has(o.variable.name) || groupNames.has(o.variable.name)) {
+          this.report('error', `$${o.variable.name} is already defined`, o.variable.start, o.variable.end, 'duplicate-variable');
+        } else if (this.placeholders.has(o.variable.name)) {
+          this.report('error', `$${o.variable.name} is already a placeholder of the filter; choose another name`, o.variable.start, o.variable.end, 'duplicate-variable');
+        }
+        outcomeNames.add(o.variable.name);
+        if (!o.value) continue;
+        if (o.value.type !== 'call' || !findAggregate(o.value.name)) {
+          const s = o.value.type === 'call' ? suggest(o.value.name, AGGREGATES.map((a) => a.name)) : [];
+          this.report(
+            'error',
+            o.value.type === 'call'
+              ? `Unknown aggregate ${o.value.name}${s.length ? `. Did you mean ${s[0]}?` : ''} (aggregates: ${AGGREGATES.map((a) => a.name).join(', ')})`
+              : 'An outcome is an aggregate such as count(metadata.id) or max(network.sent_bytes)',
+            o.value.type === 'call' ? o.value.nameSpan.start : o.value.start,
+            o.value.type === 'call' ? o.value.nameSpan.end : o.value.end,
+            'bad-aggregate',
+            s.length ? { replacements: s } : undefined,
+          );
+          if (o.value.type === 'call') for (const a of o.value.args) this.outcomeArg(a);
+          continue;
+        }
+        const agg = findAggregate(o.value.name)!;
+        if (o.value.args.length !== 1) {
+          this.report('error', `${agg.name} takes 1 argument, got ${o.value.args.length}`, o.value.start, o.value.end, 'arity');
+        }
+        for (const a of o.value.args) {
+          const f = this.outcomeArg(a);
+          if (f && !f.unknown && agg.params[0]!.type === 'number' && f.kind !== 'number' && f.kind !== 'unknown') {
+            this.report('error', `${agg.name} needs a numeric field; ${f.path.join('.')} is ${article(f)}`, a.start, a.end, 'type-mismatch');
+          }
+        }
+      }
+    }
+    const order = byKind.get('order');
+    if (order) {
+      if (!match && !outcome) this.report('error', 'order: sorts the rows of match: and outcome:; add those sections first', order.keyword.start, order.keyword.end, 'order-without-stats');
+      for (const item of order.order) {
+        const name = item.variable.type === 'variable' ? item.variable.name : fieldPathOf(item.variable).join('.');
+        if (!groupNames.has(name) && !outcomeNames.has(name)) {
+          this.report('error', `order: can only sort by a match: or outcome: variable; ${item.variable.type === 'variable' ? '$' : ''}${name} is neither`, item.variable.start, item.variable.end, 'order-unknown');
+        }
+      }
+      if (order.order.length === 0) this.report('error', 'order: needs a variable, e.g. $count desc', order.keyword.start, order.keyword.end, 'empty-section');
+    }
+    const limit = byKind.get('limit');
+    if (limit?.limit) {
+      const v = limit.limit.value;
+      if (!Number.isInteger(v) || v < 1 || v > MAX_LIMIT) {
+        this.report('error', `limit: must be a whole number from 1 to ${MAX_LIMIT}`, limit.limit.start, limit.limit.end, 'limit-range');
+      }
+    }
+    return byKind;
+  }
+
+  private outcomeArg(a: Operand): FieldFacts | undefined {
+    if (a.type === 'variable') {
+      if (!this.placeholders.has(a.name)) {
+        this.undefinedPlaceholder(a);
+        return undefined;
+      }
+      return this.operand(a);
+    }
+    if (a.type === 'field') return this.resolveField(a);
+    if (a.type === 'call') {
+      this.checkCall(a);
+      return undefined;
+    }
+    return undefined;
+  }
+
+  private undefinedPlaceholder(v: VariableNode): void {
+    const s = suggest(v.name, this.placeholders.keys());
+    this.report(
+      'error',
+      `Placeholder $${v.name} is not defined; define it in the filter with $${v.name} = <field>${s.length ? `. Did you mean $${s[0]}?` : ''}`,
+      v.start,
+      v.end,
+      'undefined-placeholder',
+      s.length ? { replacements: s.map((x) => `$${x}`) } : undefined,
+    );
+  }
+}
+
+function literalKind(op: Operand): 'string' | 'number' | 'bool' | 'regex' | 'enum' | 'field' | undefined {
+  switch (op.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'bool':
+      return 'bool';
+    case 'regex':
+      return 'regex';
+    case 'enum':
+      return 'enum';
+    case 'field':
+    case 'variable':
+      return 'field';
+    default:
+      return undefined;
+  }
+}
+
+function article(f: { kind: ValueKind; type: string }): string {
+  switch (f.kind) {
+    case 'message':
+      return `a ${typeLabel(f.type)} message`;
+    case 'enum':
+      return `enum ${typeLabel(f.type)}`;
+    case 'number':
+      return `a number (${f.type})`;
+    default:
+      return `a ${f.kind}`;
+  }
+}
+
+export { describeType, snakeToCamel };

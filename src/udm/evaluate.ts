@@ -1,0 +1,622 @@
+import type { CallNode, CompareExpr, CompareOp, Expr, FieldNode, InListExpr, Operand, Section, SectionKind } from './ast';
+import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
+import { cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
+import { translateRegex } from './regex';
+import { snakeToCamel } from './schema';
+
+type Pred = (v: unknown) => boolean;
+/** Calls `pred` on every value the path reaches (a missing value counts as one `undefined`); true as soon as one passes. */
+type Visitor = (event: unknown, pred: Pred) => boolean;
+export type EventPredicate = (event: unknown) => boolean;
+
+export interface EvalContext {
+  check: CheckResult;
+  referenceLists: Record<string, string[]> | undefined;
+}
+
+// ---- field access ------------------------------------------------------------------------------
+
+function fieldKeys(node: FieldNode, facts: FieldFacts | undefined): { keys: string[]; alt: (string | undefined)[]; skippable: boolean[] } {
+  const path = fieldPathOf(node);
+  const keys: string[] = [];
+  const alt: (string | undefined)[] = [];
+  const skippable: boolean[] = [];
+  const resolved = facts?.fields ?? [];
+  let freeForm = false;
+  for (let i = 0; i < path.length; i++) {
+    const name = path[i]!;
+    const f = resolved[i];
+    if (f && !freeForm) {
+      keys.push(f.jsonName);
+      alt.push(f.jsonName !== f.name ? f.name : undefined);
+      skippable.push(false);
+      if (f.type === 'struct') freeForm = true;
+    } else if (freeForm) {
+      // Struct keys are free-form: keep them verbatim. `additional.fields.x` names the Struct's
+      // fields map, which the JSON rendering flattens away.
+      keys.push(name);
+      alt.push(undefined);
+      skippable.push(name === 'fields');
+    } else {
+      const camel = snakeToCamel(name);
+      keys.push(camel);
+      alt.push(camel !== name ? name : undefined);
+      skippable.push(false);
+    }
+  }
+  return { keys, alt, skippable };
+}
+
+function makeVisitor(node: FieldNode, facts: FieldFacts | undefined): Visitor {
+  const { keys, alt, skippable } = fieldKeys(node, facts);
+  const n = keys.length;
+  const mapKey = node.key?.value;
+  const finish = (v: unknown, pred: Pred): boolean => {
+    if (mapKey === undefined) {
+      if (Array.isArray(v)) {
+        if (v.length === 0) return pred(undefined);
+        for (let k = 0; k < v.length; k++) if (pred(v[k])) return true;
+        return false;
+      }
+      return pred(v);
+    }
+    if (Array.isArray(v)) {
+      // repeated Label: match the entries whose key is the one asked for
+      let found = false;
+      for (const el of v) {
+        if (el && typeof el === 'object' && (el as { key?: unknown }).key === mapKey) {
+          found = true;
+          if (pred((el as { value?: unknown }).value)) return true;
+        }
+      }
+      return found ? false : pred(undefined);
+    }
+    if (v && typeof v === 'object') {
+      const obj = v as Record<string, unknown>;
+      const x = obj[mapKey] ?? (obj.fields && typeof obj.fields === 'object' ? (obj.fields as Record<string, unknown>)[mapKey] : undefined);
+      return finish2(x, pred);
+    }
+    return pred(undefined);
+  };
+  const finish2 = (x: unknown, pred: Pred): boolean => {
+    if (Array.isArray(x)) {
+      if (x.length === 0) return pred(undefined);
+      for (const el of x) if (pred(el)) return true;
+      return false;
+    }
+    return pred(x);
+  };
+  const walk = (v: unknown, i: number, pred: Pred): boolean => {
+    for (;;) {
+      if (i === n) return finish(v, pred);
+      if (Array.isArray(v)) {
+        if (v.length === 0) return pred(undefined);
+        for (let k = 0; k < v.length; k++) if (walk(v[k], i, pred)) return true;
+        return false;
+      }
+      if (v === null || typeof v !== 'object') {
+        if (typeof v === 'string' && i === n - 1) {
+          // Timestamps and durations are strings in the JSON; `.seconds` / `.nanos` read into them.
+          if (keys[i] === 'seconds') return pred(timestampSeconds(v));
+          if (keys[i] === 'nanos') return pred(nanosOf(v));
+        }
+        return pred(undefined);
+      }
+      const obj = v as Record<string, unknown>;
+      let next = obj[keys[i]!];
+      if (next === undefined) {
+        const a = alt[i];
+        if (a !== undefined) next = obj[a];
+        if (next === undefined && skippable[i]) {
+          i++;
+          continue;
+        }
+      }
+      v = next;
+      i++;
+    }
+  };
+  return (event, pred) => walk(event, 0, pred);
+}
+
+function nanosOf(v: string): number | undefined {
+  const m = /\.(\d{1,9})/.exec(v);
+  if (!m) return Number.isNaN(Date.parse(v)) ? undefined : 0;
+  return Number(m[1]!.padEnd(9, '0'));
+}
+
+// ---- predicates --------------------------------------------------------------------------------
+
+function numericOp(op: CompareOp, b: number): Pred {
+  switch (op) {
+    case '=':
+      return (v) => toNum(v) === b;
+    case '!=':
+      return (v) => toNum(v) !== b;
+    case '>':
+      return (v) => toNum(v) > b;
+    case '>=':
+      return (v) => toNum(v) >= b;
+    case '<':
+      return (v) => toNum(v) < b;
+    case '<=':
+      return (v) => toNum(v) <= b;
+  }
+}
+
+function stringOp(op: CompareOp, b: string, nocase: boolean): Pred {
+  if (nocase) {
+    const lb = b.toLowerCase();
+    const inner = stringOp(op, lb, false);
+    return (v) => inner(toStr(v).toLowerCase());
+  }
+  switch (op) {
+    case '=':
+      return (v) => (v === undefined || v === null ? b === '' : typeof v === 'string' ? v === b : String(v) === b);
+    case '!=':
+      return (v) => (v === undefined || v === null ? b !== '' : typeof v === 'string' ? v !== b : String(v) !== b);
+    case '>':
+      return (v) => toStr(v) > b;
+    case '>=':
+      return (v) => toStr(v) >= b;
+    case '<':
+      return (v) => toStr(v) < b;
+    case '<=':
+      return (v) => toStr(v) <= b;
+  }
+}
+
+function compareValues(a: unknown, b: unknown, op: CompareOp, nocase: boolean): boolean {
+  const numeric = (typeof a === 'number' || typeof b === 'number') && !Number.isNaN(toNum(a)) && !Number.isNaN(toNum(b));
+  if (numeric) return numericOp(op, toNum(b))(a);
+  return stringOp(op, toStr(b), nocase)(a);
+}
+
+function literalPred(op: CompareOp, right: Operand, nocase: boolean, kind: string | undefined): Pred | undefined {
+  switch (right.type) {
+    case 'string':
+    case 'enum': {
+      const value = right.type === 'string' ? right.value : right.name;
+      if (kind === 'number' && value.trim() !== '' && !Number.isNaN(Number(value))) return numericOp(op, Number(value));
+      if (kind === 'bool') {
+        const b = value.toLowerCase() === 'true';
+        return boolPred(op, b);
+      }
+      return stringOp(op, value, nocase);
+    }
+    case 'number':
+      if (kind === 'string' || kind === 'bytes') return stringOp(op, right.raw, false);
+      return numericOp(op, right.value);
+    case 'bool':
+      return boolPred(op, right.value);
+    case 'regex': {
+      const { regex } = translateRegex(right.pattern, nocase);
+      if (!regex) return () => false;
+      if (op === '!=') return (v) => !regex.test(toStr(v));
+      if (op === '=') return (v) => regex.test(toStr(v));
+      return () => false;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function boolPred(op: CompareOp, b: boolean): Pred {
+  const truthy = (v: unknown): boolean => v === true || v === 'true';
+  if (op === '!=') return (v) => truthy(v) !== b;
+  if (op === '=') return (v) => truthy(v) === b;
+  return () => false;
+}
+
+const MAX_COMBINATIONS = 256;
+
+// ---- compilation -------------------------------------------------------------------------------
+
+export class Compiler {
+  private readonly visitors = new Map<FieldNode, Visitor>();
+
+  constructor(private readonly ctx: EvalContext) {}
+
+  visitor(node: FieldNode): Visitor {
+    let v = this.visitors.get(node);
+    if (!v) {
+      v = makeVisitor(node, this.ctx.check.facts.get(node));
+      this.visitors.set(node, v);
+    }
+    return v;
+  }
+
+  /** All values an operand takes for an event (fields: every element of repeated fields). */
+  values(op: Operand, depth = 0): (event: unknown) => unknown[] {
+    switch (op.type) {
+      case 'field': {
+        const visit = this.visitor(op);
+        return (ev) => {
+          const out: unknown[] = [];
+          visit(ev, (v) => {
+            if (v !== undefined) out.push(v);
+            return false;
+          });
+          return out;
+        };
+      }
+      case 'string':
+        return () => [op.value];
+      case 'number':
+        return () => [op.value];
+      case 'bool':
+        return () => [op.value];
+      case 'enum':
+        return () => [op.name];
+      case 'regex':
+        return () => [op.pattern];
+      case 'variable': {
+        const def = this.ctx.check.placeholders.get(op.name);
+        if (!def || depth > 20) return () => [];
+        return this.values(def.value, depth + 1);
+      }
+      case 'call':
+        return this.callValues(op, depth);
+    }
+  }
+
+  private callValues(call: CallNode, depth: number): (event: unknown) => unknown[] {
+    const fn = findFunction(call.name);
+    if (!fn) return () => [];
+    const args = call.args.map((a) => this.values(a, depth + 1));
+    return (ev) => {
+      const lists = args.map((a) => {
+        const vals = a(ev);
+        return vals.length ? vals : [undefined];
+      });
+      const out: unknown[] = [];
+      const current: unknown[] = new Array(lists.length);
+      let budget = MAX_COMBINATIONS;
+      const rec = (i: number): void => {
+        if (budget <= 0) return;
+        if (i === lists.length) {
+          budget--;
+          const r = fn.impl(current.slice());
+          if (r !== undefined) out.push(r);
+          return;
+        }
+        for (const v of lists[i]!) {
+          current[i] = v;
+          rec(i + 1);
+        }
+      };
+      rec(0);
+      return out;
+    };
+  }
+
+  compileExpr(e: Expr | null): EventPredicate {
+    if (!e) return () => true;
+    switch (e.type) {
+      case 'and': {
+        const parts = byCost(e.items).map((i) => this.compileExpr(i));
+        if (parts.length === 2) {
+          const [a, b] = parts as [EventPredicate, EventPredicate];
+          return (ev) => a(ev) && b(ev);
+        }
+        return (ev) => {
+          for (let i = 0; i < parts.length; i++) if (!parts[i]!(ev)) return false;
+          return true;
+        };
+      }
+      case 'or': {
+        const parts = byCost(e.items).map((i) => this.compileExpr(i));
+        return (ev) => {
+          for (let i = 0; i < parts.length; i++) if (parts[i]!(ev)) return true;
+          return false;
+        };
+      }
+      case 'not': {
+        const inner = this.compileExpr(e.expr);
+        return (ev) => !inner(ev);
+      }
+      case 'assign':
+        return () => true;
+      case 'compare':
+        return this.compileCompare(e);
+      case 'in':
+        return this.compileIn(e);
+      case 'callExpr': {
+        const fast = this.fastCall(e.call);
+        if (fast) return fast;
+        const vals = this.values(e.call);
+        return (ev) => vals(ev).some((v) => v === true);
+      }
+      case 'error':
+        return () => false;
+    }
+  }
+
+  /** Common boolean functions over one field and literal arguments, without building value lists. */
+  private fastCall(call: CallNode): EventPredicate | undefined {
+    const [a0, a1] = call.args;
+    if (call.args.length !== 2 || a0?.type !== 'field' || a1?.type !== 'string') return undefined;
+    const visit = this.visitor(a0);
+    if (call.name === 'net.ip_in_range_cidr') {
+      const range = parseCidr(a1.value);
+      if (!range) return () => false;
+      const m = cidrMatcher(range);
+      return (ev) => visit(ev, m);
+    }
+    if (call.name === 're.regex') {
+      const { regex } = translateRegex(a1.value, false);
+      if (!regex) return () => false;
+      return (ev) => visit(ev, (v) => regex.test(toStr(v)));
+    }
+    return undefined;
+  }
+
+  private leftAccess(left: Operand): { visit: Visitor; kind: string | undefined } {
+    let target: Operand = left;
+    let depth = 0;
+    while (target.type === 'variable' && depth++ < 20) {
+      const def = this.ctx.check.placeholders.get(target.name);
+      if (!def) return { visit: () => false, kind: undefined };
+      target = def.value;
+    }
+    if (target.type === 'field') {
+      return { visit: this.visitor(target), kind: this.ctx.check.facts.get(target)?.kind };
+    }
+    const vals = this.values(target);
+    return {
+      visit: (ev, pred) => {
+        const list = vals(ev);
+        if (list.length === 0) return pred(undefined);
+        for (const v of list) if (pred(v)) return true;
+        return false;
+      },
+      kind: undefined,
+    };
+  }
+
+  private compileCompare(e: CompareExpr): EventPredicate {
+    if (!e.right) return () => false;
+    const { visit, kind } = this.leftAccess(e.left);
+    const nocase = !!e.nocase;
+    let pred = literalPred(e.op, e.right, nocase, kind);
+    if (pred) {
+      const p = pred;
+      if (e.quantifier?.kind === 'all') return (ev) => !visit(ev, (v) => !p(v));
+      return (ev) => visit(ev, p);
+    }
+    // Field (or placeholder, or function) on the right: compare every pair of values.
+    const rightValues = this.values(e.right);
+    const op = e.op;
+    pred = undefined;
+    if (e.quantifier?.kind === 'all') {
+      return (ev) => {
+        const rs = rightValues(ev);
+        return !visit(ev, (a) => !rs.some((b) => compareValues(a, b, op, nocase)));
+      };
+    }
+    return (ev) => {
+      const rs = rightValues(ev);
+      if (rs.length === 0) rs.push(undefined);
+      return visit(ev, (a) => rs.some((b) => compareValues(a, b, op, nocase)));
+    };
+  }
+
+  private compileIn(e: InListExpr): EventPredicate {
+    const { visit } = this.leftAccess(e.left);
+    const list = e.list ? this.ctx.referenceLists?.[e.list.name] : undefined;
+    let pred: Pred;
+    if (!list) pred = () => false;
+    else if (e.mode === 'exact') {
+      const set = new Set(list);
+      pred = (v) => set.has(toStr(v));
+    } else if (e.mode === 'regex') {
+      const res = list.map((p) => translateRegex(p, false).regex).filter((r): r is RegExp => !!r);
+      pred = (v) => {
+        const s = toStr(v);
+        return res.some((r) => r.test(s));
+      };
+    } else {
+      const ranges = list.map((c) => parseCidr(c)).filter((r): r is NonNullable<typeof r> => !!r).map(cidrMatcher);
+      pred = (v) => ranges.some((r) => r(v));
+    }
+    const positive: EventPredicate = (ev) => visit(ev, pred);
+    return e.negated ? (ev) => !positive(ev) : positive;
+  }
+
+  // ---- statistics ------------------------------------------------------------------------------
+
+  compileAggregate(sections: Map<SectionKind, Section>, matches: EventPredicate): ((events: Iterable<unknown>) => Array<Record<string, unknown>>) | undefined {
+    const match = sections.get('match');
+    const outcome = sections.get('outcome');
+    if (!match && !outcome) return undefined;
+    const keys = (match?.keys ?? []).map((k) => ({
+      name: k.type === 'variable' ? k.name : fieldPathOf(k).join('.'),
+      values: this.values(k),
+    }));
+    const outcomes = (outcome?.outcomes ?? [])
+      .filter((o) => o.value && o.value.type === 'call')
+      .map((o) => {
+        const call = o.value as CallNode;
+        const arg = call.args[0];
+        return { name: o.variable.name, fn: call.name.toLowerCase(), values: arg ? this.values(arg) : () => [] as unknown[] };
+      });
+    const order = sections.get('order')?.order ?? [];
+    const limit = sections.get('limit')?.limit?.value;
+    return (events) => {
+      const groups = new Map<string, { key: unknown[]; acc: Accumulator[] }>();
+      const newGroup = (key: unknown[]): { key: unknown[]; acc: Accumulator[] } => ({ key, acc: outcomes.map((o) => new Accumulator(o.fn)) });
+      for (const ev of events) {
+        if (!matches(ev)) continue;
+        let combos: unknown[][] = [[]];
+        for (const k of keys) {
+          const vals = [...new Set(k.values(ev).filter((v) => v !== undefined && v !== null && v !== ''))];
+          if (vals.length === 0) {
+            combos = [];
+            break;
+          }
+          const next: unknown[][] = [];
+          for (const c of combos) for (const v of vals) if (next.length < MAX_COMBINATIONS) next.push([...c, v]);
+          combos = next;
+        }
+        if (combos.length === 0) continue;
+        const outVals = outcomes.map((o) => o.values(ev));
+        for (const c of combos) {
+          const id = JSON.stringify(c);
+          let g = groups.get(id);
+          if (!g) {
+            g = newGroup(c);
+            groups.set(id, g);
+          }
+          for (let i = 0; i < outcomes.length; i++) g.acc[i]!.add(outVals[i]!);
+        }
+      }
+      if (keys.length === 0 && groups.size === 0) groups.set('[]', newGroup([]));
+      let rows = [...groups.values()].map((g) => {
+        const row: Record<string, unknown> = {};
+        keys.forEach((k, i) => (row[k.name] = g.key[i]));
+        outcomes.forEach((o, i) => (row[o.name] = g.acc[i]!.result()));
+        return row;
+      });
+      if (order.length) {
+        const spec = order.map((o) => ({ name: o.variable.type === 'variable' ? o.variable.name : fieldPathOf(o.variable).join('.'), desc: o.direction?.value === 'desc' }));
+        rows = rows.sort((a, b) => {
+          for (const s of spec) {
+            const c = compareForSort(a[s.name], b[s.name]);
+            if (c !== 0) return s.desc ? -c : c;
+          }
+          return 0;
+        });
+      }
+      if (limit !== undefined && limit >= 0) rows = rows.slice(0, limit);
+      return rows;
+    };
+  }
+}
+
+/** Rough relative cost of evaluating a condition; conditions are pure, so cheap ones go first. */
+function cost(e: Expr): number {
+  switch (e.type) {
+    case 'compare': {
+      let c = e.left.type === 'field' ? 1 + (e.left.segments.length > 3 ? 1 : 0) : 6;
+      const last = e.left.type === 'field' ? e.left.segments[e.left.segments.length - 1]!.name : '';
+      if (last === 'seconds' || last === 'nanos') c += 2;
+      if (e.right?.type === 'regex') c += 3;
+      else if (e.right && e.right.type !== 'string' && e.right.type !== 'number' && e.right.type !== 'enum' && e.right.type !== 'bool') c += 6;
+      if (e.nocase) c += 1;
+      return c;
+    }
+    case 'in':
+      return e.mode === 'exact' ? 2 : 5;
+    case 'callExpr':
+      return 5;
+    case 'assign':
+      return 0;
+    case 'not':
+      return cost(e.expr);
+    case 'and':
+    case 'or':
+      return e.items.reduce((s, i) => s + cost(i), 0);
+    case 'error':
+      return 0;
+  }
+}
+
+function byCost(items: Expr[]): Expr[] {
+  return items
+    .map((e, i) => ({ e, i, c: cost(e) }))
+    .sort((a, b) => a.c - b.c || a.i - b.i)
+    .map((x) => x.e);
+}
+
+function compareForSort(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (a === undefined || a === null) return b === undefined || b === null ? 0 : -1;
+  if (b === undefined || b === null) return 1;
+  const na = Number(a);
+  const nb = Number(b);
+  if (typeof a !== 'object' && typeof b !== 'object' && !Number.isNaN(na) && !Number.isNaN(nb) && String(a) !== '' && String(b) !== '') return na - nb;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+const ARRAY_CAP = 25;
+
+class Accumulator {
+  private count = 0;
+  private sum = 0;
+  private sumSq = 0;
+  private nums = 0;
+  private min: number | undefined;
+  private max: number | undefined;
+  private readonly distinct = new Set<string>();
+  private readonly list: unknown[] = [];
+
+  constructor(private readonly fn: string) {}
+
+  add(values: unknown[]): void {
+    for (const v of values) {
+      if (v === undefined || v === null) continue;
+      this.count++;
+      switch (this.fn) {
+        case 'count_distinct':
+        case 'array_distinct': {
+          const k = typeof v === 'string' ? v : JSON.stringify(v);
+          if (!this.distinct.has(k)) {
+            this.distinct.add(k);
+            if (this.list.length < ARRAY_CAP) this.list.push(v);
+          }
+          break;
+        }
+        case 'array':
+          if (this.list.length < ARRAY_CAP) this.list.push(v);
+          break;
+        case 'earliest':
+        case 'latest':
+        case 'sum':
+        case 'min':
+        case 'max':
+        case 'avg':
+        case 'stddev': {
+          const n = this.fn === 'earliest' || this.fn === 'latest' ? timestampSeconds(v) : toNum(v);
+          if (n === undefined || Number.isNaN(n)) break;
+          this.nums++;
+          this.sum += n;
+          this.sumSq += n * n;
+          if (this.min === undefined || n < this.min) this.min = n;
+          if (this.max === undefined || n > this.max) this.max = n;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  result(): unknown {
+    switch (this.fn) {
+      case 'count':
+        return this.count;
+      case 'count_distinct':
+        return this.distinct.size;
+      case 'array':
+      case 'array_distinct':
+        return this.list;
+      case 'sum':
+        return this.sum;
+      case 'min':
+      case 'earliest':
+        return this.min ?? null;
+      case 'max':
+      case 'latest':
+        return this.max ?? null;
+      case 'avg':
+        return this.nums ? this.sum / this.nums : null;
+      case 'stddev': {
+        if (!this.nums) return null;
+        const mean = this.sum / this.nums;
+        return Math.sqrt(Math.max(0, this.sumSq / this.nums - mean * mean));
+      }
+      default:
+        return null;
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import { check, type CheckResult } from './check';
+import { Compiler } from './evaluate';
+import { parse, type ParseResult } from './parser';
+import { LineIndex } from './text';
+
+export interface UdmDiagnostic {
+  message: string;
+  severity: 'error' | 'warning' | 'info';
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  offset: number;
+  length: number;
+  code?: string;
+  data?: unknown;
+}
+
+export interface CompiledQuery {
+  diagnostics: UdmDiagnostic[];
+  hasErrors: boolean;
+  /** true when the event matches the filter part; `event` is the `udm` object of the Search API's camelCase JSON. */
+  matches(event: unknown): boolean;
+  /**
+   * present when the query has match:/outcome: sections: aggregates events into rows (one key per
+   * match: variable and outcome: variable, named without the `$`). Events are filtered with
+   * `matches` here, so passing already-matched events is fine too.
+   */
+  aggregate?: (events: Iterable<unknown>) => Array<Record<string, unknown>>;
+}
+
+export interface CompileOptions {
+  /** Reference lists by name (without `%`). When given, unknown names are reported. */
+  referenceLists?: Record<string, string[]>;
+}
+
+/** Parse + semantic check of a document, shared by compileQuery and the language server. */
+export interface Analysis {
+  text: string;
+  parse: ParseResult;
+  check: CheckResult;
+  lines: LineIndex;
+  diagnostics: UdmDiagnostic[];
+  hasErrors: boolean;
+}
+
+export function analyze(text: string, options: CompileOptions = {}): Analysis {
+  const parsed = parse(text);
+  const checked = check(parsed.query, options.referenceLists ? { referenceLists: options.referenceLists } : {});
+  const lines = new LineIndex(text);
+  const raw = [...parsed.diagnostics, ...checked.diagnostics].sort((a, b) => a.start - b.start || a.end - b.end);
+  const diagnostics: UdmDiagnostic[] = raw.map((d) => {
+    const start = Math.max(0, Math.min(d.start, text.length));
+    const end = Math.max(start, Math.min(d.end, text.length));
+    const out: UdmDiagnostic = { message: d.message, severity: d.severity, range: lines.range(start, end), offset: start, length: end - start };
+    if (d.code) out.code = d.code;
+    if (d.data !== undefined) out.data = d.data;
+    return out;
+  });
+  return { text, parse: parsed, check: checked, lines, diagnostics, hasErrors: diagnostics.some((d) => d.severity === 'error') };
+}
+
+export function compileQuery(text: string, options?: CompileOptions): CompiledQuery {
+  const a = analyze(text, options ?? {});
+  const compiler = new Compiler({ check: a.check, referenceLists: options?.referenceLists });
+  const predicate = compiler.compileExpr(a.parse.query.filter);
+  const compiled: CompiledQuery = {
+    diagnostics: a.diagnostics,
+    hasErrors: a.hasErrors,
+    matches: (event: unknown) => {
+      try {
+        return predicate(event);
+      } catch {
+        // Events are external JSON; a shape the evaluator did not foresee must not break a search.
+        return false;
+      }
+    },
+  };
+  const aggregate = compiler.compileAggregate(a.check.sectionsByKind, compiled.matches);
+  if (aggregate) compiled.aggregate = aggregate;
+  return compiled;
+}
+
+export { parse } from './parser';
+export { lex } from './lexer';
+export type { Token, TokenKind } from './lexer';
+export { check } from './check';
+export { LineIndex } from './text';
+export { snakeToCamel, camelToSnake, resolvePath } from './schema';

@@ -1,0 +1,298 @@
+/** Tokens of the UDM search language. Offsets are UTF-16 code unit offsets into the text. */
+export type TokenKind =
+  | 'ident' // letters, digits, `_`; keywords are classified by the parser (they are contextual)
+  | 'number'
+  | 'string' // "..." or `...`
+  | 'regex' // /.../
+  | 'variable' // $name
+  | 'reflist' // %name
+  | 'op' // = != > >= < <=
+  | 'lparen'
+  | 'rparen'
+  | 'lbracket'
+  | 'rbracket'
+  | 'comma'
+  | 'dot'
+  | 'colon'
+  | 'minus'
+  | 'comment'
+  | 'invalid'
+  | 'eof';
+
+export interface Token {
+  kind: TokenKind;
+  start: number;
+  end: number;
+  /** Raw text for most tokens; decoded content for strings and regexes (without delimiters). */
+  value: string;
+  /** Set when the token is malformed (unterminated string, bad escape...). */
+  error?: string;
+  /** true when a newline separates this token from the previous significant one */
+  newlineBefore?: boolean;
+}
+
+const C_TAB = 9;
+const C_LF = 10;
+const C_CR = 13;
+const C_SPACE = 32;
+
+function isIdentStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+function isIdentPart(c: number): boolean {
+  return isIdentStart(c) || (c >= 48 && c <= 57);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+export interface LexResult {
+  tokens: Token[];
+  comments: Token[];
+}
+
+/**
+ * Splits text into tokens. Never throws: malformed input becomes tokens carrying an `error`.
+ * A `/` starts a regex literal unless it directly follows a value (there is no division in
+ * search filters, so that case is reported by the parser as an unexpected token).
+ */
+export function lex(text: string): LexResult {
+  const tokens: Token[] = [];
+  const comments: Token[] = [];
+  const n = text.length;
+  let i = 0;
+  let newline = false;
+  const push = (t: Token): void => {
+    if (newline) t.newlineBefore = true;
+    newline = false;
+    tokens.push(t);
+  };
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === C_SPACE || c === C_TAB || c === C_CR || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff) {
+      i++;
+      continue;
+    }
+    if (c === C_LF) {
+      newline = true;
+      i++;
+      continue;
+    }
+    const start = i;
+    if (isIdentStart(c)) {
+      i++;
+      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+      push({ kind: 'ident', start, end: i, value: text.slice(start, i) });
+      continue;
+    }
+    if (isDigit(c)) {
+      i++;
+      while (i < n && isDigit(text.charCodeAt(i))) i++;
+      if (i + 1 < n && text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+        i++;
+        while (i < n && isDigit(text.charCodeAt(i))) i++;
+      }
+      // Digits glued to letters (e.g. 10abc) form one bad token rather than two surprising ones.
+      if (i < n && isIdentStart(text.charCodeAt(i))) {
+        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+        push({ kind: 'invalid', start, end: i, value: text.slice(start, i), error: `Invalid number '${text.slice(start, i)}'` });
+        continue;
+      }
+      push({ kind: 'number', start, end: i, value: text.slice(start, i) });
+      continue;
+    }
+    switch (c) {
+      case 34 /* " */:
+      case 96 /* ` */: {
+        i = lexString(text, i, c, push);
+        continue;
+      }
+      case 39 /* ' */: {
+        const t = lexStringToken(text, i, 39);
+        t.error = t.error ?? 'Strings are written in double quotes';
+        push(t);
+        i = t.end;
+        continue;
+      }
+      case 47 /* / */: {
+        const next = text.charCodeAt(i + 1);
+        if (next === 47) {
+          let j = i + 2;
+          while (j < n && text.charCodeAt(j) !== C_LF) j++;
+          comments.push({ kind: 'comment', start, end: j, value: text.slice(start, j) });
+          i = j;
+          continue;
+        }
+        if (next === 42) {
+          const close = text.indexOf('*/', i + 2);
+          const end = close < 0 ? n : close + 2;
+          const tok: Token = { kind: 'comment', start, end, value: text.slice(start, end) };
+          if (close < 0) tok.error = 'Unterminated block comment: add */';
+          comments.push(tok);
+          if (text.slice(start, end).includes('\n')) newline = true;
+          i = end;
+          continue;
+        }
+        const prev = tokens[tokens.length - 1];
+        if (prev && !prev.newlineBefore && prev.end === i && (prev.kind === 'number' || prev.kind === 'rparen')) {
+          push({ kind: 'invalid', start, end: i + 1, value: '/', error: "Arithmetic is not supported here: '/'" });
+          i++;
+          continue;
+        }
+        i = lexRegex(text, i, push);
+        continue;
+      }
+      case 36 /* $ */:
+      case 37 /* % */: {
+        let j = i + 1;
+        while (j < n && isIdentPart(text.charCodeAt(j))) j++;
+        const kind: TokenKind = c === 36 ? 'variable' : 'reflist';
+        const t: Token = { kind, start, end: j, value: text.slice(i + 1, j) };
+        if (j === i + 1) t.error = c === 36 ? "Expected a placeholder name after '$'" : "Expected a reference list name after '%'";
+        push(t);
+        i = j;
+        continue;
+      }
+      case 61 /* = */:
+        // `==` is a common slip; accept it as one token so the parser can say so precisely.
+        if (text.charCodeAt(i + 1) === 61) {
+          push({ kind: 'op', start, end: i + 2, value: '=', error: "Use '=' to compare, not '=='" });
+          i += 2;
+        } else {
+          push({ kind: 'op', start, end: i + 1, value: '=' });
+          i++;
+        }
+        continue;
+      case 33 /* ! */:
+        if (text.charCodeAt(i + 1) === 61) {
+          push({ kind: 'op', start, end: i + 2, value: '!=' });
+          i += 2;
+        } else {
+          push({ kind: 'invalid', start, end: i + 1, value: '!', error: "Unexpected '!': use NOT or '!='" });
+          i++;
+        }
+        continue;
+      case 60 /* < */:
+      case 62 /* > */: {
+        const op = text.charCodeAt(i + 1) === 61 ? text.slice(i, i + 2) : text[i]!;
+        push({ kind: 'op', start, end: i + op.length, value: op });
+        i += op.length;
+        continue;
+      }
+      case 40:
+        push({ kind: 'lparen', start, end: i + 1, value: '(' });
+        i++;
+        continue;
+      case 41:
+        push({ kind: 'rparen', start, end: i + 1, value: ')' });
+        i++;
+        continue;
+      case 91:
+        push({ kind: 'lbracket', start, end: i + 1, value: '[' });
+        i++;
+        continue;
+      case 93:
+        push({ kind: 'rbracket', start, end: i + 1, value: ']' });
+        i++;
+        continue;
+      case 44:
+        push({ kind: 'comma', start, end: i + 1, value: ',' });
+        i++;
+        continue;
+      case 46:
+        push({ kind: 'dot', start, end: i + 1, value: '.' });
+        i++;
+        continue;
+      case 58:
+        push({ kind: 'colon', start, end: i + 1, value: ':' });
+        i++;
+        continue;
+      case 45:
+        push({ kind: 'minus', start, end: i + 1, value: '-' });
+        i++;
+        continue;
+      default: {
+        // Consume a whole run of unexpected characters (surrogate pairs included) as one token.
+        let j = i + 1;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d <= 32 || isIdentPart(d) || '"`\'/$%=!<>()[],.:-'.includes(text[j]!)) break;
+          j++;
+        }
+        push({ kind: 'invalid', start, end: j, value: text.slice(start, j), error: `Unexpected character '${text.slice(start, j)}'` });
+        i = j;
+      }
+    }
+  }
+  const eof: Token = { kind: 'eof', start: n, end: n, value: '' };
+  if (newline) eof.newlineBefore = true;
+  tokens.push(eof);
+  return { tokens, comments };
+}
+
+const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", '`': '`', '/': '/' };
+
+function lexStringToken(text: string, start: number, quote: number): Token {
+  const n = text.length;
+  let i = start + 1;
+  let value = '';
+  let chunk = i;
+  const raw = quote === 96;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === quote) {
+      value += text.slice(chunk, i);
+      return { kind: 'string', start, end: i + 1, value };
+    }
+    if (c === C_LF && !raw) break;
+    if (c === 92 /* \ */ && !raw) {
+      value += text.slice(chunk, i);
+      const e = text[i + 1];
+      if (e !== undefined && ESCAPES[e] !== undefined) {
+        value += ESCAPES[e];
+      } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+        value += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
+        i += 4;
+      } else if (e !== undefined && e !== '\n') {
+        // Keep unknown escapes verbatim: `"\d"` in a re.regex() pattern means what the author meant.
+        value += `\\${e}`;
+      }
+      i += 2;
+      chunk = i;
+      continue;
+    }
+    i++;
+  }
+  value += text.slice(chunk, i);
+  return { kind: 'string', start, end: i, value, error: 'Unterminated string: add the closing quote' };
+}
+
+function lexString(text: string, start: number, quote: number, push: (t: Token) => void): number {
+  const t = lexStringToken(text, start, quote);
+  push(t);
+  return t.end;
+}
+
+function lexRegex(text: string, start: number, push: (t: Token) => void): number {
+  const n = text.length;
+  let i = start + 1;
+  let inClass = false;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === C_LF) break;
+    if (c === 92) {
+      i += 2;
+      continue;
+    }
+    if (c === 91) inClass = true;
+    else if (c === 93) inClass = false;
+    else if (c === 47 && !inClass) {
+      push({ kind: 'regex', start, end: i + 1, value: text.slice(start + 1, i).replace(/\\\//g, '/') });
+      return i + 1;
+    }
+    i++;
+  }
+  const end = Math.min(i, n);
+  push({ kind: 'regex', start, end, value: text.slice(start + 1, end), error: "Unterminated regular expression: add the closing '/'" });
+  return end;
+}
