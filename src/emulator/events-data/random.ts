@@ -1,0 +1,41 @@
+// Deterministic pseudo-random helpers so every seeded run produces the same demo data.
+
+export interface Rng {
+  next(): number;
+  int(maxExclusive: number): number;
+  pick<T>(items: readonly T[]): T;
+  hex(bytes: number): string;
+  chance(p: number): boolean;
+}
+
+export function createRng(seed: number): Rng {
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (max: number): number => Math.floor(next() * max);
+  return {
+    next,
+    int,
+    pick: <T>(items: readonly T[]): T => items[int(items.length)]!,
+    hex(bytes) {
+      let out = '';
+      for (let i = 0; i < bytes; i++) out += int(256).toString(16).padStart(2, '0');
+      return out;
+    },
+    chance: (p) => next() < p,
+  };
+}
+
+/** A version-4 UUID drawn from the generator. */
+export function uuid4(rng: Rng): string {
+  const h = rng.hex(16).split('');
+  h[12] = '4';
+  h[16] = '89ab'[rng.int(4)]!;
+  const s = h.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}

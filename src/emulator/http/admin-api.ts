@@ -1,0 +1,126 @@
+// Sandbox-only admin calls under /sandbox/v1/ (no credentials, JSON in and out).
+import { ApiError, invalidArgument, notFound } from './errors';
+import { validateFaultRules } from '../faults';
+import type { EventStore } from '../events-data/store';
+import type { KeyStore } from '../keys-data/store';
+import type { RateLimiter } from './ratelimit';
+import { formatRfc3339 } from '../events-data/time';
+import type { FaultInjector, FaultRule, SandboxClock, SandboxPart, SeedName } from '../types';
+
+export interface AdminDeps {
+  clock: SandboxClock;
+  faults: FaultInjector;
+  keys: KeyStore;
+  events: EventStore;
+  limiter: RateLimiter;
+  models: SandboxPart;
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidArgument('The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
+  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw invalidArgument(`Unknown field "${k}"; expected ${allowed.join(', ') || 'no fields'}.`);
+}
+
+export function resetAll(deps: AdminDeps, seed: SeedName): void {
+  deps.keys.reset(seed);
+  deps.events.reset(seed);
+  deps.models.reset(seed);
+  deps.limiter.reset();
+  deps.faults.configure([]);
+}
+
+function state(deps: AdminDeps): Record<string, unknown> {
+  return {
+    now: formatRfc3339(deps.clock.now()),
+    apiKeys: deps.keys.counts(),
+    search: {
+      events: deps.events.count(),
+      users: deps.events.users.length,
+      iocs: deps.events.iocs.size,
+      referenceLists: deps.events.lists.size,
+    },
+    models: deps.models.counts(),
+    faults: deps.faults.rules().length,
+    rateLimits: deps.limiter.describe().settings,
+  };
+}
+
+/** Runs one admin call; `readJson` is only called for calls that take a body. */
+export async function handleAdmin(httpMethod: string, action: string, readJson: () => Promise<unknown>, deps: AdminDeps): Promise<unknown> {
+  const key = `${httpMethod} ${action}`;
+  switch (key) {
+    case 'GET state':
+      return state(deps);
+    case 'POST reset': {
+      const body = objectBody(await readJson());
+      onlyFields(body, ['seed']);
+      const seed = body.seed ?? 'demo';
+      if (seed !== 'demo' && seed !== 'empty') throw invalidArgument(`seed must be "demo" or "empty", got ${JSON.stringify(seed)}.`);
+      resetAll(deps, seed);
+      deps.events.entitiesReady();
+      return state(deps);
+    }
+    case 'POST clock:advance': {
+      const body = objectBody(await readJson());
+      onlyFields(body, ['seconds']);
+      const seconds = body.seconds;
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw invalidArgument('seconds must be a finite number of seconds, 0 or more (the clock never goes back).');
+      deps.clock.advance(seconds);
+      return { now: formatRfc3339(deps.clock.now()) };
+    }
+    case 'POST events:ingest': {
+      const body = objectBody(await readJson());
+      onlyFields(body, ['events']);
+      const ingested = deps.events.ingest(body.events);
+      return { ingested, events: deps.events.count() };
+    }
+    case 'POST entities:ingest': {
+      const body = objectBody(await readJson());
+      return { ingested: deps.events.ingestEntities(body) };
+    }
+    case 'GET faults':
+      return { rules: deps.faults.rules() };
+    case 'POST faults': {
+      const body = await readJson();
+      let rules: unknown = body;
+      let seed: number | undefined;
+      if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'rules' in body) {
+        const b = body as Record<string, unknown>;
+        onlyFields(b, ['rules', 'seed']);
+        rules = b.rules;
+        if (b.seed !== undefined) {
+          if (typeof b.seed !== 'number' || !Number.isInteger(b.seed)) throw invalidArgument('seed must be an integer.');
+          seed = b.seed;
+        }
+      }
+      let validated: FaultRule[];
+      try {
+        validated = validateFaultRules(rules);
+      } catch (err) {
+        throw invalidArgument(`Invalid fault rules: ${(err as Error).message}.`);
+      }
+      deps.faults.configure(validated, seed);
+      return { rules: deps.faults.rules() };
+    }
+    case 'GET ratelimits':
+      return deps.limiter.describe();
+    case 'POST ratelimits': {
+      const body = await readJson();
+      try {
+        deps.limiter.configure(body);
+      } catch (err) {
+        throw invalidArgument(`Invalid rate-limit settings: ${(err as Error).message}.`);
+      }
+      return deps.limiter.describe();
+    }
+    default:
+      if (['state', 'reset', 'clock:advance', 'events:ingest', 'entities:ingest', 'faults', 'ratelimits'].includes(action)) {
+        throw new ApiError('UNIMPLEMENTED', `${httpMethod} is not supported on /sandbox/v1/${action}.`);
+      }
+      throw notFound(`There is no admin call /sandbox/v1/${action}. Known: GET state, POST reset, POST clock:advance, POST events:ingest, POST entities:ingest, GET|POST faults, GET|POST ratelimits.`);
+  }
+}

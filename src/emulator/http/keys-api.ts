@@ -1,0 +1,165 @@
+// API Keys v2 REST surface (apikeys.googleapis.com) at its real paths.
+import { invalidArgument } from './errors';
+import type { RequestContext, Route } from './route';
+import { KeyStore, parseUpdateMask } from '../keys-data/store';
+import { parseKeyBody } from '../keys-data/validate';
+
+const MAX_PAGE_SIZE = 300;
+
+function checkProject(project: string): void {
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$|^\d+$/.test(project)) throw invalidArgument(`"${project}" is not a valid project ID or number.`, 'parent');
+}
+
+function checkLocation(location: string): void {
+  if (location !== 'global') {
+    throw invalidArgument(`API keys exist only in location "global", not "${location}". Use projects/PROJECT/locations/global.`, 'parent');
+  }
+}
+
+function encodePageToken(state: { p: string; d: boolean; o: number }): string {
+  return Buffer.from(JSON.stringify(state)).toString('base64url');
+}
+
+function decodePageToken(token: string, parent: string, showDeleted: boolean): number {
+  try {
+    const state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { p?: unknown; d?: unknown; o?: unknown };
+    if (state.p === parent && state.d === showDeleted && typeof state.o === 'number' && Number.isInteger(state.o) && state.o >= 0) return state.o;
+  } catch {
+    // fall through to the error below
+  }
+  throw invalidArgument(`Invalid page token "${token}": it does not belong to this list request (same parent and showDeleted).`, 'page_token');
+}
+
+/** Matches a path under /v2 to an API Keys method, or undefined when it is not one. */
+export function matchKeysRoute(httpMethod: string, segments: string[], store: KeyStore): Route | undefined {
+  if (segments[0] !== 'v2') return undefined;
+  const s = segments.slice(1);
+  if (s.length === 1 && s[0] === 'keys:lookupKey' && httpMethod === 'GET') {
+    return {
+      method: 'apikeys.keys.lookupKey',
+      handle: ({ params }) => {
+        const keyString = params.getAny('keyString', 'key_string');
+        params.rejectUnknown();
+        if (!keyString) throw invalidArgument('keyString is required.', 'key_string');
+        return store.lookup(keyString);
+      },
+    };
+  }
+  if (s.length === 2 && s[0] === 'operations' && httpMethod === 'GET') {
+    return {
+      method: 'apikeys.operations.get',
+      handle: ({ params }) => {
+        params.rejectUnknown();
+        return store.getOperation(`operations/${s[1]}`);
+      },
+    };
+  }
+  if (s[0] !== 'projects' || s[2] !== 'locations' || s.length < 5) return undefined;
+  const project = s[1]!;
+  const location = s[3]!;
+  const check = (): void => {
+    checkProject(project);
+    checkLocation(location);
+  };
+  if (s.length === 5 && s[4] === 'keys') {
+    if (httpMethod === 'POST') {
+      return {
+        method: 'apikeys.keys.create',
+        handle: async (ctx: RequestContext) => {
+          const keyId = ctx.params.getAny('keyId', 'key_id');
+          ctx.params.rejectUnknown();
+          check();
+          const input = parseKeyBody(await ctx.readJson());
+          return store.create(project, keyId === '' ? undefined : keyId, input);
+        },
+      };
+    }
+    if (httpMethod === 'GET') {
+      return {
+        method: 'apikeys.keys.list',
+        handle: ({ params }) => {
+          const pageSize = params.int(['pageSize', 'page_size'], 0, MAX_PAGE_SIZE, 0) || MAX_PAGE_SIZE;
+          const pageToken = params.getAny('pageToken', 'page_token') ?? '';
+          const showDeleted = params.bool(['showDeleted', 'show_deleted']);
+          params.rejectUnknown();
+          check();
+          const parent = `projects/${project}/locations/global`;
+          const offset = pageToken === '' ? 0 : decodePageToken(pageToken, parent, showDeleted);
+          const all = store.list(project, showDeleted);
+          const keys = all.slice(offset, offset + pageSize);
+          const out: { keys: unknown[]; nextPageToken?: string } = { keys };
+          if (offset + pageSize < all.length) out.nextPageToken = encodePageToken({ p: parent, d: showDeleted, o: offset + pageSize });
+          return out;
+        },
+      };
+    }
+    return undefined;
+  }
+  if (s[4] !== 'keys' || s.length < 6 || s.length > 7) return undefined;
+  let keyId = s[5]!;
+  if (s.length === 7) {
+    if (s[6] !== 'keyString' || httpMethod !== 'GET') return undefined;
+    return {
+      method: 'apikeys.keys.getKeyString',
+      handle: ({ params }) => {
+        params.rejectUnknown();
+        check();
+        return store.getKeyString(project, keyId);
+      },
+    };
+  }
+  if (keyId.endsWith(':undelete')) {
+    if (httpMethod !== 'POST') return undefined;
+    keyId = keyId.slice(0, -':undelete'.length);
+    return {
+      method: 'apikeys.keys.undelete',
+      handle: async (ctx) => {
+        ctx.params.rejectUnknown();
+        check();
+        const body = await ctx.readJson();
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidArgument('The undelete request body must be a JSON object ({}).');
+        for (const k of Object.keys(body)) {
+          if (k !== 'name') throw invalidArgument(`Invalid JSON payload received. Unknown name "${k}": Cannot find field.`, k);
+        }
+        return store.undelete(project, keyId);
+      },
+    };
+  }
+  if (keyId.includes(':')) return undefined;
+  switch (httpMethod) {
+    case 'GET':
+      return {
+        method: 'apikeys.keys.get',
+        handle: ({ params }) => {
+          params.rejectUnknown();
+          check();
+          return store.get(project, keyId);
+        },
+      };
+    case 'PATCH':
+      return {
+        method: 'apikeys.keys.patch',
+        handle: async (ctx) => {
+          const mask = parseUpdateMask(ctx.params.getAny('updateMask', 'update_mask'));
+          ctx.params.rejectUnknown();
+          check();
+          const body = await ctx.readJson();
+          const input = parseKeyBody(body);
+          const present = new Set(typeof body === 'object' && body !== null ? Object.keys(body) : []);
+          return store.update(project, keyId, input, mask, present);
+        },
+      };
+    case 'DELETE':
+      return {
+        method: 'apikeys.keys.delete',
+        handle: ({ params }) => {
+          const etag = params.get('etag');
+          params.rejectUnknown();
+          check();
+          return store.delete(project, keyId, etag);
+        },
+      };
+    default:
+      return undefined;
+  }
+}
