@@ -55,7 +55,7 @@ describe('fetchAllInWindows', () => {
   it('keeps a window that is still truncated at the smallest width', async () => {
     const times = Array.from({ length: 30 }, () => 5); // all at the same instant
     const { fetch } = service(times, 10);
-    const result = await fetchAllInWindows(0, 100, fetch, { keyOf: (t) => String(Math.random()), minWindowMs: 10 });
+    const result = await fetchAllInWindows(0, 100, fetch, { keyOf: () => String(Math.random()), minWindowMs: 10 });
     assert.equal(result.complete, false);
     assert.equal(result.stoppedBy, 'minWindow');
   });

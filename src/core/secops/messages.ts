@@ -1,0 +1,154 @@
+// The one protocol between the results webview and the extension. Both sides import these types and
+// check every message on arrival: a webview is a browser page, and the extension host must not trust
+// what it posts any more than the page trusts what it is sent.
+import { isPivotAction, type PivotAction } from './results/pivots';
+import type { ColumnSpec, ResultKind } from './results/fields';
+import type { ExportFormat } from './results/export';
+
+export const RESULT_KINDS: readonly ResultKind[] = ['udm', 'assetEvents', 'assets', 'iocMatches', 'iocDetails', 'assetAliases', 'userAliases', 'alerts'];
+
+export interface RunInfo {
+  runId: string;
+  kind: ResultKind;
+  /** Title line: the query or the pivot ("Events for host-1"). */
+  title: string;
+  /** RFC 3339 window, when the run has one. */
+  startTime?: string;
+  endTime?: string;
+  /** Links to the same view in the SecOps console (the response's `uri`). */
+  uri?: string[];
+}
+
+export type RunState = 'running' | 'done' | 'error' | 'cancelled';
+
+export interface FetchProgress {
+  items: number;
+  windowsDone: number;
+  windowsPending: number;
+}
+
+/** Extension → webview. */
+export type ToWebview =
+  | { type: 'results'; run: RunInfo; columns: ColumnSpec[]; rows: unknown[]; moreDataAvailable: boolean }
+  | { type: 'append'; runId: string; rows: unknown[] }
+  | { type: 'status'; runId: string; state: RunState; message?: string; moreDataAvailable?: boolean; fetching?: FetchProgress }
+  | { type: 'running'; title: string };
+
+/** Webview → extension. */
+export type FromWebview =
+  | { type: 'ready' }
+  | { type: 'fetchRest'; runId: string }
+  | { type: 'stopFetch'; runId: string }
+  | { type: 'export'; runId: string; format: ExportFormat; columns: ColumnSpec[] }
+  | { type: 'openLink'; url: string }
+  | { type: 'pivot'; runId: string; action: PivotAction; value: string; row?: number }
+  | { type: 'rerun'; runId: string };
+
+export class MessageError extends Error {
+  override readonly name = 'MessageError';
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(o: Record<string, unknown>, key: string, max = 10_000): string {
+  const v = o[key];
+  if (typeof v !== 'string' || v.length > max) throw new MessageError(`${String(o.type)}.${key} must be a string of at most ${max} characters`);
+  return v;
+}
+
+function columnsOf(v: unknown): ColumnSpec[] {
+  if (!Array.isArray(v) || v.length > 5000) throw new MessageError('columns must be an array of at most 5000 columns');
+  return v.map((c, i) => {
+    if (!isRecord(c) || typeof c.id !== 'string' || typeof c.label !== 'string' || c.id.length > 1000 || c.label.length > 1000) {
+      throw new MessageError(`columns[${i}] must be {id, label}`);
+    }
+    const fallbacks = c.fallbacks;
+    if (fallbacks !== undefined && (!Array.isArray(fallbacks) || fallbacks.length > 20 || !fallbacks.every((f) => typeof f === 'string' && f.length <= 1000))) {
+      throw new MessageError(`columns[${i}].fallbacks must be strings`);
+    }
+    return { id: c.id, label: c.label, ...(fallbacks ? { fallbacks: fallbacks as string[] } : {}) };
+  });
+}
+
+/** Checks a message from the webview; throws MessageError naming what is wrong. */
+export function parseFromWebview(data: unknown): FromWebview {
+  if (!isRecord(data) || typeof data.type !== 'string') throw new MessageError('a message must be an object with a type');
+  switch (data.type) {
+    case 'ready':
+      return { type: 'ready' };
+    case 'fetchRest':
+    case 'stopFetch':
+    case 'rerun':
+      return { type: data.type, runId: str(data, 'runId', 100) };
+    case 'export': {
+      const format = data.format;
+      if (format !== 'csv' && format !== 'json' && format !== 'ndjson') throw new MessageError('export.format must be csv, json or ndjson');
+      return { type: 'export', runId: str(data, 'runId', 100), format, columns: columnsOf(data.columns) };
+    }
+    case 'openLink':
+      return { type: 'openLink', url: str(data, 'url', 8192) };
+    case 'pivot': {
+      if (!isPivotAction(data.action)) throw new MessageError('pivot.action is not a known pivot');
+      const row = data.row;
+      if (row !== undefined && (typeof row !== 'number' || !Number.isInteger(row) || row < 0)) throw new MessageError('pivot.row must be a row index');
+      return { type: 'pivot', runId: str(data, 'runId', 100), action: data.action, value: str(data, 'value', 4096), ...(row !== undefined ? { row } : {}) };
+    }
+    default:
+      throw new MessageError(`unknown message type "${data.type.slice(0, 50)}"`);
+  }
+}
+
+/** Checks a message from the extension (in the webview): the page renders only what it recognises. */
+export function parseToWebview(data: unknown): ToWebview {
+  if (!isRecord(data) || typeof data.type !== 'string') throw new MessageError('a message must be an object with a type');
+  switch (data.type) {
+    case 'results': {
+      const run = data.run;
+      if (!isRecord(run) || typeof run.runId !== 'string' || typeof run.title !== 'string' || !(RESULT_KINDS as readonly unknown[]).includes(run.kind)) {
+        throw new MessageError('results.run must be {runId, kind, title}');
+      }
+      if (!Array.isArray(data.rows)) throw new MessageError('results.rows must be an array');
+      const uri = Array.isArray(run.uri) ? run.uri.filter((u): u is string => typeof u === 'string') : undefined;
+      return {
+        type: 'results',
+        run: {
+          runId: run.runId,
+          kind: run.kind as ResultKind,
+          title: run.title,
+          ...(typeof run.startTime === 'string' ? { startTime: run.startTime } : {}),
+          ...(typeof run.endTime === 'string' ? { endTime: run.endTime } : {}),
+          ...(uri ? { uri } : {}),
+        },
+        columns: columnsOf(data.columns),
+        rows: data.rows,
+        moreDataAvailable: data.moreDataAvailable === true,
+      };
+    }
+    case 'append':
+      if (!Array.isArray(data.rows)) throw new MessageError('append.rows must be an array');
+      return { type: 'append', runId: str(data, 'runId', 100), rows: data.rows };
+    case 'status': {
+      const state = data.state;
+      if (state !== 'running' && state !== 'done' && state !== 'error' && state !== 'cancelled') throw new MessageError('status.state is unknown');
+      const f = data.fetching;
+      const fetching =
+        isRecord(f) && typeof f.items === 'number' && typeof f.windowsDone === 'number' && typeof f.windowsPending === 'number'
+          ? { items: f.items, windowsDone: f.windowsDone, windowsPending: f.windowsPending }
+          : undefined;
+      return {
+        type: 'status',
+        runId: str(data, 'runId', 100),
+        state,
+        ...(typeof data.message === 'string' ? { message: data.message } : {}),
+        ...(typeof data.moreDataAvailable === 'boolean' ? { moreDataAvailable: data.moreDataAvailable } : {}),
+        ...(fetching ? { fetching } : {}),
+      };
+    }
+    case 'running':
+      return { type: 'running', title: str(data, 'title') };
+    default:
+      throw new MessageError(`unknown message type "${data.type.slice(0, 50)}"`);
+  }
+}

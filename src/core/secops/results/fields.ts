@@ -1,0 +1,173 @@
+// Reading result rows as columns: dotted paths through nested JSON, arrays flattened, plus the
+// default columns each kind of result opens with. Pure: runs in the webview and in Node tests.
+
+export type ResultKind = 'udm' | 'assetEvents' | 'assets' | 'iocMatches' | 'iocDetails' | 'assetAliases' | 'userAliases' | 'alerts';
+
+export interface ColumnSpec {
+  /** Dotted path from the row root; arrays are stepped through without an index ("principal.ip"). */
+  id: string;
+  label: string;
+  /** Alternative paths tried in order when the first gives nothing (e.g. hostname, then IP). */
+  fallbacks?: string[];
+}
+
+/** Where the UDM event sits inside a row of each kind (udmSearch rows are {name, udm}). */
+export function eventRoot(kind: ResultKind): string {
+  return kind === 'udm' ? 'udm.' : '';
+}
+
+export function defaultColumns(kind: ResultKind): ColumnSpec[] {
+  const r = eventRoot(kind);
+  switch (kind) {
+    case 'udm':
+    case 'assetEvents':
+      return [
+        { id: `${r}metadata.eventTimestamp`, label: 'Time' },
+        { id: `${r}metadata.eventType`, label: 'Event type' },
+        { id: `${r}principal.hostname`, label: 'Principal', fallbacks: [`${r}principal.ip`, `${r}principal.user.userid`, `${r}principal.asset.hostname`] },
+        { id: `${r}target.hostname`, label: 'Target', fallbacks: [`${r}target.ip`, `${r}target.url`, `${r}target.user.userid`] },
+        { id: `${r}securityResult.action`, label: 'Security result', fallbacks: [`${r}securityResult.severity`, `${r}securityResult.summary`] },
+      ];
+    case 'assets':
+      return [
+        { id: 'asset.hostname', label: 'Asset', fallbacks: ['asset.assetIpAddress', 'asset.mac', 'asset.productId'] },
+        { id: 'firstSeenArtifactInfo.seenTime', label: 'First seen' },
+        { id: 'lastSeenArtifactInfo.seenTime', label: 'Last seen' },
+        { id: 'firstSeenArtifactInfo.artifactIndicator', label: 'Artifact' },
+      ];
+    case 'iocMatches':
+      return [
+        { id: 'artifact', label: 'Artifact' },
+        { id: 'sources.category', label: 'Category' },
+        { id: 'sources.confidenceScore.normalizedConfidenceScore', label: 'Confidence' },
+        { id: 'sources.rawSeverity', label: 'Severity' },
+        { id: 'firstSeenTime', label: 'First seen' },
+        { id: 'lastSeenTime', label: 'Last seen' },
+      ];
+    case 'iocDetails':
+      return [
+        { id: 'category', label: 'Category' },
+        { id: 'addresses', label: 'Addresses' },
+        { id: 'confidenceScore.strRawConfidenceScore', label: 'Confidence' },
+        { id: 'rawSeverity', label: 'Severity' },
+        { id: 'firstActiveTime', label: 'First active' },
+        { id: 'lastActiveTime', label: 'Last active' },
+        { id: 'sourceUrl', label: 'Source' },
+      ];
+    case 'assetAliases':
+      return [
+        { id: 'entity.asset.hostname', label: 'Hostname', fallbacks: ['entity.asset.ip', 'entity.asset.mac', 'entity.asset.assetId'] },
+        { id: 'metadata.interval.startTime', label: 'From' },
+        { id: 'metadata.interval.endTime', label: 'To' },
+      ];
+    case 'userAliases':
+      return [
+        { id: 'entity.user.userid', label: 'User', fallbacks: ['entity.user.emailAddresses', 'entity.user.productObjectId'] },
+        { id: 'entity.user.userDisplayName', label: 'Name' },
+        { id: 'entity.user.title', label: 'Title' },
+        { id: 'metadata.interval.startTime', label: 'From' },
+        { id: 'metadata.interval.endTime', label: 'To' },
+      ];
+    case 'alerts':
+      return [
+        { id: 'asset', label: 'Asset' },
+        { id: 'alertInfos.name', label: 'Alert' },
+        { id: 'alertInfos.severity', label: 'Severity' },
+        { id: 'alertInfos.timestamp', label: 'Time' },
+      ];
+  }
+}
+
+/** The path of the timestamp a histogram bins on, per kind. */
+export function timeField(kind: ResultKind): string | undefined {
+  switch (kind) {
+    case 'udm':
+    case 'assetEvents':
+      return `${eventRoot(kind)}metadata.eventTimestamp`;
+    case 'iocMatches':
+      return 'iocIngestTime';
+    case 'assets':
+      return 'lastSeenArtifactInfo.seenTime';
+    default:
+      return undefined;
+  }
+}
+
+/** Every value at `path`, stepping through arrays at any level. */
+export function valuesAt(root: unknown, path: string): unknown[] {
+  const segments = path === '' ? [] : path.split('.');
+  let current: unknown[] = [root];
+  for (const segment of segments) {
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          if (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, segment)) {
+            next.push((item as Record<string, unknown>)[segment]);
+          }
+        }
+      } else if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, segment)) {
+        next.push((value as Record<string, unknown>)[segment]);
+      }
+    }
+    current = next;
+    if (current.length === 0) return current;
+  }
+  const out: unknown[] = [];
+  for (const value of current) {
+    if (Array.isArray(value)) out.push(...value);
+    else if (value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+/** A cell's text: scalars as they are, objects as compact JSON, several values joined by ", ". */
+export function cellText(row: unknown, column: ColumnSpec): string {
+  for (const path of [column.id, ...(column.fallbacks ?? [])]) {
+    const values = valuesAt(row, path);
+    if (values.length > 0) return values.map(scalarText).join(', ');
+  }
+  return '';
+}
+
+export function scalarText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Every leaf path present in the rows (arrays stepped through), in first-seen order: the choices of
+ * the column chooser. `limit` bounds the work for very wide, very long results.
+ */
+export function discoverColumns(rows: readonly unknown[], limit = 2000): string[] {
+  const seen = new Set<string>();
+  const walk = (value: unknown, path: string, depth: number): void => {
+    if (seen.size >= limit || depth > 12) return;
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, path, depth + 1);
+      return;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
+      return;
+    }
+    if (path) seen.add(path);
+  };
+  for (const row of rows) {
+    walk(row, '', 0);
+    if (seen.size >= limit) break;
+  }
+  return [...seen];
+}
+
+/** A readable label for a discovered path: its last two segments. */
+export function labelFor(path: string): string {
+  const parts = path.split('.');
+  return parts.slice(-2).join('.');
+}

@@ -1,0 +1,176 @@
+// Sorting, quick filtering and histogram bins over result rows, as index arrays so the table never
+// copies 10,000 rows to reorder them.
+import { cellText, scalarText, valuesAt, type ColumnSpec } from './fields';
+
+export type SortDirection = 'asc' | 'desc';
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
+/** Numbers compare as numbers, everything else with a natural (numeric-aware) collation; blanks last. */
+export function compareCells(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === '') return 1;
+  if (b === '') return -1;
+  const na = Number(a);
+  const nb = Number(b);
+  if (a.trim() !== '' && b.trim() !== '' && Number.isFinite(na) && Number.isFinite(nb)) return na - nb;
+  return collator.compare(a, b);
+}
+
+/**
+ * The order of `indices` sorted by `column`, stable (ties keep their current order); blank cells
+ * stay at the end in both directions.
+ */
+export function sortIndices(rows: readonly unknown[], indices: ArrayLike<number>, column: ColumnSpec, direction: SortDirection): Uint32Array {
+  const n = indices.length;
+  const keys = new Array<string>(n);
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    keys[i] = cellText(rows[indices[i]!], column);
+    order[i] = i;
+  }
+  const sign = direction === 'asc' ? 1 : -1;
+  order.sort((x, y) => {
+    const a = keys[x]!;
+    const b = keys[y]!;
+    if (a === '' || b === '') {
+      const c = compareCells(a, b);
+      return c !== 0 ? c : x - y;
+    }
+    const c = compareCells(a, b) * sign;
+    return c !== 0 ? c : x - y;
+  });
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = indices[order[i]!]!;
+  return out;
+}
+
+/**
+ * Search text of a row: every scalar anywhere in it, lower-cased, so the quick filter also finds
+ * values in columns that are not shown.
+ */
+export function rowSearchText(row: unknown): string {
+  const parts: string[] = [];
+  const walk = (value: unknown, depth: number): void => {
+    if (depth > 12) return;
+    if (Array.isArray(value)) {
+      for (const item of value) walk(item, depth + 1);
+    } else if (value !== null && typeof value === 'object') {
+      for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], depth + 1);
+    } else if (value !== undefined && value !== null) {
+      parts.push(scalarText(value));
+    }
+  };
+  walk(row, 0);
+  return parts.join('\u0000').toLowerCase();
+}
+
+/** Builds (once) and keeps the search text per row. */
+export class SearchIndex {
+  private texts: Array<string | undefined> = [];
+  constructor(private rows: readonly unknown[]) {}
+
+  setRows(rows: readonly unknown[]): void {
+    if (rows !== this.rows) {
+      // Appending keeps the texts already built.
+      if (rows.length < this.texts.length) this.texts = [];
+      this.rows = rows;
+    }
+  }
+
+  text(index: number): string {
+    let text = this.texts[index];
+    if (text === undefined) {
+      text = rowSearchText(this.rows[index]);
+      this.texts[index] = text;
+    }
+    return text;
+  }
+}
+
+/**
+ * Indices of the rows matching a quick filter: whitespace-separated terms that must all appear
+ * (case-insensitive); a term "path:value" must appear in that field.
+ */
+export function filterIndices(rows: readonly unknown[], filter: string, index: SearchIndex = new SearchIndex(rows)): Uint32Array {
+  const terms = parseFilter(filter);
+  const out: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (matchesTerms(rows[i], terms, () => index.text(i))) out.push(i);
+  }
+  return Uint32Array.from(out);
+}
+
+export interface FilterTerm {
+  path?: string;
+  text: string;
+  negate: boolean;
+}
+
+export function parseFilter(filter: string): FilterTerm[] {
+  const terms: FilterTerm[] = [];
+  const re = /(-?)(?:([A-Za-z_][\w.]*):)?(?:"([^"]*)"|(\S+))/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(filter)) !== null) {
+    const text = (m[3] ?? m[4] ?? '').toLowerCase();
+    if (text === '' && !m[2]) continue;
+    terms.push({ ...(m[2] ? { path: m[2] } : {}), text, negate: m[1] === '-' });
+  }
+  return terms;
+}
+
+function matchesTerms(row: unknown, terms: FilterTerm[], all: () => string): boolean {
+  for (const term of terms) {
+    let hit: boolean;
+    if (term.path) {
+      const values = valuesAt(row, term.path);
+      hit = values.some((v) => scalarText(v).toLowerCase().includes(term.text));
+    } else {
+      hit = all().includes(term.text);
+    }
+    if (hit === term.negate) return false;
+  }
+  return true;
+}
+
+export interface HistogramBin {
+  start: number;
+  end: number;
+  count: number;
+}
+
+const NICE_STEPS = [
+  1000, 5000, 10_000, 30_000, 60_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000,
+  12 * 3_600_000, 86_400_000, 7 * 86_400_000, 30 * 86_400_000,
+];
+
+/**
+ * Counts per time bin over [start, end): a "nice" bin width so that there are at most `maxBins`
+ * bins, bins aligned to that width. Times outside the range or unreadable are skipped.
+ */
+export function histogram(times: ArrayLike<number>, start: number, end: number, maxBins = 60): HistogramBin[] {
+  if (!(end > start)) return [];
+  const span = end - start;
+  const width = NICE_STEPS.find((s) => span / s <= maxBins) ?? Math.ceil(span / maxBins);
+  const first = Math.floor(start / width) * width;
+  const count = Math.ceil((end - first) / width);
+  const bins: HistogramBin[] = [];
+  for (let i = 0; i < count; i++) bins.push({ start: first + i * width, end: first + (i + 1) * width, count: 0 });
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i]!;
+    if (!(t >= start && t < end)) continue;
+    const b = Math.floor((t - first) / width);
+    if (b >= 0 && b < bins.length) bins[b]!.count++;
+  }
+  return bins;
+}
+
+/** Epoch ms of each row's timestamp at `path` (NaN when missing). */
+export function timesOf(rows: readonly unknown[], path: string): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const v = valuesAt(rows[i], path)[0];
+    out[i] = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  }
+  return out;
+}

@@ -1,0 +1,489 @@
+// Results panel: a virtualized table for up to tens of thousands of rows, quick filter, sort, column
+// chooser, detail pane with the JSON tree and pivots, timeline histogram and the "more data" banner.
+// Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
+import './style.css';
+import { parseToWebview, type FromWebview, type RunInfo, type ToWebview } from '../../core/secops/messages';
+import { cellText, defaultColumns, discoverColumns, labelFor, scalarText, timeField, type ColumnSpec } from '../../core/secops/results/fields';
+import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
+import { PIVOT_LABELS, pivotsFor } from '../../core/secops/results/pivots';
+import { SearchIndex, filterIndices, histogram, sortIndices, timesOf, type SortDirection } from '../../core/secops/results/table';
+
+interface VsCodeApi {
+  postMessage(message: FromWebview): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode: VsCodeApi = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined };
+const ROW_H = 22;
+const OVERSCAN = 8;
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// ---- layout -------------------------------------------------------------------------------------
+const app = el('div', { id: 'app' });
+const header = el('header');
+const runTitle = el('div', { id: 'run-title', role: 'heading', 'aria-level': '1' }, 'No results yet');
+const runSummary = el('div', { id: 'run-summary', role: 'status' }, 'Run a UDM query (Ctrl+Enter in a .udm file) to see events here.');
+header.append(runTitle, runSummary);
+
+const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Results' });
+const filterInput = el('input', { id: 'filter', type: 'search', placeholder: 'Filter rows (words, field:value, -exclude)', 'aria-label': 'Filter rows' });
+const countLabel = el('span', { id: 'count', 'aria-live': 'polite' });
+const columnsButton = el('button', { id: 'columns-button', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false' }, 'Columns…');
+const exportButtons: Record<ExportFormat, HTMLButtonElement> = {
+  csv: el('button', { id: 'export-csv', type: 'button', title: 'Export every row to CSV' }, 'Export CSV'),
+  json: el('button', { id: 'export-json', type: 'button', title: 'Export every row to JSON' }, 'JSON'),
+  ndjson: el('button', { id: 'export-ndjson', type: 'button', title: 'Export every row to NDJSON' }, 'NDJSON'),
+};
+const consoleLink = el('button', { id: 'open-console', type: 'button', class: 'link', title: 'Open this view in the SecOps console' }, 'Open in console');
+const rerunButton = el('button', { id: 'rerun', type: 'button', title: 'Run again' }, 'Run again');
+toolbar.append(filterInput, countLabel, columnsButton, exportButtons.csv, exportButtons.json, exportButtons.ndjson, rerunButton, consoleLink);
+
+const banner = el('div', { id: 'banner', role: 'alert' });
+const bannerText = el('span', { id: 'banner-text' });
+const fetchRestButton = el('button', { id: 'fetch-rest', type: 'button', class: 'primary' }, 'Fetch the rest');
+const stopFetchButton = el('button', { id: 'stop-fetch', type: 'button' }, 'Stop');
+banner.append(bannerText, fetchRestButton, stopFetchButton);
+
+const histogramBox = el('div', { id: 'histogram', role: 'img', 'aria-label': 'Events over time' });
+
+const main = el('div', { id: 'main' });
+const grid = el('div', { id: 'grid', role: 'grid', 'aria-label': 'Results', 'aria-rowcount': '0', tabindex: '0' });
+const gridHeader = el('div', { id: 'grid-header', role: 'row', 'aria-rowindex': '1' });
+const viewport = el('div', { id: 'viewport' });
+const spacer = el('div', { id: 'spacer', role: 'rowgroup' });
+const empty = el('div', { id: 'empty' }, 'No rows.');
+viewport.append(spacer);
+grid.append(gridHeader, viewport, empty);
+const detail = el('aside', { id: 'detail', 'aria-label': 'Event detail' });
+main.append(grid, detail);
+
+const chooser = el('div', { id: 'chooser', role: 'dialog', 'aria-label': 'Choose columns' });
+
+app.append(header, toolbar, banner, histogramBox, main, chooser);
+document.body.append(app);
+
+// ---- state --------------------------------------------------------------------------------------
+let run: RunInfo | undefined;
+let rows: unknown[] = [];
+let columns: ColumnSpec[] = [];
+let view: Uint32Array = new Uint32Array(0);
+let sort: { column: ColumnSpec; direction: SortDirection } | undefined;
+let searchIndex = new SearchIndex(rows);
+let selected = -1; // position in `view`
+let moreDataAvailable = false;
+let fetching = false;
+let rowPool: HTMLDivElement[] = [];
+let renderQueued = false;
+
+function post(message: FromWebview): void {
+  vscode.postMessage(message);
+}
+
+function setColumns(next: ColumnSpec[]): void {
+  columns = next;
+  const template = columns.map((c, i) => (i === 0 ? 'minmax(170px, 1.2fr)' : c.id.endsWith('eventType') ? 'minmax(120px, 1fr)' : 'minmax(100px, 1.5fr)')).join(' ');
+  app.style.setProperty('--cols', template || '1fr');
+  gridHeader.replaceChildren(
+    ...columns.map((c, i) => {
+      const cell = el('div', { class: 'cell', role: 'columnheader', 'aria-colindex': String(i + 1), 'data-column': c.id, title: c.id, tabindex: '-1' }, c.label);
+      if (sort && sort.column.id === c.id) cell.setAttribute('aria-sort', sort.direction === 'asc' ? 'ascending' : 'descending');
+      return cell;
+    }),
+  );
+  for (const row of rowPool) row.remove();
+  rowPool = [];
+  scheduleRender();
+}
+
+function recompute(): void {
+  const filter = filterInput.value.trim();
+  let indices: Uint32Array;
+  if (filter === '') {
+    indices = new Uint32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) indices[i] = i;
+  } else {
+    searchIndex.setRows(rows);
+    indices = filterIndices(rows, filter, searchIndex);
+  }
+  view = sort ? sortIndices(rows, indices, sort.column, sort.direction) : indices;
+  if (selected >= view.length) selected = -1;
+  grid.setAttribute('aria-rowcount', String(view.length + 1));
+  spacer.style.height = `${view.length * ROW_H}px`;
+  countLabel.textContent = filter ? `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows` : `${rows.length.toLocaleString('en-US')} rows`;
+  empty.classList.toggle('visible', view.length === 0 && rows.length >= 0 && run !== undefined);
+  scheduleRender();
+}
+
+function scheduleRender(): void {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    render();
+  });
+}
+
+function render(): void {
+  const top = viewport.scrollTop;
+  const height = viewport.clientHeight || 600;
+  const first = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
+  const last = Math.min(view.length, Math.ceil((top + height) / ROW_H) + OVERSCAN);
+  const needed = last - first;
+  while (rowPool.length < needed) {
+    const row = el('div', { class: 'row', role: 'row' });
+    for (let c = 0; c < columns.length; c++) row.append(el('div', { class: 'cell', role: 'gridcell' }));
+    spacer.append(row);
+    rowPool.push(row);
+  }
+  for (let i = 0; i < rowPool.length; i++) {
+    const node = rowPool[i]!;
+    const pos = first + i;
+    if (pos >= last) {
+      if (node.style.display !== 'none') node.style.display = 'none';
+      continue;
+    }
+    node.style.display = '';
+    const rowIndex = view[pos]!;
+    if (node.dataset.pos !== String(pos) || node.dataset.index !== String(rowIndex)) {
+      node.dataset.pos = String(pos);
+      node.dataset.index = String(rowIndex);
+      node.setAttribute('aria-rowindex', String(pos + 2));
+      node.style.transform = `translateY(${pos * ROW_H}px)`;
+      const row = rows[rowIndex];
+      const cells = node.children;
+      for (let c = 0; c < columns.length; c++) {
+        const text = cellText(row, columns[c]!);
+        const cell = cells[c] as HTMLElement;
+        cell.textContent = displayText(text, 200);
+        cell.title = text.length > 200 ? `${text.slice(0, 1000)}…` : text;
+      }
+    }
+    node.classList.toggle('selected', pos === selected);
+    node.setAttribute('aria-selected', pos === selected ? 'true' : 'false');
+  }
+}
+
+// ---- histogram ----------------------------------------------------------------------------------
+function renderHistogram(): void {
+  histogramBox.replaceChildren();
+  if (!run) return;
+  const path = timeField(run.kind);
+  if (!path || rows.length === 0) return;
+  const times = timesOf(rows, path);
+  let start = run.startTime ? Date.parse(run.startTime) : Number.POSITIVE_INFINITY;
+  let end = run.endTime ? Date.parse(run.endTime) : Number.NEGATIVE_INFINITY;
+  if (!Number.isFinite(start) || !Number.isFinite(end)) {
+    start = Number.POSITIVE_INFINITY;
+    end = Number.NEGATIVE_INFINITY;
+    for (const t of times) {
+      if (Number.isNaN(t)) continue;
+      if (t < start) start = t;
+      if (t + 1 > end) end = t + 1;
+    }
+  }
+  if (!Number.isFinite(start) || !Number.isFinite(end)) return;
+  const bins = histogram(times, start, end, 80);
+  const max = bins.reduce((m, b) => Math.max(m, b.count), 0);
+  const frag = document.createDocumentFragment();
+  for (const bin of bins) {
+    const bar = el('div', { class: bin.count ? 'bar' : 'bar empty' });
+    bar.style.height = `${max ? Math.max(2, Math.round((bin.count / max) * 100)) : 0}%`;
+    bar.title = `${new Date(bin.start).toISOString()} – ${new Date(bin.end).toISOString()}: ${bin.count} events`;
+    frag.append(bar);
+  }
+  histogramBox.append(frag);
+  histogramBox.setAttribute('aria-label', `Events over time, ${bins.length} bins, busiest ${max}`);
+}
+
+// ---- detail pane --------------------------------------------------------------------------------
+const MAX_TREE_NODES = 5000;
+
+function showDetail(pos: number): void {
+  const rowIndex = view[pos];
+  if (rowIndex === undefined || !run) {
+    detail.classList.remove('visible');
+    return;
+  }
+  const row = rows[rowIndex];
+  const runId = run.runId;
+  detail.replaceChildren();
+  const actions = el('div', { id: 'detail-actions' });
+  const root = run.kind === 'udm' ? (row as { udm?: unknown })?.udm : row;
+  const eventId = scalarText((root as { metadata?: { id?: unknown } } | undefined)?.metadata?.id);
+  if (eventId && (run.kind === 'udm' || run.kind === 'assetEvents')) {
+    for (const action of ['fullEvent', 'rawLog'] as const) {
+      const b = el('button', { type: 'button', 'data-pivot': action, id: `detail-${action}` }, PIVOT_LABELS[action]);
+      b.addEventListener('click', () => post({ type: 'pivot', runId, action, value: eventId, row: rowIndex }));
+      actions.append(b);
+    }
+  }
+  const close = el('button', { type: 'button', id: 'detail-close', title: 'Close the detail pane' }, 'Close');
+  close.addEventListener('click', () => detail.classList.remove('visible'));
+  actions.append(close);
+  const tree = el('div', { class: 'tree', role: 'tree', id: 'detail-tree' });
+  let budget = MAX_TREE_NODES;
+  const build = (value: unknown, key: string, path: string, parent: HTMLElement, depth: number): void => {
+    if (--budget < 0) {
+      if (budget === -1) parent.append(el('div', { class: 'leaf' }, '… (more fields not shown; export the row as JSON to see everything)'));
+      return;
+    }
+    if (value !== null && typeof value === 'object' && depth < 64) {
+      const box = el('details', { role: 'treeitem' });
+      if (depth < 3) box.open = true;
+      const summary = el('summary');
+      summary.append(el('span', { class: 'key' }, key), document.createTextNode(Array.isArray(value) ? ` [${value.length}]` : ''));
+      box.append(summary);
+      if (Array.isArray(value)) value.forEach((v, i) => build(v, String(i), path, box, depth + 1));
+      else for (const [k, v] of Object.entries(value)) build(v, k, path ? `${path}.${k}` : k, box, depth + 1);
+      parent.append(box);
+      return;
+    }
+    const leaf = el('div', { class: 'leaf', role: 'treeitem', 'data-path': path });
+    const text = typeof value === 'object' ? '…' : scalarText(value);
+    leaf.append(el('span', { class: 'key' }, `${key}: `), el('span', { class: typeof value === 'string' ? 'str' : 'num' }, displayText(text, 4000)));
+    if (typeof value === 'string') {
+      const fieldPath = run!.kind === 'udm' && path.startsWith('udm.') ? path.slice(4) : path;
+      for (const action of pivotsFor(fieldPath, value)) {
+        if (action === 'rawLog' || action === 'fullEvent') continue;
+        const b = el('button', { type: 'button', class: 'pivot', 'data-pivot': action, title: PIVOT_LABELS[action] }, PIVOT_LABELS[action]);
+        b.addEventListener('click', () => post({ type: 'pivot', runId, action, value, row: rowIndex }));
+        leaf.append(b);
+      }
+      if ((key === 'uri' || /^\d+$/.test(key) && path.endsWith('uri') || key === 'url' || key === 'sourceUrl') && isOpenableLink(value)) {
+        const b = el('button', { type: 'button', class: 'pivot', 'data-action': 'open-link', title: 'Open in the browser' }, 'Open link');
+        b.addEventListener('click', () => post({ type: 'openLink', url: value }));
+        leaf.append(b);
+      }
+    }
+    parent.append(leaf);
+  };
+  if (root !== null && typeof root === 'object') for (const [k, v] of Object.entries(row as object)) build(v, k, k, tree, 1);
+  else build(row, 'value', '', tree, 1);
+  detail.append(actions, tree);
+  detail.classList.add('visible');
+}
+
+function select(pos: number, open: boolean): void {
+  if (view.length === 0) return;
+  selected = Math.max(0, Math.min(view.length - 1, pos));
+  const top = selected * ROW_H;
+  if (top < viewport.scrollTop) viewport.scrollTop = top;
+  else if (top + ROW_H > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW_H - viewport.clientHeight;
+  for (const node of rowPool) node.dataset.pos = '';
+  scheduleRender();
+  if (open) showDetail(selected);
+}
+
+// ---- column chooser -----------------------------------------------------------------------------
+function openChooser(): void {
+  chooser.replaceChildren();
+  const search = el('input', { type: 'search', placeholder: 'Find a field', 'aria-label': 'Find a field', id: 'chooser-filter' });
+  const list = el('div', { id: 'chooser-list' });
+  const chosen = new Set(columns.map((c) => c.id));
+  const paths = [...new Set([...columns.map((c) => c.id), ...discoverColumns(rows)])];
+  const fill = (): void => {
+    const q = search.value.toLowerCase();
+    list.replaceChildren(
+      ...paths.filter((p) => p.toLowerCase().includes(q)).slice(0, 500).map((p) => {
+        const label = el('label', { title: p });
+        const box = el('input', { type: 'checkbox', 'data-column': p });
+        box.checked = chosen.has(p);
+        box.addEventListener('change', () => {
+          if (box.checked) {
+            chosen.add(p);
+            setColumns([...columns, { id: p, label: labelFor(p) }]);
+          } else {
+            chosen.delete(p);
+            setColumns(columns.filter((c) => c.id !== p));
+          }
+        });
+        label.append(box, document.createTextNode(` ${p}`));
+        return label;
+      }),
+    );
+  };
+  search.addEventListener('input', fill);
+  const reset = el('button', { type: 'button', id: 'chooser-reset' }, 'Default columns');
+  reset.addEventListener('click', () => {
+    if (run) setColumns(defaultColumns(run.kind));
+    closeChooser();
+  });
+  chooser.append(search, reset, list);
+  fill();
+  chooser.classList.add('visible');
+  columnsButton.setAttribute('aria-expanded', 'true');
+  search.focus();
+}
+
+function closeChooser(): void {
+  chooser.classList.remove('visible');
+  columnsButton.setAttribute('aria-expanded', 'false');
+}
+
+// ---- banner -------------------------------------------------------------------------------------
+function updateBanner(progressText?: string): void {
+  const show = moreDataAvailable || fetching;
+  banner.classList.toggle('visible', show);
+  fetchRestButton.style.display = moreDataAvailable && !fetching ? '' : 'none';
+  stopFetchButton.style.display = fetching ? '' : 'none';
+  if (fetching) bannerText.textContent = progressText ?? `Fetching the rest… ${rows.length.toLocaleString('en-US')} events so far.`;
+  else if (moreDataAvailable) bannerText.textContent = `More events match than the ${rows.length.toLocaleString('en-US')} returned. Narrow the time range, or fetch the rest in smaller windows.`;
+}
+
+// ---- messages -----------------------------------------------------------------------------------
+function onMessage(message: ToWebview): void {
+  switch (message.type) {
+    case 'running':
+      runTitle.textContent = message.title;
+      runSummary.textContent = 'Running…';
+      runSummary.classList.remove('error');
+      return;
+    case 'results': {
+      run = message.run;
+      rows = message.rows;
+      searchIndex = new SearchIndex(rows);
+      sort = undefined;
+      selected = -1;
+      moreDataAvailable = message.moreDataAvailable;
+      fetching = false;
+      detail.classList.remove('visible');
+      closeChooser();
+      runTitle.textContent = run.title;
+      runTitle.title = run.title;
+      runSummary.classList.remove('error');
+      runSummary.textContent = [
+        `${rows.length.toLocaleString('en-US')} ${rows.length === 1 ? 'row' : 'rows'}`,
+        run.startTime && run.endTime ? `${run.startTime} – ${run.endTime}` : '',
+      ].filter(Boolean).join(' · ');
+      consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
+      rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
+      viewport.scrollTop = 0;
+      setColumns(message.columns.length ? message.columns : defaultColumns(run.kind));
+      recompute();
+      updateBanner();
+      requestAnimationFrame(() => {
+        document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: rows.length } }));
+        // The timeline waits until the first rows are on screen.
+        setTimeout(renderHistogram, 0);
+      });
+      return;
+    }
+    case 'append': {
+      if (!run || message.runId !== run.runId) return;
+      rows = rows.concat(message.rows);
+      searchIndex.setRows(rows);
+      recompute();
+      updateBanner();
+      setTimeout(renderHistogram, 0);
+      return;
+    }
+    case 'status': {
+      if (!run || message.runId !== run.runId) return;
+      if (message.moreDataAvailable !== undefined) moreDataAvailable = message.moreDataAvailable;
+      fetching = message.state === 'running';
+      const progress = message.fetching
+        ? `Fetching the rest… ${message.fetching.items.toLocaleString('en-US')} events, ${message.fetching.windowsDone} windows done, ${message.fetching.windowsPending} to go.`
+        : undefined;
+      updateBanner(progress);
+      if (message.message) {
+        runSummary.textContent = message.message;
+        runSummary.classList.toggle('error', message.state === 'error');
+      }
+      return;
+    }
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  let message: ToWebview;
+  try {
+    message = parseToWebview(event.data);
+  } catch (err) {
+    console.warn('ignored a malformed message', err);
+    return;
+  }
+  onMessage(message);
+});
+
+// ---- events -------------------------------------------------------------------------------------
+viewport.addEventListener('scroll', () => scheduleRender(), { passive: true });
+window.addEventListener('resize', () => scheduleRender());
+
+spacer.addEventListener('click', (event) => {
+  const node = (event.target as HTMLElement).closest('.row') as HTMLElement | null;
+  if (!node || node.dataset.pos === undefined || node.dataset.pos === '') return;
+  select(Number(node.dataset.pos), true);
+  grid.focus({ preventScroll: true });
+});
+
+grid.addEventListener('keydown', (event) => {
+  const page = Math.max(1, Math.floor(viewport.clientHeight / ROW_H) - 1);
+  const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
+  if (event.key in moves) {
+    select((selected < 0 ? -1 : selected) + moves[event.key]!, detail.classList.contains('visible'));
+    event.preventDefault();
+  } else if (event.key === 'Home' || event.key === 'End') {
+    select(event.key === 'Home' ? 0 : view.length - 1, detail.classList.contains('visible'));
+    event.preventDefault();
+  } else if (event.key === 'Enter' && selected >= 0) {
+    showDetail(selected);
+    event.preventDefault();
+  } else if (event.key === 'Escape') {
+    detail.classList.remove('visible');
+  }
+});
+
+gridHeader.addEventListener('click', (event) => {
+  const cell = (event.target as HTMLElement).closest('[data-column]') as HTMLElement | null;
+  const column = columns.find((c) => c.id === cell?.dataset.column);
+  if (!column) return;
+  if (sort?.column.id === column.id) sort = sort.direction === 'asc' ? { column, direction: 'desc' } : undefined;
+  else sort = { column, direction: 'asc' };
+  setColumns(columns);
+  for (const node of rowPool) node.dataset.pos = '';
+  recompute();
+});
+
+let filterTimer: ReturnType<typeof setTimeout> | undefined;
+filterInput.addEventListener('input', () => {
+  clearTimeout(filterTimer);
+  filterTimer = setTimeout(() => {
+    selected = -1;
+    for (const node of rowPool) node.dataset.pos = '';
+    recompute();
+  }, 120);
+});
+
+columnsButton.addEventListener('click', () => (chooser.classList.contains('visible') ? closeChooser() : openChooser()));
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && chooser.classList.contains('visible')) closeChooser();
+});
+
+for (const format of ['csv', 'json', 'ndjson'] as const) {
+  exportButtons[format].addEventListener('click', () => {
+    if (run) post({ type: 'export', runId: run.runId, format, columns });
+  });
+}
+fetchRestButton.addEventListener('click', () => {
+  if (!run) return;
+  fetching = true;
+  updateBanner();
+  post({ type: 'fetchRest', runId: run.runId });
+});
+stopFetchButton.addEventListener('click', () => run && post({ type: 'stopFetch', runId: run.runId }));
+rerunButton.addEventListener('click', () => run && post({ type: 'rerun', runId: run.runId }));
+consoleLink.addEventListener('click', () => {
+  const url = run?.uri?.find(isOpenableLink);
+  if (url) post({ type: 'openLink', url });
+});
+
+consoleLink.style.display = 'none';
+rerunButton.style.display = 'none';
+updateBanner();
+post({ type: 'ready' });
