@@ -1,0 +1,260 @@
+#!/usr/bin/env node
+// Real-editor tests (npm run test:e2e): the packaged extension in code-server (VS Code 1.100),
+// driven by headless Chromium through playwright-core, against a local sandbox process.
+//
+//   node test/e2e/run.mjs [--grep REGEX] [--vsix FILE] [--keep]
+//
+// UI scenarios: test/e2e/scenarios/*.mjs, each `export const name` and `export async function run(t)`.
+// Extension-host tests: test/e2e/host/*.test.cjs, run inside the extension host (full vscode API).
+// Every scenario and host test starts from freshly reset sandbox data. Screenshots and logs go to
+// test-results/e2e/. Ends with "N passed, N failed" and a non-zero exit code on any failure.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as editor from './lib/editor.mjs';
+import * as wb from './lib/workbench.mjs';
+import { installExitHooks, stopAll } from './lib/processes.mjs';
+import { startSandboxProcess } from './lib/sandbox.mjs';
+
+const ROOT = editor.ROOT;
+const HERE = join(ROOT, 'test/e2e');
+const OUT = join(ROOT, 'test-results/e2e');
+const SCENARIO_TIMEOUT_MS = 180_000;
+const HOST_TIMEOUT_MS = 15 * 60_000;
+
+function parseArgs(argv) {
+  const opts = { grep: undefined, vsix: undefined, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--grep' || a === '-g') opts.grep = argv[++i];
+    else if (a === '--vsix') opts.vsix = argv[++i];
+    else if (a === '--keep') opts.keep = true;
+    else throw new Error(`unknown argument "${a}" (use --grep REGEX, --vsix FILE, --keep)`);
+  }
+  return opts;
+}
+
+const say = (msg) => console.log(`[e2e] ${msg}`);
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function runNpm(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', args, { cwd: ROOT, stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+/** A fresh workspace folder: the sample workspace plus whatever the scenario asks for. */
+function freshWorkspace(home, name, settings) {
+  const dir = join(home, 'workspaces', name);
+  mkdirSync(dir, { recursive: true });
+  const sample = join(HERE, 'fixtures/workspace');
+  if (existsSync(sample)) cpSync(sample, dir, { recursive: true });
+  if (settings) {
+    mkdirSync(join(dir, '.vscode'), { recursive: true });
+    writeFileSync(join(dir, '.vscode/settings.json'), JSON.stringify(settings, null, 2));
+  }
+  return dir;
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} timed out after ${seconds(ms)}`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+async function loadScenarios(grep) {
+  const dir = join(HERE, 'scenarios');
+  if (!existsSync(dir)) return [];
+  const scenarios = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort()) {
+    const mod = await import(pathToFileURL(join(dir, file)).href);
+    const name = `ui ${mod.name ?? file.replace(/\.mjs$/, '')}`;
+    if (grep && !grep.test(name)) continue;
+    scenarios.push({ name, file, run: mod.run, workspaceSettings: mod.workspaceSettings });
+  }
+  return scenarios;
+}
+
+function hostTestFiles() {
+  const dir = join(HERE, 'host');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.test.cjs')) : [];
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const grep = opts.grep ? new RegExp(opts.grep, 'i') : undefined;
+  const started = Date.now();
+  const results = [];
+  const record = (name, ok, ms, error) => {
+    results.push({ name, ok, ms, error });
+    const lines = ok ? [] : String(error).split('\n');
+    if (lines.length > 40) lines.splice(30, lines.length - 40, `… ${lines.length - 40} more lines …`);
+    console.log(`  ${ok ? '✓' : '✗'} ${name} (${seconds(ms)})${lines.map((l) => `\n      ${l}`).join('')}`);
+  };
+
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const home = mkdtempSync(join(tmpdir(), 'cloudbench-e2e-'));
+  let browser;
+  let codeServer;
+  let sandbox;
+  installExitHooks(async () => {
+    await browser?.close().catch(() => {});
+  });
+
+  try {
+    say('installing the editor when missing');
+    const bin = editor.installEditor();
+
+    let vsix = opts.vsix;
+    if (!vsix) {
+      say('packaging the extension (npm run package)');
+      await runNpm(['run', 'package', '--silent']);
+      vsix = join(ROOT, 'cloudbench-0.1.0.vsix');
+    }
+    if (!existsSync(vsix)) throw new Error(`no package at ${vsix}`);
+    if (!existsSync(join(ROOT, 'dist/emulator.js'))) throw new Error('dist/emulator.js is missing: run npm run build');
+
+    say('starting the sandbox');
+    sandbox = await startSandboxProcess(ROOT, { seed: 'demo' });
+    say(`sandbox: gRPC ${sandbox.grpc}, HTTP ${sandbox.http}`);
+
+    const env = editor.editorEnv(join(home, 'env'));
+    const userDataDir = join(home, 'user-data');
+    const extensionsDir = join(home, 'extensions');
+    editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox));
+    say(`installing ${vsix} into a fresh profile`);
+    const extensionDir = await editor.installVsix(bin, env, { userDataDir, extensionsDir, vsix });
+
+    const logLines = [];
+    codeServer = await editor.startCodeServer(bin, env, {
+      userDataDir,
+      extensionsDir,
+      onLine: (_stream, line) => logLines.push(line),
+    });
+    say(`code-server: ${codeServer.url}`);
+    browser = await wb.launchBrowser(join(home, 'browser'));
+
+    // UI scenarios: a fresh page (and so a fresh extension host) on a fresh workspace each.
+    const scenarios = await loadScenarios(grep);
+    for (const scenario of scenarios) {
+      const t0 = Date.now();
+      const slug = scenario.file.replace(/\.mjs$/, '');
+      const page = await wb.newPage(browser, codeServer.url);
+      const pageErrors = [];
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      try {
+        await sandbox.reset('demo');
+        const workspace = freshWorkspace(home, slug, scenario.workspaceSettings);
+        const t = {
+          page,
+          wb,
+          sandbox,
+          workspace,
+          baseUrl: codeServer.url,
+          screenshot: (label) => page.screenshot({ path: join(OUT, `${slug}-${label}.png`) }),
+          log: (msg) => console.log(`      ${msg}`),
+        };
+        await withTimeout(
+          (async () => {
+            await wb.openWorkbench(page, codeServer.url, workspace);
+            await scenario.run(t);
+          })(),
+          SCENARIO_TIMEOUT_MS,
+          scenario.name,
+        );
+        await page.screenshot({ path: join(OUT, `${slug}.png`) });
+        record(scenario.name, true, Date.now() - t0);
+      } catch (err) {
+        await page.screenshot({ path: join(OUT, `${slug}-FAILED.png`) }).catch(() => {});
+        const extra = pageErrors.length ? `\npage errors:\n${pageErrors.slice(0, 5).join('\n')}` : '';
+        record(scenario.name, false, Date.now() - t0, `${err?.stack ?? err}${extra}`);
+      } finally {
+        await page.context().close().catch(() => {});
+      }
+    }
+
+    // Extension-host tests: one window whose extension host loads host/index.cjs as extensionTestsPath
+    // and the installed (packaged) extension as the extension under development.
+    if (hostTestFiles().length) {
+      const t0 = Date.now();
+      const hostDir = join(home, 'host-tests');
+      cpSync(join(HERE, 'host'), hostDir, { recursive: true });
+      const resultsFile = join(hostDir, 'results.jsonl');
+      writeFileSync(resultsFile, '');
+      const workspace = freshWorkspace(home, 'host');
+      writeFileSync(
+        join(hostDir, 'config.json'),
+        JSON.stringify({ grep: opts.grep, resultsFile, workspace, sandbox: { grpc: sandbox.grpc, http: sandbox.http }, extensionDir }),
+      );
+      const page = await wb.newPage(browser, codeServer.url);
+      const hostLog = [];
+      const exited = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
+      await page.exposeFunction('codeAutomationLog', (_type, args) => {
+        const text = Array.isArray(args) ? args.join(' ') : String(args);
+        hostLog.push(text);
+        if (text.startsWith('[host]')) console.log(`      ${text}`);
+      });
+      const authority = `vscode-remote://127.0.0.1:${codeServer.port}`;
+      await page.goto(
+        wb.workbenchUrl(codeServer.url, workspace, [
+          ['extensionDevelopmentPath', `${authority}${extensionDir}`],
+          ['extensionTestsPath', `${authority}${join(hostDir, 'index.cjs')}`],
+        ]),
+      );
+      let exitCode;
+      let hostError;
+      try {
+        exitCode = await withTimeout(exited, HOST_TIMEOUT_MS, 'extension-host tests');
+      } catch (err) {
+        hostError = err;
+        await page.screenshot({ path: join(OUT, 'host-FAILED.png') }).catch(() => {});
+      }
+      writeFileSync(join(OUT, 'host.log'), hostLog.join('\n'));
+      const lines = readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      for (const r of lines) record(r.name, r.ok, r.ms, r.error);
+      const failedInside = lines.some((r) => !r.ok);
+      if (hostError || (exitCode !== 0 && !failedInside)) {
+        // The harness itself broke (module failed to load, extension host crashed, timeout).
+        const tail = hostLog.slice(-30).join('\n');
+        record('host harness', false, Date.now() - t0, `${hostError?.message ?? `extension host exited with ${exitCode}`}\n${tail}`);
+      }
+      await page.context().close().catch(() => {});
+    }
+
+    writeFileSync(join(OUT, 'code-server.log'), logLines.join('\n'));
+  } catch (err) {
+    record('e2e setup', false, 0, err?.stack ?? err);
+  } finally {
+    // Extension logs (the Cloudbench output channel among them) help explain a failure.
+    const userLogs = join(home, 'user-data', 'logs');
+    if (existsSync(userLogs)) cpSync(userLogs, join(OUT, 'logs'), { recursive: true });
+    await browser?.close().catch(() => {});
+    await stopAll();
+    if (!opts.keep) rmSync(home, { recursive: true, force: true });
+  }
+
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  say(`finished in ${seconds(Date.now() - started)}; screenshots and logs in ${OUT}`);
+  if (failed) {
+    console.log('failures:');
+    for (const r of results.filter((x) => !x.ok)) console.log(`  ✗ ${r.name}`);
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed || results.length === 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
