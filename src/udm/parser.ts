@@ -110,7 +110,7 @@ class Parser {
   /** Reports at the current token, or just after the previous one when at the end. */
   private errorHere(message: string): void {
     const t = this.peek();
-    if (t.kind === 'eof') {
+    if (t.kind === 'eof' || t.newlineBefore) {
       const prev = this.tokens[this.p - 1];
       const at = prev ? prev.end : t.start;
       this.error(message, at, at);
@@ -183,7 +183,7 @@ class Parser {
         this.next();
         if (items.length === 0) this.error(`Expected a condition before '${t.value}'`, t.start, t.end);
         if (!this.canStartCondition(this.peek()) || this.atFilterEnd()) {
-          this.errorHere(`Expected a condition after '${t.value}'`);
+          this.error(`Expected a condition after '${t.value}'`, t.start, t.end);
           break;
         }
         continue;
