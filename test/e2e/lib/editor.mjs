@@ -50,7 +50,6 @@ export function sandboxSettings(sandbox, extra = {}) {
     'chat.commandCenter.enabled': false,
     'window.commandCenter': false,
     'git.enabled': false,
-    'editor.quickSuggestionsDelay': 10,
     'cloudbench.project': 'cloudbench-demo',
     'cloudbench.endpoints.models': sandbox.grpc,
     'cloudbench.endpoints.apiKeys': sandbox.http,
