@@ -1,5 +1,435 @@
-import type * as vscode from 'vscode';
-import type { Services } from '../services';
+// The Models feature: the Model Registry tree, its commands, details documents, and the long
+// operations (copy, export, delete model, delete version) with progress and cancel.
+import * as vscode from 'vscode';
+import { readFile } from 'node:fs/promises';
+import { ModelRegistryClient } from '../../core/models/client';
+import type { EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
+import { fromProto3Json, ProtoJsonError, toProto3Json } from '../../core/models/wire';
+import { registerCommand } from '../../platform/commands';
+import { getLogger } from '../../platform/log';
+import { toAbortSignal } from '../../platform/disposables';
+import { activateOperations } from '../operations';
+import type { Connection, Services } from '../services';
+import { filterExpression, lastSegment, modelLabel, validateAlias, validateModelId } from './presentation';
+import { reportOutcome, runOperation } from './run-operation';
+import {
+  AnnotationNode, CheckpointNode, EvaluationNode, LoadMoreNode, ModelNode, ModelsNode, ModelsTreeProvider,
+  SliceNode, VersionNode,
+} from './tree';
 
-// Placeholder until the feature lands; its owner replaces this file.
-export function activateModels(_context: vscode.ExtensionContext, _services: Services): void {}
+const log = getLogger('models');
+const V1BETA1 = 'google.cloud.aiplatform.v1beta1';
+const DETAILS_SCHEME = 'cloudbench-models';
+const FILTER_KEY = 'cloudbench.models.filter';
+
+/** Read-only JSON documents for details and IAM policies, keyed by URI. */
+class DetailsDocuments implements vscode.TextDocumentContentProvider {
+  private readonly docs = new Map<string, string>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.docs.get(uri.toString()) ?? '{}';
+  }
+  async open(path: string, json: unknown): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${path}.json` });
+    this.docs.set(uri.toString(), JSON.stringify(json, null, 2) + '\n');
+    this.emitter.fire(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+}
+
+function detailsType(node: ModelsNode): string | undefined {
+  if (node instanceof ModelNode || node instanceof VersionNode) return `${V1BETA1}.Model`;
+  if (node instanceof EvaluationNode) return `${V1BETA1}.ModelEvaluation`;
+  if (node instanceof SliceNode) return `${V1BETA1}.ModelEvaluationSlice`;
+  if (node instanceof AnnotationNode) return `${V1BETA1}.EvaluatedAnnotation`;
+  if (node instanceof CheckpointNode) return `${V1BETA1}.ModelVersionCheckpoint`;
+  return undefined;
+}
+
+function buildClient(connection: Connection): ModelRegistryClient | undefined {
+  if (!connection.project) return undefined;
+  const s = connection.settings;
+  const endpoint = s.endpoints.models;
+  return new ModelRegistryClient({
+    tokenSource: connection.cloudTokens(endpoint),
+    endpoint: { ...(endpoint ? { apiEndpoint: endpoint } : {}), ...(s.universeDomain ? { universeDomain: s.universeDomain } : {}) },
+    retry: s.retry,
+    timeoutMs: s.timeoutMs,
+    log: (m) => log.debug(m),
+  });
+}
+
+/** Reads and parses a JSON file the user picked, with errors that name the file and the problem. */
+async function pickJsonFile(title: string): Promise<{ path: string; json: unknown } | undefined> {
+  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: { JSON: ['json'] }, openLabel: 'Import' });
+  const uri = picked?.[0];
+  if (!uri) return undefined;
+  let text: string;
+  try {
+    text = uri.scheme === 'file' ? await readFile(uri.fsPath, 'utf8') : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (err) {
+    throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`);
+  }
+  try {
+    return { path: uri.fsPath, json: JSON.parse(text) };
+  } catch (err) {
+    throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Accepts a bare array or an object holding the array under the request's field name. */
+export function arrayFromFile(json: unknown, field: string, file: string): unknown[] {
+  if (Array.isArray(json)) return json;
+  const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const inner = (json as Record<string, unknown> | null)?.[field] ?? (json as Record<string, unknown> | null)?.[snake];
+  if (Array.isArray(inner)) return inner;
+  throw new Error(`${lastSegment(file)} must hold a JSON array, or an object with a "${field}" array.`);
+}
+
+export function parseImport<T>(typeName: string, values: unknown[], file: string): T[] {
+  if (values.length === 0) throw new Error(`${lastSegment(file)} holds no entries to import.`);
+  return values.map((v, i) => {
+    try {
+      return fromProto3Json(typeName, v, `[${i}]`) as T;
+    } catch (err) {
+      if (err instanceof ProtoJsonError) throw new Error(`${lastSegment(file)} ${err.message}`);
+      throw err;
+    }
+  });
+}
+
+export function activateModels(context: vscode.ExtensionContext, services: Services): void {
+  activateOperations(context);
+  let connection = services.connection();
+  let client = buildClient(connection);
+  const annotations = new Map<string, EvaluatedAnnotation[]>();
+  let filter: string | undefined = context.workspaceState.get<string>(FILTER_KEY) || undefined;
+  const setFilterContext = (): Thenable<unknown> => vscode.commands.executeCommand('setContext', 'cloudbench.modelsFiltered', !!filter);
+  void setFilterContext();
+
+  const provider = new ModelsTreeProvider({
+    client: () => client,
+    project: () => connection.project,
+    configuredLocations: () => connection.settings.locations,
+    filter: () => filter,
+    importedAnnotations: (slice) => annotations.get(slice) ?? [],
+  });
+  const details = new DetailsDocuments();
+  const view = vscode.window.createTreeView('cloudbench.models', { treeDataProvider: provider, showCollapseAll: true });
+  const updateMessage = (): void => {
+    view.message = filter ? `Filtered: ${filter}` : undefined;
+  };
+  updateMessage();
+  context.subscriptions.push(
+    provider, view,
+    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
+    services.onDidChangeConnection((c) => {
+      const old = client;
+      connection = c;
+      client = buildClient(c);
+      old?.close();
+      provider.refresh();
+    }),
+    { dispose: () => client?.close() },
+  );
+
+  const need = (): ModelRegistryClient => {
+    if (!client) throw new Error('Select a Google Cloud project first (Cloudbench: Select Project…).');
+    return client;
+  };
+  const nodeOf = <K extends Array<abstract new (...args: never[]) => ModelsNode>>(node: unknown, ...kinds: K): InstanceType<K[number]> => {
+    const found = kinds.find((k) => node instanceof k);
+    if (!found) throw new Error('Run this command from a node of the Models view.');
+    return node as InstanceType<K[number]>;
+  };
+
+  registerCommand(context, 'cloudbench.models.refresh', (node?: ModelsNode) => provider.refresh(node instanceof ModelsNode ? node : undefined));
+
+  registerCommand(context, 'cloudbench.models.filter', async () => {
+    const input = await vscode.window.showInputBox({
+      title: 'Filter Models',
+      prompt: 'A display name, or a ListModels filter such as labels.team="risk" or display_name!="test"',
+      value: filter ?? '',
+      placeHolder: 'display_name="churn" AND labels.env="prod"',
+    });
+    if (input === undefined) return;
+    filter = filterExpression(input);
+    await context.workspaceState.update(FILTER_KEY, filter);
+    await setFilterContext();
+    updateMessage();
+    provider.refresh();
+  });
+
+  registerCommand(context, 'cloudbench.models.clearFilter', async () => {
+    filter = undefined;
+    await context.workspaceState.update(FILTER_KEY, undefined);
+    await setFilterContext();
+    updateMessage();
+    provider.refresh();
+  });
+
+  registerCommand(context, 'cloudbench.models.loadMore', async (node?: LoadMoreNode) => {
+    if (!(node instanceof LoadMoreNode)) return;
+    await vscode.window.withProgress({ location: { viewId: 'cloudbench.models' } }, () => node.owner.loadMore());
+    provider.redraw(node.owner);
+  });
+
+  registerCommand(context, 'cloudbench.models.showDetails', async (node?: ModelsNode) => {
+    const n = nodeOf(node, ModelNode, VersionNode, EvaluationNode, SliceNode, AnnotationNode, CheckpointNode);
+    const type = detailsType(n)!;
+    let value = n.details();
+    // Tree items hold list results; a fresh Get shows every field of models and versions.
+    if (n instanceof ModelNode || n instanceof VersionNode) {
+      value = await need().getModel({ name: n instanceof VersionNode ? n.resourceName : `${n.resourceName}` });
+    }
+    const path = n instanceof AnnotationNode ? `${n.resourceName}/annotation-${n.id?.split('#')[1] ?? ''}` : n instanceof CheckpointNode ? `${n.resourceName}/checkpoint-${n.checkpoint.checkpointId ?? ''}` : n.resourceName;
+    await details.open(path, toProto3Json(type, value));
+  });
+
+  registerCommand(context, 'cloudbench.models.copyResourceName', async (node?: ModelsNode) => {
+    if (!(node instanceof ModelsNode) || !node.resourceName) throw new Error('Run this command from a node of the Models view.');
+    await vscode.env.clipboard.writeText(node.resourceName);
+    void vscode.window.setStatusBarMessage(`Copied ${node.resourceName}`, 3000);
+  });
+
+  registerCommand(context, 'cloudbench.models.showIamPolicy', async (node?: ModelsNode) => {
+    const n = nodeOf(node, ModelNode);
+    const policy = await vscode.window.withProgress({ location: { viewId: 'cloudbench.models' } }, () => need().getIamPolicy(n.resourceName, { requestedPolicyVersion: 3 }));
+    await details.open(`${n.resourceName}/iam-policy`, toProto3Json('google.iam.v1.Policy', policy));
+    if (!(policy.bindings ?? []).length) void vscode.window.showInformationMessage(`${modelLabel(n.model)} has no IAM policy of its own; access comes from the project.`);
+  });
+
+  // ---- copy ---------------------------------------------------------------------------------
+  registerCommand(context, 'cloudbench.models.copyModel', async (node?: ModelsNode) => {
+    const n = nodeOf(node, ModelNode);
+    const c = need();
+    const project = connection.project!;
+    const source = n.resourceName;
+    const sourceLocation = source.split('/')[3]!;
+    let locations = connection.settings.locations;
+    if (!locations.length) {
+      locations = [];
+      for await (const l of c.listLocations(project)) if (l.locationId) locations.push(l.locationId);
+    }
+    const target = await vscode.window.showQuickPick(
+      locations.map((l) => ({ label: l, description: l === sourceLocation ? 'same location (a copy next to the source)' : '' })),
+      { title: `Copy ${modelLabel(n.model)} to location`, placeHolder: 'Destination location in the same project' },
+    );
+    if (!target) return;
+    const modelId = await vscode.window.showInputBox({
+      title: `Copy ${modelLabel(n.model)} to ${target.label}`,
+      prompt: 'Model ID of the copy (leave empty for a generated ID)',
+      validateInput: (v) => validateModelId(v.trim()),
+    });
+    if (modelId === undefined) return;
+    const parent = `projects/${project}/locations/${target.label}`;
+    const title = `Copy model ${modelLabel(n.model)} to ${target.label}`;
+    const outcome = await runOperation({
+      title, resource: source,
+      start: (signal) => c.copyModel({ request: { parent, sourceModel: source, ...(modelId.trim() ? { modelId: modelId.trim() } : {}) } }, signal ? { signal } : {}),
+    });
+    provider.refresh();
+    if (outcome.state === 'succeeded') {
+      const created = outcome.result.model ?? '';
+      reportOutcome(title, outcome, `Copied ${modelLabel(n.model)} to ${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}.`);
+      if (created) {
+        const model = await c.getModel({ name: created });
+        await details.open(created, toProto3Json(`${V1BETA1}.Model`, model));
+      }
+    } else {
+      reportOutcome(title, outcome, '');
+    }
+  });
+
+  // ---- export -------------------------------------------------------------------------------
+  registerCommand(context, 'cloudbench.models.exportModel', async (node?: ModelsNode) => {
+    const n = nodeOf(node, ModelNode, VersionNode);
+    const c = need();
+    const name = n.resourceName;
+    const model: Model = n instanceof VersionNode ? n.version : n.model;
+    const formats = model.supportedExportFormats ?? [];
+    if (!formats.length) throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);
+    const format = await vscode.window.showQuickPick(
+      formats.map((f) => ({ label: f.id ?? '', description: (f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', '), format: f })),
+      { title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${n.version.versionId}` : ' (default version)'}`, placeHolder: 'Export format' },
+    );
+    if (!format) return;
+    const contents = format.format.exportableContents ?? [];
+    let kind: 'ARTIFACT' | 'IMAGE';
+    if (contents.includes('ARTIFACT') && contents.includes('IMAGE')) {
+      const picked = await vscode.window.showQuickPick(
+        [{ label: 'Artifacts to Cloud Storage', content: 'ARTIFACT' as const }, { label: 'Container image to a registry', content: 'IMAGE' as const }],
+        { title: 'What to export' },
+      );
+      if (!picked) return;
+      kind = picked.content;
+    } else if (contents.includes('IMAGE')) {
+      kind = 'IMAGE';
+    } else {
+      kind = 'ARTIFACT';
+    }
+    const destinationOptions: vscode.InputBoxOptions = kind === 'ARTIFACT'
+      ? {
+        title: 'Export destination', prompt: 'Cloud Storage folder for the artifacts', placeHolder: 'gs://my-bucket/exports/',
+        validateInput: (v) => (/^gs:\/\/[a-z0-9][a-z0-9._-]{1,220}(\/.*)?$/.test(v.trim()) ? undefined : 'Enter a gs://bucket/folder/ URI.'),
+      }
+      : {
+        title: 'Export destination', prompt: 'Container image URI', placeHolder: 'us-central1-docker.pkg.dev/project/repo/image:tag',
+        validateInput: (v) => (/^[a-z0-9.-]+(:\d+)?\/[^\s]+$/.test(v.trim()) ? undefined : 'Enter an image URI such as gcr.io/project/image:tag.'),
+      };
+    const destination = await vscode.window.showInputBox(destinationOptions);
+    if (!destination) return;
+    const outputConfig = {
+      exportFormatId: format.label,
+      ...(kind === 'ARTIFACT' ? { artifactDestination: { outputUriPrefix: destination.trim() } } : { imageDestination: { outputUri: destination.trim() } }),
+    };
+    const title = `Export ${modelLabel(model)} as ${format.label}`;
+    let outputInfo: string | undefined;
+    const outcome = await runOperation({
+      title, resource: name,
+      start: async (signal) => {
+        const op = await c.exportModel({ name, outputConfig }, signal ? { signal } : {});
+        const info = op.metadata?.outputInfo;
+        outputInfo = info?.artifactOutputUri || info?.imageOutputUri || undefined;
+        return op;
+      },
+    });
+    reportOutcome(title, outcome, `Exported ${modelLabel(model)}${outputInfo ? ` to ${outputInfo}` : ''}.`);
+  });
+
+  // ---- delete -------------------------------------------------------------------------------
+  const explainDeployments = async (
+    what: string,
+    found: Awaited<ReturnType<ModelRegistryClient['findDeployments']>>,
+  ): Promise<void> => {
+    const lines = found.map(({ endpoint, deployedModel }) =>
+      `• endpoint ${endpoint.displayName || lastSegment(endpoint.name)} (${endpoint.name}): deployed model ${deployedModel.id}${deployedModel.modelVersionId ? `, version ${deployedModel.modelVersionId}` : ''}`);
+    await vscode.window.showWarningMessage(
+      `${what} cannot be deleted while it is deployed.`,
+      { modal: true, detail: `Undeploy it from these endpoints first:\n${lines.join('\n')}` },
+    );
+  };
+
+  const deleteModel = async (modelName: string, label: string, refreshNode: ModelsNode | undefined): Promise<void> => {
+    const c = need();
+    const deployments = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Checking endpoints for ${label}…`, cancellable: true },
+      (_p, token) => c.findDeployments(modelName, { ...(toAbortSignal(token) ? { signal: toAbortSignal(token)! } : {}) }),
+    );
+    if (deployments.length) return explainDeployments(`Model ${label}`, deployments);
+    const answer = await vscode.window.showWarningMessage(
+      `Delete model ${label}?`,
+      { modal: true, detail: `${modelName}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.` },
+      'Delete Model',
+    );
+    if (answer !== 'Delete Model') return;
+    const title = `Delete model ${label}`;
+    const outcome = await runOperation({ title, resource: modelName, start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}) });
+    provider.refresh(refreshNode);
+    reportOutcome(title, outcome, `Deleted model ${label}.`);
+  };
+
+  registerCommand(context, 'cloudbench.models.deleteModel', async (node?: ModelsNode) => {
+    const n = nodeOf(node, ModelNode);
+    await deleteModel(n.resourceName, modelLabel(n.model), n.parent);
+  });
+
+  registerCommand(context, 'cloudbench.models.deleteVersion', async (node?: ModelsNode) => {
+    const n = nodeOf(node, VersionNode);
+    const c = need();
+    const label = `${modelLabel(n.version)} version ${n.version.versionId}`;
+    const check = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Checking ${label}…`, cancellable: true },
+      async (_p, token) => {
+        const signal = toAbortSignal(token);
+        const opts = signal ? { signal } : {};
+        let versions = 0;
+        for await (const _v of c.listModelVersions({ request: { name: n.modelName, pageSize: 2 } }, opts)) {
+          if (++versions > 1) break;
+        }
+        const deployments = await c.findDeployments(n.modelName, { ...opts, versionId: n.version.versionId ?? '' });
+        return { versions, deployments };
+      },
+    );
+    if (check.versions <= 1) {
+      const answer = await vscode.window.showWarningMessage(
+        `${label} is the only version of ${modelLabel(n.version)}.`,
+        { modal: true, detail: 'The only version of a model cannot be deleted on its own; delete the whole model instead.' },
+        'Delete Model…',
+      );
+      if (answer === 'Delete Model…') await deleteModel(n.modelName, modelLabel(n.version), n.parent?.parent);
+      return;
+    }
+    if (check.deployments.length) return explainDeployments(label, check.deployments);
+    const aliases = (n.version.versionAliases ?? []).join(', ');
+    const answer = await vscode.window.showWarningMessage(
+      `Delete ${label}?`,
+      { modal: true, detail: `${n.resourceName}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.` },
+      'Delete Version',
+    );
+    if (answer !== 'Delete Version') return;
+    const title = `Delete ${label}`;
+    const outcome = await runOperation({ title, resource: n.resourceName, start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}) });
+    provider.refresh(n.parent);
+    reportOutcome(title, outcome, `Deleted ${label}.`);
+  });
+
+  // ---- aliases ------------------------------------------------------------------------------
+  registerCommand(context, 'cloudbench.models.setAlias', async (node?: ModelsNode) => {
+    const n = nodeOf(node, VersionNode);
+    const c = need();
+    const current = n.version.versionAliases ?? [];
+    const alias = await vscode.window.showInputBox({
+      title: `Set or move an alias to version ${n.version.versionId}`,
+      prompt: `An alias names one version; setting it here moves it from any other version. Prefix with "-" to remove it. Current: ${current.join(', ') || 'none'}`,
+      placeHolder: 'golden',
+      validateInput: (v) => validateAlias(v.trim()),
+    });
+    if (!alias) return;
+    const value = alias.trim();
+    if (value === '-default') throw new Error('The default alias cannot be removed; set "default" on another version to move it.');
+    const model = await c.mergeVersionAliases({ name: n.resourceName, versionAliases: [value] });
+    provider.refresh(n.parent);
+    void vscode.window.showInformationMessage(`Version ${n.version.versionId} aliases: ${(model.versionAliases ?? []).join(', ') || 'none'}.`);
+  });
+
+  // ---- imports ------------------------------------------------------------------------------
+  registerCommand(context, 'cloudbench.models.importEvaluation', async (node?: ModelsNode) => {
+    const n = nodeOf(node, ModelNode, VersionNode);
+    const c = need();
+    const file = await pickJsonFile('Import a model evaluation (ModelEvaluation JSON)');
+    if (!file) return;
+    const [evaluation] = parseImport<ModelEvaluation>(`${V1BETA1}.ModelEvaluation`, [file.json], file.path);
+    const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation! });
+    provider.refresh(n instanceof VersionNode ? n : undefined);
+    void vscode.window.showInformationMessage(`Imported evaluation ${created.displayName || lastSegment(created.name)} into ${lastSegment(n.resourceName)}.`);
+  });
+
+  registerCommand(context, 'cloudbench.models.importSlices', async (node?: ModelsNode) => {
+    const n = nodeOf(node, EvaluationNode);
+    const c = need();
+    const file = await pickJsonFile('Import evaluation slices (a JSON array of ModelEvaluationSlice)');
+    if (!file) return;
+    const slices = parseImport<ModelEvaluationSlice>(`${V1BETA1}.ModelEvaluationSlice`, arrayFromFile(file.json, 'modelEvaluationSlices', file.path), file.path);
+    const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
+    provider.refresh(n);
+    void vscode.window.showInformationMessage(`Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${n.label as string}.`);
+  });
+
+  registerCommand(context, 'cloudbench.models.importEvaluatedAnnotations', async (node?: ModelsNode) => {
+    const n = nodeOf(node, SliceNode);
+    const c = need();
+    const file = await pickJsonFile('Import evaluated annotations (a JSON array of EvaluatedAnnotation)');
+    if (!file) return;
+    const items = parseImport<EvaluatedAnnotation>(`${V1BETA1}.EvaluatedAnnotation`, arrayFromFile(file.json, 'evaluatedAnnotations', file.path), file.path);
+    const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });
+    annotations.set(n.resourceName, [...(annotations.get(n.resourceName) ?? []), ...items]);
+    provider.refresh(n);
+    void vscode.window.showInformationMessage(`Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${n.label as string}.`);
+  });
+
+  log.info('models feature ready');
+}

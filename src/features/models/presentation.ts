@@ -1,0 +1,164 @@
+// What the models tree shows for each resource: labels, descriptions, tooltips and the
+// contextValues the menus in package.json match. No vscode import, so it is unit-tested in Node.
+import type { Checkpoint, EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice, Timestamp } from '../../core/models/types';
+import { timestampToDate } from '../../core/models/types';
+
+export function lastSegment(name: string | undefined): string {
+  if (!name) return '';
+  return name.slice(name.lastIndexOf('/') + 1);
+}
+
+/** "projects/p/locations/l/models/m@3" → { model: ".../models/m", version: "3" }. */
+export function splitVersion(name: string): { model: string; version: string | undefined } {
+  const at = name.lastIndexOf('@');
+  return at < 0 ? { model: name, version: undefined } : { model: name.slice(0, at), version: name.slice(at + 1) };
+}
+
+export function modelIdOf(name: string | undefined): string {
+  return splitVersion(lastSegment(name)).model;
+}
+
+export function formatTime(ts: Timestamp | undefined): string {
+  const d = timestampToDate(ts);
+  if (!d) return '';
+  return d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+}
+
+export function isExportable(model: Model): boolean {
+  return (model.supportedExportFormats ?? []).length > 0;
+}
+
+export function isDefaultVersion(model: Model): boolean {
+  return (model.versionAliases ?? []).includes('default');
+}
+
+export function modelContextValue(model: Model): string {
+  return isExportable(model) ? 'model.exportable' : 'model';
+}
+
+export function versionContextValue(model: Model): string {
+  return isExportable(model) ? 'modelVersion.exportable' : 'modelVersion';
+}
+
+export function modelLabel(model: Model): string {
+  return model.displayName || modelIdOf(model.name);
+}
+
+export function modelDescription(model: Model): string {
+  const parts = [modelIdOf(model.name)];
+  if ((model.deployedModels ?? []).length) parts.push('deployed');
+  if (isExportable(model)) parts.push('exportable');
+  return parts.join(' · ');
+}
+
+export function modelTooltip(model: Model): string {
+  const lines = [
+    `${modelLabel(model)}`,
+    `Name: ${splitVersion(model.name ?? '').model}`,
+    model.description ? `Description: ${model.description}` : '',
+    `Default version: ${model.versionId ?? '?'}`,
+    model.createTime ? `Created: ${formatTime(model.createTime)}` : '',
+    model.updateTime ? `Updated: ${formatTime(model.updateTime)}` : '',
+    `Export formats: ${(model.supportedExportFormats ?? []).map((f) => f.id).join(', ') || 'none (not exportable)'}`,
+    (model.deployedModels ?? []).length ? `Deployed at: ${(model.deployedModels ?? []).map((d) => lastSegment(d.endpoint)).join(', ')}` : '',
+    Object.keys(model.labels ?? {}).length ? `Labels: ${Object.entries(model.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(', ')}` : '',
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+/** "Version 3" with aliases as badges: "Version 3  [default] [golden]". */
+export function versionLabel(version: Model): string {
+  return `Version ${version.versionId ?? '?'}`;
+}
+
+export function aliasBadges(version: Model): string {
+  return (version.versionAliases ?? []).map((a) => `@${a}`).join(' ');
+}
+
+export function versionDescription(version: Model): string {
+  const parts: string[] = [];
+  const badges = aliasBadges(version);
+  if (badges) parts.push(badges);
+  if (isDefaultVersion(version)) parts.push('★ default');
+  const created = formatTime(version.versionCreateTime);
+  if (created) parts.push(`created ${created}`);
+  return parts.join(' · ');
+}
+
+export function versionTooltip(version: Model): string {
+  return [
+    `${modelLabel(version)}, version ${version.versionId ?? '?'}${isDefaultVersion(version) ? ' (default version)' : ''}`,
+    `Name: ${splitVersion(version.name ?? '').model}@${version.versionId ?? ''}`,
+    `Aliases: ${(version.versionAliases ?? []).join(', ') || 'none'}`,
+    version.versionDescription ? `Description: ${version.versionDescription}` : '',
+    version.versionCreateTime ? `Created: ${formatTime(version.versionCreateTime)}` : '',
+    version.versionUpdateTime ? `Updated: ${formatTime(version.versionUpdateTime)}` : '',
+    `Export formats: ${(version.supportedExportFormats ?? []).map((f) => `${f.id} (${(f.exportableContents ?? []).join('+').toLowerCase()})`).join(', ') || 'none'}`,
+  ].filter(Boolean).join('\n');
+}
+
+/** The version-qualified name for calls on one version. */
+export function versionName(version: Model): string {
+  return `${splitVersion(version.name ?? '').model}@${version.versionId ?? ''}`;
+}
+
+export function evaluationLabel(evaluation: ModelEvaluation): string {
+  return evaluation.displayName || `Evaluation ${lastSegment(evaluation.name)}`;
+}
+
+export function evaluationDescription(evaluation: ModelEvaluation): string {
+  const parts = [lastSegment(evaluation.name)];
+  if ((evaluation.sliceDimensions ?? []).length) parts.push(`slices by ${(evaluation.sliceDimensions ?? []).join(', ')}`);
+  const created = formatTime(evaluation.createTime);
+  if (created) parts.push(created);
+  return parts.join(' · ');
+}
+
+export function sliceLabel(slice: ModelEvaluationSlice): string {
+  const dim = slice.slice?.dimension;
+  const value = slice.slice?.value;
+  if (dim && value) return `${dim} = ${value}`;
+  if (dim) return dim;
+  return `Slice ${lastSegment(slice.name)}`;
+}
+
+export function annotationLabel(annotation: EvaluatedAnnotation, index: number): string {
+  const type = (annotation.type ?? 'EVALUATED_ANNOTATION_TYPE_UNSPECIFIED').replace(/^EVALUATED_ANNOTATION_TYPE_UNSPECIFIED$/, 'annotation').toLowerCase().replace(/_/g, ' ');
+  return `#${index + 1} ${type}`;
+}
+
+export function checkpointLabel(checkpoint: Checkpoint): string {
+  return `Checkpoint ${checkpoint.checkpointId ?? '?'}`;
+}
+
+export function checkpointDescription(checkpoint: Checkpoint, defaultCheckpointId?: string): string {
+  const parts = [`epoch ${checkpoint.epoch ?? '0'}`, `step ${checkpoint.step ?? '0'}`];
+  if (defaultCheckpointId && checkpoint.checkpointId === defaultCheckpointId) parts.push('★ default');
+  return parts.join(' · ');
+}
+
+/** Model IDs users type for CopyModel: ≤63 chars, [a-z0-9_-], first char not a digit or hyphen. */
+export function validateModelId(id: string): string | undefined {
+  if (id === '') return undefined;
+  if (id.length > 63) return 'At most 63 characters.';
+  if (!/^[a-z0-9_-]+$/.test(id)) return 'Only lowercase letters, digits, "_" and "-".';
+  if (/^[0-9-]/.test(id)) return 'The first character cannot be a digit or a hyphen.';
+  return undefined;
+}
+
+/** Version aliases: [a-z][a-zA-Z0-9-]{0,126}[a-z0-9], and "default" belongs to exactly one version. */
+export function validateAlias(alias: string): string | undefined {
+  const a = alias.startsWith('-') ? alias.slice(1) : alias;
+  if (a === '') return 'Enter an alias, e.g. golden.';
+  if (!/^[a-z][a-zA-Z0-9-]{0,126}[a-z0-9]$/.test(a)) return 'An alias starts with a lowercase letter, ends with a lowercase letter or digit, uses letters, digits and "-", and has 2-128 characters.';
+  if (/^[0-9]+$/.test(a)) return 'An alias cannot be a number (numbers are version IDs).';
+  return undefined;
+}
+
+/** A ListModels filter for what the user typed: raw filter syntax passes through, plain text matches the display name. */
+export function filterExpression(input: string): string | undefined {
+  const text = input.trim();
+  if (text === '') return undefined;
+  if (/[=:!]/.test(text)) return text;
+  return `display_name="${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}

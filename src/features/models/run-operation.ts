@@ -1,0 +1,146 @@
+// Runs one Model Registry long-running operation the way the user sees it: a cancellable progress
+// notification, an entry in the Operations view (with cancel and stop-waiting there too), and a
+// final message that says what happened.
+import * as vscode from 'vscode';
+import { describeError, isCancellation } from '../../core/google/errors';
+import type { ModelOperation } from '../../core/models/operation';
+import type { ModelOperationMetadata } from '../../core/models/types';
+import { timestampToDate } from '../../core/models/types';
+import { OperationFailedError } from '../../core/lro';
+import { toAbortSignal } from '../../platform/disposables';
+import { getLogger } from '../../platform/log';
+import { getOperationsRegistry } from '../operations/registry';
+
+const log = getLogger('models');
+
+export type OperationOutcome<Res> =
+  | { state: 'succeeded'; result: Res }
+  | { state: 'failed'; message: string }
+  | { state: 'cancelled'; message: string }
+  | { state: 'detached'; message: string };
+
+export interface RunOperationOptions<Res> {
+  /** "Copying model churn to europe-west4". */
+  title: string;
+  resource: string;
+  /** Starts the operation; the signal aborts only while the start call is in flight. */
+  start(signal: AbortSignal | undefined): Promise<ModelOperation<Res, ModelOperationMetadata>>;
+  /** Poll interval of the first poll, in ms (tests shorten it). */
+  initialPollMs?: number;
+}
+
+function progressText(op: ModelOperation<unknown, ModelOperationMetadata>): string {
+  const meta = op.metadata;
+  const created = timestampToDate(meta?.genericMetadata?.createTime);
+  const parts: string[] = [];
+  if (created) parts.push(`running for ${Math.max(0, Math.round((Date.now() - created.getTime()) / 1000))} s`);
+  const failures = meta?.genericMetadata?.partialFailures ?? [];
+  if (failures.length) parts.push(`${failures.length} partial failure(s)`);
+  if (meta?.outputInfo?.artifactOutputUri) parts.push(`to ${meta.outputInfo.artifactOutputUri}`);
+  if (meta?.outputInfo?.imageOutputUri) parts.push(`to ${meta.outputInfo.imageOutputUri}`);
+  return parts.join(', ') || 'running';
+}
+
+export async function runOperation<Res>(options: RunOperationOptions<Res>): Promise<OperationOutcome<Res>> {
+  const registry = getOperationsRegistry();
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: options.title, cancellable: true },
+    async (progress, token): Promise<OperationOutcome<Res>> => {
+      let op: ModelOperation<Res, ModelOperationMetadata> | undefined;
+      const startSignal = toAbortSignal(token);
+      try {
+        op = await options.start(startSignal);
+      } catch (err) {
+        if (isCancellation(err)) return { state: 'cancelled', message: 'Cancelled before the operation started.' };
+        throw err;
+      }
+      const started = op;
+      log.info(`${options.title}: started ${started.name}`);
+      let cancelMessage: string | undefined;
+      const cancel = async (): Promise<string> => {
+        const outcome = await started.cancel();
+        log.info(`${options.title}: cancel → ${outcome.kind}`);
+        cancelMessage = outcome.message;
+        if (outcome.kind === 'unsupported') {
+          // Nothing more will happen on our side; stop following so the notification closes.
+          handle.finish('detached', outcome.message);
+          stopLocal.abort();
+        }
+        return outcome.message;
+      };
+      const stopLocal = new AbortController();
+      const handle = registry.start({
+        title: options.title,
+        resource: options.resource,
+        source: 'models',
+        operationName: started.name,
+        cancel,
+        stopWaiting: async () => {
+          try {
+            await started.stopWaiting();
+            return 'Stopped waiting. The operation goes on running on the server; its result will not be kept.';
+          } catch (err) {
+            return `Stopped waiting here, but the server could not forget the operation: ${describeError(err)}`;
+          }
+        },
+      });
+      token.onCancellationRequested(() => {
+        progress.report({ message: 'asking the server to cancel…' });
+        cancel().then(
+          (message) => progress.report({ message }),
+          (err: unknown) => {
+            log.error(`${options.title}: cancel failed`, err);
+            void vscode.window.showErrorMessage(`Could not cancel: ${describeError(err)}`);
+          },
+        );
+      });
+      const waitSignal = AbortSignal.any([handle.signal, stopLocal.signal]);
+      try {
+        const result = await started.wait({
+          signal: waitSignal,
+          initialDelayMs: options.initialPollMs ?? 1000,
+          maxDelayMs: 5000,
+          onUpdate: () => {
+            const text = progressText(started as ModelOperation<unknown, ModelOperationMetadata>);
+            progress.report({ message: text });
+            handle.progress(text);
+          },
+        });
+        handle.finish('succeeded', 'done');
+        return { state: 'succeeded', result };
+      } catch (err) {
+        if (isCancellation(err)) {
+          const message = handle.operation.detail ?? cancelMessage ?? 'Stopped waiting.';
+          handle.finish('detached', message);
+          return { state: 'detached', message };
+        }
+        if (err instanceof OperationFailedError && err.status === 'CANCELLED') {
+          handle.finish('cancelled', 'cancelled');
+          return { state: 'cancelled', message: cancelMessage ?? 'The operation was cancelled.' };
+        }
+        const message = describeError(err);
+        handle.finish('failed', message);
+        return { state: 'failed', message };
+      }
+    },
+  );
+}
+
+/** Tells the user how an operation ended; success gets the caller's own message. */
+export function reportOutcome(title: string, outcome: OperationOutcome<unknown>, success: string): void {
+  switch (outcome.state) {
+    case 'succeeded':
+      void vscode.window.showInformationMessage(success);
+      return;
+    case 'cancelled':
+      void vscode.window.showInformationMessage(`${title}: cancelled. ${outcome.message}`);
+      return;
+    case 'detached':
+      void vscode.window.showInformationMessage(`${title}: ${outcome.message}`);
+      return;
+    case 'failed':
+      void vscode.window.showErrorMessage(`${title} failed: ${outcome.message}`, 'Show Logs').then((c) => {
+        if (c) void vscode.commands.executeCommand('cloudbench.showLogs');
+      });
+  }
+}

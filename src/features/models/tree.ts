@@ -1,0 +1,400 @@
+// The Models tree: project → location → models (paged, filterable) → versions → evaluations →
+// slices → evaluated annotations, and checkpoints under a version. One class per node kind, each
+// with the stable contextValue the menus in package.json match.
+import * as vscode from 'vscode';
+import type { ModelRegistryClient } from '../../core/models/client';
+import type { Checkpoint, EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
+import { PagedList } from '../../core/paging';
+import { describeError, GoogleApiError } from '../../core/google/errors';
+import {
+  annotationLabel, checkpointDescription, checkpointLabel, evaluationDescription, evaluationLabel, formatTime, isDefaultVersion,
+  lastSegment, modelContextValue, modelDescription, modelLabel, modelTooltip, sliceLabel, splitVersion, versionContextValue,
+  versionDescription, versionLabel, versionName, versionTooltip,
+} from './presentation';
+
+export const PAGE_SIZE = 50;
+
+/** What nodes need from the feature: the current client and project, and a way to ask for a redraw. */
+export interface TreeContext {
+  client(): ModelRegistryClient | undefined;
+  project(): string | undefined;
+  configuredLocations(): string[];
+  filter(): string | undefined;
+  changed(node: ModelsNode | undefined): void;
+  /** Annotations imported in this window, per slice name (the API has no call that lists them). */
+  importedAnnotations(slice: string): EvaluatedAnnotation[];
+}
+
+export abstract class ModelsNode extends vscode.TreeItem {
+  /** Full resource name, when the node stands for a resource. */
+  abstract readonly resourceName: string | undefined;
+  parent: ModelsNode | undefined;
+  getChildren(): Promise<ModelsNode[]> {
+    return Promise.resolve([]);
+  }
+  /** The JSON the details view shows. */
+  details(): unknown {
+    return undefined;
+  }
+}
+
+export class MessageNode extends ModelsNode {
+  readonly resourceName = undefined;
+  constructor(message: string, icon = 'info', tooltip?: string) {
+    super(message, vscode.TreeItemCollapsibleState.None);
+    this.contextValue = 'message';
+    this.iconPath = new vscode.ThemeIcon(icon);
+    if (tooltip) this.tooltip = tooltip;
+  }
+}
+
+export class ErrorNode extends MessageNode {
+  constructor(what: string, err: unknown) {
+    super(`Could not load ${what}`, 'error', describeError(err));
+    this.description = err instanceof GoogleApiError ? err.status : undefined;
+    this.contextValue = 'error';
+  }
+}
+
+/** "Load more" at the end of a paged list; the command loads the next page into `owner`. */
+export class LoadMoreNode extends ModelsNode {
+  readonly resourceName = undefined;
+  constructor(readonly owner: PagedParent) {
+    super('Load more…', vscode.TreeItemCollapsibleState.None);
+    this.contextValue = 'loadMore';
+    this.iconPath = new vscode.ThemeIcon('ellipsis');
+    this.command = { command: 'cloudbench.models.loadMore', title: 'Load More', arguments: [this] };
+  }
+}
+
+/** A node whose children come page by page. */
+export abstract class PagedParent extends ModelsNode {
+  protected list: PagedList<ModelsNode> | undefined;
+  protected error: unknown;
+
+  protected abstract createList(): PagedList<ModelsNode>;
+  protected abstract what: string;
+  protected emptyText = 'Nothing here';
+  protected leading(): ModelsNode[] {
+    return [];
+  }
+
+  reset(): void {
+    this.list = undefined;
+    this.error = undefined;
+  }
+
+  async loadMore(): Promise<void> {
+    if (!this.list) this.list = this.createList();
+    await this.list.loadMore();
+  }
+
+  override async getChildren(): Promise<ModelsNode[]> {
+    const lead = this.leading();
+    for (const n of lead) n.parent = this;
+    if (!this.list) {
+      this.list = this.createList();
+      try {
+        await this.list.loadMore();
+        this.error = undefined;
+      } catch (err) {
+        this.error = err;
+        this.list = undefined;
+        return [...lead, new ErrorNode(this.what, err)];
+      }
+    }
+    const items = [...this.list.items];
+    for (const n of items) n.parent = this;
+    const out: ModelsNode[] = [...lead, ...items];
+    if (this.list.hasMore) {
+      const more = new LoadMoreNode(this);
+      more.parent = this;
+      out.push(more);
+    }
+    if (items.length === 0 && lead.length === 0) out.push(new MessageNode(this.emptyText));
+    return out;
+  }
+}
+
+export class ProjectNode extends ModelsNode {
+  readonly resourceName: string;
+  constructor(private readonly ctx: TreeContext, readonly project: string) {
+    super(project, vscode.TreeItemCollapsibleState.Expanded);
+    this.resourceName = `projects/${project}`;
+    this.id = `project:${project}`;
+    this.contextValue = 'project';
+    this.iconPath = new vscode.ThemeIcon('project');
+    this.tooltip = `Google Cloud project ${project}`;
+  }
+
+  override async getChildren(): Promise<ModelsNode[]> {
+    const client = this.ctx.client();
+    if (!client) return [];
+    let locations = this.ctx.configuredLocations();
+    if (locations.length === 0) {
+      try {
+        locations = [];
+        for await (const l of client.listLocations(this.project)) if (l.locationId) locations.push(l.locationId);
+      } catch (err) {
+        return [new ErrorNode('locations (set cloudbench.locations to skip this call)', err)];
+      }
+    }
+    return locations.map((l) => {
+      const node = new LocationNode(this.ctx, this.project, l);
+      node.parent = this;
+      return node;
+    });
+  }
+}
+
+export class LocationNode extends PagedParent {
+  readonly resourceName: string;
+  protected what = 'models';
+  constructor(private readonly ctx: TreeContext, readonly project: string, readonly location: string) {
+    super(location, vscode.TreeItemCollapsibleState.Collapsed);
+    this.resourceName = `projects/${project}/locations/${location}`;
+    this.id = `location:${project}/${location}`;
+    this.contextValue = 'location';
+    this.iconPath = new vscode.ThemeIcon('globe');
+    this.tooltip = this.resourceName;
+    const filter = ctx.filter();
+    if (filter) this.description = `filter: ${filter}`;
+    this.emptyText = filter ? 'No models match the filter' : 'No models in this location';
+  }
+
+  protected createList(): PagedList<ModelsNode> {
+    const filter = this.ctx.filter();
+    return new PagedList<ModelsNode>(async (pageToken) => {
+      const client = this.ctx.client();
+      if (!client) return { items: [] };
+      const page = await client.listModelsPage({
+        parent: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}), ...(filter ? { filter } : {}),
+      });
+      return { items: page.items.map((m) => new ModelNode(this.ctx, m)), nextPageToken: page.nextPageToken };
+    });
+  }
+}
+
+export class ModelNode extends PagedParent {
+  readonly resourceName: string;
+  protected what = 'versions';
+  constructor(private readonly ctx: TreeContext, readonly model: Model) {
+    super(modelLabel(model), vscode.TreeItemCollapsibleState.Collapsed);
+    this.resourceName = splitVersion(model.name ?? '').model;
+    this.id = `model:${this.resourceName}`;
+    this.contextValue = modelContextValue(model);
+    this.description = modelDescription(model);
+    this.tooltip = modelTooltip(model);
+    this.iconPath = new vscode.ThemeIcon((model.deployedModels ?? []).length ? 'rocket' : 'symbol-class');
+  }
+
+  protected createList(): PagedList<ModelsNode> {
+    return new PagedList<ModelsNode>(async (pageToken) => {
+      const client = this.ctx.client();
+      if (!client) return { items: [] };
+      const page = await client.listModelVersionsPage({
+        name: this.resourceName, pageSize: PAGE_SIZE, orderBy: 'create_time desc', ...(pageToken ? { pageToken } : {}),
+      });
+      return { items: page.items.map((v) => new VersionNode(this.ctx, v)), nextPageToken: page.nextPageToken };
+    });
+  }
+
+  override details(): unknown {
+    return this.model;
+  }
+}
+
+export class VersionNode extends PagedParent {
+  readonly resourceName: string;
+  protected what = 'evaluations';
+  protected override emptyText = 'No evaluations';
+  constructor(private readonly ctx: TreeContext, readonly version: Model) {
+    super(versionLabel(version), vscode.TreeItemCollapsibleState.Collapsed);
+    this.resourceName = versionName(version);
+    this.id = `version:${this.resourceName}`;
+    this.contextValue = versionContextValue(version);
+    this.description = versionDescription(version);
+    this.tooltip = versionTooltip(version);
+    this.iconPath = new vscode.ThemeIcon(isDefaultVersion(version) ? 'star-full' : 'versions');
+  }
+
+  get modelName(): string {
+    return splitVersion(this.resourceName).model;
+  }
+
+  protected override leading(): ModelsNode[] {
+    return [new CheckpointsNode(this.ctx, this.version)];
+  }
+
+  protected createList(): PagedList<ModelsNode> {
+    return new PagedList<ModelsNode>(async (pageToken) => {
+      const client = this.ctx.client();
+      if (!client) return { items: [] };
+      const page = await client.listModelEvaluationsPage({ parent: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
+      return { items: page.items.map((e) => new EvaluationNode(this.ctx, e)), nextPageToken: page.nextPageToken };
+    });
+  }
+
+  override details(): unknown {
+    return this.version;
+  }
+}
+
+export class CheckpointsNode extends PagedParent {
+  readonly resourceName: string;
+  protected what = 'checkpoints';
+  protected override emptyText = 'No checkpoints';
+  constructor(private readonly ctx: TreeContext, readonly version: Model) {
+    super('Checkpoints', vscode.TreeItemCollapsibleState.Collapsed);
+    this.resourceName = versionName(version);
+    this.id = `checkpoints:${this.resourceName}`;
+    this.contextValue = 'checkpoints';
+    this.iconPath = new vscode.ThemeIcon('history');
+  }
+
+  protected createList(): PagedList<ModelsNode> {
+    return new PagedList<ModelsNode>(async (pageToken) => {
+      const client = this.ctx.client();
+      if (!client) return { items: [] };
+      const page = await client.listModelVersionCheckpointsPage({ name: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
+      return { items: page.items.map((c) => new CheckpointNode(this.resourceName, c, this.version.defaultCheckpointId)), nextPageToken: page.nextPageToken };
+    });
+  }
+}
+
+export class CheckpointNode extends ModelsNode {
+  readonly resourceName: string;
+  constructor(readonly version: string, readonly checkpoint: Checkpoint, defaultCheckpointId?: string) {
+    super(checkpointLabel(checkpoint), vscode.TreeItemCollapsibleState.None);
+    this.resourceName = version;
+    this.id = `checkpoint:${version}/${checkpoint.checkpointId ?? ''}`;
+    this.contextValue = 'checkpoint';
+    this.description = checkpointDescription(checkpoint, defaultCheckpointId);
+    this.tooltip = `Checkpoint ${checkpoint.checkpointId ?? ''} of ${version}\nEpoch ${checkpoint.epoch ?? '0'}, step ${checkpoint.step ?? '0'}`;
+    this.iconPath = new vscode.ThemeIcon('debug-breakpoint-log');
+  }
+
+  override details(): unknown {
+    return this.checkpoint;
+  }
+}
+
+export class EvaluationNode extends PagedParent {
+  readonly resourceName: string;
+  protected what = 'slices';
+  protected override emptyText = 'No slices';
+  constructor(private readonly ctx: TreeContext, readonly evaluation: ModelEvaluation) {
+    super(evaluationLabel(evaluation), vscode.TreeItemCollapsibleState.Collapsed);
+    this.resourceName = evaluation.name ?? '';
+    this.id = `evaluation:${this.resourceName}`;
+    this.contextValue = 'evaluation';
+    this.description = evaluationDescription(evaluation);
+    this.tooltip = `${evaluationLabel(evaluation)}\n${this.resourceName}\nMetrics schema: ${evaluation.metricsSchemaUri ?? '—'}\nCreated: ${formatTime(evaluation.createTime)}`;
+    this.iconPath = new vscode.ThemeIcon('graph');
+  }
+
+  protected createList(): PagedList<ModelsNode> {
+    return new PagedList<ModelsNode>(async (pageToken) => {
+      const client = this.ctx.client();
+      if (!client) return { items: [] };
+      const page = await client.listModelEvaluationSlicesPage({ parent: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
+      return { items: page.items.map((s) => new SliceNode(this.ctx, s)), nextPageToken: page.nextPageToken };
+    });
+  }
+
+  override details(): unknown {
+    return this.evaluation;
+  }
+}
+
+export class SliceNode extends ModelsNode {
+  readonly resourceName: string;
+  constructor(private readonly ctx: TreeContext, readonly slice: ModelEvaluationSlice) {
+    super(sliceLabel(slice), vscode.TreeItemCollapsibleState.Collapsed);
+    this.resourceName = slice.name ?? '';
+    this.id = `slice:${this.resourceName}`;
+    this.contextValue = 'slice';
+    this.description = lastSegment(slice.name);
+    this.tooltip = `${sliceLabel(slice)}\n${this.resourceName}\nCreated: ${formatTime(slice.createTime)}`;
+    this.iconPath = new vscode.ThemeIcon('pie-chart');
+  }
+
+  override async getChildren(): Promise<ModelsNode[]> {
+    const annotations = this.ctx.importedAnnotations(this.resourceName);
+    const nodes: ModelsNode[] = annotations.map((a, i) => {
+      const n = new AnnotationNode(this.resourceName, a, i);
+      n.parent = this;
+      return n;
+    });
+    nodes.push(new MessageNode(
+      annotations.length ? 'Only annotations imported in this window are listed' : 'No evaluated annotations imported in this window',
+      'info',
+      'The Model Registry API imports evaluated annotations but has no call that lists them, so this tree shows the ones imported here.',
+    ));
+    return nodes;
+  }
+
+  override details(): unknown {
+    return this.slice;
+  }
+}
+
+export class AnnotationNode extends ModelsNode {
+  readonly resourceName: string;
+  constructor(readonly slice: string, readonly annotation: EvaluatedAnnotation, index: number) {
+    super(annotationLabel(annotation, index), vscode.TreeItemCollapsibleState.None);
+    this.resourceName = slice;
+    this.id = `annotation:${slice}#${index}`;
+    this.contextValue = 'annotation';
+    this.description = annotation.evaluatedDataItemViewId ?? '';
+    this.iconPath = new vscode.ThemeIcon('note');
+    this.tooltip = `Evaluated annotation ${index + 1} of slice ${slice}`;
+  }
+
+  override details(): unknown {
+    return this.annotation;
+  }
+}
+
+export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ModelsNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private roots: ModelsNode[] | undefined;
+
+  constructor(private readonly ctx: Omit<TreeContext, 'changed'>) {}
+
+  private get treeContext(): TreeContext {
+    return { ...this.ctx, changed: (n) => this.emitter.fire(n) };
+  }
+
+  refresh(node?: ModelsNode): void {
+    if (!node) this.roots = undefined;
+    else if (node instanceof PagedParent) node.reset();
+    this.emitter.fire(node);
+  }
+
+  /** Redraws a node with what it already loaded (after "Load more"). */
+  redraw(node: ModelsNode): void {
+    this.emitter.fire(node);
+  }
+
+  getTreeItem(element: ModelsNode): vscode.TreeItem {
+    return element;
+  }
+
+  getParent(element: ModelsNode): ModelsNode | undefined {
+    return element.parent;
+  }
+
+  async getChildren(element?: ModelsNode): Promise<ModelsNode[]> {
+    if (element) return element.getChildren();
+    const project = this.ctx.project();
+    if (!project || !this.ctx.client()) return [];
+    this.roots ??= [new ProjectNode(this.treeContext, project)];
+    return this.roots;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

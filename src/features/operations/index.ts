@@ -1,0 +1,57 @@
+// The Operations view: every long-running operation started in this window, with cancel and
+// stop-waiting actions. Features register their operations through getOperationsRegistry().
+import * as vscode from 'vscode';
+import { registerCommand } from '../../platform/commands';
+import { getLogger } from '../../platform/log';
+import { getOperationsRegistry, type OperationsRegistry } from './registry';
+import { OperationItem, OperationsTreeProvider } from './view';
+
+export { getOperationsRegistry, OperationsRegistry } from './registry';
+export type { OperationHandle, OperationStart, OperationState, TrackedOperation } from './registry';
+
+const log = getLogger('operations');
+let activated = false;
+
+function pickId(registry: OperationsRegistry, node: unknown): number | undefined {
+  if (node instanceof OperationItem) return node.operation.id;
+  const id = (node as { operation?: { id?: unknown } } | undefined)?.operation?.id;
+  if (typeof id === 'number') return id;
+  const running = registry.list().filter((o) => o.state === 'running');
+  return running.length === 1 ? running[0]!.id : undefined;
+}
+
+/** Registers the view and its commands once per window; later calls do nothing. */
+export function activateOperations(context: vscode.ExtensionContext): OperationsRegistry {
+  const registry = getOperationsRegistry();
+  if (activated) return registry;
+  activated = true;
+  const provider = new OperationsTreeProvider(registry);
+  context.subscriptions.push(registry, provider, vscode.window.createTreeView('cloudbench.operations', { treeDataProvider: provider }));
+  context.subscriptions.push({ dispose: () => { activated = false; } });
+
+  registerCommand(context, 'cloudbench.operations.refresh', () => provider.refresh());
+  registerCommand(context, 'cloudbench.operations.clearFinished', () => {
+    const removed = registry.clearFinished();
+    log.debug(`cleared ${removed} finished operations`);
+  });
+  registerCommand(context, 'cloudbench.operations.cancel', async (node?: unknown) => {
+    const id = pickId(registry, node);
+    if (id === undefined) return;
+    const op = registry.get(id);
+    const answer = await vscode.window.showWarningMessage(
+      `Cancel "${op?.title ?? 'operation'}"?`,
+      { modal: true, detail: 'The server is asked to cancel; cancellation is best effort and the operation may still finish.' },
+      'Cancel Operation',
+    );
+    if (answer !== 'Cancel Operation') return;
+    const message = await registry.cancel(id);
+    void vscode.window.showInformationMessage(message);
+  });
+  registerCommand(context, 'cloudbench.operations.stopWaiting', async (node?: unknown) => {
+    const id = pickId(registry, node);
+    if (id === undefined) return;
+    const message = await registry.stopWaiting(id);
+    void vscode.window.showInformationMessage(message);
+  });
+  return registry;
+}

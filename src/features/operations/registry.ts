@@ -1,0 +1,155 @@
+// The operations the user started in this window, from start to end, whatever service runs them.
+// Features register an operation with its cancel and stop-waiting actions; the Operations view
+// and the progress notifications read the same entries, so either place can act on them.
+import * as vscode from 'vscode';
+
+export type OperationState = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'detached';
+
+export interface OperationActions {
+  /** Asks the server to cancel; resolves with a sentence that explains the outcome. */
+  cancel?(): Promise<string>;
+  /** Stops following the operation (it keeps running on the server); resolves with a sentence. */
+  stopWaiting?(): Promise<string>;
+}
+
+export interface OperationStart extends OperationActions {
+  /** "Copy model churn-model to europe-west4". */
+  title: string;
+  /** The server's operation name, when known. */
+  operationName?: string;
+  /** The resource the operation acts on. */
+  resource: string;
+  /** "models" or "keys": which feature started it. */
+  source: string;
+}
+
+export interface TrackedOperation {
+  readonly id: number;
+  readonly title: string;
+  readonly resource: string;
+  readonly source: string;
+  readonly started: Date;
+  operationName: string | undefined;
+  state: OperationState;
+  /** Latest progress or outcome text. */
+  detail: string | undefined;
+  ended: Date | undefined;
+  /** Aborted when the user stops waiting, so the local poll loop ends at once. */
+  readonly waiting: AbortController;
+  readonly actions: OperationActions;
+}
+
+export interface OperationHandle {
+  readonly operation: TrackedOperation;
+  /** Aborts when the user stops waiting (from the view or elsewhere). */
+  readonly signal: AbortSignal;
+  setOperationName(name: string): void;
+  progress(detail: string): void;
+  finish(state: Exclude<OperationState, 'running'>, detail?: string): void;
+}
+
+export class OperationsRegistry implements vscode.Disposable {
+  private readonly entries: TrackedOperation[] = [];
+  private nextId = 1;
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+
+  list(): readonly TrackedOperation[] {
+    return this.entries;
+  }
+
+  get(id: number): TrackedOperation | undefined {
+    return this.entries.find((e) => e.id === id);
+  }
+
+  start(start: OperationStart): OperationHandle {
+    const op: TrackedOperation = {
+      id: this.nextId++,
+      title: start.title,
+      resource: start.resource,
+      source: start.source,
+      started: new Date(),
+      operationName: start.operationName,
+      state: 'running',
+      detail: undefined,
+      ended: undefined,
+      waiting: new AbortController(),
+      actions: { ...(start.cancel ? { cancel: start.cancel } : {}), ...(start.stopWaiting ? { stopWaiting: start.stopWaiting } : {}) },
+    };
+    this.entries.unshift(op);
+    this.changed.fire();
+    return {
+      operation: op,
+      signal: op.waiting.signal,
+      setOperationName: (name) => {
+        op.operationName = name;
+        this.changed.fire();
+      },
+      progress: (detail) => {
+        if (op.state !== 'running') return;
+        op.detail = detail;
+        this.changed.fire();
+      },
+      finish: (state, detail) => {
+        if (op.state !== 'running') return;
+        op.state = state;
+        op.detail = detail ?? op.detail;
+        op.ended = new Date();
+        this.changed.fire();
+      },
+    };
+  }
+
+  /** Cancels through the operation's own action; the poll loop reports the final state. */
+  async cancel(id: number): Promise<string> {
+    const op = this.get(id);
+    if (!op || op.state !== 'running') return 'The operation is no longer running.';
+    if (!op.actions.cancel) return 'This operation cannot be cancelled.';
+    const message = await op.actions.cancel();
+    op.detail = message;
+    this.changed.fire();
+    return message;
+  }
+
+  /** Stops following: the server forgets the result (where it can) and the local wait ends. */
+  async stopWaiting(id: number): Promise<string> {
+    const op = this.get(id);
+    if (!op || op.state !== 'running') return 'The operation is no longer running.';
+    let message = 'Stopped waiting; the operation goes on running on the server.';
+    try {
+      if (op.actions.stopWaiting) message = await op.actions.stopWaiting();
+    } finally {
+      op.state = 'detached';
+      op.detail = message;
+      op.ended = new Date();
+      op.waiting.abort();
+      this.changed.fire();
+    }
+    return message;
+  }
+
+  clearFinished(): number {
+    const before = this.entries.length;
+    for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i]!.state !== 'running') this.entries.splice(i, 1);
+    this.changed.fire();
+    return before - this.entries.length;
+  }
+
+  /** Fires change events without a state change (e.g. to refresh elapsed times). */
+  touch(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const op of this.entries) if (op.state === 'running') op.waiting.abort();
+    this.changed.dispose();
+  }
+}
+
+let shared: OperationsRegistry | undefined;
+
+/** The one registry of the window; features that start operations (models, keys) register here. */
+export function getOperationsRegistry(): OperationsRegistry {
+  shared ??= new OperationsRegistry();
+  return shared;
+}

@@ -1,0 +1,85 @@
+import * as vscode from 'vscode';
+import type { OperationsRegistry, TrackedOperation } from './registry';
+
+const ICONS: Record<TrackedOperation['state'], [string, string | undefined]> = {
+  running: ['loading~spin', undefined],
+  succeeded: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  cancelled: ['circle-slash', 'disabledForeground'],
+  detached: ['debug-disconnect', 'disabledForeground'],
+};
+
+const STATE_TEXT: Record<TrackedOperation['state'], string> = {
+  running: 'running',
+  succeeded: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  detached: 'no longer followed',
+};
+
+function elapsed(op: TrackedOperation): string {
+  const seconds = Math.max(0, Math.round(((op.ended ?? new Date()).getTime() - op.started.getTime()) / 1000));
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+}
+
+export class OperationItem extends vscode.TreeItem {
+  constructor(readonly operation: TrackedOperation) {
+    super(operation.title, vscode.TreeItemCollapsibleState.None);
+    this.id = `operation:${operation.id}`;
+    this.contextValue = `operation.${operation.state}`;
+    this.description = [STATE_TEXT[operation.state], elapsed(operation), operation.detail].filter(Boolean).join(' · ');
+    const [icon, color] = ICONS[operation.state];
+    this.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendMarkdown(`**${escapeMd(operation.title)}**\n\n`);
+    tip.appendMarkdown(`State: ${STATE_TEXT[operation.state]}\n\n`);
+    tip.appendMarkdown(`Resource: \`${operation.resource}\`\n\n`);
+    if (operation.operationName) tip.appendMarkdown(`Operation: \`${operation.operationName}\`\n\n`);
+    tip.appendMarkdown(`Started: ${operation.started.toLocaleString()}`);
+    if (operation.ended) tip.appendMarkdown(`\n\nEnded: ${operation.ended.toLocaleString()}`);
+    if (operation.detail) tip.appendMarkdown(`\n\n${escapeMd(operation.detail)}`);
+    this.tooltip = tip;
+  }
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+export class OperationsTreeProvider implements vscode.TreeDataProvider<OperationItem>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<OperationItem | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(private readonly registry: OperationsRegistry) {
+    this.subscription = registry.onDidChange(() => this.refresh());
+  }
+
+  refresh(): void {
+    this.changed.fire(undefined);
+    // Elapsed times of running operations move; refresh them while any runs.
+    const running = this.registry.list().some((o) => o.state === 'running');
+    if (running && !this.ticker) {
+      this.ticker = setInterval(() => this.changed.fire(undefined), 1000);
+    } else if (!running && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  getTreeItem(element: OperationItem): vscode.TreeItem {
+    return element;
+  }
+
+  getChildren(element?: OperationItem): OperationItem[] {
+    if (element) return [];
+    return this.registry.list().map((op) => new OperationItem(op));
+  }
+
+  dispose(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
