@@ -1,0 +1,53 @@
+// What every service handler of the sandbox's gRPC half works with.
+import type { SandboxClock } from '../types';
+import type { ModelStore } from './store';
+import type { OperationManager } from './operations';
+import type { ProtoObject } from '../../core/proto';
+import { invalidArgument } from './errors';
+
+export interface ServiceContext {
+  store: ModelStore;
+  ops: OperationManager;
+  clock: SandboxClock;
+}
+
+/** A decoded request: camelCase fields, defaults filled in (see src/core/proto). */
+export type Req = Record<string, any>;
+
+export type Handler = (request: Req, ctx: ServiceContext) => ProtoObject | Promise<ProtoObject>;
+
+export type ServiceHandlers = Record<string, Handler>;
+
+const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
+const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
+
+/** Label rules of Google Cloud resources: at most 64, lower-case keys and values of at most 63 characters. */
+export function checkLabels(labels: Record<string, string> | null | undefined, field: string): Record<string, string> {
+  const out = { ...(labels ?? {}) };
+  const keys = Object.keys(out);
+  if (keys.length > 64) throw invalidArgument(`${field} has ${keys.length} labels; at most 64 are allowed.`, [{ field, description: 'too many labels' }]);
+  for (const key of keys) {
+    if (!LABEL_KEY.test(key)) {
+      throw invalidArgument(`Label key "${key}" in ${field} is invalid: keys start with a lower-case letter and hold at most 63 lower-case letters, digits, "_" or "-".`, [
+        { field: `${field}.${key}`, description: 'invalid label key' },
+      ]);
+    }
+    if (!LABEL_VALUE.test(out[key]!)) {
+      throw invalidArgument(`Label value "${out[key]}" of "${key}" in ${field} is invalid: values hold at most 63 lower-case letters, digits, "_" or "-".`, [
+        { field: `${field}.${key}`, description: 'invalid label value' },
+      ]);
+    }
+  }
+  return out;
+}
+
+export function requireField(value: unknown, field: string): void {
+  if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) {
+    throw invalidArgument(`${field} is required.`, [{ field, description: 'required field is not set' }]);
+  }
+}
+
+/** Field mask paths in camelCase; an empty mask is refused where the API requires one. */
+export function maskPaths(mask: { paths?: string[] | null } | null | undefined): string[] {
+  return (mask?.paths ?? []).map((p) => p.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+}
