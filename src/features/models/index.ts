@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { ModelRegistryClient } from '../../core/models/client';
 import type { EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
-import { fromProto3Json, ProtoJsonError, toProto3Json } from '../../core/models/wire';
+import { toProto3Json } from '../../core/models/wire';
+import { arrayFromFile, parseImport } from './import-files';
 import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import { toAbortSignal } from '../../platform/disposables';
@@ -78,27 +79,6 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
   } catch (err) {
     throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`);
   }
-}
-
-/** Accepts a bare array or an object holding the array under the request's field name. */
-export function arrayFromFile(json: unknown, field: string, file: string): unknown[] {
-  if (Array.isArray(json)) return json;
-  const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  const inner = (json as Record<string, unknown> | null)?.[field] ?? (json as Record<string, unknown> | null)?.[snake];
-  if (Array.isArray(inner)) return inner;
-  throw new Error(`${lastSegment(file)} must hold a JSON array, or an object with a "${field}" array.`);
-}
-
-export function parseImport<T>(typeName: string, values: unknown[], file: string): T[] {
-  if (values.length === 0) throw new Error(`${lastSegment(file)} holds no entries to import.`);
-  return values.map((v, i) => {
-    try {
-      return fromProto3Json(typeName, v, `[${i}]`) as T;
-    } catch (err) {
-      if (err instanceof ProtoJsonError) throw new Error(`${lastSegment(file)} ${err.message}`);
-      throw err;
-    }
-  });
 }
 
 export function activateModels(context: vscode.ExtensionContext, services: Services): void {

@@ -1,0 +1,99 @@
+import { strict as assert } from 'node:assert';
+import {
+  aliasBadges, checkpointDescription, filterExpression, isDefaultVersion, modelContextValue, sliceLabel, splitVersion, validateAlias,
+  validateModelId, versionContextValue, versionDescription, versionName,
+} from '../../../src/features/models/presentation';
+import { arrayFromFile, parseImport } from '../../../src/features/models/import-files';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', `file://${__filename}`), 'utf8')) as {
+  contributes: { menus: { 'view/item/context': Array<{ command: string; when: string }> } };
+};
+
+function menuCommandsFor(contextValue: string): string[] {
+  return pkg.contributes.menus['view/item/context']
+    .filter((m) => m.when.includes('view == cloudbench.models'))
+    .filter((m) => {
+      const re = m.when.match(/viewItem =~ \/(.+)\/(?:\s|$)/);
+      if (re) return new RegExp(re[1]!.replace(/\\\\/g, '\\')).test(contextValue);
+      const eq = m.when.match(/viewItem == ([\w.]+)/);
+      return eq ? eq[1] === contextValue : false;
+    })
+    .map((m) => m.command);
+}
+
+describe('models tree presentation', () => {
+  const exportable = { name: 'projects/p/locations/l/models/m', versionId: '2', versionAliases: ['default', 'golden'], supportedExportFormats: [{ id: 'tflite' }] };
+  const plain = { name: 'projects/p/locations/l/models/m@3', versionId: '3', versionAliases: [] };
+
+  it('gives contextValues that the package.json menus match', () => {
+    assert.equal(modelContextValue(exportable), 'model.exportable');
+    assert.equal(modelContextValue(plain), 'model');
+    assert.equal(versionContextValue(exportable), 'modelVersion.exportable');
+    assert.equal(versionContextValue(plain), 'modelVersion');
+    const model = menuCommandsFor('model');
+    assert.ok(model.includes('cloudbench.models.copyModel') && model.includes('cloudbench.models.deleteModel') && model.includes('cloudbench.models.showIamPolicy'));
+    assert.ok(!model.includes('cloudbench.models.exportModel'));
+    assert.ok(menuCommandsFor('model.exportable').includes('cloudbench.models.exportModel'));
+    assert.ok(menuCommandsFor('modelVersion.exportable').includes('cloudbench.models.exportModel'));
+    const version = menuCommandsFor('modelVersion');
+    assert.ok(version.includes('cloudbench.models.deleteVersion') && version.includes('cloudbench.models.setAlias'));
+    assert.ok(!version.includes('cloudbench.models.deleteModel'));
+    assert.ok(menuCommandsFor('evaluation').includes('cloudbench.models.importSlices'));
+    assert.ok(menuCommandsFor('slice').includes('cloudbench.models.importEvaluatedAnnotations'));
+    assert.ok(menuCommandsFor('annotation').includes('cloudbench.models.showDetails'));
+    assert.ok(menuCommandsFor('checkpoint').includes('cloudbench.models.showDetails'));
+    assert.ok(menuCommandsFor('location').includes('cloudbench.models.copyResourceName'));
+  });
+
+  it('marks the default version and shows aliases as badges', () => {
+    assert.equal(isDefaultVersion(exportable), true);
+    assert.equal(aliasBadges(exportable), '@default @golden');
+    assert.match(versionDescription(exportable), /★ default/);
+    assert.doesNotMatch(versionDescription(plain), /default/);
+    assert.equal(versionName(plain), 'projects/p/locations/l/models/m@3');
+    assert.deepEqual(splitVersion('a/models/m@golden'), { model: 'a/models/m', version: 'golden' });
+  });
+
+  it('labels slices and checkpoints', () => {
+    assert.equal(sliceLabel({ slice: { dimension: 'annotationSpec', value: 'cat' } }), 'annotationSpec = cat');
+    assert.equal(sliceLabel({ name: 'x/slices/9' }), 'Slice 9');
+    assert.equal(checkpointDescription({ checkpointId: 'c1', epoch: '3', step: '100' }, 'c1'), 'epoch 3 · step 100 · ★ default');
+  });
+
+  it('validates model IDs and aliases as the API documents them', () => {
+    assert.equal(validateModelId(''), undefined);
+    assert.equal(validateModelId('my_model-1'), undefined);
+    assert.ok(validateModelId('1model'));
+    assert.ok(validateModelId('-model'));
+    assert.ok(validateModelId('Model'));
+    assert.ok(validateModelId('a'.repeat(64)));
+    assert.equal(validateAlias('golden'), undefined);
+    assert.equal(validateAlias('-golden'), undefined);
+    assert.ok(validateAlias('Golden'));
+    assert.ok(validateAlias('g'));
+    assert.ok(validateAlias('golden-'));
+  });
+
+  it('turns plain text into a display-name filter and keeps filter syntax as typed', () => {
+    assert.equal(filterExpression(''), undefined);
+    assert.equal(filterExpression('churn "v2"'), 'display_name="churn \\"v2\\""');
+    assert.equal(filterExpression('labels.team=risk'), 'labels.team=risk');
+  });
+});
+
+describe('models import files', () => {
+  it('accepts a bare array or the request field, in camelCase or snake_case', () => {
+    assert.deepEqual(arrayFromFile([1], 'modelEvaluationSlices', 'f.json'), [1]);
+    assert.deepEqual(arrayFromFile({ modelEvaluationSlices: [2] }, 'modelEvaluationSlices', 'f.json'), [2]);
+    assert.deepEqual(arrayFromFile({ model_evaluation_slices: [3] }, 'modelEvaluationSlices', 'f.json'), [3]);
+    assert.throws(() => arrayFromFile({ slices: [] }, 'modelEvaluationSlices', '/x/f.json'), /f\.json must hold a JSON array/);
+  });
+
+  it('names the file and the entry when an entry is invalid, and refuses empty files', () => {
+    const V = 'google.cloud.aiplatform.v1beta1';
+    assert.equal(parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE', predictions: [{ label: 'cat' }] }], 'a.json').length, 1);
+    assert.throws(() => parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE' }, { typo: 1 }], '/d/a.json'), /a\.json \[1\]\.typo: unknown field/);
+    assert.throws(() => parseImport(`${V}.EvaluatedAnnotation`, [], '/d/a.json'), /no entries/);
+  });
+});
