@@ -39,7 +39,11 @@ function npm(args) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  installExitHooks(() => say('stopping'));
+  let stopping = false;
+  installExitHooks(() => {
+    stopping = true;
+    say('stopping');
+  });
 
   say('installing the editor when missing (first time: a few minutes)');
   const bin = editor.installEditor();
@@ -88,6 +92,7 @@ async function main() {
     sandbox.handle.exited.then(() => sandbox.handle),
     codeServer.handle.exited.then(() => codeServer.handle),
   ]);
+  if (stopping) return; // Ctrl+C: the exit hook is taking everything down
   say(`${which.label} stopped unexpectedly:\n${which.tail()}`);
   await stopAll();
   process.exit(1);
