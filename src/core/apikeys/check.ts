@@ -194,3 +194,33 @@ export function checkRequest(restrictions: Restrictions | undefined, request: Si
     requiredHeaders,
   };
 }
+
+/** A Markdown report of a check: verdict, the deciding rule, every step and the headers to send. */
+export function formatCheckReport(keyLabel: string, keyName: string, request: SimulatedRequest, result: CheckResult): string {
+  // Values come from users and servers; keep them inside code spans so Markdown cannot reinterpret them.
+  const code = (v: string): string => `\`${v.replace(/`/g, 'ˋ')}\``;
+  const out: string[] = [];
+  out.push(`# Check request against key ${code(keyLabel)}`, '', `Key: ${code(keyName)}`, '');
+  out.push(result.allowed ? '## ✅ The key would be accepted' : '## ⛔ The key would be refused', '', `**Decided by:** ${result.decidedBy}`, '');
+  out.push('## Request', '');
+  const described: Array<[string, string | undefined]> = [
+    ['Referer', request.referrer], ['Caller IP', request.callerIp], ['Android package', request.androidPackage],
+    ['Android certificate', request.androidCert], ['iOS bundle ID', request.iosBundleId], ['Service', request.service], ['Method', request.method],
+  ];
+  const given = described.filter(([, v]) => v);
+  if (given.length === 0) out.push('- (nothing described)');
+  for (const [label, value] of given) out.push(`- ${label}: ${code(value!)}`);
+  out.push('', '## Rules', '');
+  for (const step of result.steps) {
+    out.push(`- ${step.passed ? '✅' : '⛔'} ${step.rule === 'application' ? 'Application restriction' : 'API restriction'}: ${step.explanation}`);
+  }
+  out.push('', '## Headers a caller must send', '');
+  out.push(`- ${code(`${HEADERS.apiKey}: <API_KEY>`)} (or the \`key=\` query parameter)`);
+  for (const header of result.requiredHeaders) {
+    out.push(`- ${code(`${header.name}: ${header.value}`)}${header.neutralName ? ` (called ${code(header.neutralName)} in the service description)` : ''}`);
+  }
+  if (result.requiredHeaders.length === 0 && !result.steps[0]?.explanation.startsWith('The key has no application')) {
+    out.push('- The caller\'s external IP address must be in the allowed list; no extra header proves it.');
+  }
+  return `${out.join('\n')}\n`;
+}

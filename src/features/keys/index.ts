@@ -1,5 +1,537 @@
-import type * as vscode from 'vscode';
+// API keys in the editor (seed 001): the keys tree and every cloudbench.keys.* command.
+import * as vscode from 'vscode';
+import { checkRequest, formatCheckReport, type SimulatedRequest } from '../../core/apikeys/check';
+import {
+  ApiKeysClient, DEFAULT_API_KEYS_ENDPOINT, EtagConflictError, daysLeftToUndelete, explainKeysError,
+} from '../../core/apikeys/client';
+import { summarizeRestrictions } from '../../core/apikeys/describe';
+import {
+  APPLICATION_RESTRICTION_LABELS, UNDELETE_WINDOW_DAYS, type ApiKey, type ApplicationRestrictionKind, type Restrictions,
+} from '../../core/apikeys/types';
+import {
+  normalizeRestrictions, parseCallerIp, validateBundleId, validateIp, validatePackageName, validateReferrer,
+  validateRestrictions, validateServiceName, validateSha1Fingerprint,
+} from '../../core/apikeys/validation';
+import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
+import { checkKeyId, parseKeyName } from '../../core/names';
+import { registerCommand } from '../../platform/commands';
+import { toAbortSignal } from '../../platform/disposables';
+import { getLogger } from '../../platform/log';
+import { activateOperations } from '../operations';
+import { getOperationsRegistry } from '../operations/registry';
 import type { Services } from '../services';
+import { RestrictionEditor } from './editor';
+import { DeletedGroupNode, KeyNode, KeysModel, KeysTreeProvider, LoadMoreNode, keyIdOf, type KeysTreeNode } from './tree';
 
-// Placeholder until the feature lands; its owner replaces this file.
-export function activateKeys(_context: vscode.ExtensionContext, _services: Services): void {}
+const log = getLogger('keys');
+const CHECK_SCHEME = 'cloudbench-key-check';
+
+/** A failure with the API Keys explanation attached (missing role, org policy, location). */
+class ExplainedError extends Error {
+  constructor(message: string, readonly cause: unknown) {
+    super(message);
+  }
+}
+
+/** Awaits a VS Code thenable and attaches the API Keys explanation to its failure. */
+async function explained<T>(work: Thenable<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw explain(err);
+  }
+}
+
+function explain(err: unknown): unknown {
+  if (isCancellation(err)) return err;
+  const explanation = explainKeysError(err);
+  if (!explanation) return err;
+  const base = err instanceof GoogleApiError ? `${err.message} (${err.status})` : describeError(err);
+  return new ExplainedError(`${base}. ${explanation}`, err);
+}
+
+export function activateKeys(context: vscode.ExtensionContext, services: Services): void {
+  activateOperations(context);
+
+  const client = (): ApiKeysClient => {
+    const connection = services.connection();
+    const endpoint = connection.settings.endpoints.apiKeys;
+    return new ApiKeysClient({
+      baseUrl: endpoint ?? DEFAULT_API_KEYS_ENDPOINT,
+      tokens: connection.cloudTokens(endpoint ?? DEFAULT_API_KEYS_ENDPOINT),
+      retry: connection.settings.retry,
+      timeoutMs: connection.settings.timeoutMs,
+      onRetry: (method, err, attempt, delay) => log.warn(`${method}: retry ${attempt} in ${delay} ms after ${describeError(err)}`),
+    });
+  };
+
+  const provider = new KeysTreeProvider(() => {
+    const project = services.connection().project;
+    return project ? new KeysModel(project, client()) : undefined;
+  });
+  const view = vscode.window.createTreeView('cloudbench.keys', { treeDataProvider: provider, showCollapseAll: false });
+  context.subscriptions.push(provider, view);
+  context.subscriptions.push(services.onDidChangeConnection(() => {
+    RestrictionEditor.closeAll();
+    provider.refresh();
+  }));
+
+  const checkReports = new Map<string, string>();
+  const checkChanged = new vscode.EventEmitter<vscode.Uri>();
+  context.subscriptions.push(checkChanged, vscode.workspace.registerTextDocumentContentProvider(CHECK_SCHEME, {
+    onDidChange: checkChanged.event,
+    provideTextDocumentContent: (uri) => checkReports.get(uri.path) ?? 'This check report is no longer available; run Check Request again.',
+  }));
+
+  /** Runs one key operation with cancellable progress, listed in the Operations view. */
+  const runOperation = async <T>(title: string, resource: string, run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>): Promise<T> => {
+    const registry = getOperationsRegistry();
+    const handle = registry.start({
+      title,
+      resource,
+      source: 'keys',
+      stopWaiting: async () => 'Stopped waiting; the key change goes on on the server. Refresh the API Keys view later to see it.',
+    });
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+        async (_progress, token) => {
+          const signal = AbortSignal.any([toAbortSignal(token)!, handle.signal]);
+          return run(signal, (name) => handle.setOperationName(name));
+        },
+      );
+      handle.finish('succeeded');
+      return result;
+    } catch (err) {
+      if (isCancellation(err)) handle.finish('cancelled', 'Stopped waiting; the change may still happen on the server.');
+      else handle.finish('failed', describeError(err));
+      throw explain(err);
+    }
+  };
+
+  const editorHost = {
+    client,
+    runOperation,
+    keyChanged: (key: ApiKey) => {
+      provider.current?.replace(key);
+      provider.redraw();
+    },
+  };
+
+  const requireProject = async (): Promise<string> => {
+    const project = services.connection().project;
+    if (project) return project;
+    const choice = await vscode.window.showWarningMessage('Choose the Google Cloud project whose API keys to manage first.', 'Select Project');
+    if (choice) await vscode.commands.executeCommand('cloudbench.selectProject');
+    throw new CancelledError();
+  };
+
+  /** The key a command acts on: the tree node it was invoked on, a key name, or one the user picks. */
+  const resolveKey = async (arg: unknown, want: 'active' | 'deleted' = 'active'): Promise<{ key: ApiKey; deleted: boolean }> => {
+    if (arg instanceof KeyNode) return { key: arg.key, deleted: arg.deleted };
+    const name = typeof arg === 'string' ? arg : (arg as { key?: { name?: unknown } } | undefined)?.key?.name;
+    if (typeof name === 'string') {
+      parseKeyName(name);
+      const key = await client().getKey(name);
+      return { key, deleted: !!key.deleteTime };
+    }
+    const project = await requireProject();
+    const keys = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing API keys' }, async () => {
+      const out: ApiKey[] = [];
+      for await (const key of client().iterateKeys(project, { showDeleted: want === 'deleted' })) {
+        if (want === 'deleted' ? key.deleteTime : !key.deleteTime) out.push(key);
+      }
+      return out;
+    });
+    if (keys.length === 0) {
+      void vscode.window.showInformationMessage(want === 'deleted' ? `Project ${project} has no keys deleted in the last ${UNDELETE_WINDOW_DAYS} days.` : `Project ${project} has no API keys.`);
+      throw new CancelledError();
+    }
+    const picked = await vscode.window.showQuickPick(
+      keys.map((key) => ({ label: key.displayName || keyIdOf(key.name), description: keyIdOf(key.name), detail: summarizeRestrictions(key.restrictions), key })),
+      { title: want === 'deleted' ? 'Deleted API key' : 'API key', placeHolder: 'Choose a key', matchOnDescription: true },
+    );
+    if (!picked) throw new CancelledError();
+    return { key: picked.key, deleted: want === 'deleted' };
+  };
+
+  const afterChange = (): void => {
+    provider.refresh();
+  };
+
+  registerCommand(context, 'cloudbench.keys.refresh', () => {
+    provider.refresh();
+  });
+
+  registerCommand(context, 'cloudbench.keys.loadMore', async (node?: unknown) => {
+    const model = provider.current;
+    if (!model) return;
+    const parent = node instanceof LoadMoreNode ? node.parent : undefined;
+    try {
+      await vscode.window.withProgress({ location: { viewId: 'cloudbench.keys' } }, async () => model.loadMore());
+    } catch (err) {
+      model.activeError = describeError(err);
+      throw explain(err);
+    } finally {
+      provider.redraw();
+      if (parent) log.debug(`loaded more keys of ${parent.project}`);
+    }
+  });
+
+  registerCommand(context, 'cloudbench.keys.create', async () => {
+    const project = await requireProject();
+    const request = await askCreateRequest(project);
+    if (!request) return;
+    const created = await runOperation(`Creating API key${request.displayName ? ` "${request.displayName}"` : ''}`, `projects/${project}/locations/global/keys`, (signal, onName) =>
+      client().createKey(project, request, { signal, onOperation: (op) => onName(op.name) }));
+    log.info(`created ${created.name}`);
+    afterChange();
+    let keyString = created.keyString;
+    const label = created.displayName || keyIdOf(created.name);
+    const choice = await vscode.window.showInformationMessage(
+      `Created API key "${label}" (${keyIdOf(created.name)}). ${summarizeRestrictions(created.restrictions) === 'unrestricted' ? 'It is unrestricted: add restrictions before using it in production.' : ''}`.trim(),
+      'Copy Key String', 'Edit Restrictions',
+    );
+    if (choice === 'Copy Key String') {
+      keyString ??= await client().getKeyString(created.name);
+      await vscode.env.clipboard.writeText(keyString);
+      void vscode.window.showInformationMessage(`The key string of "${label}" is on the clipboard.`);
+    } else if (choice === 'Edit Restrictions') {
+      RestrictionEditor.show(services.extensionUri, created, editorHost);
+    }
+    keyString = undefined;
+  });
+
+  registerCommand(context, 'cloudbench.keys.editRestrictions', async (arg?: unknown) => {
+    const { key, deleted } = await resolveKey(arg);
+    if (deleted) {
+      void vscode.window.showWarningMessage(`Key "${key.displayName || keyIdOf(key.name)}" is deleted; undelete it before changing its restrictions.`);
+      return;
+    }
+    // Start from the server's current state (and etag), not from a tree that may be minutes old.
+    const fresh = await explained(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading key' }, () => client().getKey(key.name)));
+    RestrictionEditor.show(services.extensionUri, fresh, editorHost);
+  });
+
+  registerCommand(context, 'cloudbench.keys.copyKeyString', async (arg?: unknown) => {
+    const { key } = await resolveKey(arg);
+    const keyString = await explained(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading key string' }, () => client().getKeyString(key.name)));
+    await vscode.env.clipboard.writeText(keyString);
+    log.info(`copied the key string of ${key.name} to the clipboard`);
+    void vscode.window.showInformationMessage(`The key string of "${key.displayName || keyIdOf(key.name)}" is on the clipboard.`);
+  });
+
+  registerCommand(context, 'cloudbench.keys.copyResourceName', async (arg?: unknown) => {
+    const { key } = await resolveKey(arg);
+    await vscode.env.clipboard.writeText(key.name);
+    void vscode.window.showInformationMessage(`Copied ${key.name}`);
+  });
+
+  registerCommand(context, 'cloudbench.keys.lookUp', async () => {
+    const keyString = await vscode.window.showInputBox({
+      title: 'Look Up Key',
+      prompt: 'Paste a key string to find the key it belongs to. It is sent only to the API Keys service and is not stored.',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() === '' ? 'Paste a key string.' : /\s/.test(v.trim()) ? 'A key string contains no spaces.' : undefined),
+    });
+    if (!keyString) return;
+    const found = await explained(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Looking up key', cancellable: true }, async (_p, token) => {
+      try {
+        return await client().lookupKey(keyString, { signal: toAbortSignal(token)! });
+      } catch (err) {
+        if (err instanceof GoogleApiError && err.status === 'NOT_FOUND') throw new Error('No key with this key string exists (or it was purged more than 30 days after deletion).');
+        throw err;
+      }
+    }));
+    if (!found.name) {
+      void vscode.window.showWarningMessage(`This key string belonged to a key of ${found.parent ?? 'a project'} that has been purged; it cannot be recovered.`);
+      return;
+    }
+    const owner = parseKeyName(found.name).project;
+    const current = services.connection().project;
+    if (owner !== current) {
+      const choice = await vscode.window.showInformationMessage(`The key is ${found.name}, in project ${owner}, not in the selected project${current ? ` ${current}` : ''}.`, 'Switch to Project', 'Copy Resource Name');
+      if (choice === 'Copy Resource Name') await vscode.env.clipboard.writeText(found.name);
+      if (choice !== 'Switch to Project') return;
+      await vscode.workspace.getConfiguration('cloudbench').update('project', owner, vscode.ConfigurationTarget.Global);
+      provider.refresh();
+    }
+    const key = await client().getKey(found.name);
+    const node = await provider.findNode(found.name, !!key.deleteTime);
+    if (!node) {
+      void vscode.window.showInformationMessage(`The key is ${found.name} ("${key.displayName ?? ''}").`);
+      return;
+    }
+    if (node.parent instanceof DeletedGroupNode) await view.reveal(node.parent, { expand: true });
+    await view.reveal(node, { select: true, focus: true });
+    void vscode.window.showInformationMessage(`Found key "${key.displayName || keyIdOf(key.name)}" (${keyIdOf(key.name)})${key.deleteTime ? ', which is deleted' : ''}.`);
+  });
+
+  registerCommand(context, 'cloudbench.keys.rename', async (arg?: unknown) => {
+    const { key } = await resolveKey(arg);
+    const displayName = await vscode.window.showInputBox({
+      title: `Rename key ${keyIdOf(key.name)}`,
+      prompt: 'Display name (at most 63 characters)',
+      value: key.displayName ?? '',
+      validateInput: (v) => (v.length > 63 ? `${v.length} characters; the limit is 63.` : undefined),
+    });
+    if (displayName === undefined || displayName === (key.displayName ?? '')) return;
+    try {
+      await runOperation(`Renaming key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
+        client().rename(key.name, displayName, key.etag, { signal, onOperation: (op) => onName(op.name) }));
+    } catch (err) {
+      if (err instanceof EtagConflictError || (err as { cause?: unknown }).cause instanceof EtagConflictError) {
+        afterChange();
+        throw new Error('The key was changed by someone else since the list was loaded, so it was not renamed. The list was refreshed; rename it again.');
+      }
+      throw err;
+    }
+    afterChange();
+    void vscode.window.showInformationMessage(`Renamed key ${keyIdOf(key.name)} to "${displayName}".`);
+  });
+
+  registerCommand(context, 'cloudbench.keys.delete', async (arg?: unknown) => {
+    const { key } = await resolveKey(arg);
+    const label = key.displayName || keyIdOf(key.name);
+    const choice = await vscode.window.showWarningMessage(
+      `Delete API key "${label}"?`,
+      { modal: true, detail: `${key.name}\n\nEvery app that uses this key stops working at once. You can undelete it within ${UNDELETE_WINDOW_DAYS} days; after that it is gone for good.` },
+      'Delete',
+    );
+    if (choice !== 'Delete') return;
+    try {
+      await runOperation(`Deleting key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
+        client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }));
+    } catch (err) {
+      if ((err as { cause?: unknown }).cause instanceof EtagConflictError || err instanceof EtagConflictError) {
+        afterChange();
+        throw new Error('The key was changed by someone else since the list was loaded, so it was not deleted. The list was refreshed; check it and delete again.');
+      }
+      throw err;
+    }
+    afterChange();
+    void vscode.window.showInformationMessage(`Deleted key "${label}". It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`);
+  });
+
+  registerCommand(context, 'cloudbench.keys.undelete', async (arg?: unknown) => {
+    const { key } = await resolveKey(arg, 'deleted');
+    const label = key.displayName || keyIdOf(key.name);
+    const left = daysLeftToUndelete(key.deleteTime, provider.current?.now() ?? Date.now());
+    if (left !== undefined && left <= 0) {
+      void vscode.window.showErrorMessage(`Key "${label}" was deleted on ${key.deleteTime}, more than ${UNDELETE_WINDOW_DAYS} days ago, so it cannot be undeleted. Create a new key instead.`);
+      return;
+    }
+    try {
+      await runOperation(`Undeleting key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
+        client().undeleteKey(key.name, { signal, onOperation: (op) => onName(op.name) }));
+    } catch (err) {
+      const cause = (err as { cause?: unknown }).cause ?? err;
+      if (cause instanceof GoogleApiError && cause.status === 'FAILED_PRECONDITION' && /30 days|undelete/i.test(cause.message)) {
+        throw new Error(`Key "${label}" cannot be undeleted: ${cause.message}`);
+      }
+      throw err;
+    }
+    afterChange();
+    void vscode.window.showInformationMessage(`Undeleted key "${label}". It can take a few minutes before the key string works again.`);
+  });
+
+  registerCommand(context, 'cloudbench.keys.checkRequest', async (arg?: unknown) => {
+    const { key } = await resolveKey(arg);
+    const request = await askSimulatedRequest(key.restrictions ?? {});
+    if (!request) return;
+    const result = checkRequest(key.restrictions, request);
+    const label = key.displayName || keyIdOf(key.name);
+    const path = `/${keyIdOf(key.name)}-check.md`;
+    checkReports.set(path, formatCheckReport(label, key.name, request, result));
+    const uri = vscode.Uri.from({ scheme: CHECK_SCHEME, path });
+    checkChanged.fire(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    await vscode.window.showTextDocument(doc, { preview: true });
+    const message = `${result.allowed ? 'Accepted' : 'Refused'}: ${result.decidedBy}`;
+    if (result.allowed) void vscode.window.showInformationMessage(message);
+    else void vscode.window.showWarningMessage(message);
+  });
+}
+
+// -------------------------------------------------------------------------------------------------
+// Quick inputs
+
+interface CreateInput {
+  keyId?: string;
+  displayName?: string;
+  serviceAccountEmail?: string;
+  restrictions?: Restrictions;
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+
+function firstProblem(values: string[], validate: (v: string) => string | undefined): string | undefined {
+  for (const v of values) {
+    const problem = validate(v);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function splitList(text: string): string[] {
+  return text.split(/[,\s]+/).map((v) => v.trim()).filter((v) => v.length > 0);
+}
+
+async function askCreateRequest(project: string): Promise<CreateInput | undefined> {
+  const displayName = await vscode.window.showInputBox({
+    title: 'Create API Key (1/5): display name',
+    prompt: `A name people recognise; optional. The key is created in ${project}.`,
+    validateInput: (v) => (v.length > 63 ? `${v.length} characters; the limit is 63.` : undefined),
+  });
+  if (displayName === undefined) return undefined;
+  const keyId = await vscode.window.showInputBox({
+    title: 'Create API Key (2/5): key ID',
+    prompt: 'Optional ID for the resource name (lower-case letters, digits, "-"). Empty: the server picks a UUID.',
+    validateInput: (v) => (v === '' ? undefined : checkKeyId(v)),
+  });
+  if (keyId === undefined) return undefined;
+  const binding = await vscode.window.showQuickPick(
+    [
+      { label: 'Standard key', description: 'Ties requests to the project for billing and quota', bound: false },
+      { label: 'Bind to a service account…', description: 'Requests run as the service account (Vertex AI only)', bound: true },
+    ],
+    { title: 'Create API Key (3/5): kind of key' },
+  );
+  if (!binding) return undefined;
+  let serviceAccountEmail: string | undefined;
+  if (binding.bound) {
+    serviceAccountEmail = await vscode.window.showInputBox({
+      title: 'Create API Key (3/5): service account',
+      prompt: 'Email of the service account to bind. The organization policy constraints/iam.managed.disableServiceAccountApiKeyCreation must allow it.',
+      placeHolder: 'caller@PROJECT.iam.gserviceaccount.com',
+      validateInput: (v) => (EMAIL.test(v.trim()) ? undefined : 'Enter a service account email address.'),
+    });
+    if (serviceAccountEmail === undefined) return undefined;
+    serviceAccountEmail = serviceAccountEmail.trim();
+  }
+  const kinds: Array<ApplicationRestrictionKind | 'none'> = serviceAccountEmail ? ['none', 'server'] : ['none', 'browser', 'server', 'android', 'ios'];
+  const appItems: Array<vscode.QuickPickItem & { restriction: ApplicationRestrictionKind | 'none' }> = kinds.map((kind) => ({
+    label: kind === 'none' ? 'No application restriction' : APPLICATION_RESTRICTION_LABELS[kind],
+    restriction: kind,
+  }));
+  const app = await vscode.window.showQuickPick(
+    appItems,
+    { title: 'Create API Key (4/5): application restriction', placeHolder: serviceAccountEmail ? 'A bound key allows only IP address restrictions' : 'Which callers may use the key' },
+  );
+  if (!app) return undefined;
+  const restrictions: Restrictions = {};
+  if (app.restriction !== 'none') {
+    const spec = APP_INPUTS[app.restriction];
+    const text = await vscode.window.showInputBox({
+      title: `Create API Key (4/5): ${APPLICATION_RESTRICTION_LABELS[app.restriction]}`,
+      prompt: spec.prompt,
+      placeHolder: spec.placeholder,
+      ignoreFocusOut: true,
+      validateInput: (v) => (splitList(v).length === 0 ? 'Enter at least one value.' : spec.validate(splitList(v))),
+    });
+    if (text === undefined) return undefined;
+    Object.assign(restrictions, spec.build(splitList(text)));
+  }
+  const apis = await vscode.window.showInputBox({
+    title: 'Create API Key (5/5): API restriction',
+    prompt: 'Services the key may call, separated by commas (e.g. translate.googleapis.com). Empty: every API that accepts keys.',
+    value: serviceAccountEmail ? 'aiplatform.googleapis.com' : '',
+    validateInput: (v) => firstProblem(v.split(',').map((s) => s.trim()).filter(Boolean), validateServiceName),
+  });
+  if (apis === undefined) return undefined;
+  const services = apis.split(',').map((s) => s.trim()).filter(Boolean);
+  if (services.length > 0) restrictions.apiTargets = services.map((service) => ({ service }));
+  const problems = validateRestrictions(restrictions, { serviceAccountBound: !!serviceAccountEmail });
+  if (problems.length > 0) throw new Error(problems.map((p) => p.message).join(' '));
+  const out: CreateInput = {};
+  if (displayName) out.displayName = displayName;
+  if (keyId) out.keyId = keyId;
+  if (serviceAccountEmail) out.serviceAccountEmail = serviceAccountEmail;
+  if (Object.keys(restrictions).length > 0) out.restrictions = normalizeRestrictions(restrictions);
+  return out;
+}
+
+const APP_INPUTS: Record<ApplicationRestrictionKind, { prompt: string; placeholder: string; validate: (values: string[]) => string | undefined; build: (values: string[]) => Restrictions }> = {
+  browser: {
+    prompt: 'Website referrers separated by commas or spaces. "*" may replace the first host label or end the path.',
+    placeholder: 'example.com/*, *.example.com/*',
+    validate: (values) => firstProblem(values, validateReferrer),
+    build: (values) => ({ browserKeyRestrictions: { allowedReferrers: values } }),
+  },
+  server: {
+    prompt: 'External IPv4/IPv6 addresses or CIDR ranges separated by commas or spaces.',
+    placeholder: '104.133.8.78, 2001:4860::/32',
+    validate: (values) => firstProblem(values, validateIp),
+    build: (values) => ({ serverKeyRestrictions: { allowedIps: values } }),
+  },
+  android: {
+    prompt: 'Apps as package=SHA1 pairs separated by commas or spaces (fingerprint with or without colons).',
+    placeholder: 'com.example.app=DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09',
+    validate: (values) => firstProblem(values, (v) => {
+      const [pkg = '', sha = ''] = v.split('=');
+      return validatePackageName(pkg) ?? validateSha1Fingerprint(sha);
+    }),
+    build: (values) => ({
+      androidKeyRestrictions: {
+        allowedApplications: values.map((v) => {
+          const [packageName = '', sha1Fingerprint = ''] = v.split('=');
+          return { packageName, sha1Fingerprint };
+        }),
+      },
+    }),
+  },
+  ios: {
+    prompt: 'Bundle IDs separated by commas or spaces.',
+    placeholder: 'com.example.app',
+    validate: (values) => firstProblem(values, validateBundleId),
+    build: (values) => ({ iosKeyRestrictions: { allowedBundleIds: values } }),
+  },
+};
+
+async function askSimulatedRequest(restrictions: Restrictions): Promise<SimulatedRequest | undefined> {
+  const request: SimulatedRequest = {};
+  const ask = async (title: string, prompt: string, value: string, validate?: (v: string) => string | undefined): Promise<string | undefined> =>
+    vscode.window.showInputBox({ title: `Check Request: ${title}`, prompt, value, ignoreFocusOut: true, ...(validate ? { validateInput: validate } : {}) });
+  if (restrictions.browserKeyRestrictions) {
+    const referrer = await ask('Referer', 'The page URL the browser sends in the Referer header.', 'https://www.example.com/', (v) => {
+      try {
+        new URL(v);
+        return undefined;
+      } catch {
+        return 'Enter a full URL such as https://www.example.com/page.';
+      }
+    });
+    if (referrer === undefined) return undefined;
+    request.referrer = referrer;
+  } else if (restrictions.serverKeyRestrictions) {
+    const ip = await ask('caller IP', 'The external IP address the request comes from.', restrictions.serverKeyRestrictions.allowedIps?.[0]?.split('/')[0] ?? '', (v) =>
+      parseCallerIp(v) ? undefined : 'Enter an IPv4 or IPv6 address.');
+    if (ip === undefined) return undefined;
+    request.callerIp = ip;
+  } else if (restrictions.androidKeyRestrictions) {
+    const first = restrictions.androidKeyRestrictions.allowedApplications?.[0];
+    const pkg = await ask('X-Android-Package', 'Package name the app sends (X-Android-Package; X-PlatformA-Package in the service description).', first?.packageName ?? '');
+    if (pkg === undefined) return undefined;
+    const cert = await ask('X-Android-Cert', 'SHA-1 certificate fingerprint the app sends (X-Android-Cert; X-PlatformA-Cert).', first?.sha1Fingerprint ?? '');
+    if (cert === undefined) return undefined;
+    request.androidPackage = pkg;
+    request.androidCert = cert;
+  } else if (restrictions.iosKeyRestrictions) {
+    const bundle = await ask('X-Ios-Bundle-Identifier', 'Bundle ID the app sends (X-Ios-Bundle-Identifier; X-PlatformB-Bundle-Identifier).', restrictions.iosKeyRestrictions.allowedBundleIds?.[0] ?? '');
+    if (bundle === undefined) return undefined;
+    request.iosBundleId = bundle;
+  }
+  const targets = restrictions.apiTargets ?? [];
+  const service = await ask('service', targets.length > 0 ? `Service the request calls. Allowed: ${targets.map((t) => t.service).join(', ')}.` : 'Service the request calls (the key has no API restriction).',
+    targets[0]?.service ?? 'translate.googleapis.com');
+  if (service === undefined) return undefined;
+  if (service.trim()) request.service = service.trim();
+  const method = await ask('method', 'Method the request calls, short (TranslateText) or fully qualified; empty if it does not matter.', '');
+  if (method === undefined) return undefined;
+  if (method.trim()) request.method = method.trim();
+  return request;
+}
+
+export type { KeysTreeNode };

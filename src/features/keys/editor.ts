@@ -1,0 +1,176 @@
+// "Edit Restrictions…": a webview form that starts from the key's current restrictions. The webview
+// validates as the user types and shows the replacement diff; this side validates again, sends
+// updateMask=restrictions with the etag the form started from, and on an etag conflict hands the
+// newer server state back to the form instead of overwriting it.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { EtagConflictError, explainKeysError, type ApiKeysClient } from '../../core/apikeys/client';
+import { describeChanges, diffRestrictions } from '../../core/apikeys/describe';
+import { parseFromWebview, type EditorKey, type ToWebview } from '../../core/apikeys/messages';
+import type { ApiKey, Restrictions } from '../../core/apikeys/types';
+import { normalizeRestrictions, validateRestrictions } from '../../core/apikeys/validation';
+import { describeError, isCancellation } from '../../core/google/errors';
+import { getLogger } from '../../platform/log';
+import { keyIdOf } from './tree';
+
+const log = getLogger('keys');
+
+export function toEditorKey(key: ApiKey): EditorKey {
+  const out: EditorKey = {
+    name: key.name,
+    keyId: keyIdOf(key.name),
+    displayName: key.displayName ?? '',
+    etag: key.etag ?? '',
+    restrictions: key.restrictions ?? {},
+  };
+  if (key.serviceAccountEmail) out.serviceAccountEmail = key.serviceAccountEmail;
+  return out;
+}
+
+export interface EditorHost {
+  client(): ApiKeysClient;
+  /** Runs a key operation with cancellable progress and registers it in the Operations view. */
+  runOperation<T>(title: string, resource: string, run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>): Promise<T>;
+  /** The tree shows `key` (after an update or a conflict reload). */
+  keyChanged(key: ApiKey): void;
+}
+
+export class RestrictionEditor implements vscode.Disposable {
+  private static readonly open = new Map<string, RestrictionEditor>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private key: EditorKey;
+  private saving = false;
+
+  static show(extensionUri: vscode.Uri, key: ApiKey, host: EditorHost): RestrictionEditor {
+    const existing = RestrictionEditor.open.get(key.name);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel('cloudbench.keys.restrictions', `Restrictions: ${key.displayName || keyIdOf(key.name)}`, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    });
+    const editor = new RestrictionEditor(panel, extensionUri, key, host);
+    RestrictionEditor.open.set(key.name, editor);
+    return editor;
+  }
+
+  /** Closes every open editor (used when the project or endpoint changes). */
+  static closeAll(): void {
+    for (const editor of [...RestrictionEditor.open.values()]) editor.panel.dispose();
+  }
+
+  private constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, key: ApiKey, private readonly host: EditorHost) {
+    this.key = toEditorKey(key);
+    panel.webview.html = renderHtml(panel.webview, extensionUri, this.key.displayName || this.key.keyId);
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+    );
+  }
+
+  private post(message: ToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const message = parseFromWebview(raw);
+    if (!message) {
+      log.warn('restriction editor: ignored a malformed message from the webview');
+      return;
+    }
+    switch (message.type) {
+      case 'ready':
+        this.post({ type: 'init', key: this.key });
+        return;
+      case 'cancel':
+        this.panel.dispose();
+        return;
+      case 'save':
+        await this.save(message.restrictions, message.etag);
+        return;
+    }
+  }
+
+  private async save(submitted: Restrictions, etag: string): Promise<void> {
+    if (this.saving) return;
+    const problems = validateRestrictions(submitted, { serviceAccountBound: !!this.key.serviceAccountEmail });
+    if (problems.length > 0) {
+      this.post({ type: 'error', message: 'Fix the marked entries; nothing was sent.', problems });
+      return;
+    }
+    const restrictions = normalizeRestrictions(submitted);
+    const changes = describeChanges(diffRestrictions(this.key.restrictions, restrictions));
+    if (changes.length === 0) {
+      this.post({ type: 'error', message: 'Nothing changed; nothing was sent.', problems: [] });
+      return;
+    }
+    this.saving = true;
+    this.post({ type: 'saving' });
+    try {
+      const updated = await this.host.runOperation(`Update restrictions of key ${this.key.keyId}`, this.key.name, (signal) =>
+        this.host.client().updateRestrictions(this.key.name, restrictions, etag || undefined, { signal }));
+      log.info(`restrictions of ${this.key.name} replaced: ${changes.join(' ')}`);
+      this.key = toEditorKey(updated);
+      this.host.keyChanged(updated);
+      this.post({ type: 'saved', key: this.key, changes });
+    } catch (err) {
+      if (err instanceof EtagConflictError) {
+        await this.reportConflict();
+      } else if (isCancellation(err)) {
+        this.post({ type: 'error', message: 'Cancelled. The key may or may not have changed; reopen the editor to see its state.', problems: [] });
+      } else {
+        log.error(`updating restrictions of ${this.key.name} failed`, err);
+        const explanation = explainKeysError(err);
+        this.post({ type: 'error', message: `The server refused the change: ${describeError(err)}${explanation ? ` ${explanation}` : ''}`, problems: [] });
+      }
+    } finally {
+      this.saving = false;
+    }
+  }
+
+  private async reportConflict(): Promise<void> {
+    try {
+      const newer = await this.host.client().getKey(this.key.name);
+      this.key = toEditorKey(newer);
+      this.host.keyChanged(newer);
+      this.post({
+        type: 'conflict',
+        key: this.key,
+        message: 'Someone changed this key after you opened it, so nothing was saved. The current server state is shown below; review it, redo your change on top of it, and save again.',
+      });
+    } catch (err) {
+      log.error(`reloading ${this.key.name} after a conflict failed`, err);
+      this.post({ type: 'error', message: `The key changed on the server and could not be reloaded: ${describeError(err)}`, problems: [] });
+    }
+  }
+
+  dispose(): void {
+    RestrictionEditor.open.delete(this.key.name);
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'keys.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'keys.css'));
+  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`].join('; ');
+  const safeTitle = title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>Restrictions: ${safeTitle}</title>
+</head>
+<body>
+<main id="app" aria-busy="true"><p id="loading">Loading restrictions…</p></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,267 @@
+// The API Keys tree: project → keys, "Load more", and a "Deleted keys" group with the days left to
+// undelete. The data (paged lists) lives in KeysModel; the provider only turns it into nodes.
+import * as vscode from 'vscode';
+import { daysLeftToUndelete, type ApiKeysClient } from '../../core/apikeys/client';
+import { describeRestrictions, summarizeRestrictions } from '../../core/apikeys/describe';
+import type { ApiKey } from '../../core/apikeys/types';
+import { describeError } from '../../core/google/errors';
+import { PagedList } from '../../core/paging';
+import { getLogger } from '../../platform/log';
+
+const log = getLogger('keys');
+const PAGE_SIZE = 50;
+
+export function keyIdOf(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1);
+}
+
+/** Paged keys of one project; deleted keys are loaded separately when their group opens. */
+export class KeysModel {
+  active: PagedList<ApiKey>;
+  deleted: ApiKey[] | undefined;
+  activeError: string | undefined;
+  deletedError: string | undefined;
+
+  constructor(readonly project: string, private readonly client: ApiKeysClient, readonly now: () => number = Date.now) {
+    this.active = this.newActiveList();
+  }
+
+  private newActiveList(): PagedList<ApiKey> {
+    return new PagedList<ApiKey>((pageToken, signal) =>
+      this.client.listKeys(this.project, { pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}), ...(signal ? { signal } : {}) }));
+  }
+
+  private firstPageLoaded = false;
+
+  get started(): boolean {
+    return this.firstPageLoaded;
+  }
+
+  async loadMore(signal?: AbortSignal): Promise<ApiKey[]> {
+    const items = await this.active.loadMore(signal);
+    this.firstPageLoaded = true;
+    return items;
+  }
+
+  async loadDeleted(signal?: AbortSignal): Promise<ApiKey[]> {
+    const keys: ApiKey[] = [];
+    for await (const key of this.client.iterateKeys(this.project, { showDeleted: true, pageSize: PAGE_SIZE, ...(signal ? { signal } : {}) })) {
+      if (key.deleteTime) keys.push(key);
+    }
+    this.deleted = keys;
+    return keys;
+  }
+
+  find(name: string): { key: ApiKey; deleted: boolean } | undefined {
+    const active = this.active.items.find((k) => k.name === name);
+    if (active) return { key: active, deleted: false };
+    const deleted = this.deleted?.find((k) => k.name === name);
+    return deleted ? { key: deleted, deleted: true } : undefined;
+  }
+
+  /** Replaces a key in the loaded lists after an update, so the tree shows it without a reload. */
+  replace(key: ApiKey): void {
+    const items = this.active.items as ApiKey[];
+    const i = items.findIndex((k) => k.name === key.name);
+    if (i >= 0) items[i] = key;
+  }
+
+  reset(): void {
+    this.active.reset();
+    this.firstPageLoaded = false;
+    this.deleted = undefined;
+    this.activeError = undefined;
+    this.deletedError = undefined;
+  }
+}
+
+export class ProjectNode extends vscode.TreeItem {
+  constructor(readonly project: string) {
+    super(project, vscode.TreeItemCollapsibleState.Expanded);
+    this.id = `keys-project:${project}`;
+    this.contextValue = 'keysProject';
+    this.iconPath = new vscode.ThemeIcon('project');
+    this.tooltip = `API keys of project ${project} (location global)`;
+  }
+}
+
+export class KeyNode extends vscode.TreeItem {
+  constructor(readonly key: ApiKey, readonly deleted: boolean, readonly parent: ProjectNode | DeletedGroupNode, now: number) {
+    const keyId = keyIdOf(key.name);
+    super(key.displayName || keyId, vscode.TreeItemCollapsibleState.None);
+    this.id = `key:${deleted ? 'deleted' : 'active'}:${key.name}`;
+    const bound = key.serviceAccountEmail ? '.bound' : '';
+    const lines = [
+      `${key.displayName || '(no display name)'}`,
+      `Name: ${key.name}`,
+      `UID: ${key.uid ?? '—'}`,
+      `Created: ${key.createTime ?? '—'}`,
+    ];
+    if (key.updateTime) lines.push(`Updated: ${key.updateTime}`);
+    if (key.serviceAccountEmail) lines.push(`Service account: ${key.serviceAccountEmail}`);
+    if (deleted) {
+      const left = daysLeftToUndelete(key.deleteTime, now);
+      const expired = left === undefined || left <= 0;
+      this.contextValue = `key.deleted${expired ? '.expired' : ''}${bound}`;
+      this.description = `${keyId} · ${expired ? 'past the 30-day undelete window' : `deleted, ${formatDaysLeft(left!)} to undelete`}`;
+      this.iconPath = new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'));
+      lines.push(`Deleted: ${key.deleteTime}`);
+    } else {
+      this.contextValue = `key.active${bound}`;
+      const summary = summarizeRestrictions(key.restrictions);
+      this.description = `${keyId} · ${summary}`;
+      this.iconPath = summary === 'unrestricted'
+        ? new vscode.ThemeIcon('unlock', new vscode.ThemeColor('list.warningForeground'))
+        : new vscode.ThemeIcon(key.serviceAccountEmail ? 'person' : 'key');
+    }
+    lines.push('', ...describeRestrictions(key.restrictions));
+    this.tooltip = lines.join('\n');
+    this.accessibilityInformation = { label: `${this.label}, key ${keyId}, ${this.description}` };
+  }
+}
+
+export function formatDaysLeft(days: number): string {
+  if (days < 1) {
+    const hours = Math.max(1, Math.floor(days * 24));
+    return `${hours} hour${hours === 1 ? '' : 's'}`;
+  }
+  const whole = Math.floor(days);
+  return `${whole} day${whole === 1 ? '' : 's'}`;
+}
+
+export class DeletedGroupNode extends vscode.TreeItem {
+  constructor(readonly parent: ProjectNode) {
+    super('Deleted keys', vscode.TreeItemCollapsibleState.Collapsed);
+    this.id = `keys-deleted:${parent.project}`;
+    this.contextValue = 'keysDeletedGroup';
+    this.iconPath = new vscode.ThemeIcon('trash');
+    this.tooltip = 'Keys deleted in the last 30 days; they can be undeleted until the window ends.';
+  }
+}
+
+export class LoadMoreNode extends vscode.TreeItem {
+  constructor(readonly parent: ProjectNode) {
+    super('Load more…', vscode.TreeItemCollapsibleState.None);
+    this.id = `keys-load-more:${parent.project}`;
+    this.contextValue = 'keysLoadMore';
+    this.iconPath = new vscode.ThemeIcon('ellipsis');
+    this.command = { command: 'cloudbench.keys.loadMore', title: 'Load More Keys', arguments: [this] };
+  }
+}
+
+export class MessageNode extends vscode.TreeItem {
+  constructor(message: string, readonly parent: ProjectNode | DeletedGroupNode, kind: 'error' | 'info' = 'info') {
+    super(message, vscode.TreeItemCollapsibleState.None);
+    this.id = `keys-message:${parent.id}:${kind}`;
+    this.contextValue = kind === 'error' ? 'keysError' : 'keysMessage';
+    this.iconPath = new vscode.ThemeIcon(kind === 'error' ? 'error' : 'info', kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
+    this.tooltip = message;
+  }
+}
+
+export type KeysTreeNode = ProjectNode | KeyNode | DeletedGroupNode | LoadMoreNode | MessageNode;
+
+export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<KeysTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private model: KeysModel | undefined;
+  private projectNode: ProjectNode | undefined;
+  private deletedNode: DeletedGroupNode | undefined;
+  private keyNodes = new Map<string, KeyNode>();
+
+  constructor(private readonly createModel: () => KeysModel | undefined) {}
+
+  get current(): KeysModel | undefined {
+    return this.model;
+  }
+
+  /** Drops everything loaded (project, endpoint or credentials changed, or the user asked). */
+  refresh(): void {
+    this.model = this.createModel();
+    this.projectNode = this.model ? new ProjectNode(this.model.project) : undefined;
+    this.deletedNode = this.projectNode ? new DeletedGroupNode(this.projectNode) : undefined;
+    this.keyNodes.clear();
+    this.changed.fire(undefined);
+  }
+
+  /** Redraws the keys without reloading them. */
+  redraw(): void {
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: KeysTreeNode): vscode.TreeItem {
+    return node;
+  }
+
+  getParent(node: KeysTreeNode): KeysTreeNode | undefined {
+    return node instanceof ProjectNode ? undefined : node.parent;
+  }
+
+  async getChildren(node?: KeysTreeNode): Promise<KeysTreeNode[]> {
+    if (!node) {
+      if (this.model === undefined) this.refresh();
+      return this.projectNode ? [this.projectNode] : [];
+    }
+    const model = this.model;
+    if (!model) return [];
+    if (node instanceof ProjectNode) {
+      if (!model.started && !model.activeError) {
+        try {
+          await model.loadMore();
+        } catch (err) {
+          model.activeError = describeError(err);
+          log.error(`listing keys of ${model.project} failed`, err);
+        }
+      }
+      const children: KeysTreeNode[] = model.active.items.map((k) => this.keyNode(k, false, node));
+      if (model.activeError) children.push(new MessageNode(`Could not list keys: ${model.activeError}`, node, 'error'));
+      else if (model.active.items.length === 0) children.push(new MessageNode('No API keys yet. Create one with the + button.', node));
+      if (model.active.hasMore && !model.activeError && model.started) children.push(new LoadMoreNode(node));
+      children.push(this.deletedNode!);
+      return children;
+    }
+    if (node instanceof DeletedGroupNode) {
+      if (model.deleted === undefined && !model.deletedError) {
+        try {
+          await model.loadDeleted();
+        } catch (err) {
+          model.deletedError = describeError(err);
+          log.error(`listing deleted keys of ${model.project} failed`, err);
+        }
+      }
+      if (model.deletedError) return [new MessageNode(`Could not list deleted keys: ${model.deletedError}`, node, 'error')];
+      const deleted = model.deleted ?? [];
+      if (deleted.length === 0) return [new MessageNode('No keys deleted in the last 30 days.', node)];
+      return deleted.map((k) => this.keyNode(k, true, node));
+    }
+    return [];
+  }
+
+  private keyNode(key: ApiKey, deleted: boolean, parent: ProjectNode | DeletedGroupNode): KeyNode {
+    const node = new KeyNode(key, deleted, parent, this.model?.now() ?? Date.now());
+    this.keyNodes.set(`${deleted ? 'deleted' : 'active'}:${key.name}`, node);
+    return node;
+  }
+
+  /** The node shown for a key, loading further pages or the deleted group as needed. */
+  async findNode(name: string, deleted: boolean, signal?: AbortSignal): Promise<KeyNode | undefined> {
+    const model = this.model;
+    if (!model || !this.projectNode) return undefined;
+    if (deleted) {
+      if (model.deleted === undefined) await model.loadDeleted(signal);
+      const key = model.deleted?.find((k) => k.name === name);
+      return key ? this.keyNode(key, true, this.deletedNode!) : undefined;
+    }
+    for (;;) {
+      const key = model.active.items.find((k) => k.name === name);
+      if (key) return this.keyNode(key, false, this.projectNode);
+      if (model.started && !model.active.hasMore) return undefined;
+      await model.loadMore(signal);
+      this.changed.fire(undefined);
+    }
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
