@@ -1,5 +1,286 @@
-import type * as vscode from 'vscode';
+// SecOps search in the editor: Run Query (command, CodeLens, Ctrl+Enter), the time range, the
+// udmSearch budget in the status bar, and the pivot commands.
+import * as vscode from 'vscode';
+import { analyze } from '../../udm';
+import { CancelledError } from '../../core/google/errors';
+import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
+import {
+  PRESET_LABELS,
+  describeTimeRange,
+  isTimeRangeSpec,
+  parseTimeInput,
+  resolveTimeRange,
+  type ResolvedWindow,
+  type TimePreset,
+  type TimeRangeSpec,
+} from '../../core/secops/timerange';
+import { checkDomain, checkHash, checkIp, checkMac } from '../../core/secops/params';
+import { registerCommand } from '../../platform/commands';
 import type { Services } from '../services';
+import { SearchController } from './controller';
 
-// Placeholder until the feature lands; its owner replaces this file.
-export function activateSearch(_context: vscode.ExtensionContext, _services: Services): void {}
+const TIME_RANGE_KEY = 'cloudbench.search.timeRange';
+
+export function activateSearch(context: vscode.ExtensionContext, services: Services): void {
+  const controller = new SearchController(services);
+  context.subscriptions.push(controller);
+
+  const timeRange = new TimeRangeState(context, services);
+  controller.currentWindow = () => resolveTimeRange(timeRange.spec, Date.now());
+
+  // ---- status bar -------------------------------------------------------------------------------
+  const rangeItem = vscode.window.createStatusBarItem('cloudbench.search.timeRange', vscode.StatusBarAlignment.Right, 101);
+  rangeItem.name = 'UDM Search Time Range';
+  rangeItem.command = 'cloudbench.search.setTimeRange';
+  const budgetItem = vscode.window.createStatusBarItem('cloudbench.search.budget', vscode.StatusBarAlignment.Right, 100);
+  budgetItem.name = 'UDM Search Budget';
+  context.subscriptions.push(rangeItem, budgetItem);
+
+  const updateStatus = (): void => {
+    rangeItem.text = `$(calendar) ${describeTimeRange(timeRange.spec)}`;
+    rangeItem.tooltip = 'Time range of UDM searches and pivots. Click to change.';
+    const budget = controller.budget();
+    if (budget) {
+      budgetItem.text = `$(dashboard) ${budget.remaining}/${budget.limit}`;
+      const refill = budget.nextRefillAt ? ` The next one frees up at ${new Date(budget.nextRefillAt).toLocaleTimeString()}.` : '';
+      budgetItem.tooltip = `UDM searches left this hour: ${budget.remaining} of ${budget.limit} (the Search API allows ${budget.limit} per hour).${refill}`;
+      budgetItem.backgroundColor = budget.remaining < budget.limit * 0.1 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    } else {
+      budgetItem.text = '$(dashboard) –';
+      budgetItem.tooltip = 'UDM search budget unknown: check the SecOps settings.';
+    }
+    const show = vscode.window.activeTextEditor?.document.languageId === 'udm';
+    if (show) {
+      rangeItem.show();
+      budgetItem.show();
+    } else {
+      rangeItem.hide();
+      budgetItem.hide();
+    }
+  };
+  context.subscriptions.push(
+    controller.onDidChangeBudget(updateStatus),
+    timeRange.onDidChange(updateStatus),
+    vscode.window.onDidChangeActiveTextEditor(updateStatus),
+    services.onDidChangeConnection(updateStatus),
+  );
+  updateStatus();
+
+  // ---- CodeLens ---------------------------------------------------------------------------------
+  const lensEmitter = new vscode.EventEmitter<void>();
+  context.subscriptions.push(
+    lensEmitter,
+    timeRange.onDidChange(() => lensEmitter.fire()),
+    vscode.languages.registerCodeLensProvider({ language: 'udm' }, {
+      onDidChangeCodeLenses: lensEmitter.event,
+      provideCodeLenses(document) {
+        const line = firstQueryLine(document);
+        if (line === undefined) return [];
+        const range = new vscode.Range(line, 0, line, 0);
+        return [
+          new vscode.CodeLens(range, { title: '$(play) Run Query', command: 'cloudbench.search.run', arguments: [document.uri], tooltip: 'Run this UDM search (Ctrl+Enter)' }),
+          new vscode.CodeLens(range, { title: `$(calendar) ${describeTimeRange(timeRange.spec)}`, command: 'cloudbench.search.setTimeRange', tooltip: 'Change the time range' }),
+        ];
+      },
+    }),
+  );
+
+  // ---- commands ---------------------------------------------------------------------------------
+  const run = async (uri: unknown, selectionOnly: boolean): Promise<void> => {
+    const document = await documentFor(uri);
+    const editor = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor : undefined;
+    let text = document.getText();
+    if (editor && !editor.selection.isEmpty && (selectionOnly || uri === undefined)) text = document.getText(editor.selection);
+    else if (selectionOnly) throw new Error('Select the part of the query to run first.');
+    const query = text.trim();
+    if (query === '') throw new Error('The query is empty: write a UDM search such as metadata.event_type = "NETWORK_DNS".');
+    if (!(await confirmDespiteErrors(query))) return;
+    const window = resolveTimeRange(timeRange.spec, Date.now());
+    await controller.runQuery(query, window, services.connection().settings.search.defaultLimit);
+  };
+  registerCommand(context, 'cloudbench.search.run', (uri?: unknown) => run(uri, false));
+  registerCommand(context, 'cloudbench.search.runSelection', (uri?: unknown) => run(uri, true));
+  registerCommand(context, 'cloudbench.search.setTimeRange', async (spec?: unknown) => {
+    if (isTimeRangeSpec(spec)) {
+      resolveTimeRange(spec, Date.now());
+      await timeRange.set(spec);
+      return;
+    }
+    const picked = await pickTimeRange(timeRange.spec);
+    if (picked) await timeRange.set(picked);
+  });
+  registerCommand(context, 'cloudbench.search.showIocMatches', async () => {
+    await controller.showIocMatches(resolveTimeRange(timeRange.spec, Date.now()));
+  });
+
+  const pivotCommand = (id: string, title: string, choices: PivotChoice[]): void => {
+    registerCommand(context, id, async (value?: unknown, kind?: unknown) => {
+      let action: PivotAction | undefined;
+      let text: string | undefined;
+      if (typeof value === 'string' && value.trim() !== '') {
+        text = value.trim();
+        action = choices.find((c) => c.action === kind)?.action ?? choices.find((c) => c.validate(text!) === undefined)?.action;
+        if (!action) throw new Error(`"${text}" is not a ${choices.map((c) => c.label.toLowerCase()).join(' or ')}.`);
+      } else {
+        const choice = choices.length === 1 ? choices[0] : await vscode.window.showQuickPick(choices.map((c) => ({ ...c, description: c.example })), { title, placeHolder: 'What do you have?' });
+        if (!choice) return;
+        text = await vscode.window.showInputBox({
+          title: `${title}: ${choice.label}`,
+          prompt: choice.prompt,
+          placeHolder: choice.example,
+          ignoreFocusOut: true,
+          validateInput: (v) => choice.validate(v.trim()),
+        });
+        if (text === undefined) return;
+        text = text.trim();
+        action = choice.action;
+      }
+      await controller.pivot(action, text, resolveTimeRange(timeRange.spec, Date.now()));
+    });
+  };
+  pivotCommand('cloudbench.search.listAssets', 'Find Assets for Artifact', [
+    choice('assets.domain', 'Domain name', 'evil.example.com', (v) => check(() => checkDomain(v, 'domain'))),
+    choice('assets.ip', 'Destination IP address', '203.0.113.9', (v) => check(() => checkIp(v, 'IP address'))),
+    choice('assets.md5', 'MD5 hash', '32 hex digits', (v) => check(() => checkHash('md5', v, 'MD5'))),
+    choice('assets.sha1', 'SHA-1 hash', '40 hex digits', (v) => check(() => checkHash('sha1', v, 'SHA-1'))),
+    choice('assets.sha256', 'SHA-256 hash', '64 hex digits', (v) => check(() => checkHash('sha256', v, 'SHA-256'))),
+  ]);
+  pivotCommand('cloudbench.search.listAssetEvents', 'Show Events for Asset', [
+    choice('assetEvents.hostname', 'Hostname', 'host-a.corp.example', (v) => (v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined)),
+    choice('assetEvents.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
+    choice('assetEvents.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
+  ]);
+  pivotCommand('cloudbench.search.iocDetails', 'Show IoC Details', [
+    choice('iocDetails.domain', 'Domain name', 'evil.example.com', (v) => check(() => checkDomain(v, 'domain'))),
+    choice('iocDetails.ip', 'Destination IP address', '203.0.113.9', (v) => check(() => checkIp(v, 'IP address'))),
+  ]);
+  pivotCommand('cloudbench.search.assetAliases', 'Show Asset Aliases', [
+    choice('assetAliases.hostname', 'Hostname', 'host-a.corp.example', (v) => (v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined)),
+    choice('assetAliases.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
+    choice('assetAliases.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
+  ]);
+  pivotCommand('cloudbench.search.userAliases', 'Show User Aliases', [
+    choice('userAliases.email', 'Email address', 'alice@example.com', (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? undefined : 'Enter an email address.')),
+    choice('userAliases.username', 'User name', 'alice', (v) => (v === '' ? 'Enter a user name.' : undefined)),
+    choice('userAliases.windowsSid', 'Windows SID', 'S-1-5-21-…', (v) => (/^S-\d-\d+(-\d+)*$/i.test(v) ? undefined : 'Enter a Windows SID such as S-1-5-21-1004.')),
+  ]);
+  const eventId = (v: string): string | undefined => (/^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? undefined : 'Enter an event ID (metadata.id, base64).');
+  pivotCommand('cloudbench.search.getEvent', 'Open Event by ID', [choice('fullEvent', 'Event ID', 'metadata.id (base64)', eventId)]);
+  pivotCommand('cloudbench.search.getRawLog', 'Open Raw Log by Event ID', [choice('rawLog', 'Event ID', 'metadata.id (base64)', eventId)]);
+}
+
+interface PivotChoice extends vscode.QuickPickItem {
+  action: PivotAction;
+  example: string;
+  prompt: string;
+  validate(value: string): string | undefined;
+}
+
+function choice(action: PivotAction, label: string, example: string, validate: (v: string) => string | undefined): PivotChoice {
+  return { action, label, example, prompt: `${PIVOT_LABELS[action]}: enter the ${label.toLowerCase()}`, validate };
+}
+
+function check(fn: () => void): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** The first line that is not blank or a comment: where the CodeLens sits. */
+function firstQueryLine(document: vscode.TextDocument): number | undefined {
+  for (let i = 0; i < document.lineCount; i++) {
+    const text = document.lineAt(i).text.trim();
+    if (text !== '' && !text.startsWith('//')) return i;
+  }
+  return document.lineCount > 0 ? 0 : undefined;
+}
+
+async function documentFor(uri: unknown): Promise<vscode.TextDocument> {
+  if (uri instanceof vscode.Uri) return vscode.workspace.openTextDocument(uri);
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) throw new Error('Open a .udm file with the query to run.');
+  return editor.document;
+}
+
+/** Each search spends one of 360 hourly searches; a query the checker already rejects is worth a question. */
+async function confirmDespiteErrors(query: string): Promise<boolean> {
+  let errors: string[] = [];
+  try {
+    errors = analyze(query).diagnostics.filter((d) => d.severity === 'error').map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+  } catch {
+    return true;
+  }
+  if (errors.length === 0) return true;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  const answer = await vscode.window.showWarningMessage(
+    `The query has errors: ${errors[0]}${more}. Running it spends one of the hourly UDM searches.`,
+    { modal: true },
+    'Run Anyway',
+  );
+  return answer === 'Run Anyway';
+}
+
+class TimeRangeState {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  spec: TimeRangeSpec;
+
+  constructor(private readonly context: vscode.ExtensionContext, services: Services) {
+    context.subscriptions.push(this.emitter);
+    const stored = context.workspaceState.get<unknown>(TIME_RANGE_KEY);
+    this.spec = isTimeRangeSpec(stored) ? stored : { kind: 'preset', preset: services.connection().settings.search.defaultTimeRange };
+  }
+
+  async set(spec: TimeRangeSpec): Promise<void> {
+    this.spec = spec;
+    await this.context.workspaceState.update(TIME_RANGE_KEY, spec);
+    this.emitter.fire();
+  }
+}
+
+async function pickTimeRange(current: TimeRangeSpec): Promise<TimeRangeSpec | undefined> {
+  type Item = vscode.QuickPickItem & { spec?: TimeRangeSpec };
+  const presets: Item[] = (Object.keys(PRESET_LABELS) as TimePreset[]).map((preset) => ({
+    label: PRESET_LABELS[preset],
+    spec: { kind: 'preset', preset },
+    ...(current.kind === 'preset' && current.preset === preset ? { description: '(current)' } : {}),
+  }));
+  const custom: Item = { label: 'Custom range…', detail: current.kind === 'custom' ? `Current: ${describeTimeRange(current)}` : 'Start and end as RFC 3339 times, "now" or offsets like -2h' };
+  const picked = await vscode.window.showQuickPick<Item>([...presets, custom], { title: 'UDM Search Time Range', placeHolder: 'Events from…' });
+  if (!picked) return undefined;
+  if (picked.spec) return picked.spec;
+  const now = Date.now();
+  const start = await vscode.window.showInputBox({
+    title: 'Custom time range: start (inclusive)',
+    value: current.kind === 'custom' ? current.start : '-2h',
+    prompt: 'RFC 3339 (2024-05-01T12:00:00Z), "now", or an offset such as -2h, -30m, -7d',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const r = parseTimeInput(v, now);
+      return 'error' in r ? r.error : undefined;
+    },
+  });
+  if (start === undefined) return undefined;
+  const startValue = parseTimeInput(start, now);
+  if ('error' in startValue) throw new CancelledError();
+  const end = await vscode.window.showInputBox({
+    title: 'Custom time range: end (exclusive)',
+    value: current.kind === 'custom' ? current.end : 'now',
+    prompt: 'RFC 3339, "now", or an offset such as -1h',
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const r = parseTimeInput(v, now);
+      if ('error' in r) return r.error;
+      return Date.parse(r.value) <= Date.parse(startValue.value) ? `The end must come after the start (${startValue.value}).` : undefined;
+    },
+  });
+  if (end === undefined) return undefined;
+  const endValue = parseTimeInput(end, now);
+  if ('error' in endValue) return undefined;
+  return { kind: 'custom', start: startValue.value, end: endValue.value };
+}
+
+export type { ResolvedWindow };

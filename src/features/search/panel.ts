@@ -1,0 +1,115 @@
+// The results webview panel: one for query runs and one for pivots, each created on first use and
+// reused (revealed) afterwards. Messages from the page are validated before anything acts on them.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
+import { getLogger } from '../../platform/log';
+
+const log = getLogger('search');
+
+export type PanelSlot = 'query' | 'pivot';
+
+export class ResultsPanel implements vscode.Disposable {
+  private static readonly panels = new Map<PanelSlot, ResultsPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private queue: ToWebview[] = [];
+
+  /** The panel of a slot, created and revealed (beside the editor) when needed. */
+  static show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: (message: FromWebview, panel: ResultsPanel) => void): ResultsPanel {
+    const existing = ResultsPanel.panels.get(slot);
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      slot === 'query' ? 'cloudbench.search.results' : 'cloudbench.search.pivot',
+      slot === 'query' ? 'UDM Search Results' : 'SecOps Pivot',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        // 10,000 rows are expensive to send again; keep the page alive while hidden.
+        retainContextWhenHidden: true,
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+      },
+    );
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
+    const created = new ResultsPanel(slot, panel, extensionUri, onMessage);
+    ResultsPanel.panels.set(slot, created);
+    return created;
+  }
+
+  static get(slot: PanelSlot): ResultsPanel | undefined {
+    return ResultsPanel.panels.get(slot);
+  }
+
+  static disposeAll(): void {
+    for (const p of [...ResultsPanel.panels.values()]) p.panel.dispose();
+  }
+
+  private constructor(
+    readonly slot: PanelSlot,
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    onMessage: (message: FromWebview, panel: ResultsPanel) => void,
+  ) {
+    panel.webview.html = renderHtml(panel.webview, extensionUri);
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        let message: FromWebview;
+        try {
+          message = parseFromWebview(raw);
+        } catch (err) {
+          log.warn(`ignored a malformed message from the results page: ${err instanceof MessageError ? err.message : String(err)}`);
+          return;
+        }
+        if (message.type === 'ready') {
+          this.ready = true;
+          for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
+          return;
+        }
+        onMessage(message, this);
+      }),
+    );
+  }
+
+  setTitle(title: string): void {
+    this.panel.title = title.length > 60 ? `${title.slice(0, 57)}…` : title;
+  }
+
+  post(message: ToWebview): void {
+    if (!this.ready) {
+      // A new "results" replaces anything queued before it: only the latest state matters.
+      if (message.type === 'results') this.queue = [];
+      this.queue.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    if (ResultsPanel.panels.get(this.slot) === this) ResultsPanel.panels.delete(this.slot);
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'results.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'results.css'));
+  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource}`].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>UDM Search Results</title>
+</head>
+<body>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+}
