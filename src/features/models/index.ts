@@ -11,7 +11,7 @@ import { getLogger } from '../../platform/log';
 import { toAbortSignal } from '../../platform/disposables';
 import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
-import { filterExpression, lastSegment, modelLabel, validateAlias, validateModelId } from './presentation';
+import { filterExpression, isDefaultVersion, lastSegment, modelLabel, validateAlias, validateModelId } from './presentation';
 import { reportOutcome, runOperation } from './run-operation';
 import {
   AnnotationNode, CheckpointNode, EvaluationNode, LoadMoreNode, ModelNode, ModelsNode, ModelsTreeProvider,
@@ -344,6 +344,25 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       return;
     }
     if (check.deployments.length) return explainDeployments(label, check.deployments);
+    if (isDefaultVersion(n.version)) {
+      const answer = await vscode.window.showWarningMessage(
+        `${label} is the default version of ${modelLabel(n.version)}.`,
+        { modal: true, detail: 'Calls that name the model without a version use the default version, so it cannot be deleted. Move the "default" alias to another version first.' },
+        'Set or Move Alias…',
+      );
+      if (!answer) return;
+      const others: Model[] = [];
+      for await (const v of c.listModelVersions({ name: n.modelName })) if (v.versionId !== n.version.versionId) others.push(v);
+      const target = await vscode.window.showQuickPick(
+        others.map((v) => ({ label: `Version ${v.versionId}`, description: (v.versionAliases ?? []).map((a) => `@${a}`).join(' '), version: v })),
+        { title: `Move "default" of ${modelLabel(n.version)} to` },
+      );
+      if (!target) return;
+      await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
+      provider.refresh(n.parent);
+      void vscode.window.showInformationMessage(`Version ${target.version.versionId} is now the default; run Delete Version on version ${n.version.versionId} again to delete it.`);
+      return;
+    }
     const aliases = (n.version.versionAliases ?? []).join(', ');
     const answer = await vscode.window.showWarningMessage(
       `Delete ${label}?`,
