@@ -4,11 +4,11 @@
 // newer server state back to the form instead of overwriting it.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { EtagConflictError, explainKeysError, type ApiKeysClient } from '../../core/apikeys/client';
-import { describeChanges, diffRestrictions } from '../../core/apikeys/describe';
+import type { ApiKeysClient } from '../../core/apikeys/client';
+import { RestrictionSession } from '../../core/apikeys/session';
 import { parseFromWebview, type EditorKey, type ToWebview } from '../../core/apikeys/messages';
 import type { ApiKey, Restrictions } from '../../core/apikeys/types';
-import { normalizeRestrictions, validateRestrictions } from '../../core/apikeys/validation';
+import { validateRestrictions } from '../../core/apikeys/validation';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import { keyIdOf } from './tree';
@@ -39,6 +39,7 @@ export class RestrictionEditor implements vscode.Disposable {
   private static readonly open = new Map<string, RestrictionEditor>();
   private readonly disposables: vscode.Disposable[] = [];
   private key: EditorKey;
+  private apiKey: ApiKey;
   private saving = false;
 
   static show(extensionUri: vscode.Uri, key: ApiKey, host: EditorHost): RestrictionEditor {
@@ -63,6 +64,7 @@ export class RestrictionEditor implements vscode.Disposable {
   }
 
   private constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, key: ApiKey, private readonly host: EditorHost) {
+    this.apiKey = key;
     this.key = toEditorKey(key);
     panel.webview.html = renderHtml(panel.webview, extensionUri, this.key.displayName || this.key.keyId);
     this.disposables.push(
@@ -96,55 +98,54 @@ export class RestrictionEditor implements vscode.Disposable {
 
   private async save(submitted: Restrictions, etag: string): Promise<void> {
     if (this.saving) return;
-    const problems = validateRestrictions(submitted, { serviceAccountBound: !!this.key.serviceAccountEmail });
-    if (problems.length > 0) {
-      this.post({ type: 'error', message: 'Fix the marked entries; nothing was sent.', problems });
-      return;
-    }
-    const restrictions = normalizeRestrictions(submitted);
-    const changes = describeChanges(diffRestrictions(this.key.restrictions, restrictions));
-    if (changes.length === 0) {
-      this.post({ type: 'error', message: 'Nothing changed; nothing was sent.', problems: [] });
+    const session = new RestrictionSession(this.host.client(), this.apiKey);
+    const invalid = validateRestrictions(submitted, { serviceAccountBound: !!this.key.serviceAccountEmail });
+    if (invalid.length > 0) {
+      this.post({ type: 'error', message: 'Fix the marked entries; nothing was sent.', problems: invalid });
       return;
     }
     this.saving = true;
     this.post({ type: 'saving' });
     try {
-      const updated = await this.host.runOperation(`Update restrictions of key ${this.key.keyId}`, this.key.name, (signal) =>
-        this.host.client().updateRestrictions(this.key.name, restrictions, etag || undefined, { signal }));
-      log.info(`restrictions of ${this.key.name} replaced: ${changes.join(' ')}`);
-      this.key = toEditorKey(updated);
-      this.host.keyChanged(updated);
-      this.post({ type: 'saved', key: this.key, changes });
+      const outcome = await this.host.runOperation(`Update restrictions of key ${this.key.keyId}`, this.key.name, (signal) => session.save(submitted, etag, { signal }));
+      switch (outcome.kind) {
+        case 'invalid':
+          this.post({ type: 'error', message: 'Fix the marked entries; nothing was sent.', problems: outcome.problems });
+          break;
+        case 'unchanged':
+          this.post({ type: 'error', message: 'Nothing changed; nothing was sent.', problems: [] });
+          break;
+        case 'saved':
+          log.info(`restrictions of ${this.key.name} replaced: ${outcome.changes.join(' ')}`);
+          this.setKey(outcome.key);
+          this.post({ type: 'saved', key: this.key, changes: outcome.changes });
+          break;
+        case 'conflict':
+          log.info(`restrictions of ${this.key.name} not saved: the key changed on the server (etag conflict)`);
+          this.setKey(outcome.key);
+          this.post({
+            type: 'conflict',
+            key: this.key,
+            message: 'Someone changed this key after you opened it, so nothing was saved. The current server state is shown below; start over from it or keep your edits, review what will change, and save again.',
+          });
+          break;
+      }
     } catch (err) {
-      if (err instanceof EtagConflictError) {
-        await this.reportConflict();
-      } else if (isCancellation(err)) {
+      if (isCancellation(err)) {
         this.post({ type: 'error', message: 'Cancelled. The key may or may not have changed; reopen the editor to see its state.', problems: [] });
       } else {
         log.error(`updating restrictions of ${this.key.name} failed`, err);
-        const explanation = explainKeysError(err);
-        this.post({ type: 'error', message: `The server refused the change: ${describeError(err)}${explanation ? ` ${explanation}` : ''}`, problems: [] });
+        this.post({ type: 'error', message: `The server refused the change: ${describeError(err)}`, problems: [] });
       }
     } finally {
       this.saving = false;
     }
   }
 
-  private async reportConflict(): Promise<void> {
-    try {
-      const newer = await this.host.client().getKey(this.key.name);
-      this.key = toEditorKey(newer);
-      this.host.keyChanged(newer);
-      this.post({
-        type: 'conflict',
-        key: this.key,
-        message: 'Someone changed this key after you opened it, so nothing was saved. The current server state is shown below; review it, redo your change on top of it, and save again.',
-      });
-    } catch (err) {
-      log.error(`reloading ${this.key.name} after a conflict failed`, err);
-      this.post({ type: 'error', message: `The key changed on the server and could not be reloaded: ${describeError(err)}`, problems: [] });
-    }
+  private setKey(key: ApiKey): void {
+    this.apiKey = key;
+    this.key = toEditorKey(key);
+    this.host.keyChanged(key);
   }
 
   dispose(): void {

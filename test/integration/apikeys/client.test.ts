@@ -210,31 +210,18 @@ describe('API Keys client against the sandbox', function () {
     assert.match(explainKeysError(err) ?? '', /only in the location "global"/);
   });
 
-  it('reads the seeded demo keys, including deleted ones with their deletion times', async () => {
+  it('reads the seeded demo keys, including a recently deleted one with its days left', async () => {
     await sandbox.close();
     sandbox = await startSandbox({ seed: 'demo' });
     client = new ApiKeysClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY });
-    const state = await (await fetch(`${sandbox.http}/sandbox/v1/state`)).json() as Record<string, unknown>;
-    assert.ok(state);
-    const projects = new Set<string>();
-    // The demo project is whatever the seed uses; find it through LookupKey of a listed key is not
-    // possible without its string, so read it from the first key of any page of the state's project.
-    const demoProject = String((state as { apiKeys?: { project?: string } }).apiKeys?.project ?? 'cloudbench-demo');
     const all: ApiKey[] = [];
-    for await (const key of client.iterateKeys(demoProject, { showDeleted: true, pageSize: 4 })) {
-      all.push(key);
-      projects.add(key.name.split('/')[1]!);
-    }
+    for await (const key of client.iterateKeys('cloudbench-demo', { showDeleted: true, pageSize: 4 })) all.push(key);
     assert.ok(all.length >= 10, `only ${all.length} demo keys`);
     const deleted = all.filter((k) => k.deleteTime);
     assert.ok(deleted.length >= 1, 'a recently deleted key is listed');
     for (const k of deleted) {
-      const left = daysLeftToUndelete(k.deleteTime, sandboxNow(sandbox));
+      const left = daysLeftToUndelete(k.deleteTime, sandbox.clock.now());
       assert.ok(left !== undefined && left > 0 && left <= 30);
     }
   });
 });
-
-function sandboxNow(sandbox: Sandbox): number {
-  return sandbox.clock.now();
-}
