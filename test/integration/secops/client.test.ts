@@ -90,7 +90,7 @@ describe('SecOps Search client against the sandbox', function () {
   describe('udmSearch', () => {
     it('returns the matching events of [start, end) with names and UDM', async () => {
       const res = await f.client().udmSearch({ query: 'principal.hostname = "host-a"', startTime: f.now - HOUR, endTime: f.now, limit: 10_000 });
-      assert.equal(res.events.length, 59, 'events 1..59 minutes ago; the one exactly an hour ago is at the inclusive start');
+      assert.equal(res.events.length, 60, 'events 1..60 minutes ago; the one exactly an hour ago sits on the inclusive start');
       assert.equal(res.moreDataAvailable, false);
       assert.ok(res.events.every((e) => e.udm.principal?.hostname === 'host-a' && typeof e.name === 'string' && e.name.length > 0));
     });
