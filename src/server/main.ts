@@ -1,0 +1,158 @@
+// UDM language server: LSP glue over src/udm. Runs with --stdio or --node-ipc (the transport is
+// picked from the command line by vscode-languageserver).
+import {
+  createConnection,
+  DocumentDiagnosticReportKind,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type InitializeParams,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import {
+  SEMANTIC_TOKEN_MODIFIERS,
+  SEMANTIC_TOKEN_TYPES,
+  UdmDocument,
+  codeActions,
+  complete,
+  foldingRanges,
+  format,
+  hover,
+  semanticTokens,
+  signatureHelp,
+  toLspDiagnostics,
+} from '../udm/service';
+import { REFERENCE_LISTS_NOTIFICATION, isReferenceLists, isReferenceListsParams, type UdmInitializationOptions } from './protocol';
+
+// TextDocuments' event types do not survive the node10 module resolution of tsconfig; name them.
+type DocumentEvent = { document: TextDocument };
+
+const connection = createConnection(ProposedFeatures.all);
+const documents: TextDocuments<TextDocument> = new TextDocuments(TextDocument);
+const udmDocs = new Map<string, UdmDocument>();
+let referenceLists: Record<string, string[]> | undefined;
+let pushDiagnostics = true;
+const pending = new Map<string, NodeJS.Timeout>();
+
+/** Diagnostics follow typing closely but not on every keystroke of a burst. */
+const DIAGNOSTIC_DELAY_MS = 60;
+
+function udmDoc(uri: string): UdmDocument | undefined {
+  const doc = documents.get(uri);
+  if (!doc) return undefined;
+  let u = udmDocs.get(uri);
+  const options = referenceLists ? { referenceLists } : {};
+  if (!u) {
+    u = new UdmDocument(doc.getText(), doc.version, options);
+    udmDocs.set(uri, u);
+  } else if (u.version !== doc.version) {
+    u.update(doc.getText(), doc.version);
+  }
+  return u;
+}
+
+function schedulePush(uri: string): void {
+  if (!pushDiagnostics) return;
+  const old = pending.get(uri);
+  if (old) clearTimeout(old);
+  pending.set(
+    uri,
+    setTimeout(() => {
+      pending.delete(uri);
+      const u = udmDoc(uri);
+      if (!u) return;
+      void connection.sendDiagnostics({ uri, version: u.version, diagnostics: toLspDiagnostics(u.analysis) });
+    }, DIAGNOSTIC_DELAY_MS),
+  );
+}
+
+connection.onInitialize((params: InitializeParams): InitializeResult => {
+  const init = (params.initializationOptions ?? {}) as UdmInitializationOptions;
+  if (isReferenceLists(init.referenceLists)) referenceLists = init.referenceLists;
+  const canPull = !!params.capabilities.textDocument?.diagnostic;
+  // A client that pulls would show pushed diagnostics twice.
+  pushDiagnostics = init.pushDiagnostics === true || !canPull;
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: ['.', '$', '%', '"'], resolveProvider: false },
+      hoverProvider: true,
+      signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [','] },
+      documentFormattingProvider: true,
+      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      foldingRangeProvider: true,
+      semanticTokensProvider: {
+        legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] },
+        full: true,
+      },
+      diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
+    },
+    serverInfo: { name: 'Cloudbench UDM Language Server', version: '0.1.0' },
+  };
+});
+
+connection.onNotification(REFERENCE_LISTS_NOTIFICATION, (params: unknown) => {
+  if (!isReferenceListsParams(params)) {
+    connection.console.warn('Ignored reference lists with an unexpected shape');
+    return;
+  }
+  referenceLists = params.lists;
+  for (const u of udmDocs.values()) u.setOptions({ referenceLists });
+  for (const doc of documents.all()) schedulePush(doc.uri);
+  void connection.languages.diagnostics.refresh().catch(() => undefined);
+});
+
+documents.onDidOpen((e: DocumentEvent) => schedulePush(e.document.uri));
+documents.onDidChangeContent((e: DocumentEvent) => schedulePush(e.document.uri));
+documents.onDidClose((e: DocumentEvent) => {
+  udmDocs.delete(e.document.uri);
+  const t = pending.get(e.document.uri);
+  if (t) clearTimeout(t);
+  pending.delete(e.document.uri);
+  if (pushDiagnostics) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+});
+
+connection.languages.diagnostics.on((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return { kind: DocumentDiagnosticReportKind.Full, items: u ? toLspDiagnostics(u.analysis) : [] };
+});
+
+connection.onCompletion((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  if (!u) return [];
+  return complete(u.analysis, params.position, referenceLists ? Object.keys(referenceLists) : []);
+});
+
+connection.onHover((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u ? hover(u.analysis, params.position, referenceLists ?? {}) : null;
+});
+
+connection.onSignatureHelp((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u ? signatureHelp(u.analysis, params.position) : null;
+});
+
+connection.onDocumentFormatting((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u ? format(u.analysis, params.options) : [];
+});
+
+connection.onCodeAction((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u ? codeActions(u.analysis, params.textDocument.uri, params.range) : [];
+});
+
+connection.onFoldingRanges((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u ? foldingRanges(u.analysis) : [];
+});
+
+connection.languages.semanticTokens.on((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return { data: u ? semanticTokens(u.analysis) : [] };
+});
+
+documents.listen(connection);
+connection.listen();

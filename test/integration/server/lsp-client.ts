@@ -1,0 +1,88 @@
+// A minimal LSP client over a spawned `node dist/server.js --stdio`, for tests and benchmarks.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/**
+ * dist/server.js when the build has run (the artifact users get); otherwise the same entry point
+ * bundled into a temporary directory, so the test never depends on another build's timing.
+ */
+export function serverPath(): string {
+  const dist = join(ROOT, 'dist', 'server.js');
+  if (existsSync(dist)) return dist;
+  const out = join(mkdtempSync(join(tmpdir(), 'udm-server-')), 'server.js');
+  buildSync({ entryPoints: [join(ROOT, 'src/server/main.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'error' });
+  return out;
+}
+
+export interface PublishedDiagnostics {
+  uri: string;
+  version?: number;
+  diagnostics: Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; message: string; severity?: number; code?: string | number; data?: unknown }>;
+}
+
+export class LspClient {
+  readonly connection: MessageConnection;
+  private readonly waiters: Array<{ uri: string; resolve: (p: PublishedDiagnostics) => void }> = [];
+  readonly published: PublishedDiagnostics[] = [];
+
+  private constructor(private readonly proc: ChildProcess) {
+    this.connection = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
+      this.published.push(p);
+      const i = this.waiters.findIndex((w) => w.uri === p.uri);
+      if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(p);
+    });
+    this.connection.listen();
+  }
+
+  static async start(capabilities: Record<string, unknown> = {}, initializationOptions?: unknown): Promise<{ client: LspClient; initializeResult: { capabilities: Record<string, unknown> } }> {
+    const proc = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const client = new LspClient(proc);
+    const initializeResult = (await client.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities,
+      initializationOptions,
+    })) as { capabilities: Record<string, unknown> };
+    await client.connection.sendNotification('initialized', {});
+    return { client, initializeResult };
+  }
+
+  /** Resolves with the next diagnostics published for `uri`. */
+  nextDiagnostics(uri: string): Promise<PublishedDiagnostics> {
+    return new Promise((resolve) => this.waiters.push({ uri, resolve }));
+  }
+
+  open(uri: string, text: string, version = 1): Promise<void> {
+    return this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'udm', version, text } });
+  }
+
+  change(uri: string, text: string, version: number): Promise<void> {
+    return this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.connection.sendRequest(method, params) as Promise<R>;
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise<void>((resolve) => {
+      if (this.proc.exitCode !== null) resolve();
+      else this.proc.once('exit', () => resolve());
+    });
+    try {
+      await this.connection.sendRequest('shutdown');
+      await this.connection.sendNotification('exit');
+    } catch {
+      this.proc.kill();
+    }
+    await exited;
+    this.connection.dispose();
+  }
+}
