@@ -96,25 +96,34 @@ export async function runCommand(page, title) {
   await input.press('Enter');
 }
 
-/** The quick pick / input box, once it is showing (e.g. a command's prompt). */
-export async function quickInput(page) {
+/**
+ * The quick pick / input box, once it is showing. With `title`, waits until the widget shows that
+ * step (multi-step commands reuse the widget, so typing early would land in the previous step).
+ */
+export async function quickInput(page, title) {
   const widget = page.locator('.quick-input-widget');
   await widget.waitFor({ state: 'visible' });
+  if (title) await widget.locator('.quick-input-title', { hasText: title }).waitFor();
   return widget;
 }
 
-export async function pickQuickItem(page, labelStart) {
-  const widget = await quickInput(page);
+export async function pickQuickItem(page, labelStart, title) {
+  const widget = await quickInput(page, title);
   const row = widget.locator(`.monaco-list-row[aria-label^="${cssString(labelStart)}"]`).first();
   await row.waitFor();
   await row.click();
 }
 
-export async function answerInputBox(page, text) {
-  const widget = await quickInput(page);
-  const input = widget.locator('input');
+export async function answerInputBox(page, text, title) {
+  const widget = await quickInput(page, title);
+  const input = widget.locator('input.input');
   await input.fill(text);
   await input.press('Enter');
+}
+
+/** The validation message an input box shows under its field. */
+export function inputValidation(page) {
+  return page.locator('.quick-input-widget .quick-input-message');
 }
 
 /** Waits for a toast whose message matches `pattern` and returns its text. */
@@ -146,10 +155,116 @@ export function webviewFrame(page) {
 
 /** Opens the context menu of a tree row and clicks the item labelled `action`. */
 export async function contextMenu(page, row, action) {
+  const pane = page.locator('.pane').filter({ has: row });
+  if (await pane.count()) row = await revealRow(pane.first(), row);
   await row.click({ button: 'right' });
-  const item = page.locator('.context-view .action-item .action-label', { hasText: action }).first();
+  // The menu lives in a shadow root; role locators pierce it.
+  const item = page.getByRole('menuitem', { name: action, exact: true }).first();
   await item.waitFor();
   await item.click();
+}
+
+/**
+ * Brings `row` fully into view. Trees render only the rows in view, so a row further down or up does
+ * not exist in the page until the list scrolls to it: scroll down step by step, then up, until it
+ * appears, then scroll it clear of the view's edges.
+ */
+export async function revealRow(pane, row) {
+  const page = pane.page();
+  const list = pane.locator('.monaco-list').first();
+  await list.waitFor();
+  const rendered = () =>
+    list.evaluate((el) => [...el.querySelectorAll('.monaco-list-row')].map((r) => r.getAttribute('data-index')).sort().join(','));
+  const scroll = async (dy) => {
+    const before = await rendered();
+    await list.hover();
+    await page.mouse.wheel(0, dy);
+    // Resolves once the list re-rendered; false when it could not scroll any further.
+    return list.evaluate(
+      (el, was) =>
+        new Promise((resolve) => {
+          const now = () => [...el.querySelectorAll('.monaco-list-row')].map((r) => r.getAttribute('data-index')).sort().join(',');
+          if (now() !== was) return resolve(true);
+          const obs = new MutationObserver(() => {
+            if (now() !== was) {
+              obs.disconnect();
+              resolve(true);
+            }
+          });
+          obs.observe(el, { childList: true, subtree: true, attributes: true });
+          setTimeout(() => {
+            obs.disconnect();
+            resolve(false);
+          }, 1000);
+        }),
+      before,
+    );
+  };
+  for (const dy of [120, -120]) {
+    for (let step = 0; step < 80 && (await row.count()) === 0; step++) {
+      if (!(await scroll(dy))) break;
+    }
+  }
+  const target = row.first();
+  await target.waitFor();
+  // Partly hidden under the view's edge: scroll by the overlap.
+  for (let i = 0; i < 5; i++) {
+    const r = await target.boundingBox();
+    const l = await list.boundingBox();
+    if (!r || !l) break;
+    if (r.y + r.height > l.y + l.height) await scroll(r.y + r.height - (l.y + l.height) + 4);
+    else if (r.y < l.y) await scroll(r.y - l.y - 4);
+    else break;
+  }
+  return target;
+}
+
+/** Clicks a collapsed tree row to expand it and waits for a child row labelled `childLabel`. */
+export async function expandRow(pane, label, childLabel) {
+  const row = await revealRow(pane, typeof label === 'string' ? exactRow(pane, label) : label);
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+  if (childLabel) await (await revealRow(pane, exactRow(pane, childLabel))).waitFor();
+  return row;
+}
+
+/** Collapses every view of the container except `keep`, so the kept one has room. */
+export async function focusView(page, keep) {
+  for (const name of ['Models', 'API Keys', 'Operations']) {
+    const header = viewPane(page, name).locator('.pane-header');
+    await header.waitFor();
+    const expanded = (await header.getAttribute('aria-expanded')) === 'true';
+    if ((name === keep) !== expanded) await header.click();
+  }
+  return expandView(page, keep);
+}
+
+/** A tree row whose label is exactly `label` (the description may follow). */
+export function exactRow(pane, label) {
+  return pane.locator('.monaco-list-row').filter({
+    has: pane.page().locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+  }).first();
+}
+
+/** Sandbox admin call (clock, faults, ingest); no credentials needed. */
+export async function sandboxAdmin(sandbox, path, body) {
+  const res = await fetch(`${sandbox.http}/sandbox/v1/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) throw new Error(`sandbox ${path} answered ${res.status}: ${await res.text()}`);
+  return res.json().catch(() => ({}));
+}
+
+/** A REST call to the sandbox as a client would make it (any bearer token is accepted). */
+export async function sandboxRest(sandbox, method, path, body) {
+  const res = await fetch(`${sandbox.http}${path}`, {
+    method,
+    headers: { authorization: 'Bearer e2e', 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
 export function escapeRegExp(s) {

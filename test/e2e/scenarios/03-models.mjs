@@ -1,0 +1,51 @@
+// Models: browse to a version's evaluation slices, copy a model with progress, cancel an export, and
+// meet the delete guard that names the endpoint a model is deployed to.
+export const name = 'models: browse, copy, cancel export, delete guard';
+
+const MODEL = 'churn-predictor'; // us-central1, version 3 deployed to endpoint churn-online
+
+export async function run({ page, wb, sandbox, log, screenshot }) {
+  await wb.openContainer(page);
+  const models = await wb.focusView(page, 'Models');
+
+  // Browse: location → model → version → evaluation → slice.
+  await wb.expandRow(models, 'us-central1', MODEL);
+  await wb.expandRow(models, MODEL, 'Version 3');
+  await wb.expandRow(models, 'Version 3', 'evaluation-v3-holdout');
+  await wb.expandRow(models, 'evaluation-v3-holdout', 'annotationSpec = churned');
+  await wb.treeRow(models, 'annotationSpec = retained').waitFor();
+  log('browsed to the slices of version 3');
+
+  // Copy with progress: the sandbox keeps the operation running until its clock moves on.
+  const modelRow = wb.exactRow(models, MODEL);
+  await wb.contextMenu(page, modelRow, 'Copy Model to Location…');
+  await wb.pickQuickItem(page, 'europe-west4', `Copy ${MODEL} to location`);
+  await wb.answerInputBox(page, 'churn-copy-e2e', `Copy ${MODEL} to europe-west4`);
+  await wb.waitForNotification(page, `Copy model ${MODEL} to europe-west4`);
+  const operations = await wb.expandView(page, 'Operations');
+  await wb.treeRow(operations, `Copy model ${MODEL} to europe-west4`).waitFor();
+  await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
+  await wb.waitForNotification(page, /Copied churn-predictor to projects\/cloudbench-demo\/locations\/europe-west4\/models\/churn-copy-e2e/, { timeout: 60_000 });
+  log('copied with progress');
+  await page.keyboard.press('Escape');
+
+  // Cancel an export from its progress notification.
+  await wb.contextMenu(page, modelRow, 'Export Model…');
+  await wb.pickQuickItem(page, 'tf-saved-model', `Export ${MODEL}`);
+  await wb.answerInputBox(page, 'gs://cloudbench-e2e/exports/', 'Export destination');
+  const exportTitle = `Export ${MODEL} as tf-saved-model`;
+  await wb.waitForNotification(page, exportTitle);
+  await wb.clickNotificationButton(page, exportTitle, 'Cancel');
+  await wb.waitForNotification(page, new RegExp(`${exportTitle}: cancelled`), { timeout: 60_000 });
+  log('export cancelled');
+
+  // Delete guard: a deployed model is not deleted; the dialog names its endpoint.
+  await wb.contextMenu(page, modelRow, 'Delete Model');
+  const dialog = await wb.modalDialog(page);
+  await dialog.filter({ hasText: `Model ${MODEL} cannot be deleted while it is deployed.` }).waitFor();
+  await dialog.filter({ hasText: 'churn-online' }).waitFor();
+  await screenshot('delete-guard');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  await wb.exactRow(models, MODEL).waitFor();
+}
