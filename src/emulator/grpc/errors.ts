@@ -33,9 +33,10 @@ export function invalidArgument(message: string, violations: FieldViolation[] = 
   return new RpcError(Status.INVALID_ARGUMENT, message, details);
 }
 
-export function notFound(message: string, resourceType?: string, resourceName?: string): RpcError {
-  const details = resourceType ? [packAny('google.rpc.ResourceInfo', { resourceType, resourceName: resourceName ?? '', description: message })] : [];
-  return new RpcError(Status.NOT_FOUND, message, details);
+// NOT_FOUND carries no details, like the real service's; it is also the most frequent error a UI sees
+// (polling a deleted resource), and gax pays a proto load for every error that has details.
+export function notFound(message: string, _resourceType?: string, _resourceName?: string): RpcError {
+  return new RpcError(Status.NOT_FOUND, message);
 }
 
 export function failedPrecondition(message: string, type?: string, subject?: string): RpcError {

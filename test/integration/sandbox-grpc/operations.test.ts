@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { EU, US, finish, modelByDisplayName, openHarness, rejectsWith, warmUp, type Harness } from './harness';
+import { EU, US, finish, modelByDisplayName, opRequest, openHarness, rejectsWith, warmUp, type Harness } from './harness';
 
 const AIP = 'google.cloud.aiplatform.v1beta1';
 
@@ -97,8 +97,8 @@ describe('sandbox gRPC: long-running model operations (official aiplatform clien
   it('cancels a running operation: it ends with CANCELLED (code 1) and changes nothing', async () => {
     const name = await modelByDisplayName(h.models, US, 'customer-ltv');
     const [op] = await h.models.deleteModel({ name });
-    await h.models.cancelOperation({ name: op.name! });
-    const [state] = await h.models.getOperation({ name: op.name! });
+    await h.models.cancelOperation(opRequest({ name: op.name! }));
+    const [state] = await h.models.getOperation(opRequest({ name: op.name! }));
     assert.equal(state.done, true);
     assert.equal(state.error?.code, 1);
     await assert.rejects(op.promise(), (err: Error & { code?: number }) => err.code === 1);
@@ -110,19 +110,19 @@ describe('sandbox gRPC: long-running model operations (official aiplatform clien
     const name = await modelByDisplayName(h.models, US, 'lead-scoring');
     const [op] = await h.models.exportModel({ name, outputConfig: { artifactDestination: { outputUriPrefix: 'gs://demo-exports/lead' } } });
     const listed = [];
-    for await (const o of h.models.listOperationsAsync({ name })) listed.push(o.name);
+    for await (const o of h.models.listOperationsAsync(opRequest({ name }))) listed.push(o.name);
     assert.deepEqual(listed, [op.name]);
     const running = [];
-    for await (const o of h.models.listOperationsAsync({ name: US, filter: 'done=false' })) running.push(o.name);
+    for await (const o of h.models.listOperationsAsync(opRequest({ name: US, filter: 'done=false' }))) running.push(o.name);
     assert.ok(running.includes(op.name!));
     h.sandbox.clock.advance(600);
-    const [done] = await h.models.getOperation({ name: op.name! });
+    const [done] = await h.models.getOperation(opRequest({ name: op.name! }));
     assert.equal(done.done, true);
     assert.equal(done.response?.type_url ?? (done.response as { typeUrl?: string } | null)?.typeUrl, `type.googleapis.com/${AIP}.ExportModelResponse`);
-    await h.models.deleteOperation({ name: op.name! });
-    await rejectsWith(h.models.getOperation({ name: op.name! }), 'NOT_FOUND');
-    await rejectsWith(h.models.getOperation({ name: `${US}/operations/123` }), 'NOT_FOUND');
-    await rejectsWith(h.models.getOperation({ name: 'bogus' }), 'INVALID_ARGUMENT');
+    await h.models.deleteOperation(opRequest({ name: op.name! }));
+    await rejectsWith(h.models.getOperation(opRequest({ name: op.name! })), 'NOT_FOUND');
+    await rejectsWith(h.models.getOperation(opRequest({ name: `${US}/operations/123` })), 'NOT_FOUND');
+    await rejectsWith(h.models.getOperation(opRequest({ name: 'bogus' })), 'INVALID_ARGUMENT');
   });
 
   it('completes operations on real time too, without a clock advance', async () => {
