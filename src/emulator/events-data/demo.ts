@@ -8,7 +8,7 @@ import { COMPANY, type DirectoryUser, type IocEntry, type ReferenceList } from '
 export type Udm = Record<string, unknown>;
 
 export interface DemoData {
-  events: Array<{ udm: Udm; t: number }>;
+  events: Array<{ udm: Udm; t: number; name: string }>;
   users: DirectoryUser[];
   iocs: IocEntry[];
   lists: ReferenceList[];
@@ -224,11 +224,13 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
     return f;
   };
 
-  const events: Array<{ udm: Udm; t: number }> = [];
+  const events: Array<{ udm: Udm; t: number; name: string }> = [];
+  let lastName = '';
   const metadata = (t: number, eventType: string, vendorName: string, productName: string, productEventType: string, logType: string): Udm => {
     const collected = t + 1000 + rng.int(4000);
+    lastName = rng.hex(16);
     return {
-      id: Buffer.from(rng.hex(16), 'hex').toString('base64'),
+      id: Buffer.from(lastName, 'hex').toString('base64'),
       productLogId: rng.hex(8),
       eventTimestamp: formatRfc3339(t),
       collectedTimestamp: formatRfc3339(collected),
@@ -366,7 +368,7 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
         network: { applicationProtocol: 'DHCP', ipProtocol: 'UDP', dhcp: { opcode: 'BOOTREPLY', type: 'ACK', yiaddr: ip, chaddr: host.mac, clientHostname: host.hostname, leaseTimeSeconds: 86400 } },
       };
     }
-    events.push({ udm, t });
+    events.push({ udm, t, name: lastName });
   }
 
   const iocs: IocEntry[] = [

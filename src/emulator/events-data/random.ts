@@ -8,6 +8,8 @@ export interface Rng {
   chance(p: number): boolean;
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
 export function createRng(seed: number): Rng {
   let a = seed >>> 0;
   const next = (): number => {
@@ -24,7 +26,7 @@ export function createRng(seed: number): Rng {
     pick: <T>(items: readonly T[]): T => items[int(items.length)]!,
     hex(bytes) {
       let out = '';
-      for (let i = 0; i < bytes; i++) out += int(256).toString(16).padStart(2, '0');
+      for (let i = 0; i < bytes; i++) out += HEX[int(256)]!;
       return out;
     },
     chance: (p) => next() < p,

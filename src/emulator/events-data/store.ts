@@ -22,6 +22,8 @@ export class EventStore {
   private byName = new Map<string, StoredEvent>();
   private demoAnchor: number | undefined;
   private idRng = createRng(0x1d5);
+  private idPrefix = '';
+  private idCounter = 0;
   users: DirectoryUser[] = [];
   iocs = new Map<string, IocEntry>();
   lists = new Map<string, ReferenceList>();
@@ -39,6 +41,8 @@ export class EventStore {
     this.iocs.clear();
     this.lists.clear();
     this.idRng = createRng(0x1d5);
+    this.idPrefix = this.idRng.hex(8);
+    this.idCounter = 0;
     this.demoAnchor = seed === 'demo' ? this.now() : undefined;
     this.version++;
   }
@@ -48,7 +52,7 @@ export class EventStore {
     const anchor = this.demoAnchor;
     this.demoAnchor = undefined;
     const demo = generateDemo(anchor);
-    for (const e of demo.events) this.add({ t: e.t, name: idHex((e.udm.metadata as { id: string }).id), udm: e.udm });
+    for (const e of demo.events) this.add({ t: e.t, name: e.name, udm: e.udm });
     this.users.push(...demo.users);
     for (const ioc of demo.iocs) this.iocs.set(iocKey(ioc.kind, ioc.value), ioc);
     for (const l of demo.lists) this.lists.set(l.name, l);
@@ -130,7 +134,8 @@ export class EventStore {
         if (typeof md.id !== 'string' || !isBase64(md.id)) throw invalidArgument(`events[${i}].metadata.id must be base64 (it is bytes in the UDM), got ${JSON.stringify(md.id)}.`);
         name = idHex(md.id);
       } else {
-        const hex = this.idRng.hex(16);
+        // A per-reset random prefix and a counter: unique, deterministic, and cheap for bulk ingests.
+        const hex = this.idPrefix + (this.idCounter++).toString(16).padStart(16, '0');
         md.id = Buffer.from(hex, 'hex').toString('base64');
         name = hex;
       }

@@ -136,7 +136,10 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
       sendError(res, err);
     });
   });
-  server.keepAliveTimeout = 5000;
+  // Longer than any pause of the event loop during a bulk ingest, so a client never reuses a socket
+  // the server is closing at that moment (Google's front end keeps idle connections about this long).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
