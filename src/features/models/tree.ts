@@ -23,6 +23,12 @@ export interface TreeContext {
   changed(node: ModelsNode | undefined): void;
   /** Annotations imported in this window, per slice name (the API has no call that lists them). */
   importedAnnotations(slice: string): EvaluatedAnnotation[];
+  /** Items per page of every paged list; PAGE_SIZE unless a test wants small pages. */
+  pageSize?(): number;
+}
+
+function pageSizeOf(ctx: TreeContext): number {
+  return ctx.pageSize?.() ?? PAGE_SIZE;
 }
 
 export abstract class ModelsNode extends vscode.TreeItem {
@@ -168,7 +174,7 @@ export class LocationNode extends PagedParent {
       const client = this.ctx.client();
       if (!client) return { items: [] };
       const page = await client.listModelsPage({
-        parent: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}), ...(filter ? { filter } : {}),
+        parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}), ...(filter ? { filter } : {}),
       });
       return { items: page.items.map((m) => new ModelNode(this.ctx, m)), nextPageToken: page.nextPageToken };
     });
@@ -193,7 +199,7 @@ export class ModelNode extends PagedParent {
       const client = this.ctx.client();
       if (!client) return { items: [] };
       const page = await client.listModelVersionsPage({
-        name: this.resourceName, pageSize: PAGE_SIZE, orderBy: 'create_time desc', ...(pageToken ? { pageToken } : {}),
+        name: this.resourceName, pageSize: pageSizeOf(this.ctx), orderBy: 'create_time desc', ...(pageToken ? { pageToken } : {}),
       });
       return { items: page.items.map((v) => new VersionNode(this.ctx, v)), nextPageToken: page.nextPageToken };
     });
@@ -230,7 +236,7 @@ export class VersionNode extends PagedParent {
     return new PagedList<ModelsNode>(async (pageToken) => {
       const client = this.ctx.client();
       if (!client) return { items: [] };
-      const page = await client.listModelEvaluationsPage({ parent: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
+      const page = await client.listModelEvaluationsPage({ parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}) });
       return { items: page.items.map((e) => new EvaluationNode(this.ctx, e)), nextPageToken: page.nextPageToken };
     });
   }
@@ -256,7 +262,7 @@ export class CheckpointsNode extends PagedParent {
     return new PagedList<ModelsNode>(async (pageToken) => {
       const client = this.ctx.client();
       if (!client) return { items: [] };
-      const page = await client.listModelVersionCheckpointsPage({ name: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
+      const page = await client.listModelVersionCheckpointsPage({ name: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}) });
       return { items: page.items.map((c) => new CheckpointNode(this.resourceName, c, this.version.defaultCheckpointId)), nextPageToken: page.nextPageToken };
     });
   }
@@ -297,7 +303,7 @@ export class EvaluationNode extends PagedParent {
     return new PagedList<ModelsNode>(async (pageToken) => {
       const client = this.ctx.client();
       if (!client) return { items: [] };
-      const page = await client.listModelEvaluationSlicesPage({ parent: this.resourceName, pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}) });
+      const page = await client.listModelEvaluationSlicesPage({ parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}) });
       return { items: page.items.map((s) => new SliceNode(this.ctx, s)), nextPageToken: page.nextPageToken };
     });
   }

@@ -1,0 +1,145 @@
+// The models tree's data model against the demo sandbox, with the shared hand-written `vscode` fake:
+// what a user sees when browsing project → location → model → version → evaluation → slice.
+import { strict as assert } from 'node:assert';
+import { useFakeVscode } from '../../unit/fakes/vscode';
+import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
+import { ModelRegistryClient } from '../../../src/core/models/client';
+import { sandboxTokenSource } from '../../../src/core/google/credentials';
+
+useFakeVscode();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tree = require('../../../src/features/models/tree') as typeof import('../../../src/features/models/tree');
+
+describe('models tree against the demo sandbox', function () {
+  this.timeout(60_000);
+  let sandbox: Sandbox;
+  let client: ModelRegistryClient;
+  let pageSize = 5;
+  let locations: string[] = [];
+  let filter: string | undefined;
+
+  before(async () => {
+    sandbox = await startSandbox({ seed: 'demo' });
+    client = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sandbox.grpc } });
+  });
+  after(async () => {
+    client.close();
+    await sandbox.close();
+  });
+  beforeEach(() => {
+    pageSize = 5;
+    locations = [];
+    filter = undefined;
+  });
+
+  function provider() {
+    return new tree.ModelsTreeProvider({
+      client: () => client,
+      project: () => 'cloudbench-demo',
+      configuredLocations: () => locations,
+      filter: () => filter,
+      importedAnnotations: () => [],
+      pageSize: () => pageSize,
+    });
+  }
+
+  async function location(p: InstanceType<typeof tree.ModelsTreeProvider>, id: string) {
+    const [project] = await p.getChildren();
+    assert.ok(project instanceof tree.ProjectNode);
+    const locs = await p.getChildren(project);
+    const loc = locs.find((l) => l instanceof tree.LocationNode && l.location === id);
+    assert.ok(loc instanceof tree.LocationNode, `location ${id} listed`);
+    return loc;
+  }
+
+  it('shows the project, then the locations the service lists, or the configured ones', async () => {
+    const p = provider();
+    const [project] = await p.getChildren();
+    assert.equal(project!.label, 'cloudbench-demo');
+    const listed = (await p.getChildren(project)).map((n) => n.label);
+    assert.ok(listed.includes('us-central1') && listed.length > 3);
+    locations = ['europe-west4'];
+    const configured = provider();
+    const [p2] = await configured.getChildren();
+    assert.deepEqual((await configured.getChildren(p2)).map((n) => n.label), ['europe-west4']);
+  });
+
+  it('pages models behind a "Load more" node', async () => {
+    const p = provider();
+    const loc = await location(p, 'us-central1');
+    const first = await p.getChildren(loc);
+    assert.equal(first.filter((n) => n instanceof tree.ModelNode).length, 5);
+    const more = first[first.length - 1];
+    assert.ok(more instanceof tree.LoadMoreNode);
+    assert.equal(more.label, 'Load more…');
+    assert.equal(more.command?.command, 'cloudbench.models.loadMore');
+    await more.owner.loadMore();
+    const second = await p.getChildren(loc);
+    assert.equal(second.filter((n) => n instanceof tree.ModelNode).length, 10);
+    const names = second.filter((n) => n instanceof tree.ModelNode).map((n) => n.resourceName);
+    assert.equal(new Set(names).size, names.length, 'no model twice');
+  });
+
+  it('applies the filter to the model list', async () => {
+    const p0 = provider();
+    const all = (await p0.getChildren(await location(p0, 'us-central1'))).filter((n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode);
+    const wanted = all[0]!.model.displayName!;
+    filter = `display_name="${wanted}"`;
+    const p = provider();
+    const loc = await location(p, 'us-central1');
+    assert.match(String(loc.description), /filter/);
+    const models = (await p.getChildren(loc)).filter((n) => n instanceof tree.ModelNode);
+    assert.ok(models.length >= 1);
+    assert.ok(models.every((m) => m.label === wanted));
+    filter = 'display_name="no such model anywhere"';
+    const empty = provider();
+    const none = await empty.getChildren(await location(empty, 'us-central1'));
+    assert.deepEqual(none.map((n) => n.label), ['No models match the filter']);
+  });
+
+  it('browses model → versions (default marked, aliases as badges) → checkpoints and evaluations → slices', async () => {
+    pageSize = 50;
+    const p = provider();
+    let sawSlice = false;
+    for (const locId of ['us-central1', 'europe-west4', 'us-east1']) {
+      const loc = await location(p, locId);
+      for (const model of (await p.getChildren(loc)).filter((n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode)) {
+        assert.match(model.contextValue!, /^model(\.exportable)?$/);
+        const versions = (await p.getChildren(model)).filter((n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode);
+        assert.ok(versions.length >= 1);
+        assert.equal(versions.filter((v) => /★ default/.test(String(v.description))).length, 1, 'exactly one default version marked');
+        for (const v of versions) {
+          assert.match(String(v.label), /^Version \d+$/);
+          assert.match(v.contextValue!, /^modelVersion(\.exportable)?$/);
+          for (const alias of v.version.versionAliases ?? []) assert.ok(String(v.description).includes(`@${alias}`));
+          const children = await p.getChildren(v);
+          assert.ok(children[0] instanceof tree.CheckpointsNode);
+          for (const ev of children.filter((n): n is InstanceType<typeof tree.EvaluationNode> => n instanceof tree.EvaluationNode)) {
+            assert.equal(ev.contextValue, 'evaluation');
+            const slices = (await p.getChildren(ev)).filter((n) => n instanceof tree.SliceNode);
+            if (slices.length) {
+              assert.equal(slices[0]!.contextValue, 'slice');
+              assert.match(String(slices[0]!.label), / = /);
+              sawSlice = true;
+            }
+          }
+        }
+        if (sawSlice) return;
+      }
+    }
+    assert.ok(sawSlice, 'some evaluation in the demo data has slices');
+  });
+
+  it('shows an error node that names the status when the service fails', async () => {
+    sandbox.faults.configure([{ method: 'google.cloud.aiplatform.v1beta1.ModelService/ListModels', errorRate: 1, codes: ['PERMISSION_DENIED'] }]);
+    try {
+      const p = provider();
+      const nodes = await p.getChildren(await location(p, 'us-central1'));
+      assert.equal(nodes.length, 1);
+      assert.equal(nodes[0]!.label, 'Could not load models');
+      assert.equal(nodes[0]!.description, 'PERMISSION_DENIED');
+    } finally {
+      sandbox.faults.configure([]);
+    }
+  });
+});
