@@ -1,0 +1,165 @@
+import * as assert from 'node:assert/strict';
+import { analyze } from '../../../src/udm/index';
+import { codeActions, complete, foldingRanges, format, formatText, hover, SEMANTIC_TOKEN_TYPES, semanticTokens, signatureHelp, toLspDiagnostics } from '../../../src/udm/service';
+
+/** `|` marks the cursor. */
+function at(textWithCursor: string): { a: ReturnType<typeof analyze>; pos: { line: number; character: number } } {
+  const i = textWithCursor.indexOf('|');
+  const text = textWithCursor.slice(0, i) + textWithCursor.slice(i + 1);
+  const a = analyze(text);
+  return { a, pos: a.lines.position(i) };
+}
+
+function labels(textWithCursor: string, lists: string[] = []): string[] {
+  const { a, pos } = at(textWithCursor);
+  return complete(a, pos, lists).map((i) => i.label);
+}
+
+describe('UDM completion', () => {
+  it('offers root fields, function namespaces and NOT at the start', () => {
+    const l = labels('|');
+    for (const x of ['metadata', 'principal', 'target', 'network', 'security_result', 'net', 'strings', 'NOT']) assert.ok(l.includes(x), x);
+  });
+
+  it('offers the fields of the type reached so far, replacing the partial segment', () => {
+    const { a, pos } = at('principal.user.us|');
+    const items = complete(a, pos);
+    const userid = items.find((i) => i.label === 'userid');
+    assert.ok(userid);
+    assert.deepEqual((userid.textEdit as { range: unknown }).range, { start: { line: 0, character: 15 }, end: { line: 0, character: 17 } });
+    assert.ok(!items.some((i) => i.label === 'hostname'));
+    assert.deepEqual(labels('metadata.event_timestamp.|'), ['seconds', 'nanos']);
+  });
+
+  it('offers operators valid for the field type', () => {
+    assert.deepEqual(labels('metadata.event_type |'), ['=', '!=']);
+    assert.deepEqual(labels('target.port |'), ['=', '!=', '>', '>=', '<', '<=']);
+    const s = labels('principal.hostname |');
+    assert.ok(s.includes('=') && s.includes('in %list') && s.includes('in cidr %list') && !s.includes('>'));
+  });
+
+  it('offers quoted enum values, booleans and string/regex snippets after the operator', () => {
+    const e = labels('network.ip_protocol = |');
+    assert.ok(e.includes('"TCP"') && e.includes('"UDP"'));
+    assert.deepEqual(labels('network.dns.response = |'), ['true', 'false']);
+    assert.deepEqual(labels('principal.hostname = |'), ['"…"', '/…/']);
+    const inside = at('security_result.action = "BL|"');
+    const items = complete(inside.a, inside.pos);
+    const block = items.find((i) => i.label === '"BLOCK"');
+    assert.ok(block);
+    assert.deepEqual((block.textEdit as { range: unknown }).range, { start: { line: 0, character: 25 }, end: { line: 0, character: 29 } });
+  });
+
+  it('offers AND/OR and nocase after a complete condition', () => {
+    const l = labels('principal.hostname = "x" |');
+    assert.ok(l.includes('AND') && l.includes('OR') && l.includes('nocase'));
+    assert.ok(!labels('target.port = 1 |').includes('nocase'));
+  });
+
+  it('offers function names with signatures in a namespace', () => {
+    const { a, pos } = at('net.|');
+    const items = complete(a, pos);
+    assert.deepEqual(items.map((i) => i.label), ['ip_in_range_cidr']);
+    assert.match(items[0]!.detail!, /ip_in_range_cidr\(ip: string, cidr: string\): bool/);
+  });
+
+  it('offers placeholders, reference lists and section keywords in order', () => {
+    assert.deepEqual(labels('$host = principal.hostname\nmatch:\n  $|'), ['$host']);
+    assert.deepEqual(labels('principal.hostname in %|', ['admins', 'servers']), ['%admins', '%servers']);
+    assert.deepEqual(labels('principal.hostname in |', ['admins']), ['regex', 'cidr', '%admins']);
+    const afterMatch = labels('$h = principal.hostname\nmatch:\n  $h\n|');
+    assert.ok(afterMatch.includes('outcome:') && afterMatch.includes('limit:') && !afterMatch.includes('match:'));
+    const agg = labels('$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = |');
+    assert.ok(agg.includes('count') && agg.includes('count_distinct') && agg.includes('max'));
+    const ord = labels('$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\norder:\n  $c |');
+    assert.ok(ord.includes('asc') && ord.includes('desc'));
+  });
+
+  it('offers nothing inside comments', () => {
+    assert.deepEqual(labels('// metadata.|'), []);
+  });
+});
+
+describe('UDM hover, signature help and quick fixes', () => {
+  it('describes fields with type, repetition and enum values', () => {
+    const { a } = at('|principal.ip = "1"');
+    const h = hover(a, { line: 0, character: 11 })!;
+    assert.match((h.contents as { value: string }).value, /repeated string/);
+    assert.match((h.contents as { value: string }).value, /any element matches/);
+    const e = hover(analyze('network.direction = "INBOUND"'), { line: 0, character: 10 })!;
+    assert.match((e.contents as { value: string }).value, /`INBOUND`/);
+  });
+
+  it('describes functions and keywords', () => {
+    const f = hover(analyze('re.regex(target.url, "x")'), { line: 0, character: 4 })!;
+    assert.match((f.contents as { value: string }).value, /re\.regex\(text: string, pattern: string\): bool/);
+    const k = hover(analyze('a.b = 1 AND c.d = 2'), { line: 0, character: 9 })!;
+    assert.match((k.contents as { value: string }).value, /Both conditions/);
+  });
+
+  it('tracks the active parameter of a call', () => {
+    const { a, pos } = at('strings.concat(principal.hostname, "-", |');
+    const s = signatureHelp(a, pos)!;
+    assert.match(s.signatures[0]!.label, /^strings\.concat/);
+    assert.equal(s.activeParameter, 1);
+    const first = at('re.regex(|');
+    assert.equal(signatureHelp(first.a, first.pos)!.activeParameter, 0);
+    const outside = at('re.regex(a.b, "x") |');
+    assert.equal(signatureHelp(outside.a, outside.pos), null);
+  });
+
+  it('turns "did you mean" diagnostics into quick fixes', () => {
+    const a = analyze('metadata.event_type = "USER_LOGON"\nmetadata.event_timestamp > 5');
+    const actions = codeActions(a, 'file:///q.udm', { start: { line: 0, character: 0 }, end: { line: 1, character: 30 } });
+    assert.deepEqual(actions.map((x) => x.title), ['Change to "USER_LOGIN"', 'Change to "USER_LOGOUT"', 'Compare metadata.event_timestamp.seconds']);
+    const edit = actions[2]!.edit!.changes!['file:///q.udm']![0]!;
+    assert.deepEqual(edit.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 24 } });
+    assert.equal(actions[0]!.isPreferred, true);
+  });
+
+  it('maps severities and tags deprecated fields', () => {
+    const d = toLspDiagnostics(analyze('principal.labels["a"] = "b"'));
+    assert.equal(d[0]!.severity, 2);
+    assert.deepEqual(d[0]!.tags, [2]);
+  });
+});
+
+describe('UDM formatting, folding and semantic tokens', () => {
+  it('normalises spacing and keyword case and indents sections', () => {
+    const a = analyze('metadata.event_type="USER_LOGIN"   and  not(target.port=22 or target.port = 23)\n\n\n\n$h=principal.hostname\nMATCH:\n$h\noutcome:\n$c=count( metadata.id )\nORDER: $c DESC\n');
+    assert.equal(
+      formatText(a),
+      'metadata.event_type = "USER_LOGIN" AND NOT (target.port = 22 OR target.port = 23)\n\n$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\norder: $c desc\n',
+    );
+  });
+
+  it('leaves documents with lexical errors alone', () => {
+    assert.deepEqual(format(analyze('a.b = "unterminated'), { tabSize: 2, insertSpaces: true }), []);
+  });
+
+  it('folds sections and multi-line parentheses', () => {
+    const folds = foldingRanges(analyze('(a.b = 1\n OR a.b = 2\n)\n$h = a.b\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\n  $d = count(metadata.id)'));
+    assert.deepEqual(folds, [{ startLine: 4, endLine: 5 }, { startLine: 6, endLine: 8 }, { startLine: 0, endLine: 1 }]);
+  });
+
+  it('encodes semantic tokens relative to the previous one', () => {
+    const data = semanticTokens(analyze('metadata.event_type = "X"\n$h = %l'));
+    const decoded: Array<[number, number, number, string]> = [];
+    let line = 0;
+    let ch = 0;
+    for (let i = 0; i < data.length; i += 5) {
+      line += data[i]!;
+      ch = data[i]! === 0 ? ch + data[i + 1]! : data[i + 1]!;
+      decoded.push([line, ch, data[i + 2]!, SEMANTIC_TOKEN_TYPES[data[i + 3]!]!]);
+    }
+    assert.deepEqual(decoded, [
+      [0, 0, 8, 'property'],
+      [0, 9, 10, 'property'],
+      [0, 20, 1, 'operator'],
+      [0, 22, 3, 'string'],
+      [1, 0, 2, 'variable'],
+      [1, 3, 1, 'operator'],
+      [1, 5, 2, 'parameter'],
+    ]);
+  });
+});
