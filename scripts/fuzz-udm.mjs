@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// Fuzzes the UDM language library: `node scripts/fuzz-udm.mjs [--count 1000000] [--seed 1]`.
+// Inputs are mutations of the documented query corpus, random token soup and random characters.
+// Every input must compile without throwing, evaluate against sample events, keep every
+// diagnostic inside the document, answer completion/hover/formatting at a random position, and
+// finish within the per-input budget. Failures are printed with their seed index so they replay.
+import { buildSync } from 'esbuild';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const COUNT = arg('count', 1_000_000);
+const SEED = arg('seed', 1);
+const BUDGET_MS = arg('budget-ms', 1000);
+
+const dir = mkdtempSync(join(tmpdir(), 'udm-fuzz-'));
+const entry = join(dir, 'entry.ts');
+writeFileSync(
+  entry,
+  `export { compileQuery, analyze } from ${JSON.stringify(join(root, 'src/udm/index.ts'))};
+export { complete, hover, formatText, semanticTokens, signatureHelp, foldingRanges } from ${JSON.stringify(join(root, 'src/udm/service.ts'))};
+export { VALID_QUERIES, BROKEN_QUERIES } from ${JSON.stringify(join(root, 'test/unit/udm/corpus.ts'))};
+`,
+);
+const outfile = join(dir, 'udm.cjs');
+buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', absWorkingDir: root });
+const udm = createRequire(import.meta.url)(outfile);
+
+function mulberry32(a) {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FRAGMENTS = [
+  'metadata', 'principal', 'target', '.', 'hostname', 'ip', 'event_type', 'event_timestamp', 'seconds', 'security_result', 'action',
+  ' = ', ' != ', ' > ', ' <= ', '=', ' AND ', ' or ', ' NOT ', ' in ', ' regex ', ' cidr ', ' nocase', '(', ')', '[', ']', ',',
+  '"USER_LOGIN"', '"x', '"a\\"b"', '`raw`', '/re.*/', '/(?=x)/', '/unterminated', '443', '-1', '1.5', '$h', '$', '%list', '%', '\n',
+  'match:', 'outcome:', 'order:', 'limit:', 'count(', 'metadata.id', 'desc', 'net.ip_in_range_cidr(', 're.regex(', 'strings.lower(',
+  '// c\n', '/* b\n */', '/*', 'udm.', 'true', 'any ', "'s'", '!', '==', '\u00e9', '\ud83d\ude00', '\ud800', '\r\n', '\t', '(((((',
+];
+const EVENTS = [
+  {},
+  { metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z', id: 'x' }, principal: { hostname: 'h', ip: ['10.0.0.1', 'fe80::1'] } },
+  { principal: { ip: [null, 5, {}] }, securityResult: 'oops', network: { sentBytes: 'NaN' } },
+];
+
+function generate(rand) {
+  const pick = (arr) => arr[Math.floor(rand() * arr.length)];
+  const mode = rand();
+  if (mode < 0.4) {
+    // mutate a documented query: delete, duplicate, insert or swap a slice
+    let s = pick(rand() < 0.8 ? udm.VALID_QUERIES : udm.BROKEN_QUERIES.map((b) => b.query));
+    const edits = 1 + Math.floor(rand() * 4);
+    for (let e = 0; e < edits; e++) {
+      const i = Math.floor(rand() * (s.length + 1));
+      const j = Math.min(s.length, i + Math.floor(rand() * 8));
+      const op = rand();
+      if (op < 0.3) s = s.slice(0, i) + s.slice(j);
+      else if (op < 0.6) s = s.slice(0, i) + pick(FRAGMENTS) + s.slice(i);
+      else if (op < 0.8) s = s.slice(0, i) + s.slice(i, j) + s.slice(i);
+      else s = s.slice(0, i) + String.fromCharCode(Math.floor(rand() * 0x300)) + s.slice(j);
+    }
+    return s;
+  }
+  if (mode < 0.85) {
+    const n = Math.floor(rand() * 40);
+    let s = '';
+    for (let k = 0; k < n; k++) s += pick(FRAGMENTS);
+    return s;
+  }
+  const n = Math.floor(rand() * 80);
+  let s = '';
+  for (let k = 0; k < n; k++) s += String.fromCharCode(rand() < 0.9 ? 32 + Math.floor(rand() * 95) : Math.floor(rand() * 0xffff));
+  return s;
+}
+
+function checkOne(text, rand) {
+  const c = udm.compileQuery(text, { referenceLists: { list: ['a', '10.0.0.0/8'] } });
+  for (const ev of EVENTS) if (typeof c.matches(ev) !== 'boolean') throw new Error('matches() did not return a boolean');
+  if (c.aggregate && !Array.isArray(c.aggregate(EVENTS))) throw new Error('aggregate() did not return rows');
+  const lines = text.split('\n');
+  for (const d of c.diagnostics) {
+    if (d.offset < 0 || d.length < 0 || d.offset + d.length > text.length) throw new Error(`diagnostic offset outside: ${JSON.stringify(d)}`);
+    for (const p of [d.range.start, d.range.end]) {
+      if (p.line < 0 || p.line >= lines.length || p.character < 0 || p.character > lines[p.line].length) throw new Error(`diagnostic range outside: ${JSON.stringify(d)}`);
+    }
+  }
+  const a = udm.analyze(text);
+  const pos = a.lines.position(Math.floor(rand() * (text.length + 1)));
+  udm.complete(a, pos, ['list']);
+  udm.hover(a, pos, {});
+  udm.signatureHelp(a, pos);
+  udm.foldingRanges(a);
+  if (udm.semanticTokens(a).length % 5 !== 0) throw new Error('semantic tokens not in groups of five');
+  udm.formatText(a);
+}
+
+const started = Date.now();
+let failures = 0;
+let slowest = 0;
+for (let i = 0; i < COUNT; i++) {
+  const rand = mulberry32(SEED * 1_000_003 + i);
+  const text = generate(rand);
+  const t0 = performance.now();
+  try {
+    checkOne(text, rand);
+  } catch (err) {
+    failures++;
+    console.error(`FAIL input #${i} (seed ${SEED}): ${JSON.stringify(text)}\n  ${err && err.stack ? err.stack.split('\n').slice(0, 3).join('\n  ') : err}`);
+    if (failures >= 20) break;
+  }
+  const dt = performance.now() - t0;
+  if (dt > slowest) slowest = dt;
+  if (dt > BUDGET_MS) {
+    failures++;
+    console.error(`SLOW input #${i} (seed ${SEED}): ${dt.toFixed(0)} ms: ${JSON.stringify(text).slice(0, 200)}`);
+  }
+  if ((i + 1) % 100_000 === 0) console.log(`${i + 1} inputs, ${failures} failures, slowest ${slowest.toFixed(1)} ms, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+console.log(`fuzz-udm: ${COUNT} inputs, ${failures} failures, slowest ${slowest.toFixed(1)} ms, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failures ? 1 : 0);
