@@ -1,0 +1,52 @@
+import { strict as assert } from 'node:assert';
+import { useFakeVscode } from '../fakes/vscode';
+
+useFakeVscode();
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
+
+describe('operations registry (Operations view model)', () => {
+  it('lists running operations first and records how each ended', () => {
+    const reg = new OperationsRegistry();
+    let changes = 0;
+    reg.onDidChange(() => changes++);
+    const a = reg.start({ title: 'Copy model a', resource: 'r/a', source: 'models' });
+    const b = reg.start({ title: 'Delete key b', resource: 'r/b', source: 'keys' });
+    assert.deepEqual(reg.list().map((o) => o.title), ['Delete key b', 'Copy model a']);
+    a.progress('running for 3 s');
+    a.finish('succeeded', 'done');
+    a.progress('ignored after the end');
+    assert.equal(a.operation.state, 'succeeded');
+    assert.equal(a.operation.detail, 'done');
+    assert.ok(a.operation.ended);
+    assert.equal(b.operation.state, 'running');
+    assert.ok(changes >= 4);
+    assert.equal(reg.clearFinished(), 1);
+    assert.deepEqual(reg.list().map((o) => o.title), ['Delete key b']);
+  });
+
+  it('cancel goes through the operation\'s own action and keeps it running until the server says so', async () => {
+    const reg = new OperationsRegistry();
+    const calls: string[] = [];
+    const h = reg.start({ title: 'Export', resource: 'r', source: 'models', cancel: async () => { calls.push('cancel'); return 'Cancellation was requested.'; } });
+    assert.equal(await reg.cancel(h.operation.id), 'Cancellation was requested.');
+    assert.deepEqual(calls, ['cancel']);
+    assert.equal(h.operation.state, 'running');
+    assert.equal(h.signal.aborted, false, 'cancel does not stop the local wait');
+    const none = reg.start({ title: 'No cancel', resource: 'r', source: 'keys' });
+    assert.match(await reg.cancel(none.operation.id), /cannot be cancelled/);
+  });
+
+  it('stop waiting calls the stop action, marks the entry and aborts the local wait', async () => {
+    const reg = new OperationsRegistry();
+    const calls: string[] = [];
+    const h = reg.start({ title: 'Copy', resource: 'r', source: 'models', stopWaiting: async () => { calls.push('delete'); return 'Stopped waiting.'; } });
+    assert.equal(await reg.stopWaiting(h.operation.id), 'Stopped waiting.');
+    assert.deepEqual(calls, ['delete']);
+    assert.equal(h.operation.state, 'detached');
+    assert.equal(h.signal.aborted, true);
+    h.finish('failed', 'late');
+    assert.equal(h.operation.state, 'detached', 'a late finish does not overwrite the outcome');
+    assert.match(await reg.stopWaiting(h.operation.id), /no longer running/);
+  });
+});
