@@ -202,7 +202,7 @@ export function formatCheckReport(keyLabel: string, keyName: string, request: Si
   const code = (v: string): string => `\`${plain(v)}\``;
   const out: string[] = [];
   out.push(`# Check request against key ${code(keyLabel)}`, '', `Key: ${code(keyName)}`, '');
-  out.push(result.allowed ? '## ✅ The key would be accepted' : '## ⛔ The key would be refused', '', `**Decided by:** ${plain(result.decidedBy)}`, '');
+  out.push(result.allowed ? '## Accepted: the key would be accepted' : '## Refused: the key would be refused', '', `**Decided by:** ${plain(result.decidedBy)}`, '');
   out.push('## Request', '');
   const described: Array<[string, string | undefined]> = [
     ['Referer', request.referrer], ['Caller IP', request.callerIp], ['Android package', request.androidPackage],
@@ -213,7 +213,7 @@ export function formatCheckReport(keyLabel: string, keyName: string, request: Si
   for (const [label, value] of given) out.push(`- ${label}: ${code(value!)}`);
   out.push('', '## Rules', '');
   for (const step of result.steps) {
-    out.push(`- ${step.passed ? '✅' : '⛔'} ${step.rule === 'application' ? 'Application restriction' : 'API restriction'}: ${plain(step.explanation)}`);
+    out.push(`- ${step.passed ? 'PASS' : 'FAIL'} ${step.rule === 'application' ? 'Application restriction' : 'API restriction'}: ${plain(step.explanation)}`);
   }
   out.push('', '## Headers a caller must send', '');
   out.push(`- ${code(`${HEADERS.apiKey}: <API_KEY>`)} (or the \`key=\` query parameter)`);

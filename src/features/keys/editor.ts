@@ -30,7 +30,12 @@ export function toEditorKey(key: ApiKey): EditorKey {
 export interface EditorHost {
   client(): ApiKeysClient;
   /** Runs a key operation with cancellable progress and registers it in the Operations view. */
-  runOperation<T>(title: string, resource: string, run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>): Promise<T>;
+  runOperation<T>(
+    title: string,
+    resource: string,
+    run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>,
+    outcome?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
+  ): Promise<T>;
   /** The tree shows `key` (after an update or a conflict reload). */
   keyChanged(key: ApiKey): void;
 }
@@ -107,7 +112,8 @@ export class RestrictionEditor implements vscode.Disposable {
     this.saving = true;
     this.post({ type: 'saving' });
     try {
-      const outcome = await this.host.runOperation(`Update restrictions of key ${this.key.keyId}`, this.key.name, (signal) => session.save(submitted, etag, { signal }));
+      const outcome = await this.host.runOperation(`Update restrictions of key ${this.key.keyId}`, this.key.name, (signal) => session.save(submitted, etag, { signal }),
+        (result) => (result.kind === 'saved' ? { state: 'succeeded' } : { state: 'failed', detail: result.kind === 'conflict' ? 'not saved: the key changed on the server' : 'nothing sent' }));
       switch (outcome.kind) {
         case 'invalid':
           this.post({ type: 'error', message: 'Fix the marked entries; nothing was sent.', problems: outcome.problems });

@@ -84,7 +84,12 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
   }));
 
   /** Runs one key operation with cancellable progress, listed in the Operations view. */
-  const runOperation = async <T>(title: string, resource: string, run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>): Promise<T> => {
+  const runOperation = async <T>(
+    title: string,
+    resource: string,
+    run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>,
+    outcome?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
+  ): Promise<T> => {
     const registry = getOperationsRegistry();
     const handle = registry.start({
       title,
@@ -100,7 +105,8 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
           return run(signal, (name) => handle.setOperationName(name));
         },
       );
-      handle.finish('succeeded');
+      const ended = outcome?.(result) ?? { state: 'succeeded' as const };
+      handle.finish(ended.state, ended.detail);
       return result;
     } catch (err) {
       if (isCancellation(err)) handle.finish('cancelled', 'Stopped waiting; the change may still happen on the server.');
@@ -159,6 +165,15 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     provider.refresh();
   };
 
+  /** Shows a key in the tree (loading further pages if needed) so the user sees what just changed. */
+  const reveal = async (name: string, deleted: boolean, focus = false): Promise<boolean> => {
+    const node = await provider.findNode(name, deleted);
+    if (!node) return false;
+    if (node.parent instanceof DeletedGroupNode) await view.reveal(node.parent, { expand: true });
+    await view.reveal(node, { select: true, focus });
+    return true;
+  };
+
   registerCommand(context, 'cloudbench.keys.refresh', () => {
     provider.refresh();
   });
@@ -186,6 +201,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       client().createKey(project, request, { signal, onOperation: (op) => onName(op.name) }));
     log.info(`created ${created.name}`);
     afterChange();
+    void reveal(created.name, false).catch((err) => log.warn(`could not reveal ${created.name}: ${describeError(err)}`));
     let keyString = created.keyString;
     const label = created.displayName || keyIdOf(created.name);
     const choice = await vscode.window.showInformationMessage(
@@ -258,13 +274,10 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       provider.refresh();
     }
     const key = await client().getKey(found.name);
-    const node = await provider.findNode(found.name, !!key.deleteTime);
-    if (!node) {
+    if (!(await reveal(found.name, !!key.deleteTime, true))) {
       void vscode.window.showInformationMessage(`The key is ${found.name} ("${key.displayName ?? ''}").`);
       return;
     }
-    if (node.parent instanceof DeletedGroupNode) await view.reveal(node.parent, { expand: true });
-    await view.reveal(node, { select: true, focus: true });
     void vscode.window.showInformationMessage(`Found key "${key.displayName || keyIdOf(key.name)}" (${keyIdOf(key.name)})${key.deleteTime ? ', which is deleted' : ''}.`);
   });
 
@@ -333,6 +346,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       throw err;
     }
     afterChange();
+    void reveal(key.name, false).catch((err) => log.warn(`could not reveal ${key.name}: ${describeError(err)}`));
     void vscode.window.showInformationMessage(`Undeleted key "${label}". It can take a few minutes before the key string works again.`);
   });
 

@@ -37,19 +37,39 @@ export class KeysModel {
     return this.firstPageLoaded;
   }
 
-  async loadMore(signal?: AbortSignal): Promise<ApiKey[]> {
-    const items = await this.active.loadMore(signal);
-    this.firstPageLoaded = true;
-    return items;
+  private loadingActive: Promise<ApiKey[]> | undefined;
+  private loadingDeleted: Promise<ApiKey[]> | undefined;
+
+  /** Loads the next page; a call while one is in flight joins it (the tree and a reveal may both ask). */
+  loadMore(signal?: AbortSignal): Promise<ApiKey[]> {
+    this.loadingActive ??= this.active.loadMore(signal).then(
+      (items) => {
+        this.firstPageLoaded = true;
+        this.loadingActive = undefined;
+        return items;
+      },
+      (err: unknown) => {
+        this.loadingActive = undefined;
+        throw err;
+      },
+    );
+    return this.loadingActive;
   }
 
-  async loadDeleted(signal?: AbortSignal): Promise<ApiKey[]> {
-    const keys: ApiKey[] = [];
-    for await (const key of this.client.iterateKeys(this.project, { showDeleted: true, pageSize: PAGE_SIZE, ...(signal ? { signal } : {}) })) {
-      if (key.deleteTime) keys.push(key);
-    }
-    this.deleted = keys;
-    return keys;
+  loadDeleted(signal?: AbortSignal): Promise<ApiKey[]> {
+    this.loadingDeleted ??= (async () => {
+      try {
+        const keys: ApiKey[] = [];
+        for await (const key of this.client.iterateKeys(this.project, { showDeleted: true, pageSize: PAGE_SIZE, ...(signal ? { signal } : {}) })) {
+          if (key.deleteTime) keys.push(key);
+        }
+        this.deleted = keys;
+        return keys;
+      } finally {
+        this.loadingDeleted = undefined;
+      }
+    })();
+    return this.loadingDeleted;
   }
 
   find(name: string): { key: ApiKey; deleted: boolean } | undefined {

@@ -60,7 +60,7 @@ describe('check report', () => {
     const restrictions = { androidKeyRestrictions: { allowedApplications: [{ packageName: 'com.example.app', sha1Fingerprint: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' }] } };
     const request = { androidPackage: 'com.example.app', androidCert: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709', service: 'translate.googleapis.com' };
     const report = formatCheckReport('Mobile', 'projects/p/locations/global/keys/mobile', request, checkRequest(restrictions, request));
-    assert.match(report, /The key would be accepted/);
+    assert.match(report, /the key would be accepted/);
     assert.match(report, /`X-Android-Package: com\.example\.app` \(called `X-PlatformA-Package`/);
     assert.match(report, /`X-Android-Cert: DA39A3EE5E6B4B0D3255BFEF95601890AFD80709`/);
     assert.match(report, /`X-Goog-Api-Key: <API_KEY>`/);
