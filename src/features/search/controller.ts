@@ -18,6 +18,16 @@ import type { Services } from '../services';
 import { ResultsPanel, type PanelSlot } from './panel';
 
 const log = getLogger('search');
+/**
+ * The first message carries only what fills the screen, so rows paint before the page has decoded
+ * thousands of events; the rest follows in a second message.
+ */
+export const FIRST_PAINT_ROWS = 200;
+
+function postResults(panel: ResultsPanel, info: RunInfo, columns: ColumnSpec[], rows: unknown[], moreDataAvailable: boolean): void {
+  panel.post({ type: 'results', run: info, columns, rowsJson: JSON.stringify(rows.slice(0, FIRST_PAINT_ROWS)), moreDataAvailable });
+  if (rows.length > FIRST_PAINT_ROWS) panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) });
+}
 const KEEP_RUNS = 12;
 /** "Fetch the rest" stops here: beyond it the panel is no longer the right tool (export or narrow). */
 export const FETCH_REST_MAX_EVENTS = 200_000;
@@ -140,7 +150,7 @@ export class SearchController implements vscode.Disposable {
       window,
     };
     this.remember(run);
-    panel.post({ type: 'results', run: run.info, columns: defaultColumns('udm'), rows: run.rows, moreDataAvailable: run.moreDataAvailable });
+    postResults(panel, run.info, defaultColumns('udm'), run.rows, run.moreDataAvailable);
     return run;
   }
 
@@ -162,7 +172,7 @@ export class SearchController implements vscode.Disposable {
     this.remember(run);
     const panel = this.panel('pivot');
     panel.setTitle(title);
-    panel.post({ type: 'results', run: run.info, columns: defaultColumns(kind), rows, moreDataAvailable: run.moreDataAvailable });
+    postResults(panel, run.info, defaultColumns(kind), rows, run.moreDataAvailable);
     return run;
   }
 
@@ -295,7 +305,7 @@ export class SearchController implements vscode.Disposable {
                 onProgress: (p, added) => {
                   if (added.length > 0) {
                     run.rows = run.rows.concat(added);
-                    panel.post({ type: 'append', runId, rows: added });
+                    panel.post({ type: 'append', runId, rowsJson: JSON.stringify(added) });
                   }
                   panel.post({ type: 'status', runId, state: 'running', fetching: { items: p.items, windowsDone: p.windowsDone, windowsPending: p.windowsPending } });
                   progress.report({ message: `${p.items.toLocaleString('en-US')} events, ${p.windowsPending} windows to go` });

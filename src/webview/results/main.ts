@@ -2,7 +2,7 @@
 // chooser, detail pane with the JSON tree and pivots, timeline histogram and the "more data" banner.
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
 import './style.css';
-import { parseToWebview, type FromWebview, type RunInfo, type ToWebview } from '../../core/secops/messages';
+import { decodeRows, parseToWebview, type FromWebview, type RunInfo, type ToWebview } from '../../core/secops/messages';
 import { cellText, defaultColumns, discoverColumns, labelFor, scalarText, timeField, type ColumnSpec } from '../../core/secops/results/fields';
 import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { PIVOT_LABELS, pivotsFor } from '../../core/secops/results/pivots';
@@ -80,6 +80,9 @@ let moreDataAvailable = false;
 let fetching = false;
 let rowPool: HTMLDivElement[] = [];
 let renderQueued = false;
+let histogramQueued = false;
+/** Work that must wait until the latest results have painted their first rows. */
+let afterFirstPaint: Promise<void> = Promise.resolve();
 
 function post(message: FromWebview): void {
   vscode.postMessage(message);
@@ -159,9 +162,7 @@ function render(): void {
       const cells = node.children;
       for (let c = 0; c < columns.length; c++) {
         const text = cellText(row, columns[c]!);
-        const cell = cells[c] as HTMLElement;
-        cell.textContent = displayText(text, 200);
-        cell.title = text.length > 200 ? `${text.slice(0, 1000)}…` : text;
+        (cells[c] as HTMLElement).textContent = displayText(text, 200);
       }
     }
     node.classList.toggle('selected', pos === selected);
@@ -346,7 +347,7 @@ function onMessage(message: ToWebview): void {
       return;
     case 'results': {
       run = message.run;
-      rows = message.rows;
+      rows = decodeRows(message.rowsJson);
       searchIndex = new SearchIndex(rows);
       sort = undefined;
       selected = -1;
@@ -367,20 +368,40 @@ function onMessage(message: ToWebview): void {
       setColumns(message.columns.length ? message.columns : defaultColumns(run.kind));
       recompute();
       updateBanner();
-      requestAnimationFrame(() => {
-        document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: rows.length } }));
-        // The timeline waits until the first rows are on screen.
-        setTimeout(renderHistogram, 0);
+      afterFirstPaint = new Promise<void>((resolve) => {
+        requestAnimationFrame(() => {
+          document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: rows.length } }));
+          // Once the next frame starts, the first rows have been presented; only then more work.
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              renderHistogram();
+              resolve();
+            }, 0),
+          );
+        });
       });
       return;
     }
     case 'append': {
-      if (!run || message.runId !== run.runId) return;
-      rows = rows.concat(message.rows);
-      searchIndex.setRows(rows);
-      recompute();
-      updateBanner();
-      setTimeout(renderHistogram, 0);
+      const runId = message.runId;
+      const rowsJson = message.rowsJson;
+      // Decoding thousands of rows waits until the first rows are on screen.
+      afterFirstPaint = afterFirstPaint.then(() => {
+        if (!run || runId !== run.runId) return;
+        rows = rows.concat(decodeRows(rowsJson));
+        searchIndex.setRows(rows);
+        for (const node of rowPool) node.dataset.pos = '';
+        recompute();
+        updateBanner();
+        if (!histogramQueued) {
+          histogramQueued = true;
+          setTimeout(() => {
+            histogramQueued = false;
+            renderHistogram();
+          }, 0);
+        }
+      });
+      afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
       return;
     }
     case 'status': {
@@ -401,19 +422,27 @@ function onMessage(message: ToWebview): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
-  let message: ToWebview;
   try {
-    message = parseToWebview(event.data);
+    onMessage(parseToWebview(event.data));
   } catch (err) {
     console.warn('ignored a malformed message', err);
-    return;
   }
-  onMessage(message);
 });
 
 // ---- events -------------------------------------------------------------------------------------
 viewport.addEventListener('scroll', () => scheduleRender(), { passive: true });
 window.addEventListener('resize', () => scheduleRender());
+
+// Tooltips are filled on hover, not on every render: scrolling touches only the visible text.
+spacer.addEventListener('mouseover', (event) => {
+  const cell = (event.target as HTMLElement).closest('.cell') as HTMLElement | null;
+  const node = cell?.parentElement;
+  if (!cell || !node?.dataset.index) return;
+  const column = columns[Array.prototype.indexOf.call(node.children, cell)];
+  if (!column) return;
+  const text = cellText(rows[Number(node.dataset.index)], column);
+  cell.title = text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
+});
 
 spacer.addEventListener('click', (event) => {
   const node = (event.target as HTMLElement).closest('.row') as HTMLElement | null;

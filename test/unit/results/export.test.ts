@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { csvField, displayText, exportResults, isOpenableLink, toCsv, toNdjson } from '../../../src/core/secops/results/export';
 import { defaultColumns } from '../../../src/core/secops/results/fields';
-import { parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
+import { decodeRows, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
 import { pivotsFor, pivotResultKind } from '../../../src/core/secops/results/pivots';
 import { describeTimeRange, parseTimeInput, resolveTimeRange } from '../../../src/core/secops/timerange';
 
@@ -106,9 +106,14 @@ describe('webview messages', () => {
   });
 
   it('checks messages to the page too', () => {
-    const ok = parseToWebview({ type: 'results', run: { runId: 'r', kind: 'udm', title: 't', uri: ['https://x', 5] }, columns: [], rows: [], moreDataAvailable: true });
+    const ok = parseToWebview({ type: 'results', run: { runId: 'r', kind: 'udm', title: 't', uri: ['https://x', 5] }, columns: [], rowsJson: '[{"a":1}]', moreDataAvailable: true });
     assert.equal(ok.type, 'results');
-    assert.throws(() => parseToWebview({ type: 'results', run: { runId: 'r', kind: 'evil', title: 't' }, columns: [], rows: [] }), /run/);
+    assert.deepEqual(ok.type === 'results' && ok.run.uri, ['https://x']);
+    assert.deepEqual(ok.type === 'results' && decodeRows(ok.rowsJson), [{ a: 1 }]);
+    assert.throws(() => parseToWebview({ type: 'results', run: { runId: 'r', kind: 'evil', title: 't' }, columns: [], rowsJson: '[]' }), /run/);
+    assert.throws(() => parseToWebview({ type: 'results', run: { runId: 'r', kind: 'udm', title: 't' }, columns: [], rows: [] }), /rowsJson/);
+    assert.throws(() => decodeRows('{"not":"an array"}'), /JSON array/);
+    assert.throws(() => decodeRows('<img src=x onerror=alert(1)>'), /not valid JSON/);
     assert.throws(() => parseToWebview({ type: 'status', runId: 'r', state: 'exploded' }), /state/);
   });
 });
