@@ -1,0 +1,221 @@
+// The models commands end to end against the sandbox, with the shared `vscode` fake and scripted
+// answers for the editor's prompts: the delete guard names the deployment, the only version is
+// refused with Delete Model offered, copy runs with progress and opens the new model, and cancel in
+// the progress notification cancels the export on the server.
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeExtensionContext, record, useFakeVscode } from '../../unit/fakes/vscode';
+import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
+import { ModelRegistryClient } from '../../../src/core/models/client';
+import type { ModelOperation } from '../../../src/core/models/operation';
+import { sandboxTokenSource } from '../../../src/core/google/credentials';
+import { DEFAULT_RETRY } from '../../../src/core/google/retry';
+
+useFakeVscode();
+/* eslint-disable @typescript-eslint/no-require-imports */
+const vscode = require('vscode') as Record<string, any>;
+const tree = require('../../../src/features/models/tree') as typeof import('../../../src/features/models/tree');
+const { activateModels } = require('../../../src/features/models') as typeof import('../../../src/features/models');
+const { getOperationsRegistry } = require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const ROOT = join(__dirname, '../../..');
+const PROJECT = 'cloudbench-demo';
+const PARENT = `projects/${PROJECT}/locations/us-central1`;
+
+interface Prompt { kind: string; text: string; detail?: string }
+
+describe('models commands against the sandbox', function () {
+  this.timeout(60_000);
+  let sandbox: Sandbox;
+  let client: ModelRegistryClient;
+  let context: any;
+  let provider: InstanceType<typeof tree.ModelsTreeProvider>;
+  let prompts: Prompt[];
+  let answers: Array<string | undefined>;
+  let opened: Array<{ uri: string; text: string }>;
+  let docs: { provideTextDocumentContent(uri: unknown): string } | undefined;
+  /** Called with each progress message; tests use it to move the sandbox clock or to cancel. */
+  let onProgress: (message: string | undefined, cancel: () => void) => void;
+
+  const patched: Array<[Record<string, any>, string]> = [
+    [vscode.window, 'showWarningMessage'], [vscode.window, 'showInformationMessage'], [vscode.window, 'showErrorMessage'],
+    [vscode.window, 'showInputBox'], [vscode.window, 'showQuickPick'], [vscode.window, 'createTreeView'], [vscode.window, 'withProgress'],
+    [vscode.window, 'setStatusBarMessage'], [vscode.workspace, 'registerTextDocumentContentProvider'], [vscode.workspace, 'openTextDocument'],
+    [vscode.Uri, 'from'],
+  ];
+  const originals = new Map<string, { had: boolean; value: unknown }>();
+
+  before(async () => {
+    // The fake is shared by every test file in the run: remember what is patched and put it back after.
+    for (const [target, key] of patched) originals.set(key, { had: Object.prototype.hasOwnProperty.call(target, key), value: Object.getOwnPropertyDescriptor(target, key)?.value });
+    sandbox = await startSandbox({ seed: 'empty' });
+    client = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sandbox.grpc } });
+    const answer = (kind: string) => async (text: string, ...rest: any[]) => {
+      const options = rest[0] && typeof rest[0] === 'object' && !Array.isArray(rest[0]) ? rest[0] : undefined;
+      prompts.push({ kind, text, ...(options?.detail ? { detail: options.detail } : {}) });
+      return answers.shift();
+    };
+    vscode.window.showWarningMessage = answer('warning');
+    vscode.window.showInformationMessage = answer('info');
+    vscode.window.showErrorMessage = answer('error');
+    vscode.window.showInputBox = async (o: any) => { prompts.push({ kind: 'input', text: o?.title ?? '' }); return answers.shift(); };
+    vscode.window.showQuickPick = async (items: any, o: any) => {
+      prompts.push({ kind: 'pick', text: o?.title ?? '' });
+      const wanted = answers.shift();
+      return (await items).find((i: any) => i.label === wanted);
+    };
+    vscode.window.createTreeView = (_id: string, options: any) => {
+      if (_id === 'cloudbench.models') provider = options.treeDataProvider;
+      return { dispose() {}, message: undefined };
+    };
+    vscode.window.withProgress = async (_o: unknown, task: any) => {
+      const listeners: Array<() => void> = [];
+      const token = { isCancellationRequested: false, onCancellationRequested: (l: () => void) => { listeners.push(l); return { dispose() {} }; } };
+      const cancel = (): void => {
+        if (token.isCancellationRequested) return;
+        token.isCancellationRequested = true;
+        for (const l of listeners) l();
+      };
+      return task({ report: (p: { message?: string }) => onProgress(p.message, cancel) }, token);
+    };
+    vscode.window.setStatusBarMessage = () => ({ dispose() {} });
+    vscode.workspace.registerTextDocumentContentProvider = (_s: string, p: any) => { docs = p; return { dispose() {} }; };
+    vscode.workspace.openTextDocument = async (uri: any) => {
+      opened.push({ uri: uri.toString(), text: docs?.provideTextDocumentContent(uri) ?? '' });
+      return {};
+    };
+    vscode.Uri.from = (parts: { scheme: string; path: string }) => ({ ...parts, toString: () => `${parts.scheme}:${parts.path}` });
+
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    context = fakeExtensionContext(pkg, ROOT);
+    const connection = {
+      settings: { project: PROJECT, locations: ['us-central1', 'europe-west4'], endpoints: { models: sandbox.grpc }, universeDomain: undefined, retry: DEFAULT_RETRY, timeoutMs: 30_000 },
+      project: PROJECT,
+      sandbox: true,
+      cloudTokens: () => sandboxTokenSource(),
+      secopsTokens: () => sandboxTokenSource(),
+    };
+    activateModels(context, {
+      extensionUri: context.extensionUri, connection: () => connection as never, onDidChangeConnection: () => ({ dispose() {} }) as never, settingProblems: () => [],
+    } as never);
+  });
+
+  after(async () => {
+    for (const d of context.subscriptions) { try { d.dispose(); } catch { /* ignore */ } }
+    for (const [target, key] of patched) {
+      const o = originals.get(key)!;
+      if (o.had) target[key] = o.value;
+      else delete target[key];
+    }
+    client.close();
+    await sandbox.close();
+  });
+
+  beforeEach(() => {
+    prompts = [];
+    answers = [];
+    opened = [];
+    record.messages.length = 0;
+    onProgress = () => sandbox.clock.advance(3600);
+  });
+
+  async function finish<R>(op: ModelOperation<R, unknown>): Promise<R> {
+    sandbox.clock.advance(3600);
+    return op.wait({ initialDelayMs: 5 });
+  }
+
+  async function upload(name: string, parentModel?: string): Promise<string> {
+    const op = await client.uploadModel({ request: { parent: PARENT, ...(parentModel ? { parentModel } : { modelId: name }), model: { displayName: name, containerSpec: { imageUri: 'us-docker.pkg.dev/p/r/i:1' }, artifactUri: 'gs://bucket/m' } } });
+    return (await finish(op)).model!;
+  }
+
+  async function modelNode(model: string) {
+    provider.refresh();
+    const [project] = await provider.getChildren();
+    const loc = (await provider.getChildren(project)).find((n) => n instanceof tree.LocationNode && n.location === 'us-central1')!;
+    const node = (await provider.getChildren(loc)).find((n) => n instanceof tree.ModelNode && n.resourceName === model);
+    assert.ok(node, `${model} is in the tree`);
+    return node as InstanceType<typeof tree.ModelNode>;
+  }
+
+  const run = (id: string, ...args: unknown[]) => {
+    const handler = record.commands.get(id);
+    assert.ok(handler, `${id} is registered`);
+    return handler(...args);
+  };
+
+  it('registers every models and operations command of package.json', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const mine = (pkg.contributes.commands as Array<{ command: string }>).map((c) => c.command).filter((c) => /^cloudbench\.(models|operations)\./.test(c));
+    assert.ok(mine.length >= 19);
+    for (const id of mine) assert.ok(record.commands.has(id), id);
+  });
+
+  it('Delete Model explains which endpoint blocks it and deletes nothing', async () => {
+    const model = await upload('deployed-one');
+    const endpoint = (await finish(await client.createEndpoint(PARENT, { displayName: 'prod-endpoint' }))).name!;
+    await finish(await client.deployModel(endpoint, { model, dedicatedResources: { machineSpec: { machineType: 'n1-standard-2' }, minReplicaCount: 1 } }));
+    await run('cloudbench.models.deleteModel', await modelNode(model));
+    const guard = prompts.find((p) => p.kind === 'warning');
+    assert.ok(guard, 'a modal warning is shown');
+    assert.match(guard.text, /cannot be deleted while it is deployed/);
+    assert.ok(guard.detail?.includes('prod-endpoint') && guard.detail.includes(endpoint), guard.detail);
+    assert.equal((await client.getModel({ name: model })).displayName, 'deployed-one');
+  });
+
+  it('Delete Version refuses the only version and offers Delete Model, which deletes after confirmation', async () => {
+    const model = await upload('single');
+    const node = await modelNode(model);
+    const [version] = (await provider.getChildren(node)).filter((n) => n instanceof tree.VersionNode);
+    answers = ['Delete Model…', 'Delete Model'];
+    await run('cloudbench.models.deleteVersion', version);
+    assert.match(prompts[0]!.text, /only version/);
+    assert.match(prompts[1]!.text, /^Delete model single\?/);
+    assert.ok(prompts[1]!.detail?.includes(model));
+    await assert.rejects(client.getModel({ name: model }), /not|exist/i);
+    const entry = getOperationsRegistry().list().find((o) => o.title === 'Delete model single');
+    assert.equal(entry?.state, 'succeeded');
+  });
+
+  it('Copy Model runs with progress, shows up in the Operations view and opens the new model', async () => {
+    const model = await upload('copy-source');
+    answers = ['europe-west4', 'copied-model'];
+    const progress: Array<string | undefined> = [];
+    onProgress = (m) => { progress.push(m); sandbox.clock.advance(3600); };
+    await run('cloudbench.models.copyModel', await modelNode(model));
+    const target = `projects/${PROJECT}/locations/europe-west4/models/copied-model`;
+    assert.ok(progress.length >= 1);
+    assert.equal((await client.getModel({ name: target })).displayName, 'copy-source');
+    const doc = opened.find((d) => d.uri.includes('copied-model'));
+    assert.ok(doc, 'the new model is opened');
+    assert.equal(JSON.parse(doc.text).name.split('@')[0], target);
+    assert.equal(getOperationsRegistry().list().find((o) => o.title.startsWith('Copy model copy-source'))?.state, 'succeeded');
+  });
+
+  it('cancelling the export progress cancels the operation on the server and says so', async () => {
+    const model = await upload('export-me');
+    answers = ['custom-trained', 'Artifacts to Cloud Storage', 'gs://export-bucket/out/'];
+    // Cancel as soon as the operation reports; never move the clock, so only the cancel can end it.
+    onProgress = (_m, cancel) => cancel();
+    await run('cloudbench.models.exportModel', await modelNode(model));
+    const entry = getOperationsRegistry().list().find((o) => o.title === 'Export export-me as custom-trained');
+    assert.equal(entry?.state, 'cancelled');
+    assert.ok(entry?.operationName);
+    const op = await client.getOperation(entry.operationName);
+    assert.equal(op.done, true);
+    assert.equal(op.error?.code, 1, 'the server ended it with CANCELLED');
+    assert.ok(prompts.some((p) => p.kind === 'info' && /cancelled/i.test(p.text)), JSON.stringify(prompts));
+  });
+
+  it('Show Details opens the resource as read-only proto3 JSON', async () => {
+    const model = await upload('details');
+    await run('cloudbench.models.showDetails', await modelNode(model));
+    const doc = opened.at(-1)!;
+    const json = JSON.parse(doc.text);
+    assert.equal(json.displayName, 'details');
+    assert.deepEqual(json.versionAliases, ['default']);
+    assert.match(json.createTime, /^\d{4}-\d\d-\d\dT/);
+  });
+});
