@@ -210,6 +210,44 @@ describe('API Keys client against the sandbox', function () {
     assert.match(explainKeysError(err) ?? '', /only in the location "global"/);
   });
 
+  it('explains a missing role when the service refuses with PERMISSION_DENIED', async () => {
+    const res = await fetch(`${sandbox.http}/sandbox/v1/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rules: [{ method: 'apikeys.keys.list', errorRate: 1, codes: ['PERMISSION_DENIED'] }] }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    const err = await rejectsWith(client.listKeys(PROJECT), 'PERMISSION_DENIED');
+    assert.match(explainKeysError(err) ?? '', /roles\/serviceusage\.apiKeysAdmin/);
+  });
+
+  it('retries reads after UNAVAILABLE but never repeats a create', async () => {
+    await client.createKey(PROJECT, { keyId: 'before-faults' });
+    const retries: string[] = [];
+    const observed = new ApiKeysClient({
+      baseUrl: sandbox.http, tokens: sandboxTokenSource(),
+      retry: { maxRetries: 8, initialBackoffMs: 1, maxBackoffMs: 2, multiplier: 1, retryable: ['UNAVAILABLE'] },
+      onRetry: (method) => retries.push(method),
+    });
+    const res = await fetch(`${sandbox.http}/sandbox/v1/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        seed: 7,
+        rules: [
+          { method: 'apikeys.keys.create', errorRate: 1, codes: ['UNAVAILABLE'] },
+          { method: 'apikeys.keys.list', errorRate: 0.5, codes: ['UNAVAILABLE'] },
+        ],
+      }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    for (let i = 0; i < 10; i++) assert.equal((await observed.listKeys(PROJECT)).items.length, 1);
+    assert.ok(retries.length > 0 && retries.every((m) => m === 'apikeys.keys.list'), JSON.stringify(retries));
+    retries.length = 0;
+    await rejectsWith(observed.createKey(PROJECT, { keyId: 'never' }), 'UNAVAILABLE');
+    assert.deepEqual(retries, [], 'a create is not retried');
+  });
+
   it('reads the seeded demo keys, including a recently deleted one with its days left', async () => {
     await sandbox.close();
     sandbox = await startSandbox({ seed: 'demo' });

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { describeChanges, diffRestrictions, formatApiTargetLines, parseApiTargetLines, summarizeRestrictions } from '../../../src/core/apikeys/describe';
 import { isRestrictions, parseFromWebview, parseToWebview } from '../../../src/core/apikeys/messages';
 import { formatCheckReport, checkRequest } from '../../../src/core/apikeys/check';
+import { EtagConflictError, explainKeysError } from '../../../src/core/apikeys/client';
+import { GoogleApiError } from '../../../src/core/google/errors';
 
 describe('restriction summaries and diffs', () => {
   it('summarizes keys for the tree', () => {
@@ -67,5 +69,19 @@ describe('check report', () => {
     const refused = formatCheckReport('Web', 'projects/p/locations/global/keys/web', { referrer: 'https://evil.test/`x`' }, checkRequest({ browserKeyRestrictions: { allowedReferrers: ['example.com/*'] } }, { referrer: 'https://evil.test/`x`' }));
     assert.match(refused, /would be refused/);
     assert.doesNotMatch(refused, /`x`/, 'backticks in values cannot break out of code spans');
+  });
+});
+
+describe('explanations of API Keys refusals', () => {
+  it('names the role, the org policy constraint and the global location', () => {
+    assert.match(explainKeysError(new GoogleApiError('PERMISSION_DENIED', 'Permission denied on resource project p.')) ?? '', /roles\/serviceusage\.apiKeysAdmin/);
+    assert.match(
+      explainKeysError(new GoogleApiError('FAILED_PRECONDITION', 'Constraint constraints/iam.managed.disableServiceAccountApiKeyCreation violated for projects/p.')) ?? '',
+      /organization policy constraint constraints\/iam\.managed\.disableServiceAccountApiKeyCreation.*enforce: false/,
+    );
+    assert.match(explainKeysError(new GoogleApiError('INVALID_ARGUMENT', 'Location "us-central1" is not supported; API keys exist only in location global.')) ?? '', /only in the location "global"/);
+    assert.match(explainKeysError(new EtagConflictError('projects/p/locations/global/keys/k', new GoogleApiError('ABORTED', 'etag mismatch'))) ?? '', /changed by someone else/);
+    assert.equal(explainKeysError(new GoogleApiError('INTERNAL', 'boom')), undefined);
+    assert.equal(explainKeysError(new Error('not an API error')), undefined);
   });
 });
