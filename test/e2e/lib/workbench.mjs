@@ -92,8 +92,22 @@ export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(`>${title}`);
-  await page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${cssString(title)}"]`).first().waitFor();
-  await input.press('Enter');
+  // Click the matching row: Enter would run whichever row the palette ranks first (a recently used
+  // or fuzzier match, such as "Run Selected UDM Query" for "Run UDM Query").
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({
+    has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
+  }).first();
+  await row.click();
+}
+
+/** Opens a workspace file through Quick Open (Ctrl+P). */
+export async function openFile(page, fileName) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(fileName);
+  await page.locator(`.quick-input-widget .monaco-list-row[aria-label*="${cssString(fileName)}"]`).first().click();
+  await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor();
 }
 
 /**
@@ -150,7 +164,25 @@ export async function modalDialog(page) {
 
 /** The content frame of the visible webview panel. */
 export function webviewFrame(page) {
-  return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  // Hidden panels keep their iframes; only the visible one is the panel on screen.
+  return page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+}
+
+/**
+ * The webview content frame (any panel) in which `selector` shows text matching `pattern`; for
+ * commands that open a further panel next to the first one.
+ */
+export async function findWebviewFrame(page, selector, pattern, { timeout = 30_000 } = {}) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      const text = await frame.locator(selector).first().textContent({ timeout: 100 }).catch(() => null);
+      if (text !== null && pattern.test(text)) return frame;
+    }
+    await page.waitForEvent('framenavigated', { timeout: 250 }).catch(() => {});
+  }
+  throw new Error(`no webview shows ${pattern} in ${selector} after ${timeout} ms`);
 }
 
 /** Opens the context menu of a tree row and clicks the item labelled `action`. */
