@@ -149,7 +149,7 @@ async function webviewBench(): Promise<void> {
 }
 
 async function rateLimitBench(): Promise<void> {
-  const scale = Number(process.env.RATELIMIT_SCALE ?? 0.25);
+  const scale = Number(process.env.RATELIMIT_SCALE ?? 0.5);
   const sandbox = await startSandbox({ seed: 'empty' });
   try {
     const post = async (action: string, body: unknown): Promise<void> => {

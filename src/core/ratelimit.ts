@@ -59,6 +59,8 @@ export interface RateLimiterOptions {
    * one window apart.
    */
   safetyMargin?: number;
+  /** Lower bound of that extra spacing in milliseconds (after scaling), for short windows. */
+  minSafetyMs?: number;
 }
 
 export interface BudgetSnapshot {
@@ -86,12 +88,14 @@ export class RateLimiter {
   private readonly clock: RateClock;
   private readonly scale: number;
   private readonly margin: number;
+  private readonly minSafetyMs: number;
   private readonly listeners = new Set<(method: string) => void>();
 
   constructor(budgets: Record<string, RateBudget>, options: RateLimiterOptions = {}) {
     this.clock = options.clock ?? realClock;
     this.scale = options.windowScale ?? 1;
     this.margin = options.safetyMargin ?? 0.01;
+    this.minSafetyMs = options.minSafetyMs ?? 10;
     if (!(this.scale > 0)) throw new RangeError('windowScale must be positive');
     if (!(this.margin >= 0 && this.margin < 1)) throw new RangeError('safetyMargin must be in [0, 1)');
     for (const [method, budget] of Object.entries(budgets)) {
@@ -148,7 +152,7 @@ export class RateLimiter {
       if (bucket.returns.length >= bucket.budget.limit) waitUntil = Math.max(waitUntil, bucket.returns[0]!);
       if (waitUntil <= now) {
         const window = bucket.budget.windowMs * this.scale;
-        bucket.returns.push(now + window * (1 + this.margin));
+        bucket.returns.push(now + window + Math.max(window * this.margin, this.minSafetyMs));
         this.emit(method);
         return;
       }

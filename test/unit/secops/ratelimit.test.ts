@@ -19,7 +19,7 @@ function fakeClock(start = 1_000_000): RateClock & { sleeps: number[]; time: num
 describe('RateLimiter', () => {
   it('lets a full window of calls through at once, then spaces the rest one window apart', async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ m: { limit: 5, windowMs: 1000 } }, { clock, safetyMargin: 0 });
+    const limiter = new RateLimiter({ m: { limit: 5, windowMs: 1000 } }, { clock, safetyMargin: 0, minSafetyMs: 0 });
     const starts: number[] = [];
     for (let i = 0; i < 12; i++) {
       await limiter.acquire('m');
@@ -38,6 +38,15 @@ describe('RateLimiter', () => {
       starts.push(clock.time);
     }
     for (let i = 0; i + 3 < starts.length; i++) assert.ok(starts[i + 3]! - starts[i]! >= 1000, `calls ${i}..${i + 3} fit in one window`);
+  });
+
+  it('keeps at least the minimum safety spacing on short windows', async () => {
+    const clock = fakeClock();
+    const limiter = new RateLimiter({ m: { limit: 1, windowMs: 1000 } }, { clock, windowScale: 0.05, safetyMargin: 0.01, minSafetyMs: 10 });
+    await limiter.acquire('m');
+    const before = clock.time;
+    await limiter.acquire('m');
+    assert.equal(clock.time - before, 60, '50 ms window + 10 ms floor (1% would be 0.5 ms)');
   });
 
   it('reports the remaining budget and tells listeners', async () => {
@@ -59,7 +68,7 @@ describe('RateLimiter', () => {
 
   it('scales windows so an hour can pass in a test', async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ udmSearch: { limit: 2, windowMs: 3_600_000 } }, { clock, windowScale: 0.001, safetyMargin: 0 });
+    const limiter = new RateLimiter({ udmSearch: { limit: 2, windowMs: 3_600_000 } }, { clock, windowScale: 0.001, safetyMargin: 0, minSafetyMs: 0 });
     await limiter.acquire('udmSearch');
     await limiter.acquire('udmSearch');
     assert.equal(limiter.canAcquireNow('udmSearch'), false);
@@ -88,7 +97,7 @@ describe('RateLimiter', () => {
           signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         }),
     };
-    const limiter = new RateLimiter({ m: { limit: 1, windowMs: 1000 } }, { clock, safetyMargin: 0 });
+    const limiter = new RateLimiter({ m: { limit: 1, windowMs: 1000 } }, { clock, safetyMargin: 0, minSafetyMs: 0 });
     await limiter.acquire('m');
     const controller = new AbortController();
     const waiting = limiter.acquire('m', controller.signal);
