@@ -31,8 +31,21 @@ export interface RateLimitSettings {
   scale: number;
 }
 
+/**
+ * How far ahead of its slot one call may arrive, as a share of the interval between calls. Clients
+ * that pace themselves exactly at the limit still see their calls arrive a little bunched (event-loop
+ * and network jitter); that must not cost them a 429, while the long-run rate stays exact.
+ */
+const JITTER_SHARE = 0.5;
+
+/**
+ * Generic cell-rate algorithm: each method has a theoretical arrival time (TAT) that every admitted
+ * call pushes one emission interval (window / limit) further. A call is admitted when it arrives no
+ * earlier than TAT minus the tolerance, which allows a burst of `limit` calls and then exactly
+ * `limit` per window, like a token bucket of that size refilled continuously.
+ */
 export class RateLimiter {
-  private calls = new Map<string, number[]>();
+  private tat = new Map<string, number>();
   settings: RateLimitSettings = { enabled: true, scale: 1 };
 
   constructor(private readonly clock: SandboxClock) {}
@@ -51,12 +64,12 @@ export class RateLimiter {
       next.enabled = body.enabled;
     }
     this.settings = next;
-    this.calls.clear();
+    this.tat.clear();
     return this.describe().settings;
   }
 
   reset(): void {
-    this.calls.clear();
+    this.tat.clear();
     this.settings = { enabled: true, scale: 1 };
   }
 
@@ -66,20 +79,17 @@ export class RateLimiter {
     return { settings: { ...this.settings }, limits };
   }
 
-  /** Counts a call, or throws 429 RESOURCE_EXHAUSTED with the time until a slot frees up. */
+  /** Counts a call, or throws 429 RESOURCE_EXHAUSTED with the time until the next call is admitted. */
   admit(method: string): void {
     const rule = SEARCH_RATE_LIMITS[method];
     if (!rule || !this.settings.enabled) return;
-    const windowMs = rule.windowMs * this.settings.scale;
+    const interval = (rule.windowMs * this.settings.scale) / rule.limit;
+    const tolerance = (rule.limit - 1 + JITTER_SHARE) * interval;
     const now = this.clock.now();
-    let times = this.calls.get(method);
-    if (!times) this.calls.set(method, (times = []));
-    // Sliding window: drop calls that left it (times are pushed in order, so the old ones lead).
-    let drop = 0;
-    while (drop < times.length && times[drop]! <= now - windowMs) drop++;
-    if (drop > 0) times.splice(0, drop);
-    if (times.length >= rule.limit) {
-      const waitMs = Math.max(1, Math.ceil(times[0]! + windowMs - now));
+    const tat = Math.max(this.tat.get(method) ?? now, now);
+    const earliest = tat - tolerance;
+    if (now < earliest) {
+      const waitMs = Math.max(1, Math.ceil(earliest - now));
       const unit = rule.windowMs === 1000 ? 'queries per second' : 'queries per hour';
       throw new ApiError(
         'RESOURCE_EXHAUSTED',
@@ -88,6 +98,6 @@ export class RateLimiter {
         { 'retry-after': String(Math.ceil(waitMs / 1000)) },
       );
     }
-    times.push(now);
+    this.tat.set(method, tat + interval);
   }
 }
