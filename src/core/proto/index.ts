@@ -94,6 +94,17 @@ export function normalizeMessage<T = ProtoObject>(fullName: string, value: Proto
   return type.toObject(type.fromObject(value), CONVERSION) as T;
 }
 
+const SPARSE: protobuf.IConversionOptions = Object.freeze({ longs: String, enums: String });
+
+/**
+ * A plain object with only the fields that are set (no defaults, no virtual oneof properties): the
+ * cheapest shape to keep and to encode again.
+ */
+export function compactMessage<T = ProtoObject>(fullName: string, value: ProtoObject): T {
+  const type = messageType(fullName);
+  return type.toObject(type.fromObject(value), SPARSE) as T;
+}
+
 const TYPE_URL_PREFIX = 'type.googleapis.com/';
 
 /** Packs a plain object of a message type into google.protobuf.Any. */

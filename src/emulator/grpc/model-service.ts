@@ -8,7 +8,7 @@ import {
   parseModelVersionName,
   parseSliceName,
 } from '../../core/names';
-import { AIPLATFORM, type ProtoObject } from '../../core/proto';
+import { AIPLATFORM, compactMessage, type ProtoObject } from '../../core/proto';
 import { checkLabels, maskPaths, requireField, type Req, type ServiceHandlers } from './context';
 import { RpcError, aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from './errors';
 import { compileFilter, labelField } from './filter';
@@ -36,7 +36,7 @@ const MANAGED_FIELDS = new Set([
 
 function versionContent(model: Req): ProtoObject {
   const spec: ProtoObject = {};
-  for (const [k, v] of Object.entries(model)) if (!MANAGED_FIELDS.has(k) && !k.startsWith('_')) spec[k] = v;
+  for (const [k, v] of Object.entries(compactMessage(`${AIPLATFORM}.Model`, model))) if (!MANAGED_FIELDS.has(k)) spec[k] = v;
   return spec;
 }
 
@@ -637,7 +637,7 @@ export function modelServiceHandlers(): ServiceHandlers {
       const model = getModelOf(store, n);
       const version = store.resolveVersion(model, n.version, 'default');
       if (!req.modelEvaluation) throw invalidArgument('model_evaluation is required.', [{ field: 'model_evaluation', description: 'required' }]);
-      const { name: _name, createTime: _createTime, ...message } = req.modelEvaluation as Req;
+      const { name: _name, createTime: _createTime, ...message } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluation`, req.modelEvaluation);
       const id = store.nextId('evaluation');
       const evaluation: EvaluationRecord = { id, versionId: version.versionId, createTime: clock.now(), message, slices: new Map() };
       model.evaluations.set(id, evaluation);
@@ -657,7 +657,7 @@ export function modelServiceHandlers(): ServiceHandlers {
         }
       });
       for (const slice of slices) {
-        const { name: _name, createTime: _createTime, ...message } = slice;
+        const { name: _name, createTime: _createTime, ...message } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluationSlice`, slice);
         const id = store.nextId('slice');
         evaluation.slices.set(id, { id, createTime: clock.now(), message, annotations: [] });
         names.push(`${nameOf(model)}/evaluations/${evaluation.id}/slices/${id}`);
@@ -673,7 +673,7 @@ export function modelServiceHandlers(): ServiceHandlers {
       if (!slice) throw notFound(`ModelEvaluationSlice ${req.parent} does not exist.`, 'aiplatform.googleapis.com/ModelEvaluationSlice', req.parent);
       const annotations: Req[] = req.evaluatedAnnotations ?? [];
       requireField(annotations, 'evaluated_annotations');
-      slice.annotations.push(...annotations);
+      slice.annotations.push(...annotations.map((a) => compactMessage(`${AIPLATFORM}.EvaluatedAnnotation`, a)));
       return { importedEvaluatedAnnotationsCount: annotations.length };
     },
 

@@ -71,6 +71,8 @@ export interface OperationRecord {
 
 export class OperationManager {
   private readonly ops = new Map<string, OperationRecord>();
+  /** Operations not done yet; ticks look only at these, so thousands of finished ones cost nothing. */
+  private readonly pending = new Set<OperationRecord>();
   private waiters: Array<() => void> = [];
   private counter = 0;
   private closed = false;
@@ -106,6 +108,7 @@ export class OperationManager {
       deleted: false,
     };
     this.ops.set(record.name, record);
+    this.pending.add(record);
     this.schedule(record);
     if (record.dueTime <= now) this.finish(record);
     return record;
@@ -121,7 +124,8 @@ export class OperationManager {
   /** Completes every operation that is due on the sandbox clock, oldest first. */
   tick(): void {
     const now = this.clock.now();
-    const due = [...this.ops.values()].filter((r) => !r.done && r.dueTime <= now).sort((a, b) => a.dueTime - b.dueTime);
+    if (this.pending.size === 0) return;
+    const due = [...this.pending].filter((r) => r.dueTime <= now).sort((a, b) => a.dueTime - b.dueTime);
     for (const record of due) this.finish(record);
     if (due.length) this.notify();
   }
@@ -138,6 +142,7 @@ export class OperationManager {
     }
     record.done = true;
     record.endTime = Math.max(this.clock.now(), record.createTime);
+    this.pending.delete(record);
   }
 
   private notify(): void {
@@ -168,6 +173,7 @@ export class OperationManager {
     record.done = true;
     record.endTime = this.clock.now();
     record.error = { code: Status.CANCELLED, message: 'Operation was cancelled.' };
+    this.pending.delete(record);
     this.notify();
   }
 
@@ -216,12 +222,13 @@ export class OperationManager {
   }
 
   running(): number {
-    return [...this.ops.values()].filter((r) => !r.done).length;
+    return this.pending.size;
   }
 
   clear(): void {
     for (const r of this.ops.values()) if (r.timer) clearTimeout(r.timer);
     this.ops.clear();
+    this.pending.clear();
     this.counter = 0;
     this.notify();
   }
