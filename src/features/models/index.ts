@@ -218,6 +218,12 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       if (created) {
         const model = await c.getModel({ name: created });
         await details.open(created, toProto3Json(`${V1BETA1}.Model`, model));
+        try {
+          const node = await provider.findModel(created);
+          if (node) await view.reveal(node, { select: true, focus: false, expand: true });
+        } catch (err) {
+          log.debug(`could not reveal ${created}: ${(err as Error).message}`);
+        }
       }
     } else {
       reportOutcome(title, outcome, '');

@@ -133,7 +133,11 @@ export class ProjectNode extends ModelsNode {
     this.tooltip = `Google Cloud project ${project}`;
   }
 
+  private locations: LocationNode[] | undefined;
+
   override async getChildren(): Promise<ModelsNode[]> {
+    // Location nodes are kept so the models they already loaded survive a redraw of the project.
+    if (this.locations) return this.locations;
     const client = this.ctx.client();
     if (!client) return [];
     let locations = this.ctx.configuredLocations();
@@ -145,11 +149,16 @@ export class ProjectNode extends ModelsNode {
         return [new ErrorNode('locations (set cloudbench.locations to skip this call)', err)];
       }
     }
-    return locations.map((l) => {
+    this.locations = locations.map((l) => {
       const node = new LocationNode(this.ctx, this.project, l);
       node.parent = this;
       return node;
     });
+    return this.locations;
+  }
+
+  reset(): void {
+    this.locations = undefined;
   }
 }
 
@@ -375,8 +384,22 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
 
   refresh(node?: ModelsNode): void {
     if (!node) this.roots = undefined;
-    else if (node instanceof PagedParent) node.reset();
+    else if (node instanceof PagedParent || node instanceof ProjectNode) node.reset();
     this.emitter.fire(node);
+  }
+
+  /** The node of a model, loading its location's first page if needed (for reveal after a copy). */
+  async findModel(modelName: string): Promise<ModelNode | undefined> {
+    const m = modelName.match(/^projects\/([^/]+)\/locations\/([^/]+)\/models\/[^/@]+/);
+    if (!m) return undefined;
+    for (const root of await this.getChildren()) {
+      if (!(root instanceof ProjectNode)) continue;
+      const location = (await root.getChildren()).find((n): n is LocationNode => n instanceof LocationNode && n.location === m[2]);
+      if (!location) return undefined;
+      const children = await location.getChildren();
+      return children.find((n): n is ModelNode => n instanceof ModelNode && n.resourceName === m[0]);
+    }
+    return undefined;
   }
 
   /** Redraws a node with what it already loaded (after "Load more"). */

@@ -35,6 +35,7 @@ describe('models commands against the sandbox', function () {
   let prompts: Prompt[];
   let answers: Array<string | undefined>;
   let opened: Array<{ uri: string; text: string }>;
+  const revealed: string[] = [];
   let docs: { provideTextDocumentContent(uri: unknown): string } | undefined;
   /** Called with each progress message; tests use it to move the sandbox clock or to cancel. */
   let onProgress: (message: string | undefined, cancel: () => void) => void;
@@ -68,7 +69,7 @@ describe('models commands against the sandbox', function () {
     };
     vscode.window.createTreeView = (_id: string, options: any) => {
       if (_id === 'cloudbench.models') provider = options.treeDataProvider;
-      return { dispose() {}, message: undefined };
+      return { dispose() {}, message: undefined, reveal: async (n: { resourceName?: string }) => { revealed.push(n.resourceName ?? ''); } };
     };
     vscode.window.withProgress = async (_o: unknown, task: any) => {
       const listeners: Array<() => void> = [];
@@ -191,6 +192,7 @@ describe('models commands against the sandbox', function () {
     const doc = opened.find((d) => d.uri.includes('copied-model'));
     assert.ok(doc, 'the new model is opened');
     assert.equal(JSON.parse(doc.text).name.split('@')[0], target);
+    assert.ok(revealed.includes(target), 'the new model is revealed in the tree');
     assert.equal(getOperationsRegistry().list().find((o) => o.title.startsWith('Copy model copy-source'))?.state, 'succeeded');
   });
 
