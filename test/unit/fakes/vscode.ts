@@ -107,6 +107,7 @@ const fake: Record<string, unknown> = new Proxy({
     showErrorMessage: async (text: string) => { record.messages.push({ level: 'error', text }); return undefined; },
     createOutputChannel: () => inert(),
   }, { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
+  languages: new Proxy({}, { get: () => inert() }),
   workspace: new Proxy({
     getConfiguration: () => configuration,
     onDidChangeConfiguration: () => new Disposable(),
