@@ -112,11 +112,13 @@ export class Params {
 export async function readBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Past the limit, keep draining (without keeping) so the client still receives the 400 instead of
+  // a reset connection.
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limitBytes) throw new ApiError('INVALID_ARGUMENT', `The request body is larger than ${Math.round(limitBytes / 1048576)} MiB.`);
-    chunks.push(chunk as Buffer);
+    if (size <= limitBytes) chunks.push(chunk as Buffer);
   }
+  if (size > limitBytes) throw new ApiError('INVALID_ARGUMENT', `The request body is ${size} bytes, larger than the limit of ${limitBytes} bytes.`);
   return Buffer.concat(chunks);
 }
 

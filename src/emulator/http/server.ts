@@ -91,7 +91,7 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
     const readJson = (limit: number) => (): Promise<unknown> => (bodyRead ??= readBody(req, limit).then(parseJson));
 
     if (rawPath.startsWith('/sandbox/v1/')) {
-      const action = decodeURIComponent(rawPath.slice('/sandbox/v1/'.length));
+      const action = splitPath(rawPath).slice(2).join('/');
       send(res, 200, await handleAdmin(httpMethod, action, readJson(ADMIN_BODY_LIMIT), deps));
       return;
     }

@@ -143,6 +143,8 @@ describe('sandbox admin calls and bad input', function () {
       expectError(await call(sandbox, 'POST', `${KEYS}?keyId=x1`, { body: { displayName: 'x'.repeat(64) } }), 400, 'INVALID_ARGUMENT', /limit is 63/);
       expectError(await call(sandbox, 'PATCH', `${KEYS}/maps-web?updateMask=displayName,owner`, { body: { displayName: 'a' } }), 400, 'INVALID_ARGUMENT', /"owner"/);
       expectError(await call(sandbox, 'POST', `${KEYS}/maps-web:undelete`, { body: { force: true } }), 400, 'INVALID_ARGUMENT', /Unknown name "force"/);
+      // An oversized body still gets a JSON answer, not a reset connection.
+      expectError(await call(sandbox, 'POST', `${KEYS}?keyId=x1`, { body: { displayName: 'x', annotations: { big: 'y'.repeat(5 * 1024 * 1024) } } }), 400, 'INVALID_ARGUMENT', /larger than the limit/);
     });
 
     it('camelCase updateMask, no mask (fields present) and "*" (everything replaced)', async () => {
