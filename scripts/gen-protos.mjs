@@ -6,7 +6,7 @@
 // Parsing this file takes a few milliseconds where the official client parses megabytes.
 import protobuf from 'protobufjs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const includeDirs = [
@@ -173,9 +173,10 @@ const descriptor = { nested: pruneNested(pb, '') };
 const check = protobuf.Root.fromJSON(descriptor);
 check.resolveAll();
 
-const target = join(root, 'src/core/proto/aiplatform.json');
+// GEN_PROTOS_OUT lets the unit test generate into a temporary file and compare with the committed one.
+const target = process.env.GEN_PROTOS_OUT || join(root, 'src/core/proto/aiplatform.json');
 mkdirSync(dirname(target), { recursive: true });
 const text = JSON.stringify(descriptor) + '\n';
 const previous = existsSync(target) ? readFileSync(target, 'utf8') : '';
 if (previous !== text) writeFileSync(target, text);
-process.stdout.write(`gen-protos: ${keep.size} types/services, ${(text.length / 1024).toFixed(0)} KiB -> src/core/proto/aiplatform.json\n`);
+process.stdout.write(`gen-protos: ${keep.size} types/services, ${(text.length / 1024).toFixed(0)} KiB -> ${relative(root, target)}\n`);

@@ -92,8 +92,8 @@ export function endpointServiceHandlers(): ServiceHandlers {
         id = store.nextId('endpoint').slice(0, 10);
       }
       const key = endpointKey(parent.project, parent.location, id);
-      if (store.endpoints.has(key) || store.reservedModels.has(key)) throw alreadyExists(`Endpoint ${key} already exists.`);
-      store.reservedModels.add(key);
+      if (store.endpoints.has(key) || store.reservedNames.has(key)) throw alreadyExists(`Endpoint ${key} already exists.`);
+      store.reservedNames.add(key);
       const op = ops.start({
         parent: key,
         method: 'CreateEndpoint',
@@ -101,7 +101,7 @@ export function endpointServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.Endpoint`,
         metadata: (progress, done) => ({ deploymentStage: done ? 'DEPLOYMENT_TERMINATED' : progress < 0.5 ? 'STARTING_DEPLOYMENT' : 'FINISHING_UP' }),
         complete: () => {
-          store.reservedModels.delete(key);
+          store.reservedNames.delete(key);
           const now = clock.now();
           const record: EndpointRecord = {
             project: canonicalProject(parent.project),
@@ -119,7 +119,7 @@ export function endpointServiceHandlers(): ServiceHandlers {
           store.endpoints.set(key, record);
           return store.endpointMessage(record);
         },
-        release: () => store.reservedModels.delete(key),
+        release: () => store.reservedNames.delete(key),
       });
       return ops.message(op);
     },

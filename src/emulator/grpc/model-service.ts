@@ -92,7 +92,7 @@ function checkModelId(id: string, field: string, store: ModelStore, project: str
     ]);
   }
   const key = modelKey(project, location, id);
-  if (store.models.has(key) || store.reservedModels.has(key)) throw alreadyExists(`Model ${key} already exists.`);
+  if (store.models.has(key) || store.reservedNames.has(key)) throw alreadyExists(`Model ${key} already exists.`);
 }
 
 function uploadedVersionSpec(model: Req): ProtoObject {
@@ -204,7 +204,7 @@ export function modelServiceHandlers(): ServiceHandlers {
         target = { project: canonicalProject(parent.project), location: parent.location, id, existing: false };
       }
       const key = modelKey(target.project, target.location, target.id);
-      if (!target.existing) store.reservedModels.add(key);
+      if (!target.existing) store.reservedNames.add(key);
       const op = ops.start({
         parent: key,
         method: 'UploadModel',
@@ -218,7 +218,7 @@ export function modelServiceHandlers(): ServiceHandlers {
             if (!existing) throw notFound(`Model ${key} was deleted before the new version was uploaded.`);
             record = existing;
           } else {
-            store.reservedModels.delete(key);
+            store.reservedNames.delete(key);
             record = {
               project: target.project,
               location: target.location,
@@ -253,7 +253,7 @@ export function modelServiceHandlers(): ServiceHandlers {
           return { model: key, modelVersionId: versionId };
         },
         release: () => {
-          if (!target.existing) store.reservedModels.delete(key);
+          if (!target.existing) store.reservedNames.delete(key);
         },
       });
       return ops.message(op);
@@ -571,7 +571,7 @@ export function modelServiceHandlers(): ServiceHandlers {
         target = { id: store.nextId('model'), existing: false };
       }
       const key = modelKey(parent.project, parent.location, target.id);
-      if (!target.existing) store.reservedModels.add(key);
+      if (!target.existing) store.reservedNames.add(key);
       const sourceName = nameOf(source);
       const spec: ProtoObject = structuredClone(sourceVersion.spec);
       const sourceType = ((sourceVersion.spec.modelSourceInfo as Req | null)?.sourceType as string | undefined) ?? 'CUSTOM';
@@ -590,7 +590,7 @@ export function modelServiceHandlers(): ServiceHandlers {
             if (!existing) throw notFound(`Model ${key} was deleted before the copy finished.`);
             record = existing;
           } else {
-            store.reservedModels.delete(key);
+            store.reservedNames.delete(key);
             record = {
               project: canonicalProject(parent.project),
               location: parent.location,
@@ -626,7 +626,7 @@ export function modelServiceHandlers(): ServiceHandlers {
           return { model: key, modelVersionId: versionId };
         },
         release: () => {
-          if (!target.existing) store.reservedModels.delete(key);
+          if (!target.existing) store.reservedNames.delete(key);
         },
       });
       return ops.message(op);

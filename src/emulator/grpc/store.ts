@@ -112,8 +112,8 @@ export function endpointKey(project: string, location: string, id: string): stri
 export class ModelStore {
   readonly models = new Map<string, ModelRecord>();
   readonly endpoints = new Map<string, EndpointRecord>();
-  /** Model ids taken by uploads and copies still running, so a second one is refused at once. */
-  readonly reservedModels = new Set<string>();
+  /** Model and endpoint names taken by uploads, copies and creations still running, so a second one is refused at once. */
+  readonly reservedNames = new Set<string>();
   /** Deployments still running: the model version is "being deployed" and cannot be deleted. */
   readonly pendingDeployments = new Map<string, { model: string; versionId: string; endpoint: string }>();
   readonly policies = new Map<string, PolicyRecord>();
@@ -124,7 +124,7 @@ export class ModelStore {
   clear(): void {
     this.models.clear();
     this.endpoints.clear();
-    this.reservedModels.clear();
+    this.reservedNames.clear();
     this.pendingDeployments.clear();
     this.policies.clear();
     this.idCounter = 0;

@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as protobuf from 'protobufjs';
 import * as protoLoader from '@grpc/proto-loader';
 import {
@@ -166,5 +169,18 @@ describe('compact proto descriptor', function () {
     assert.equal(n.displayName, 'x');
     assert.equal(n.unknownField, undefined);
     assert.deepEqual(n.versionAliases, []);
+  });
+
+  it('is what scripts/gen-protos.mjs generates from the protos in node_modules (no stale commit)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gen-protos-'));
+    try {
+      const out = path.join(dir, 'aiplatform.json');
+      execFileSync(process.execPath, [path.join(repoRoot, 'scripts/gen-protos.mjs')], { env: { ...process.env, GEN_PROTOS_OUT: out }, stdio: 'pipe' });
+      const committed = readFileSync(path.join(repoRoot, 'src/core/proto/aiplatform.json'), 'utf8');
+      assert.equal(readFileSync(out, 'utf8'), committed);
+      assert.ok(committed.length < 200_000, `the descriptor stays compact (${committed.length} bytes)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
