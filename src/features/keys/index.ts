@@ -341,7 +341,9 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     } catch (err) {
       const cause = (err as { cause?: unknown }).cause ?? err;
       if (cause instanceof GoogleApiError && cause.status === 'FAILED_PRECONDITION' && /30 days|undelete/i.test(cause.message)) {
-        throw new Error(`Key "${label}" cannot be undeleted: ${cause.message}`);
+        // The key is purged or about to be: the list no longer shows it after a reload.
+        afterChange();
+        throw new Error(`${cause.message} Create a new key instead.`);
       }
       throw err;
     }
