@@ -192,7 +192,7 @@ describe('models commands against the sandbox', function () {
     const doc = opened.find((d) => d.uri.includes('copied-model'));
     assert.ok(doc, 'the new model is opened');
     assert.equal(JSON.parse(doc.text).name.split('@')[0], target);
-    assert.ok(revealed.includes(target), 'the new model is revealed in the tree');
+    assert.ok(revealed.includes(target), `the new model is revealed in the tree: ${JSON.stringify(revealed)}`);
     assert.equal(getOperationsRegistry().list().find((o) => o.title.startsWith('Copy model copy-source'))?.state, 'succeeded');
   });
 
