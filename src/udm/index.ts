@@ -33,28 +33,57 @@ export interface CompileOptions {
 
 /** Parse + semantic check of a document, shared by compileQuery and the language server. */
 export interface Analysis {
-  text: string;
-  parse: ParseResult;
-  check: CheckResult;
-  lines: LineIndex;
-  diagnostics: UdmDiagnostic[];
-  hasErrors: boolean;
+  readonly text: string;
+  readonly parse: ParseResult;
+  /** semantic check, computed on first use (completion needs only the parse) */
+  readonly check: CheckResult;
+  readonly lines: LineIndex;
+  readonly diagnostics: UdmDiagnostic[];
+  readonly hasErrors: boolean;
+}
+
+class LazyAnalysis implements Analysis {
+  readonly parse: ParseResult;
+  readonly lines: LineIndex;
+  private checked: CheckResult | undefined;
+  private diags: UdmDiagnostic[] | undefined;
+
+  constructor(
+    readonly text: string,
+    private readonly options: CompileOptions,
+  ) {
+    this.parse = parse(text);
+    this.lines = new LineIndex(text);
+  }
+
+  get check(): CheckResult {
+    this.checked ??= check(this.parse.query, this.options.referenceLists ? { referenceLists: this.options.referenceLists } : {});
+    return this.checked;
+  }
+
+  get diagnostics(): UdmDiagnostic[] {
+    if (!this.diags) {
+      const { text, lines } = this;
+      const raw = [...this.parse.diagnostics, ...this.check.diagnostics].sort((a, b) => a.start - b.start || a.end - b.end);
+      this.diags = raw.map((d) => {
+        const start = Math.max(0, Math.min(d.start, text.length));
+        const end = Math.max(start, Math.min(d.end, text.length));
+        const out: UdmDiagnostic = { message: d.message, severity: d.severity, range: lines.range(start, end), offset: start, length: end - start };
+        if (d.code) out.code = d.code;
+        if (d.data !== undefined) out.data = d.data;
+        return out;
+      });
+    }
+    return this.diags;
+  }
+
+  get hasErrors(): boolean {
+    return this.diagnostics.some((d) => d.severity === 'error');
+  }
 }
 
 export function analyze(text: string, options: CompileOptions = {}): Analysis {
-  const parsed = parse(text);
-  const checked = check(parsed.query, options.referenceLists ? { referenceLists: options.referenceLists } : {});
-  const lines = new LineIndex(text);
-  const raw = [...parsed.diagnostics, ...checked.diagnostics].sort((a, b) => a.start - b.start || a.end - b.end);
-  const diagnostics: UdmDiagnostic[] = raw.map((d) => {
-    const start = Math.max(0, Math.min(d.start, text.length));
-    const end = Math.max(start, Math.min(d.end, text.length));
-    const out: UdmDiagnostic = { message: d.message, severity: d.severity, range: lines.range(start, end), offset: start, length: end - start };
-    if (d.code) out.code = d.code;
-    if (d.data !== undefined) out.data = d.data;
-    return out;
-  });
-  return { text, parse: parsed, check: checked, lines, diagnostics, hasErrors: diagnostics.some((d) => d.severity === 'error') };
+  return new LazyAnalysis(text, options);
 }
 
 export function compileQuery(text: string, options?: CompileOptions): CompiledQuery {

@@ -63,7 +63,8 @@ export function lex(text: string): LexResult {
   let i = 0;
   let newline = false;
   const push = (t: Token): void => {
-    if (newline) t.newlineBefore = true;
+    // Always set, so every token has the same shape (keeps property access monomorphic).
+    t.newlineBefore = newline;
     newline = false;
     tokens.push(t);
   };
@@ -224,8 +225,7 @@ export function lex(text: string): LexResult {
       }
     }
   }
-  const eof: Token = { kind: 'eof', start: n, end: n, value: '' };
-  if (newline) eof.newlineBefore = true;
+  const eof: Token = { kind: 'eof', start: n, end: n, value: '', newlineBefore: newline };
   tokens.push(eof);
   return { tokens, comments };
 }

@@ -35,6 +35,11 @@ const SECTION_NAMES = new Set<string>(['match', 'outcome', 'order', 'limit']);
 /** Words that end a condition or join conditions; never field names. */
 const RESERVED = new Set(['and', 'or', 'not', 'in', 'nocase']);
 
+/** Lower-cased identifier when it is short enough to be a keyword, else ''. Avoids allocating per token. */
+function shortLower(t: Token): string {
+  return t.value.length <= 7 ? t.value.toLowerCase() : '';
+}
+
 /** Deepest nesting of parentheses / NOT accepted before bailing out (keeps the stack safe). */
 const MAX_DEPTH = 200;
 
@@ -93,7 +98,7 @@ class Parser {
 
   private atSectionStart(offset = 0): boolean {
     const t = this.peek(offset);
-    return t.kind === 'ident' && SECTION_NAMES.has(t.value.toLowerCase()) && this.peek(offset + 1).kind === 'colon';
+    return t.kind === 'ident' && this.peek(offset + 1).kind === 'colon' && SECTION_NAMES.has(shortLower(t));
   }
 
   private tokenText(t: Token): string {
@@ -242,7 +247,7 @@ class Parser {
   private parseCondition(): Expr | null {
     const first = this.peek();
     let quantifier: ({ kind: 'any' | 'all' } & { start: number; end: number }) | undefined;
-    if ((this.isWord(first, 'any') || this.isWord(first, 'all')) && this.peek(1).kind === 'ident' && !RESERVED.has(this.peek(1).value.toLowerCase())) {
+    if ((this.isWord(first, 'any') || this.isWord(first, 'all')) && this.peek(1).kind === 'ident' && !RESERVED.has(shortLower(this.peek(1)))) {
       this.next();
       quantifier = { kind: first.value.toLowerCase() as 'any' | 'all', start: first.start, end: first.end };
     }
@@ -341,7 +346,7 @@ class Parser {
       case 'minus':
         return true;
       case 'ident':
-        if (this.atSectionStart() || RESERVED.has(t.value.toLowerCase())) return false;
+        if (this.atSectionStart() || RESERVED.has(shortLower(t))) return false;
         // A path that starts a new line and is followed by '.' or an operator begins the next condition.
         if (t.newlineBefore && (this.peek(1).kind === 'dot' || this.peek(1).kind === 'op')) return false;
         return true;
@@ -378,7 +383,7 @@ class Parser {
         this.next();
         return { type: 'variable', name: t.value, start: t.start, end: t.end };
       case 'ident': {
-        const lower = t.value.toLowerCase();
+        const lower = shortLower(t);
         if (RESERVED.has(lower)) return null;
         if (lower === 'true' || lower === 'false') {
           if (this.peek(1).kind !== 'dot') {
@@ -515,7 +520,7 @@ class Parser {
             this.next();
             section.keys.push({ type: 'variable', name: t.value, start: t.start, end: t.end });
             section.end = t.end;
-          } else if (t.kind === 'ident' && !RESERVED.has(t.value.toLowerCase())) {
+          } else if (t.kind === 'ident' && !RESERVED.has(shortLower(t))) {
             const op = this.parsePathOrCall('left');
             if (op.type === 'field') section.keys.push(op);
             else this.error('Expected a placeholder or field to group by', op.start, op.end);

@@ -22,7 +22,7 @@ import {
 import type { CallNode, Expr, Operand, Section } from './ast';
 import { fieldPathOf } from './check';
 import { AGGREGATES, FUNCTIONS, FUNCTION_NAMESPACES, findAggregate, findFunction, signatureLabel, type AggregateDef, type FunctionDef } from './functions';
-import { analyze, type Analysis, type CompileOptions } from './index';
+import { analyze, type Analysis, type CompileOptions, type UdmDiagnostic } from './index';
 import type { Token } from './lexer';
 import { childFields, describeType, enumName, enumValues, resolvePath, rootFields, typeLabel, valueKind, type FieldInfo } from './schema';
 
@@ -79,19 +79,21 @@ export class UdmDocument {
 // ---- diagnostics -------------------------------------------------------------------------------
 
 export function toLspDiagnostics(a: Analysis): Diagnostic[] {
-  return a.diagnostics.map((d) => {
-    const diag: Diagnostic = {
-      range: d.range,
-      message: d.message,
-      severity: d.severity === 'error' ? DiagnosticSeverity.Error : d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
-      source: 'udm',
-    };
-    if (d.code) diag.code = d.code;
-    if (d.data !== undefined) diag.data = d.data;
-    if (d.code === 'deprecated') diag.tags = [DiagnosticTag.Deprecated];
-    if (d.code === 'never-matches') diag.tags = [DiagnosticTag.Unnecessary];
-    return diag;
-  });
+  return a.diagnostics.map(toLspDiagnostic);
+}
+
+export function toLspDiagnostic(d: UdmDiagnostic): Diagnostic {
+  const diag: Diagnostic = {
+    range: d.range,
+    message: d.message,
+    severity: d.severity === 'error' ? DiagnosticSeverity.Error : d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
+    source: 'udm',
+  };
+  if (d.code) diag.code = d.code;
+  if (d.data !== undefined) diag.data = d.data;
+  if (d.code === 'deprecated') diag.tags = [DiagnosticTag.Deprecated];
+  if (d.code === 'never-matches') diag.tags = [DiagnosticTag.Unnecessary];
+  return diag;
 }
 
 export function codeActions(a: Analysis, uri: string, range: Range): CodeAction[] {
@@ -103,7 +105,7 @@ export function codeActions(a: Analysis, uri: string, range: Range): CodeAction[
     const data = d.data as { replacements?: string[] } | undefined;
     if (!data?.replacements?.length) continue;
     data.replacements.forEach((r, i) => {
-      const diag = toLspDiagnostics({ ...a, diagnostics: [d] })[0]!;
+      const diag = toLspDiagnostic(d);
       const action: CodeAction = {
         title: d.code === 'timestamp-seconds' ? `Compare ${r}` : `Change to ${r}`,
         kind: CodeActionKind.QuickFix,

@@ -1,0 +1,118 @@
+// UDM language benchmarks: completion latency over the LSP wire against dist/server.js, full
+// parse + diagnostics of a 10,000-line document, lexer throughput and filter throughput.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyze, compileQuery, lex } from '../src/udm/index';
+import { toLspDiagnostics } from '../src/udm/service';
+import { LspClient } from '../test/integration/server/lsp-client';
+
+const CONDITIONS = [
+  'metadata.event_type = "NETWORK_CONNECTION"',
+  'principal.hostname = "workstation-42" nocase',
+  'target.port >= 1024 AND target.port <= 65535',
+  'principal.ip = "10.1.2.3" OR target.ip = "10.1.2.3"',
+  'network.http.user_agent = /curl|wget/ nocase',
+  'NOT security_result.action = "ALLOW"',
+  'net.ip_in_range_cidr(principal.ip, "192.168.0.0/16")',
+  'metadata.event_timestamp.seconds > 1700000000',
+  're.regex(target.url, `\\.exe$`)',
+  'principal.user.userid != ""',
+];
+
+function query(lines: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) out.push(CONDITIONS[i % CONDITIONS.length]!.replace('42', String(i)));
+  return out.join('\n');
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+async function completionP95(): Promise<number> {
+  const { client } = await LspClient.start({});
+  try {
+    const uri = 'file:///bench/query.udm';
+    let text = `${query(300)}\nmetadata.`;
+    let version = 1;
+    await client.open(uri, text, version);
+    const samples: number[] = [];
+    for (let i = 0; i < 260; i++) {
+      // Each request follows an edit, as when typing: the server re-analyses the document.
+      const line = i % 300;
+      const lines = text.split('\n');
+      lines[line] = `${lines[line]} `;
+      text = lines.join('\n');
+      await client.change(uri, text, ++version);
+      const position = i % 2 ? { line: 300, character: 9 } : { line, character: lines[line]!.length };
+      const t0 = performance.now();
+      const items = await client.request<unknown[]>('textDocument/completion', { textDocument: { uri }, position });
+      const dt = performance.now() - t0;
+      if (!Array.isArray(items) || items.length === 0) throw new Error('completion returned nothing');
+      if (i >= 20) samples.push(dt); // the first requests warm up the JIT
+    }
+    return percentile(samples, 95);
+  } finally {
+    await client.stop();
+  }
+}
+
+function diagnostics10k(): number {
+  const text = query(10000);
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    const a = analyze(text);
+    toLspDiagnostics(a);
+    times.push(performance.now() - t0);
+  }
+  return median(times.slice(2));
+}
+
+function lexerMBs(): number {
+  const text = query(40000);
+  const bytes = Buffer.byteLength(text);
+  lex(text);
+  const t0 = performance.now();
+  const rounds = 5;
+  for (let i = 0; i < rounds; i++) lex(text);
+  const seconds = (performance.now() - t0) / 1000;
+  return (bytes * rounds) / 1e6 / seconds;
+}
+
+function filterMillion(): number {
+  const types = ['NETWORK_CONNECTION', 'USER_LOGIN', 'PROCESS_LAUNCH', 'NETWORK_DNS'];
+  const events = Array.from({ length: 1_000_000 }, (_, i) => ({
+    metadata: { eventType: types[i % 4], eventTimestamp: '2024-01-01T00:00:00Z', id: String(i) },
+    principal: { hostname: `h${i % 1000}`, ip: [`10.0.${i % 256}.1`] },
+    target: { port: i % 65536 },
+  }));
+  const c = compileQuery('metadata.event_type = "USER_LOGIN" and principal.hostname = "h1" and net.ip_in_range_cidr(principal.ip, "10.0.0.0/8")');
+  const t0 = performance.now();
+  let n = 0;
+  for (const e of events) if (c.matches(e)) n++;
+  const dt = performance.now() - t0;
+  if (n !== 1000) throw new Error(`expected 1000 matches, got ${n}`);
+  return dt;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(__dirname, '..', 'dist', 'server.js'))) {
+    console.log('# dist/server.js missing (run `npm run build`); measuring a fresh bundle of src/server/main.ts');
+  }
+  const p95 = await completionP95();
+  console.log(`udm completion p95 ms: ${p95.toFixed(2)} ms`);
+  console.log(`udm diagnostics 10k lines ms: ${diagnostics10k().toFixed(1)} ms`);
+  console.log(`udm lexer MB/s: ${lexerMBs().toFixed(1)} MB/s`);
+  console.log(`udm filter 1M events ms: ${filterMillion().toFixed(0)} ms`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
