@@ -193,4 +193,34 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
     const again = await raw.call(ServiceNames.model, 'GetModel', { name: models.models[0].name });
     assert.equal(again.displayName, 'house-price-estimator', 'the demo seed is deterministic');
   });
+
+  it('coerces an oversized page_size to the maximum of 1000 instead of failing', async () => {
+    raw.close();
+    await sandbox.close();
+    process.env.CLOUDBENCH_SANDBOX_OPERATION_SECONDS = '0';
+    try {
+      sandbox = await startSandbox({ seed: 'empty' });
+    } finally {
+      delete process.env.CLOUDBENCH_SANDBOX_OPERATION_SECONDS;
+    }
+    raw = new Raw(sandbox.grpc);
+    const parent = 'projects/cloudbench-demo/locations/us-west1';
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < 1001) {
+          const i = next++;
+          await raw.call(ServiceNames.model, 'UploadModel', { parent, model: { displayName: `bulk-${i}`, containerSpec: { imageUri: 'us-docker.pkg.dev/p/r/i:1' } } });
+        }
+      }),
+    );
+    const page = await raw.call(ServiceNames.model, 'ListModels', { parent, pageSize: 5000 });
+    assert.equal(page.models.length, 1000);
+    assert.ok(page.nextPageToken);
+    const rest = await raw.call(ServiceNames.model, 'ListModels', { parent, pageSize: 5000, pageToken: page.nextPageToken });
+    assert.equal(rest.models.length, 1);
+    assert.equal(rest.nextPageToken, '');
+    const defaults = await raw.call(ServiceNames.model, 'ListModels', { parent });
+    assert.equal(defaults.models.length, 50, 'an unset page_size gives the default page');
+  });
 });
