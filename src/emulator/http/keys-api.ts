@@ -145,7 +145,12 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
           check();
           const body = await ctx.readJson();
           const input = parseKeyBody(body);
-          const present = new Set(typeof body === 'object' && body !== null ? Object.keys(body) : []);
+          // proto3 fields without presence (strings, maps) count as set only when not empty, so the
+          // official client's ever-present "annotations":{} does not wipe annotations without a mask.
+          const present = new Set<string>();
+          if (input.displayName) present.add('displayName');
+          if (input.annotations && Object.keys(input.annotations).length > 0) present.add('annotations');
+          if (input.restrictions) present.add('restrictions');
           return store.update(project, keyId, input, mask, present);
         },
       };

@@ -156,6 +156,10 @@ describe('sandbox admin calls and bad input', function () {
       assert.deepEqual(noMask.body.response.annotations, { a: 'b' });
       assert.equal(noMask.body.response.displayName, 'camel', 'fields absent from the body stay');
       assert.ok(noMask.body.response.restrictions);
+      // Empty proto3 values are "not set": an empty annotations map leaves the annotations alone.
+      const emptyMap = await call(sandbox, 'PATCH', `${KEYS}/maps-web`, { body: { displayName: 'renamed', annotations: {} } });
+      assert.equal(emptyMap.body.response.displayName, 'renamed');
+      assert.deepEqual(emptyMap.body.response.annotations, { a: 'b' });
       const star = await call(sandbox, 'PATCH', `${KEYS}/maps-web?updateMask=*`, { body: { displayName: 'star' } });
       assert.equal(star.body.response.restrictions, undefined);
       assert.deepEqual(star.body.response.annotations, {});
