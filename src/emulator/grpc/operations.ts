@@ -187,12 +187,16 @@ export class OperationManager {
     const record = this.get(name);
     if (record.done || timeoutMs <= 0) return record;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(finish, timeoutMs);
-      function finish(): void {
+      let settled = false;
+      const finish = (): void => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         resolve();
-      }
+      };
+      const timer = setTimeout(finish, timeoutMs);
       const check = (): void => {
+        if (settled) return;
         if (record.done || this.closed) finish();
         else this.waiters.push(check);
       };
