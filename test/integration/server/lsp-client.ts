@@ -1,10 +1,10 @@
 // A minimal LSP client over a spawned `node dist/server.js --stdio`, for tests and benchmarks.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { createMessageConnection, IPCMessageReader, IPCMessageWriter, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -31,8 +31,13 @@ export class LspClient {
   private readonly waiters: Array<{ uri: string; resolve: (p: PublishedDiagnostics) => void }> = [];
   readonly published: PublishedDiagnostics[] = [];
 
-  private constructor(private readonly proc: ChildProcess) {
-    this.connection = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+  private constructor(
+    private readonly proc: ChildProcess,
+    ipc = false,
+  ) {
+    this.connection = ipc
+      ? createMessageConnection(new IPCMessageReader(proc), new IPCMessageWriter(proc))
+      : createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
       this.published.push(p);
       const i = this.waiters.findIndex((w) => w.uri === p.uri);
@@ -41,9 +46,16 @@ export class LspClient {
     this.connection.listen();
   }
 
-  static async start(capabilities: Record<string, unknown> = {}, initializationOptions?: unknown): Promise<{ client: LspClient; initializeResult: { capabilities: Record<string, unknown> } }> {
-    const proc = spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const client = new LspClient(proc);
+  /** Starts the server with `--stdio`, or with `--node-ipc` as the extension does when `ipc` is set. */
+  static async start(
+    capabilities: Record<string, unknown> = {},
+    initializationOptions?: unknown,
+    ipc = false,
+  ): Promise<{ client: LspClient; initializeResult: { capabilities: Record<string, unknown> } }> {
+    const proc = ipc
+      ? fork(serverPath(), ['--node-ipc'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+      : spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const client = new LspClient(proc, ipc);
     const initializeResult = (await client.connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,

@@ -114,3 +114,26 @@ describe('UDM language server over stdio', function () {
     assert.equal(help.activeParameter, 1);
   });
 });
+
+describe('UDM language server over node IPC (as the extension starts it)', function () {
+  this.timeout(60000);
+
+  it('initializes, checks a document and honours reference lists sent later', async () => {
+    const { client } = await LspClient.start({}, undefined, true);
+    try {
+      const uri = 'file:///work/ipc.udm';
+      const first = client.nextDiagnostics(uri);
+      await client.open(uri, 'principal.user.userid in %admins');
+      assert.deepEqual((await first).diagnostics, []);
+      const second = client.nextDiagnostics(uri);
+      await client.connection.sendNotification('cloudbench/udm/referenceLists', { lists: { admin: ['root'] } });
+      const p = await second;
+      assert.equal(p.diagnostics[0]?.code, 'unknown-list');
+      assert.match(p.diagnostics[0]!.message, /Did you mean %admin\?/);
+      const items = await client.request<Array<{ label: string }>>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 32 } });
+      assert.deepEqual(items.map((i) => i.label), ['%admin']);
+    } finally {
+      await client.stop();
+    }
+  });
+});
