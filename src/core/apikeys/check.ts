@@ -70,6 +70,10 @@ function effectivePort(url: URL): number | undefined {
 /** True when a Referer URL matches one referrer pattern (seed 001 rules 1-5). */
 export function referrerMatches(pattern: ReferrerPattern, url: URL): boolean {
   const scheme = url.protocol.replace(/:$/, '').toLowerCase();
+  if (pattern.scheme === 'file' || scheme === 'file') {
+    if (pattern.scheme !== scheme || !pattern.path) return false;
+    return pattern.path.wildcard ? url.pathname.startsWith(pattern.path.prefix) : url.pathname === pattern.path.prefix;
+  }
   if (pattern.scheme ? pattern.scheme !== scheme : scheme !== 'http' && scheme !== 'https') return false;
   const host = url.hostname.toLowerCase();
   if (pattern.anySubdomain ? !host.endsWith(`.${pattern.host}`) : host !== pattern.host) return false;

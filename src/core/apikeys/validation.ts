@@ -25,6 +25,7 @@ export interface ReferrerPattern {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
+const FILE_URL_PREFIX = '__file_url__//';
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 function hostProblem(host: string, original: string): string | undefined {
@@ -64,6 +65,14 @@ export function parseReferrer(value: string): Parsed<ReferrerPattern> {
   }
   if (value.includes('?')) return fail(`"${value}": query strings are ignored when referrers are matched; remove "?" and what follows.`);
   if (value.includes('#')) return fail(`"${value}": fragments are never sent in referrers; remove "#" and what follows.`);
+  if (value.startsWith(FILE_URL_PREFIX)) {
+    // Local files have no host; the API spells file:///path as __file_url__//path.
+    const path = value.slice(FILE_URL_PREFIX.length - 1);
+    const star = path.indexOf('*');
+    if (star >= 0 && star !== path.length - 1) return fail(`"${value}": a wildcard in the path may only come last (like __file_url__//docs/*).`);
+    return { ok: true, value: { scheme: 'file', anySubdomain: false, host: '', path: { prefix: star >= 0 ? path.slice(0, -1) : path, wildcard: star >= 0 } } };
+  }
+  if (/^file:\/\//i.test(value)) return fail(`"${value}": write local file URLs as __file_url__//path (for example __file_url__//home/me/app/*).`);
   let rest = value;
   let scheme: string | undefined;
   const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);

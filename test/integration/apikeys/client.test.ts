@@ -192,7 +192,7 @@ describe('API Keys client against the sandbox', function () {
   });
 
   it('accepts on the server every referrer and IP the editor accepts', async () => {
-    const referrers = ['example.com', 'example.com/*', '*.example.com/*', 'https://www.example.com:8443/app/*', 'www.example-2.com/docs/', 'localhost:3000/*'];
+    const referrers = ['example.com', 'example.com/*', '*.example.com/*', 'https://www.example.com:8443/app/*', 'www.example-2.com/docs/', 'localhost:3000/*', '__file_url__//home/me/app/*'];
     const ips = ['104.133.8.78', '104.133.8.0/24', '2620:15c:2c4:203:2776:1f90:6b3b:217', '2001:4860::/32', '::ffff:104.133.8.78'];
     for (const r of referrers) assert.equal(validateReferrer(r), undefined, r);
     for (const ip of ips) assert.equal(validateIp(ip), undefined, ip);

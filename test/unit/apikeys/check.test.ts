@@ -29,6 +29,9 @@ describe('Check Request: referrer matching', () => {
     ['example.com/docs/*', 'https://example.com/docs/intro', true],
     ['example.com/docs/*', 'https://example.com/blog/intro', false],
     ['EXAMPLE.COM/*', 'https://example.com/x', true],
+    ['__file_url__//home/me/app/*', 'file:///home/me/app/index.html', true],
+    ['__file_url__//home/me/app/*', 'file:///home/other/index.html', false],
+    ['example.com/*', 'file:///example.com/x', false],
   ];
   for (const [pattern, url, expected] of cases) {
     it(`${pattern} ${expected ? 'matches' : 'does not match'} ${url}`, () => {
