@@ -2,10 +2,8 @@
 // operations (copy, export, delete model, delete version) with progress and cancel.
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
-import { ModelRegistryClient } from '../../core/models/client';
+import type { ModelRegistryClient } from '../../core/models/client';
 import type { EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
-import { toProto3Json } from '../../core/models/wire';
-import { arrayFromFile, parseImport } from './import-files';
 import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import { toAbortSignal } from '../../platform/disposables';
@@ -50,11 +48,25 @@ function detailsType(node: ModelsNode): string | undefined {
   return undefined;
 }
 
+// The gRPC stack and the proto descriptor cost tens of milliseconds to load, so they are required on
+// first use (a project being browsed), not when the extension activates.
+type ClientModule = typeof import('../../core/models/client');
+type WireModule = typeof import('../../core/models/wire');
+type ImportModule = typeof import('./import-files');
+/* eslint-disable @typescript-eslint/no-require-imports */
+const lazy = {
+  client: (): ClientModule => require('../../core/models/client') as ClientModule,
+  wire: (): WireModule => require('../../core/models/wire') as WireModule,
+  imports: (): ImportModule => require('./import-files') as ImportModule,
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+const toProto3Json: WireModule['toProto3Json'] = (type, value) => lazy.wire().toProto3Json(type, value);
+
 function buildClient(connection: Connection): ModelRegistryClient | undefined {
   if (!connection.project) return undefined;
   const s = connection.settings;
   const endpoint = s.endpoints.models;
-  return new ModelRegistryClient({
+  return new (lazy.client().ModelRegistryClient)({
     tokenSource: connection.cloudTokens(endpoint),
     endpoint: { ...(endpoint ? { apiEndpoint: endpoint } : {}), ...(s.universeDomain ? { universeDomain: s.universeDomain } : {}) },
     retry: s.retry,
@@ -84,14 +96,15 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
 export function activateModels(context: vscode.ExtensionContext, services: Services): void {
   activateOperations(context);
   let connection = services.connection();
-  let client = buildClient(connection);
+  let built: { client: ModelRegistryClient | undefined } | undefined;
+  const currentClient = (): ModelRegistryClient | undefined => (built ??= { client: buildClient(connection) }).client;
   const annotations = new Map<string, EvaluatedAnnotation[]>();
   let filter: string | undefined = context.workspaceState.get<string>(FILTER_KEY) || undefined;
   const setFilterContext = (): Thenable<unknown> => vscode.commands.executeCommand('setContext', 'cloudbench.modelsFiltered', !!filter);
   void setFilterContext();
 
   const provider = new ModelsTreeProvider({
-    client: () => client,
+    client: currentClient,
     project: () => connection.project,
     configuredLocations: () => connection.settings.locations,
     filter: () => filter,
@@ -107,16 +120,17 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     provider, view,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     services.onDidChangeConnection((c) => {
-      const old = client;
+      const old = built?.client;
       connection = c;
-      client = buildClient(c);
+      built = undefined;
       old?.close();
       provider.refresh();
     }),
-    { dispose: () => client?.close() },
+    { dispose: () => built?.client?.close() },
   );
 
   const need = (): ModelRegistryClient => {
+    const client = currentClient();
     if (!client) throw new Error('Select a Google Cloud project first (Cloudbench: Select Project…).');
     return client;
   };
@@ -407,6 +421,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const file = await pickJsonFile('Import a model evaluation (ModelEvaluation JSON)');
     if (!file) return;
+    const { parseImport } = lazy.imports();
     const [evaluation] = parseImport<ModelEvaluation>(`${V1BETA1}.ModelEvaluation`, [file.json], file.path);
     const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation! });
     provider.refresh(n instanceof VersionNode ? n : undefined);
@@ -418,6 +433,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const file = await pickJsonFile('Import evaluation slices (a JSON array of ModelEvaluationSlice)');
     if (!file) return;
+    const { arrayFromFile, parseImport } = lazy.imports();
     const slices = parseImport<ModelEvaluationSlice>(`${V1BETA1}.ModelEvaluationSlice`, arrayFromFile(file.json, 'modelEvaluationSlices', file.path), file.path);
     const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
     provider.refresh(n);
@@ -429,6 +445,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const file = await pickJsonFile('Import evaluated annotations (a JSON array of EvaluatedAnnotation)');
     if (!file) return;
+    const { arrayFromFile, parseImport } = lazy.imports();
     const items = parseImport<EvaluatedAnnotation>(`${V1BETA1}.EvaluatedAnnotation`, arrayFromFile(file.json, 'evaluatedAnnotations', file.path), file.path);
     const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });
     annotations.set(n.resourceName, [...(annotations.get(n.resourceName) ?? []), ...items]);
