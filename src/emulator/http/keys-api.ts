@@ -39,6 +39,8 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
       method: 'apikeys.keys.lookupKey',
       handle: ({ params }) => {
         const keyString = params.getAny('keyString', 'key_string');
+        // Seed 001: "The request can also carry an etag"; a lookup changes nothing, so it is accepted as is.
+        params.get('etag');
         params.rejectUnknown();
         if (!keyString) throw invalidArgument('keyString is required.', 'key_string');
         return store.lookup(keyString);

@@ -178,6 +178,9 @@ describe('sandbox admin calls and bad input', function () {
       expectError(await call(sandbox, 'GET', `${KEYS}?colour=red`), 400, 'INVALID_ARGUMENT', /Unknown name "colour"/);
       expectError(await call(sandbox, 'GET', '/v2/operations/unknown-op'), 404, 'NOT_FOUND');
       expectError(await call(sandbox, 'GET', '/v2/keys:lookupKey'), 400, 'INVALID_ARGUMENT', /keyString is required/);
+      const ks = (await call(sandbox, 'GET', `${KEYS}/maps-web/keyString`)).body.keyString as string;
+      const looked = await call(sandbox, 'GET', `/v2/keys:lookupKey${qs({ keyString: ks, etag: 'W/"any"' })}`);
+      assert.equal(looked.body.name, 'projects/cloudbench-demo/locations/global/keys/maps-web', 'lookupKey also takes an etag (seed 001)');
       // Standard Google parameters are accepted everywhere.
       assert.equal((await call(sandbox, 'GET', `${KEYS}?$alt=json%3Benum-encoding%3Dint&prettyPrint=false`)).status, 200);
     });
