@@ -21,6 +21,10 @@
     window.postMessage({ type: 'append', runId: 'bench', rowsJson: JSON.stringify(body.events.slice(200)) }, '*');
     const paintedAt = await painted;
     if (document.querySelectorAll('#spacer .row[data-index]').length === 0) throw new Error('no rows painted');
+    const cells = [...document.querySelectorAll('#spacer .row[data-index="0"] .cell')].map((c) => c.textContent);
+    if (document.querySelector('#app img') || window.__pwned || !cells.some((t) => t.includes('<img src=x'))) {
+      throw new Error('a hostile field was not shown as plain text');
+    }
     const firstPaint = paintedAt - t0;
     // Everything after this waits until all rows are in the table.
     const want = body.events.length.toLocaleString('en-US') + ' rows';

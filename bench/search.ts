@@ -42,7 +42,8 @@ function makeResponse(n: number): string {
           productName: 'Acme Sensor',
           productEventType: `${type.toLowerCase()}_${i % 7}`,
         },
-        principal: { hostname: `host-${i % 250}.corp.example`, ip: [`10.${(i >> 8) & 255}.${i & 255}.${(i * 7) & 255}`], port: 40_000 + (i % 2000), mac: ['00:11:22:33:44:55'] },
+        // Every 101st event carries markup in a shown field: it must appear as text and never run.
+        principal: { hostname: i % 101 ? `host-${i % 250}.corp.example` : '<img src=x onerror="window.__pwned=1">', ip: [`10.${(i >> 8) & 255}.${i & 255}.${(i * 7) & 255}`], port: 40_000 + (i % 2000), mac: ['00:11:22:33:44:55'] },
         target: i % 3 ? { hostname: `site-${i % 97}.example.com`, ip: ['203.0.113.9'], port: 443, url: `https://site-${i % 97}.example.com/p/${i}` } : { ip: ['198.51.100.7'], port: 53 },
         network: { sentBytes: String(100 + i), receivedBytes: String(2000 + i), ipProtocol: 'TCP', applicationProtocol: 'HTTPS', dns: { questions: [{ name: `q${i % 50}.example.org`, type: 1 }] } },
         securityResult: [{ action: [i % 17 ? 'ALLOW' : 'BLOCK'], severity: i % 17 ? 'LOW' : 'HIGH', summary: i % 101 ? 'ok' : '<img src=x onerror=alert(1)>' }],

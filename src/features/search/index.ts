@@ -49,7 +49,8 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
       budgetItem.text = '$(dashboard) –';
       budgetItem.tooltip = 'UDM search budget unknown: check the SecOps settings.';
     }
-    const show = vscode.window.activeTextEditor?.document.languageId === 'udm';
+    // Visible while a query is on screen, also when the results panel has the focus.
+    const show = vscode.window.visibleTextEditors.some((e) => e.document.languageId === 'udm');
     if (show) {
       rangeItem.show();
       budgetItem.show();
@@ -61,7 +62,8 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   context.subscriptions.push(
     controller.onDidChangeBudget(updateStatus),
     timeRange.onDidChange(updateStatus),
-    vscode.window.onDidChangeActiveTextEditor(updateStatus),
+    vscode.window.onDidChangeVisibleTextEditors(updateStatus),
+    vscode.workspace.onDidOpenTextDocument(updateStatus),
     services.onDidChangeConnection(updateStatus),
   );
   updateStatus();

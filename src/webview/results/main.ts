@@ -90,7 +90,10 @@ function post(message: FromWebview): void {
 
 function setColumns(next: ColumnSpec[]): void {
   columns = next;
-  const template = columns.map((c, i) => (i === 0 ? 'minmax(170px, 1.2fr)' : c.id.endsWith('eventType') ? 'minmax(120px, 1fr)' : 'minmax(100px, 1.5fr)')).join(' ');
+  // Timestamps get room for their full ISO form; other columns share what is left.
+  const template = columns
+    .map((c) => (/(Timestamp|Time|timestamp)$/.test(c.id) ? 'minmax(205px, 1.2fr)' : c.id.endsWith('eventType') ? 'minmax(120px, 1fr)' : 'minmax(100px, 1.5fr)'))
+    .join(' ');
   app.style.setProperty('--cols', template || '1fr');
   gridHeader.replaceChildren(
     ...columns.map((c, i) => {
@@ -337,6 +340,15 @@ function updateBanner(progressText?: string): void {
   else if (moreDataAvailable) bannerText.textContent = `More events match than the ${rows.length.toLocaleString('en-US')} returned. Narrow the time range, or fetch the rest in smaller windows.`;
 }
 
+function updateSummary(): void {
+  if (!run) return;
+  runSummary.classList.remove('error');
+  runSummary.textContent = [
+    `${rows.length.toLocaleString('en-US')} ${rows.length === 1 ? 'row' : 'rows'}`,
+    run.startTime && run.endTime ? `${run.startTime} – ${run.endTime}` : '',
+  ].filter(Boolean).join(' · ');
+}
+
 // ---- messages -----------------------------------------------------------------------------------
 function onMessage(message: ToWebview): void {
   switch (message.type) {
@@ -357,11 +369,7 @@ function onMessage(message: ToWebview): void {
       closeChooser();
       runTitle.textContent = run.title;
       runTitle.title = run.title;
-      runSummary.classList.remove('error');
-      runSummary.textContent = [
-        `${rows.length.toLocaleString('en-US')} ${rows.length === 1 ? 'row' : 'rows'}`,
-        run.startTime && run.endTime ? `${run.startTime} – ${run.endTime}` : '',
-      ].filter(Boolean).join(' · ');
+      updateSummary();
       consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
       rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
       viewport.scrollTop = 0;
@@ -392,6 +400,7 @@ function onMessage(message: ToWebview): void {
         searchIndex.setRows(rows);
         for (const node of rowPool) node.dataset.pos = '';
         recompute();
+        if (!fetching) updateSummary();
         updateBanner();
         if (!histogramQueued) {
           histogramQueued = true;
