@@ -13,7 +13,7 @@ import {
   validateRestrictions, validateServiceName, validateSha1Fingerprint,
 } from '../../core/apikeys/validation';
 import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
-import { checkKeyId, parseKeyName } from '../../core/names';
+import { checkKeyId, formatKeyName, parseKeyName } from '../../core/names';
 import { registerCommand } from '../../platform/commands';
 import { toAbortSignal } from '../../platform/disposables';
 import { getLogger } from '../../platform/log';
@@ -264,18 +264,29 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       void vscode.window.showWarningMessage(`This key string belonged to a key of ${found.parent ?? 'a project'} that has been purged; it cannot be recovered.`);
       return;
     }
-    const owner = parseKeyName(found.name).project;
+    let keyName = found.name;
+    let owner = parseKeyName(keyName).project;
     const current = services.connection().project;
+    if (current && owner !== current) {
+      // LookupKey may name the project by number while settings hold its ID: the same key id in
+      // the selected project with the same key string is the same key.
+      const candidate = formatKeyName({ project: current, key: parseKeyName(keyName).key });
+      const same = await client().getKeyString(candidate).then((s) => s === keyString.trim(), () => false);
+      if (same) {
+        keyName = candidate;
+        owner = current;
+      }
+    }
     if (owner !== current) {
-      const choice = await vscode.window.showInformationMessage(`The key is ${found.name}, in project ${owner}, not in the selected project${current ? ` ${current}` : ''}.`, 'Switch to Project', 'Copy Resource Name');
-      if (choice === 'Copy Resource Name') await vscode.env.clipboard.writeText(found.name);
+      const choice = await vscode.window.showInformationMessage(`The key is ${keyName}, in project ${owner}, not in the selected project${current ? ` ${current}` : ''}.`, 'Switch to Project', 'Copy Resource Name');
+      if (choice === 'Copy Resource Name') await vscode.env.clipboard.writeText(keyName);
       if (choice !== 'Switch to Project') return;
       await vscode.workspace.getConfiguration('cloudbench').update('project', owner, vscode.ConfigurationTarget.Global);
       provider.refresh();
     }
-    const key = await client().getKey(found.name);
-    if (!(await reveal(found.name, !!key.deleteTime, true))) {
-      void vscode.window.showInformationMessage(`The key is ${found.name} ("${key.displayName ?? ''}").`);
+    const key = await client().getKey(keyName);
+    if (!(await reveal(keyName, !!key.deleteTime, true))) {
+      void vscode.window.showInformationMessage(`The key is ${keyName} ("${key.displayName ?? ''}").`);
       return;
     }
     void vscode.window.showInformationMessage(`Found key "${key.displayName || keyIdOf(key.name)}" (${keyIdOf(key.name)})${key.deleteTime ? ', which is deleted' : ''}.`);
