@@ -14,7 +14,8 @@
 // fromJSON: proto-loader re-parses the descriptor and serialises a FileDescriptorProto for every type,
 // which costs more than the whole rest of a cold start. The objects returned have exactly the shape
 // proto-loader produces (path, originalName, serialisers), so grpc-js clients and servers accept them.
-import * as protobuf from 'protobufjs';
+// The light build: the descriptor is JSON, so the .proto parser stays out of the bundles.
+import * as protobuf from 'protobufjs/light';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 
 /** Full names of the services in the descriptor. */
