@@ -21,7 +21,7 @@ import { activateOperations } from '../operations';
 import { getOperationsRegistry } from '../operations/registry';
 import type { Services } from '../services';
 import { RestrictionEditor } from './editor';
-import { DeletedGroupNode, KeyNode, KeysModel, KeysTreeProvider, LoadMoreNode, keyIdOf, type KeysTreeNode } from './tree';
+import { DeletedGroupNode, KeyNode, KeysModel, KeysTreeProvider, LoadMoreNode, describeKeysFailure, keyIdOf, type KeysTreeNode } from './tree';
 
 const log = getLogger('keys');
 const CHECK_SCHEME = 'cloudbench-key-check';
@@ -185,7 +185,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     try {
       await vscode.window.withProgress({ location: { viewId: 'cloudbench.keys' } }, async () => model.loadMore());
     } catch (err) {
-      model.activeError = describeError(err);
+      model.activeError = describeKeysFailure(err);
       throw explain(err);
     } finally {
       provider.redraw();

@@ -1,7 +1,7 @@
 // The API Keys tree: project → keys, "Load more", and a "Deleted keys" group with the days left to
 // undelete. The data (paged lists) lives in KeysModel; the provider only turns it into nodes.
 import * as vscode from 'vscode';
-import { daysLeftToUndelete, type ApiKeysClient } from '../../core/apikeys/client';
+import { daysLeftToUndelete, explainKeysError, type ApiKeysClient } from '../../core/apikeys/client';
 import { describeRestrictions, summarizeRestrictions } from '../../core/apikeys/describe';
 import type { ApiKey } from '../../core/apikeys/types';
 import { describeError } from '../../core/google/errors';
@@ -10,6 +10,12 @@ import { getLogger } from '../../platform/log';
 
 const log = getLogger('keys');
 const PAGE_SIZE = 50;
+
+/** The service's message plus, for the usual causes (role, org policy, location), what to do. */
+export function describeKeysFailure(err: unknown): string {
+  const explanation = explainKeysError(err);
+  return explanation ? `${describeError(err)} ${explanation}` : describeError(err);
+}
 
 export function keyIdOf(name: string): string {
   return name.slice(name.lastIndexOf('/') + 1);
@@ -229,7 +235,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
         try {
           await model.loadMore();
         } catch (err) {
-          model.activeError = describeError(err);
+          model.activeError = describeKeysFailure(err);
           log.error(`listing keys of ${model.project} failed`, err);
         }
       }
@@ -245,7 +251,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
         try {
           await model.loadDeleted();
         } catch (err) {
-          model.deletedError = describeError(err);
+          model.deletedError = describeKeysFailure(err);
           log.error(`listing deleted keys of ${model.project} failed`, err);
         }
       }

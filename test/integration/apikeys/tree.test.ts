@@ -87,3 +87,27 @@ describe('API Keys tree against the sandbox', () => {
     assert.equal(provider.getParent(found), found.parent);
   });
 });
+
+describe('API Keys tree when the service refuses', () => {
+  it('shows the refusal with what to do in place of the keys', async () => {
+    const sandbox = await startSandbox({ seed: 'demo' });
+    try {
+      const res = await fetch(`${sandbox.http}/sandbox/v1/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: [{ method: 'apikeys.keys.list', errorRate: 1, codes: ['PERMISSION_DENIED'] }] }),
+      });
+      assert.equal(res.status, 200);
+      const client = new ApiKeysClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY });
+      const provider = new tree.KeysTreeProvider(() => new tree.KeysModel('cloudbench-demo', client));
+      const [project] = await provider.getChildren();
+      const children = await provider.getChildren(project);
+      const message = children.find((c) => c instanceof tree.MessageNode);
+      assert.ok(message);
+      assert.equal(message.contextValue, 'keysError');
+      assert.match(String(message.label), /Could not list keys: .*PERMISSION_DENIED.*roles\/serviceusage\.apiKeysAdmin/);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
