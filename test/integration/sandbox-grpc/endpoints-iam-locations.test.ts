@@ -67,6 +67,30 @@ describe('sandbox gRPC: endpoints, deployments, IAM policies and locations (offi
     await rejectsWith(h.endpoints.undeployModel({ endpoint: fraud.name!, deployedModelId: '42' }), 'NOT_FOUND');
   });
 
+  it('updates an endpoint: display name, labels and a traffic split that must add up to 100', async () => {
+    const [endpoints] = await h.endpoints.listEndpoints({ parent: US, filter: 'display_name=fraud-realtime' });
+    const endpoint = endpoints[0]!;
+    const ids = endpoint.deployedModels!.map((d) => d.id!);
+    assert.equal(ids.length, 2);
+    const [updated] = await h.endpoints.updateEndpoint({
+      endpoint: { name: endpoint.name, displayName: 'fraud-realtime-v2', trafficSplit: { [ids[0]!]: 50, [ids[1]!]: 50 } },
+      updateMask: { paths: ['display_name', 'traffic_split'] },
+    });
+    assert.equal(updated.displayName, 'fraud-realtime-v2');
+    assert.deepEqual(updated.trafficSplit, { [ids[0]!]: 50, [ids[1]!]: 50 });
+    await rejectsWith(
+      h.endpoints.updateEndpoint({ endpoint: { name: endpoint.name, trafficSplit: { [ids[0]!]: 70 } }, updateMask: { paths: ['traffic_split'] } }),
+      'INVALID_ARGUMENT',
+      /100/,
+    );
+    await rejectsWith(
+      h.endpoints.updateEndpoint({ endpoint: { name: endpoint.name, trafficSplit: { '123': 100 } }, updateMask: { paths: ['traffic_split'] } }),
+      'INVALID_ARGUMENT',
+      /not a deployed model/,
+    );
+    await rejectsWith(h.endpoints.updateEndpoint({ endpoint: { name: endpoint.name, network: 'x' }, updateMask: { paths: ['network'] } }), 'INVALID_ARGUMENT');
+  });
+
   it('lists endpoints with paging and filters', async () => {
     const names: string[] = [];
     for await (const e of h.endpoints.listEndpointsAsync({ parent: US, pageSize: 2 })) names.push(e.displayName!);
