@@ -211,6 +211,26 @@ describe('models commands against the sandbox', function () {
     assert.ok(prompts.some((p) => p.kind === 'info' && /cancelled/i.test(p.text)), JSON.stringify(prompts));
   });
 
+  it('Stop Waiting in the Operations view ends the wait, forgets the operation, and the copy still happens', async () => {
+    const model = await upload('detach-source');
+    answers = ['us-central1', 'detached-copy'];
+    let stopping: Promise<unknown> | undefined;
+    onProgress = () => {
+      if (stopping) return;
+      const entry = getOperationsRegistry().list().find((o) => o.state === 'running' && o.title.startsWith('Copy model detach-source'));
+      if (entry) stopping = Promise.resolve(run('cloudbench.operations.stopWaiting', { operation: { id: entry.id } }));
+    };
+    await run('cloudbench.models.copyModel', await modelNode(model));
+    await stopping;
+    const entry = getOperationsRegistry().list().find((o) => o.title.startsWith('Copy model detach-source'));
+    assert.equal(entry?.state, 'detached');
+    assert.match(entry?.detail ?? '', /goes on running/);
+    await assert.rejects(client.getOperation(entry!.operationName!), /not|exist/i);
+    sandbox.clock.advance(3600);
+    const copy = await client.getModel({ name: `${PARENT}/models/detached-copy` });
+    assert.equal(copy.displayName, 'detach-source');
+  });
+
   it('Show Details opens the resource as read-only proto3 JSON', async () => {
     const model = await upload('details');
     await run('cloudbench.models.showDetails', await modelNode(model));
