@@ -90,11 +90,12 @@ function post(message: FromWebview): void {
 
 function setColumns(next: ColumnSpec[]): void {
   columns = next;
-  // Timestamps get room for their full ISO form; other columns share what is left.
-  const template = columns
-    .map((c) => (/(Timestamp|Time|timestamp)$/.test(c.id) ? 'minmax(205px, 1.2fr)' : c.id.endsWith('eventType') ? 'minmax(120px, 1fr)' : 'minmax(100px, 1.5fr)'))
-    .join(' ');
+  // Timestamps get room for their full ISO form; other columns share what is left, and past their
+  // minimum widths the table scrolls sideways instead of squeezing.
+  const mins = columns.map((c) => (/(Timestamp|Time|timestamp)$/.test(c.id) ? 225 : c.id.endsWith('eventType') ? 130 : 120));
+  const template = columns.map((c, i) => `minmax(${mins[i]}px, ${/Time|timestamp/i.test(c.id) ? 1.2 : 1.5}fr)`).join(' ');
   app.style.setProperty('--cols', template || '1fr');
+  app.style.setProperty('--row-min', `${mins.reduce((a, b) => a + b, 0)}px`);
   gridHeader.replaceChildren(
     ...columns.map((c, i) => {
       const cell = el('div', { class: 'cell', role: 'columnheader', 'aria-colindex': String(i + 1), 'data-column': c.id, title: c.id, tabindex: '-1' }, c.label);
@@ -337,7 +338,7 @@ function updateBanner(progressText?: string): void {
   fetchRestButton.style.display = moreDataAvailable && !fetching ? '' : 'none';
   stopFetchButton.style.display = fetching ? '' : 'none';
   if (fetching) bannerText.textContent = progressText ?? `Fetching the rest… ${rows.length.toLocaleString('en-US')} events so far.`;
-  else if (moreDataAvailable) bannerText.textContent = `More events match than the ${rows.length.toLocaleString('en-US')} returned. Narrow the time range, or fetch the rest in smaller windows.`;
+  else if (moreDataAvailable) bannerText.textContent = 'More events match than the search returned (it stopped at its limit). Narrow the time range, or fetch the rest in smaller windows.';
 }
 
 function updateSummary(): void {
@@ -354,6 +355,7 @@ function onMessage(message: ToWebview): void {
   switch (message.type) {
     case 'running':
       runTitle.textContent = message.title;
+      runTitle.title = message.title;
       runSummary.textContent = 'Running…';
       runSummary.classList.remove('error');
       return;
@@ -439,7 +441,14 @@ window.addEventListener('message', (event: MessageEvent) => {
 });
 
 // ---- events -------------------------------------------------------------------------------------
-viewport.addEventListener('scroll', () => scheduleRender(), { passive: true });
+viewport.addEventListener(
+  'scroll',
+  () => {
+    if (gridHeader.scrollLeft !== viewport.scrollLeft) gridHeader.scrollLeft = viewport.scrollLeft;
+    scheduleRender();
+  },
+  { passive: true },
+);
 window.addEventListener('resize', () => scheduleRender());
 
 // Tooltips are filled on hover, not on every render: scrolling touches only the visible text.
