@@ -3,6 +3,7 @@
 // the extension uses, so the form and the extension never disagree about what is valid.
 import './style.css';
 import { describeChanges, diffRestrictions, formatApiTargetLines, parseApiTargetLines, describeRestrictions } from '../../core/apikeys/describe';
+import { checkRequest, type SimulatedRequest } from '../../core/apikeys/check';
 import { parseToWebview, type EditorKey, type FromWebview } from '../../core/apikeys/messages';
 import type { Restrictions } from '../../core/apikeys/types';
 import { validateRestrictions, type Problem } from '../../core/apikeys/validation';
@@ -196,7 +197,55 @@ function update(): void {
   save.title = conflictPending
     ? 'Choose how to continue after the conflict first.'
     : problems.length > 0 ? 'Fix the listed problems first; nothing is sent while any remain.' : changes.length === 0 ? 'Nothing changed.' : 'Replace the key\'s restrictions with the ones above.';
+  updateTry(restrictions);
   vscode.setState({ keyName: base.name });
+}
+
+const TRY_FIELDS: Array<[string, string, string]> = [
+  ['try-referrer', 'Referer (page URL)', 'https://www.example.com/page'],
+  ['try-ip', 'Caller IP address', '104.133.8.78'],
+  ['try-android-package', 'X-Android-Package', 'com.example.app'],
+  ['try-android-cert', 'X-Android-Cert', 'DA:39:A3:…'],
+  ['try-ios-bundle', 'X-Ios-Bundle-Identifier', 'com.example.app'],
+  ['try-service', 'Service', 'translate.googleapis.com'],
+  ['try-method', 'Method', 'TranslateText'],
+];
+
+const TRY_ROWS_FOR: Record<AppKind, string[]> = {
+  none: [],
+  browser: ['try-referrer'],
+  server: ['try-ip'],
+  android: ['try-android-package', 'try-android-cert'],
+  ios: ['try-ios-bundle'],
+};
+
+/** The simulator on the draft: the same matching rules as Check Request, with nothing sent anywhere. */
+function updateTry(restrictions: Restrictions): void {
+  const kind = selectedApp();
+  const visible = new Set([...TRY_ROWS_FOR[kind], 'try-service', 'try-method']);
+  for (const [id] of TRY_FIELDS) byId(`${id}-row`).hidden = !visible.has(id);
+  const value = (id: string): string | undefined => (visible.has(id) ? byId<HTMLInputElement>(id).value.trim() || undefined : undefined);
+  const request: SimulatedRequest = {};
+  const set = <K extends keyof SimulatedRequest>(key: K, id: string): void => {
+    const v = value(id);
+    if (v !== undefined) request[key] = v;
+  };
+  set('referrer', 'try-referrer');
+  set('callerIp', 'try-ip');
+  set('androidPackage', 'try-android-package');
+  set('androidCert', 'try-android-cert');
+  set('iosBundleId', 'try-ios-bundle');
+  set('service', 'try-service');
+  set('method', 'try-method');
+  const result = checkRequest(restrictions, request);
+  const verdict = byId('try-result');
+  verdict.textContent = `${result.allowed ? 'Accepted' : 'Refused'}: ${result.decidedBy}`;
+  verdict.className = result.allowed ? 'allowed' : 'refused';
+  setList(byId('try-steps'), result.steps.map((step) => `${step.passed ? 'Pass' : 'Fail'} (${step.rule === 'application' ? 'application' : 'API'}): ${step.explanation}`));
+  setList(byId('try-headers'), [
+    'X-Goog-Api-Key: <API_KEY>',
+    ...result.requiredHeaders.map((h) => `${h.name}: ${h.value}${h.neutralName ? `   (${h.neutralName} in the service description)` : ''}`),
+  ]);
 }
 
 function fillForm(key: EditorKey): void {
@@ -293,6 +342,22 @@ function build(): void {
     el('ul', { id: 'diff' }),
   );
 
+  const trySection = el('details', { id: 'try' });
+  trySection.append(el('summary', {}, 'Try a request against these restrictions (before saving)'));
+  const tryGrid = el('div', { class: 'try-grid' });
+  for (const [id, label, placeholder] of TRY_FIELDS) {
+    const wrapper = el('div', { id: `${id}-row`, class: 'try-row' });
+    wrapper.append(el('label', { for: id }, label), el('input', { id, type: 'text', spellcheck: 'false', placeholder }));
+    tryGrid.append(wrapper);
+  }
+  trySection.append(
+    tryGrid,
+    el('p', { id: 'try-result', role: 'status', 'aria-live': 'polite' }),
+    el('ul', { id: 'try-steps' }),
+    el('h3', {}, 'Headers the caller sends'),
+    el('ul', { id: 'try-headers', class: 'mono' }),
+  );
+
   const actions = el('div', { class: 'actions' });
   actions.append(
     el('button', { id: 'save', type: 'button', disabled: '' }, 'Save Restrictions'),
@@ -300,7 +365,7 @@ function build(): void {
     el('button', { id: 'cancel', type: 'button', class: 'secondary' }, 'Close'),
   );
 
-  app.replaceChildren(header, conflict, application, api, problems, changes, actions, el('p', { id: 'status', role: 'status', 'aria-live': 'polite' }));
+  app.replaceChildren(header, conflict, application, api, problems, changes, trySection, actions, el('p', { id: 'status', role: 'status', 'aria-live': 'polite' }));
 
   app.addEventListener('input', () => update());
   app.addEventListener('change', () => update());
