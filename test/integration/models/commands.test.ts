@@ -3,7 +3,8 @@
 // refused with Delete Model offered, copy runs with progress and opens the new model, and cancel in
 // the progress notification cancels the export on the server.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeExtensionContext, record, useFakeVscode } from '../../unit/fakes/vscode';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
@@ -36,6 +37,7 @@ describe('models commands against the sandbox', function () {
   let answers: Array<string | undefined>;
   let opened: Array<{ uri: string; text: string }>;
   const revealed: string[] = [];
+  let pickedFile: string | undefined;
   let docs: { provideTextDocumentContent(uri: unknown): string } | undefined;
   /** Called with each progress message; tests use it to move the sandbox clock or to cancel. */
   let onProgress: (message: string | undefined, cancel: () => void) => void;
@@ -44,7 +46,7 @@ describe('models commands against the sandbox', function () {
     [vscode.window, 'showWarningMessage'], [vscode.window, 'showInformationMessage'], [vscode.window, 'showErrorMessage'],
     [vscode.window, 'showInputBox'], [vscode.window, 'showQuickPick'], [vscode.window, 'createTreeView'], [vscode.window, 'withProgress'],
     [vscode.window, 'setStatusBarMessage'], [vscode.workspace, 'registerTextDocumentContentProvider'], [vscode.workspace, 'openTextDocument'],
-    [vscode.Uri, 'from'],
+    [vscode.Uri, 'from'], [vscode.window, 'showOpenDialog'],
   ];
   const originals = new Map<string, { had: boolean; value: unknown }>();
 
@@ -82,6 +84,7 @@ describe('models commands against the sandbox', function () {
       return task({ report: (p: { message?: string }) => onProgress(p.message, cancel) }, token);
     };
     vscode.window.setStatusBarMessage = () => ({ dispose() {} });
+    vscode.window.showOpenDialog = async () => (pickedFile ? [{ scheme: 'file', fsPath: pickedFile, toString: () => `file://${pickedFile}` }] : undefined);
     vscode.workspace.registerTextDocumentContentProvider = (_s: string, p: any) => { docs = p; return { dispose() {} }; };
     vscode.workspace.openTextDocument = async (uri: any) => {
       opened.push({ uri: uri.toString(), text: docs?.provideTextDocumentContent(uri) ?? '' });
@@ -229,6 +232,48 @@ describe('models commands against the sandbox', function () {
     sandbox.clock.advance(3600);
     const copy = await client.getModel({ name: `${PARENT}/models/detached-copy` });
     assert.equal(copy.displayName, 'detach-source');
+  });
+
+  it('Set or Move Alias moves an alias between versions', async () => {
+    const model = await upload('aliased');
+    await upload('aliased', model);
+    const versions = (await provider.getChildren(await modelNode(model))).filter((n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode);
+    const v1 = versions.find((v) => v.version.versionId === '1')!;
+    const v2 = versions.find((v) => v.version.versionId === '2')!;
+    answers = ['golden'];
+    await run('cloudbench.models.setAlias', v1);
+    assert.equal((await client.getModel({ name: `${model}@golden` })).versionId, '1');
+    answers = ['golden'];
+    await run('cloudbench.models.setAlias', v2);
+    assert.equal((await client.getModel({ name: `${model}@golden` })).versionId, '2');
+    assert.ok(!(await client.getModel({ name: `${model}@1` })).versionAliases?.includes('golden'));
+  });
+
+  it('imports an evaluation and slices from JSON files, and explains an invalid file', async () => {
+    const model = await upload('imported-evals');
+    const dir = mkdtempSync(join(tmpdir(), 'cb-import-'));
+    pickedFile = join(dir, 'evaluation.json');
+    writeFileSync(pickedFile, JSON.stringify({ displayName: 'offline-eval', metrics: { auRoc: 0.97 }, sliceDimensions: ['annotationSpec'] }));
+    const versions = (await provider.getChildren(await modelNode(model))).filter((n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode);
+    await run('cloudbench.models.importEvaluation', versions[0]);
+    const evaluations = (await provider.getChildren(versions[0])).filter((n): n is InstanceType<typeof tree.EvaluationNode> => n instanceof tree.EvaluationNode);
+    const ev = evaluations.find((e) => e.label === 'offline-eval');
+    assert.ok(ev, 'the imported evaluation is in the tree');
+
+    pickedFile = join(dir, 'slices.json');
+    writeFileSync(pickedFile, JSON.stringify({ modelEvaluationSlices: [{ slice: { dimension: 'annotationSpec', value: 'cat' }, metrics: { auRoc: 0.9 } }] }));
+    await run('cloudbench.models.importSlices', ev);
+    const slices = await provider.getChildren(ev);
+    assert.deepEqual(slices.map((n) => n.label), ['annotationSpec = cat']);
+
+    pickedFile = join(dir, 'broken.json');
+    writeFileSync(pickedFile, JSON.stringify([{ slice: { dimension: 'annotationSpec', valeu: 'dog' } }]));
+    prompts = [];
+    await run('cloudbench.models.importSlices', ev);
+    const error = prompts.find((p) => p.kind === 'error');
+    assert.ok(error, 'an error is shown');
+    assert.match(error.text, /broken\.json \[0\]\.slice\.valeu: unknown field/);
+    pickedFile = undefined;
   });
 
   it('Show Details opens the resource as read-only proto3 JSON', async () => {
