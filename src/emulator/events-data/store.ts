@@ -2,7 +2,7 @@
 // the Search API answers from: users, the IoC feed and reference lists.
 import { invalidArgument } from '../http/errors';
 import type { SeedName } from '../types';
-import { generateDemo, type Udm } from './demo';
+import { generateDemo, type DemoData, type Udm } from './demo';
 import type { DirectoryUser, IocEntry, ReferenceList } from './directory';
 import { createRng } from './random';
 import { formatRfc3339, parseRfc3339 } from './time';
@@ -51,7 +51,7 @@ export class EventStore {
     if (this.demoAnchor === undefined) return;
     const anchor = this.demoAnchor;
     this.demoAnchor = undefined;
-    const demo = generateDemo(anchor);
+    const demo = demoFor(anchor);
     for (const e of demo.events) this.add({ t: e.t, name: e.name, udm: e.udm });
     this.users.push(...demo.users);
     for (const ioc of demo.iocs) this.iocs.set(iocKey(ioc.kind, ioc.value), ioc);
@@ -240,6 +240,20 @@ export class EventStore {
     this.version++;
     return out;
   }
+}
+
+/**
+ * Demo data is anchored at the reset time rounded down to five minutes, and the last generation is
+ * kept: every sandbox a test run starts within those minutes shares it instead of generating 50,000
+ * events again. Sharing is safe because stored events and entities are never modified.
+ */
+const DEMO_ANCHOR_STEP_MS = 5 * 60_000;
+let lastDemo: { anchor: number; data: DemoData } | undefined;
+
+function demoFor(resetTime: number): DemoData {
+  const anchor = Math.floor(resetTime / DEMO_ANCHOR_STEP_MS) * DEMO_ANCHOR_STEP_MS;
+  if (lastDemo?.anchor !== anchor) lastDemo = { anchor, data: generateDemo(anchor) };
+  return lastDemo.data;
 }
 
 export function iocKey(kind: 'domain' | 'ip', value: string): string {
