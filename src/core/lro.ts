@@ -36,6 +36,16 @@ export class OperationFailedError extends GoogleApiError {
   }
 }
 
+/**
+ * Reading the operation's state failed after the retries the read allows: the operation itself was
+ * not reported failed and may still finish on the server, which the message says.
+ */
+export class OperationTrackingError extends GoogleApiError {
+  constructor(readonly operationName: string, cause: GoogleApiError) {
+    super(cause.status, `Lost track of ${operationName}: ${cause.message}. The operation may still be running or may have finished on the server; check its state again before repeating it.`, cause.options);
+  }
+}
+
 /** Resolves with the finished operation; throws OperationFailedError if it ended in error. */
 export async function pollOperation<Op extends OperationLike>(first: Op, options: PollOptions<Op>): Promise<Op> {
   const now = options.now ?? Date.now;
@@ -52,7 +62,12 @@ export async function pollOperation<Op extends OperationLike>(first: Op, options
     }
     await sleep(delay, options.signal);
     delay = Math.min(maxDelay, delay * multiplier);
-    op = await options.get(op.name, options.signal);
+    try {
+      op = await options.get(op.name, options.signal);
+    } catch (err) {
+      if (err instanceof GoogleApiError) throw new OperationTrackingError(op.name, err);
+      throw err;
+    }
     options.onUpdate?.(op);
   }
   if (op.error && (op.error.code ?? 0) !== 0) throw new OperationFailedError(op);

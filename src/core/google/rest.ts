@@ -77,12 +77,19 @@ export class RestClient {
     const idempotent = req.idempotent ?? req.method === 'GET';
     const policy = this.options.retry ?? DEFAULT_RETRY;
     const methodName = req.methodName ?? `${req.method} ${req.path}`;
-    return withRetry(() => this.once<T>(req, methodName), idempotent ? policy : { ...policy, maxRetries: 0 }, {
-      ...(req.signal ? { signal: req.signal } : {}),
-      isRetryable: (err) =>
-        err instanceof GoogleApiError ? policy.retryable.includes(err.status) : !(err instanceof CancelledError) && isTransportError(err),
-      onRetry: (err, attempt, delay) => this.options.onRetry?.(methodName, err, attempt, delay),
-    });
+    try {
+      return await withRetry(() => this.once<T>(req, methodName), idempotent ? policy : { ...policy, maxRetries: 0 }, {
+        ...(req.signal ? { signal: req.signal } : {}),
+        isRetryable: (err) =>
+          err instanceof GoogleApiError ? policy.retryable.includes(err.status) : !(err instanceof CancelledError) && isTransportError(err),
+        onRetry: (err, attempt, delay) => this.options.onRetry?.(methodName, err, attempt, delay),
+      });
+    } catch (err) {
+      // A dropped connection reaches the user as a status with advice, never as a bare socket error;
+      // for a call that changes something, whether the server applied it is unknown.
+      if (isTransportError(err)) throw transportFailure(methodName, err, idempotent);
+      throw err;
+    }
   }
 
   private async once<T>(req: RestRequest, methodName: string): Promise<T> {
@@ -141,6 +148,14 @@ export class RestClient {
     }
     return (json ?? {}) as T;
   }
+}
+
+function transportFailure(methodName: string, err: unknown, idempotent: boolean): GoogleApiError {
+  const code = String((err as { code?: unknown }).code);
+  const message = idempotent
+    ? `${methodName}: the connection to the server failed (${code})`
+    : `${methodName}: the connection failed (${code}) before the server answered, so the change may or may not have been applied; refresh to check before trying again`;
+  return new GoogleApiError('UNAVAILABLE', message, { method: methodName });
 }
 
 /** Connection resets and refusals: worth retrying for an idempotent call. */
