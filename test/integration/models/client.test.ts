@@ -118,6 +118,26 @@ describe('models client against the sandbox', function () {
     assert.deepEqual(filtered, ['odd-1']);
   });
 
+  it('fetches further pages only when the consumer asks for them', async () => {
+    for (let i = 0; i < 5; i++) await upload(`lazy-${i}`);
+    let calls = 0;
+    const counting = new ModelRegistryClient({
+      tokenSource: { kind: 'sandbox', getAccessToken: async () => { calls++; return 'counted'; } }, endpoint: { apiEndpoint: sandbox.grpc },
+    });
+    try {
+      const it = counting.listModels({ request: { parent: PARENT, pageSize: 2 } });
+      await it.next();
+      await it.next();
+      assert.equal(calls, 1, 'two items of the first page: one call');
+      await it.next();
+      assert.equal(calls, 2, 'the third item needs the second page');
+      await it.return(undefined);
+      assert.equal(calls, 2, 'stopping early fetches nothing more');
+    } finally {
+      counting.close();
+    }
+  });
+
   it('lists checkpoints of a version; without a version, of the latest one', async () => {
     const { model } = await upload('ckpt', { checkpoints: [{ checkpointId: 'c1', epoch: '1', step: '10' }] });
     await upload('ckpt', { checkpoints: [{ checkpointId: 'c2', epoch: '2', step: '20' }, { checkpointId: 'c3', epoch: '3', step: '30' }] }, model);

@@ -6,7 +6,7 @@ import {
   chooseEndpoint, EndpointConfigError, findDefaultClientCertSource, mtlsHostFor, MutualTlsChannelError, splitHostPort,
   type ClientCertificate,
 } from '../../../src/core/google/endpoints';
-import { channelCredentials } from '../../../src/core/models/client';
+import { channelCredentials, ModelRegistryClient } from '../../../src/core/models/client';
 
 const CERT: ClientCertificate = { cert: '-----BEGIN CERTIFICATE-----\nsupplied\n-----END CERTIFICATE-----', key: 'k' };
 const DEFAULT_CERT: ClientCertificate = { cert: '-----BEGIN CERTIFICATE-----\ndefault\n-----END CERTIFICATE-----', key: 'k' };
@@ -148,5 +148,36 @@ describe('models endpoint choice (seed 000 Authentication 3-6)', () => {
     assert.deepEqual(splitHostPort('[::1]:9'), { host: '::1', port: 9 });
     assert.throws(() => splitHostPort('h:99999'), EndpointConfigError);
     assert.throws(() => splitHostPort('h:'), EndpointConfigError);
+  });
+});
+
+describe('models client endpoint wiring (no network)', () => {
+  it('picks the regional endpoint per location from each request name', async () => {
+    const client = new ModelRegistryClient({ tokenSource: { kind: 'sandbox', getAccessToken: async () => 't' }, endpoint: { env: {}, defaultClientCertSource: null } });
+    try {
+      assert.equal((await client.endpointFor('europe-west4')).address, 'europe-west4-aiplatform.googleapis.com:443');
+      assert.equal((await client.endpointFor(undefined)).address, 'aiplatform.googleapis.com:443');
+    } finally {
+      client.close();
+    }
+    const universe = new ModelRegistryClient({ tokenSource: { kind: 'sandbox', getAccessToken: async () => 't' }, endpoint: { universeDomain: 'example.goog', env: {}, defaultClientCertSource: null } });
+    try {
+      assert.equal((await universe.endpointFor('u1')).host, 'u1-aiplatform.example.goog');
+    } finally {
+      universe.close();
+    }
+  });
+
+  it('fails the call with MutualTlsChannelError when the mTLS transport cannot be built', async () => {
+    const client = new ModelRegistryClient({
+      tokenSource: { kind: 'sandbox', getAccessToken: async () => 't' },
+      endpoint: { env: { GOOGLE_API_USE_CLIENT_CERTIFICATE: 'true' }, clientCertSource: () => ({ cert: 'garbage', key: 'garbage' }) },
+      retry: { maxRetries: 0 },
+    });
+    try {
+      await assert.rejects(client.getModel({ name: 'projects/p/locations/us-central1/models/1' }), MutualTlsChannelError);
+    } finally {
+      client.close();
+    }
   });
 });
