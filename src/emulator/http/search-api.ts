@@ -104,6 +104,15 @@ const ASSET_INDICATORS: Record<string, string[]> = {
   productId: ['asset.product_id'],
 };
 
+/** Query parameter of an artifact indicator → its field in the response's artifactIndicator. */
+const ARTIFACT_JSON_NAMES: Record<string, string> = {
+  'artifact.domain_name': 'domainName',
+  'artifact.destination_ip_address': 'destinationIpAddress',
+  'artifact.hash_md5': 'hashMd5',
+  'artifact.hash_sha1': 'hashSha1',
+  'artifact.hash_sha256': 'hashSha256',
+};
+
 function indicatorKind(param: string): string {
   for (const [k, names] of Object.entries(ASSET_INDICATORS)) if (names.includes(param)) return k;
   return param;
@@ -303,7 +312,7 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           const hashLen: Record<string, number> = { 'artifact.hash_md5': 32, 'artifact.hash_sha1': 40, 'artifact.hash_sha256': 64 };
           const want = hashLen[ind.key];
           if (want !== undefined && !new RegExp(`^[0-9a-f]{${want}}$`).test(value)) throw invalidArgument(`${ind.key} must be ${want} hexadecimal digits, got "${ind.value}".`, ind.key);
-          const indicatorKey = ind.key === 'artifact.domain_name' ? 'domainName' : ind.key === 'artifact.destination_ip_address' ? 'destinationIpAddress' : ind.key.replace('artifact.hash_', 'hash') + '';
+          const indicatorKey = ARTIFACT_JSON_NAMES[ind.key]!;
           const seen = new Map<string, { asset: Json; first: number; last: number }>();
           const { events, lo, hi } = eventsIn(store, start, end);
           for (let i = lo; i < hi; i++) {
@@ -319,7 +328,7 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
             if (!s) seen.set(k, { asset, first: e.t, last: e.t });
             else s.last = e.t;
           }
-          const info = (t: number): Json => ({ artifactIndicator: { [indicatorKey.replace(/^hash(\w+)$/, (_m, h: string) => `hash${h.charAt(0).toUpperCase()}${h.slice(1)}`)]: ind.value }, seenTime: formatRfc3339(t) });
+          const info = (t: number): Json => ({ artifactIndicator: { [indicatorKey]: ind.value }, seenTime: formatRfc3339(t) });
           const assets = [...seen.values()]
             .sort((x, y) => x.first - y.first)
             .slice(0, pageSize)
