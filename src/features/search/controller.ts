@@ -52,12 +52,16 @@ export class SearchController implements vscode.Disposable {
   private readonly limiters = new Map<string, RateLimiter>();
   private readonly budgetEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeBudget = this.budgetEmitter.event;
+  private readonly runEmitter = new vscode.EventEmitter<{ query: string; window: ResolvedWindow; events: number }>();
+  /** A UDM search finished with results (for the query history). */
+  readonly onDidRunQuery = this.runEmitter.event;
 
   constructor(private readonly services: Services) {}
 
   dispose(): void {
     for (const run of this.runs.values()) run.fetch?.abort();
     this.budgetEmitter.dispose();
+    this.runEmitter.dispose();
     ResultsPanel.disposeAll();
   }
 
@@ -151,6 +155,7 @@ export class SearchController implements vscode.Disposable {
     };
     this.remember(run);
     postResults(panel, run.info, defaultColumns('udm'), run.rows, run.moreDataAvailable);
+    this.runEmitter.fire({ query, window, events: run.rows.length });
     return run;
   }
 

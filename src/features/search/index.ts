@@ -15,11 +15,14 @@ import {
   type TimeRangeSpec,
 } from '../../core/secops/timerange';
 import { checkDomain, checkHash, checkIp, checkMac } from '../../core/secops/params';
+import { addToHistory, readHistory, readSaved, removeSaved, saveQuery, type SavedQuery } from '../../core/secops/history';
 import { registerCommand } from '../../platform/commands';
 import type { Services } from '../services';
 import { SearchController } from './controller';
 
 const TIME_RANGE_KEY = 'cloudbench.search.timeRange';
+const HISTORY_KEY = 'cloudbench.search.history';
+const SAVED_KEY = 'cloudbench.search.savedQueries';
 
 export function activateSearch(context: vscode.ExtensionContext, services: Services): void {
   const controller = new SearchController(services);
@@ -113,6 +116,49 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   });
   registerCommand(context, 'cloudbench.search.showIocMatches', async () => {
     await controller.showIocMatches(resolveTimeRange(timeRange.spec, Date.now()));
+  });
+
+  // ---- history and saved queries ----------------------------------------------------------------
+  context.subscriptions.push(
+    controller.onDidRunQuery(({ query, events }) => {
+      const history = addToHistory(readHistory(context.workspaceState.get(HISTORY_KEY)), {
+        query,
+        ranAt: new Date().toISOString(),
+        timeRange: describeTimeRange(timeRange.spec),
+        events,
+      });
+      void context.workspaceState.update(HISTORY_KEY, history);
+    }),
+  );
+  const runStored = async (query: string): Promise<void> => {
+    await controller.runQuery(query, resolveTimeRange(timeRange.spec, Date.now()), services.connection().settings.search.defaultLimit);
+  };
+  registerCommand(context, 'cloudbench.search.showHistory', async () => {
+    const picked = await pickStoredQuery(context);
+    if (!picked) return;
+    if (picked.open) {
+      const doc = await vscode.workspace.openTextDocument({ content: picked.query, language: 'udm' });
+      await vscode.window.showTextDocument(doc);
+      return;
+    }
+    await runStored(picked.query);
+  });
+  registerCommand(context, 'cloudbench.search.saveQuery', async (uri?: unknown) => {
+    const document = await documentFor(uri);
+    const editor = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor : undefined;
+    const query = (editor && !editor.selection.isEmpty ? document.getText(editor.selection) : document.getText()).trim();
+    if (query === '') throw new Error('The query is empty: there is nothing to save.');
+    const saved = readSaved(context.workspaceState.get(SAVED_KEY));
+    const name = await vscode.window.showInputBox({
+      title: 'Save UDM Query',
+      prompt: 'A name for this query (an existing name is replaced)',
+      value: query.replace(/\s+/g, ' ').slice(0, 60),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() === '' ? 'Enter a name.' : v.trim().length > 200 ? 'Keep the name under 200 characters.' : undefined),
+    });
+    if (name === undefined) return;
+    await context.workspaceState.update(SAVED_KEY, saveQuery(saved, name, query, new Date()));
+    void vscode.window.showInformationMessage(`Saved the query as "${name.trim()}". Run it again with "Cloudbench: Run UDM Query from History…".`);
   });
 
   const pivotCommand = (id: string, title: string, choices: PivotChoice[]): void => {
@@ -223,6 +269,63 @@ async function confirmDespiteErrors(query: string): Promise<boolean> {
     'Run Anyway',
   );
   return answer === 'Run Anyway';
+}
+
+type StoredItem = vscode.QuickPickItem & { query?: string; saved?: SavedQuery };
+
+/** Saved queries, then the recent ones; buttons open a query in an editor or save/delete it. */
+async function pickStoredQuery(context: vscode.ExtensionContext): Promise<{ query: string; open: boolean } | undefined> {
+  const openButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Open in an editor' };
+  const deleteButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this saved query' };
+  const build = (): StoredItem[] => {
+    const saved = readSaved(context.workspaceState.get(SAVED_KEY));
+    const history = readHistory(context.workspaceState.get(HISTORY_KEY));
+    const items: StoredItem[] = [];
+    if (saved.length) items.push({ label: 'Saved', kind: vscode.QuickPickItemKind.Separator });
+    for (const s of saved) items.push({ label: `$(star-full) ${s.name}`, detail: s.query.replace(/\s+/g, ' '), query: s.query, saved: s, buttons: [openButton, deleteButton] });
+    if (history.length) items.push({ label: 'Recent', kind: vscode.QuickPickItemKind.Separator });
+    for (const h of history) {
+      items.push({
+        label: h.query.replace(/\s+/g, ' '),
+        description: `${new Date(h.ranAt).toLocaleString()} · ${h.timeRange}${h.events !== undefined ? ` · ${h.events.toLocaleString('en-US')} events` : ''}`,
+        query: h.query,
+        buttons: [openButton],
+      });
+    }
+    return items;
+  };
+  const pick = vscode.window.createQuickPick<StoredItem>();
+  pick.title = 'Run Query from History';
+  pick.placeholder = 'Pick a query to run with the current time range';
+  pick.matchOnDetail = true;
+  pick.items = build();
+  if (pick.items.length === 0) {
+    pick.dispose();
+    void vscode.window.showInformationMessage('No UDM queries run or saved in this workspace yet.');
+    return undefined;
+  }
+  return new Promise((resolve) => {
+    let result: { query: string; open: boolean } | undefined;
+    pick.onDidTriggerItemButton(async (e) => {
+      if (e.button === openButton && e.item.query !== undefined) {
+        result = { query: e.item.query, open: true };
+        pick.hide();
+      } else if (e.button === deleteButton && e.item.saved) {
+        await context.workspaceState.update(SAVED_KEY, removeSaved(readSaved(context.workspaceState.get(SAVED_KEY)), e.item.saved.name));
+        pick.items = build();
+      }
+    });
+    pick.onDidAccept(() => {
+      const item = pick.selectedItems[0];
+      if (item?.query !== undefined) result = { query: item.query, open: false };
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(result);
+    });
+    pick.show();
+  });
 }
 
 class TimeRangeState {

@@ -88,3 +88,37 @@ describe('SecOps helpers', () => {
     assert.equal(withPreciseRetryDelay(other), other);
   });
 });
+
+describe('query history and saved queries', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const h = require('../../../src/core/secops/history') as typeof import('../../../src/core/secops/history');
+  const entry = (query: string, i = 0) => ({ query, ranAt: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(), timeRange: 'Last hour' });
+
+  it('keeps the newest first, once per query (whitespace aside), capped at 100', () => {
+    let list = h.addToHistory([], entry('a = 1'));
+    list = h.addToHistory(list, entry('b = 2'));
+    list = h.addToHistory(list, entry('a  =   1', 5));
+    assert.deepEqual(list.map((e) => e.query), ['a  =   1', 'b = 2']);
+    for (let i = 0; i < 150; i++) list = h.addToHistory(list, entry(`q = ${i}`));
+    assert.equal(list.length, h.HISTORY_LIMIT);
+    assert.equal(list[0]!.query, 'q = 149');
+    assert.deepEqual(h.addToHistory(list, entry('   ')), list);
+  });
+
+  it('saves under a unique name (case-insensitive), sorted, and removes', () => {
+    const now = new Date(Date.UTC(2024, 0, 1));
+    let saved = h.saveQuery([], 'Logins', 'metadata.event_type = "USER_LOGIN"', now);
+    saved = h.saveQuery(saved, 'DNS', 'metadata.event_type = "NETWORK_DNS"', now);
+    saved = h.saveQuery(saved, 'logins', 'metadata.event_type = "USER_LOGOUT"', now);
+    assert.deepEqual(saved.map((s) => s.name), ['DNS', 'logins']);
+    assert.throws(() => h.saveQuery(saved, ' ', 'x', now), /needs a name/);
+    assert.throws(() => h.saveQuery(saved, 'n', '  ', now), /no query/);
+    assert.deepEqual(h.removeSaved(saved, 'DNS').map((s) => s.name), ['logins']);
+  });
+
+  it('reads stored state defensively', () => {
+    assert.deepEqual(h.readHistory('nope'), []);
+    assert.deepEqual(h.readHistory([entry('a'), { query: 1 }, null]).map((e) => e.query), ['a']);
+    assert.deepEqual(h.readSaved([{ name: 'n', query: 'q', savedAt: 't', extra: '<script>' }]), [{ name: 'n', query: 'q', savedAt: 't' }]);
+  });
+});

@@ -1,0 +1,63 @@
+// Query history (last 100 runs per workspace) and saved queries, kept as plain JSON in workspace
+// state. Pure functions so the rules (newest first, no duplicates, the cap) are tested in Node.
+
+export const HISTORY_LIMIT = 100;
+export const SAVED_LIMIT = 500;
+
+export interface HistoryEntry {
+  query: string;
+  /** RFC 3339 time of the run. */
+  ranAt: string;
+  /** The time range as the user picked it ("Last 24 hours", or the custom window). */
+  timeRange: string;
+  events?: number;
+}
+
+export interface SavedQuery {
+  name: string;
+  query: string;
+  savedAt: string;
+}
+
+/** Whitespace-insensitive identity, so re-running the same query moves it to the top. */
+export function queryKey(query: string): string {
+  return query.replace(/\s+/g, ' ').trim();
+}
+
+export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEntry, limit = HISTORY_LIMIT): HistoryEntry[] {
+  const key = queryKey(entry.query);
+  if (key === '') return [...history];
+  return [entry, ...history.filter((h) => queryKey(h.query) !== key)].slice(0, limit);
+}
+
+export function saveQuery(saved: readonly SavedQuery[], name: string, query: string, now: Date): SavedQuery[] {
+  const trimmed = name.trim();
+  if (trimmed === '') throw new Error('A saved query needs a name.');
+  if (trimmed.length > 200) throw new Error('Keep the name under 200 characters.');
+  if (queryKey(query) === '') throw new Error('There is no query to save.');
+  const entry: SavedQuery = { name: trimmed, query, savedAt: now.toISOString() };
+  const rest = saved.filter((s) => s.name.toLowerCase() !== trimmed.toLowerCase());
+  if (rest.length >= SAVED_LIMIT) throw new Error(`At most ${SAVED_LIMIT} saved queries; delete some first.`);
+  return [...rest, entry].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function removeSaved(saved: readonly SavedQuery[], name: string): SavedQuery[] {
+  return saved.filter((s) => s.name !== name);
+}
+
+/** Reads what workspace state holds, dropping anything malformed rather than failing. */
+export function readHistory(value: unknown): HistoryEntry[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((h): h is HistoryEntry => typeof h === 'object' && h !== null && typeof h.query === 'string' && typeof h.ranAt === 'string' && typeof h.timeRange === 'string')
+    .map((h) => ({ query: h.query, ranAt: h.ranAt, timeRange: h.timeRange, ...(typeof h.events === 'number' ? { events: h.events } : {}) }))
+    .slice(0, HISTORY_LIMIT);
+}
+
+export function readSaved(value: unknown): SavedQuery[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((s): s is SavedQuery => typeof s === 'object' && s !== null && typeof s.name === 'string' && typeof s.query === 'string' && typeof s.savedAt === 'string')
+    .map((s) => ({ name: s.name, query: s.query, savedAt: s.savedAt }))
+    .slice(0, SAVED_LIMIT);
+}
