@@ -128,4 +128,23 @@ describe('sandbox gRPC: upload, versions, aliases, updates, checkpoints (officia
     const [none] = await h.models.listModelVersionCheckpoints({ name: `${US}/models/churn-predictor` });
     assert.equal(none.length, 0);
   });
+
+  it('exports the default version for a bare name, and the named version otherwise', async () => {
+    // Version 1 has only a serving container (image export); version 2 also has an artifact.
+    const [op1] = await h.models.uploadModel({ parent: US, modelId: 'two-kinds', model: { displayName: 'two-kinds', containerSpec: CONTAINER } });
+    await finish(h.sandbox, op1);
+    const [op2] = await h.models.uploadModel({
+      parent: US,
+      parentModel: `${US}/models/two-kinds`,
+      model: { displayName: 'two-kinds', artifactUri: 'gs://demo-models/two-kinds/v2', containerSpec: CONTAINER },
+    });
+    await finish(h.sandbox, op2);
+    const artifact = { exportFormatId: 'custom-trained', artifactDestination: { outputUriPrefix: 'gs://demo-exports/two-kinds' } };
+    await rejectsWith(h.models.exportModel({ name: `${US}/models/two-kinds`, outputConfig: artifact }), 'INVALID_ARGUMENT', /artifact/);
+    const [ok] = await h.models.exportModel({ name: `${US}/models/two-kinds@2`, outputConfig: artifact });
+    await finish(h.sandbox, ok);
+    const [image] = await h.models.exportModel({ name: `${US}/models/two-kinds`, outputConfig: { imageDestination: { outputUri: 'us-docker.pkg.dev/demo/exports/two-kinds:v1' } } });
+    await finish(h.sandbox, image);
+    assert.equal((image.metadata as { outputInfo?: { imageOutputUri?: string } }).outputInfo?.imageOutputUri, 'us-docker.pkg.dev/demo/exports/two-kinds:v1');
+  });
 });
