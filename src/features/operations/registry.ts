@@ -143,6 +143,8 @@ export class OperationsRegistry implements vscode.Disposable {
   dispose(): void {
     for (const op of this.entries) if (op.state === 'running') op.waiting.abort();
     this.changed.dispose();
+    // A later activation (tests, extension host restart in place) starts with a fresh registry.
+    if (shared === this) shared = undefined;
   }
 }
 
