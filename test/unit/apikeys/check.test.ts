@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
 import { checkRequest, methodMatches, referrerMatches } from '../../../src/core/apikeys/check';
-import { parseReferrer } from '../../../src/core/apikeys/validation';
+import { parseReferrer, validateIp } from '../../../src/core/apikeys/validation';
 import type { Restrictions } from '../../../src/core/apikeys/types';
 
 function matches(pattern: string, url: string): boolean {
@@ -143,5 +144,37 @@ describe('Check Request: verdicts', () => {
     assert.equal(blockedIp.allowed, false);
     assert.equal(blockedIp.steps[0]!.passed, false);
     assert.match(blockedIp.decidedBy, /none of the 1 allowed addresses/);
+  });
+});
+
+describe('Check Request properties', () => {
+  const label = fc.stringMatching(/^[a-z][a-z0-9]{0,10}$/);
+  const domain = fc.tuple(label, fc.constantFrom('com', 'org', 'dev', 'co.uk')).map(([name, tld]) => `${name}.${tld}`);
+  const path = fc.array(fc.stringMatching(/^[a-z0-9_-]{1,8}$/), { maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
+
+  it('a site pattern with a wildcard path accepts every page of that site and of no other site', () => {
+    fc.assert(fc.property(domain, domain, path, fc.constantFrom('http', 'https'), (site, other, page, scheme) => {
+      const bare = parseReferrer(`${site}/*`);
+      const sub = parseReferrer(`*.${site}/*`);
+      assert.ok(bare.ok && sub.ok);
+      assert.equal(referrerMatches(bare.value, new URL(`${scheme}://${site}${page}`)), true);
+      assert.equal(referrerMatches(sub.value, new URL(`${scheme}://www.${site}${page}`)), true);
+      assert.equal(referrerMatches(sub.value, new URL(`${scheme}://${site}${page}`)), false);
+      if (other !== site && !other.endsWith(`.${site}`)) {
+        assert.equal(referrerMatches(bare.value, new URL(`${scheme}://${other}${page}`)), false);
+        assert.equal(referrerMatches(sub.value, new URL(`${scheme}://www.${other}${page}`)), false);
+      }
+    }), { numRuns: 300 });
+  });
+
+  it('a server key accepts exactly the callers inside its ranges', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), (a, b, c) => {
+      const range = `${a * 11 + 1}.${b}.0.0/16`;
+      if (validateIp(range) !== undefined) return;
+      const inside = checkRequest({ serverKeyRestrictions: { allowedIps: [range] } }, { callerIp: `${a * 11 + 1}.${b}.${c}.7` });
+      const outside = checkRequest({ serverKeyRestrictions: { allowedIps: [range] } }, { callerIp: `${a * 11 + 1}.${(b + 1) % 256}.${c}.7` });
+      assert.equal(inside.allowed, true);
+      assert.equal(outside.allowed, false);
+    }), { numRuns: 200 });
   });
 });
