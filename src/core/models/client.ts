@@ -9,10 +9,10 @@ import { CancelledError, GoogleApiError } from '../google/errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
 import { paginate, type Page } from '../paging';
 import { decodeMessage, encodeMessage } from './wire';
-import { ModelOperation, OPERATION_TYPES, type OperationKind } from './operation';
+import { ModelOperation, type OperationKind } from './operation';
 import type {
-  Checkpoint, Empty, Endpoint, EvaluatedAnnotation, Location, Model, ModelEvaluation, ModelEvaluationSlice, Operation,
-  OutputConfig, Policy,
+  Checkpoint, CopyModelResponse, DeployedModel, Empty, Endpoint, EvaluatedAnnotation, ExportModelResponse, Location, Model,
+  ModelEvaluation, ModelEvaluationSlice, ModelOperationMetadata, Operation, OutputConfig, Policy, UploadModelResponse,
 } from './types';
 
 const V1BETA1 = 'google.cloud.aiplatform.v1beta1';
@@ -246,7 +246,7 @@ export class ModelRegistryClient {
 
   // ---- ModelService -------------------------------------------------------------------------
 
-  uploadModel(input: RequestOrFields<UploadModelRequest, { parent: string; model: Model }>, opts?: CallOptions): Promise<ModelOperation<import('./types').UploadModelResponse, import('./types').ModelOperationMetadata>> {
+  uploadModel(input: RequestOrFields<UploadModelRequest, { parent: string; model: Model }>, opts?: CallOptions): Promise<ModelOperation<UploadModelResponse, ModelOperationMetadata>> {
     return this.lro('upload', M.uploadModel, resolveRequest('uploadModel', input, ['parent', 'model']), opts);
   }
 
@@ -283,11 +283,11 @@ export class ModelRegistryClient {
     return this.call(M.updateModel, resolveRequest('updateModel', input, ['model', 'updateMask']), opts);
   }
 
-  deleteModel(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelOperation<Empty, import('./types').ModelOperationMetadata>> {
+  deleteModel(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
     return this.lro('delete', M.deleteModel, resolveRequest('deleteModel', input, ['name']), opts);
   }
 
-  deleteModelVersion(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelOperation<Empty, import('./types').ModelOperationMetadata>> {
+  deleteModelVersion(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
     const request = resolveRequest<{ name: string }>('deleteModelVersion', input, ['name']);
     if (typeof request.name === 'string' && !request.name.includes('@')) {
       throw new RequestShapeError(`deleteModelVersion: "${request.name}" names no version; add @<version id> (DeleteModel deletes a whole model).`);
@@ -299,11 +299,11 @@ export class ModelRegistryClient {
     return this.call(M.mergeVersionAliases, resolveRequest('mergeVersionAliases', input, ['name', 'versionAliases']), opts);
   }
 
-  exportModel(input: RequestOrFields<{ name: string; outputConfig: OutputConfig }, { name: string; outputConfig: OutputConfig }>, opts?: CallOptions): Promise<ModelOperation<import('./types').ExportModelResponse, import('./types').ModelOperationMetadata>> {
+  exportModel(input: RequestOrFields<{ name: string; outputConfig: OutputConfig }, { name: string; outputConfig: OutputConfig }>, opts?: CallOptions): Promise<ModelOperation<ExportModelResponse, ModelOperationMetadata>> {
     return this.lro('export', M.exportModel, resolveRequest('exportModel', input, ['name', 'outputConfig']), opts);
   }
 
-  copyModel(input: RequestOrFields<CopyModelRequest, { parent: string; sourceModel: string }>, opts?: CallOptions): Promise<ModelOperation<import('./types').CopyModelResponse, import('./types').ModelOperationMetadata>> {
+  copyModel(input: RequestOrFields<CopyModelRequest, { parent: string; sourceModel: string }>, opts?: CallOptions): Promise<ModelOperation<CopyModelResponse, ModelOperationMetadata>> {
     return this.lro('copy', M.copyModel, resolveRequest('copyModel', input, ['parent', 'sourceModel']), opts);
   }
 
@@ -442,10 +442,10 @@ export class ModelRegistryClient {
   }
 
   /** Every deployed model, across the location's endpoints, that was built from `model` (optionally one version). */
-  async findDeployments(model: string, opts?: CallOptions & { versionId?: string }): Promise<Array<{ endpoint: Endpoint; deployedModel: import('./types').DeployedModel }>> {
+  async findDeployments(model: string, opts?: CallOptions & { versionId?: string }): Promise<Array<{ endpoint: Endpoint; deployedModel: DeployedModel }>> {
     const base = model.split('@')[0]!;
     const parent = base.replace(/\/models\/[^/]+$/, '');
-    const out: Array<{ endpoint: Endpoint; deployedModel: import('./types').DeployedModel }> = [];
+    const out: Array<{ endpoint: Endpoint; deployedModel: DeployedModel }> = [];
     for await (const endpoint of this.listEndpoints(parent, opts)) {
       for (const dm of endpoint.deployedModels ?? []) {
         if (dm.model?.split('@')[0] !== base) continue;
@@ -456,9 +456,6 @@ export class ModelRegistryClient {
     return out;
   }
 }
-
-/** Which operation kinds exist; re-exported so callers can name them. */
-export { OPERATION_TYPES };
 
 export interface ListModelsRequest {
   parent: string;
