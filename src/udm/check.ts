@@ -3,7 +3,7 @@ import { SECTION_ORDER } from './ast';
 import { AGGREGATES, FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
 import { findRe2Problem } from './regex';
-import { childFields, describeType, enumHas, enumName, enumValues, resolvePath, snakeToCamel, suggest, typeLabel, valueKind, type FieldInfo, type ValueKind } from './schema';
+import { childFields, describeType, enumHas, enumName, enumValues, resolvePath, snakeToCamel, suggest, typeLabel, valueKind, type FieldInfo, type ResolvedPath, type ValueKind } from './schema';
 
 /** What the checker learnt about a field path; the evaluator and the editor features use it. */
 export interface FieldFacts {
@@ -11,6 +11,8 @@ export interface FieldFacts {
   fields: FieldInfo[];
   /** snake_case segments without a leading `udm` */
   path: string[];
+  /** the path joined with dots */
+  key: string;
   kind: ValueKind;
   type: string;
   /** true when any segment on the path is repeated */
@@ -35,6 +37,40 @@ export const MAX_LIMIT = 10000;
 
 export function check(query: Query, options: CheckOptions = {}): CheckResult {
   return new Checker(options).run(query);
+}
+
+interface SharedResolution {
+  facts: FieldFacts;
+  r: ResolvedPath;
+  anyDeprecated: boolean;
+}
+
+/** The schema never changes, so resolutions are shared by every node (and document) with the same path. */
+const resolutionCache = new Map<string, SharedResolution>();
+const RESOLUTION_CACHE_SIZE = 20000;
+
+function resolveShared(node: FieldNode): SharedResolution {
+  const segs = node.segments;
+  let key = '';
+  for (let i = segs[0]?.name === 'udm' && segs.length > 1 ? 1 : 0; i < segs.length; i++) key = key === '' ? segs[i]!.name : `${key}.${segs[i]!.name}`;
+  const hit = resolutionCache.get(key);
+  if (hit) return hit;
+  const path = fieldPathOf(node);
+  const r = resolvePath(path);
+  const last = r.fields[r.fields.length - 1];
+  const facts: FieldFacts = {
+    fields: r.fields,
+    path,
+    key,
+    kind: r.freeForm || r.errorIndex >= 0 ? 'unknown' : last ? valueKind(last.type) : 'message',
+    type: last ? last.type : 'm:UDM',
+    repeated: r.fields.some((f) => f.repeated),
+    unknown: r.errorIndex >= 0,
+  };
+  const shared = { facts, r, anyDeprecated: r.fields.some((f) => f.deprecated) };
+  if (resolutionCache.size >= RESOLUTION_CACHE_SIZE) resolutionCache.clear();
+  resolutionCache.set(key, shared);
+  return shared;
 }
 
 export function fieldPathOf(node: FieldNode): string[] {
@@ -98,7 +134,7 @@ class Checker {
       case 'in': {
         const facts = this.operand(e.left);
         if (facts && facts.kind !== 'string' && facts.kind !== 'unknown' && facts.kind !== 'struct' && facts.kind !== 'map' && facts.kind !== 'enum') {
-          this.report('error', `${facts.path.join('.')} is ${article(facts)}; reference lists hold strings`, e.left.start, e.left.end, 'type-mismatch');
+          this.report('error', `${facts.key} is ${article(facts)}; reference lists hold strings`, e.left.start, e.left.end, 'type-mismatch');
         }
         const lists = this.options.referenceLists;
         if (e.list && lists && !Object.prototype.hasOwnProperty.call(lists, e.list.name)) {
@@ -137,7 +173,7 @@ class Checker {
         if (e.value.type === 'field') {
           const f = this.operand(e.value);
           if (f && f.kind === 'message') {
-            this.report('error', `${f.path.join('.')} is a ${typeLabel(f.type)} message; a placeholder needs a field that holds a value`, e.value.start, e.value.end, 'message-compare');
+            this.report('error', `${f.key} is a ${typeLabel(f.type)} message; a placeholder needs a field that holds a value`, e.value.start, e.value.end, 'message-compare');
           }
         } else this.operand(e.value);
         return;
@@ -179,23 +215,12 @@ class Checker {
   private resolveField(node: FieldNode): FieldFacts {
     const cached = this.facts.get(node);
     if (cached) return cached;
-    const path = fieldPathOf(node);
+    const shared = resolveShared(node);
+    let facts = shared.facts;
+    const { r } = shared;
+    const path = facts.path;
     const offset = node.segments.length - path.length;
-    const r = resolvePath(path);
-    const last = r.fields[r.fields.length - 1];
-    const facts: FieldFacts = {
-      fields: r.fields,
-      path,
-      kind: r.freeForm ? 'unknown' : last ? valueKind(last.type) : 'message',
-      type: last ? last.type : 'm:UDM',
-      repeated: r.fields.some((f) => f.repeated),
-      unknown: r.errorIndex >= 0,
-    };
-    if (r.freeForm) {
-      facts.kind = 'unknown';
-    }
     if (r.errorIndex >= 0) {
-      facts.kind = 'unknown';
       const seg = node.segments[r.errorIndex + offset]!;
       if (seg.name !== '') {
         const parentType = r.errorParentType!;
@@ -212,26 +237,30 @@ class Checker {
         }
       }
     } else {
-      for (let i = 0; i < r.fields.length; i++) {
-        const f = r.fields[i]!;
-        if (f.deprecated) {
-          const seg = node.segments[i + offset]!;
-          this.report('warning', `${f.name} is deprecated`, seg.start, seg.end, 'deprecated');
+      if (shared.anyDeprecated) {
+        for (let i = 0; i < r.fields.length; i++) {
+          const f = r.fields[i]!;
+          if (f.deprecated) {
+            const seg = node.segments[i + offset]!;
+            this.report('warning', `${f.name} is deprecated`, seg.start, seg.end, 'deprecated');
+          }
         }
       }
-      if (node.key && !r.freeForm) {
-        const lastField = r.fields[r.fields.length - 1];
-        const isLabels = lastField && lastField.type === 'm:Label' && lastField.repeated;
-        if (!(isLabels || facts.kind === 'struct' || facts.kind === 'map')) {
-          this.report('error', `${path.join('.')} is ${article(facts)}; ["key"] applies to labels, maps and structs`, node.key.start, node.key.end, 'bad-key');
-        } else if (isLabels) {
-          facts.kind = 'string';
-          facts.type = 'string';
+      if (node.key) {
+        // Keyed access changes the value's kind, so this node gets its own facts.
+        facts = { ...facts };
+        if (!r.freeForm) {
+          const lastField = r.fields[r.fields.length - 1];
+          const isLabels = lastField && lastField.type === 'm:Label' && lastField.repeated;
+          if (!(isLabels || facts.kind === 'struct' || facts.kind === 'map')) {
+            this.report('error', `${facts.key} is ${article(facts)}; ["key"] applies to labels, maps and structs`, node.key.start, node.key.end, 'bad-key');
+          } else if (isLabels) {
+            facts.kind = 'string';
+            facts.type = 'string';
+          }
         }
+        if (facts.kind === 'struct' || facts.kind === 'map') facts.kind = 'unknown';
       }
-    }
-    if (node.key && (facts.kind === 'struct' || facts.kind === 'map')) {
-      facts.kind = 'unknown';
     }
     this.facts.set(node, facts);
     return facts;
@@ -249,7 +278,7 @@ class Checker {
     let leftRet: ArgType | undefined;
     if (e.left.type === 'call') leftRet = this.callReturn(e.left);
     if (e.quantifier && leftFacts && !leftFacts.repeated && !leftFacts.unknown) {
-      this.report('warning', `'${e.quantifier.kind}' has no effect: ${leftFacts.path.join('.')} is not a repeated field`, e.quantifier.start, e.quantifier.end, 'quantifier');
+      this.report('warning', `'${e.quantifier.kind}' has no effect: ${leftFacts.key} is not a repeated field`, e.quantifier.start, e.quantifier.end, 'quantifier');
     }
     const right = e.right;
     if (!right) return;
@@ -259,7 +288,7 @@ class Checker {
     if (leftFacts && !leftFacts.unknown) this.checkValueAgainst(leftFacts, e, right);
     else if (leftRet) this.checkReturnAgainst(leftRet, e, right);
     if (rightFacts && rightFacts.kind === 'message') {
-      this.report('error', `${rightFacts.path.join('.')} is a ${typeLabel(rightFacts.type)} message; compare one of its fields`, right.start, right.end, 'message-compare');
+      this.report('error', `${rightFacts.key} is a ${typeLabel(rightFacts.type)} message; compare one of its fields`, right.start, right.end, 'message-compare');
     }
   }
 
@@ -272,7 +301,7 @@ class Checker {
   }
 
   private checkValueAgainst(f: FieldFacts, e: CompareExpr, right: Operand): void {
-    const name = f.path.join('.');
+    const name = f.key;
     const op = e.op;
     const lit = literalKind(right);
     switch (f.kind) {
@@ -429,7 +458,7 @@ class Checker {
       if (arg.type === 'field') {
         const facts = this.facts.get(arg);
         if (facts && !facts.unknown && facts.kind === 'message') {
-          this.report('error', `${facts.path.join('.')} is a ${typeLabel(facts.type)} message; pass one of its fields`, arg.start, arg.end, 'message-compare');
+          this.report('error', `${facts.key} is a ${typeLabel(facts.type)} message; pass one of its fields`, arg.start, arg.end, 'message-compare');
         }
       }
     });
@@ -468,7 +497,7 @@ class Checker {
       const r = item.right;
       const value = r.type === 'string' ? `s:${r.value}` : r.type === 'number' ? `n:${r.value}` : r.type === 'bool' ? `b:${r.value}` : r.type === 'enum' ? `s:${r.name}` : undefined;
       if (value === undefined) continue;
-      const key = facts.path.join('.');
+      const key = facts.key;
       const prev = seen.get(key);
       if (prev && prev.value !== value) {
         this.report('warning', `This can never match: ${key} cannot equal two different values at once (see the condition before); use OR`, item.start, item.end, 'never-matches');
@@ -501,7 +530,7 @@ class Checker {
           groupNames.add(k.name);
         } else {
           const f = this.resolveField(k);
-          if (!f.unknown && f.kind === 'message') this.report('error', `${f.path.join('.')} is a message; group by one of its fields`, k.start, k.end, 'message-compare');
+          if (!f.unknown && f.kind === 'message') this.report('error', `${f.key} is a message; group by one of its fields`, k.start, k.end, 'message-compare');
           groupNames.add(fieldPathOf(k).join('.'));
         }
       }
@@ -540,7 +569,7 @@ class Checker {
         for (const a of o.value.args) {
           const f = this.outcomeArg(a);
           if (f && !f.unknown && agg.params[0]!.type === 'number' && f.kind !== 'number' && f.kind !== 'unknown') {
-            this.report('error', `${agg.name} needs a numeric field; ${f.path.join('.')} is ${article(f)}`, a.start, a.end, 'type-mismatch');
+            this.report('error', `${agg.name} needs a numeric field; ${f.key} is ${article(f)}`, a.start, a.end, 'type-mismatch');
           }
         }
       }
