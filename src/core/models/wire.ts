@@ -1,7 +1,7 @@
 // Encoding and decoding of the Model Registry messages with the shared compact descriptor
 // (src/core/proto, generated from the official protos), plus proto3 JSON for detail views and
 // import files. Loading costs one small JSON parse instead of megabytes of proto text.
-import * as protobuf from 'protobufjs';
+import * as protobuf from 'protobufjs/light';
 import { messageType } from '../proto';
 
 export function lookupType(fullName: string): protobuf.Type {
