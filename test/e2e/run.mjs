@@ -130,7 +130,8 @@ async function main() {
     const env = editor.editorEnv(join(home, 'env'));
     const userDataDir = join(home, 'user-data');
     const extensionsDir = join(home, 'extensions');
-    editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox));
+    // Sticky tree headers overlay the rows under them, so a click meant for a row would land on them.
+    editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox, { 'workbench.tree.enableStickyScroll': false }));
     say(`installing ${vsix} into a fresh profile`);
     const extensionDir = await editor.installVsix(bin, env, { userDataDir, extensionsDir, vsix });
 

@@ -185,10 +185,13 @@ export async function findWebviewFrame(page, selector, pattern, { timeout = 30_0
   throw new Error(`no webview shows ${pattern} in ${selector} after ${timeout} ms`);
 }
 
-/** Opens the context menu of a tree row and clicks the item labelled `action`. */
-export async function contextMenu(page, row, action) {
-  const pane = page.locator('.pane').filter({ has: row });
-  if (await pane.count()) row = await revealRow(pane.first(), row);
+/**
+ * Opens the context menu of a tree row and clicks the item labelled `action`. With the row's view
+ * `pane`, the row is first scrolled into view the way the tree scrolls (a native scroll would shift
+ * the whole workbench and the click would land on another row).
+ */
+export async function contextMenu(page, row, action, pane) {
+  if (pane) row = await revealRow(pane, row);
   await row.click({ button: 'right' });
   // The menu lives in a shadow root; role locators pierce it.
   const item = page.getByRole('menuitem', { name: action, exact: true }).first();

@@ -17,8 +17,14 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   log('browsed to the slices of version 3');
 
   // Copy with progress: the sandbox keeps the operation running until its clock moves on.
-  const modelRow = wb.exactRow(models, MODEL);
-  await wb.contextMenu(page, modelRow, 'Copy Model to Location…');
+  // The original, not the copy made below: both show the display name, but the description starts
+  // with the model ID, which is churn-predictor only for the original.
+  const modelRow = models
+    .locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${MODEL}$`) }) })
+    .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${MODEL}\\b`) }) })
+    .first();
+  await wb.contextMenu(page, modelRow, 'Copy Model to Location…', models);
   await wb.pickQuickItem(page, 'europe-west4', `Copy ${MODEL} to location`);
   await wb.answerInputBox(page, 'churn-copy-e2e', `Copy ${MODEL} to europe-west4`);
   await wb.waitForNotification(page, `Copy model ${MODEL} to europe-west4`);
@@ -30,7 +36,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   await page.keyboard.press('Escape');
 
   // Cancel an export from its progress notification.
-  await wb.contextMenu(page, modelRow, 'Export Model…');
+  await wb.contextMenu(page, modelRow, 'Export Model…', models);
   await wb.pickQuickItem(page, 'tf-saved-model', `Export ${MODEL}`);
   await wb.answerInputBox(page, 'gs://cloudbench-e2e/exports/', 'Export destination');
   const exportTitle = `Export ${MODEL} as tf-saved-model`;
@@ -40,12 +46,12 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   log('export cancelled');
 
   // Delete guard: a deployed model is not deleted; the dialog names its endpoint.
-  await wb.contextMenu(page, modelRow, 'Delete Model');
+  await wb.contextMenu(page, modelRow, 'Delete Model', models);
   const dialog = await wb.modalDialog(page);
   await dialog.filter({ hasText: `Model ${MODEL} cannot be deleted while it is deployed.` }).waitFor();
   await dialog.filter({ hasText: 'churn-online' }).waitFor();
   await screenshot('delete-guard');
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
-  await wb.exactRow(models, MODEL).waitFor();
+  await wb.revealRow(models, modelRow);
 }

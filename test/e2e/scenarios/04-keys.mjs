@@ -60,7 +60,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   log('restrictions saved; tree shows 2 referrers');
 
   // Delete (with a modal confirmation naming the key) and undelete.
-  await wb.contextMenu(page, await wb.revealRow(keys, wb.exactRow(keys, 'E2E key')), 'Delete Key');
+  await wb.contextMenu(page, await wb.revealRow(keys, wb.exactRow(keys, 'E2E key')), 'Delete Key', keys);
   const dialog = await wb.modalDialog(page);
   await dialog.filter({ hasText: 'Delete API key "E2E key"?' }).waitFor();
   await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).click();
@@ -72,7 +72,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   await wb.revealRow(keys, deletedRow);
   log('deleted; listed under Deleted keys');
 
-  await wb.contextMenu(page, deletedRow.first(), 'Undelete Key');
+  await wb.contextMenu(page, deletedRow.first(), 'Undelete Key', keys);
   await wb.waitForNotification(page, /Undeleted key "E2E key"/);
   const restored = await wb.sandboxRest(sandbox, 'GET', KEY_PATH);
   if (restored.json?.deleteTime) throw new Error('the key is still deleted after Undelete');
