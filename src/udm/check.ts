@@ -486,10 +486,31 @@ class Checker {
     }
     if (e.type !== 'and') return;
     const seen = new Map<string, { value: string; node: CompareExpr }>();
+    const bounds = new Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }>();
     for (const item of e.items) {
       if (item.type !== 'compare') {
         this.findContradictions(item);
         continue;
+      }
+      if (item.left.type === 'field' && item.right?.type === 'number' && item.op !== '!=') {
+        const facts = this.facts.get(item.left);
+        if (facts && !facts.unknown && !facts.repeated && facts.kind === 'number') {
+          const b = bounds.get(facts.key) ?? { lo: -Infinity, loIn: true, hi: Infinity, hiIn: true };
+          const v = item.right.value;
+          if (item.op === '=' || item.op === '>' || item.op === '>=') {
+            const incl = item.op !== '>';
+            if (v > b.lo || (v === b.lo && !incl)) Object.assign(b, { lo: v, loIn: incl });
+          }
+          if (item.op === '=' || item.op === '<' || item.op === '<=') {
+            const incl = item.op !== '<';
+            if (v < b.hi || (v === b.hi && !incl)) Object.assign(b, { hi: v, hiIn: incl });
+          }
+          bounds.set(facts.key, b);
+          if (b.lo > b.hi || (b.lo === b.hi && !(b.loIn && b.hiIn))) {
+            this.report('warning', `This can never match: together with the conditions before, no value of ${facts.key} satisfies this`, item.start, item.end, 'never-matches');
+            bounds.delete(facts.key);
+          }
+        }
       }
       if (item.op !== '=' || item.nocase || item.left.type !== 'field' || !item.right) continue;
       const facts = this.facts.get(item.left);

@@ -74,6 +74,8 @@ export const BROKEN_QUERIES: readonly BrokenQuery[] = [
   { query: 'target.hostname = /(a)\\1/', at: '\\1', code: 're2' },
   { query: 'principal.hostname = "a" and principal.hostname = "b"', at: 'principal.hostname = "b"', code: 'never-matches', severity: 'warning' },
   { query: 'network.sent_bytes < 0', at: 0, code: 'never-matches', severity: 'warning' },
+  { query: 'target.port > 1024 AND target.port < 80', at: 'target.port < 80', code: 'never-matches', severity: 'warning' },
+  { query: 'target.port = 443\ntarget.port >= 8000', at: 'target.port >= 8000', code: 'never-matches', severity: 'warning' },
   { query: 'foo.bar = 1', at: 'foo', code: 'unknown-field' },
   { query: 'principal.hostname = "x" and', at: 'and' },
   { query: 'principal.hostname = "x" )', at: ')' },
