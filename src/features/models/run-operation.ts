@@ -87,7 +87,11 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
       token.onCancellationRequested(() => {
         progress.report({ message: 'asking the server to cancel…' });
         cancel().then(
-          (message) => progress.report({ message }),
+          (message) => {
+            progress.report({ message });
+            // The notification closes on cancel; the Operations view keeps saying what happens.
+            handle.progress(message);
+          },
           (err: unknown) => {
             log.error(`${options.title}: cancel failed`, err);
             void vscode.window.showErrorMessage(`Could not cancel: ${describeError(err)}`);
