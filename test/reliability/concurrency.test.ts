@@ -6,6 +6,7 @@ import { RestrictionSession } from '../../src/core/apikeys/session';
 import type { Restrictions } from '../../src/core/apikeys/types';
 import { ModelRegistryClient } from '../../src/core/models/client';
 import type { ModelOperation } from '../../src/core/models/operation';
+import type { ModelOperationMetadata } from '../../src/core/models/types';
 import { sandboxTokenSource } from '../../src/core/google/credentials';
 import { GoogleApiError } from '../../src/core/google/errors';
 import { FAST_RETRY, assertClearError } from './helpers';
@@ -125,7 +126,7 @@ describe('reliability: concurrent edits and operations', function () {
       assert.ok(exported.ok && copied.ok, 'both finish');
       assert.notEqual(exported.op.name, copied.op.name, 'two operations, two names');
       const e = exported.op;
-      assert.match(e.metadata?.outputInfo?.artifactOutputUri ?? '', /^gs:\/\/out\//);
+      assert.match((e.metadata as ModelOperationMetadata | undefined)?.outputInfo?.artifactOutputUri ?? '', /^gs:\/\/out\//);
       assert.equal(copied.value.model, `projects/${PROJECT}/locations/europe-west4/models/twin`);
       const copies: string[] = [];
       for await (const m of models.listModels({ parent: `projects/${PROJECT}/locations/europe-west4` })) copies.push(m.name!);

@@ -1,0 +1,21 @@
+// Scripted `cloudbench.*` values for the shared vscode fake, whose configuration answers defaults.
+import { useFakeVscode } from '../unit/fakes/vscode';
+
+useFakeVscode();
+
+/** Makes getConfiguration('cloudbench').get(key) answer `values[key]`; returns the undo. */
+export function scriptConfiguration(values: Record<string, unknown>): () => void {
+  // Required after the fake is installed: a static import would load the real module name first.
+  const vscode = require('vscode') as typeof import('vscode');
+  const configuration = vscode.workspace.getConfiguration('cloudbench') as unknown as { get: (key: string, fallback?: unknown) => unknown };
+  const original = configuration.get;
+  configuration.get = (key: string, fallback?: unknown) => (Object.prototype.hasOwnProperty.call(values, key) ? values[key] : fallback);
+  return () => {
+    configuration.get = original;
+  };
+}
+
+/** src/platform/settings, loaded once the fake is in place. */
+export function loadSettingsModule(): typeof import('../../src/platform/settings') {
+  return require('../../src/platform/settings') as typeof import('../../src/platform/settings');
+}
