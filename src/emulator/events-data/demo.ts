@@ -208,11 +208,19 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
     }
     return a;
   };
+  const userNouns = new Map<DirectoryUser, Udm>();
+  const userOf = (u: DirectoryUser): Udm => {
+    let n = userNouns.get(u);
+    if (!n) userNouns.set(u, (n = { userid: u.userid, emailAddresses: u.emailAddresses, userDisplayName: u.userDisplayName }));
+    return n;
+  };
   const nounOf = (h: Host, t: number, port?: number): Udm => {
     const ip = ipOf(h, t);
-    const noun: Udm = { hostname: h.hostname, ip: [ip], mac: [h.mac], asset: assetOf(h, ip) };
+    // The arrays and user come from the shared asset and host: 50,000 events, few distinct values.
+    const asset = assetOf(h, ip);
+    const noun: Udm = { hostname: h.hostname, ip: asset.ip, mac: asset.mac, asset };
     if (port !== undefined) noun.port = port;
-    if (h.owner) noun.user = { userid: h.owner.userid, emailAddresses: h.owner.emailAddresses, userDisplayName: h.owner.userDisplayName };
+    if (h.owner) noun.user = userOf(h.owner);
     return noun;
   };
 
@@ -226,11 +234,13 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
 
   const events: Array<{ udm: Udm; t: number; name: string }> = [];
   let lastName = '';
+  const idBytes = Buffer.alloc(16);
   const metadata = (t: number, eventType: string, vendorName: string, productName: string, productEventType: string, logType: string): Udm => {
     const collected = t + 1000 + rng.int(4000);
-    lastName = rng.hex(16);
+    for (let i = 0; i < 16; i++) idBytes[i] = rng.int(256);
+    lastName = idBytes.toString('hex');
     return {
-      id: Buffer.from(lastName, 'hex').toString('base64'),
+      id: idBytes.toString('base64'),
       productLogId: rng.hex(8),
       eventTimestamp: formatRfc3339(t),
       collectedTimestamp: formatRfc3339(collected),
