@@ -102,3 +102,6 @@ export const API_KEYS_ADMIN_ROLE = 'roles/serviceusage.apiKeysAdmin';
 
 /** The organization policy constraint that blocks binding keys to service accounts. */
 export const SERVICE_ACCOUNT_BINDING_CONSTRAINT = 'constraints/iam.managed.disableServiceAccountApiKeyCreation';
+
+/** The only API a key bound to a service account works with (seed 001: the ML platform service). */
+export const BOUND_KEY_SERVICE = 'aiplatform.googleapis.com';

@@ -2,6 +2,7 @@
 // keystroke, the simulator reuses its parsers, so what passes here is exactly what gets matched.
 import * as ipaddr from 'ipaddr.js';
 import {
+  BOUND_KEY_SERVICE,
   APPLICATION_RESTRICTION_FIELDS,
   APPLICATION_RESTRICTION_LABELS,
   type ApplicationRestrictionKind,
@@ -469,6 +470,9 @@ export function validateRestrictions(restrictions: Restrictions | undefined, opt
       const path = `apiTargets[${i}]`;
       const serviceProblem = validateServiceName(target?.service ?? '');
       if (serviceProblem) problems.push({ path: `${path}.service`, message: serviceProblem });
+      else if (options.serviceAccountBound && target.service!.toLowerCase() !== BOUND_KEY_SERVICE) {
+        problems.push({ path: `${path}.service`, message: `A key bound to a service account works only with ${BOUND_KEY_SERVICE}, not ${target.service}.` });
+      }
       else {
         const key = target.service!.toLowerCase();
         const first = seen.get(key);

@@ -2,7 +2,7 @@
 // the same rules the restriction editor uses.
 import * as vscode from 'vscode';
 import type { SimulatedRequest } from '../../core/apikeys/check';
-import { APPLICATION_RESTRICTION_LABELS, type ApplicationRestrictionKind, type Restrictions } from '../../core/apikeys/types';
+import { APPLICATION_RESTRICTION_LABELS, BOUND_KEY_SERVICE, type ApplicationRestrictionKind, type Restrictions } from '../../core/apikeys/types';
 import {
   normalizeRestrictions, parseCallerIp, validateBundleId, validateIp, validatePackageName, validateReferrer,
   validateRestrictions, validateServiceName, validateSha1Fingerprint,
@@ -88,8 +88,9 @@ export async function askCreateRequest(project: string): Promise<CreateInput | u
   const apis = await vscode.window.showInputBox({
     title: 'Create API Key (5/5): API restriction',
     prompt: 'Services the key may call, separated by commas (e.g. translate.googleapis.com). Empty: every API that accepts keys.',
-    value: serviceAccountEmail ? 'aiplatform.googleapis.com' : '',
-    validateInput: (v) => firstProblem(v.split(',').map((s) => s.trim()).filter(Boolean), validateServiceName),
+    value: serviceAccountEmail ? BOUND_KEY_SERVICE : '',
+    validateInput: (v) => firstProblem(v.split(',').map((s) => s.trim()).filter(Boolean), (service) =>
+      validateServiceName(service) ?? (serviceAccountEmail && service.toLowerCase() !== BOUND_KEY_SERVICE ? `A key bound to a service account works only with ${BOUND_KEY_SERVICE}.` : undefined)),
   });
   if (apis === undefined) return undefined;
   const services = apis.split(',').map((s) => s.trim()).filter(Boolean);

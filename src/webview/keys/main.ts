@@ -275,7 +275,7 @@ function showHeader(key: EditorKey): void {
   const bound = byId('bound-note');
   bound.hidden = !key.serviceAccountEmail;
   bound.textContent = key.serviceAccountEmail
-    ? `This key is bound to the service account ${key.serviceAccountEmail}; only IP address restrictions are available for it.`
+    ? `This key is bound to the service account ${key.serviceAccountEmail}: only IP address restrictions are available for it, and it works only with aiplatform.googleapis.com.`
     : '';
   for (const [kind] of APP_CHOICES) {
     byId<HTMLInputElement>(`app-${kind}`).disabled = !!key.serviceAccountEmail && kind !== 'none' && kind !== 'server';

@@ -242,7 +242,10 @@ describe('whole restrictions', () => {
 
   it('allows only server restrictions on a service-account-bound key', () => {
     const bound = { serviceAccountBound: true };
-    assert.deepEqual(validateRestrictions({ serverKeyRestrictions: { allowedIps: ['8.8.8.8'] } }, bound), []);
+    assert.deepEqual(validateRestrictions({ serverKeyRestrictions: { allowedIps: ['8.8.8.8'] }, apiTargets: [{ service: 'aiplatform.googleapis.com' }] }, bound), []);
+    const wrongApi = validateRestrictions({ apiTargets: [{ service: 'translate.googleapis.com' }] }, bound);
+    assert.deepEqual(wrongApi.map((p) => p.path), ['apiTargets[0].service']);
+    assert.match(wrongApi[0]!.message, /works only with aiplatform\.googleapis\.com, not translate\.googleapis\.com/);
     const problems = validateRestrictions({ iosKeyRestrictions: { allowedBundleIds: ['my.app'] } }, bound);
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.path, 'iosKeyRestrictions');
