@@ -61,19 +61,20 @@ export class ApiError extends Error {
   }
 }
 
+const RETRY_ONE_SECOND: ErrorDetail = { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' };
+
 /** Turns a fault rule's code (a status name or an HTTP number) into an error. */
 export function faultError(code: string | number): ApiError {
   if (typeof code === 'number') {
     const status = HTTP_TO_STATUS[code] ?? (code >= 500 ? 'INTERNAL' : 'UNKNOWN');
-    const err = new ApiError(status, `Injected fault: HTTP ${code}.`);
+    const err = new ApiError(status, `Injected fault: HTTP ${code}.`, status === 'RESOURCE_EXHAUSTED' ? [RETRY_ONE_SECOND] : []);
     // A bare number keeps its exact HTTP status even where the name maps elsewhere (e.g. 502).
     Object.defineProperty(err, 'httpStatus', { value: code });
     return err;
   }
   const status = code.toUpperCase();
   if (!(status in STATUS_TO_HTTP)) return new ApiError('INTERNAL', `Injected fault: ${code}.`);
-  const retry: ErrorDetail[] = status === 'RESOURCE_EXHAUSTED' ? [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }] : [];
-  return new ApiError(status, `Injected fault: ${status}.`, retry);
+  return new ApiError(status, `Injected fault: ${status}.`, status === 'RESOURCE_EXHAUSTED' ? [RETRY_ONE_SECOND] : []);
 }
 
 export const invalidArgument = (message: string, field?: string): ApiError =>

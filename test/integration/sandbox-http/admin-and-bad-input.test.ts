@@ -109,6 +109,10 @@ describe('sandbox admin calls and bad input', function () {
       const r = await call(sandbox, 'GET', '/v2/lists/admin_users');
       assert.equal(r.status, 500);
       assert.equal(r.body.error.status, 'INTERNAL');
+      await admin(sandbox, 'faults', [{ method: 'secops.getReferenceList', errorRate: 1, codes: [429] }]);
+      const throttled = await call(sandbox, 'GET', '/v2/lists/admin_users');
+      expectError(throttled, 429, 'RESOURCE_EXHAUSTED');
+      assert.equal(throttled.body.error.details[0]['@type'], 'type.googleapis.com/google.rpc.RetryInfo');
       await admin(sandbox, 'faults', { rules: [{ method: 'apikeys.*', resetRate: 1 }] });
       await assert.rejects(request(`${sandbox.http}${KEYS}`, { headers: { authorization: 'Bearer t' } }).then((res) => res.body.text()));
       assert.equal((await admin(sandbox, 'state')).status, 200);
