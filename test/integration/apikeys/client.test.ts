@@ -66,6 +66,23 @@ describe('API Keys client against the sandbox', function () {
     assert.equal(await client.getKeyString(created.name), created.keyString);
   });
 
+  it('starts operations and reads them back through operations.get', async () => {
+    const op = await client.startCreateKey(PROJECT, { keyId: 'via-operation', displayName: 'Op' });
+    assert.match(op.name, /^operations\/[^/]+$/);
+    const fetched = await client.getOperation(op.name);
+    assert.equal(fetched.name, op.name);
+    assert.equal(fetched.done, true);
+    assert.equal((fetched.response as { name?: string }).name, keyName(PROJECT, 'via-operation'));
+    assert.equal((fetched.response as { '@type'?: string })['@type'], 'type.googleapis.com/google.api.apikeys.v2.Key');
+    // A first answer that is not done yet is polled through operations.get until it is.
+    const seen: Operation[] = [];
+    const waited = await client.wait({ name: op.name, done: false }, { onOperation: (o) => seen.push(o) });
+    assert.equal(waited.done, true);
+    assert.deepEqual(seen.map((o) => !!o.done), [false, true]);
+    await rejectsWith(client.getOperation('operations/does-not-exist'), 'NOT_FOUND');
+    await assert.rejects(client.getOperation('projects/p/locations/us/operations/x'), TypeError);
+  });
+
   it('lets the server pick a UUID when no key id is given, and refuses a duplicate id', async () => {
     const key = await client.createKey(PROJECT, { displayName: 'anonymous' });
     assert.match(key.name, /\/keys\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
