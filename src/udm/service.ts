@@ -386,6 +386,10 @@ export function complete(a: Analysis, position: { line: number; character: numbe
   if (section && section.kind !== 'match' && cur.start >= section.keyword.start) return sectionItems(a, section, emptyRange, cur, lineStartsHere);
   if (section?.kind === 'match' && cur.start >= section.keyword.start) return placeholderAndSectionItems(a, section, emptyRange, lineStartsHere);
   if (cur.kind === 'op') {
+    if (tokens[idx - 1]?.kind === 'variable') {
+      // `$name = |`: a placeholder takes a field (or a function of fields).
+      return [...fieldItems(rootFields(), emptyRange), ...FUNCTION_NAMESPACES.map((ns) => ({ label: ns, kind: CompletionItemKind.Module, sortText: `4${ns}` }))];
+    }
     const f = fieldBefore(a, idx - 1);
     if (f?.kind === 'enum') return enumItems(f.type, emptyRange);
     if (f?.kind === 'bool') return [keywordItem('true', emptyRange, '0'), keywordItem('false', emptyRange, '0')];
@@ -399,8 +403,9 @@ export function complete(a: Analysis, position: { line: number; character: numbe
   if (isWord(cur, 'in')) return [keywordItem('regex', emptyRange, '0'), keywordItem('cidr', emptyRange, '0'), ...referenceLists.map((n) => ({ label: `%${n}`, kind: CompletionItemKind.Reference, textEdit: TextEdit.replace(emptyRange, `%${n}`) }))];
   if (isWord(cur, 'regex') || isWord(cur, 'cidr')) return referenceLists.map((n) => ({ label: `%${n}`, kind: CompletionItemKind.Reference, textEdit: TextEdit.replace(emptyRange, `%${n}`) }));
   const f = isValueEnd(cur) ? fieldBefore(a, idx) : undefined;
+  // Timestamps are compared through .seconds and messages through a sub-field; no operator fits.
+  if (f && tokens[idx - 1]?.kind !== 'op' && !lineStartsHere && (f.kind === 'timestamp' || f.kind === 'message' || f.kind === 'duration')) return [];
   if (f && tokens[idx - 1]?.kind !== 'op' && !lineStartsHere) return operatorItems(f.kind, emptyRange, f.repeated);
-  if (f && (f.kind === 'timestamp' || f.kind === 'message')) return [];
   const items: CompletionItem[] = [];
   if (isValueEnd(cur)) {
     items.push(keywordItem('AND', emptyRange, '0'), keywordItem('OR', emptyRange, '0'));

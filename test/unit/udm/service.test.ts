@@ -75,6 +75,13 @@ describe('UDM completion', () => {
     assert.ok(ord.includes('asc') && ord.includes('desc'));
   });
 
+  it('offers fields for a placeholder definition and no operator after a timestamp or message', () => {
+    const l = labels('$h = |');
+    assert.ok(l.includes('principal') && l.includes('strings'));
+    assert.deepEqual(labels('metadata.event_timestamp |'), []);
+    assert.deepEqual(labels('principal |'), []);
+  });
+
   it('offers nothing inside comments', () => {
     assert.deepEqual(labels('// metadata.|'), []);
   });
