@@ -219,14 +219,15 @@ function arrayOf<T>(value: unknown): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
 
-/** The UDM search hit the service's 10-minute limit: the fix is a narrower search. */
-export class UdmSearchTimeoutError extends GoogleApiError {
+/**
+ * The UDM search hit the service's 10-minute limit: the fix is a narrower search. Not a
+ * GoogleApiError on purpose, so no generic "raise the timeout" hint is added to the advice.
+ */
+export class UdmSearchTimeoutError extends Error {
+  override readonly name = 'UdmSearchTimeoutError';
+  readonly status = 'DEADLINE_EXCEEDED' as const;
   constructor(cause: string) {
-    super(
-      'DEADLINE_EXCEEDED',
-      `The UDM search ran into the service's 10-minute time-out (${cause}). Narrow the time range (or make the query more selective) and run it again.`,
-      { method: 'udmSearch' },
-    );
+    super(`The UDM search ran into the service's 10-minute time-out (${cause}). Narrow the time range (or make the query more selective) and run it again.`);
   }
 }
 

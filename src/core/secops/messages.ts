@@ -35,7 +35,8 @@ export type ToWebview =
   | { type: 'results'; run: RunInfo; columns: ColumnSpec[]; rowsJson: string; moreDataAvailable: boolean }
   | { type: 'append'; runId: string; rowsJson: string }
   | { type: 'status'; runId: string; state: RunState; message?: string; moreDataAvailable?: boolean; fetching?: FetchProgress }
-  | { type: 'running'; title: string };
+  | { type: 'running'; title: string }
+  | { type: 'failed'; title: string; message: string; cancelled: boolean };
 
 /** Webview → extension. */
 export type FromWebview =
@@ -163,6 +164,8 @@ export function parseToWebview(data: unknown): ToWebview {
     }
     case 'running':
       return { type: 'running', title: str(data, 'title') };
+    case 'failed':
+      return { type: 'failed', title: str(data, 'title'), message: str(data, 'message'), cancelled: data.cancelled === true };
     default:
       throw new MessageError(`unknown message type "${data.type.slice(0, 50)}"`);
   }

@@ -2,7 +2,7 @@
 // results panels.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { CancelledError, isCancellation } from '../../core/google/errors';
+import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
 import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
 import { SecOpsClient, decodeLogBytes, UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import type { FromWebview, RunInfo } from '../../core/secops/messages';
@@ -139,7 +139,8 @@ export class SearchController implements vscode.Disposable {
     ).then(
       (r) => r,
       (err: unknown) => {
-        panel.post({ type: 'running', title });
+        const cancelled = isCancellation(err);
+        panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
         throw err;
       },
     );

@@ -341,6 +341,25 @@ function updateBanner(progressText?: string): void {
   else if (moreDataAvailable) bannerText.textContent = 'More events match than the search returned (it stopped at its limit). Narrow the time range, or fetch the rest in smaller windows.';
 }
 
+function clearResults(): void {
+  run = undefined;
+  rows = [];
+  searchIndex = new SearchIndex(rows);
+  sort = undefined;
+  selected = -1;
+  moreDataAvailable = false;
+  fetching = false;
+  afterFirstPaint = Promise.resolve();
+  detail.classList.remove('visible');
+  closeChooser();
+  histogramBox.replaceChildren();
+  consoleLink.style.display = 'none';
+  rerunButton.style.display = 'none';
+  recompute();
+  countLabel.textContent = '';
+  updateBanner();
+}
+
 function updateSummary(): void {
   if (!run) return;
   runSummary.classList.remove('error');
@@ -354,10 +373,19 @@ function updateSummary(): void {
 function onMessage(message: ToWebview): void {
   switch (message.type) {
     case 'running':
+      // A new search replaces the table: rows of the previous one under the new title would mislead.
+      clearResults();
       runTitle.textContent = message.title;
       runTitle.title = message.title;
       runSummary.textContent = 'Running…';
       runSummary.classList.remove('error');
+      return;
+    case 'failed':
+      clearResults();
+      runTitle.textContent = message.title;
+      runTitle.title = message.title;
+      runSummary.textContent = message.cancelled ? message.message : `Failed: ${message.message}`;
+      runSummary.classList.toggle('error', !message.cancelled);
       return;
     case 'results': {
       run = message.run;

@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { SecOpsClient, UdmSearchTimeoutError, decodeLogBytes, type SecOpsClientOptions } from '../../../src/core/secops/client';
 import { fetchAllInWindows } from '../../../src/core/secops/split';
 import { SecOpsParamError } from '../../../src/core/secops/params';
-import { GoogleApiError } from '../../../src/core/google/errors';
+import { GoogleApiError, describeError } from '../../../src/core/google/errors';
 import { sandboxTokenSource, type TokenSource } from '../../../src/core/google/credentials';
 import { RateLimiter, SECOPS_BUDGETS } from '../../../src/core/ratelimit';
 
@@ -306,7 +306,11 @@ describe('SecOps Search client against the sandbox', function () {
       const c = f.client({ onRetry: (_m, err) => retries.push(err) });
       await assert.rejects(
         c.udmSearch({ query: 'principal.hostname = "host-a"', startTime: f.now - HOUR, endTime: f.now }),
-        (e: unknown) => e instanceof UdmSearchTimeoutError && /10-minute time-out/.test(e.message) && /Narrow the time range/.test(e.message),
+        (e: unknown) =>
+          e instanceof UdmSearchTimeoutError &&
+          /10-minute time-out/.test(e.message) &&
+          /Narrow the time range/.test(describeError(e)) &&
+          !/timeoutSeconds/.test(describeError(e)),
       );
       assert.equal(retries.length, 0);
     });
