@@ -19,7 +19,7 @@ import {
   TextEdit,
   type Range,
 } from 'vscode-languageserver-types';
-import type { CallNode, Expr, Operand, Section } from './ast';
+import type { Section } from './ast';
 import { fieldPathOf } from './check';
 import { AGGREGATES, FUNCTIONS, FUNCTION_NAMESPACES, findAggregate, findFunction, signatureLabel, type AggregateDef, type FunctionDef } from './functions';
 import { analyze, type Analysis, type CompileOptions, type UdmDiagnostic } from './index';
@@ -623,18 +623,19 @@ const LOWER_KEYWORDS = new Set(['nocase', 'in', 'regex', 'cidr', 'asc', 'desc', 
 /**
  * Normalises spacing and keyword case while keeping the author's line structure: one space
  * around operators and between conditions, none inside paths and calls, AND/OR/NOT in upper
- * case, section bodies indented by two spaces. Documents with lexical errors are left alone
- * (reformatting half a string could change what it means).
+ * case, section bodies and open parentheses indented one unit (the editor's tab settings).
+ * Documents with lexical errors are left alone (reformatting half a string could change what
+ * it means).
  */
 export function format(a: Analysis, options: { tabSize: number; insertSpaces: boolean }): TextEdit[] {
   if (a.parse.tokens.some((t) => t.error && t.kind !== 'op') || a.parse.comments.some((c) => c.error)) return [];
-  const formatted = formatText(a);
+  const unit = options.insertSpaces ? ' '.repeat(Math.max(1, Math.min(8, options.tabSize || 2))) : '\t';
+  const formatted = formatText(a, unit);
   if (formatted === a.text) return [];
-  void options;
   return [TextEdit.replace(a.lines.range(0, a.text.length), formatted)];
 }
 
-export function formatText(a: Analysis): string {
+export function formatText(a: Analysis, indentUnit = '  '): string {
   const { text } = a;
   const items = [...a.parse.tokens.filter((t) => t.kind !== 'eof'), ...a.parse.comments].sort((x, y) => x.start - y.start);
   const sectionKeywordAt = new Set(a.parse.query.sections.map((s) => s.keyword.start));
@@ -672,8 +673,8 @@ export function formatText(a: Analysis): string {
     }
     if (startOfLine) {
       const isSectionKw = t.kind === 'ident' && sectionKeywordAt.has(t.start);
-      const indent = isSectionKw ? 0 : (inSection ? 2 : 0) + 2 * Math.max(0, parenDepth - (t.kind === 'rparen' ? 1 : 0));
-      line = ' '.repeat(indent) + piece;
+      const depth = isSectionKw ? 0 : (inSection ? 1 : 0) + Math.max(0, parenDepth - (t.kind === 'rparen' ? 1 : 0));
+      line = indentUnit.repeat(depth) + piece;
     } else {
       line += (needsSpace(prev!, t) ? ' ' : '') + piece;
     }
@@ -846,44 +847,4 @@ export function foldingRanges(a: Analysis): FoldingRange[] {
     }
   }
   return out;
-}
-
-// ---- outline helpers (used by hover/semantic code and tests) -----------------------------------
-
-export function callAt(expr: Expr | null, offset: number): CallNode | undefined {
-  let found: CallNode | undefined;
-  const visitOperand = (op: Operand | null | undefined): void => {
-    if (!op || op.type !== 'call') return;
-    if (offset >= op.start && offset <= op.end) found = op;
-    op.args.forEach(visitOperand);
-  };
-  const visit = (e: Expr | null): void => {
-    if (!e) return;
-    switch (e.type) {
-      case 'and':
-      case 'or':
-        e.items.forEach(visit);
-        break;
-      case 'not':
-        visit(e.expr);
-        break;
-      case 'compare':
-        visitOperand(e.left);
-        visitOperand(e.right);
-        break;
-      case 'callExpr':
-        visitOperand(e.call);
-        break;
-      case 'assign':
-        visitOperand(e.value);
-        break;
-      case 'in':
-        visitOperand(e.left);
-        break;
-      default:
-        break;
-    }
-  };
-  visit(expr);
-  return found;
 }

@@ -140,6 +140,13 @@ describe('UDM formatting, folding and semantic tokens', () => {
     );
   });
 
+  it('indents with the editor\'s tab settings', () => {
+    const edits = format(analyze('$h = a.b\nmatch:\n$h\n'), { tabSize: 4, insertSpaces: false });
+    assert.equal(edits[0]!.newText, '$h = a.b\nmatch:\n\t$h\n');
+    const spaces = format(analyze('$h = a.b\nmatch:\n$h\n'), { tabSize: 4, insertSpaces: true });
+    assert.equal(spaces[0]!.newText, '$h = a.b\nmatch:\n    $h\n');
+  });
+
   it('leaves documents with lexical errors alone', () => {
     assert.deepEqual(format(analyze('a.b = "unterminated'), { tabSize: 2, insertSpaces: true }), []);
   });
