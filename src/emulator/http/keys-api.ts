@@ -80,7 +80,8 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
       return {
         method: 'apikeys.keys.list',
         handle: ({ params }) => {
-          const pageSize = params.int(['pageSize', 'page_size'], 0, MAX_PAGE_SIZE, 0) || MAX_PAGE_SIZE;
+          // AIP-158: a page size above the maximum is coerced down, a negative one is an error.
+          const pageSize = Math.min(params.int(['pageSize', 'page_size'], 0, 2 ** 31 - 1, 0) || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
           const pageToken = params.getAny('pageToken', 'page_token') ?? '';
           const showDeleted = params.bool(['showDeleted', 'show_deleted']);
           params.rejectUnknown();

@@ -176,8 +176,18 @@ describe('sandbox admin calls and bad input', function () {
       expectError(await call(sandbox, 'GET', `${KEYS}?pageToken=garbage`), 400, 'INVALID_ARGUMENT', /Invalid page token/);
       const first = await call(sandbox, 'GET', `${KEYS}?pageSize=2`);
       expectError(await call(sandbox, 'GET', `${KEYS}?pageSize=2&showDeleted=true&pageToken=${first.body.nextPageToken}`), 400, 'INVALID_ARGUMENT', /page token/);
-      expectError(await call(sandbox, 'GET', `${KEYS}?pageSize=301`), 400, 'INVALID_ARGUMENT', /pageSize must be between 0 and 300/);
-      expectError(await call(sandbox, 'GET', `${KEYS}?pageSize=-1`), 400, 'INVALID_ARGUMENT');
+      // AIP-158: an oversized page size is coerced to the maximum (300), a negative or huge one refused.
+      await admin(sandbox, 'reset', { seed: 'empty' });
+      for (let i = 0; i < 305; i++) assert.equal((await call(sandbox, 'POST', `${KEYS}?keyId=k${i}`, { body: {} })).status, 200);
+      const big = await call(sandbox, 'GET', `${KEYS}?pageSize=100000`);
+      assert.equal(big.status, 200);
+      assert.equal(big.body.keys.length, 300);
+      const rest = await call(sandbox, 'GET', `${KEYS}?pageSize=100000&pageToken=${big.body.nextPageToken}`);
+      assert.equal(rest.body.keys.length, 5);
+      assert.equal(rest.body.nextPageToken, undefined);
+      await admin(sandbox, 'reset', { seed: 'demo' });
+      expectError(await call(sandbox, 'GET', `${KEYS}?pageSize=-1`), 400, 'INVALID_ARGUMENT', /pageSize/);
+      expectError(await call(sandbox, 'GET', `${KEYS}?pageSize=99999999999`), 400, 'INVALID_ARGUMENT', /pageSize/);
       expectError(await call(sandbox, 'GET', `${KEYS}?showDeleted=yes`), 400, 'INVALID_ARGUMENT', /TYPE_BOOL/);
       expectError(await call(sandbox, 'GET', `${KEYS}?colour=red`), 400, 'INVALID_ARGUMENT', /Unknown name "colour"/);
       expectError(await call(sandbox, 'GET', '/v2/operations/unknown-op'), 404, 'NOT_FOUND');
