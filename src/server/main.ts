@@ -16,6 +16,7 @@ import {
   UdmDocument,
   codeActions,
   complete,
+  documentSymbols,
   foldingRanges,
   format,
   hover,
@@ -82,6 +83,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentFormattingProvider: true,
       codeActionProvider: { codeActionKinds: ['quickfix'] },
       foldingRangeProvider: true,
+      documentSymbolProvider: true,
       semanticTokensProvider: {
         legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] },
         full: true,
@@ -147,6 +149,11 @@ connection.onCodeAction((params) => {
 connection.onFoldingRanges((params) => {
   const u = udmDoc(params.textDocument.uri);
   return u ? foldingRanges(u.analysis) : [];
+});
+
+connection.onDocumentSymbol((params) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u ? documentSymbols(u.analysis) : [];
 });
 
 connection.languages.semanticTokens.on((params) => {

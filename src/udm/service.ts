@@ -8,6 +8,8 @@ import {
   CompletionItem,
   CompletionItemKind,
   Diagnostic,
+  DocumentSymbol,
+  SymbolKind,
   DiagnosticSeverity,
   DiagnosticTag,
   FoldingRange,
@@ -845,6 +847,30 @@ export function foldingRanges(a: Analysis): FoldingRange[] {
       const end = a.lines.position(t.start).line;
       if (end > start) out.push({ startLine: start, endLine: end - 1 >= start + 1 ? end - 1 : end });
     }
+  }
+  return out;
+}
+
+// ---- outline -----------------------------------------------------------------------------------
+
+/** Outline: the filter, its placeholders, and each statistics section with its variables. */
+export function documentSymbols(a: Analysis): DocumentSymbol[] {
+  const out: DocumentSymbol[] = [];
+  const { filter, sections } = a.parse.query;
+  if (filter) {
+    const children = [...a.check.placeholders.values()].map((p) =>
+      DocumentSymbol.create(`$${p.variable.name}`, describePlaceholder(a, p.variable.name), SymbolKind.Variable, a.lines.range(p.start, p.end), a.lines.range(p.variable.start, p.variable.end)),
+    );
+    out.push(DocumentSymbol.create('filter', undefined, SymbolKind.Namespace, a.lines.range(filter.start, filter.end), a.lines.range(filter.start, filter.start), children));
+  }
+  for (const s of sections) {
+    const children: DocumentSymbol[] = [];
+    for (const k of s.keys) children.push(DocumentSymbol.create(k.type === 'variable' ? `$${k.name}` : fieldPathOf(k).join('.'), 'group by', SymbolKind.Key, a.lines.range(k.start, k.end), a.lines.range(k.start, k.end)));
+    for (const o of s.outcomes) {
+      const detail = o.value?.type === 'call' ? `${o.value.name}(…)` : undefined;
+      children.push(DocumentSymbol.create(`$${o.variable.name}`, detail, SymbolKind.Variable, a.lines.range(o.start, o.end), a.lines.range(o.variable.start, o.variable.end)));
+    }
+    out.push(DocumentSymbol.create(`${s.kind}:`, s.limit ? String(s.limit.value) : undefined, SymbolKind.Namespace, a.lines.range(s.start, s.end), a.lines.range(s.keyword.start, s.keyword.end), children));
   }
   return out;
 }

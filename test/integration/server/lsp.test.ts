@@ -25,7 +25,7 @@ describe('UDM language server over stdio', function () {
   });
 
   it('announces its features', () => {
-    for (const key of ['completionProvider', 'hoverProvider', 'signatureHelpProvider', 'documentFormattingProvider', 'codeActionProvider', 'foldingRangeProvider', 'semanticTokensProvider', 'diagnosticProvider']) {
+    for (const key of ['completionProvider', 'hoverProvider', 'signatureHelpProvider', 'documentFormattingProvider', 'codeActionProvider', 'foldingRangeProvider', 'semanticTokensProvider', 'diagnosticProvider', 'documentSymbolProvider']) {
       assert.ok(capabilities[key], `missing ${key}`);
     }
   });

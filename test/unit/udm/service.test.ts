@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/udm/index';
-import { codeActions, complete, foldingRanges, format, formatText, hover, SEMANTIC_TOKEN_TYPES, semanticTokens, signatureHelp, toLspDiagnostics } from '../../../src/udm/service';
+import { codeActions, complete, documentSymbols, foldingRanges, format, formatText, hover, SEMANTIC_TOKEN_TYPES, semanticTokens, signatureHelp, toLspDiagnostics } from '../../../src/udm/service';
 
 /** `|` marks the cursor. */
 function at(textWithCursor: string): { a: ReturnType<typeof analyze>; pos: { line: number; character: number } } {
@@ -175,5 +175,21 @@ describe('UDM formatting, folding and semantic tokens', () => {
       [1, 3, 1, 'operator'],
       [1, 5, 2, 'parameter'],
     ]);
+  });
+});
+
+describe('UDM outline', () => {
+  it('lists the filter with its placeholders and each section with its variables', () => {
+    const symbols = documentSymbols(analyze('$h = principal.hostname\nmetadata.event_type = "USER_LOGIN"\nmatch:\n  $h\noutcome:\n  $n = count(metadata.id)\nlimit:\n  5'));
+    assert.deepEqual(
+      symbols.map((s) => [s.name, s.detail, (s.children ?? []).map((c) => `${c.name} ${c.detail ?? ''}`.trim())]),
+      [
+        ['filter', undefined, ['$h = principal.hostname']],
+        ['match:', undefined, ['$h group by']],
+        ['outcome:', undefined, ['$n count(…)']],
+        ['limit:', '5', []],
+      ],
+    );
+    assert.deepEqual(symbols[2]!.range, { start: { line: 4, character: 0 }, end: { line: 5, character: 25 } });
   });
 });
