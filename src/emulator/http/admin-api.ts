@@ -25,7 +25,7 @@ function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
   for (const k of Object.keys(body)) if (!allowed.includes(k)) throw invalidArgument(`Unknown field "${k}"; expected ${allowed.join(', ') || 'no fields'}.`);
 }
 
-export function resetAll(deps: AdminDeps, seed: SeedName): void {
+function resetAll(deps: AdminDeps, seed: SeedName): void {
   deps.keys.reset(seed);
   deps.events.reset(seed);
   deps.models.reset(seed);

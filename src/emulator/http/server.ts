@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiError, faultError } from './errors';
-import { handleAdmin, resetAll, type AdminDeps } from './admin-api';
+import { handleAdmin, type AdminDeps } from './admin-api';
 import { matchKeysRoute } from './keys-api';
 import { matchSearchRoute } from './search-api';
 import { RateLimiter } from './ratelimit';
@@ -164,4 +164,3 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
   };
 }
 
-export { resetAll };
