@@ -1,6 +1,6 @@
 // A minimal LSP client over a spawned `node dist/server.js --stdio`, for tests and benchmarks.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -8,13 +8,23 @@ import { createMessageConnection, IPCMessageReader, IPCMessageWriter, StreamMess
 
 const ROOT = join(__dirname, '..', '..', '..');
 
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
 /**
- * dist/server.js when the build has run (the artifact users get); otherwise the same entry point
- * bundled into a temporary directory, so the test never depends on another build's timing.
+ * dist/server.js when the build is up to date (the artifact users get); otherwise the same entry
+ * point bundled into a temporary directory, so a stale or missing build never decides a test.
  */
 export function serverPath(): string {
   const dist = join(ROOT, 'dist', 'server.js');
-  if (existsSync(dist)) return dist;
+  const sources = Math.max(newestSource(join(ROOT, 'src/udm')), newestSource(join(ROOT, 'src/server')));
+  if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return dist;
   const out = join(mkdtempSync(join(tmpdir(), 'udm-server-')), 'server.js');
   buildSync({ entryPoints: [join(ROOT, 'src/server/main.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'error' });
   return out;
