@@ -40,6 +40,17 @@ describe('result fields', () => {
     assert.deepEqual(defaultColumns('assetEvents').map((c) => c.id)[0], 'metadata.eventTimestamp');
   });
 
+  it('shows artifact indicators as their value, whatever their kind', () => {
+    const ioc = defaultColumns('iocMatches')[0]!;
+    assert.equal(cellText({ artifact: { domainName: 'evil.example' } }, ioc), 'evil.example');
+    assert.equal(cellText({ artifact: { destinationIpAddress: '198.51.100.23' } }, ioc), '198.51.100.23');
+    const details = defaultColumns('iocDetails');
+    assert.equal(cellText({ addresses: [{ ipAddress: '198.51.100.23', port: [443, 8443] }] }, details[1]!), '198.51.100.23');
+    assert.equal(cellText({ addresses: [{ ipAddress: '198.51.100.23', port: [443, 8443] }] }, details[2]!), '443, 8443');
+    const asset = defaultColumns('assets')[3]!;
+    assert.equal(cellText({ firstSeenArtifactInfo: { artifactIndicator: { hashMd5: 'abc' } } }, asset), 'abc');
+  });
+
   it('discovers every leaf path present, in first-seen order', () => {
     const rows = [udmRow(1), udmRow(2, { network: { dns: { questions: [{ name: 'a.example', type: 1 }] } } })];
     const cols = discoverColumns(rows);

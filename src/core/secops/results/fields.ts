@@ -16,6 +16,9 @@ export function eventRoot(kind: ResultKind): string {
   return kind === 'udm' ? 'udm.' : '';
 }
 
+/** The artifact indicator fields of the Search API, domain first. */
+const ARTIFACT_KEYS = ['domainName', 'destinationIpAddress', 'hashSha256', 'hashSha1', 'hashMd5'];
+
 export function defaultColumns(kind: ResultKind): ColumnSpec[] {
   const r = eventRoot(kind);
   switch (kind) {
@@ -33,11 +36,11 @@ export function defaultColumns(kind: ResultKind): ColumnSpec[] {
         { id: 'asset.hostname', label: 'Asset', fallbacks: ['asset.assetIpAddress', 'asset.mac', 'asset.productId'] },
         { id: 'firstSeenArtifactInfo.seenTime', label: 'First seen' },
         { id: 'lastSeenArtifactInfo.seenTime', label: 'Last seen' },
-        { id: 'firstSeenArtifactInfo.artifactIndicator', label: 'Artifact' },
+        { id: 'firstSeenArtifactInfo.artifactIndicator.domainName', label: 'Artifact', fallbacks: ARTIFACT_KEYS.slice(1).map((k) => `firstSeenArtifactInfo.artifactIndicator.${k}`) },
       ];
     case 'iocMatches':
       return [
-        { id: 'artifact', label: 'Artifact' },
+        { id: 'artifact.domainName', label: 'Artifact', fallbacks: ARTIFACT_KEYS.slice(1).map((k) => `artifact.${k}`) },
         { id: 'sources.category', label: 'Category' },
         { id: 'sources.confidenceScore.normalizedConfidenceScore', label: 'Confidence' },
         { id: 'sources.rawSeverity', label: 'Severity' },
@@ -47,7 +50,8 @@ export function defaultColumns(kind: ResultKind): ColumnSpec[] {
     case 'iocDetails':
       return [
         { id: 'category', label: 'Category' },
-        { id: 'addresses', label: 'Addresses' },
+        { id: 'addresses.domain', label: 'Address', fallbacks: ['addresses.ipAddress'] },
+        { id: 'addresses.port', label: 'Ports' },
         { id: 'confidenceScore.strRawConfidenceScore', label: 'Confidence' },
         { id: 'rawSeverity', label: 'Severity' },
         { id: 'firstActiveTime', label: 'First active' },
