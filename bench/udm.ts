@@ -1,13 +1,12 @@
 // UDM language benchmarks: completion latency over the LSP wire against dist/server.js, full
 // parse + diagnostics of a 10,000-line document, lexer throughput and filter throughput.
-import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { analyze, compileQuery, lex } from '../src/udm/index';
 import { toLspDiagnostics } from '../src/udm/service';
-import { LspClient } from '../test/integration/server/lsp-client';
+import { LspClient, serverPath } from '../test/integration/server/lsp-client';
 
 const CONDITIONS = [
   'metadata.event_type = "NETWORK_CONNECTION"',
@@ -117,8 +116,8 @@ function filterMillion(): number {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(__dirname, '..', 'dist', 'server.js'))) {
-    console.log('# dist/server.js missing (run `npm run build`); measuring a fresh bundle of src/server/main.ts');
+  if (serverPath() !== join(__dirname, '..', 'dist', 'server.js')) {
+    console.log('# dist/server.js is missing or older than its sources (run `npm run build`); measuring a fresh bundle of src/server/main.ts');
   }
   const p95 = await completionP95();
   console.log(`udm completion p95 ms: ${p95.toFixed(2)} ms`);
