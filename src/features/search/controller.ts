@@ -28,7 +28,8 @@ function postResults(panel: ResultsPanel, info: RunInfo, columns: ColumnSpec[], 
   panel.post({ type: 'results', run: info, columns, rowsJson: JSON.stringify(rows.slice(0, FIRST_PAINT_ROWS)), moreDataAvailable });
   if (rows.length > FIRST_PAINT_ROWS) panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) });
 }
-const KEEP_RUNS = 12;
+/** Only the runs a panel still shows can be exported or completed; older ones are let go. */
+const KEEP_RUNS = 4;
 /** "Fetch the rest" stops here: beyond it the panel is no longer the right tool (export or narrow). */
 export const FETCH_REST_MAX_EVENTS = 200_000;
 
@@ -103,6 +104,9 @@ export class SearchController implements vscode.Disposable {
   }
 
   private remember(run: RunRecord): void {
+    // A panel shows one run at a time: a "fetch the rest" still filling the old one would only
+    // spend the search budget on rows nobody sees.
+    for (const other of this.runs.values()) if (other.slot === run.slot) other.fetch?.abort();
     this.runs.set(run.info.runId, run);
     while (this.runs.size > KEEP_RUNS) {
       const oldest = this.runs.keys().next().value as string;
