@@ -1,0 +1,343 @@
+// Hostile event data in the real results webview (dist/webview/results.js) in headless Chromium, on
+// the HTML and CSP the extension itself generates (ResultsPanel under the vscode fake): no injected
+// script runs, no element grows wider than the viewport, links leave only as an openLink request,
+// and the extension opens only http(s) links, only after a modal confirmation.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { useFakeVscode } from '../unit/fakes/vscode';
+
+const ROOT = resolve(__dirname, '../..');
+/** Browser globals inside page.evaluate callbacks (this tsconfig has no DOM lib); the page defines its own copy. */
+const browser$ = (): any => globalThis as any;
+const BUNDLE = join(ROOT, 'dist/webview/results.js');
+const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
+const MB = 1 << 20;
+
+useFakeVscode();
+const vscode = require('vscode') as Record<string, any>;
+
+interface CapturedPanel {
+  html: string;
+  options: { enableScripts?: boolean; localResourceRoots?: Array<{ path: string }> };
+}
+
+/** The page HTML exactly as ResultsPanel writes it, with webview URIs mapped onto a local origin. */
+function extensionHtml(origin: string): CapturedPanel {
+  const captured: CapturedPanel = { html: '', options: {} };
+  const webview = {
+    cspSource: origin,
+    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
+    onDidReceiveMessage: () => ({ dispose() {} }),
+    postMessage: async () => true,
+    set html(value: string) { captured.html = value; },
+    get html() { return captured.html; },
+  };
+  vscode.window.createWebviewPanel = (_type: string, _title: string, _column: unknown, options: CapturedPanel['options']) => {
+    captured.options = options;
+    return { webview, onDidDispose: () => ({ dispose() {} }), reveal() {}, dispose() {}, title: '', iconPath: undefined, viewColumn: 1 };
+  };
+  const { ResultsPanel } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
+  ResultsPanel.disposeAll();
+  ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined);
+  ResultsPanel.disposeAll();
+  return captured;
+}
+
+function deepJson(depth: number): unknown {
+  let value: unknown = { leaf: '<img src=x onerror="window.__pwned=\'deep\'">' };
+  for (let i = 0; i < depth; i++) value = { [`level${i}`]: value, n: [i] };
+  return value;
+}
+
+const PAYLOADS = [
+  '<img src=x onerror="window.__pwned=\'img\'">',
+  '<script>window.__pwned="script"</script>',
+  '"><svg onload="window.__pwned=\'svg\'">',
+  '<iframe srcdoc="<script>parent.__pwned=\'iframe\'</script>"></iframe>',
+  "javascript:window.__pwned='js'",
+  '{{constructor.constructor("window.__pwned=\'template\'")()}}',
+  '<a href="javascript:window.__pwned=\'href\'">click</a>',
+  '\u202egnp.exe',
+];
+
+function hostileRows(): unknown[] {
+  const rows: unknown[] = PAYLOADS.map((payload, i) => ({
+    name: `events/${i}`,
+    udm: {
+      metadata: { eventTimestamp: `2026-01-01T00:0${i}:00Z`, eventType: 'NETWORK_HTTP', description: payload },
+      principal: { hostname: payload, ip: ['10.0.0.1'] },
+      target: { hostname: `host-${i}`, url: payload },
+      securityResult: [{ action: 'ALLOW', summary: payload }],
+    },
+  }));
+  rows.push({
+    name: 'events/huge',
+    udm: { metadata: { eventTimestamp: '2026-01-01T01:00:00Z', eventType: 'GENERIC_EVENT' }, principal: { hostname: 'W'.repeat(MB) }, target: { url: 'https://example.com/report?q=1' } },
+  });
+  rows.push({ name: 'events/deep', udm: { metadata: { eventTimestamp: '2026-01-01T02:00:00Z', eventType: 'GENERIC_EVENT' }, additional: deepJson(400) } });
+  return rows;
+}
+
+describe('reliability: hostile data in the results webview (headless Chromium)', function () {
+  this.timeout(90_000);
+  let server: Server;
+  let origin: string;
+  let browser: Browser;
+  let page: Page;
+  let panel: CapturedPanel;
+  const dialogs: string[] = [];
+  const requests: string[] = [];
+  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-hostile-'));
+
+  before(async () => {
+    assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build (npm test does) first`);
+    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`);
+    server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === '/') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(panel.html);
+        return;
+      }
+      const file = join(ROOT, path);
+      if (!file.startsWith(join(ROOT, 'dist/webview')) || !existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css' : 'text/javascript' });
+      res.end(readFileSync(file));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    panel = extensionHtml(origin);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((r) => server?.close(r));
+    rmSync(userData, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    dialogs.length = 0;
+    requests.length = 0;
+    page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    page.on('console', (m) => process.env.CLOUDBENCH_DEBUG && console.error('page console:', m.text()));
+    // What a VS Code webview provides before any page script runs; CSP does not apply to it.
+    // Given as text: functions compiled by tsx carry helper calls (__name) that the page lacks.
+    await page.addInitScript(`
+      window.__name = (f) => f;
+      window.browser$ = () => window;
+      window.__posted = [];
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
+    `);
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+  });
+
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  async function postResults(rows: unknown[], extra: { title?: string; uri?: string[]; columns?: unknown[] } = {}): Promise<void> {
+    const message = {
+      type: 'results',
+      run: { runId: 'run-1', kind: 'udm', title: extra.title ?? 'principal.hostname = "x"', ...(extra.uri ? { uri: extra.uri } : {}) },
+      columns: extra.columns ?? [],
+      rowsJson: JSON.stringify(rows),
+      moreDataAvailable: false,
+    };
+    const painted = page.evaluate(() => new Promise<number>((r) => browser$().document.addEventListener('cloudbench:painted', (e: any) => r(e.detail.rows), { once: true })));
+    await page.evaluate((m) => browser$().postMessage(m, '*'), message);
+    assert.equal(await painted, rows.length);
+  }
+
+  async function pageState(): Promise<{ pwned: unknown; handlers: string[]; injected: number; violations: string[]; widest: number; scrollWidth: number; innerWidth: number; gridHeight: number; innerHeight: number }> {
+    return page.evaluate(() => {
+      const w = browser$();
+      const document = w.document;
+      const handlers: string[] = [];
+      let widest = 0;
+      for (const node of Array.from(document.querySelectorAll('*')) as any[]) {
+        for (const attr of Array.from(node.attributes) as any[]) if (/^on/i.test(attr.name) || /javascript:/i.test(attr.value) && attr.name === 'href') handlers.push(`${node.tagName}.${attr.name}`);
+        const rect = node.getBoundingClientRect();
+        if (rect.width > widest && w.getComputedStyle(node).display !== 'none' && node.closest('#detail:not(.visible)') === null) widest = rect.width;
+      }
+      return {
+        pwned: w.__pwned,
+        handlers,
+        injected: document.querySelectorAll('body img, body iframe, body svg[onload], body object, body embed, body script:not([nonce])').length,
+        violations: w.__violations as string[],
+        widest,
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: w.innerWidth,
+        gridHeight: document.getElementById('grid').getBoundingClientRect().height,
+        innerHeight: w.innerHeight,
+      };
+    });
+  }
+
+  it('the generated HTML has a locked-down CSP, a nonce on its only script, and resource roots limited to dist/webview and media', () => {
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(panel.html)?.[1];
+    assert.ok(csp, 'a CSP meta tag');
+    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+    assert.deepEqual(directives.get('default-src'), ["'none'"]);
+    const scriptSrc = directives.get('script-src') ?? [];
+    assert.equal(scriptSrc.length, 1, `script-src: ${scriptSrc.join(' ')}`);
+    assert.match(scriptSrc[0]!, /^'nonce-[A-Za-z0-9+/=]{16,}'$/);
+    for (const [name, sources] of directives) {
+      for (const s of sources) assert.ok(!/unsafe-inline|unsafe-eval|^\*$|^https?:$|^data:$|^blob:$/.test(s) || (name === 'style-src' && false), `${name} allows ${s}`);
+    }
+    const nonce = scriptSrc[0]!.slice("'nonce-".length, -1);
+    const scripts = [...panel.html.matchAll(/<script\b([^>]*)>/g)];
+    assert.equal(scripts.length, 1);
+    assert.ok(scripts[0]![1]!.includes(`nonce="${nonce}"`), 'the bundle script carries the nonce');
+    assert.ok(!/\son[a-z]+=/i.test(panel.html), 'no inline event handlers');
+    assert.equal(panel.options.enableScripts, true);
+    const roots = (panel.options.localResourceRoots ?? []).map((u) => u.path.slice(ROOT.length)).sort();
+    assert.deepEqual(roots, ['/dist/webview', '/media']);
+  });
+
+  it('the CSP is live: a script element inserted the way an injection would is blocked and reported', async () => {
+    await page.evaluate(() => {
+      const document = browser$().document;
+      const s = document.createElement('script');
+      s.textContent = 'window.__pwned = "inline"';
+      document.body.append(s);
+    });
+    await page.waitForFunction(() => (browser$().__violations as string[]).length > 0);
+    const state = await pageState();
+    assert.equal(state.pwned, undefined);
+    assert.ok(state.violations.some((v) => v.startsWith('script-src')), state.violations.join('; '));
+  });
+
+  it('HTML, script, svg, iframe, javascript: and template payloads in every column and the title render as text; nothing runs', async () => {
+    await postResults(hostileRows(), { title: PAYLOADS[0]!, uri: ["javascript:window.__pwned='console'"], columns: [
+      { id: 'udm.principal.hostname', label: '<b onmouseover="window.__pwned=1">Host</b>' },
+      { id: 'udm.target.url', label: 'URL' },
+      { id: 'udm.metadata.description', label: 'Description' },
+      { id: 'udm.securityResult.summary', label: 'Summary' },
+    ] });
+    // Hover and open every row's detail: tooltips and the tree are where lazily inserted text lives.
+    const rowCount = await page.locator('#spacer .row').count();
+    assert.ok(rowCount >= PAYLOADS.length);
+    for (let i = 0; i < PAYLOADS.length; i++) {
+      const row = page.locator(`#spacer .row[data-pos="${i}"]`);
+      await row.locator('.cell').first().hover();
+      await row.click();
+    }
+    const state = await pageState();
+    assert.equal(state.pwned, undefined, 'an injected payload ran');
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(state.handlers, [], 'no element carries an event-handler attribute');
+    assert.equal(state.injected, 0, 'no element was created from event data');
+    assert.deepEqual(state.violations, [], 'nothing even tried to load or run');
+    assert.deepEqual(requests.filter((u) => !/\/(|dist\/webview\/results\.(js|css))$/.test(new URL(u).pathname)), [], 'no request beyond the page and its bundle');
+    const title = await page.locator('#run-title').textContent();
+    assert.equal(title, PAYLOADS[0]);
+    assert.ok(await page.locator('#grid-header').textContent().then((t) => t?.includes('<b onmouseover')), 'the hostile label shows as text');
+    assert.equal(await page.locator('#open-console').isVisible(), false, 'a javascript: console link is not offered');
+  });
+
+  it('an RTL override is shown as a visible marker, not applied', async () => {
+    await postResults(hostileRows());
+    const texts = await page.locator('#spacer .row[data-pos="7"] .cell').allTextContents();
+    const joined = texts.join(' | ');
+    assert.ok(!joined.includes('\u202e'), `raw U+202E reached the page: ${joined}`);
+    assert.match(joined, /U\+202E/);
+  });
+
+  it('a 1 MB string and 400-deep JSON keep the layout: nothing wider than the viewport, grid height bounded, the detail opens', async () => {
+    const rows = hostileRows();
+    await postResults(rows);
+    let state = await pageState();
+    assert.ok(state.scrollWidth <= state.innerWidth + 1, `page scrolls sideways: ${state.scrollWidth} > ${state.innerWidth}`);
+    assert.ok(state.gridHeight <= state.innerHeight, `grid ${state.gridHeight}px in a ${state.innerHeight}px window`);
+    const cellTexts = await page.locator('#spacer .row[data-pos="8"] .cell').allTextContents();
+    assert.ok(cellTexts.every((t) => t.length < 400), `a cell holds ${Math.max(...cellTexts.map((t) => t.length))} characters`);
+    for (const pos of [8, 9]) {
+      const started = Date.now();
+      await page.locator(`#spacer .row[data-pos="${pos}"]`).click();
+      await page.locator('#detail.visible').waitFor();
+      assert.ok(Date.now() - started < 5_000, `detail of row ${pos} took ${Date.now() - started} ms`);
+      state = await pageState();
+      assert.ok(state.scrollWidth <= state.innerWidth + 1, `row ${pos}: page scrolls sideways (${state.scrollWidth})`);
+      const detailWidth = await page.locator('#detail').evaluate((n: any) => n.getBoundingClientRect().width);
+      assert.ok(detailWidth <= state.innerWidth, `detail ${detailWidth}px`);
+      const longest = await page.locator('#detail .str').evaluateAll((nodes: any[]) => Math.max(0, ...nodes.map((n) => String(n.textContent ?? '').length)));
+      assert.ok(longest < 5_000, `a detail value holds ${longest} characters`);
+      assert.equal(state.pwned, undefined);
+    }
+    assert.deepEqual((await pageState()).violations, []);
+  });
+
+  it('links leave the page only as an openLink request: https offered, javascript: not, nothing navigates', async () => {
+    await postResults(hostileRows(), { uri: ['https://console.example.com/search?q=1'] });
+    await page.locator('#spacer .row[data-pos="8"]').click();
+    const openButtons = page.locator('#detail [data-action="open-link"]');
+    assert.equal(await openButtons.count(), 1, 'one Open link button, for the https url');
+    await openButtons.first().click();
+    await page.locator('#spacer .row[data-pos="4"]').click();
+    assert.equal(await page.locator('#detail [data-action="open-link"]').count(), 0, 'no Open link for javascript:');
+    await page.locator('#open-console').click();
+    const posted = await page.evaluate(() => (browser$().__posted as Array<{ type: string; url?: string }>).filter((m) => m.type === 'openLink'));
+    assert.deepEqual(posted, [
+      { type: 'openLink', url: 'https://example.com/report?q=1' },
+      { type: 'openLink', url: 'https://console.example.com/search?q=1' },
+    ]);
+    assert.equal(new URL(page.url()).pathname, '/', 'the page did not navigate');
+  });
+
+  it('the extension opens only http(s) links, only after a modal confirmation naming the link', async () => {
+    const opened: string[] = [];
+    const asked: Array<{ text: string; modal: boolean }> = [];
+    const warned: string[] = [];
+    let answer: string | undefined = 'Open';
+    vscode.env = { openExternal: async (uri: { toString(): string }) => { opened.push(uri.toString()); return true; } };
+    const window = vscode.window as Record<string, unknown>;
+    const saved = { info: window.showInformationMessage, warn: window.showWarningMessage };
+    window.showInformationMessage = async (text: string, options: { modal?: boolean }) => { asked.push({ text, modal: options?.modal === true }); return answer; };
+    window.showWarningMessage = async (text: string) => { warned.push(text); return undefined; };
+    try {
+      const { SearchController } = require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
+      const openLink = SearchController.prototype.openLink;
+      for (const bad of ["javascript:alert(1)", ' JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'vbscript:msgbox', 'command:workbench.action.terminal.new', 'vscode://settings', 'https://']) {
+        await openLink.call({}, bad);
+      }
+      assert.deepEqual(opened, [], 'nothing but http(s) opens');
+      assert.equal(asked.length, 0, 'refused links are not even offered');
+      assert.equal(warned.length, 8);
+      answer = undefined;
+      await openLink.call({}, 'https://example.com/a');
+      assert.deepEqual(opened, [], 'a dismissed confirmation opens nothing');
+      answer = 'Open';
+      await openLink.call({}, 'https://example.com/b');
+      assert.equal(opened.length, 1);
+      assert.match(opened[0]!, /example\.com\/b/);
+      assert.ok(asked.every((a) => a.modal), 'the confirmation is modal');
+      assert.ok(asked[1]!.text.includes('https://example.com/b'), 'the confirmation names the link');
+    } finally {
+      window.showInformationMessage = saved.info;
+      window.showWarningMessage = saved.warn;
+    }
+  });
+});
