@@ -126,6 +126,8 @@ export class SearchController implements vscode.Disposable {
     const title = query.replace(/\s+/g, ' ').trim();
     const panel = this.panel('query');
     panel.setTitle(`UDM: ${title}`);
+    // The panel clears for the new search, so the old run's fetch has nobody left to show rows to.
+    for (const other of this.runs.values()) if (other.slot === 'query') other.fetch?.abort();
     panel.post({ type: 'running', title });
     const started = Date.now();
     const response = await vscode.window.withProgress(
