@@ -190,9 +190,15 @@ export function validateReferrer(pattern: string): void {
   const slash = rest.indexOf('/');
   const hostPort = slash === -1 ? rest : rest.slice(0, slash);
   const path = slash === -1 ? '' : rest.slice(slash);
-  const portMatch = /^(.*):([^:\]]*)$/.exec(hostPort);
-  const host = portMatch && !hostPort.startsWith('[') ? portMatch[1]! : hostPort;
-  if (portMatch && !hostPort.startsWith('[')) {
+  // A bracketed IPv6 host carries colons of its own: only a ":port" after "]" is a port.
+  const bracketEnd = hostPort.startsWith('[') ? hostPort.indexOf(']') : -1;
+  if (hostPort.startsWith('[') && bracketEnd === -1) fail('the IPv6 host has no closing "]".');
+  const portMatch = bracketEnd >= 0
+    ? /^(\[[^\]]*\]):([^:]*)$/.exec(hostPort)
+    : /^(.*):([^:\]]*)$/.exec(hostPort);
+  if (bracketEnd >= 0 && !portMatch && bracketEnd !== hostPort.length - 1) fail('only ":port" may follow an IPv6 host in brackets.');
+  const host = portMatch ? portMatch[1]! : hostPort;
+  if (portMatch) {
     const port = portMatch[2]!;
     if (port !== '*' && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)) fail(`"${port}" is not a port number.`);
   }
