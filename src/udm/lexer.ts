@@ -46,6 +46,11 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** Every token is built here with all fields present, so they share one hidden class. */
+function mk(kind: TokenKind, start: number, end: number, value: string): Token {
+  return { kind, start, end, value, error: undefined, newlineBefore: false };
+}
+
 export interface LexResult {
   tokens: Token[];
   comments: Token[];
@@ -83,7 +88,7 @@ export function lex(text: string): LexResult {
     if (isIdentStart(c)) {
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      push({ kind: 'ident', start, end: i, value: text.slice(start, i) });
+      push(mk('ident', start, i, text.slice(start, i)));
       continue;
     }
     if (isDigit(c)) {
@@ -99,7 +104,7 @@ export function lex(text: string): LexResult {
         push({ kind: 'invalid', start, end: i, value: text.slice(start, i), error: `Invalid number '${text.slice(start, i)}'` });
         continue;
       }
-      push({ kind: 'number', start, end: i, value: text.slice(start, i) });
+      push(mk('number', start, i, text.slice(start, i)));
       continue;
     }
     switch (c) {
@@ -120,7 +125,7 @@ export function lex(text: string): LexResult {
         if (next === 47) {
           let j = i + 2;
           while (j < n && text.charCodeAt(j) !== C_LF) j++;
-          comments.push({ kind: 'comment', start, end: j, value: text.slice(start, j) });
+          comments.push(mk('comment', start, j, text.slice(start, j)));
           i = j;
           continue;
         }
@@ -148,7 +153,7 @@ export function lex(text: string): LexResult {
         let j = i + 1;
         while (j < n && isIdentPart(text.charCodeAt(j))) j++;
         const kind: TokenKind = c === 36 ? 'variable' : 'reflist';
-        const t: Token = { kind, start, end: j, value: text.slice(i + 1, j) };
+        const t = mk(kind, start, j, text.slice(i + 1, j));
         if (j === i + 1) t.error = c === 36 ? "Expected a placeholder name after '$'" : "Expected a reference list name after '%'";
         push(t);
         i = j;
@@ -160,13 +165,13 @@ export function lex(text: string): LexResult {
           push({ kind: 'op', start, end: i + 2, value: '=', error: "Use '=' to compare, not '=='" });
           i += 2;
         } else {
-          push({ kind: 'op', start, end: i + 1, value: '=' });
+          push(mk('op', start, i + 1, '='));
           i++;
         }
         continue;
       case 33 /* ! */:
         if (text.charCodeAt(i + 1) === 61) {
-          push({ kind: 'op', start, end: i + 2, value: '!=' });
+          push(mk('op', start, i + 2, '!='));
           i += 2;
         } else {
           push({ kind: 'invalid', start, end: i + 1, value: '!', error: "Unexpected '!': use NOT or '!='" });
@@ -176,40 +181,40 @@ export function lex(text: string): LexResult {
       case 60 /* < */:
       case 62 /* > */: {
         const op = text.charCodeAt(i + 1) === 61 ? text.slice(i, i + 2) : text[i]!;
-        push({ kind: 'op', start, end: i + op.length, value: op });
+        push(mk('op', start, i + op.length, op));
         i += op.length;
         continue;
       }
       case 40:
-        push({ kind: 'lparen', start, end: i + 1, value: '(' });
+        push(mk('lparen', start, i + 1, '('));
         i++;
         continue;
       case 41:
-        push({ kind: 'rparen', start, end: i + 1, value: ')' });
+        push(mk('rparen', start, i + 1, ')'));
         i++;
         continue;
       case 91:
-        push({ kind: 'lbracket', start, end: i + 1, value: '[' });
+        push(mk('lbracket', start, i + 1, '['));
         i++;
         continue;
       case 93:
-        push({ kind: 'rbracket', start, end: i + 1, value: ']' });
+        push(mk('rbracket', start, i + 1, ']'));
         i++;
         continue;
       case 44:
-        push({ kind: 'comma', start, end: i + 1, value: ',' });
+        push(mk('comma', start, i + 1, ','));
         i++;
         continue;
       case 46:
-        push({ kind: 'dot', start, end: i + 1, value: '.' });
+        push(mk('dot', start, i + 1, '.'));
         i++;
         continue;
       case 58:
-        push({ kind: 'colon', start, end: i + 1, value: ':' });
+        push(mk('colon', start, i + 1, ':'));
         i++;
         continue;
       case 45:
-        push({ kind: 'minus', start, end: i + 1, value: '-' });
+        push(mk('minus', start, i + 1, '-'));
         i++;
         continue;
       default: {
@@ -225,7 +230,8 @@ export function lex(text: string): LexResult {
       }
     }
   }
-  const eof: Token = { kind: 'eof', start: n, end: n, value: '', newlineBefore: newline };
+  const eof = mk('eof', n, n, '');
+  eof.newlineBefore = newline;
   tokens.push(eof);
   return { tokens, comments };
 }
@@ -242,7 +248,7 @@ function lexStringToken(text: string, start: number, quote: number): Token {
     const c = text.charCodeAt(i);
     if (c === quote) {
       value += text.slice(chunk, i);
-      return { kind: 'string', start, end: i + 1, value };
+      return mk('string', start, i + 1, value);
     }
     if (c === C_LF && !raw) break;
     if (c === 92 /* \ */ && !raw) {
@@ -264,7 +270,9 @@ function lexStringToken(text: string, start: number, quote: number): Token {
     i++;
   }
   value += text.slice(chunk, i);
-  return { kind: 'string', start, end: i, value, error: 'Unterminated string: add the closing quote' };
+  const t = mk('string', start, i, value);
+  t.error = 'Unterminated string: add the closing quote';
+  return t;
 }
 
 function lexString(text: string, start: number, quote: number, push: (t: Token) => void): number {
@@ -287,7 +295,7 @@ function lexRegex(text: string, start: number, push: (t: Token) => void): number
     if (c === 91) inClass = true;
     else if (c === 93) inClass = false;
     else if (c === 47 && !inClass) {
-      push({ kind: 'regex', start, end: i + 1, value: text.slice(start + 1, i).replace(/\\\//g, '/') });
+      push(mk('regex', start, i + 1, text.slice(start + 1, i).replace(/\\\//g, '/')));
       return i + 1;
     }
     i++;
