@@ -10,7 +10,7 @@ import { toAbortSignal } from '../../platform/disposables';
 import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
 import { filterExpression, isDefaultVersion, lastSegment, modelLabel, validateAlias, validateModelId } from './presentation';
-import { reportOutcome, runOperation } from './run-operation';
+import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
 import {
   AnnotationNode, CheckpointNode, EvaluationNode, LoadMoreNode, ModelNode, ModelsNode, ModelsTreeProvider,
   SliceNode, VersionNode,
@@ -20,6 +20,7 @@ const log = getLogger('models');
 const V1BETA1 = 'google.cloud.aiplatform.v1beta1';
 const DETAILS_SCHEME = 'cloudbench-models';
 const FILTER_KEY = 'cloudbench.models.filter';
+const JOURNAL_KEY = 'cloudbench.models.runningOperations';
 
 /** Read-only JSON documents for details and IAM policies, keyed by URI. */
 class DetailsDocuments implements vscode.TextDocumentContentProvider {
@@ -111,6 +112,16 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     importedAnnotations: (slice) => annotations.get(slice) ?? [],
   });
   const details = new DetailsDocuments();
+  const journal: OperationJournal = {
+    add: (entry) => {
+      const entries = context.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []).filter((e) => e.name !== entry.name);
+      void context.workspaceState.update(JOURNAL_KEY, [...entries, entry]);
+    },
+    remove: (name) => {
+      const entries = context.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
+      if (entries.some((e) => e.name === name)) void context.workspaceState.update(JOURNAL_KEY, entries.filter((e) => e.name !== name));
+    },
+  };
   const view = vscode.window.createTreeView('cloudbench.models', { treeDataProvider: provider, showCollapseAll: true });
   const updateMessage = (): void => {
     view.message = filter ? `Filtered: ${filter}` : undefined;
@@ -222,7 +233,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const parent = `projects/${project}/locations/${target.label}`;
     const title = `Copy model ${modelLabel(n.model)} to ${target.label}`;
     const outcome = await runOperation({
-      title, resource: source,
+      title, resource: source, journal,
       start: (signal) => c.copyModel({ request: { parent, sourceModel: source, ...(modelId.trim() ? { modelId: modelId.trim() } : {}) } }, signal ? { signal } : {}),
     });
     provider.refresh();
@@ -289,7 +300,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const title = `Export ${modelLabel(model)} as ${format.label}`;
     let outputInfo: string | undefined;
     const outcome = await runOperation({
-      title, resource: name,
+      title, resource: name, journal,
       start: async (signal) => {
         const op = await c.exportModel({ name, outputConfig }, signal ? { signal } : {});
         const info = op.metadata?.outputInfo;
@@ -327,7 +338,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     );
     if (answer !== 'Delete Model') return;
     const title = `Delete model ${label}`;
-    const outcome = await runOperation({ title, resource: modelName, start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}) });
+    const outcome = await runOperation({ title, resource: modelName, journal, start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}) });
     provider.refresh(refreshNode);
     reportOutcome(title, outcome, `Deleted model ${label}.`);
   };
@@ -391,7 +402,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     );
     if (answer !== 'Delete Version') return;
     const title = `Delete ${label}`;
-    const outcome = await runOperation({ title, resource: n.resourceName, start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}) });
+    const outcome = await runOperation({ title, resource: n.resourceName, journal, start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}) });
     provider.refresh(n.parent);
     reportOutcome(title, outcome, `Deleted ${label}.`);
   });
@@ -453,5 +464,26 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     void vscode.window.showInformationMessage(`Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${n.label as string}.`);
   });
 
+  // Operations that were running when the window closed are followed again, in the status bar.
+  const pending = context.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
+  if (pending.length && currentClient()) {
+    for (const entry of pending) {
+      const c = currentClient()!;
+      void runOperation({
+        title: entry.title, resource: entry.resource, journal, location: vscode.ProgressLocation.Window,
+        start: (signal) => c.resumeOperation(entry.kind, entry.name, signal ? { signal } : {}),
+      }).then(
+        (outcome) => {
+          provider.refresh();
+          reportOutcome(entry.title, outcome, `${entry.title}: done.`);
+        },
+        (err: unknown) => {
+          // Gone (finished long ago and expired, or forgotten): nothing left to follow.
+          journal.remove(entry.name);
+          log.info(`${entry.title}: not resumed (${(err as Error).message})`);
+        },
+      );
+    }
+  }
   log.info('models feature ready');
 }

@@ -3,7 +3,7 @@
 // final message that says what happened.
 import * as vscode from 'vscode';
 import { describeError, isCancellation } from '../../core/google/errors';
-import type { ModelOperation } from '../../core/models/operation';
+import type { ModelOperation, OperationKind } from '../../core/models/operation';
 import type { ModelOperationMetadata } from '../../core/models/types';
 import { timestampToDate } from '../../core/models/types';
 import { OperationFailedError } from '../../core/lro';
@@ -27,6 +27,22 @@ export interface RunOperationOptions<Res> {
   start(signal: AbortSignal | undefined): Promise<ModelOperation<Res, ModelOperationMetadata>>;
   /** Poll interval of the first poll, in ms (tests shorten it). */
   initialPollMs?: number;
+  /** Where progress shows; a notification unless the operation was resumed after a reload. */
+  location?: vscode.ProgressLocation;
+  /** Remembers running operations so a reloaded window can follow them again. */
+  journal?: OperationJournal;
+}
+
+export interface JournalEntry {
+  name: string;
+  kind: OperationKind;
+  title: string;
+  resource: string;
+}
+
+export interface OperationJournal {
+  add(entry: JournalEntry): void;
+  remove(name: string): void;
 }
 
 function progressText(op: ModelOperation<unknown, ModelOperationMetadata>): string {
@@ -44,7 +60,7 @@ function progressText(op: ModelOperation<unknown, ModelOperationMetadata>): stri
 export async function runOperation<Res>(options: RunOperationOptions<Res>): Promise<OperationOutcome<Res>> {
   const registry = getOperationsRegistry();
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: options.title, cancellable: true },
+    { location: options.location ?? vscode.ProgressLocation.Notification, title: options.title, cancellable: true },
     async (progress, token): Promise<OperationOutcome<Res>> => {
       let op: ModelOperation<Res, ModelOperationMetadata> | undefined;
       const startSignal = toAbortSignal(token);
@@ -56,6 +72,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
       }
       const started = op;
       log.info(`${options.title}: started ${started.name}`);
+      options.journal?.add({ name: started.name, kind: started.kind, title: options.title, resource: options.resource });
       let cancelMessage: string | undefined;
       const cancel = async (): Promise<string> => {
         const outcome = await started.cancel();
@@ -99,6 +116,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         );
       });
       const waitSignal = AbortSignal.any([handle.signal, stopLocal.signal]);
+      let keepInJournal = false;
       try {
         const result = await started.wait({
           signal: waitSignal,
@@ -114,6 +132,8 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         return { state: 'succeeded', result };
       } catch (err) {
         if (isCancellation(err)) {
+          // Aborted while still "running": the window is closing, not the user stopping; follow it after the reload.
+          keepInJournal = handle.operation.state === 'running' && handle.signal.aborted;
           const message = handle.operation.detail ?? cancelMessage ?? 'Stopped waiting.';
           handle.finish('detached', message);
           return { state: 'detached', message };
@@ -125,6 +145,8 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         const message = describeError(err);
         handle.finish('failed', message);
         return { state: 'failed', message };
+      } finally {
+        if (!keepInJournal) options.journal?.remove(started.name);
       }
     },
   );

@@ -32,6 +32,7 @@ describe('models commands against the sandbox', function () {
   let sandbox: Sandbox;
   let client: ModelRegistryClient;
   let context: any;
+  let services: Parameters<typeof activateModels>[1];
   let provider: InstanceType<typeof tree.ModelsTreeProvider>;
   let prompts: Prompt[];
   let answers: Array<string | undefined>;
@@ -101,9 +102,10 @@ describe('models commands against the sandbox', function () {
       cloudTokens: () => sandboxTokenSource(),
       secopsTokens: () => sandboxTokenSource(),
     };
-    activateModels(context, {
+    services = {
       extensionUri: context.extensionUri, connection: () => connection as never, onDidChangeConnection: () => ({ dispose() {} }) as never, settingProblems: () => [],
-    } as never);
+    } as never;
+    activateModels(context, services);
   });
 
   after(async () => {
@@ -284,5 +286,40 @@ describe('models commands against the sandbox', function () {
     assert.equal(json.displayName, 'details');
     assert.deepEqual(json.versionAliases, ['default']);
     assert.match(json.createTime, /^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('follows an operation again after the window reloads, until it ends', async () => {
+    const model = await upload('survives-reload');
+    answers = ['europe-west4', 'after-reload'];
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => { started = resolve; });
+    onProgress = () => started();
+    const copying = Promise.resolve(run('cloudbench.models.copyModel', await modelNode(model)));
+    await running;
+    const journal = context.workspaceState.get('cloudbench.models.runningOperations') as Array<{ name: string; title: string }>;
+    assert.equal(journal.length, 1);
+
+    // Closing the window disposes everything; the operation goes on and stays in the journal.
+    for (const d of context.subscriptions.splice(0)) { try { d.dispose(); } catch { /* ignore */ } }
+    await copying;
+    assert.equal((context.workspaceState.get('cloudbench.models.runningOperations') as unknown[]).length, 1);
+
+    const reloaded = fakeExtensionContext(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')), ROOT);
+    reloaded.workspaceState = context.workspaceState;
+    context = reloaded;
+    onProgress = () => undefined;
+    activateModels(context, services);
+    const registry = getOperationsRegistry();
+    const find = () => registry.list().find((o) => o.title === journal[0]!.title);
+    // Resuming reads the operation first (GetOperation), then registers it.
+    const entry = find() ?? await new Promise<NonNullable<ReturnType<typeof find>>>((resolve) => registry.onDidChange(() => { const e = find(); if (e) resolve(e); }));
+    assert.ok(entry, 'the resumed operation is in the Operations view');
+    assert.equal(entry.operationName, journal[0]!.name);
+    const ended = new Promise<void>((resolve) => registry.onDidChange(() => { if (entry.state !== 'running') resolve(); }));
+    sandbox.clock.advance(3600);
+    await ended;
+    assert.equal(entry.state, 'succeeded');
+    assert.equal((await client.getModel({ name: `projects/${PROJECT}/locations/europe-west4/models/after-reload` })).displayName, 'survives-reload');
+    assert.deepEqual(context.workspaceState.get('cloudbench.models.runningOperations'), []);
   });
 });
