@@ -191,12 +191,30 @@ export async function findWebviewFrame(page, selector, pattern, { timeout = 30_0
  * the whole workbench and the click would land on another row).
  */
 export async function contextMenu(page, row, action, pane) {
-  if (pane) row = await revealRow(pane, row);
-  await row.click({ button: 'right' });
-  // The menu lives in a shadow root; role locators pierce it.
   const item = page.getByRole('menuitem', { name: action, exact: true }).first();
-  await item.waitFor();
-  await item.click();
+  const menu = page.getByRole('menu').first();
+  // A tree that is still settling (a refresh, a reveal) can move rows between locating and clicking,
+  // so a menu without the wanted item means the click hit another row: close it and try again.
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const target = pane ? await revealRow(pane, row) : row;
+    await target.click({ button: 'right' });
+    const found = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    if (!found) {
+      await page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'hidden' }).catch(() => {});
+      continue;
+    }
+    await item.hover();
+    await item.click();
+    // The menu closes when it runs the action; a click it ignored leaves it open with the item
+    // focused, and Enter runs it then.
+    if (!(await menu.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) {
+      await page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'hidden' });
+    }
+    return;
+  }
+  throw new Error(`the context menu never offered "${action}"`);
 }
 
 /**
