@@ -3,7 +3,7 @@ import { SECTION_ORDER } from './ast';
 import { AGGREGATES, FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
 import { findRe2Problem } from './regex';
-import { childFields, describeType, enumHas, enumName, enumValues, resolvePath, snakeToCamel, suggest, typeLabel, valueKind, type FieldInfo, type ResolvedPath, type ValueKind } from './schema';
+import { childFields, enumHas, enumName, enumValues, resolvePath, suggest, typeLabel, valueKind, type FieldInfo, type ResolvedPath, type ValueKind } from './schema';
 
 /** What the checker learnt about a field path; the evaluator and the editor features use it. */
 export interface FieldFacts {
@@ -286,18 +286,17 @@ class Checker {
       this.report('error', "'nocase' applies to strings and regular expressions", e.nocase.start, e.nocase.end, 'nocase');
     }
     if (leftFacts && !leftFacts.unknown) this.checkValueAgainst(leftFacts, e, right);
-    else if (leftRet) this.checkReturnAgainst(leftRet, e, right);
+    else if (leftRet) this.checkReturnAgainst(leftRet, right);
     if (rightFacts && rightFacts.kind === 'message') {
       this.report('error', `${rightFacts.key} is a ${typeLabel(rightFacts.type)} message; compare one of its fields`, right.start, right.end, 'message-compare');
     }
   }
 
-  private checkReturnAgainst(ret: ArgType, e: CompareExpr, right: Operand): void {
+  private checkReturnAgainst(ret: ArgType, right: Operand): void {
     const lit = literalKind(right);
     if (!lit || ret === 'any') return;
     const okay = (ret === 'string' && (lit === 'string' || lit === 'regex')) || (ret === 'number' && lit === 'number') || (ret === 'bool' && lit === 'bool') || (ret === 'timestamp' && lit === 'number');
     if (!okay) this.report('error', `Type mismatch: the function returns a ${ret} but is compared with a ${lit}`, right.start, right.end, 'type-mismatch');
-    void e;
   }
 
   private checkValueAgainst(f: FieldFacts, e: CompareExpr, right: Operand): void {
@@ -678,4 +677,3 @@ function article(f: { kind: ValueKind; type: string }): string {
   }
 }
 
-export { describeType, snakeToCamel };
