@@ -337,6 +337,16 @@ class TimeRangeState {
     context.subscriptions.push(this.emitter);
     const stored = context.workspaceState.get<unknown>(TIME_RANGE_KEY);
     this.spec = isTimeRangeSpec(stored) ? stored : { kind: 'preset', preset: services.connection().settings.search.defaultTimeRange };
+    // Until the user picks a range in this workspace, the setting decides (also when it changes).
+    context.subscriptions.push(
+      services.onDidChangeConnection((connection) => {
+        if (isTimeRangeSpec(context.workspaceState.get<unknown>(TIME_RANGE_KEY))) return;
+        const preset = connection.settings.search.defaultTimeRange;
+        if (this.spec.kind === 'preset' && this.spec.preset === preset) return;
+        this.spec = { kind: 'preset', preset };
+        this.emitter.fire();
+      }),
+    );
   }
 
   async set(spec: TimeRangeSpec): Promise<void> {
