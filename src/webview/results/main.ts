@@ -123,7 +123,14 @@ function recompute(): void {
   grid.setAttribute('aria-rowcount', String(view.length + 1));
   spacer.style.height = `${view.length * ROW_H}px`;
   countLabel.textContent = filter ? `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows` : `${rows.length.toLocaleString('en-US')} rows`;
-  empty.classList.toggle('visible', view.length === 0 && rows.length >= 0 && run !== undefined);
+  empty.classList.toggle('visible', view.length === 0 && run !== undefined);
+  if (view.length === 0) {
+    empty.textContent = filter
+      ? 'No rows match the filter.'
+      : run?.kind === 'udm' || run?.kind === 'assetEvents'
+        ? 'No events in this time range. Widen the time range (status bar) or change the query.'
+        : 'Nothing found.';
+  }
   scheduleRender();
 }
 
