@@ -1,7 +1,7 @@
 // Every credential and token comes from google-auth-library; the local sandbox accepts any
 // non-empty bearer token, so loopback endpoints get a fixed one and no Google sign-in.
 import { readFile } from 'node:fs/promises';
-import { GoogleAuth } from 'google-auth-library';
+import type { GoogleAuth } from 'google-auth-library';
 import { CancelledError } from './errors';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -89,7 +89,13 @@ export interface GoogleTokenOptions {
 
 /** Application default credentials, or a key file, through google-auth-library. */
 export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
-  const auth = new GoogleAuth({ scopes: options.scopes, ...(options.keyFile ? { keyFilename: options.keyFile } : {}) });
+  // google-auth-library is loaded on the first token request, so sandbox-only sessions and cold
+  // starts never pay for it.
+  let auth: Promise<GoogleAuth> | undefined;
+  const getAuth = (): Promise<GoogleAuth> =>
+    (auth ??= import('google-auth-library').then(
+      (lib) => new lib.GoogleAuth({ scopes: options.scopes, ...(options.keyFile ? { keyFilename: options.keyFile } : {}) }),
+    ));
   let checked: Promise<void> | undefined;
   return {
     kind: 'google',
@@ -99,7 +105,7 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
         await checked;
       }
       const token = await abortable(
-        auth.getAccessToken().catch((err: unknown) => {
+        getAuth().then((a) => a.getAccessToken()).catch((err: unknown) => {
           throw new CredentialsError(
             `No Google Cloud credentials: ${(err as Error).message}. Run \`gcloud auth application-default login\` or choose a credentials file.`,
             options.setting,

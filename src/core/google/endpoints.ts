@@ -2,6 +2,7 @@
 // apply (AIP-4114): explicit endpoint > mTLS endpoint (env GOOGLE_API_USE_MTLS_ENDPOINT) > regional
 // endpoint in the universe domain. Kept apart from the client so every rule is testable without a
 // network and without the gRPC library.
+import { isLoopbackEndpoint } from './credentials';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -158,20 +159,6 @@ function formatAddress(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/**
- * Loopback check on a host[:port]. Deliberately not imported from credentials.ts: that module loads
- * google-auth-library, which a client talking to the sandbox never needs at cold start.
- */
-export function isLoopbackAddress(endpoint: string): boolean {
-  let host: string;
-  try {
-    host = splitHostPort(endpoint).host.toLowerCase();
-  } catch {
-    return false;
-  }
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
 const METADATA_FILE = join('.secureConnect', 'context_aware_metadata.json');
 
 /**
@@ -217,7 +204,7 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
   const explicit = options.apiEndpoint?.trim();
 
   // Loopback (the sandbox) never presents certificates and never talks TLS.
-  if (explicit && isLoopbackAddress(explicit)) {
+  if (explicit && isLoopbackEndpoint(explicit)) {
     const { host, port } = splitHostPort(explicit);
     return { address: formatAddress(host, port), host, port, mtls: false, plaintext: true, universeDomain, reason: 'explicit' };
   }
