@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
 import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
-import { SecOpsClient, decodeLogBytes, UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
+import { SecOpsClient, decodeLogBytes, UDM_SEARCH_MAX_LIMIT, type AssetIndicator } from '../../core/secops/client';
 import type { FromWebview, RunInfo } from '../../core/secops/messages';
 import { resolveSecOpsBaseUrl } from '../../core/secops/regions';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
@@ -41,6 +41,8 @@ interface RunRecord {
   query?: string;
   limit?: number;
   window?: ResolvedWindow;
+  /** The asset of an "events for asset" pivot, to ask again over smaller windows. */
+  asset?: AssetIndicator;
   /** Set while "fetch the rest" runs. */
   fetch?: AbortController;
 }
@@ -167,7 +169,12 @@ export class SearchController implements vscode.Disposable {
   }
 
   /** Shows rows from a pivot (or an IoC listing) in the pivot panel. */
-  showRows(kind: ResultKind, title: string, rows: unknown[], extra: { uri?: string[]; window?: ResolvedWindow; moreDataAvailable?: boolean } = {}): RunRecord {
+  showRows(
+    kind: ResultKind,
+    title: string,
+    rows: unknown[],
+    extra: { uri?: string[]; window?: ResolvedWindow; moreDataAvailable?: boolean; asset?: AssetIndicator } = {},
+  ): RunRecord {
     const run: RunRecord = {
       info: {
         runId: randomUUID(),
@@ -180,6 +187,7 @@ export class SearchController implements vscode.Disposable {
       rows,
       moreDataAvailable: extra.moreDataAvailable ?? false,
       ...(extra.window ? { window: extra.window } : {}),
+      ...(extra.asset ? { asset: extra.asset } : {}),
     };
     this.remember(run);
     const panel = this.panel('pivot');
@@ -204,7 +212,7 @@ export class SearchController implements vscode.Disposable {
           case 'assetEvents.mac': {
             const asset = action === 'assetEvents.hostname' ? { hostname: value } : action === 'assetEvents.ip' ? { assetIpAddress: value } : { mac: value };
             const res = await client.listEvents({ asset, ...span }, signal);
-            this.showRows('assetEvents', `Events for ${value}`, res.events, { uri: res.uri, window, moreDataAvailable: res.moreDataAvailable || res.events.length >= 10_000 });
+            this.showRows('assetEvents', `Events for ${value}`, res.events, { uri: res.uri, window, asset, moreDataAvailable: res.moreDataAvailable || res.events.length >= 10_000 });
             return;
           }
           case 'assets.domain':
@@ -281,7 +289,7 @@ export class SearchController implements vscode.Disposable {
     const run = this.runs.get(runId);
     const panel = run && ResultsPanel.get(run.slot);
     if (!run || !panel || run.fetch) return;
-    if (!run.window || (run.info.kind !== 'udm' && run.info.kind !== 'assetEvents')) {
+    if (!run.window || !(run.info.kind === 'udm' ? run.query : run.info.kind === 'assetEvents' && run.asset)) {
       panel.post({ type: 'status', runId, state: 'done', moreDataAvailable: run.moreDataAvailable, message: 'This result cannot be split; narrow its time range instead.' });
       return;
     }
@@ -290,7 +298,6 @@ export class SearchController implements vscode.Disposable {
     run.fetch = controller;
     const window = run.window;
     const limit = run.info.kind === 'udm' ? run.limit ?? UDM_SEARCH_MAX_LIMIT : 10_000;
-    const assetValue = run.info.kind === 'assetEvents' ? run.info.title.replace(/^Events for /, '') : '';
     panel.post({ type: 'status', runId, state: 'running', fetching: { items: run.rows.length, windowsDone: 0, windowsPending: 2 } });
     try {
       const result = await vscode.window.withProgress(
@@ -306,7 +313,7 @@ export class SearchController implements vscode.Disposable {
                   const r = await client.udmSearch({ query: run.query!, startTime: from, endTime: to, limit }, signal);
                   return { items: r.events, truncated: r.moreDataAvailable };
                 }
-                const r = await client.listEvents({ asset: assetOf(assetValue), startTime: from, endTime: to }, signal);
+                const r = await client.listEvents({ asset: run.asset!, startTime: from, endTime: to }, signal);
                 return { items: r.events, truncated: r.moreDataAvailable || r.events.length >= 10_000 };
               },
               {
@@ -447,10 +454,4 @@ function rowKey(row: unknown): string {
   if (typeof r?.name === 'string') return r.name;
   if (typeof r?.metadata?.id === 'string') return r.metadata.id;
   return JSON.stringify(row);
-}
-
-function assetOf(value: string): { hostname?: string; assetIpAddress?: string; mac?: string } {
-  if (/^([0-9a-f]{2}[:-]){5}[0-9a-f]{2}$/i.test(value)) return { mac: value };
-  if (/^[\d.]+$/.test(value) || (value.includes(':') && /^[0-9a-f:]+$/i.test(value))) return { assetIpAddress: value };
-  return { hostname: value };
 }
