@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
+import { freshProductModules } from './scripted-config';
 
 const ROOT = resolve(__dirname, '../..');
 /** Browser globals inside page.evaluate callbacks (this tsconfig has no DOM lib); the page defines its own copy. */
@@ -318,6 +319,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     window.showInformationMessage = async (text: string, options: { modal?: boolean }) => { asked.push({ text, modal: options?.modal === true }); return answer; };
     window.showWarningMessage = async (text: string) => { warned.push(text); return undefined; };
     try {
+      freshProductModules();
       const { SearchController } = require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
       const openLink = SearchController.prototype.openLink;
       for (const bad of ["javascript:alert(1)", ' JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'vbscript:msgbox', 'command:workbench.action.terminal.new', 'vscode://settings', 'https://']) {

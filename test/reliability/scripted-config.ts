@@ -19,3 +19,13 @@ export function scriptConfiguration(values: Record<string, unknown>): () => void
 export function loadSettingsModule(): typeof import('../../src/platform/settings') {
   return require('../../src/platform/settings') as typeof import('../../src/platform/settings');
 }
+
+/**
+ * Drops the product's modules from the require cache. Compiled `import * as vscode` copies the
+ * fake's properties when a module first loads, so a namespace the test adds later (env) and a
+ * logger the test wants to capture are only seen by modules loaded after this.
+ */
+export function freshProductModules(): void {
+  const src = require('node:path').join(__dirname, '../../src') + '/';
+  for (const id of Object.keys(require.cache)) if (id.startsWith(src)) delete require.cache[id];
+}
