@@ -40,6 +40,15 @@ function shortLower(t: Token): string {
   return t.value.length <= 7 ? t.value.toLowerCase() : '';
 }
 
+/** A replacement that repairs a malformed token, when there is an obvious one. */
+function lexFix(text: string, t: Token): string | undefined {
+  if (t.kind === 'op' && text.slice(t.start, t.end) === '==') return '=';
+  if (t.kind === 'string' && text.charCodeAt(t.start) === 39 && text.charCodeAt(t.end - 1) === 39 && t.end - t.start >= 2) {
+    return JSON.stringify(t.value);
+  }
+  return undefined;
+}
+
 /** Deepest nesting of parentheses / NOT accepted before bailing out (keeps the stack safe). */
 const MAX_DEPTH = 200;
 
@@ -61,7 +70,11 @@ class Parser {
 
   run(): ParseResult {
     for (const t of this.tokens) {
-      if (t.error) this.error(t.error, t.start, Math.max(t.end, t.start + 1), 'lex');
+      if (t.error) {
+        this.error(t.error, t.start, Math.max(t.end, t.start + 1), 'lex');
+        const fix = lexFix(this.text, t);
+        if (fix !== undefined) this.diagnostics[this.diagnostics.length - 1]!.data = { replacements: [fix] };
+      }
     }
     for (const c of this.comments) {
       if (c.error) this.error(c.error, c.start, c.end, 'lex');

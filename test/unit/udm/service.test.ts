@@ -124,6 +124,12 @@ describe('UDM hover, signature help and quick fixes', () => {
     assert.equal(actions[0]!.isPreferred, true);
   });
 
+  it('repairs == and single-quoted strings', () => {
+    const a = analyze("principal.hostname == 'ws-1'");
+    const actions = codeActions(a, 'file:///q.udm', { start: { line: 0, character: 0 }, end: { line: 0, character: 28 } });
+    assert.deepEqual(actions.map((x) => x.title), ['Change to =', 'Change to "ws-1"']);
+  });
+
   it('maps severities and tags deprecated fields', () => {
     const d = toLspDiagnostics(analyze('principal.labels["a"] = "b"'));
     assert.equal(d[0]!.severity, 2);
