@@ -56,8 +56,9 @@ describe('reliability: fault-injection runs across the clients', function () {
     console.log(`      fault runs: flows: ${totals.flows}, survived: ${totals.survived} (completed ${totals.completed}, failed with a clear error ${totals.failedClearly}), operations that ran on after the wait failed: ${totals.trackingLost}`);
   });
 
-  for (const profile of PROFILES) {
-    it(`${profile.name}: every flow completes or fails clearly; nothing duplicated, nothing lost`, async () => {
+  // Two fault seeds per profile: different calls fail, so different steps of each flow are hit.
+  for (const profile of PROFILES) for (const faultSeed of [7, 19]) {
+    it(`${profile.name} (fault seed ${faultSeed}): every flow completes or fails clearly; nothing duplicated, nothing lost`, async () => {
       const sb: Sandbox = await startSandbox({ seed: 'empty' });
       const tokens = sandboxTokenSource();
       const models = new ModelRegistryClient({ tokenSource: tokens, endpoint: { apiEndpoint: sb.grpc }, retry: FAST_RETRY, timeoutMs: 10_000 });
@@ -106,7 +107,7 @@ describe('reliability: fault-injection runs across the clients', function () {
         await admin(sb, 'events:ingest', { events });
 
         const counts = countFaults(sb);
-        await setFaults(sb, [{ method: '*', ...profile.rule }]);
+        await setFaults(sb, [{ method: '*', ...profile.rule }], faultSeed);
         const tally: FlowTally = newTally();
         const started = { copy: false, export: false, deleteVersion: false, deleteModel: false, create: false };
         const waitFailed: string[] = [];
