@@ -77,7 +77,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
-      completionProvider: { triggerCharacters: ['.', '$', '%', '"'], resolveProvider: false },
+      completionProvider: { triggerCharacters: ['.', '$', '%', '"', '='], resolveProvider: false },
       hoverProvider: true,
       signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [','] },
       documentFormattingProvider: true,
