@@ -6,7 +6,7 @@ import { activateLanguage } from './features/language';
 import { activateModels } from './features/models';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
-import { createServices, type Services } from './features/services';
+import { createServices, showSettingProblem, type Services } from './features/services';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
@@ -47,11 +47,7 @@ export function activate(context: vscode.ExtensionContext): CloudbenchApi {
         log.error(`${feature} failed to start`, err);
       }
     }
-    for (const problem of services.settingProblems()) {
-      void vscode.window.showWarningMessage(`Cloudbench setting ${problem.setting}: ${problem.message}`, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
-      });
-    }
+    for (const problem of services.settingProblems()) void showSettingProblem(problem);
   }
   if (failures.length > 0) {
     void vscode.window

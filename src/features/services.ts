@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import {
   CLOUD_PLATFORM_SCOPE, SECOPS_SCOPE, googleTokenSource, isLoopbackEndpoint, sandboxTokenSource, type TokenSource,
 } from '../core/google/credentials';
-import { readSettings, type CloudbenchSettings, type SettingProblem } from '../platform/settings';
+import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
 
 const log = getLogger('connection');
@@ -13,10 +13,20 @@ export interface Connection {
   readonly project: string | undefined;
   /** True when the endpoints point at the local sandbox (loopback). */
   readonly sandbox: boolean;
+  /**
+   * The endpoint override for a service, or undefined for Google's default. Throws
+   * InvalidSettingError when the override is set but unusable: a typo must never send calls
+   * (deletes included) to production instead of the endpoint the user meant.
+   */
+  endpoint(kind: EndpointKind): string | undefined;
   /** Tokens for Vertex AI and API Keys calls to `endpoint` (sandbox token for loopback). */
   cloudTokens(endpoint: string | undefined): TokenSource;
   /** Tokens for the SecOps Search API (its own service-account file and scope). */
   secopsTokens(endpoint: string | undefined): TokenSource;
+}
+
+export class InvalidSettingError extends Error {
+  override readonly name = 'InvalidSettingError';
 }
 
 export interface Services {
@@ -54,6 +64,11 @@ export function createServices(context: vscode.ExtensionContext): Services {
       settings,
       project: settings.project,
       sandbox: endpoints.length > 0 && endpoints.every(isLoopbackEndpoint),
+      endpoint: (kind) => {
+        const invalid = settings.invalidEndpoints[kind];
+        if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
+        return settings.endpoints[kind];
+      },
       cloudTokens: (endpoint) =>
         endpoint && isLoopbackEndpoint(endpoint) ? sandboxTokens : googleTokens(settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
       secopsTokens: (endpoint) =>
@@ -70,7 +85,11 @@ export function createServices(context: vscode.ExtensionContext): Services {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('cloudbench')) return;
       if (e.affectsConfiguration('cloudbench.credentialsFile') || e.affectsConfiguration('cloudbench.secops.credentialsFile')) tokenCache.clear();
+      const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
       current = build();
+      for (const p of problems) {
+        if (!before.has(`${p.setting}\n${p.message}`)) void showSettingProblem(p);
+      }
       emitter.fire(current);
     }),
   );
@@ -81,4 +100,10 @@ export function createServices(context: vscode.ExtensionContext): Services {
     onDidChangeConnection: emitter.event,
     settingProblems: () => problems,
   };
+}
+
+/** Tells the user about one unusable setting, with a way straight to it. */
+export async function showSettingProblem(problem: SettingProblem): Promise<void> {
+  const choice = await vscode.window.showWarningMessage(`Cloudbench setting ${problem.setting}: ${problem.message}`, 'Open Settings');
+  if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
 }

@@ -1,11 +1,17 @@
 import * as vscode from 'vscode';
 import { DEFAULT_RETRY, type RetryPolicy } from '../core/google/retry';
+import { SECOPS_REGIONS } from '../core/secops/regions';
 
 export interface CloudbenchSettings {
   project: string | undefined;
   locations: string[];
   credentialsFile: string | undefined;
   endpoints: { models: string | undefined; apiKeys: string | undefined; secops: string | undefined };
+  /**
+   * Endpoint overrides that are set but unusable, with the reason. A feature must refuse to call
+   * rather than fall back to the production endpoint the user meant to avoid.
+   */
+  invalidEndpoints: Partial<Record<EndpointKind, string>>;
   universeDomain: string | undefined;
   secops: { region: string; credentialsFile: string | undefined };
   search: { defaultLimit: number; defaultTimeRange: '1h' | '24h' | '7d' };
@@ -13,6 +19,8 @@ export interface CloudbenchSettings {
   timeoutMs: number;
   sandboxSeed: 'demo' | 'empty';
 }
+
+export type EndpointKind = 'models' | 'apiKeys' | 'secops';
 
 /** A setting whose value cannot be used; the message names the setting and says what is wrong. */
 export interface SettingProblem {
@@ -28,14 +36,23 @@ function text(config: vscode.WorkspaceConfiguration, key: string): string | unde
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function checkUrl(setting: string, value: string | undefined, problems: SettingProblem[]): string | undefined {
+function checkUrl(
+  kind: EndpointKind,
+  value: string | undefined,
+  problems: SettingProblem[],
+  invalid: Partial<Record<EndpointKind, string>>,
+): string | undefined {
   if (value === undefined) return undefined;
+  const setting = `cloudbench.endpoints.${kind}`;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    if (url.search || url.hash) throw new Error('query or fragment');
     return value.replace(/\/+$/, '');
   } catch {
-    problems.push({ setting, message: `"${value}" is not an http(s) URL such as https://apikeys.googleapis.com.` });
+    const message = `"${value}" is not an http(s) base URL such as https://apikeys.googleapis.com or http://127.0.0.1:8080.`;
+    problems.push({ setting, message });
+    invalid[kind] = `${setting}: ${message}`;
     return undefined;
   }
 }
@@ -57,18 +74,26 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
     problems.push({ setting: 'cloudbench.locations', message: 'Some entries are not location ids such as us-central1 and were ignored.' });
   }
 
+  const invalidEndpoints: Partial<Record<EndpointKind, string>> = {};
   let models = text(config, 'endpoints.models');
   if (models !== undefined) {
     const stripped = models.replace(/^(https?|grpcs?|dns):(\/\/\/?)?/, '');
-    if (!HOST_PORT.test(stripped)) {
-      problems.push({ setting: 'cloudbench.endpoints.models', message: `"${models}" is not host:port, e.g. us-central1-aiplatform.googleapis.com:443 or 127.0.0.1:50051.` });
+    const port = /:(\d+)$/.exec(stripped)?.[1];
+    if (!HOST_PORT.test(stripped) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+      const message = `"${models}" is not host:port, e.g. us-central1-aiplatform.googleapis.com:443 or 127.0.0.1:50051.`;
+      problems.push({ setting: 'cloudbench.endpoints.models', message });
+      invalidEndpoints.models = `cloudbench.endpoints.models: ${message}`;
       models = undefined;
     } else {
       models = stripped;
     }
   }
 
-  const region = text(config, 'secops.region') ?? 'us';
+  let region = text(config, 'secops.region') ?? 'us';
+  if (!SECOPS_REGIONS.some((r) => r.id === region)) {
+    problems.push({ setting: 'cloudbench.secops.region', message: `"${region}" is not a SecOps region; use one of ${SECOPS_REGIONS.map((r) => r.id).join(', ')}. Using "us" until it is fixed.` });
+    region = 'us';
+  }
   const limit = config.get<number>('search.defaultLimit', 10000);
   const range = config.get<string>('search.defaultTimeRange', '24h');
   const timeoutSeconds = config.get<number>('requests.timeoutSeconds', 60);
@@ -88,9 +113,10 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
     credentialsFile: text(config, 'credentialsFile'),
     endpoints: {
       models,
-      apiKeys: checkUrl('cloudbench.endpoints.apiKeys', text(config, 'endpoints.apiKeys'), problems),
-      secops: checkUrl('cloudbench.endpoints.secops', text(config, 'endpoints.secops'), problems),
+      apiKeys: checkUrl('apiKeys', text(config, 'endpoints.apiKeys'), problems, invalidEndpoints),
+      secops: checkUrl('secops', text(config, 'endpoints.secops'), problems, invalidEndpoints),
     },
+    invalidEndpoints,
     universeDomain: text(config, 'universeDomain'),
     secops: { region, credentialsFile: text(config, 'secops.credentialsFile') },
     search: {

@@ -50,7 +50,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
 
   const client = (): ApiKeysClient => {
     const connection = services.connection();
-    const endpoint = connection.settings.endpoints.apiKeys;
+    const endpoint = connection.endpoint('apiKeys');
     return new ApiKeysClient({
       baseUrl: endpoint ?? DEFAULT_API_KEYS_ENDPOINT,
       tokens: connection.cloudTokens(endpoint ?? DEFAULT_API_KEYS_ENDPOINT),

@@ -66,7 +66,7 @@ const toProto3Json: WireModule['toProto3Json'] = (type, value) => lazy.wire().to
 function buildClient(connection: Connection): ModelRegistryClient | undefined {
   if (!connection.project) return undefined;
   const s = connection.settings;
-  const endpoint = s.endpoints.models;
+  const endpoint = connection.endpoint('models');
   return new (lazy.client().ModelRegistryClient)({
     tokenSource: connection.cloudTokens(endpoint),
     endpoint: { ...(endpoint ? { apiEndpoint: endpoint } : {}), ...(s.universeDomain ? { universeDomain: s.universeDomain } : {}) },
@@ -466,7 +466,15 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
 
   // Operations that were running when the window closed are followed again, in the status bar.
   const pending = context.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
-  if (pending.length && currentClient()) {
+  const resumable = ((): boolean => {
+    try {
+      return currentClient() !== undefined;
+    } catch (err) {
+      log.warn(`not resuming ${pending.length} operation(s): ${(err as Error).message}`);
+      return false;
+    }
+  })();
+  if (pending.length && resumable) {
     for (const entry of pending) {
       const c = currentClient()!;
       void runOperation({

@@ -138,7 +138,13 @@ export class ProjectNode extends ModelsNode {
   override async getChildren(): Promise<ModelsNode[]> {
     // Location nodes are kept so the models they already loaded survive a redraw of the project.
     if (this.locations) return this.locations;
-    const client = this.ctx.client();
+    let client: ModelRegistryClient | undefined;
+    try {
+      client = this.ctx.client();
+    } catch (err) {
+      // An unusable endpoint setting: say so in the tree instead of calling anywhere else.
+      return [new ErrorNode('the Model Registry endpoint', err)];
+    }
     if (!client) return [];
     let locations = this.ctx.configuredLocations();
     if (locations.length === 0) {

@@ -110,7 +110,7 @@ async function updateSignedIn(services: Services): Promise<void> {
   let signedIn = connection.sandbox;
   if (!signedIn) {
     try {
-      const endpoint = connection.settings.endpoints.models ?? connection.settings.endpoints.apiKeys;
+      const endpoint = connection.endpoint('models') ?? connection.endpoint('apiKeys');
       await connection.cloudTokens(endpoint).getAccessToken(AbortSignal.timeout(15_000));
       signedIn = true;
     } catch (err) {

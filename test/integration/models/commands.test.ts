@@ -99,6 +99,7 @@ describe('models commands against the sandbox', function () {
       settings: { project: PROJECT, locations: ['us-central1', 'europe-west4'], endpoints: { models: sandbox.grpc }, universeDomain: undefined, retry: DEFAULT_RETRY, timeoutMs: 30_000 },
       project: PROJECT,
       sandbox: true,
+      endpoint: (kind: 'models' | 'apiKeys' | 'secops') => (kind === 'models' ? sandbox.grpc : undefined),
       cloudTokens: () => sandboxTokenSource(),
       secopsTokens: () => sandboxTokenSource(),
     };
