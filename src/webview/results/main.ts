@@ -3,17 +3,37 @@
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
 import './style.css';
 import { decodeRows, parseToWebview, type FromWebview, type RunInfo, type ToWebview } from '../../core/secops/messages';
-import { cellText, defaultColumns, discoverColumns, labelFor, scalarText, timeField, type ColumnSpec } from '../../core/secops/results/fields';
+import { cellText, defaultColumns, discoverColumns, labelFor, scalarText, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { PIVOT_LABELS, pivotsFor } from '../../core/secops/results/pivots';
 import { SearchIndex, filterIndices, histogram, sortIndices, timesOf, type SortDirection } from '../../core/secops/results/table';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-const vscode: VsCodeApi = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined };
+const vscode: VsCodeApi =
+  typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+
+/** Columns the user chose, per kind of result, so the next run of that kind opens with them. */
+function chosenColumns(kind: ResultKind): ColumnSpec[] | undefined {
+  const state = vscode.getState?.() as { columns?: Record<string, unknown> } | undefined;
+  const list = state?.columns?.[kind];
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const valid = list.filter((c): c is ColumnSpec => typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.label === 'string');
+  return valid.length ? valid : undefined;
+}
+
+function rememberColumns(kind: ResultKind, chosen: ColumnSpec[] | undefined): void {
+  const state = (vscode.getState?.() as { columns?: Record<string, unknown> } | undefined) ?? {};
+  const all = { ...(state.columns ?? {}) };
+  if (chosen) all[kind] = chosen;
+  else delete all[kind];
+  vscode.setState?.({ ...state, columns: all });
+}
 const ROW_H = 22;
 const OVERSCAN = 8;
 
@@ -310,9 +330,11 @@ function openChooser(): void {
           if (box.checked) {
             chosen.add(p);
             setColumns([...columns, { id: p, label: labelFor(p) }]);
+            if (run) rememberColumns(run.kind, columns);
           } else {
             chosen.delete(p);
             setColumns(columns.filter((c) => c.id !== p));
+            if (run) rememberColumns(run.kind, columns);
           }
         });
         label.append(box, document.createTextNode(` ${p}`));
@@ -323,7 +345,10 @@ function openChooser(): void {
   search.addEventListener('input', fill);
   const reset = el('button', { type: 'button', id: 'chooser-reset' }, 'Default columns');
   reset.addEventListener('click', () => {
-    if (run) setColumns(defaultColumns(run.kind));
+    if (run) {
+      setColumns(defaultColumns(run.kind));
+      rememberColumns(run.kind, undefined);
+    }
     closeChooser();
   });
   chooser.append(search, reset, list);
@@ -410,7 +435,7 @@ function onMessage(message: ToWebview): void {
       consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
       rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
       viewport.scrollTop = 0;
-      setColumns(message.columns.length ? message.columns : defaultColumns(run.kind));
+      setColumns(chosenColumns(run.kind) ?? (message.columns.length ? message.columns : defaultColumns(run.kind)));
       recompute();
       updateBanner();
       afterFirstPaint = new Promise<void>((resolve) => {
