@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSettingsModule, scriptConfiguration } from './scripted-config';
+import { freshProductModules, loadSettingsModule, scriptConfiguration } from './scripted-config';
+import { fakeExtensionContext } from '../unit/fakes/vscode';
 import { CredentialsError, checkCredentialsFile, googleTokenSource, CLOUD_PLATFORM_SCOPE } from '../../src/core/google/credentials';
 import { SecOpsConfigError, resolveSecOpsBaseUrl } from '../../src/core/secops/regions';
 import { EndpointConfigError } from '../../src/core/google/endpoints';
@@ -63,6 +64,41 @@ describe('reliability: bad settings', () => {
     });
     const named = new Set(problems.map((p) => p.setting));
     for (const s of ['cloudbench.search.defaultLimit', 'cloudbench.requests.maxRetries', 'cloudbench.requests.initialBackoffMs']) assert.ok(named.has(s), `${s} in ${[...named].join(', ')}`);
+  });
+
+  it('an unknown cloudbench.secops.region is among the setting problems shown at activation', () => {
+    const { problems } = problemsFor({ 'secops.region': 'mars-north1' });
+    assert.ok(problems.some((p) => p.setting === 'cloudbench.secops.region' && /mars-north1/.test(p.message)), JSON.stringify(problems));
+  });
+
+  describe('a mistyped endpoint override never becomes the production endpoint', () => {
+    function services(values: Record<string, unknown>) {
+      undo = scriptConfiguration({ project: 'cloudbench-demo', ...values });
+      freshProductModules();
+      const { createServices } = require('../../src/features/services') as typeof import('../../src/features/services');
+      return createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent'));
+    }
+
+    for (const [kind, value] of [['apiKeys', 'http//127.0.0.1:8080'], ['models', 'http://127.0.0.1:99999'], ['secops', 'htp:/127.0.0.1:8080']] as const) {
+      it(`cloudbench.endpoints.${kind} = ${JSON.stringify(value)}: the connection refuses, naming the setting`, () => {
+        const connection = services({ [`endpoints.${kind}`]: value }).connection();
+        assert.throws(() => connection.endpoint(kind), (err: unknown) => err instanceof Error && err.message.includes(`cloudbench.endpoints.${kind}`) && /nothing was sent/.test(err.message));
+      });
+    }
+
+    it('the search client for a malformed cloudbench.endpoints.secops is refused, not pointed at the region host', () => {
+      const s = services({ 'endpoints.secops': 'htp:/127.0.0.1:8080' });
+      const { SearchController } = require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
+      const self = { services: s, limiters: new Map(), budgetEmitter: { fire() {} } };
+      let baseUrl: string;
+      try {
+        baseUrl = (SearchController.prototype.getClient as () => { baseUrl: string }).call(self).baseUrl;
+      } catch (err) {
+        assert.match((err as Error).message, /cloudbench\.endpoints\.secops/);
+        return;
+      }
+      assert.fail(`a malformed cloudbench.endpoints.secops was replaced by ${baseUrl}`);
+    });
   });
 
   it('an unknown SecOps region is refused naming cloudbench.secops.region and listing the known ones', () => {
