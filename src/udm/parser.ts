@@ -53,8 +53,12 @@ function lexFix(text: string, t: Token): string | undefined {
 const MAX_DEPTH = 200;
 
 export function parse(text: string): ParseResult {
-  const { tokens, comments } = lex(text);
-  return new Parser(text, tokens, comments).run();
+  return parseTokens(text, lex(text));
+}
+
+/** Parses tokens that were already lexed from `text`. */
+export function parseTokens(text: string, lexed: { tokens: Token[]; comments: Token[] }): ParseResult {
+  return new Parser(text, lexed.tokens, lexed.comments).run();
 }
 
 class Parser {
