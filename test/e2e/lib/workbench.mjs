@@ -31,7 +31,7 @@ export async function launchBrowser(home) {
 }
 
 export async function newPage(browser, baseUrl) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1200 } });
   // Copy commands go through the async clipboard API, which a headless page only gets when granted.
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   const page = await context.newPage();
@@ -197,7 +197,8 @@ export async function contextMenu(page, row, action, pane) {
   // so a menu without the wanted item means the click hit another row: close it and try again.
   for (let attempt = 1; attempt <= 3; attempt++) {
     const target = pane ? await revealRow(pane, row) : row;
-    await target.click({ button: 'right' });
+    const clicked = await target.click({ button: 'right', timeout: 5_000 }).then(() => true, () => false);
+    if (!clicked) continue;
     const found = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
     if (!found) {
       await page.keyboard.press('Escape');
@@ -245,31 +246,41 @@ export async function revealRow(pane, row) {
             }
           });
           obs.observe(el, { childList: true, subtree: true, attributes: true });
+          // A loaded machine can take a while to render; only then is "nothing moved" the end.
           setTimeout(() => {
             obs.disconnect();
             resolve(false);
-          }, 1000);
+          }, 3000);
         }),
       before,
     );
   };
-  for (const dy of [120, -120]) {
-    for (let step = 0; step < 80 && (await row.count()) === 0; step++) {
-      if (!(await scroll(dy))) break;
+  // A tree that refreshes re-renders its rows: when the row vanishes mid-way, look for it again.
+  let lastError;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      for (const dy of [120, -120]) {
+        for (let step = 0; step < 80 && (await row.count()) === 0; step++) {
+          if (!(await scroll(dy))) break;
+        }
+      }
+      const target = row.first();
+      await target.waitFor({ timeout: 10_000 });
+      // Partly hidden under the view's edge: scroll by the overlap.
+      for (let i = 0; i < 5; i++) {
+        const r = await target.boundingBox({ timeout: 2_000 });
+        const l = await list.boundingBox({ timeout: 2_000 });
+        if (!r || !l) throw new Error('the row is not rendered');
+        if (r.y + r.height > l.y + l.height) await scroll(r.y + r.height - (l.y + l.height) + 4);
+        else if (r.y < l.y) await scroll(r.y - l.y - 4);
+        else return target;
+      }
+      return target;
+    } catch (err) {
+      lastError = err;
     }
   }
-  const target = row.first();
-  await target.waitFor();
-  // Partly hidden under the view's edge: scroll by the overlap.
-  for (let i = 0; i < 5; i++) {
-    const r = await target.boundingBox();
-    const l = await list.boundingBox();
-    if (!r || !l) break;
-    if (r.y + r.height > l.y + l.height) await scroll(r.y + r.height - (l.y + l.height) + 4);
-    else if (r.y < l.y) await scroll(r.y - l.y - 4);
-    else break;
-  }
-  return target;
+  throw lastError;
 }
 
 /** Clicks a collapsed tree row to expand it and waits for a child row labelled `childLabel`. */
@@ -278,6 +289,12 @@ export async function expandRow(pane, label, childLabel) {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
   if (childLabel) await (await revealRow(pane, exactRow(pane, childLabel))).waitFor();
   return row;
+}
+
+/** Runs a view's title-bar action (e.g. "Collapse All", "Refresh Models"). */
+export async function viewAction(pane, label) {
+  await pane.locator('.pane-header').hover();
+  await pane.locator(`.pane-header .actions .action-label[aria-label^="${cssString(label)}"]`).first().click();
 }
 
 /** Collapses every view of the container except `keep`, so the kept one has room. */

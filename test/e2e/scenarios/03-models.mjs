@@ -32,7 +32,12 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   await wb.treeRow(operations, `Copy model ${MODEL} to europe-west4`).waitFor();
   await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
   await wb.waitForNotification(page, /Copied churn-predictor to projects\/cloudbench-demo\/locations\/europe-west4\/models\/churn-copy-e2e/, { timeout: 60_000 });
+  // The command ends by opening the copy's details; the tree has been refreshed by then.
+  await page.locator('.tabs-container .tab.active', { hasText: 'churn-copy-e2e.json' }).waitFor();
   log('copied with progress');
+  // Back to a short tree, so the rows used next are in view without scrolling.
+  await wb.viewAction(models, 'Collapse All');
+  await wb.expandRow(models, 'us-central1', MODEL);
   await page.keyboard.press('Escape');
 
   // Cancel an export from its progress notification.
