@@ -72,7 +72,10 @@ export class SearchController implements vscode.Disposable {
   getClient(): SecOpsClient {
     const connection = this.services.connection();
     const { settings } = connection;
-    const baseUrl = resolveSecOpsBaseUrl({ region: settings.secops.region, ...(settings.endpoints.secops ? { endpointOverride: settings.endpoints.secops } : {}) });
+    // endpoint() refuses a malformed override: falling back to the region's production host would
+    // send the user's searches somewhere they did not mean.
+    const override = connection.endpoint('secops');
+    const baseUrl = resolveSecOpsBaseUrl({ region: settings.secops.region, ...(override ? { endpointOverride: override } : {}) });
     const tokens = connection.secopsTokens(baseUrl);
     const key = JSON.stringify([baseUrl, settings.secops.credentialsFile, settings.credentialsFile, settings.timeoutMs, settings.retry]);
     if (!this.client || key !== this.clientKey) {
