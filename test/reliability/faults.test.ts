@@ -238,6 +238,46 @@ describe('reliability: fault-injection runs across the clients', function () {
     });
   }
 
+  it('retries only calls that are safe to repeat: reads are retried, creates, deletes, copies and exports are sent once', async () => {
+    const sb = await startSandbox({ seed: 'empty' });
+    const retry = { ...FAST_RETRY, maxRetries: 3 };
+    const models = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sb.grpc }, retry });
+    const keys = new ApiKeysClient({ baseUrl: sb.http, tokens: sandboxTokenSource(), retry });
+    try {
+      const counts = countFaults(sb);
+      await setFaults(sb, [{ method: '*', errorRate: 1, codes: ['UNAVAILABLE'] }]);
+      const name = `${PARENT}/models/m1`;
+      const attempts: Array<[string, () => Promise<unknown>]> = [
+        ['google.cloud.aiplatform.v1beta1.ModelService/GetModel', () => models.getModel({ name })],
+        ['google.cloud.aiplatform.v1beta1.ModelService/ListModels', () => models.listModelsPage({ parent: PARENT })],
+        ['google.longrunning.Operations/GetOperation', () => models.getOperation(`${PARENT}/operations/1`)],
+        ['google.cloud.aiplatform.v1beta1.ModelService/CopyModel', () => models.copyModel({ parent: COPY_PARENT, sourceModel: name })],
+        ['google.cloud.aiplatform.v1beta1.ModelService/ExportModel', () => models.exportModel({ name, outputConfig: { exportFormatId: 'custom-trained' } })],
+        ['google.cloud.aiplatform.v1beta1.ModelService/DeleteModel', () => models.deleteModel({ name })],
+        ['google.cloud.aiplatform.v1beta1.ModelService/DeleteModelVersion', () => models.deleteModelVersion({ name: `${name}@2` })],
+        ['google.cloud.aiplatform.v1beta1.ModelService/UploadModel', () => models.uploadModel({ parent: PARENT, model: { displayName: 'x' } })],
+        ['apikeys.keys.list', () => keys.listKeys(PROJECT)],
+        ['apikeys.keys.get', () => keys.getKey(keyName(PROJECT, 'k'))],
+        ['apikeys.keys.create', () => keys.startCreateKey(PROJECT, { keyId: 'k' })],
+        ['apikeys.keys.delete', () => keys.startDeleteKey(keyName(PROJECT, 'k'), undefined)],
+        ['apikeys.keys.undelete', () => keys.startUndeleteKey(keyName(PROJECT, 'k'))],
+      ];
+      const sent: Record<string, number> = {};
+      for (const [method, call] of attempts) {
+        await assert.rejects(call(), (err: unknown) => err instanceof GoogleApiError && err.status === 'UNAVAILABLE');
+        sent[method.replace(/^.*\//, '')] = counts.byMethod.get(method) ?? 0;
+      }
+      assert.deepEqual(sent, {
+        GetModel: 4, ListModels: 4, GetOperation: 4,
+        CopyModel: 1, ExportModel: 1, DeleteModel: 1, DeleteModelVersion: 1, UploadModel: 1,
+        'apikeys.keys.list': 4, 'apikeys.keys.get': 4, 'apikeys.keys.create': 1, 'apikeys.keys.delete': 1, 'apikeys.keys.undelete': 1,
+      });
+    } finally {
+      models.close();
+      await sb.close();
+    }
+  });
+
   it('a search under 100 % UNAVAILABLE gives up with a GoogleApiError naming UNAVAILABLE', async () => {
     const sb = await startSandbox({ seed: 'empty' });
     try {

@@ -21,12 +21,13 @@ export function setFaults(sb: Sandbox, rules: FaultRule[], seed = 7): Promise<un
 }
 
 /** Counts what the sandbox's fault rules decided, by wrapping the injector the servers consult per call. */
-export function countFaults(sb: Sandbox): { errors: number; resets: number; delayed: number; calls: number } {
-  const counts = { errors: 0, resets: 0, delayed: 0, calls: 0 };
+export function countFaults(sb: Sandbox): { errors: number; resets: number; delayed: number; calls: number; byMethod: Map<string, number> } {
+  const counts = { errors: 0, resets: 0, delayed: 0, calls: 0, byMethod: new Map<string, number>() };
   const decide = sb.faults.decide.bind(sb.faults);
   sb.faults.decide = (method) => {
     const d = decide(method);
     counts.calls++;
+    counts.byMethod.set(method, (counts.byMethod.get(method) ?? 0) + 1);
     if (d.kind === 'error') counts.errors++;
     if (d.kind === 'reset') counts.resets++;
     if (d.latencyMs > 0) counts.delayed++;
