@@ -118,6 +118,20 @@ describe('reliability: answers lost after the server applied the change', functi
     assert.equal(proxy.dropped.length, 2);
   });
 
+  it('a create slower than the client deadline is not repeated, and the user is told it may have been applied', async () => {
+    const slow = new ApiKeysClient({ baseUrl: sb.http, tokens: sandboxTokenSource(), retry: FAST_RETRY, timeoutMs: 150 });
+    await fetch(`${sb.http}/sandbox/v1/faults`, { method: 'POST', body: JSON.stringify({ rules: [{ method: 'apikeys.keys.create', latencyMs: 400 }] }) });
+    await assert.rejects(slow.startCreateKey(PROJECT, { displayName: 'slow' }), (err: unknown) => {
+      assert.ok(err instanceof GoogleApiError && err.status === 'DEADLINE_EXCEEDED', String(err));
+      assert.match(err.message, /may or may not have been applied/);
+      return true;
+    });
+    await fetch(`${sb.http}/sandbox/v1/faults`, { method: 'POST', body: JSON.stringify({ rules: [] }) });
+    // Not sent again: at most the one key of the abandoned call (the sandbox drops a call whose
+    // client hung up during the added latency; a real server may finish it).
+    assert.ok((await allKeys()).length <= 1);
+  });
+
   it('a restriction save whose answer is lost is reported as saved (the server has it), not as a conflict', async () => {
     const key = await direct.createKey(PROJECT, { keyId: 'edited', restrictions: ORIGINAL });
     const session = new RestrictionSession(client, await direct.getKey(key.name));

@@ -78,7 +78,7 @@ export class RestClient {
     const policy = this.options.retry ?? DEFAULT_RETRY;
     const methodName = req.methodName ?? `${req.method} ${req.path}`;
     try {
-      return await withRetry(() => this.once<T>(req, methodName), idempotent ? policy : { ...policy, maxRetries: 0 }, {
+      return await withRetry(() => this.once<T>(req, methodName, idempotent), idempotent ? policy : { ...policy, maxRetries: 0 }, {
         ...(req.signal ? { signal: req.signal } : {}),
         isRetryable: (err) =>
           err instanceof GoogleApiError ? policy.retryable.includes(err.status) : !(err instanceof CancelledError) && isTransportError(err),
@@ -92,7 +92,7 @@ export class RestClient {
     }
   }
 
-  private async once<T>(req: RestRequest, methodName: string): Promise<T> {
+  private async once<T>(req: RestRequest, methodName: string, idempotent: boolean): Promise<T> {
     throwIfAborted(req.signal);
     const token = await this.options.tokens.getAccessToken(req.signal);
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? 60_000;
@@ -120,7 +120,12 @@ export class RestClient {
       });
     } catch (err) {
       if (req.signal?.aborted) throw new CancelledError();
-      if (timeout.aborted) throw new GoogleApiError('DEADLINE_EXCEEDED', `${methodName} took longer than ${Math.round(timeoutMs / 1000)} s`, { method: methodName });
+      if (timeout.aborted) {
+        const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
+        // The server may still carry out a change the client stopped waiting for.
+        const outcome = idempotent ? '' : '; the change may or may not have been applied, so refresh to check before trying again';
+        throw new GoogleApiError('DEADLINE_EXCEEDED', `${methodName} took longer than ${limit}${outcome}`, { method: methodName });
+      }
       throw err;
     }
     let text: string;
