@@ -37,6 +37,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   log('copied with progress');
   // Back to a short tree, so the rows used next are in view without scrolling.
   await wb.viewAction(models, 'Collapse All');
+  await wb.expandRow(models, 'cloudbench-demo', 'us-central1');
   await wb.expandRow(models, 'us-central1', MODEL);
   await page.keyboard.press('Escape');
 
