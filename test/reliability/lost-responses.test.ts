@@ -132,6 +132,24 @@ describe('reliability: answers lost after the server applied the change', functi
     assert.ok((await allKeys()).length <= 1);
   });
 
+  it('a model copy slower than the client deadline is not repeated, and the user is told it may have been applied', async () => {
+    const { ModelRegistryClient } = require('../../src/core/models/client') as typeof import('../../src/core/models/client');
+    const models = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sb.grpc }, retry: FAST_RETRY, timeoutMs: 150 });
+    try {
+      await fetch(`${sb.http}/sandbox/v1/faults`, { method: 'POST', body: JSON.stringify({ rules: [{ method: 'google.cloud.aiplatform.v1beta1.ModelService/CopyModel', latencyMs: 400 }] }) });
+      await assert.rejects(
+        models.copyModel({ parent: 'projects/p/locations/europe-west4', sourceModel: 'projects/p/locations/us-central1/models/1' }),
+        (err: unknown) => {
+          assert.ok(err instanceof GoogleApiError && err.status === 'DEADLINE_EXCEEDED', String(err));
+          assert.match(err.message, /may or may not have been applied|may still|may have been/, `the user reads only "${err.message}"`);
+          return true;
+        },
+      );
+    } finally {
+      models.close();
+    }
+  });
+
   it('a restriction save whose answer is lost is reported as saved (the server has it), not as a conflict', async () => {
     const key = await direct.createKey(PROJECT, { keyId: 'edited', restrictions: ORIGINAL });
     const session = new RestrictionSession(client, await direct.getKey(key.name));
