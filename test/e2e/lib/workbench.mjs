@@ -209,7 +209,7 @@ export async function contextMenu(page, row, action, pane) {
     await item.click();
     // The menu closes when it runs the action; a click it ignored leaves it open with the item
     // focused, and Enter runs it then.
-    if (!(await menu.waitFor({ state: 'hidden', timeout: 3_000 }).then(() => true, () => false))) {
+    if (!(await menu.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => false)) && (await item.isVisible())) {
       await page.keyboard.press('Enter');
       await menu.waitFor({ state: 'hidden' });
     }
