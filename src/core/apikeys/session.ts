@@ -42,6 +42,11 @@ export class RestrictionSession {
     } catch (err) {
       if (!(err instanceof EtagConflictError)) throw err;
       this.current = await this.client.getKey(this.current.name, options.signal ? { signal: options.signal } : {});
+      // A retried PATCH whose first answer was lost meets its own new etag: when the server already
+      // holds exactly this edit, it was saved, and calling it a conflict would make the user redo it.
+      if (diffRestrictions(normalizeRestrictions(this.current.restrictions ?? {}), normalized).length === 0) {
+        return { kind: 'saved', key: this.current, changes };
+      }
       return { kind: 'conflict', key: this.current };
     }
   }

@@ -62,6 +62,19 @@ interface MethodSpec {
   idempotent: boolean;
 }
 
+/**
+ * grpc-js words a deadline with its internal timings; people need the limit, and for a call that
+ * changes something, that the change may have happened anyway.
+ */
+function describeCallFailure(err: GoogleApiError, s: MethodSpec, timeoutMs: number): GoogleApiError {
+  let message = err.message;
+  if (err.status === 'DEADLINE_EXCEEDED') message = `${s.method} took longer than ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
+  if (!s.idempotent && (err.status === 'DEADLINE_EXCEEDED' || err.status === 'UNAVAILABLE')) {
+    message += '; the change may or may not have been applied, so refresh to check before trying again';
+  }
+  return message === err.message ? err : new GoogleApiError(err.status, message, err.options);
+}
+
 function spec(service: string, method: string, requestType: string, responseType: string, routing: string[], idempotent: boolean): MethodSpec {
   return { service, method, requestType, responseType, routing, idempotent };
 }
@@ -213,7 +226,7 @@ export class ModelRegistryClient {
             if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
             if (err) {
               if (opts.signal?.aborted) return reject(new CancelledError());
-              return reject(GoogleApiError.fromGrpc(err, s.method));
+              return reject(describeCallFailure(GoogleApiError.fromGrpc(err, s.method), s, timeoutMs));
             }
             resolve(value as Res);
           },
