@@ -49,6 +49,38 @@ function extensionHtml(origin: string): CapturedPanel {
   return captured;
 }
 
+const HOSTILE_NAME = '</title><script>window.__pwned="title"</script><img src=x onerror="window.__pwned=\'name\'">';
+const HOSTILE_KEY = {
+  name: 'projects/p/locations/global/keys/hostile',
+  displayName: HOSTILE_NAME,
+  etag: 'W/"1"',
+  restrictions: {
+    browserKeyRestrictions: { allowedReferrers: ['<img src=x onerror="window.__pwned=\'ref\'">', 'javascript:window.__pwned=1', '\u202eexample.com/*'] },
+    apiTargets: [{ service: '<script>window.__pwned="svc"</script>', methods: ['"><svg onload=window.__pwned=2>'] }],
+  },
+};
+
+/** The restriction editor's HTML as RestrictionEditor writes it for a key with a hostile display name. */
+function restrictionEditorHtml(origin: string): CapturedPanel {
+  const captured: CapturedPanel = { html: '', options: {} };
+  const webview = {
+    cspSource: origin,
+    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
+    onDidReceiveMessage: () => ({ dispose() {} }),
+    postMessage: async () => true,
+    set html(value: string) { captured.html = value; },
+    get html() { return captured.html; },
+  };
+  vscode.window.createWebviewPanel = (_type: string, _title: string, _column: unknown, options: CapturedPanel['options']) => {
+    captured.options = options;
+    return { webview, onDidDispose: () => ({ dispose() {} }), reveal() {}, dispose() {}, title: '', viewColumn: 1 };
+  };
+  const { RestrictionEditor } = require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
+  const editor = RestrictionEditor.show(vscode.Uri.file(ROOT), HOSTILE_KEY, { client: () => { throw new Error('no calls'); }, runOperation: () => { throw new Error('no calls'); }, keyChanged() {} } as never);
+  editor.dispose();
+  return captured;
+}
+
 function deepJson(depth: number): unknown {
   let value: unknown = { leaf: '<img src=x onerror="window.__pwned=\'deep\'">' };
   for (let i = 0; i < depth; i++) value = { [`level${i}`]: value, n: [i] };
@@ -91,6 +123,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
   let browser: Browser;
   let page: Page;
   let panel: CapturedPanel;
+  let keysPanel: CapturedPanel;
   const dialogs: string[] = [];
   const requests: string[] = [];
   const userData = mkdtempSync(join(tmpdir(), 'cloudbench-hostile-'));
@@ -100,9 +133,9 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`);
     server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/') {
+      if (path === '/' || path === '/keys') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(panel.html);
+        res.end(path === '/' ? panel.html : keysPanel.html);
         return;
       }
       const file = join(ROOT, path);
@@ -116,6 +149,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     panel = extensionHtml(origin);
+    keysPanel = restrictionEditorHtml(origin);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -306,6 +340,37 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       { type: 'openLink', url: 'https://console.example.com/search?q=1' },
     ]);
     assert.equal(new URL(page.url()).pathname, '/', 'the page did not navigate');
+  });
+
+  it('the restriction editor: a hostile display name, referrers and API targets render as text; its CSP is locked down', async () => {
+    assert.ok(existsSync(join(ROOT, 'dist/webview/keys.js')), 'dist/webview/keys.js is missing: run npm run build');
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(keysPanel.html)?.[1] ?? '';
+    assert.match(csp, /^default-src 'none';/);
+    assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{16,}'(;|$)/);
+    assert.ok(!/unsafe-|\*/.test(csp), csp);
+    assert.equal([...keysPanel.html.matchAll(/<script\b/g)].length, 1, 'only the bundle script; the display name in <title> is escaped');
+    assert.deepEqual((keysPanel.options.localResourceRoots ?? []).map((u) => u.path.slice(ROOT.length)).sort(), ['/dist/webview', '/media']);
+
+    await page.goto(`${origin}/keys`);
+    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+    const { toEditorKey } = require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
+    await page.evaluate((key) => browser$().postMessage({ type: 'init', key }, '*'), toEditorKey(HOSTILE_KEY) as unknown);
+    await page.waitForFunction(() => browser$().document.getElementById('app')?.getAttribute('aria-busy') !== 'true');
+    const details = await page.evaluate(() => {
+      const w = browser$();
+      const d = w.document;
+      const values = Array.from(d.querySelectorAll('textarea, input') as ArrayLike<any>).map((n: any) => String(n.value)).join('\n');
+      const handlers = (Array.from(d.querySelectorAll('*')) as any[]).flatMap((n) => (Array.from(n.attributes) as any[]).filter((a) => /^on/i.test(a.name)).map((a) => `${n.tagName}.${a.name}`));
+      return { handlers, pwned: w.__pwned, title: d.title, values, text: d.body.innerText as string, violations: w.__violations as string[], injected: d.querySelectorAll('body img, body svg, body iframe, body script:not([nonce])').length, scrollWidth: d.documentElement.scrollWidth, innerWidth: w.innerWidth };
+    });
+    assert.equal(details.pwned, undefined, 'an injected payload ran');
+    assert.deepEqual(dialogs, []);
+    assert.equal(details.injected, 0, 'no element was created from key data');
+    assert.deepEqual(details.violations, []);
+    assert.ok(details.title.includes('</title><script>'), `the page title shows the name as text: ${details.title}`);
+    assert.ok(details.values.includes('<img src=x onerror') || details.text.includes('<img src=x onerror'), 'the hostile referrer is shown as text');
+    assert.ok(details.scrollWidth <= details.innerWidth + 1, 'the form does not scroll sideways');
+    assert.deepEqual(details.handlers, [], 'no element carries an event-handler attribute');
   });
 
   it('the extension opens only http(s) links, only after a modal confirmation naming the link', async () => {
