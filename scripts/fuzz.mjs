@@ -32,6 +32,7 @@ const started = performance.now();
 let inputs = 0;
 let crashes = 0;
 let maxMs = 0;
+let p999 = 0;
 let printed = 0;
 const per = Math.floor(COUNT / TARGETS.length);
 TARGETS.forEach((target, index) => {
@@ -43,10 +44,12 @@ TARGETS.forEach((target, index) => {
   inputs += result.inputs;
   crashes += result.crashes;
   maxMs = Math.max(maxMs, result.maxMs);
-  console.log(`${target.name}: ${result.inputs} inputs, ${result.crashes} crashes, max ${result.maxMs.toFixed(2)} ms per input, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  p999 = Math.max(p999, result.p999Ms);
+  console.log(`${target.name}: ${result.inputs} inputs, ${result.crashes} crashes, mean ${result.meanMs.toFixed(3)} ms, 99.9th percentile ${result.p999Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms per input, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 });
 console.log(`fuzz inputs: ${inputs}`);
 console.log(`fuzz crashes: ${crashes}`);
 console.log(`fuzz max ms per input: ${maxMs.toFixed(2)}`);
+console.log(`fuzz 99.9th percentile ms per input: ${p999.toFixed(2)}`);
 console.log(`fuzz wall time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 process.exit(crashes > 0 ? 1 : 0);

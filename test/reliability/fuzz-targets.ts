@@ -209,15 +209,20 @@ export const TARGETS: FuzzTarget[] = [
 ];
 
 /** Runs `count` generated inputs of one target; returns crashes (with their input) and the slowest input. */
-export function runTarget(target: FuzzTarget, count: number, seed: number, budgetMs: number, onCrash: (input: unknown, err: unknown) => void): { inputs: number; crashes: number; maxMs: number } {
+export function runTarget(
+  target: FuzzTarget, count: number, seed: number, budgetMs: number, onCrash: (input: unknown, err: unknown) => void,
+): { inputs: number; crashes: number; maxMs: number; p999Ms: number; meanMs: number } {
   let crashes = 0;
   let maxMs = 0;
   let done = 0;
+  let totalMs = 0;
+  const times = new Float64Array(count);
   const CHUNK = 5_000;
   for (let chunk = 0; done < count; chunk++) {
     const n = Math.min(CHUNK, count - done);
     const inputs = fc.sample(target.arbitrary, { numRuns: n, seed: seed * 7919 + chunk });
-    for (const input of inputs) {
+    for (let k = 0; k < inputs.length; k++) {
+      const input = inputs[k];
       const t0 = performance.now();
       try {
         target.check(input);
@@ -226,6 +231,8 @@ export function runTarget(target: FuzzTarget, count: number, seed: number, budge
         onCrash(input, err);
       }
       const ms = performance.now() - t0;
+      times[done + k] = ms;
+      totalMs += ms;
       if (ms > maxMs) maxMs = ms;
       if (ms > budgetMs) {
         crashes++;
@@ -234,5 +241,6 @@ export function runTarget(target: FuzzTarget, count: number, seed: number, budge
     }
     done += n;
   }
-  return { inputs: done, crashes, maxMs };
+  const sorted = times.slice(0, done).sort();
+  return { inputs: done, crashes, maxMs, p999Ms: sorted[Math.min(done - 1, Math.floor(done * 0.999))] ?? 0, meanMs: done ? totalMs / done : 0 };
 }
