@@ -159,6 +159,9 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
   });
 
   after(async () => {
+    // The fake is shared by every test file of the run: take back what this file put into it.
+    delete vscode.window.createWebviewPanel;
+    delete vscode.env;
     await browser?.close();
     await new Promise((r) => server?.close(r));
     rmSync(userData, { recursive: true, force: true });

@@ -106,7 +106,7 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     const configuration = vscode.workspace.getConfiguration('cloudbench');
     for (const [key, value] of saved) {
       if (key === 'update') configuration.update = value;
-      else if (key === 'env') vscode.env = value;
+      else if (key === 'env') delete vscode.env;
       else vscode.window[key] = value;
     }
     vscode.workspace.workspaceFolders = undefined;
