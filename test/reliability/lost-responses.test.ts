@@ -7,6 +7,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../src/emulator/sandbox';
 import { ApiKeysClient, keyName } from '../../src/core/apikeys/client';
+import { ModelRegistryClient } from '../../src/core/models/client';
 import { RestrictionSession } from '../../src/core/apikeys/session';
 import type { ApiKey, Restrictions } from '../../src/core/apikeys/types';
 import { sandboxTokenSource } from '../../src/core/google/credentials';
@@ -133,7 +134,6 @@ describe('reliability: answers lost after the server applied the change', functi
   });
 
   it('a model copy slower than the client deadline is not repeated, and the user is told it may have been applied', async () => {
-    const { ModelRegistryClient } = require('../../src/core/models/client') as typeof import('../../src/core/models/client');
     const models = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sb.grpc }, retry: FAST_RETRY, timeoutMs: 150 });
     try {
       await fetch(`${sb.http}/sandbox/v1/faults`, { method: 'POST', body: JSON.stringify({ rules: [{ method: 'google.cloud.aiplatform.v1beta1.ModelService/CopyModel', latencyMs: 400 }] }) });
