@@ -7,6 +7,7 @@ import {
 import { summarizeRestrictions } from '../../core/apikeys/describe';
 import { UNDELETE_WINDOW_DAYS, type ApiKey } from '../../core/apikeys/types';
 import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
+import { OperationTrackingError } from '../../core/lro';
 import { formatKeyName, parseKeyName } from '../../core/names';
 import { registerCommand } from '../../platform/commands';
 import { toAbortSignal } from '../../platform/disposables';
@@ -105,7 +106,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       return result;
     } catch (err) {
       if (isCancellation(err)) handle.finish('cancelled', 'Stopped waiting; the change may still happen on the server.');
-      else handle.finish('failed', describeError(err));
+      else handle.finish(err instanceof OperationTrackingError ? 'lost' : 'failed', describeError(err));
       throw explain(err);
     }
   };

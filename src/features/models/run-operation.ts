@@ -6,7 +6,7 @@ import { describeError, isCancellation } from '../../core/google/errors';
 import type { ModelOperation, OperationKind } from '../../core/models/operation';
 import type { ModelOperationMetadata } from '../../core/models/types';
 import { timestampToDate } from '../../core/models/types';
-import { OperationFailedError } from '../../core/lro';
+import { OperationFailedError, OperationTrackingError } from '../../core/lro';
 import { toAbortSignal } from '../../platform/disposables';
 import { getLogger } from '../../platform/log';
 import { getOperationsRegistry } from '../operations/registry';
@@ -143,6 +143,10 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           return { state: 'cancelled', message: cancelMessage ?? 'The operation was cancelled.' };
         }
         const message = describeError(err);
+        if (err instanceof OperationTrackingError) {
+          handle.finish('lost', message);
+          return { state: 'failed', message };
+        }
         handle.finish('failed', message);
         return { state: 'failed', message };
       } finally {

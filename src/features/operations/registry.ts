@@ -3,7 +3,8 @@
 // and the progress notifications read the same entries, so either place can act on them.
 import * as vscode from 'vscode';
 
-export type OperationState = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'detached';
+/** `lost`: polling failed, so the outcome is unknown; the operation may still finish on the server. */
+export type OperationState = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'detached' | 'lost';
 
 export interface OperationActions {
   /** Asks the server to cancel; resolves with a sentence that explains the outcome. */

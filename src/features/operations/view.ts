@@ -7,6 +7,7 @@ const ICONS: Record<TrackedOperation['state'], [string, string | undefined]> = {
   failed: ['error', 'testing.iconFailed'],
   cancelled: ['circle-slash', 'disabledForeground'],
   detached: ['debug-disconnect', 'disabledForeground'],
+  lost: ['question', 'list.warningForeground'],
 };
 
 const STATE_TEXT: Record<TrackedOperation['state'], string> = {
@@ -15,6 +16,7 @@ const STATE_TEXT: Record<TrackedOperation['state'], string> = {
   failed: 'failed',
   cancelled: 'cancelled',
   detached: 'no longer followed',
+  lost: 'outcome unknown (lost track; refresh the resource to check)',
 };
 
 function elapsed(op: TrackedOperation): string {

@@ -50,3 +50,17 @@ describe('operations registry (Operations view model)', () => {
     assert.match(await reg.stopWaiting(h.operation.id), /no longer running/);
   });
 });
+
+describe('operations view items', () => {
+  it('shows an operation whose polling failed as outcome unknown, not as failed', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { OperationItem } = require('../../../src/features/operations/view') as typeof import('../../../src/features/operations/view');
+    const reg = new OperationsRegistry();
+    const h = reg.start({ title: 'Copy model a', resource: 'r/a', source: 'models' });
+    h.finish('lost', 'Lost track of op/1');
+    const item = new OperationItem(h.operation);
+    assert.equal(item.contextValue, 'operation.lost');
+    assert.match(String(item.description), /^outcome unknown \(lost track; refresh the resource to check\)/);
+    assert.doesNotMatch(String(item.description), /failed/);
+  });
+});
