@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { redactSecrets } from './redact';
+import { redactSecrets } from '../core/secrets';
 
 /** A logger for one component; every line goes to the one "Cloudbench" log channel, secrets redacted. */
 export interface Logger {

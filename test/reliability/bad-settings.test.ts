@@ -14,7 +14,7 @@ import { ModelRegistryClient } from '../../src/core/models/client';
 import { ApiKeysClient } from '../../src/core/apikeys/client';
 import { SecOpsClient } from '../../src/core/secops/client';
 import { sandboxTokenSource } from '../../src/core/google/credentials';
-import { redactSecrets } from '../../src/platform/redact';
+import { redactSecrets } from '../../src/core/secrets';
 
 const FAKE_PRIVATE_KEY = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCfakefakefake\n-----END PRIVATE KEY-----\n';
 

@@ -15,7 +15,7 @@ import { ApiKeysClient } from '../../src/core/apikeys/client';
 import { sandboxTokenSource, type TokenSource } from '../../src/core/google/credentials';
 import { admin, setFaults } from './helpers';
 import { pemBodyLines, scanText, scanTree, type Finding } from './secrets-scan';
-import { redactSecrets } from '../../src/platform/redact';
+import { redactSecrets } from '../../src/core/secrets';
 
 const vscode = require('vscode') as Record<string, any>;
 const PROJECT = 'cloudbench-secrets';

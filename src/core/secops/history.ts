@@ -1,5 +1,6 @@
 // Query history (last 100 runs per workspace) and saved queries, kept as plain JSON in workspace
 // state. Pure functions so the rules (newest first, no duplicates, the cap) are tested in Node.
+import { redactSecrets } from '../secrets';
 
 export const HISTORY_LIMIT = 100;
 export const SAVED_LIMIT = 500;
@@ -26,7 +27,8 @@ export function queryKey(query: string): string {
 
 export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEntry, limit = HISTORY_LIMIT): HistoryEntry[] {
   const key = queryKey(entry.query);
-  if (key === '') return [...history];
+  // Workspace state is a file on disk: a query holding a pasted key string or token stays out of it.
+  if (key === '' || redactSecrets(entry.query) !== entry.query) return [...history];
   return [entry, ...history.filter((h) => queryKey(h.query) !== key)].slice(0, limit);
 }
 
@@ -35,6 +37,7 @@ export function saveQuery(saved: readonly SavedQuery[], name: string, query: str
   if (trimmed === '') throw new Error('A saved query needs a name.');
   if (trimmed.length > 200) throw new Error('Keep the name under 200 characters.');
   if (queryKey(query) === '') throw new Error('There is no query to save.');
+  if (redactSecrets(query) !== query) throw new Error('The query holds what looks like a key string or token; remove it before saving.');
   const entry: SavedQuery = { name: trimmed, query, savedAt: now.toISOString() };
   const rest = saved.filter((s) => s.name.toLowerCase() !== trimmed.toLowerCase());
   if (rest.length >= SAVED_LIMIT) throw new Error(`At most ${SAVED_LIMIT} saved queries; delete some first.`);

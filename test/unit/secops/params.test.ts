@@ -105,6 +105,12 @@ describe('query history and saved queries', () => {
     assert.deepEqual(h.addToHistory(list, entry('   ')), list);
   });
 
+  it('keeps queries that hold a key string or token out of history and saved queries', () => {
+    const secret = `principal.hostname = "AIza${'B'.repeat(35)}"`;
+    assert.deepEqual(h.addToHistory([entry('a = 1')], entry(secret)).map((e) => e.query), ['a = 1']);
+    assert.throws(() => h.saveQuery([], 'leaky', secret, new Date()), /looks like a key string or token/);
+  });
+
   it('saves under a unique name (case-insensitive), sorted, and removes', () => {
     const now = new Date(Date.UTC(2024, 0, 1));
     let saved = h.saveQuery([], 'Logins', 'metadata.event_type = "USER_LOGIN"', now);

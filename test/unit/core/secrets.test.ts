@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { redactSecrets } from '../../../src/platform/redact';
+import { redactSecrets } from '../../../src/core/secrets';
 
 describe('redactSecrets', () => {
   const key = 'AIza' + 'Sy'.padEnd(35, 'x');
