@@ -1,16 +1,5 @@
+import { mulberry32 } from './random';
 import type { FaultDecision, FaultInjector, FaultRule } from './types';
-
-/** Deterministic PRNG (mulberry32) so a fault run can be repeated with the same seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function matches(pattern: string, method: string): boolean {
   if (pattern === '*') return true;

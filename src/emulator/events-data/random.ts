@@ -1,4 +1,5 @@
 // Deterministic pseudo-random helpers so every seeded run produces the same demo data.
+import { mulberry32 } from '../random';
 
 export interface Rng {
   next(): number;
@@ -11,14 +12,7 @@ export interface Rng {
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 export function createRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (max: number): number => Math.floor(next() * max);
   return {
     next,

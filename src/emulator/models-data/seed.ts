@@ -6,20 +6,11 @@ import { deployedModelMessage } from '../grpc/endpoint-service';
 import { DEMO_PROJECT_ID, endpointKey, modelKey, type EvaluationRecord, type ModelRecord, type ModelStore, type VersionRecord } from '../grpc/store';
 import { jsonToValue, numericId, type Json } from '../grpc/util';
 import { CATALOG, DEMO_ENDPOINTS, type CatalogEntry, type ModelKind } from './catalog';
+import { mulberry32 } from '../random';
 
 const DAY = 86_400_000;
 const SCHEMA = 'gs://google-cloud-aiplatform/schema/modelevaluation';
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 const round = (x: number, digits = 4): number => Number(x.toFixed(digits));
