@@ -4,44 +4,16 @@
 // Every input must compile without throwing, evaluate against sample events, keep every
 // diagnostic inside the document, answer completion/hover/formatting at a random position, and
 // finish within the per-input CPU budget. Failures are printed with their seed index so they replay.
-import { buildSync } from 'esbuild';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fuzzOptions, loadBundled, mulberry32, root } from './fuzz-lib.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
-};
-const COUNT = arg('count', 1_000_000);
-const SEED = arg('seed', 1);
-const BUDGET_MS = arg('budget-ms', 1000);
-
-const dir = mkdtempSync(join(tmpdir(), 'udm-fuzz-'));
-const entry = join(dir, 'entry.ts');
-writeFileSync(
-  entry,
-  `export { compileQuery, analyze } from ${JSON.stringify(join(root, 'src/udm/index.ts'))};
+const { count: COUNT, seed: SEED, budgetMs: BUDGET_MS } = fuzzOptions();
+const udm = loadBundled(undefined, {
+  source: `export { compileQuery, analyze } from ${JSON.stringify(join(root, 'src/udm/index.ts'))};
 export { complete, hover, formatText, semanticTokens, signatureHelp, foldingRanges } from ${JSON.stringify(join(root, 'src/udm/service.ts'))};
 export { VALID_QUERIES, BROKEN_QUERIES } from ${JSON.stringify(join(root, 'test/unit/udm/corpus.ts'))};
 `,
-);
-const outfile = join(dir, 'udm.cjs');
-buildSync({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', absWorkingDir: root });
-const udm = createRequire(import.meta.url)(outfile);
-
-function mulberry32(a) {
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+});
 
 const FRAGMENTS = [
   'metadata', 'principal', 'target', '.', 'hostname', 'ip', 'event_type', 'event_timestamp', 'seconds', 'security_result', 'action',

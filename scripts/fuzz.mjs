@@ -5,28 +5,11 @@
 // The inputs are split evenly across the targets in test/reliability/fuzz-targets.ts (the same
 // targets `npm test` runs a few thousand times). Prints `fuzz inputs: N`, `fuzz crashes: N` and
 // `fuzz max ms per input: X`; exits 1 on any crash. Crashes print their input so they replay.
-import { buildSync } from 'esbuild';
-import { mkdtempSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fuzzOptions, loadBundled, root } from './fuzz-lib.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
-};
-const COUNT = arg('count', 1_000_000);
-const SEED = arg('seed', 1);
-const BUDGET_MS = arg('budget-ms', 1000);
-
-const outfile = join(mkdtempSync(join(tmpdir(), 'cloudbench-fuzz-')), 'targets.cjs');
-buildSync({
-  entryPoints: [join(root, 'test/reliability/fuzz-targets.ts')],
-  bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', absWorkingDir: root,
-});
-const { TARGETS, runTarget } = createRequire(import.meta.url)(outfile);
+const { count: COUNT, seed: SEED, budgetMs: BUDGET_MS } = fuzzOptions();
+const { TARGETS, runTarget } = loadBundled(join(root, 'test/reliability/fuzz-targets.ts'));
 
 const started = performance.now();
 let inputs = 0;
