@@ -46,7 +46,8 @@ export async function run({ page, wb, sandbox, log }) {
   await wb.runCommand(page, 'Cloudbench: Run UDM Query');
 
   const frame = await wb.findWebviewFrame(page, '#run-title', new RegExp(MARK), { timeout: 60_000 });
-  await frame.locator('#grid .row').first().waitFor({ timeout: 60_000 });
+  // Rows arrive in two messages (the first screenful, then the rest): wait for the last one.
+  await frame.locator('#grid .row').nth(PAYLOADS.length).waitFor({ timeout: 60_000 });
   const rowCount = await frame.locator('#grid .row:visible').count();
   if (rowCount < PAYLOADS.length + 1) throw new Error(`${rowCount} rows shown, expected ${PAYLOADS.length + 1}`);
 
