@@ -63,6 +63,11 @@ export class RestrictionEditor implements vscode.Disposable {
     return editor;
   }
 
+  /** Closes the editor of one key, if open (the key was deleted: there is nothing left to edit). */
+  static close(keyName: string): void {
+    RestrictionEditor.open.get(keyName)?.panel.dispose();
+  }
+
   /** Closes every open editor (used when the project or endpoint changes). */
   static closeAll(): void {
     for (const editor of [...RestrictionEditor.open.values()]) editor.panel.dispose();

@@ -330,6 +330,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       }
       throw err;
     }
+    RestrictionEditor.close(key.name);
     afterChange();
     void vscode.window.showInformationMessage(`Deleted key "${label}". It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`);
   });
