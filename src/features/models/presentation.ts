@@ -44,9 +44,10 @@ export function modelLabel(model: Model): string {
   return model.displayName || modelIdOf(model.name);
 }
 
-export function modelDescription(model: Model): string {
+/** `anyVersionDeployed`: the model's default version may be undeployed while another version serves. */
+export function modelDescription(model: Model, anyVersionDeployed = false): string {
   const parts = [modelIdOf(model.name)];
-  if ((model.deployedModels ?? []).length) parts.push('deployed');
+  if (anyVersionDeployed || (model.deployedModels ?? []).length) parts.push('deployed');
   if (isExportable(model)) parts.push('exportable');
   return parts.join(' · ');
 }

@@ -168,6 +168,19 @@ export class ProjectNode extends ModelsNode {
   }
 }
 
+/** Resource names (without version) of the models deployed on any endpoint of a location; empty if unknown. */
+async function deployedModelNames(client: ModelRegistryClient, location: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  try {
+    for await (const endpoint of client.listEndpoints(location)) {
+      for (const d of endpoint.deployedModels ?? []) if (d.model) names.add(splitVersion(d.model).model);
+    }
+  } catch {
+    // The marking is a convenience: without endpoint access the tree still lists every model.
+  }
+  return names;
+}
+
 export class LocationNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'models';
@@ -185,13 +198,23 @@ export class LocationNode extends PagedParent {
 
   protected createList(): PagedList<ModelsNode> {
     const filter = this.ctx.filter();
+    // A model list shows only each default version's deployments; one endpoint listing per
+    // location tells which models serve from any version.
+    let deployed: Promise<Set<string>> | undefined;
     return new PagedList<ModelsNode>(async (pageToken) => {
       const client = this.ctx.client();
       if (!client) return { items: [] };
-      const page = await client.listModelsPage({
-        parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}), ...(filter ? { filter } : {}),
-      });
-      return { items: page.items.map((m) => new ModelNode(this.ctx, m)), nextPageToken: page.nextPageToken };
+      deployed ??= deployedModelNames(client, this.resourceName);
+      const [page, serving] = await Promise.all([
+        client.listModelsPage({
+          parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}), ...(filter ? { filter } : {}),
+        }),
+        deployed,
+      ]);
+      return {
+        items: page.items.map((m) => new ModelNode(this.ctx, m, serving.has(splitVersion(m.name ?? '').model))),
+        nextPageToken: page.nextPageToken,
+      };
     });
   }
 }
@@ -199,14 +222,14 @@ export class LocationNode extends PagedParent {
 export class ModelNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'versions';
-  constructor(private readonly ctx: TreeContext, readonly model: Model) {
+  constructor(private readonly ctx: TreeContext, readonly model: Model, anyVersionDeployed = false) {
     super(modelLabel(model), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = splitVersion(model.name ?? '').model;
     this.id = `model:${this.resourceName}`;
     this.contextValue = modelContextValue(model);
-    this.description = modelDescription(model);
+    this.description = modelDescription(model, anyVersionDeployed);
     this.tooltip = modelTooltip(model);
-    this.iconPath = new vscode.ThemeIcon((model.deployedModels ?? []).length ? 'rocket' : 'symbol-class');
+    this.iconPath = new vscode.ThemeIcon(anyVersionDeployed || (model.deployedModels ?? []).length ? 'rocket' : 'symbol-class');
   }
 
   protected createList(): PagedList<ModelsNode> {

@@ -97,6 +97,20 @@ describe('models tree against the demo sandbox', function () {
     assert.deepEqual(none.map((n) => n.label), ['No models match the filter']);
   });
 
+  it('marks a model deployed when any of its versions serves, not only the default one', async () => {
+    // The demo deploys version 3 of churn-predictor while its default version is 4.
+    const direct = await client.getModel({ name: 'projects/cloudbench-demo/locations/us-central1/models/churn-predictor' });
+    assert.equal((direct.deployedModels ?? []).length, 0, 'the default version itself is not deployed');
+    pageSize = 100;
+    const p = provider();
+    const models = (await p.getChildren(await location(p, 'us-central1'))).filter((n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode);
+    const churn = models.find((m) => m.resourceName.endsWith('/models/churn-predictor'));
+    assert.ok(churn, 'churn-predictor listed');
+    assert.match(String(churn.description), /deployed/);
+    const undeployed = models.filter((m) => !/deployed/.test(String(m.description)));
+    assert.ok(undeployed.length > 0, 'models without deployments are not marked');
+  });
+
   it('browses model → versions (default marked, aliases as badges) → checkpoints and evaluations → slices', async () => {
     pageSize = 50;
     const p = provider();
