@@ -53,7 +53,8 @@ const configs = [
         platform: 'browser',
         target: 'es2022',
         format: 'iife',
-        loader: { '.css': 'css' },
+        // Monaco (the query bar) brings its codicon font; it lands next to the bundle in dist/webview.
+        loader: { '.css': 'css', '.ttf': 'file' },
       }]
     : []),
 ];

@@ -4,6 +4,8 @@
 import { isPivotAction, type PivotAction } from './results/pivots';
 import type { ColumnSpec, ResultKind } from './results/fields';
 import type { ExportFormat } from './results/export';
+import type { CompletionItem, Diagnostic, Position } from 'vscode-languageserver-types';
+import { MAX_QUERY_TEXT, PayloadError, parseCompletionItems, parseDiagnostics, parsePosition } from './lsp-payload';
 
 export const RESULT_KINDS: readonly ResultKind[] = ['udm', 'assetEvents', 'assets', 'iocMatches', 'iocDetails', 'assetAliases', 'userAliases', 'alerts'];
 
@@ -17,6 +19,8 @@ export interface RunInfo {
   endTime?: string;
   /** Links to the same view in the SecOps console (the response's `uri`). */
   uri?: string[];
+  /** The UDM query text as run (the title collapses its whitespace), for the query bar. */
+  query?: string;
 }
 
 export type RunState = 'running' | 'done' | 'error' | 'cancelled';
@@ -36,7 +40,10 @@ export type ToWebview =
   | { type: 'append'; runId: string; rowsJson: string }
   | { type: 'status'; runId: string; state: RunState; message?: string; moreDataAvailable?: boolean; fetching?: FetchProgress }
   | { type: 'running'; title: string }
-  | { type: 'failed'; title: string; message: string; cancelled: boolean };
+  | { type: 'failed'; title: string; message: string; cancelled: boolean }
+  // Answers to the query bar, computed by the same UDM language service as the editor's server.
+  | { type: 'querybar.completions'; id: number; items: CompletionItem[] }
+  | { type: 'querybar.diagnostics'; id: number; diagnostics: Diagnostic[] };
 
 /** Webview → extension. */
 export type FromWebview =
@@ -46,7 +53,11 @@ export type FromWebview =
   | { type: 'export'; runId: string; format: ExportFormat; columns: ColumnSpec[] }
   | { type: 'openLink'; url: string }
   | { type: 'pivot'; runId: string; action: PivotAction; value: string; row?: number }
-  | { type: 'rerun'; runId: string };
+  | { type: 'rerun'; runId: string }
+  /** The query bar's text, run with the current time range and default limit like "Run Query". */
+  | { type: 'runQuery'; query: string }
+  | { type: 'querybar.complete'; id: number; text: string; position: Position }
+  | { type: 'querybar.validate'; id: number; text: string };
 
 export class MessageError extends Error {
   override readonly name = 'MessageError';
@@ -72,6 +83,22 @@ function str(o: Record<string, unknown>, key: string, max = 10_000): string {
   const v = o[key];
   if (typeof v !== 'string' || v.length > max) throw new MessageError(`${String(o.type)}.${key} must be a string of at most ${max} characters`);
   return v;
+}
+
+function requestId(o: Record<string, unknown>): number {
+  const id = o.id;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new MessageError(`${String(o.type)}.id must be a non-negative integer`);
+  return id;
+}
+
+/** LSP payload errors become MessageErrors, so callers handle one kind of refusal. */
+function payload<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof PayloadError) throw new MessageError(err.message);
+    throw err;
+  }
 }
 
 function columnsOf(v: unknown): ColumnSpec[] {
@@ -105,6 +132,15 @@ export function parseFromWebview(data: unknown): FromWebview {
     }
     case 'openLink':
       return { type: 'openLink', url: str(data, 'url', 8192) };
+    case 'runQuery': {
+      const query = str(data, 'query', MAX_QUERY_TEXT);
+      if (query.trim() === '') throw new MessageError('runQuery.query must not be empty');
+      return { type: 'runQuery', query };
+    }
+    case 'querybar.complete':
+      return { type: 'querybar.complete', id: requestId(data), text: str(data, 'text', MAX_QUERY_TEXT), position: payload(() => parsePosition(data.position)) };
+    case 'querybar.validate':
+      return { type: 'querybar.validate', id: requestId(data), text: str(data, 'text', MAX_QUERY_TEXT) };
     case 'pivot': {
       if (!isPivotAction(data.action)) throw new MessageError('pivot.action is not a known pivot');
       const row = data.row;
@@ -136,6 +172,7 @@ export function parseToWebview(data: unknown): ToWebview {
           ...(typeof run.startTime === 'string' ? { startTime: run.startTime } : {}),
           ...(typeof run.endTime === 'string' ? { endTime: run.endTime } : {}),
           ...(uri ? { uri } : {}),
+          ...(typeof run.query === 'string' && run.query.length <= MAX_QUERY_TEXT ? { query: run.query } : {}),
         },
         columns: columnsOf(data.columns),
         rowsJson: data.rowsJson,
@@ -166,6 +203,10 @@ export function parseToWebview(data: unknown): ToWebview {
       return { type: 'running', title: str(data, 'title') };
     case 'failed':
       return { type: 'failed', title: str(data, 'title'), message: str(data, 'message'), cancelled: data.cancelled === true };
+    case 'querybar.completions':
+      return { type: 'querybar.completions', id: requestId(data), items: payload(() => parseCompletionItems(data.items)) };
+    case 'querybar.diagnostics':
+      return { type: 'querybar.diagnostics', id: requestId(data), diagnostics: payload(() => parseDiagnostics(data.diagnostics)) };
     default:
       throw new MessageError(`unknown message type "${data.type.slice(0, 50)}"`);
   }

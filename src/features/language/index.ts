@@ -40,6 +40,11 @@ const crashTimes: number[] = [];
  * Tells the language server which reference lists exist, so `in %name` is checked and completed.
  * Safe to call before the server runs; the lists are handed over when it starts.
  */
+/** The reference lists the language server was given, so other UDM inputs check them the same way. */
+export function getReferenceLists(): Record<string, string[]> | undefined {
+  return referenceLists;
+}
+
 export function setReferenceLists(lists: Record<string, string[]>): void {
   if (!isReferenceLists(lists)) throw new Error('reference lists must map names to arrays of strings');
   referenceLists = lists;

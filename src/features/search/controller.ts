@@ -6,6 +6,8 @@ import { CancelledError, describeError, isCancellation } from '../../core/google
 import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
 import { SecOpsClient, decodeLogBytes, UDM_SEARCH_MAX_LIMIT, type AssetIndicator } from '../../core/secops/client';
 import type { FromWebview, RunInfo } from '../../core/secops/messages';
+import { answerQueryBar } from '../../core/secops/querybar-service';
+import { getReferenceLists } from '../language';
 import { resolveSecOpsBaseUrl } from '../../core/secops/regions';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
@@ -157,7 +159,7 @@ export class SearchController implements vscode.Disposable {
     );
     log.info(`udmSearch returned ${response.events.length} events in ${Date.now() - started} ms (moreDataAvailable=${response.moreDataAvailable})`);
     const run: RunRecord = {
-      info: { runId: randomUUID(), kind: 'udm', title, startTime: window.start, endTime: window.end },
+      info: { runId: randomUUID(), kind: 'udm', title, startTime: window.start, endTime: window.end, query },
       slot: 'query',
       rows: response.events,
       moreDataAvailable: response.moreDataAvailable,
@@ -408,7 +410,17 @@ export class SearchController implements vscode.Disposable {
     throw new Error('no time range');
   };
 
-  private async onMessage(message: FromWebview, _panel: ResultsPanel): Promise<void> {
+  /** Set by the feature: the question "Run Query" asks before spending a search on a query with errors. */
+  confirmQuery: (query: string) => Promise<boolean> = async () => true;
+
+  /** The query bar's Run: the same time range, limit and confirmation as the Run Query command. */
+  async runEditedQuery(query: string): Promise<void> {
+    const text = query.trim();
+    if (!(await this.confirmQuery(text))) return;
+    await this.runQuery(text, this.currentWindow(), this.services.connection().settings.search.defaultLimit);
+  }
+
+  private async onMessage(message: FromWebview, panel: ResultsPanel): Promise<void> {
     try {
       switch (message.type) {
         case 'fetchRest':
@@ -431,6 +443,13 @@ export class SearchController implements vscode.Disposable {
           if (run?.query) await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
           return;
         }
+        case 'runQuery':
+          await this.runEditedQuery(message.query);
+          return;
+        case 'querybar.complete':
+        case 'querybar.validate':
+          panel.post(answerQueryBar(message, getReferenceLists()));
+          return;
         case 'ready':
           return;
       }
@@ -447,7 +466,12 @@ function describeMessage(message: FromWebview): string {
     case 'pivot': return PIVOT_LABELS[message.action];
     case 'fetchRest': return 'Fetch the rest';
     case 'openLink': return 'Open link';
-    case 'rerun': return 'Run UDM Query';
+    case 'rerun':
+    case 'runQuery':
+      return 'Run UDM Query';
+    case 'querybar.complete':
+    case 'querybar.validate':
+      return 'Query bar';
     default: return 'Results';
   }
 }

@@ -30,6 +30,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
 
   const timeRange = new TimeRangeState(context, services);
   controller.currentWindow = () => resolveTimeRange(timeRange.spec, Date.now());
+  controller.confirmQuery = confirmDespiteErrors;
 
   // ---- status bar -------------------------------------------------------------------------------
   const rangeItem = vscode.window.createStatusBarItem('cloudbench.search.timeRange', vscode.StatusBarAlignment.Right, 101);

@@ -53,7 +53,7 @@ export class ResultsPanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     onMessage: (message: FromWebview, panel: ResultsPanel) => void,
   ) {
-    panel.webview.html = renderHtml(panel.webview, extensionUri);
+    panel.webview.html = renderHtml(panel.webview, extensionUri, slot);
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((raw: unknown) => {
@@ -94,22 +94,29 @@ export class ResultsPanel implements vscode.Disposable {
   }
 }
 
-function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, slot: PanelSlot): string {
   const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'results.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'results.css'));
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource}`].join('; ');
+  const asset = (name: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
+  // The query panel's bar upgrades to Monaco after the table's first paint: results.js adds the
+  // Monaco bundle with this page's nonce, so no script is ever allowed by anything but the nonce.
+  const queryBar = slot === 'query';
+  // Monaco writes its layout and theme rules into <style> elements it creates at run time, which a
+  // nonce cannot cover; 'unsafe-inline' is granted to styles only (never scripts), and only on the
+  // page that hosts the editor. Styles cannot run code; every value is still inserted as text.
+  const styleSrc = queryBar ? `style-src ${webview.cspSource} 'unsafe-inline'` : `style-src ${webview.cspSource}`;
+  const csp = [`default-src 'none'`, styleSrc, `script-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource}`].join('; ');
+  const bar = queryBar ? ` data-querybar-script="${asset('querybar.js')}" data-querybar-style="${asset('querybar.css')}"` : '';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
+<link rel="stylesheet" href="${asset('results.css')}">
 <title>UDM Search Results</title>
 </head>
 <body>
-<script nonce="${nonce}" src="${script.toString()}"></script>
+<script nonce="${nonce}" src="${asset('results.js')}"${bar}></script>
 </body>
 </html>`;
 }

@@ -2,7 +2,7 @@
 // chooser, detail pane with the JSON tree and pivots, timeline histogram and the "more data" banner.
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
 import './style.css';
-import { decodeRows, parseToWebview, type FromWebview, type RunInfo, type ToWebview } from '../../core/secops/messages';
+import { decodeRows, parseFromWebview, parseToWebview, type FromWebview, type RunInfo, type ToWebview } from '../../core/secops/messages';
 import { cellText, defaultColumns, discoverColumns, labelFor, scalarText, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { PIVOT_LABELS, pivotsFor } from '../../core/secops/results/pivots';
@@ -14,6 +14,12 @@ interface VsCodeApi {
   setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
+
+// Read while this script runs: where the query bar's Monaco bundle is and the nonce to load it with.
+const ownScript = document.currentScript as HTMLScriptElement | null;
+const queryBarScript = ownScript?.dataset.querybarScript;
+const queryBarStyle = ownScript?.dataset.querybarStyle;
+const pageNonce = ownScript?.nonce ?? '';
 
 const vscode: VsCodeApi =
   typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
@@ -51,6 +57,16 @@ const runTitle = el('div', { id: 'run-title', role: 'heading', 'aria-level': '1'
 const runSummary = el('div', { id: 'run-summary', role: 'status' }, 'Run a UDM query (Ctrl+Enter in a .udm file) to see events here.');
 header.append(runTitle, runSummary);
 
+// The query bar paints as a plain textarea; querybar.js replaces it with Monaco after the table's
+// first paint and keeps the textarea's value in step, so Run here always reads the current text.
+const queryBar = el('div', { id: 'querybar' });
+const queryHost = el('div', { id: 'query-host' });
+const queryInput = el('textarea', { id: 'query-input', rows: '1', spellcheck: 'false', 'aria-label': 'UDM query', placeholder: 'metadata.event_type = "NETWORK_DNS"' });
+const queryRun = el('button', { id: 'query-run', type: 'button', class: 'primary', title: 'Run this query with the current time range (Ctrl+Enter)' }, 'Run');
+queryHost.append(queryInput);
+queryBar.append(queryHost, queryRun);
+if (!queryBarScript) queryBar.style.display = 'none';
+
 const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Results' });
 const filterInput = el('input', { id: 'filter', type: 'search', placeholder: 'Filter rows (words, field:value, -exclude)', 'aria-label': 'Filter rows' });
 const countLabel = el('span', { id: 'count', 'aria-live': 'polite' });
@@ -85,7 +101,7 @@ main.append(grid, detail);
 
 const chooser = el('div', { id: 'chooser', role: 'dialog', 'aria-label': 'Choose columns' });
 
-app.append(header, toolbar, banner, histogramBox, main, chooser);
+app.append(header, queryBar, toolbar, banner, histogramBox, main, chooser);
 document.body.append(app);
 
 // ---- state --------------------------------------------------------------------------------------
@@ -401,6 +417,49 @@ function updateSummary(): void {
   ].filter(Boolean).join(' · ');
 }
 
+// ---- query bar ----------------------------------------------------------------------------------
+function setQueryText(text: string): void {
+  queryInput.value = text;
+  queryInput.rows = Math.min(6, Math.max(1, text.split('\n').length));
+  document.dispatchEvent(new CustomEvent('cloudbench:query-text', { detail: text }));
+}
+
+function runQueryBar(): void {
+  const query = queryInput.value;
+  if (query.trim() === '') {
+    queryInput.focus();
+    return;
+  }
+  post({ type: 'runQuery', query });
+}
+
+let queryBarLoading = false;
+/** Adds the Monaco bundle once; called only when the first rows are on screen (or nothing is coming). */
+function upgradeQueryBar(): void {
+  if (queryBarLoading || !queryBarScript) return;
+  queryBarLoading = true;
+  if (queryBarStyle) head(el('link', { rel: 'stylesheet', href: queryBarStyle }));
+  const script = el('script', { src: queryBarScript });
+  script.nonce = pageNonce;
+  head(script);
+}
+
+function head(node: HTMLElement): void {
+  document.head.append(node);
+}
+
+// querybar.js asks for completions and diagnostics through here: this page owns the one VS Code API
+// object, and checks the request like the extension will.
+document.addEventListener('cloudbench:querybar-post', (event) => {
+  try {
+    const message = parseFromWebview((event as CustomEvent<unknown>).detail);
+    if (message.type === 'querybar.complete' || message.type === 'querybar.validate' || message.type === 'runQuery') post(message);
+  } catch (err) {
+    console.warn('ignored a malformed query bar request', err);
+  }
+});
+document.addEventListener('cloudbench:querybar-run', () => runQueryBar());
+
 // ---- messages -----------------------------------------------------------------------------------
 function onMessage(message: ToWebview): void {
   switch (message.type) {
@@ -418,6 +477,8 @@ function onMessage(message: ToWebview): void {
       runTitle.title = message.title;
       runSummary.textContent = message.cancelled ? message.message : `Failed: ${message.message}`;
       runSummary.classList.toggle('error', !message.cancelled);
+      // No table is coming: the editor can load now.
+      upgradeQueryBar();
       return;
     case 'results': {
       run = message.run;
@@ -431,6 +492,7 @@ function onMessage(message: ToWebview): void {
       closeChooser();
       runTitle.textContent = run.title;
       runTitle.title = run.title;
+      if (run.kind === 'udm') setQueryText(run.query ?? run.title);
       updateSummary();
       consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
       rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
@@ -446,6 +508,7 @@ function onMessage(message: ToWebview): void {
             setTimeout(() => {
               renderHistogram();
               resolve();
+              upgradeQueryBar();
             }, 0),
           );
         });
@@ -475,6 +538,10 @@ function onMessage(message: ToWebview): void {
       afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
       return;
     }
+    case 'querybar.completions':
+    case 'querybar.diagnostics':
+      // Answers for querybar.js, which listens for them itself.
+      return;
     case 'status': {
       if (!run || message.runId !== run.runId) return;
       if (message.moreDataAvailable !== undefined) moreDataAvailable = message.moreDataAvailable;
@@ -589,6 +656,16 @@ consoleLink.addEventListener('click', () => {
   const url = run?.uri?.find(isOpenableLink);
   if (url) post({ type: 'openLink', url });
 });
+
+queryRun.addEventListener('click', runQueryBar);
+queryInput.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+    event.preventDefault();
+    runQueryBar();
+  }
+});
+// Someone who starts typing before any results arrive gets the full editor right away.
+queryInput.addEventListener('focus', upgradeQueryBar, { once: true });
 
 consoleLink.style.display = 'none';
 rerunButton.style.display = 'none';

@@ -1,0 +1,54 @@
+// A Monarch tokenizer for UDM, rule for rule after syntaxes/udm.tmLanguage.json (comments,
+// sections, strings, regular expressions, $placeholders, %lists, functions, enum values, keywords,
+// numbers, operators, field paths), so the bar colours a query as the editor does.
+import type * as monaco from 'monaco-editor';
+
+export const UDM_LANGUAGE_ID = 'udm';
+
+export const udmLanguageConfiguration: monaco.languages.LanguageConfiguration = {
+  comments: { lineComment: '//', blockComment: ['/*', '*/'] },
+  brackets: [['(', ')'], ['[', ']']],
+  autoClosingPairs: [
+    { open: '(', close: ')' },
+    { open: '[', close: ']' },
+    { open: '"', close: '"', notIn: ['string'] },
+    { open: '`', close: '`', notIn: ['string'] },
+  ],
+  wordPattern: /[A-Za-z_$%][A-Za-z0-9_]*/,
+};
+
+export const udmMonarch: monaco.languages.IMonarchLanguage = {
+  defaultToken: '',
+  ignoreCase: false,
+  keywords: ['AND', 'OR', 'NOT', 'and', 'or', 'not', 'nocase', 'in', 'regex', 'cidr', 'any', 'all', 'asc', 'desc', 'true', 'false', 'TRUE', 'FALSE'],
+  tokenizer: {
+    root: [
+      [/\/\/.*$/, 'comment'],
+      [/\/\*/, 'comment', '@blockComment'],
+      [/^(\s*)((?:[mM][aA][tT][cC][hH]|[oO][uU][tT][cC][oO][mM][eE]|[oO][rR][dD][eE][rR]|[lL][iI][mM][iI][tT]))(\s*)(:)/, ['', 'keyword', '', 'delimiter']],
+      [/"/, 'string', '@string'],
+      [/`[^`]*`/, 'string'],
+      [/'[^'\n]*'?/, 'invalid'],
+      [/\/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\[\n])*\//, 'regexp'],
+      [/\$[A-Za-z0-9_]+/, 'variable'],
+      [/%[A-Za-z0-9_]+/, 'variable.parameter'],
+      [/(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?=\()/, 'predefined'],
+      [/(!=|=)(\s*)([A-Z][A-Z0-9_]*)\b(?![.(])/, ['operator', '', 'constant']],
+      [/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/, { cases: { '@keywords': 'keyword', '@default': 'identifier' } }],
+      [/-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/, 'number'],
+      [/!=|<=|>=|=|<|>|\+|-|\*/, 'operator'],
+      [/[(),[\]:]/, 'delimiter'],
+    ],
+    blockComment: [
+      [/\*\//, 'comment', '@pop'],
+      [/[^*]+/, 'comment'],
+      [/\*/, 'comment'],
+    ],
+    string: [
+      [/\\(?:[\\"'`/ntr]|u[0-9a-fA-F]{4}|.)/, 'string.escape'],
+      [/"/, 'string', '@pop'],
+      [/$/, 'string', '@pop'],
+      [/[^\\"]+/, 'string'],
+    ],
+  },
+};

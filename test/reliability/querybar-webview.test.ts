@@ -1,0 +1,221 @@
+// The results panel's query bar in headless Chromium, on the HTML and CSP the extension generates
+// (ResultsPanel under the vscode fake) with the real bundles: the bar paints as a textarea, upgrades
+// to Monaco only after the table's first paint, asks the extension for completions and diagnostics
+// (answered here by the same handler the extension runs) and shows them, with no CSP violation.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { parseFromWebview } from '../../src/core/secops/messages';
+import { answerQueryBar, isQueryBarRequest } from '../../src/core/secops/querybar-service';
+import { useFakeVscode } from '../unit/fakes/vscode';
+
+const ROOT = resolve(__dirname, '../..');
+const browser$ = (): any => globalThis as any;
+const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
+const QUERY = 'metadata.event_type = "NETWORK_DNS"\nprincipal.hostname = "host-1"';
+
+useFakeVscode();
+const vscode = require('vscode') as Record<string, any>;
+
+function extensionHtml(origin: string): string {
+  let html = '';
+  const webview = {
+    cspSource: origin,
+    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
+    onDidReceiveMessage: () => ({ dispose() {} }),
+    postMessage: async () => true,
+    set html(value: string) { html = value; },
+    get html() { return html; },
+  };
+  vscode.window.createWebviewPanel = () => ({ webview, onDidDispose: () => ({ dispose() {} }), reveal() {}, dispose() {}, title: '', iconPath: undefined, viewColumn: 1 });
+  const { ResultsPanel } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
+  ResultsPanel.disposeAll();
+  ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined);
+  ResultsPanel.disposeAll();
+  return html;
+}
+
+function events(n: number): unknown[] {
+  return Array.from({ length: n }, (_, i) => ({
+    name: `events/${i}`,
+    udm: { metadata: { eventTimestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, eventType: 'NETWORK_DNS' }, principal: { hostname: `host-${i}` } },
+  }));
+}
+
+describe('reliability: the Monaco query bar in the results webview (headless Chromium)', function () {
+  this.timeout(120_000);
+  let server: Server;
+  let origin: string;
+  let html: string;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const answered: string[] = [];
+  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-querybar-'));
+
+  before(async () => {
+    for (const f of ['results.js', 'querybar.js', 'querybar.css']) assert.ok(existsSync(join(ROOT, 'dist/webview', f)), `dist/webview/${f} is missing: run npm run build first`);
+    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
+    server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path === '/') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+        return;
+      }
+      const file = join(ROOT, path);
+      if (!file.startsWith(join(ROOT, 'dist/webview')) || !existsSync(file)) {
+        res.writeHead(404).end();
+        return;
+      }
+      const type = file.endsWith('.css') ? 'text/css' : file.endsWith('.ttf') ? 'font/ttf' : 'text/javascript';
+      res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    html = extensionHtml(origin);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
+    });
+  });
+
+  after(async () => {
+    delete vscode.window.createWebviewPanel;
+    await browser?.close();
+    await new Promise((r) => server?.close(r));
+    rmSync(userData, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    pageErrors.length = 0;
+    answered.length = 0;
+    page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => process.env.CLOUDBENCH_DEBUG && console.error('page console:', m.text()));
+    // The extension's side of the bar: check the request as ResultsPanel does, answer it with the
+    // handler SearchController calls.
+    await page.exposeFunction('__extension', (raw: unknown) => {
+      const message = parseFromWebview(raw);
+      if (!isQueryBarRequest(message)) return null;
+      answered.push(message.type);
+      return answerQueryBar(message);
+    });
+    await page.addInitScript(`
+      window.__name = (f) => f;
+      window.browser$ = () => window;
+      window.__posted = [];
+      window.__violations = [];
+      window.__order = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+      document.addEventListener('cloudbench:painted', () => window.__order.push('painted'));
+      document.addEventListener('cloudbench:querybar-ready', () => window.__order.push('monaco'));
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) if (n.tagName === 'SCRIPT' && /querybar/.test(n.src)) window.__order.push('querybar.js added');
+      }).observe(document, { childList: true, subtree: true });
+      window.acquireVsCodeApi = () => ({
+        postMessage: (m) => {
+          window.__posted.push(m);
+          if (typeof m.type === 'string' && m.type.startsWith('querybar.')) window.__extension(m).then((a) => a && window.postMessage(a, '*'));
+        },
+        getState: () => undefined,
+        setState: () => undefined,
+      });
+    `);
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+  });
+
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  async function postResults(rows: unknown[], query = QUERY): Promise<void> {
+    await page.evaluate(
+      (m) => browser$().postMessage(m, '*'),
+      { type: 'results', run: { runId: 'run-1', kind: 'udm', title: query.replace(/\s+/g, ' '), query }, columns: [], rowsJson: JSON.stringify(rows), moreDataAvailable: false },
+    );
+  }
+
+  async function monacoReady(): Promise<void> {
+    await page.waitForSelector('#query-host[data-editor="monaco"] .monaco-editor .view-lines', { timeout: 60_000 });
+  }
+
+  async function typeInEditor(text: string): Promise<void> {
+    await page.click('#query-host .monaco-editor .view-lines');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(text);
+  }
+
+  it('the query panel grants inline styles only to styles, scripts only by nonce', () => {
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? '';
+    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+    assert.deepEqual(directives.get('default-src'), ["'none'"]);
+    assert.deepEqual(directives.get('script-src')?.length, 1);
+    assert.match(directives.get('script-src')![0]!, /^'nonce-/);
+    assert.deepEqual(directives.get('style-src'), [origin, "'unsafe-inline'"]);
+    assert.ok(!/worker-src|blob:|unsafe-eval/.test(csp), csp);
+    assert.match(html, /data-querybar-script="[^"]+\/dist\/webview\/querybar\.js"/);
+  });
+
+  it('paints a plain textarea first and upgrades to Monaco only after the table has painted', async () => {
+    assert.equal(await page.locator('#query-input').isVisible(), true);
+    assert.equal(await page.locator('.monaco-editor').count(), 0, 'no Monaco before any results');
+    await postResults(events(500));
+    await monacoReady();
+    const order = await page.evaluate(() => browser$().__order as string[]);
+    assert.deepEqual(order, ['painted', 'querybar.js added', 'monaco']);
+    assert.equal(await page.locator('#query-input').isVisible(), false, 'the textarea gives way to the editor');
+    const text = await page.evaluate(() => browser$().document.querySelector('#query-host .view-lines').innerText.replace(/\u00a0/g, ' '));
+    assert.equal(text.trim(), QUERY);
+    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('typing "metadata." asks the extension for completions and shows them', async () => {
+    await postResults(events(10), 'principal.hostname = "host-1"');
+    await monacoReady();
+    await typeInEditor('\nmetadata.');
+    await page.waitForSelector('.suggest-widget.visible .monaco-list-row', { timeout: 30_000 });
+    // The '.' trigger character asks again with the whole text and the cursor after the dot.
+    await page.waitForFunction(() => (browser$().__posted as any[]).some((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')));
+    const request = await page.evaluate(() => (browser$().__posted as any[]).find((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')));
+    assert.equal(request.text, 'principal.hostname = "host-1"\nmetadata.');
+    assert.deepEqual(request.position, { line: 1, character: 9 });
+    await page.waitForFunction(() => /event_type/.test(browser$().document.querySelector('.suggest-widget').textContent));
+    await page.keyboard.type('event_ty');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /metadata\.event_type/.test(browser$().document.getElementById('query-input').value));
+    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('a misspelt field gets an error marker from the extension\'s diagnostics, and Ctrl+Enter runs the edited text', async () => {
+    await postResults(events(10), 'principal.hostname = "host-1"');
+    await monacoReady();
+    await typeInEditor('\nmetadata.event_typo = "NETWORK_DNS"');
+    await page.waitForSelector('#query-host .squiggly-error', { timeout: 30_000 });
+    assert.ok(answered.includes('querybar.validate'));
+    await page.hover('#query-host .squiggly-error', { force: true });
+    await page.waitForFunction(() => /Did you mean 'event_type'/.test(browser$().document.body.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.click('#query-host .monaco-editor .view-lines');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(() => (browser$().__posted as any[]).some((m) => m.type === 'runQuery'));
+    const run = await page.evaluate(() => (browser$().__posted as any[]).find((m) => m.type === 'runQuery'));
+    assert.equal(run.query, 'principal.hostname = "host-1"\nmetadata.event_typo = "NETWORK_DNS"');
+    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('before Monaco arrives, the textarea already runs with the Run button', async () => {
+    await page.fill('#query-input', 'metadata.event_type = "USER_LOGIN"');
+    await page.click('#query-run');
+    const run = await page.evaluate(() => (browser$().__posted as any[]).find((m) => m.type === 'runQuery'));
+    assert.equal(run?.query, 'metadata.event_type = "USER_LOGIN"');
+  });
+});
