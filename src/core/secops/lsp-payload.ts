@@ -11,6 +11,7 @@ export class PayloadError extends Error {
 export const MAX_QUERY_TEXT = 100_000;
 export const MAX_COMPLETION_ITEMS = 5000;
 export const MAX_DIAGNOSTICS = 1000;
+const TRIGGER_SUGGEST = 'editor.action.triggerSuggest';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,6 +76,9 @@ export function parseCompletionItem(v: unknown): CompletionItem {
   const sortText = optString(v, 'sortText', 1000);
   if (sortText !== undefined) item.sortText = sortText;
   if (v.textEdit !== undefined) item.textEdit = parseTextEdit(v.textEdit);
+  // The one command the language service attaches (suggest again after a message field); Monaco
+  // runs it itself. Any other command would reach into the page, so it is dropped.
+  if (isRecord(v.command) && v.command.command === TRIGGER_SUGGEST) item.command = { title: typeof v.command.title === 'string' ? v.command.title.slice(0, 100) : 'Suggest', command: TRIGGER_SUGGEST };
   if (typeof v.preselect === 'boolean') item.preselect = v.preselect;
   if (Array.isArray(v.tags) && v.tags.every((t) => t === 1)) item.tags = v.tags as 1[];
   if (Array.isArray(v.commitCharacters) && v.commitCharacters.length <= 20 && v.commitCharacters.every((c) => typeof c === 'string' && c.length === 1)) {
