@@ -6,6 +6,8 @@ import { answerQueryBar, isQueryBarRequest } from '../../../src/core/secops/quer
 import { analyze } from '../../../src/udm';
 import { complete, toLspDiagnostics } from '../../../src/udm/service';
 
+const messageText = (m: string | { value: string }): string => (typeof m === 'string' ? m : m.value);
+
 describe('query bar: extension-side answers', () => {
   it('completes the fields of metadata after "metadata." exactly as the language server does', () => {
     const text = 'principal.hostname = "h"\nmetadata.';
@@ -30,7 +32,7 @@ describe('query bar: extension-side answers', () => {
     assert.deepEqual(answer.diagnostics, toLspDiagnostics(analyze(text)));
     assert.equal(answer.diagnostics.length, 1);
     assert.equal(answer.diagnostics[0]!.severity, 1);
-    assert.match(answer.diagnostics[0]!.message, /event_typo/);
+    assert.match(messageText(answer.diagnostics[0]!.message), /event_typo/);
     assert.deepEqual(answer.diagnostics[0]!.range, { start: { line: 0, character: 9 }, end: { line: 0, character: 19 } });
     const ok = answerQueryBar({ type: 'querybar.validate', id: 9, text: 'metadata.event_type = "NETWORK_DNS"' });
     assert.deepEqual(ok.type === 'querybar.diagnostics' && ok.diagnostics, []);
@@ -43,9 +45,9 @@ describe('query bar: extension-side answers', () => {
     const labels = answer.type === 'querybar.completions' ? answer.items.map((i) => i.label) : [];
     assert.ok(labels.some((l) => l.includes('bad_hosts')), labels.join(', '));
     const unknown = answerQueryBar({ type: 'querybar.validate', id: 2, text: 'principal.hostname in %nope' }, lists);
-    assert.ok(unknown.type === 'querybar.diagnostics' && unknown.diagnostics.some((d) => /nope/.test(d.message)));
+    assert.ok(unknown.type === 'querybar.diagnostics' && unknown.diagnostics.some((d) => /nope/.test(messageText(d.message))));
     const withoutLists = answerQueryBar({ type: 'querybar.validate', id: 3, text: 'principal.hostname in %nope' });
-    assert.ok(withoutLists.type === 'querybar.diagnostics' && !withoutLists.diagnostics.some((d) => /nope/.test(d.message)));
+    assert.ok(withoutLists.type === 'querybar.diagnostics' && !withoutLists.diagnostics.some((d) => /nope/.test(messageText(d.message))));
   });
 
   it('tells query bar requests from the panel\'s other messages', () => {
