@@ -34,7 +34,10 @@ export async function run({ page, wb, sandbox, log }) {
     dialogs.push(d.message());
     void d.dismiss();
   });
-  const state = await wb.sandboxAdmin(sandbox, 'events:ingest', { events: events(Date.parse((await (await fetch(`${sandbox.http}/sandbox/v1/state`)).json()).now)) });
+  // Earlier scenarios may have advanced the sandbox clock past real time, while the search's time
+  // range ends at the editor's "now": place the events before both.
+  const sandboxNow = Date.parse((await (await fetch(`${sandbox.http}/sandbox/v1/state`)).json()).now);
+  const state = await wb.sandboxAdmin(sandbox, 'events:ingest', { events: events(Math.min(Date.now(), sandboxNow)) });
   log(`ingested: ${JSON.stringify(state)}`);
 
   await wb.runCommand(page, 'Cloudbench: New UDM Query');
