@@ -21,22 +21,11 @@ const QUERY = 'metadata.event_type = "NETWORK_DNS"\nprincipal.hostname = "host-1
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
 
+/** The query panel's HTML exactly as ResultsPanel renders it, with webview URIs mapped onto a local origin. */
 function extensionHtml(origin: string): string {
-  let html = '';
-  const webview = {
-    cspSource: origin,
-    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
-    onDidReceiveMessage: () => ({ dispose() {} }),
-    postMessage: async () => true,
-    set html(value: string) { html = value; },
-    get html() { return html; },
-  };
-  vscode.window.createWebviewPanel = () => ({ webview, onDidDispose: () => ({ dispose() {} }), reveal() {}, dispose() {}, title: '', iconPath: undefined, viewColumn: 1 });
-  const { ResultsPanel } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
-  ResultsPanel.disposeAll();
-  ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined);
-  ResultsPanel.disposeAll();
-  return html;
+  const webview = { cspSource: origin, asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }) };
+  const { renderHtml } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
+  return renderHtml(webview as never, vscode.Uri.file(ROOT), 'query');
 }
 
 function events(n: number): unknown[] {
@@ -86,7 +75,6 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
   });
 
   after(async () => {
-    delete vscode.window.createWebviewPanel;
     await browser?.close();
     await new Promise((r) => server?.close(r));
     rmSync(userData, { recursive: true, force: true });
@@ -201,7 +189,11 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     await typeInEditor('\nmetadata.event_typo = "NETWORK_DNS"');
     await page.waitForSelector('#query-host .squiggly-error', { timeout: 30_000 });
     assert.ok(answered.includes('querybar.validate'));
-    await page.hover('#query-host .squiggly-error', { force: true });
+    // Close any suggestion list, then point at the misspelt word as a user would.
+    await page.keyboard.press('Escape');
+    const box = (await page.locator('#query-host .squiggly-error').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2);
     await page.waitForFunction(() => /Did you mean 'event_type'/.test(browser$().document.body.textContent ?? ''), undefined, { timeout: 30_000 });
     await page.click('#query-host .monaco-editor .view-lines');
     await page.keyboard.press('Control+Enter');

@@ -508,7 +508,10 @@ function onMessage(message: ToWebview): void {
             setTimeout(() => {
               renderHistogram();
               resolve();
-              upgradeQueryBar();
+              // Monaco waits for the rows that arrived with this run too (the chain now includes
+              // their decoding), so the editor never delays a usable table.
+              const settled = (): void => upgradeQueryBar();
+              void afterFirstPaint.then(settled, settled);
             }, 0),
           );
         });
@@ -560,6 +563,8 @@ function onMessage(message: ToWebview): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
+  // Monaco (the query bar) schedules its own work through postMessage to this window.
+  if ((event.data as { vscodeScheduleAsyncWork?: unknown } | null)?.vscodeScheduleAsyncWork !== undefined) return;
   try {
     onMessage(parseToWebview(event.data));
   } catch (err) {
