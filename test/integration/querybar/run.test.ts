@@ -1,0 +1,145 @@
+// The query bar's requests through the real SearchController and ResultsPanel (vscode fake for the
+// editor UI only) against the sandbox: Run sends the edited text with the current time range and
+// the default limit after the same confirmation as "Run Query", and completion/validation requests
+// are answered into the panel.
+import assert from 'node:assert/strict';
+import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
+import type { ResolvedWindow } from '../../../src/core/secops/timerange';
+import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
+import { fakeExtensionContext } from '../../unit/fakes/vscode';
+
+const vscode = require('vscode') as Record<string, any>;
+
+async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
+  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+describe('query bar: Run, completion and validation through the search controller (sandbox)', function () {
+  this.timeout(60_000);
+  let sb: Sandbox;
+  let undo: () => void;
+  let window: ResolvedWindow;
+  const posted: Array<{ type: string; [k: string]: any }> = [];
+  const waiters: Array<{ type: string; resolve: (m: any) => void }> = [];
+  let fromPage: (raw: unknown) => void = () => undefined;
+  let controller: any;
+  const asked: string[] = [];
+  let confirm = true;
+  const searches: Array<{ query: string; startTime: number; endTime: number; limit?: number }> = [];
+
+  function next(type: string): Promise<any> {
+    return new Promise((resolve) => waiters.push({ type, resolve }));
+  }
+
+  before(async () => {
+    sb = await startSandbox({ seed: 'empty' });
+    const now = Math.floor(sb.clock.now() / 1000) * 1000;
+    const events = Array.from({ length: 30 }, (_, i) => ({
+      udm: {
+        metadata: { id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'), eventTimestamp: iso(now - (i + 1) * 60_000), eventType: 'NETWORK_DNS' },
+        principal: { hostname: i % 2 ? 'host-a' : 'host-b' },
+      },
+    }));
+    await admin(sb, 'events:ingest', { events });
+    window = { startMs: now - 3_600_000, endMs: now, start: iso(now - 3_600_000), end: iso(now) };
+
+    undo = scriptConfiguration({ project: 'cloudbench-demo', 'endpoints.secops': sb.http, 'search.defaultLimit': 5 });
+    freshProductModules();
+    vscode.window.withProgress = async (_options: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) =>
+      task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
+    vscode.window.createWebviewPanel = () => ({
+      webview: {
+        cspSource: 'https://webview', html: '',
+        asWebviewUri: (u: unknown) => u,
+        onDidReceiveMessage: (handler: (raw: unknown) => void) => {
+          fromPage = handler;
+          return { dispose() {} };
+        },
+        postMessage: async (m: { type: string }) => {
+          posted.push(m);
+          const i = waiters.findIndex((w) => w.type === m.type);
+          if (i >= 0) waiters.splice(i, 1)[0]!.resolve(m);
+          return true;
+        },
+      },
+      onDidDispose: () => ({ dispose() {} }),
+      reveal() {}, dispose() {}, title: '', viewColumn: 1,
+    });
+    const { createServices } = require('../../../src/features/services') as typeof import('../../../src/features/services');
+    const { SearchController } = require('../../../src/features/search/controller') as typeof import('../../../src/features/search/controller');
+    controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
+    controller.currentWindow = () => window;
+    controller.confirmQuery = async (q: string) => {
+      asked.push(q);
+      return confirm;
+    };
+    const client = controller.getClient();
+    const udmSearch = client.udmSearch.bind(client);
+    client.udmSearch = (request: (typeof searches)[number], signal?: AbortSignal) => {
+      searches.push(request);
+      return udmSearch(request, signal);
+    };
+    controller.panel('query');
+    fromPage({ type: 'ready' });
+  });
+
+  after(async () => {
+    controller?.dispose();
+    undo?.();
+    await sb?.close();
+  });
+
+  it('Run sends the edited text with the current time range and the default limit, and shows it as the run\'s query', async () => {
+    const results = next('results');
+    fromPage({ type: 'runQuery', query: '  principal.hostname = "host-a"\n' });
+    const message = await results;
+    assert.deepEqual(asked, ['principal.hostname = "host-a"']);
+    assert.equal(searches.length, 1);
+    assert.deepEqual(searches[0], { query: 'principal.hostname = "host-a"', startTime: window.startMs, endTime: window.endMs, limit: 5 });
+    assert.equal(message.run.query, 'principal.hostname = "host-a"');
+    assert.equal(message.run.startTime, window.start);
+    const rows = JSON.parse(message.rowsJson) as Array<{ udm: { principal: { hostname: string } } }>;
+    assert.equal(rows.length, 5);
+    assert.ok(rows.every((r) => r.udm.principal.hostname === 'host-a'));
+  });
+
+  it('a query the user declines to run despite its errors spends no search', async () => {
+    confirm = false;
+    const before = searches.length;
+    const runs: Array<Promise<void>> = [];
+    const runEditedQuery = controller.runEditedQuery.bind(controller);
+    controller.runEditedQuery = (q: string) => {
+      const p = runEditedQuery(q);
+      runs.push(p);
+      return p;
+    };
+    fromPage({ type: 'runQuery', query: 'metadata.event_typo = "X"' });
+    assert.equal(runs.length, 1);
+    await runs[0];
+    controller.runEditedQuery = runEditedQuery;
+    confirm = true;
+    const answer = next('querybar.diagnostics');
+    fromPage({ type: 'querybar.validate', id: 41, text: 'metadata.event_typo = "X"' });
+    const diagnostics = await answer;
+    assert.equal(asked.at(-1), 'metadata.event_typo = "X"');
+    assert.equal(searches.length, before);
+    assert.equal(diagnostics.id, 41);
+    assert.equal(diagnostics.diagnostics.length, 1);
+    assert.match(diagnostics.diagnostics[0].message, /event_typo/);
+  });
+
+  it('answers completion requests into the panel and ignores malformed ones', async () => {
+    const before = posted.length;
+    fromPage({ type: 'querybar.complete', id: 'x', text: 'metadata.', position: { line: 0, character: 9 } });
+    fromPage({ type: 'runQuery', query: 42 });
+    const answer = next('querybar.completions');
+    fromPage({ type: 'querybar.complete', id: 42, text: 'metadata.', position: { line: 0, character: 9 } });
+    const completions = await answer;
+    assert.equal(posted.length, before + 1, 'only the well-formed request got an answer');
+    assert.equal(completions.id, 42);
+    assert.ok(completions.items.some((i: { label: string }) => i.label === 'event_type'));
+  });
+});
