@@ -204,6 +204,20 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     assert.deepEqual(pageErrors, []);
   });
 
+  it('follows the VS Code theme kind from the body class, also when the user switches themes', async () => {
+    await page.evaluate(() => browser$().document.body.classList.add('vscode-high-contrast'));
+    await postResults(events(3));
+    await monacoReady();
+    await page.waitForSelector('#query-host .monaco-editor.hc-black');
+    await page.evaluate(() => {
+      const body = browser$().document.body;
+      body.classList.remove('vscode-high-contrast');
+      body.classList.add('vscode-light');
+    });
+    await page.waitForSelector('#query-host .monaco-editor.vs:not(.hc-black)');
+    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+  });
+
   it('before Monaco arrives, the textarea already runs with the Run button', async () => {
     await page.fill('#query-input', 'metadata.event_type = "USER_LOGIN"');
     await page.click('#query-run');

@@ -14,7 +14,7 @@ import type { CompletionItem, Diagnostic } from 'vscode-languageserver-types';
 import { parseToWebview, type FromWebview } from '../../core/secops/messages';
 import { toLspPosition, toMonacoCompletions, toMonacoMarkers } from './convert';
 import { UDM_LANGUAGE_ID, udmLanguageConfiguration, udmMonarch } from './language';
-import { editorFont, monacoThemeFor } from './theme';
+import { editorFont, inputColors, monacoThemeFor } from './theme';
 
 // No web workers: the CSP allows no worker source, and the bar needs none of Monaco's worker
 // features (word suggestions, links, diffs are off). A factory that refuses makes Monaco use its
@@ -39,8 +39,11 @@ let nextId = 1;
 const pendingCompletions = new Map<number, (items: CompletionItem[]) => void>();
 let latestValidation = 0;
 
-function applyTheme(): void {
-  monaco.editor.setTheme(monacoThemeFor(document.body.classList));
+/** The built-in theme for the VS Code theme kind, on the panel's input colours; again on every switch. */
+function applyTheme(): string {
+  monaco.editor.defineTheme('cloudbench', { base: monacoThemeFor(document.body.classList), inherit: true, rules: [], colors: inputColors(getComputedStyle(document.body)) });
+  monaco.editor.setTheme('cloudbench');
+  return 'cloudbench';
 }
 
 function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
@@ -71,7 +74,7 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
   hostEl.classList.add('monaco');
   const editor = monaco.editor.create(hostEl, {
     model,
-    theme: monacoThemeFor(document.body.classList),
+    theme: applyTheme(),
     ariaLabel: 'UDM query',
     fontFamily: font.fontFamily,
     fontSize: font.fontSize,

@@ -20,3 +20,18 @@ export function editorFont(style: { getPropertyValue(name: string): string }): {
     fontSize: Number.isFinite(size) && size >= 6 && size <= 100 ? size : 13,
   };
 }
+
+/**
+ * Colours that make the editor look like the panel's other inputs: VS Code's input background and
+ * foreground, when they are plain hex colours (the only form Monaco's theme accepts).
+ */
+export function inputColors(style: { getPropertyValue(name: string): string }): Record<string, string> {
+  const colors: Record<string, string> = {};
+  const pick = (themeKey: string, variable: string): void => {
+    const value = style.getPropertyValue(variable).trim();
+    if (/^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(value)) colors[themeKey] = value;
+  };
+  pick('editor.background', '--vscode-input-background');
+  pick('editor.foreground', '--vscode-input-foreground');
+  return colors;
+}

@@ -2,7 +2,7 @@
 // font choice from the VS Code webview's body classes and CSS variables.
 import assert from 'node:assert/strict';
 import { toLspPosition, toMonacoCompletions, toMonacoMarkers } from '../../../src/webview/querybar/convert';
-import { editorFont, monacoThemeFor } from '../../../src/webview/querybar/theme';
+import { editorFont, inputColors, monacoThemeFor } from '../../../src/webview/querybar/theme';
 
 const WORD = { startLineNumber: 2, startColumn: 10, endLineNumber: 2, endColumn: 12 };
 
@@ -53,6 +53,13 @@ describe('query bar: theme and font', () => {
     assert.equal(monacoThemeFor(['vscode-high-contrast']), 'hc-black');
     assert.equal(monacoThemeFor(['vscode-high-contrast', 'vscode-high-contrast-light']), 'hc-light');
     assert.equal(monacoThemeFor([]), 'vs-dark');
+  });
+
+  it('takes the input colours when they are hex, and leaves anything else to the base theme', () => {
+    const vars = (v: Record<string, string>) => ({ getPropertyValue: (n: string) => v[n] ?? '' });
+    assert.deepEqual(inputColors(vars({ '--vscode-input-background': ' #3c3c3c', '--vscode-input-foreground': '#ccccccff' })), { 'editor.background': '#3c3c3c', 'editor.foreground': '#ccccccff' });
+    assert.deepEqual(inputColors(vars({ '--vscode-input-background': 'rgb(1, 2, 3)', '--vscode-input-foreground': 'red' })), {});
+    assert.deepEqual(inputColors(vars({})), {});
   });
 
   it('takes the editor font from the CSS variables, with fallbacks for missing or absurd values', () => {
