@@ -218,6 +218,17 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
   });
 
+  it('a new run puts its query into the bar, but not over text the user is typing', async () => {
+    await postResults(events(3), 'principal.hostname = "host-1"');
+    await monacoReady();
+    await postResults(events(3), 'target.hostname = "site-2"');
+    await page.waitForFunction(() => browser$().document.getElementById('query-input').value === 'target.hostname = "site-2"');
+    await typeInEditor(' AND network.sent_bytes > 10');
+    await postResults(events(3), 'metadata.event_type = "USER_LOGIN"');
+    await page.waitForFunction(() => browser$().document.getElementById('run-title').textContent === 'metadata.event_type = "USER_LOGIN"');
+    assert.equal(await page.evaluate(() => browser$().document.getElementById('query-input').value), 'target.hostname = "site-2" AND network.sent_bytes > 10');
+  });
+
   it('before Monaco arrives, the textarea already runs with the Run button', async () => {
     await page.fill('#query-input', 'metadata.event_type = "USER_LOGIN"');
     await page.click('#query-run');

@@ -492,7 +492,8 @@ function onMessage(message: ToWebview): void {
       closeChooser();
       runTitle.textContent = run.title;
       runTitle.title = run.title;
-      if (run.kind === 'udm') setQueryText(run.query ?? run.title);
+      // The bar shows the query behind the table, unless the user is typing in it right now.
+      if (run.kind === 'udm' && !queryHost.contains(document.activeElement)) setQueryText(run.query ?? run.title);
       updateSummary();
       consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
       rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
