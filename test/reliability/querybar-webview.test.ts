@@ -16,7 +16,7 @@ import { useFakeVscode } from '../unit/fakes/vscode';
 const ROOT = resolve(__dirname, '../..');
 const browser$ = (): any => globalThis as any;
 const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
-const QUERY = 'metadata.event_type = "NETWORK_DNS"\nprincipal.hostname = "host-1"';
+const QUERY = 'metadata.event_type = "NETWORK_DNS"\nprincipal.hostname = "host-1" OR principal.hostname = "host-2"';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
@@ -161,6 +161,14 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     assert.equal(await page.locator('#query-input').isVisible(), false, 'the textarea gives way to the editor');
     const text = await page.evaluate(() => browser$().document.querySelector('#query-host .view-lines').innerText.replace(/\u00a0/g, ' '));
     assert.equal(text.trim(), QUERY);
+    // Coloured by the UDM tokenizer: field paths, strings and keywords each get their own token colour.
+    const classes = await page.evaluate(() => {
+      const spans = Array.from(browser$().document.querySelectorAll('#query-host .view-line span span')) as any[];
+      const of = (test: (t: string) => boolean) => spans.find((s) => test(s.textContent.trim()))?.className;
+      return { field: of((t) => t.startsWith('metadata.event_type')), str: of((t) => t === '"NETWORK_DNS"'), keyword: of((t) => t === 'OR') };
+    });
+    assert.ok(classes.field && classes.str && classes.keyword, JSON.stringify(classes));
+    assert.equal(new Set([classes.field, classes.str, classes.keyword]).size, 3, JSON.stringify(classes));
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
     assert.deepEqual(pageErrors, []);
   });
