@@ -130,7 +130,7 @@ export class SearchController implements vscode.Disposable {
   async runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined> {
     const client = this.getClient();
     const cappedLimit = Math.min(UDM_SEARCH_MAX_LIMIT, Math.max(1, Math.floor(limit)));
-    const title = query.replace(/\s+/g, ' ').trim();
+    const title = queryTitle(query);
     const panel = this.panel('query');
     panel.setTitle(`UDM: ${title}`);
     // The panel clears for the new search, so the old run's fetch has nobody left to show rows to.
@@ -481,4 +481,16 @@ function rowKey(row: unknown): string {
   if (typeof r?.name === 'string') return r.name;
   if (typeof r?.metadata?.id === 'string') return r.metadata.id;
   return JSON.stringify(row);
+}
+
+/** A tab title for a query: its text without comments, on one line. */
+export function queryTitle(query: string): string {
+  const text = query
+    .replace(/\/\*[\s\S]*?(\*\/|$)/g, ' ')
+    .split('\n')
+    .map((line) => line.replace(/^\s*\/\/.*$/, ''))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text || 'query';
 }

@@ -25,7 +25,8 @@ export class ResultsPanel implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       slot === 'query' ? 'cloudbench.search.results' : 'cloudbench.search.pivot',
       slot === 'query' ? 'UDM Search Results' : 'SecOps Pivot',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      // Pivots open as a tab beside the results they came from, not in yet another column.
+      { viewColumn: (slot === 'pivot' ? ResultsPanel.panels.get('query')?.panel.viewColumn : undefined) ?? vscode.ViewColumn.Beside, preserveFocus: true },
       {
         enableScripts: true,
         // 10,000 rows are expensive to send again; keep the page alive while hidden.
