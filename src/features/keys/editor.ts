@@ -2,7 +2,6 @@
 // validates as the user types and shows the replacement diff; this side validates again, sends
 // updateMask=restrictions with the etag the form started from, and on an etag conflict hands the
 // newer server state back to the form instead of overwriting it.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ApiKeysClient } from '../../core/apikeys/client';
 import { RestrictionSession } from '../../core/apikeys/session';
@@ -12,6 +11,7 @@ import { validateRestrictions } from '../../core/apikeys/validation';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import { keyIdOf } from './tree';
+import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('keys');
 
@@ -53,11 +53,7 @@ export class RestrictionEditor implements vscode.Disposable {
       existing.panel.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel('cloudbench.keys.restrictions', `Restrictions: ${key.displayName || keyIdOf(key.name)}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel('cloudbench.keys.restrictions', `Restrictions: ${key.displayName || keyIdOf(key.name)}`, vscode.ViewColumn.Active, webviewPanelOptions(extensionUri));
     const editor = new RestrictionEditor(panel, extensionUri, key, host);
     RestrictionEditor.open.set(key.name, editor);
     return editor;
@@ -166,23 +162,9 @@ export class RestrictionEditor implements vscode.Disposable {
 }
 
 function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'keys.js'));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'keys.css'));
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`].join('; ');
-  const safeTitle = title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>Restrictions: ${safeTitle}</title>
-</head>
-<body>
-<main id="app" aria-busy="true"><p id="loading">Loading restrictions…</p></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+  return renderWebviewPage(webview, extensionUri, {
+    bundle: 'keys',
+    title: `Restrictions: ${title}`,
+    placeholder: '<main id="app" aria-busy="true"><p id="loading">Loading restrictions…</p></main>',
+  });
 }

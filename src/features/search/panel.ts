@@ -1,9 +1,9 @@
 // The results webview panel: one for query runs and one for pivots, each created on first use and
 // reused (revealed) afterwards. Messages from the page are validated before anything acts on them.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
 import { getLogger } from '../../platform/log';
+import { renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('search');
 
@@ -27,12 +27,7 @@ export class ResultsPanel implements vscode.Disposable {
       slot === 'query' ? 'UDM Search Results' : 'SecOps Pivot',
       // Pivots open as a tab beside the results they came from, not in yet another column.
       { viewColumn: (slot === 'pivot' ? ResultsPanel.panels.get('query')?.panel.viewColumn : undefined) ?? vscode.ViewColumn.Beside, preserveFocus: true },
-      {
-        enableScripts: true,
-        // 10,000 rows are expensive to send again; keep the page alive while hidden.
-        retainContextWhenHidden: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
-      },
+      webviewPanelOptions(extensionUri),
     );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
     const created = new ResultsPanel(slot, panel, extensionUri, onMessage);
@@ -96,28 +91,16 @@ export class ResultsPanel implements vscode.Disposable {
 }
 
 export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, slot: PanelSlot): string {
-  const nonce = randomBytes(16).toString('base64');
-  const asset = (name: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
   // The query panel's bar upgrades to Monaco after the table's first paint: results.js adds the
   // Monaco bundle with this page's nonce, so no script is ever allowed by anything but the nonce.
   const queryBar = slot === 'query';
-  // Monaco writes its layout and theme rules into <style> elements it creates at run time, which a
-  // nonce cannot cover; 'unsafe-inline' is granted to styles only (never scripts), and only on the
-  // page that hosts the editor. Styles cannot run code; every value is still inserted as text.
-  const styleSrc = queryBar ? `style-src ${webview.cspSource} 'unsafe-inline'` : `style-src ${webview.cspSource}`;
-  const csp = [`default-src 'none'`, styleSrc, `script-src 'nonce-${nonce}'`, `font-src ${webview.cspSource}`, `img-src ${webview.cspSource}`].join('; ');
-  const bar = queryBar ? ` data-querybar-script="${asset('querybar.js')}" data-querybar-style="${asset('querybar.css')}"` : '';
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('results.css')}">
-<title>UDM Search Results</title>
-</head>
-<body>
-<script nonce="${nonce}" src="${asset('results.js')}"${bar}></script>
-</body>
-</html>`;
+  const asset = (name: string): string => webviewAsset(webview, extensionUri, name);
+  return renderWebviewPage(webview, extensionUri, {
+    bundle: 'results',
+    title: 'UDM Search Results',
+    // Monaco writes its layout and theme rules into <style> elements it creates at run time, which
+    // a nonce cannot cover: inline styles (never scripts) are allowed on the page hosting it only.
+    inlineStyles: queryBar,
+    ...(queryBar ? { scriptAttributes: ` data-querybar-script="${asset('querybar.js')}" data-querybar-style="${asset('querybar.css')}"` } : {}),
+  });
 }

@@ -1,0 +1,63 @@
+// Every Cloudbench webview page is built here, so each one gets the same locked-down shape:
+// `default-src 'none'`, scripts only by a fresh nonce, resources only from dist/webview and media.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+/** Options for createWebviewPanel: scripts on, resources limited to the bundles and media. */
+export function webviewPanelOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    // The pages hold state (a form being edited, 10,000 rows) that is expensive or impossible to rebuild.
+    retainContextWhenHidden: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+export interface WebviewPage {
+  /** Bundle name: dist/webview/<bundle>.js and .css. */
+  bundle: string;
+  /** Page title; escaped here. */
+  title: string;
+  /** Static markup shown until the script runs; never built from data. */
+  placeholder?: string;
+  /** Extra attributes on the script tag (already escaped by the caller). */
+  scriptAttributes?: string;
+  /**
+   * Allows inline styles (never inline scripts), for a page hosting an editor that writes its own
+   * <style> elements at run time.
+   */
+  inlineStyles?: boolean;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export function webviewAsset(webview: vscode.Webview, extensionUri: vscode.Uri, name: string): string {
+  return webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name)).toString();
+}
+
+export function renderWebviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
+  const nonce = randomBytes(16).toString('base64');
+  const csp = [
+    `default-src 'none'`,
+    page.inlineStyles ? `style-src ${webview.cspSource} 'unsafe-inline'` : `style-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource}`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${webviewAsset(webview, extensionUri, `${page.bundle}.css`)}">
+<title>${escapeHtml(page.title)}</title>
+</head>
+<body>
+${page.placeholder ?? ''}
+<script nonce="${nonce}" src="${webviewAsset(webview, extensionUri, `${page.bundle}.js`)}"${page.scriptAttributes ?? ''}></script>
+</body>
+</html>`;
+}
