@@ -136,6 +136,46 @@ function findEvaluation(store: ModelStore, name: string, field: string): { model
 }
 
 /** Orders versions by `order_by` ("create_time desc, update_time"); the default is by version id. */
+/**
+ * What an upload or a copy does when its operation completes: append a version to the target
+ * model, creating the model first when the call named a new one (its name was reserved until now).
+ */
+function addVersion(
+  store: ModelStore,
+  key: string,
+  target: { project: string; location: string; id: string; existing: boolean },
+  now: number,
+  gone: string,
+  model: Pick<ModelRecord, 'displayName' | 'description' | 'labels'>,
+  fields: Pick<VersionRecord, 'versionDescription' | 'labels' | 'spec'>,
+): { record: ModelRecord; version: VersionRecord; versionId: string } {
+  let record: ModelRecord;
+  if (target.existing) {
+    const existing = store.models.get(key);
+    if (!existing) throw notFound(`Model ${key} ${gone}.`);
+    record = existing;
+  } else {
+    store.reservedNames.delete(key);
+    record = {
+      project: target.project,
+      location: target.location,
+      id: target.id,
+      ...model,
+      createTime: now,
+      updateTime: now,
+      etagSeq: 1,
+      versions: new Map(),
+      nextVersionId: 1,
+      evaluations: new Map(),
+    };
+    store.models.set(key, record);
+  }
+  const versionId = String(record.nextVersionId++);
+  const version: VersionRecord = { versionId, aliases: [], createTime: now, updateTime: now, ...fields };
+  record.versions.set(versionId, version);
+  return { record, version, versionId };
+}
+
 function orderVersions(versions: VersionRecord[], orderBy: string): VersionRecord[] {
   const keys: Array<{ field: 'createTime' | 'updateTime'; desc: boolean }> = [];
   for (const part of orderBy.split(',').map((p) => p.trim()).filter(Boolean)) {
@@ -212,40 +252,9 @@ export function modelServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.UploadModelResponse`,
         complete: () => {
           const now = clock.now();
-          let record: ModelRecord;
-          if (target.existing) {
-            const existing = store.models.get(key);
-            if (!existing) throw notFound(`Model ${key} was deleted before the new version was uploaded.`);
-            record = existing;
-          } else {
-            store.reservedNames.delete(key);
-            record = {
-              project: target.project,
-              location: target.location,
-              id: target.id,
-              displayName: model.displayName,
-              description: model.description ?? '',
-              labels: {},
-              createTime: now,
-              updateTime: now,
-              etagSeq: 1,
-              versions: new Map(),
-              nextVersionId: 1,
-              evaluations: new Map(),
-            };
-            store.models.set(key, record);
-          }
-          const versionId = String(record.nextVersionId++);
-          const version: VersionRecord = {
-            versionId,
-            aliases: [],
-            createTime: now,
-            updateTime: now,
-            versionDescription: model.versionDescription ?? '',
-            labels,
-            spec,
-          };
-          record.versions.set(versionId, version);
+          const { record, version, versionId } = addVersion(store, key, target, now, 'was deleted before the new version was uploaded',
+            { displayName: model.displayName, description: model.description ?? '', labels: {} },
+            { versionDescription: model.versionDescription ?? '', labels, spec });
           const wanted = record.versions.size === 1 ? ['default', ...aliases.filter((a) => a !== 'default')] : aliases;
           moveAliases(record, version, wanted, now);
           record.updateTime = now;
@@ -584,42 +593,17 @@ export function modelServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.CopyModelResponse`,
         complete: () => {
           const now = clock.now();
-          let record: ModelRecord;
-          if (target.existing) {
-            const existing = store.models.get(key);
-            if (!existing) throw notFound(`Model ${key} was deleted before the copy finished.`);
-            record = existing;
-          } else {
-            store.reservedNames.delete(key);
-            record = {
-              project: canonicalProject(parent.project),
-              location: parent.location,
-              id: target.id,
-              ...snapshot,
-              createTime: now,
-              updateTime: now,
-              etagSeq: 1,
-              versions: new Map(),
-              nextVersionId: 1,
-              evaluations: new Map(),
-            };
-            store.models.set(key, record);
-          }
-          const versionId = String(record.nextVersionId++);
-          const version: VersionRecord = {
-            versionId,
-            aliases: [],
-            createTime: now,
-            updateTime: now,
-            ...versionSnapshot,
-            spec: {
-              ...spec,
-              encryptionSpec: req.encryptionSpec ?? spec.encryptionSpec ?? null,
-              modelSourceInfo: { sourceType, copy: true },
-              originalModelInfo: { model: sourceName },
-            },
-          };
-          record.versions.set(versionId, version);
+          const { record, version, versionId } = addVersion(store, key, { ...target, project: canonicalProject(parent.project), location: parent.location }, now, 'was deleted before the copy finished',
+            snapshot,
+            {
+              ...versionSnapshot,
+              spec: {
+                ...spec,
+                encryptionSpec: req.encryptionSpec ?? spec.encryptionSpec ?? null,
+                modelSourceInfo: { sourceType, copy: true },
+                originalModelInfo: { model: sourceName },
+              },
+            });
           if (record.versions.size === 1) moveAliases(record, version, ['default'], now);
           record.updateTime = now;
           record.etagSeq++;
