@@ -162,6 +162,8 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     const text = await page.evaluate(() => browser$().document.querySelector('#query-host .view-lines').innerText.replace(/\u00a0/g, ' '));
     assert.equal(text.trim(), QUERY);
     // Coloured by the UDM tokenizer: field paths, strings and keywords each get their own token colour.
+    // Monaco tokenizes in idle time after the first render, so wait for the string's token.
+    await page.waitForFunction(() => Array.from(browser$().document.querySelectorAll('#query-host .view-line span span') as ArrayLike<any>).some((s: any) => s.textContent.trim() === '"NETWORK_DNS"'), undefined, { timeout: 10_000 }).catch(() => undefined);
     const classes = await page.evaluate(() => {
       const spans = Array.from(browser$().document.querySelectorAll('#query-host .view-line span span')) as any[];
       const of = (test: (t: string) => boolean) => spans.find((s) => test(s.textContent.trim()))?.className;
