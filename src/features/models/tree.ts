@@ -168,6 +168,20 @@ export class ProjectNode extends ModelsNode {
   }
 }
 
+/** A child list fetched page by page from the client, each item shown by `toNode`. */
+function pagedNodes<T>(
+  ctx: TreeContext,
+  fetchPage: (client: ModelRegistryClient, page: { pageSize: number; pageToken?: string }) => Promise<{ items: T[]; nextPageToken?: string | undefined }>,
+  toNode: (item: T) => ModelsNode,
+): PagedList<ModelsNode> {
+  return new PagedList<ModelsNode>(async (pageToken) => {
+    const client = ctx.client();
+    if (!client) return { items: [] };
+    const page = await fetchPage(client, { pageSize: pageSizeOf(ctx), ...(pageToken ? { pageToken } : {}) });
+    return { items: page.items.map(toNode), nextPageToken: page.nextPageToken };
+  });
+}
+
 /** Resource names (without version) of the models deployed on any endpoint of a location; empty if unknown. */
 async function deployedModelNames(client: ModelRegistryClient, location: string): Promise<Set<string>> {
   const names = new Set<string>();
@@ -233,14 +247,8 @@ export class ModelNode extends PagedParent {
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return new PagedList<ModelsNode>(async (pageToken) => {
-      const client = this.ctx.client();
-      if (!client) return { items: [] };
-      const page = await client.listModelVersionsPage({
-        name: this.resourceName, pageSize: pageSizeOf(this.ctx), orderBy: 'create_time desc', ...(pageToken ? { pageToken } : {}),
-      });
-      return { items: page.items.map((v) => new VersionNode(this.ctx, v)), nextPageToken: page.nextPageToken };
-    });
+    return pagedNodes(this.ctx, (client, page) => client.listModelVersionsPage({ name: this.resourceName, orderBy: 'create_time desc', ...page }),
+      (v) => new VersionNode(this.ctx, v));
   }
 
   override details(): unknown {
@@ -271,12 +279,8 @@ export class VersionNode extends PagedParent {
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return new PagedList<ModelsNode>(async (pageToken) => {
-      const client = this.ctx.client();
-      if (!client) return { items: [] };
-      const page = await client.listModelEvaluationsPage({ parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}) });
-      return { items: page.items.map((e) => new EvaluationNode(this.ctx, e)), nextPageToken: page.nextPageToken };
-    });
+    return pagedNodes(this.ctx, (client, page) => client.listModelEvaluationsPage({ parent: this.resourceName, ...page }),
+      (e) => new EvaluationNode(this.ctx, e));
   }
 
   override details(): unknown {
@@ -297,12 +301,8 @@ export class CheckpointsNode extends PagedParent {
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return new PagedList<ModelsNode>(async (pageToken) => {
-      const client = this.ctx.client();
-      if (!client) return { items: [] };
-      const page = await client.listModelVersionCheckpointsPage({ name: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}) });
-      return { items: page.items.map((c) => new CheckpointNode(this.resourceName, c, this.version.defaultCheckpointId)), nextPageToken: page.nextPageToken };
-    });
+    return pagedNodes(this.ctx, (client, page) => client.listModelVersionCheckpointsPage({ name: this.resourceName, ...page }),
+      (c) => new CheckpointNode(this.resourceName, c, this.version.defaultCheckpointId));
   }
 }
 
@@ -338,12 +338,8 @@ export class EvaluationNode extends PagedParent {
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return new PagedList<ModelsNode>(async (pageToken) => {
-      const client = this.ctx.client();
-      if (!client) return { items: [] };
-      const page = await client.listModelEvaluationSlicesPage({ parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}) });
-      return { items: page.items.map((s) => new SliceNode(this.ctx, s)), nextPageToken: page.nextPageToken };
-    });
+    return pagedNodes(this.ctx, (client, page) => client.listModelEvaluationSlicesPage({ parent: this.resourceName, ...page }),
+      (sl) => new SliceNode(this.ctx, sl));
   }
 
   override details(): unknown {
