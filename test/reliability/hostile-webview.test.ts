@@ -3,20 +3,17 @@
 // script runs, no element grows wider than the viewport, links leave only as an openLink request,
 // and the extension opens only http(s) links, only after a modal confirmation.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
+import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 import { freshProductModules } from './scripted-config';
 
-const ROOT = resolve(__dirname, '../..');
 /** Browser globals inside page.evaluate callbacks (this tsconfig has no DOM lib); the page defines its own copy. */
 const browser$ = (): any => globalThis as any;
 const BUNDLE = join(ROOT, 'dist/webview/results.js');
-const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
 const MB = 1 << 20;
 
 useFakeVscode();
@@ -27,26 +24,29 @@ interface CapturedPanel {
   options: { enableScripts?: boolean; localResourceRoots?: Array<{ path: string }> };
 }
 
-/** The page HTML exactly as ResultsPanel writes it, with webview URIs mapped onto a local origin. */
-function extensionHtml(origin: string): CapturedPanel {
-  const captured: CapturedPanel = { html: '', options: {} };
-  const webview = {
-    cspSource: origin,
-    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
-    onDidReceiveMessage: () => ({ dispose() {} }),
-    postMessage: async () => true,
-    set html(value: string) { captured.html = value; },
-    get html() { return captured.html; },
-  };
-  vscode.window.createWebviewPanel = (_type: string, _title: string, _column: unknown, options: CapturedPanel['options']) => {
-    captured.options = options;
+/**
+ * The HTML a panel writes when `open` creates it, exactly as the extension generates it, with
+ * webview URIs mapped onto a local origin.
+ */
+function capturePanel(origin: string, open: () => void): CapturedPanel {
+  const { webview, html } = capturingWebview(origin);
+  let options: CapturedPanel['options'] = {};
+  vscode.window.createWebviewPanel = (_type: string, _title: string, _column: unknown, o: CapturedPanel['options']) => {
+    options = o;
     return { webview, onDidDispose: () => ({ dispose() {} }), reveal() {}, dispose() {}, title: '', iconPath: undefined, viewColumn: 1 };
   };
-  const { ResultsPanel } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
-  ResultsPanel.disposeAll();
-  ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined);
-  ResultsPanel.disposeAll();
-  return captured;
+  open();
+  return { html: html(), options };
+}
+
+/** The query panel's page, as ResultsPanel writes it. */
+function extensionHtml(origin: string): CapturedPanel {
+  return capturePanel(origin, () => {
+    const { ResultsPanel } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
+    ResultsPanel.disposeAll();
+    ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined);
+    ResultsPanel.disposeAll();
+  });
 }
 
 const HOSTILE_NAME = '</title><script>window.__pwned="title"</script><img src=x onerror="window.__pwned=\'name\'">';
@@ -62,23 +62,11 @@ const HOSTILE_KEY = {
 
 /** The restriction editor's HTML as RestrictionEditor writes it for a key with a hostile display name. */
 function restrictionEditorHtml(origin: string): CapturedPanel {
-  const captured: CapturedPanel = { html: '', options: {} };
-  const webview = {
-    cspSource: origin,
-    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
-    onDidReceiveMessage: () => ({ dispose() {} }),
-    postMessage: async () => true,
-    set html(value: string) { captured.html = value; },
-    get html() { return captured.html; },
-  };
-  vscode.window.createWebviewPanel = (_type: string, _title: string, _column: unknown, options: CapturedPanel['options']) => {
-    captured.options = options;
-    return { webview, onDidDispose: () => ({ dispose() {} }), reveal() {}, dispose() {}, title: '', viewColumn: 1 };
-  };
-  const { RestrictionEditor } = require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
-  const editor = RestrictionEditor.show(vscode.Uri.file(ROOT), HOSTILE_KEY, { client: () => { throw new Error('no calls'); }, runOperation: () => { throw new Error('no calls'); }, keyChanged() {} } as never);
-  editor.dispose();
-  return captured;
+  return capturePanel(origin, () => {
+    const { RestrictionEditor } = require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
+    const editor = RestrictionEditor.show(vscode.Uri.file(ROOT), HOSTILE_KEY, { client: () => { throw new Error('no calls'); }, runOperation: () => { throw new Error('no calls'); }, keyChanged() {} } as never);
+    editor.dispose();
+  });
 }
 
 function deepJson(depth: number): unknown {
@@ -118,7 +106,7 @@ function hostileRows(): unknown[] {
 
 describe('reliability: hostile data in the results webview (headless Chromium)', function () {
   this.timeout(90_000);
-  let server: Server;
+  let server: Awaited<ReturnType<typeof serveWebviewPages>>;
   let origin: string;
   let browser: Browser;
   let page: Page;
@@ -131,31 +119,11 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
   before(async () => {
     assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build (npm test does) first`);
     assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`);
-    server = createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/' || path === '/keys') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(path === '/' ? panel.html : keysPanel.html);
-        return;
-      }
-      const file = join(ROOT, path);
-      if (!file.startsWith(join(ROOT, 'dist/webview')) || !existsSync(file)) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css' : 'text/javascript' });
-      res.end(readFileSync(file));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveWebviewPages(() => ({ '/': panel.html, '/keys': keysPanel.html }));
+    origin = server.origin;
     panel = extensionHtml(origin);
     keysPanel = restrictionEditorHtml(origin);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
-    });
+    browser = await launchChromium(userData);
   });
 
   after(async () => {
@@ -163,7 +131,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     delete vscode.window.createWebviewPanel;
     delete vscode.env;
     await browser?.close();
-    await new Promise((r) => server?.close(r));
+    await server?.close();
     rmSync(userData, { recursive: true, force: true });
   });
 

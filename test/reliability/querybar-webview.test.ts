@@ -3,19 +3,16 @@
 // to Monaco only after the table's first paint, asks the extension for completions and diagnostics
 // (answered here by the same handler the extension runs) and shows them, with no CSP violation.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { parseFromWebview } from '../../src/core/secops/messages';
 import { answerQueryBar, isQueryBarRequest } from '../../src/core/secops/querybar-service';
 import { useFakeVscode } from '../unit/fakes/vscode';
+import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 
-const ROOT = resolve(__dirname, '../..');
 const browser$ = (): any => globalThis as any;
-const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
 const QUERY = 'metadata.event_type = "NETWORK_DNS"\nprincipal.hostname = "host-1" OR principal.hostname = "host-2"';
 
 useFakeVscode();
@@ -23,7 +20,7 @@ const vscode = require('vscode') as Record<string, any>;
 
 /** The query panel's HTML exactly as ResultsPanel renders it, with webview URIs mapped onto a local origin. */
 function extensionHtml(origin: string): string {
-  const webview = { cspSource: origin, asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }) };
+  const { webview } = capturingWebview(origin);
   const { renderHtml } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
   return renderHtml(webview as never, vscode.Uri.file(ROOT), 'query');
 }
@@ -37,7 +34,7 @@ function events(n: number): unknown[] {
 
 describe('reliability: the Monaco query bar in the results webview (headless Chromium)', function () {
   this.timeout(120_000);
-  let server: Server;
+  let server: Awaited<ReturnType<typeof serveWebviewPages>>;
   let origin: string;
   let html: string;
   let browser: Browser;
@@ -49,34 +46,15 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
   before(async () => {
     for (const f of ['results.js', 'querybar.js', 'querybar.css']) assert.ok(existsSync(join(ROOT, 'dist/webview', f)), `dist/webview/${f} is missing: run npm run build first`);
     assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-    server = createServer((req, res) => {
-      const path = (req.url ?? '/').split('?')[0]!;
-      if (path === '/') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-        return;
-      }
-      const file = join(ROOT, path);
-      if (!file.startsWith(join(ROOT, 'dist/webview')) || !existsSync(file)) {
-        res.writeHead(404).end();
-        return;
-      }
-      const type = file.endsWith('.css') ? 'text/css' : file.endsWith('.ttf') ? 'font/ttf' : 'text/javascript';
-      res.writeHead(200, { 'content-type': type }).end(readFileSync(file));
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveWebviewPages(() => ({ '/': html }));
+    origin = server.origin;
     html = extensionHtml(origin);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
-    });
+    browser = await launchChromium(userData);
   });
 
   after(async () => {
     await browser?.close();
-    await new Promise((r) => server?.close(r));
+    await server?.close();
     rmSync(userData, { recursive: true, force: true });
   });
 

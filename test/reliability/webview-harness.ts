@@ -1,0 +1,60 @@
+// What the headless-Chromium webview tests share: a loopback server that serves the pages the
+// extension generated and the real bundles from dist/webview, and a Chromium launched the way this
+// machine allows (no sandbox, no background networking, a throwaway profile).
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+export const ROOT = resolve(__dirname, '../..');
+export const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
+
+const TYPES: Record<string, string> = { '.css': 'text/css', '.ttf': 'font/ttf', '.js': 'text/javascript' };
+
+/** Serves `pages()[path]` as HTML and files under dist/webview; everything else is 404. */
+export async function serveWebviewPages(pages: () => Record<string, string>, onRequest?: (path: string) => void): Promise<{ origin: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    onRequest?.(path);
+    const html = pages()[path];
+    if (html !== undefined) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      return;
+    }
+    const file = join(ROOT, path);
+    if (!file.startsWith(join(ROOT, 'dist/webview')) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+export function launchChromium(userData: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
+  });
+}
+
+/** A stand-in webview that maps resource URIs onto `origin` and keeps the HTML the extension sets. */
+export function capturingWebview(origin: string): { webview: Record<string, unknown>; html(): string } {
+  let html = '';
+  const webview = {
+    cspSource: origin,
+    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
+    onDidReceiveMessage: () => ({ dispose() {} }),
+    postMessage: async () => true,
+    set html(value: string) { html = value; },
+    get html() { return html; },
+  };
+  return { webview, html: () => html };
+}
