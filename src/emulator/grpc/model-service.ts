@@ -138,7 +138,8 @@ function findEvaluation(store: ModelStore, name: string, field: string): { model
 /** Orders versions by `order_by` ("create_time desc, update_time"); the default is by version id. */
 /**
  * What an upload or a copy does when its operation completes: append a version to the target
- * model, creating the model first when the call named a new one (its name was reserved until now).
+ * model, creating the model first when the call named a new one (its name was reserved until now),
+ * and give it its aliases. Returns the new version id.
  */
 function addVersion(
   store: ModelStore,
@@ -148,7 +149,8 @@ function addVersion(
   gone: string,
   model: Pick<ModelRecord, 'displayName' | 'description' | 'labels'>,
   fields: Pick<VersionRecord, 'versionDescription' | 'labels' | 'spec'>,
-): { record: ModelRecord; version: VersionRecord; versionId: string } {
+  aliases: string[],
+): string {
   let record: ModelRecord;
   if (target.existing) {
     const existing = store.models.get(key);
@@ -173,7 +175,11 @@ function addVersion(
   const versionId = String(record.nextVersionId++);
   const version: VersionRecord = { versionId, aliases: [], createTime: now, updateTime: now, ...fields };
   record.versions.set(versionId, version);
-  return { record, version, versionId };
+  // The first version of a model always gets the alias "default".
+  moveAliases(record, version, record.versions.size === 1 ? ['default', ...aliases.filter((a) => a !== 'default')] : aliases, now);
+  record.updateTime = now;
+  record.etagSeq++;
+  return versionId;
 }
 
 function orderVersions(versions: VersionRecord[], orderBy: string): VersionRecord[] {
@@ -252,13 +258,9 @@ export function modelServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.UploadModelResponse`,
         complete: () => {
           const now = clock.now();
-          const { record, version, versionId } = addVersion(store, key, target, now, 'was deleted before the new version was uploaded',
+          const versionId = addVersion(store, key, target, now, 'was deleted before the new version was uploaded',
             { displayName: model.displayName, description: model.description ?? '', labels: {} },
-            { versionDescription: model.versionDescription ?? '', labels, spec });
-          const wanted = record.versions.size === 1 ? ['default', ...aliases.filter((a) => a !== 'default')] : aliases;
-          moveAliases(record, version, wanted, now);
-          record.updateTime = now;
-          record.etagSeq++;
+            { versionDescription: model.versionDescription ?? '', labels, spec }, aliases);
           return { model: key, modelVersionId: versionId };
         },
         release: () => {
@@ -593,7 +595,7 @@ export function modelServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.CopyModelResponse`,
         complete: () => {
           const now = clock.now();
-          const { record, version, versionId } = addVersion(store, key, { ...target, project: canonicalProject(parent.project), location: parent.location }, now, 'was deleted before the copy finished',
+          const versionId = addVersion(store, key, { ...target, project: canonicalProject(parent.project), location: parent.location }, now, 'was deleted before the copy finished',
             snapshot,
             {
               ...versionSnapshot,
@@ -603,10 +605,7 @@ export function modelServiceHandlers(): ServiceHandlers {
                 modelSourceInfo: { sourceType, copy: true },
                 originalModelInfo: { model: sourceName },
               },
-            });
-          if (record.versions.size === 1) moveAliases(record, version, ['default'], now);
-          record.updateTime = now;
-          record.etagSeq++;
+            }, []);
           return { model: key, modelVersionId: versionId };
         },
         release: () => {
