@@ -1,16 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { US, finish, modelByDisplayName, opRequest, openHarness, rejectsWith, warmUp, type Harness } from './harness';
+import { US, finish, modelByDisplayName, opRequest, rejectsWith, useHarness } from './harness';
 
 describe('sandbox gRPC: endpoints, deployments, IAM policies and locations (official aiplatform clients)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  before(warmUp);
-  beforeEach(async () => {
-    h = await openHarness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('creates an endpoint, deploys a model, refuses deletes while deployed, then undeploys', async () => {
     const [create] = await h.endpoints.createEndpoint({ parent: US, endpoint: { displayName: 'scoring' }, endpointId: 'scoring' });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { US, modelByDisplayName, openHarness, rejectsWith, warmUp, type Harness } from './harness';
+import { US, modelByDisplayName, rejectsWith, useHarness } from './harness';
 
 const CLASSIFICATION = 'gs://google-cloud-aiplatform/schema/modelevaluation/classification_metrics_1.0.0.yaml';
 
@@ -7,14 +7,7 @@ type Value = { structValue?: { fields?: Record<string, Value> | null } | null; n
 
 describe('sandbox gRPC: evaluations, slices and evaluated annotations (official aiplatform client)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  before(warmUp);
-  beforeEach(async () => {
-    h = await openHarness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('lists evaluations of the default version with real-looking classification metrics', async () => {
     const name = `${US}/models/churn-predictor`;

@@ -105,3 +105,25 @@ export function warmUp(): void {
 export function opRequest<T>(request: Record<string, unknown>): T {
   return request as T;
 }
+
+/**
+ * Registers a describe block's hooks: the warm-up once, then a fresh demo sandbox with its clients
+ * before each test, closed after it. The returned object always stands for the current test's harness.
+ */
+export function useHarness(): Harness {
+  let current: Harness | undefined;
+  before(warmUp);
+  beforeEach(async () => {
+    current = await openHarness();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return new Proxy({} as Harness, {
+    get: (_target, prop) => {
+      if (!current) throw new Error('the sandbox harness is only there inside a test');
+      return current[prop as keyof Harness];
+    },
+  });
+}

@@ -1,16 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { EU, PROJECT_NUMBER, US, allModels, openHarness, rejectsWith, warmUp, type Harness } from './harness';
+import { EU, PROJECT_NUMBER, US, allModels, openHarness, rejectsWith, useHarness } from './harness';
 
 describe('sandbox gRPC: models, listing and names (official aiplatform client)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  before(warmUp);
-  beforeEach(async () => {
-    h = await openHarness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('refuses calls without credentials with UNAUTHENTICATED', async () => {
     await rejectsWith(h.anonymous().getModel({ name: `${US}/models/churn-predictor` }), 'UNAUTHENTICATED', /authentication credential/);
@@ -121,12 +114,15 @@ describe('sandbox gRPC: models, listing and names (official aiplatform client)',
   });
 
   it('starts empty with the empty seed but still lists locations', async () => {
-    await h.close();
-    h = await openHarness('empty');
-    const [models] = await h.models.listModels({ parent: US });
-    assert.equal(models.length, 0);
-    const locations = [];
-    for await (const l of h.models.listLocationsAsync({ name: 'projects/cloudbench-demo' })) locations.push(l.locationId);
-    for (const id of ['us-central1', 'europe-west4', 'asia-northeast1']) assert.ok(locations.includes(id), id);
+    const empty = await openHarness('empty');
+    try {
+      const [models] = await empty.models.listModels({ parent: US });
+      assert.equal(models.length, 0);
+      const locations = [];
+      for await (const l of empty.models.listLocationsAsync({ name: 'projects/cloudbench-demo' })) locations.push(l.locationId);
+      for (const id of ['us-central1', 'europe-west4', 'asia-northeast1']) assert.ok(locations.includes(id), id);
+    } finally {
+      await empty.close();
+    }
   });
 });

@@ -1,18 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { EU, US, finish, modelByDisplayName, opRequest, openHarness, rejectsWith, warmUp, type Harness } from './harness';
+import { EU, US, finish, modelByDisplayName, opRequest, openHarness, rejectsWith, useHarness } from './harness';
 
 const AIP = 'google.cloud.aiplatform.v1beta1';
 
 describe('sandbox gRPC: long-running model operations (official aiplatform client)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  before(warmUp);
-  beforeEach(async () => {
-    h = await openHarness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('deletes an undeployed model through an LRO with DeleteOperationMetadata and an Empty result', async () => {
     const name = await modelByDisplayName(h.models, US, 'house-price-estimator');
@@ -126,18 +119,22 @@ describe('sandbox gRPC: long-running model operations (official aiplatform clien
   });
 
   it('completes operations on real time too, without a clock advance', async () => {
-    await h.close();
     process.env.CLOUDBENCH_SANDBOX_OPERATION_SECONDS = '{"DeleteModelVersion":0}';
+    let quick: Awaited<ReturnType<typeof openHarness>>;
     try {
-      h = await openHarness();
+      quick = await openHarness();
     } finally {
       delete process.env.CLOUDBENCH_SANDBOX_OPERATION_SECONDS;
     }
-    const name = await modelByDisplayName(h.models, US, 'demand-forecast-weekly');
-    const [versions] = await h.models.listModelVersions({ name });
-    const victim = versions.find((v) => !v.versionAliases!.includes('default') && !(v.deployedModels ?? []).length)!;
-    const [op] = await h.models.deleteModelVersion({ name: `${name}@${victim.versionId}` });
-    assert.equal(op.done, true, 'a zero running time finishes at once');
-    await op.promise();
+    try {
+      const name = await modelByDisplayName(quick.models, US, 'demand-forecast-weekly');
+      const [versions] = await quick.models.listModelVersions({ name });
+      const victim = versions.find((v) => !v.versionAliases!.includes('default') && !(v.deployedModels ?? []).length)!;
+      const [op] = await quick.models.deleteModelVersion({ name: `${name}@${victim.versionId}` });
+      assert.equal(op.done, true, 'a zero running time finishes at once');
+      await op.promise();
+    } finally {
+      await quick.close();
+    }
   });
 });

@@ -1,18 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { US, finish, modelByDisplayName, openHarness, rejectsWith, warmUp, type Harness } from './harness';
+import { US, finish, modelByDisplayName, rejectsWith, useHarness } from './harness';
 
 const CONTAINER = { imageUri: 'us-docker.pkg.dev/vertex-ai/prediction/sklearn-cpu.1-5:latest' };
 
 describe('sandbox gRPC: upload, versions, aliases, updates, checkpoints (official aiplatform client)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  before(warmUp);
-  beforeEach(async () => {
-    h = await openHarness();
-  });
-  afterEach(async () => {
-    await h.close();
-  });
+  const h = useHarness();
 
   it('uploads a new model whose first version gets the alias default, then new versions with parent_model', async () => {
     const [op] = await h.models.uploadModel({
