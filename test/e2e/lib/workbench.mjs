@@ -344,3 +344,20 @@ export function escapeRegExp(s) {
 function cssString(s) {
   return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
+
+/**
+ * Creates a standard key restricted to one website through the palette's five-step prompt, and
+ * waits for the "Created" notification, whose pattern it returns.
+ */
+export async function createReferrerKey(page, displayName, keyId, referrer) {
+  await runCommand(page, 'Cloudbench: Create API Key…');
+  await answerInputBox(page, displayName, 'Create API Key (1/5)');
+  await answerInputBox(page, keyId, 'Create API Key (2/5)');
+  await pickQuickItem(page, 'Standard key', 'Create API Key (3/5)');
+  await pickQuickItem(page, 'Websites (HTTP referrers)', 'application restriction');
+  await answerInputBox(page, referrer, 'Create API Key (4/5): Websites');
+  await answerInputBox(page, '', 'Create API Key (5/5)');
+  const created = new RegExp(`Created API key "${displayName}" \\(${keyId}\\)`);
+  await waitForNotification(page, created);
+  return created;
+}

@@ -22,15 +22,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   await wb.treeRow(keys, 'Maps JavaScript (website)').waitFor();
 
   // Create, step by step through the palette command's prompts.
-  await wb.runCommand(page, 'Cloudbench: Create API Key…');
-  await wb.answerInputBox(page, 'E2E key', 'Create API Key (1/5)');
-  await wb.answerInputBox(page, 'e2e-key', 'Create API Key (2/5)');
-  await wb.pickQuickItem(page, 'Standard key', 'Create API Key (3/5)');
-  await wb.pickQuickItem(page, 'Websites (HTTP referrers)', 'application restriction');
-  await wb.answerInputBox(page, 'example.com/*', 'Create API Key (4/5): Websites');
-  await wb.answerInputBox(page, '', 'Create API Key (5/5)');
-  const created = /Created API key "E2E key" \(e2e-key\)/;
-  await wb.waitForNotification(page, created);
+  const created = await wb.createReferrerKey(page, 'E2E key', 'e2e-key', 'example.com/*');
   await (await wb.revealRow(keys, wb.treeRow(keys, 'E2E key'))).filter({ hasText: '1 referrer' }).waitFor();
   sameList(await serverReferrers(wb, sandbox), ['example.com/*'], 'referrers after create');
   log('created e2e-key');

@@ -73,15 +73,7 @@ export async function run({ page, wb, sandbox, workspace, log }) {
   const keys = await wb.focusView(page, 'API Keys');
   await wb.treeRow(keys, 'Maps JavaScript (website)').waitFor();
 
-  await wb.runCommand(page, 'Cloudbench: Create API Key…');
-  await wb.answerInputBox(page, 'Secret e2e', 'Create API Key (1/5)');
-  await wb.answerInputBox(page, 'secret-e2e', 'Create API Key (2/5)');
-  await wb.pickQuickItem(page, 'Standard key', 'Create API Key (3/5)');
-  await wb.pickQuickItem(page, 'Websites (HTTP referrers)', 'application restriction');
-  await wb.answerInputBox(page, 'example.com/*', 'Create API Key (4/5): Websites');
-  await wb.answerInputBox(page, '', 'Create API Key (5/5)');
-  const created = /Created API key "Secret e2e" \(secret-e2e\)/;
-  await wb.waitForNotification(page, created);
+  const created = await wb.createReferrerKey(page, 'Secret e2e', 'secret-e2e', 'example.com/*');
   await wb.clickNotificationButton(page, created, 'Copy Key String');
   const copied = await wb.waitForNotification(page, /on the clipboard|clipboard|failed/i);
   log(`copy after create: ${copied.split('\n')[0]}`);
