@@ -662,6 +662,9 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
         for (let b = 0; b < blank; b++) out.push('');
       }
     }
+    // A section keyword always opens its own line: glued to a preceding "." it would read as a
+    // field path the next time the text is parsed, and formatting would not be stable.
+    if (line !== '' && t.kind === 'ident' && sectionKeywordAt.has(t.start)) flush();
     const startOfLine = line === '';
     let piece = t.kind === 'comment' ? t.value : text.slice(t.start, t.end);
     if (t.kind === 'ident') {

@@ -146,6 +146,13 @@ describe('UDM formatting, folding and semantic tokens', () => {
     );
   });
 
+  it('starts every section keyword on its own line, so formatting twice changes nothing', () => {
+    // Found by the property run: "udm. limit:" once became "udm.limit:", a field path.
+    const once = formatText(analyze('udm. limit:\nmetadata'));
+    assert.equal(once, 'udm.\nlimit:\n  metadata');
+    assert.equal(formatText(analyze(once)), once);
+  });
+
   it('indents with the editor\'s tab settings', () => {
     const edits = format(analyze('$h = a.b\nmatch:\n$h\n'), { tabSize: 4, insertSpaces: false });
     assert.equal(edits[0]!.newText, '$h = a.b\nmatch:\n\t$h\n');
