@@ -7,10 +7,19 @@ const { v1beta1 } = require('@google-cloud/aiplatform');
 const { grpc, googleAuthLibrary } = require('google-gax');
 
 async function main() {
-  const [host, port] = [endpoint.slice(0, endpoint.lastIndexOf(':')), Number(endpoint.slice(endpoint.lastIndexOf(':') + 1))];
+  const [host, port] = [
+    endpoint.slice(0, endpoint.lastIndexOf(':')),
+    Number(endpoint.slice(endpoint.lastIndexOf(':') + 1)),
+  ];
   const client = new v1beta1.ModelServiceClient({
-    apiEndpoint: host, port, sslCreds: grpc.credentials.createInsecure(), authClient: new googleAuthLibrary.OAuth2Client(),
-    'grpc.callInvocationTransformer': (p) => { p.metadata.set('authorization', 'Bearer bench'); return p; },
+    apiEndpoint: host,
+    port,
+    sslCreds: grpc.credentials.createInsecure(),
+    authClient: new googleAuthLibrary.OAuth2Client(),
+    'grpc.callInvocationTransformer': (p) => {
+      p.metadata.set('authorization', 'Bearer bench');
+      return p;
+    },
   });
   const [model] = await client.getModel({ name });
   const ms = performance.now();
@@ -20,6 +29,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(String(err && err.stack || err) + '\n');
+  process.stderr.write(String((err && err.stack) || err) + '\n');
   process.exit(1);
 });

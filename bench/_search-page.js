@@ -7,17 +7,30 @@
     const t0 = performance.now();
     // The page fires this in the frame that rendered the rows; the next frame's start means they
     // were presented (same rule as the plain table below).
-    const painted = new Promise((resolve) => document.addEventListener('cloudbench:painted', () => requestAnimationFrame(() => resolve(performance.now())), { once: true }));
+    const painted = new Promise((resolve) =>
+      document.addEventListener('cloudbench:painted', () => requestAnimationFrame(() => resolve(performance.now())), {
+        once: true,
+      }),
+    );
     // What the extension does with the response bytes (controller.ts postResults): parse, send the
     // first 200 rows as JSON text, then the rest in a second message.
     const body = JSON.parse(text);
-    window.postMessage({
-      type: 'results',
-      run: { runId: 'bench', kind: 'udm', title: 'metadata.event_type != ""', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-02T00:00:00Z' },
-      columns: [],
-      rowsJson: JSON.stringify(body.events.slice(0, 200)),
-      moreDataAvailable: body.moreDataAvailable,
-    }, '*');
+    window.postMessage(
+      {
+        type: 'results',
+        run: {
+          runId: 'bench',
+          kind: 'udm',
+          title: 'metadata.event_type != ""',
+          startTime: '2026-01-01T00:00:00Z',
+          endTime: '2026-01-02T00:00:00Z',
+        },
+        columns: [],
+        rowsJson: JSON.stringify(body.events.slice(0, 200)),
+        moreDataAvailable: body.moreDataAvailable,
+      },
+      '*',
+    );
     window.postMessage({ type: 'append', runId: 'bench', rowsJson: JSON.stringify(body.events.slice(200)) }, '*');
     const paintedAt = await painted;
     if (document.querySelectorAll('#spacer .row[data-index]').length === 0) throw new Error('no rows painted');
@@ -94,8 +107,9 @@
       for (const seg of path.split('.')) {
         const next = [];
         for (const v of cur) {
-          if (Array.isArray(v)) { for (const item of v) if (item && typeof item === 'object' && seg in item) next.push(item[seg]); }
-          else if (v && typeof v === 'object' && seg in v) next.push(v[seg]);
+          if (Array.isArray(v)) {
+            for (const item of v) if (item && typeof item === 'object' && seg in item) next.push(item[seg]);
+          } else if (v && typeof v === 'object' && seg in v) next.push(v[seg]);
         }
         cur = next;
       }

@@ -34,23 +34,40 @@ const median = (xs) => {
 };
 
 const work = mkdtempSync(join(tmpdir(), 'cb-bench-models-'));
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', absWorkingDir: ROOT, logLevel: 'warning', external: ['vscode'] };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  absWorkingDir: ROOT,
+  logLevel: 'warning',
+  external: ['vscode'],
+};
 await Promise.all([
   build({ ...common, entryPoints: ['src/emulator/main.ts'], outfile: join(work, 'emulator.js') }),
   build({ ...common, entryPoints: ['bench/_models-ours.ts'], outfile: join(work, 'ours-bundle.js'), minify: true }),
   build({ ...common, entryPoints: ['bench/_models-lib.ts'], outfile: join(work, 'lib.js') }),
 ]);
 
-writeFileSync(join(work, 'ours.js'), "const bootstrapMs = performance.now();\nrequire('./ours-bundle.js').run(bootstrapMs);\n");
+writeFileSync(
+  join(work, 'ours.js'),
+  "const bootstrapMs = performance.now();\nrequire('./ours-bundle.js').run(bootstrapMs);\n",
+);
 
 function runNode(file, argv, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file, ...argv], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${file} exited ${code}: ${err.slice(0, 2000)}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${file} exited ${code}: ${err.slice(0, 2000)}`)),
+    );
   });
 }
 
@@ -58,7 +75,9 @@ function runNode(file, argv, env = {}) {
 function startSandbox(seed) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(work, 'emulator.js'), '--seed', seed], {
-      cwd: ROOT, env: { ...process.env, CLOUDBENCH_SANDBOX_OPERATION_SECONDS: '0' }, stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: ROOT,
+      env: { ...process.env, CLOUDBENCH_SANDBOX_OPERATION_SECONDS: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     let buf = '';
     child.stdout.on('data', (d) => {
@@ -75,14 +94,22 @@ const stop = () => sandbox.child.kill('SIGTERM');
 process.on('exit', stop);
 try {
   const lib = createRequire(import.meta.url)(join(work, 'lib.js'));
-  const client = new lib.ModelRegistryClient({ tokenSource: lib.sandboxTokenSource(), endpoint: { apiEndpoint: sandbox.grpc }, timeoutMs: 120_000 });
+  const client = new lib.ModelRegistryClient({
+    tokenSource: lib.sandboxTokenSource(),
+    endpoint: { apiEndpoint: sandbox.grpc },
+    timeoutMs: 120_000,
+  });
 
   // Seed: one model for cold starts, MODELS in a location of their own for the list figures.
   const parent = `projects/${PROJECT}/locations/${LIST_LOCATION}`;
   const uploadOne = async (i) => {
     const op = await client.uploadModel({
       parent,
-      model: { displayName: `bench-${String(i).padStart(5, '0')}`, containerSpec: { imageUri: 'us-docker.pkg.dev/vertex-ai/prediction/sklearn-cpu.1-3:latest' }, labels: { bench: 'list' } },
+      model: {
+        displayName: `bench-${String(i).padStart(5, '0')}`,
+        containerSpec: { imageUri: 'us-docker.pkg.dev/vertex-ai/prediction/sklearn-cpu.1-3:latest' },
+        labels: { bench: 'list' },
+      },
     });
     return op.wait({ initialDelayMs: 5, maxDelayMs: 50 });
   };
@@ -90,9 +117,11 @@ try {
   const target = first.model;
   let next = 1;
   const seedStarted = performance.now();
-  await Promise.all(Array.from({ length: 32 }, async () => {
-    while (next < MODELS) await uploadOne(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < MODELS) await uploadOne(next++);
+    }),
+  );
   process.stderr.write(`seeded ${MODELS} models in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s\n`);
 
   // Cold starts: fresh processes, alternating so machine load affects both alike.
@@ -127,8 +156,14 @@ try {
   const { grpc, googleAuthLibrary } = createRequire(import.meta.url)('google-gax');
   const port = Number(sandbox.grpc.slice(sandbox.grpc.lastIndexOf(':') + 1));
   const officialClient = new v1beta1.ModelServiceClient({
-    apiEndpoint: '127.0.0.1', port, sslCreds: grpc.credentials.createInsecure(), authClient: new googleAuthLibrary.OAuth2Client(),
-    'grpc.callInvocationTransformer': (p) => { p.metadata.set('authorization', 'Bearer bench'); return p; },
+    apiEndpoint: '127.0.0.1',
+    port,
+    sslCreds: grpc.credentials.createInsecure(),
+    authClient: new googleAuthLibrary.OAuth2Client(),
+    'grpc.callInvocationTransformer': (p) => {
+      p.metadata.set('authorization', 'Bearer bench');
+      return p;
+    },
   });
   const listWith = async (which) => {
     const t = performance.now();

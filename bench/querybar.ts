@@ -20,7 +20,9 @@ const ROWS = 10_000;
 const FIRST = 200;
 
 function figure(name: string, value: number, unit: string, note = ''): void {
-  process.stdout.write(`${name}: ${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}${note ? `  (${note})` : ''}\n`);
+  process.stdout.write(
+    `${name}: ${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}${note ? `  (${note})` : ''}\n`,
+  );
 }
 
 function rows(n: number): unknown[] {
@@ -28,7 +30,12 @@ function rows(n: number): unknown[] {
   return Array.from({ length: n }, (_, i) => ({
     name: `events/${i}`,
     udm: {
-      metadata: { id: `id-${i}`, eventTimestamp: new Date(Date.UTC(2026, 0, 1) + i * 8_640).toISOString(), eventType: types[i % types.length], productName: 'Acme Sensor' },
+      metadata: {
+        id: `id-${i}`,
+        eventTimestamp: new Date(Date.UTC(2026, 0, 1) + i * 8_640).toISOString(),
+        eventType: types[i % types.length],
+        productName: 'Acme Sensor',
+      },
       principal: { hostname: `host-${i % 250}.corp.example`, ip: [`10.0.${(i >> 8) & 255}.${i & 255}`] },
       target: { hostname: `site-${i % 97}.example.com`, port: 443, url: `https://site-${i % 97}.example.com/p/${i}` },
       securityResult: [{ action: [i % 17 ? 'ALLOW' : 'BLOCK'] }],
@@ -38,7 +45,10 @@ function rows(n: number): unknown[] {
 
 async function bundle(out: string): Promise<void> {
   await build({
-    entryPoints: { results: join(ROOT, 'src/webview/results/main.ts'), querybar: join(ROOT, 'src/webview/querybar/main.ts') },
+    entryPoints: {
+      results: join(ROOT, 'src/webview/results/main.ts'),
+      querybar: join(ROOT, 'src/webview/querybar/main.ts'),
+    },
     bundle: true,
     minify: true,
     outdir: join(out, 'dist/webview'),
@@ -52,10 +62,13 @@ async function bundle(out: string): Promise<void> {
 
 function panelHtml(origin: string, root: string, slot: 'query' | 'pivot'): string {
   useFakeVscode();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   const vscode = require('vscode') as { Uri: { file(path: string): unknown } };
-  const webview = { cspSource: origin, asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(root.length)}` }) };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const webview = {
+    cspSource: origin,
+    asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(root.length)}` }),
+  };
+
   const { renderHtml } = require('../src/features/search/panel') as typeof import('../src/features/search/panel');
   return renderHtml(webview as never, vscode.Uri.file(root) as never, slot);
 }
@@ -91,14 +104,18 @@ const MEASURE = `(async ({ first, rest, total }) => {
 async function main(): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), 'cloudbench-querybar-bench-'));
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     if (path === '/query' || path === '/pivot') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pages[path]);
       return;
     }
     try {
       const body = readFileSync(join(out, path));
-      res.writeHead(200, { 'content-type': path.endsWith('.css') ? 'text/css' : path.endsWith('.ttf') ? 'font/ttf' : 'text/javascript' }).end(body);
+      res
+        .writeHead(200, {
+          'content-type': path.endsWith('.css') ? 'text/css' : path.endsWith('.ttf') ? 'font/ttf' : 'text/javascript',
+        })
+        .end(body);
     } catch {
       res.writeHead(404).end();
     }
@@ -109,7 +126,9 @@ async function main(): Promise<void> {
     await bundle(out);
     const js = readFileSync(join(out, 'dist/webview/querybar.js'));
     const css = readFileSync(join(out, 'dist/webview/querybar.css'));
-    const font = readdirSync(join(out, 'dist/webview')).filter((f) => f.endsWith('.ttf')).reduce((n, f) => n + readFileSync(join(out, 'dist/webview', f)).length, 0);
+    const font = readdirSync(join(out, 'dist/webview'))
+      .filter((f) => f.endsWith('.ttf'))
+      .reduce((n, f) => n + readFileSync(join(out, 'dist/webview', f)).length, 0);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     pages['/query'] = panelHtml(origin, out, 'query');
@@ -117,11 +136,23 @@ async function main(): Promise<void> {
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       env: { ...process.env, XDG_CONFIG_HOME: out, XDG_CACHE_HOME: out },
     });
     const data = rows(ROWS);
-    const payload = { first: JSON.stringify(data.slice(0, FIRST)), rest: JSON.stringify(data.slice(FIRST)), total: ROWS };
+    const payload = {
+      first: JSON.stringify(data.slice(0, FIRST)),
+      rest: JSON.stringify(data.slice(FIRST)),
+      total: ROWS,
+    };
     const open = async (path: string): Promise<Page> => {
       const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
       await page.exposeFunction('__extension', (raw: unknown) => {
@@ -133,12 +164,16 @@ async function main(): Promise<void> {
       await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
       return page;
     };
-    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const sample = async (path: string): Promise<{ paint: number[]; all: number[]; ready: number[] }> => {
       const r = { paint: [] as number[], all: [] as number[], ready: [] as number[] };
       for (let i = 0; i < 4; i++) {
         const page = await open(path);
-        const m = await page.evaluate(`${MEASURE}(${JSON.stringify(payload)})`) as { paint: number; all: number; ready: number };
+        const m = (await page.evaluate(`${MEASURE}(${JSON.stringify(payload)})`)) as {
+          paint: number;
+          all: number;
+          ready: number;
+        };
         await page.close();
         if (i === 0) continue; // warm-up: the browser's first-ever layout of the page
         r.paint.push(m.paint);
@@ -150,23 +185,59 @@ async function main(): Promise<void> {
     // Alternate so that both see the same machine load.
     const pivot = await sample('/pivot');
     const query = await sample('/query');
-    figure('querybar results first paint 10k ms', median(query.paint), 'ms', 'median of 3; query panel, which then loads Monaco');
-    figure('querybar results first paint 10k no bar ms', median(pivot.paint), 'ms', 'median of 3; same bundle on the pivot panel, which has no query bar');
-    figure('querybar results all rows 10k ms', median(query.all), 'ms', `median of 3; no bar: ${median(pivot.all).toFixed(1)} ms`);
-    figure('querybar monaco ready ms', median(query.ready), 'ms', 'median of 3; from the results message to the Monaco editor in place');
+    figure(
+      'querybar results first paint 10k ms',
+      median(query.paint),
+      'ms',
+      'median of 3; query panel, which then loads Monaco',
+    );
+    figure(
+      'querybar results first paint 10k no bar ms',
+      median(pivot.paint),
+      'ms',
+      'median of 3; same bundle on the pivot panel, which has no query bar',
+    );
+    figure(
+      'querybar results all rows 10k ms',
+      median(query.all),
+      'ms',
+      `median of 3; no bar: ${median(pivot.all).toFixed(1)} ms`,
+    );
+    figure(
+      'querybar monaco ready ms',
+      median(query.ready),
+      'ms',
+      'median of 3; from the results message to the Monaco editor in place',
+    );
 
     const page = await open('/query');
-    await page.evaluate(`${MEASURE}(${JSON.stringify({ first: JSON.stringify(data.slice(0, 10)), rest: '[]', total: 10 })})`);
+    await page.evaluate(
+      `${MEASURE}(${JSON.stringify({ first: JSON.stringify(data.slice(0, 10)), rest: '[]', total: 10 })})`,
+    );
     await page.click('#query-host .monaco-editor .view-lines');
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nmetadata');
     const t0 = Date.now();
     await page.keyboard.type('.');
     // A function, not a string: the page's CSP refuses eval.
-    await page.waitForFunction(() => /event_type/.test((globalThis as any).document.querySelector('.suggest-widget.visible')?.textContent ?? ''), undefined, { polling: 'raf' });
-    figure('querybar completion round trip ms', Date.now() - t0, 'ms', 'typing "." after "metadata" to the fields in the suggest widget, answered by the extension-side handler');
+    await page.waitForFunction(
+      () => /event_type/.test((globalThis as any).document.querySelector('.suggest-widget.visible')?.textContent ?? ''),
+      undefined,
+      { polling: 'raf' },
+    );
+    figure(
+      'querybar completion round trip ms',
+      Date.now() - t0,
+      'ms',
+      'typing "." after "metadata" to the fields in the suggest widget, answered by the extension-side handler',
+    );
     await page.close();
-    figure('querybar bundle KiB', Math.round(js.length / 1024), 'KiB', `minified; gzip ${Math.round(gzipSync(js).length / 1024)} KiB, CSS ${Math.round(css.length / 1024)} KiB, codicon font ${Math.round(font / 1024)} KiB`);
+    figure(
+      'querybar bundle KiB',
+      Math.round(js.length / 1024),
+      'KiB',
+      `minified; gzip ${Math.round(gzipSync(js).length / 1024)} KiB, CSS ${Math.round(css.length / 1024)} KiB, codicon font ${Math.round(font / 1024)} KiB`,
+    );
   } finally {
     await browser?.close();
     server.close();

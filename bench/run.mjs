@@ -27,7 +27,7 @@ function runOne(file) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
     child.once('error', () => resolve(1));
-    child.once('exit', (code, signal) => resolve(signal ? 1 : code ?? 1));
+    child.once('exit', (code, signal) => resolve(signal ? 1 : (code ?? 1)));
   });
 }
 
@@ -48,5 +48,6 @@ for (const name of chosen) {
     console.log(`# ${name} failed (exit ${code})`);
   }
 }
-if (!existsSync(join(ROOT, 'dist'))) console.log('# note: dist/ is missing; benchmarks that need bundles build them first');
+if (!existsSync(join(ROOT, 'dist')))
+  console.log('# note: dist/ is missing; benchmarks that need bundles build them first');
 process.exit(failures ? 1 : 0);

@@ -16,11 +16,15 @@ const QUERIES = 7;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  return s[Math.floor(s.length / 2)];
 }
 
 async function post(base: string, action: string, body: string): Promise<unknown> {
-  const res = await fetch(`${base}/sandbox/v1/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${base}/sandbox/v1/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const json = await res.json();
   if (!res.ok) throw new Error(`${action}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -35,10 +39,19 @@ function batchJson(from: number, count: number, start: number): string {
     x = (Math.imul(x ^ (x >>> 13), 1103515245) + 12345) >>> 0;
     const t = start + Math.floor((i / TOTAL) * 7 * DAY) + (x % 1000);
     const host = i % 20_000 === 7 ? 'needle-host' : `host-${x % 2000}`;
-    const type = types[x % 5]!;
+    const type = types[x % 5];
     const ev = {
-      metadata: { eventTimestamp: new Date(t).toISOString(), eventType: type, vendorName: 'Bench', productName: 'Bench Sensor' },
-      principal: { hostname: host, ip: [`10.${(x >>> 8) & 255}.${(x >>> 16) & 255}.${x & 255}`], port: 49152 + (x % 16000) },
+      metadata: {
+        eventTimestamp: new Date(t).toISOString(),
+        eventType: type,
+        vendorName: 'Bench',
+        productName: 'Bench Sensor',
+      },
+      principal: {
+        hostname: host,
+        ip: [`10.${(x >>> 8) & 255}.${(x >>> 16) & 255}.${x & 255}`],
+        port: 49152 + (x % 16000),
+      },
       target: { hostname: `site-${x % 500}.example.com`, ip: [`203.0.113.${x % 250}`], port: 443 },
       network: { ipProtocol: 'TCP', sentBytes: String(x % 100_000), receivedBytes: String((x >>> 3) % 1_000_000) },
       securityResult: [{ action: [x % 50 === 0 ? 'BLOCK' : 'ALLOW'] }],
@@ -70,14 +83,17 @@ async function main(): Promise<void> {
     const now = Date.parse(((await (await fetch(`${sandbox.http}/sandbox/v1/state`)).json()) as { now: string }).now);
     const start = now - 7 * DAY;
     t = performance.now();
-    for (let from = 0; from < TOTAL; from += BATCH) await post(sandbox.http, 'events:ingest', batchJson(from, BATCH, start));
+    for (let from = 0; from < TOTAL; from += BATCH)
+      await post(sandbox.http, 'events:ingest', batchJson(from, BATCH, start));
     const ingestMs = performance.now() - t;
     console.log(`sandbox ingest 1M events s: ${(ingestMs / 1000).toFixed(1)}`);
 
     const search = async (query: string, limit = 10_000): Promise<{ ms: number; count: number }> => {
       const qs = `query=${encodeURIComponent(query)}&time_range.start_time=${encodeURIComponent(new Date(start).toISOString())}&time_range.end_time=${encodeURIComponent(new Date(now + 1).toISOString())}&limit=${limit}`;
       const t0 = performance.now();
-      const res = await fetch(`${sandbox.http}/v1/events:udmSearch?${qs}`, { headers: { authorization: 'Bearer bench' } });
+      const res = await fetch(`${sandbox.http}/v1/events:udmSearch?${qs}`, {
+        headers: { authorization: 'Bearer bench' },
+      });
       const body = (await res.json()) as { events?: unknown[] };
       if (!res.ok) throw new Error(`udmSearch: ${res.status} ${JSON.stringify(body)}`);
       return { ms: performance.now() - t0, count: body.events?.length ?? 0 };
@@ -92,7 +108,14 @@ async function main(): Promise<void> {
     console.log(`sandbox udmSearch 1M events ms: ${median(times).toFixed(0)}`);
     console.log(`sandbox udmSearch 1M events matches: ${warm.count}`);
     const compound: number[] = [];
-    for (let i = 0; i < 3; i++) compound.push((await search('metadata.event_type = "NETWORK_HTTP" and target.port = 443 and security_result.action = "BLOCK" and principal.hostname = /^host-1[0-9]$/')).ms);
+    for (let i = 0; i < 3; i++)
+      compound.push(
+        (
+          await search(
+            'metadata.event_type = "NETWORK_HTTP" and target.port = 443 and security_result.action = "BLOCK" and principal.hostname = /^host-1[0-9]$/',
+          )
+        ).ms,
+      );
     console.log(`sandbox udmSearch 1M events compound ms: ${median(compound).toFixed(0)}`);
   } finally {
     await sandbox.close();

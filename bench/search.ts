@@ -20,7 +20,9 @@ const ROOT = join(__dirname, '..');
 const ROWS = 10_000;
 
 function figure(name: string, value: number, unit: string, note = ''): void {
-  process.stdout.write(`${name}: ${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}${note ? `  (${note})` : ''}\n`);
+  process.stdout.write(
+    `${name}: ${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}${note ? `  (${note})` : ''}\n`,
+  );
 }
 
 /** A udmSearch response of realistic events: mixed types, arrays, nested nouns. */
@@ -29,9 +31,9 @@ function makeResponse(n: number): string {
   const start = Date.UTC(2026, 0, 1);
   const events = [];
   for (let i = 0; i < n; i++) {
-    const type = types[i % types.length]!;
+    const type = types[i % types.length];
     events.push({
-      name: (i * 2654435761 >>> 0).toString(16).padStart(8, '0') + i.toString(16).padStart(24, '0'),
+      name: ((i * 2654435761) >>> 0).toString(16).padStart(8, '0') + i.toString(16).padStart(24, '0'),
       udm: {
         metadata: {
           id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'),
@@ -43,10 +45,35 @@ function makeResponse(n: number): string {
           productEventType: `${type.toLowerCase()}_${i % 7}`,
         },
         // Every 101st event carries markup in a shown field: it must appear as text and never run.
-        principal: { hostname: i % 101 ? `host-${i % 250}.corp.example` : '<img src=x onerror="window.__pwned=1">', ip: [`10.${(i >> 8) & 255}.${i & 255}.${(i * 7) & 255}`], port: 40_000 + (i % 2000), mac: ['00:11:22:33:44:55'] },
-        target: i % 3 ? { hostname: `site-${i % 97}.example.com`, ip: ['203.0.113.9'], port: 443, url: `https://site-${i % 97}.example.com/p/${i}` } : { ip: ['198.51.100.7'], port: 53 },
-        network: { sentBytes: String(100 + i), receivedBytes: String(2000 + i), ipProtocol: 'TCP', applicationProtocol: 'HTTPS', dns: { questions: [{ name: `q${i % 50}.example.org`, type: 1 }] } },
-        securityResult: [{ action: [i % 17 ? 'ALLOW' : 'BLOCK'], severity: i % 17 ? 'LOW' : 'HIGH', summary: i % 101 ? 'ok' : '<img src=x onerror=alert(1)>' }],
+        principal: {
+          hostname: i % 101 ? `host-${i % 250}.corp.example` : '<img src=x onerror="window.__pwned=1">',
+          ip: [`10.${(i >> 8) & 255}.${i & 255}.${(i * 7) & 255}`],
+          port: 40_000 + (i % 2000),
+          mac: ['00:11:22:33:44:55'],
+        },
+        target:
+          i % 3
+            ? {
+                hostname: `site-${i % 97}.example.com`,
+                ip: ['203.0.113.9'],
+                port: 443,
+                url: `https://site-${i % 97}.example.com/p/${i}`,
+              }
+            : { ip: ['198.51.100.7'], port: 53 },
+        network: {
+          sentBytes: String(100 + i),
+          receivedBytes: String(2000 + i),
+          ipProtocol: 'TCP',
+          applicationProtocol: 'HTTPS',
+          dns: { questions: [{ name: `q${i % 50}.example.org`, type: 1 }] },
+        },
+        securityResult: [
+          {
+            action: [i % 17 ? 'ALLOW' : 'BLOCK'],
+            severity: i % 17 ? 'LOW' : 'HIGH',
+            summary: i % 101 ? 'ok' : '<img src=x onerror=alert(1)>',
+          },
+        ],
       },
     });
   }
@@ -94,7 +121,15 @@ async function webviewPage(browser: Browser, bundle: { js: string; css: string }
 
 interface TraceSession {
   cdp: CDPSession;
-  events: Array<{ name: string; ph: string; dur?: number; tdur?: number; tid: number; pid: number; args?: { name?: string } }>;
+  events: Array<{
+    name: string;
+    ph: string;
+    dur?: number;
+    tdur?: number;
+    tid: number;
+    pid: number;
+    args?: { name?: string };
+  }>;
   done: Promise<void>;
 }
 
@@ -108,15 +143,24 @@ async function startTrace(page: Page): Promise<TraceSession> {
     events.push(...(e.value as unknown as TraceSession['events']));
   });
   cdp.on('Tracing.tracingComplete', () => finish());
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline',
+    transferMode: 'ReportEvents',
+  });
   return { cdp, events, done };
 }
 
 async function stopTrace(trace: TraceSession): Promise<{ longTasks: number; longestMs: number }> {
   await trace.cdp.send('Tracing.end');
   await trace.done;
-  const mainThreads = new Set(trace.events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-  const tasks = trace.events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && mainThreads.has(`${e.pid}:${e.tid}`) && typeof e.tdur === 'number');
+  const mainThreads = new Set(
+    trace.events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const tasks = trace.events.filter(
+    (e) => e.name === 'RunTask' && e.ph === 'X' && mainThreads.has(`${e.pid}:${e.tid}`) && typeof e.tdur === 'number',
+  );
   const cpuMs = tasks.map((t) => t.tdur! / 1000);
   await trace.cdp.detach();
   return { longTasks: cpuMs.filter((ms) => ms > 50).length, longestMs: Math.max(0, ...cpuMs) };
@@ -127,12 +171,17 @@ const PAGE_SCRIPT = readFileSync(join(__dirname, '_search-page.js'), 'utf8');
 type PageGlobals = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
 function callPage<T>(page: Page, fn: string, ...args: unknown[]): Promise<T> {
-  return page.evaluate(({ fn, args }) => (globalThis as unknown as PageGlobals)[fn]!(...args), { fn, args }) as Promise<T>;
+  return page.evaluate(({ fn, args }) => (globalThis as unknown as PageGlobals)[fn](...args), {
+    fn,
+    args,
+  }) as Promise<T>;
 }
 
 async function plainTable(browser: Browser, response: string): Promise<number> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.setContent(`<!DOCTYPE html><html><head><style>${THEME} body{background:var(--vscode-editor-background);color:var(--vscode-foreground);font:12px monospace} td{padding:0 8px;white-space:nowrap}</style></head><body><div id="host"></div></body></html>`);
+  await page.setContent(
+    `<!DOCTYPE html><html><head><style>${THEME} body{background:var(--vscode-editor-background);color:var(--vscode-foreground);font:12px monospace} td{padding:0 8px;white-space:nowrap}</style></head><body><div id="host"></div></body></html>`,
+  );
   await page.evaluate(NAME_SHIM + PAGE_SCRIPT);
   const ms = await callPage<number>(page, 'benchPlainTable', response, defaultColumns('udm'));
   await page.close();
@@ -145,7 +194,15 @@ async function webviewBench(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     env: { ...process.env, XDG_CONFIG_HOME: tmpdir(), XDG_CACHE_HOME: tmpdir() },
   });
   try {
@@ -163,25 +220,48 @@ async function webviewBench(): Promise<void> {
     }
     const allRows = await callPage<number>(page!, 'benchAllRows');
     samples.sort((a, b) => a - b);
-    figure('results first paint 10k ms', samples[1]!, 'ms', `median of 3; ${(response.length / 1e6).toFixed(1)} MB response, first 200 rows then the rest, goal <= 500`);
+    figure(
+      'results first paint 10k ms',
+      samples[1],
+      'ms',
+      `median of 3; ${(response.length / 1e6).toFixed(1)} MB response, first 200 rows then the rest, goal <= 500`,
+    );
     figure('results all rows 10k ms', allRows, 'ms', 'until all 10,000 rows are sortable and scrollable');
     const trace = await startTrace(page!);
-    const scroll = await callPage<{ longTasks: number; longest: number; steps: number; rowsSeen: number }>(page!, 'benchScroll');
+    const scroll = await callPage<{ longTasks: number; longest: number; steps: number; rowsSeen: number }>(
+      page!,
+      'benchScroll',
+    );
     const cpu = await stopTrace(trace);
-    figure('results scroll long tasks', scroll.longTasks, 'tasks', `${scroll.steps} scroll steps, ${scroll.rowsSeen} of ${ROWS} rows reached, longest ${scroll.longest.toFixed(0)} ms wall time, goal 0`);
+    figure(
+      'results scroll long tasks',
+      scroll.longTasks,
+      'tasks',
+      `${scroll.steps} scroll steps, ${scroll.rowsSeen} of ${ROWS} rows reached, longest ${scroll.longest.toFixed(0)} ms wall time, goal 0`,
+    );
     figure(
       'results scroll long tasks cpu',
       cpu.longTasks,
       'tasks',
-      `tasks over 50 ms of the page thread's own CPU time (busy machine: wall time also counts waiting for a core); longest ${cpu.longestMs.toFixed(0)} ms, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
+      `tasks over 50 ms of the page thread's own CPU time (busy machine: wall time also counts waiting for a core); longest ${cpu.longestMs.toFixed(0)} ms, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`,
     );
-    figure('results sort 10k ms', await callPage<number>(page!, 'benchSort', 'udm.principal.hostname'), 'ms', 'click on a header to sorted rows on screen');
-    figure('results filter 10k ms', await callPage<number>(page!, 'benchFilter', 'block'), 'ms', 'quick filter over every field, after the typing pause');
+    figure(
+      'results sort 10k ms',
+      await callPage<number>(page!, 'benchSort', 'udm.principal.hostname'),
+      'ms',
+      'click on a header to sorted rows on screen',
+    );
+    figure(
+      'results filter 10k ms',
+      await callPage<number>(page!, 'benchFilter', 'block'),
+      'ms',
+      'quick filter over every field, after the typing pause',
+    );
     await page!.close();
     const plain: number[] = [];
     for (let i = 0; i < 3; i++) plain.push(await plainTable(browser, response));
     plain.sort((a, b) => a - b);
-    figure('results first paint 10k plain table ms', plain[1]!, 'ms', 'median of 3, same data, no virtualization');
+    figure('results first paint 10k plain table ms', plain[1], 'ms', 'median of 3, same data, no virtualization');
   } finally {
     await browser.close();
   }
@@ -203,7 +283,7 @@ async function rateLimitBench(): Promise<void> {
         principal: { hostname: 'bench-host', ip: ['10.9.9.9'] },
       })),
     });
-    const window = SECOPS_BUDGETS.ListEvents!.windowMs * scale;
+    const window = SECOPS_BUDGETS.ListEvents.windowMs * scale;
     const limiter = new RateLimiter(SECOPS_BUDGETS, { windowScale: scale });
     const admitted: number[] = [];
     limiter.onDidChange((m) => m === 'ListEvents' && admitted.push(performance.now()));
@@ -219,13 +299,15 @@ async function rateLimitBench(): Promise<void> {
     const calls = 100;
     const started = performance.now();
     await Promise.all(
-      Array.from({ length: calls }, () => client.listEvents({ asset: { hostname: 'bench-host' }, startTime: now - 3_600_000, endTime: now, pageSize: 5 })),
+      Array.from({ length: calls }, () =>
+        client.listEvents({ asset: { hostname: 'bench-host' }, startTime: now - 3_600_000, endTime: now, pageSize: 5 }),
+      ),
     );
     const elapsed = performance.now() - started;
     const sends = admitted.slice(0, calls + tooMany);
-    const span = sends[sends.length - 1]! - sends[0]!;
+    const span = sends[sends.length - 1] - sends[0];
     // At 1 call per window, N calls need at least (N - 1) windows between the first and the last.
-    const use = ((calls - 1) * window) / span * 100;
+    const use = (((calls - 1) * window) / span) * 100;
     const note = `windows shortened ${1 / scale}x on sandbox and client: 1 QPS = 1 call per ${window} ms; ${calls} calls in ${(elapsed / 1000).toFixed(1)} s`;
     figure('ratelimit burst 429 count', tooMany, 'responses', `${note}, goal 0`);
     figure('ratelimit rate use %', Math.min(100, use), '%', 'share of the allowed rate actually used, goal >= 95');

@@ -23,7 +23,7 @@ const CONDITIONS = [
 
 function query(lines: number): string {
   const out: string[] = [];
-  for (let i = 0; i < lines; i++) out.push(CONDITIONS[i % CONDITIONS.length]!.replace('42', String(i)));
+  for (let i = 0; i < lines; i++) out.push(CONDITIONS[i % CONDITIONS.length].replace('42', String(i)));
   return out.join('\n');
 }
 
@@ -33,7 +33,7 @@ const collectGarbage = runInNewContext('gc') as () => void;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function median(values: number[]): number {
@@ -55,7 +55,7 @@ async function completionP95(): Promise<number> {
       lines[line] = `${lines[line]} `;
       text = lines.join('\n');
       await client.change(uri, text, ++version);
-      const position = i % 2 ? { line: 300, character: 9 } : { line, character: lines[line]!.length };
+      const position = i % 2 ? { line: 300, character: 9 } : { line, character: lines[line].length };
       const t0 = performance.now();
       const items = await client.request<unknown[]>('textDocument/completion', { textDocument: { uri }, position });
       const dt = performance.now() - t0;
@@ -106,7 +106,9 @@ function filterMillion(): number {
     principal: { hostname: `h${i % 1000}`, ip: [`10.0.${i % 256}.1`] },
     target: { port: i % 65536 },
   }));
-  const c = compileQuery('metadata.event_type = "USER_LOGIN" and principal.hostname = "h1" and net.ip_in_range_cidr(principal.ip, "10.0.0.0/8")');
+  const c = compileQuery(
+    'metadata.event_type = "USER_LOGIN" and principal.hostname = "h1" and net.ip_in_range_cidr(principal.ip, "10.0.0.0/8")',
+  );
   const t0 = performance.now();
   let n = 0;
   for (const e of events) if (c.matches(e)) n++;
@@ -117,13 +119,17 @@ function filterMillion(): number {
 
 async function main(): Promise<void> {
   if (serverPath() !== join(__dirname, '..', 'dist', 'server.js')) {
-    console.log('# dist/server.js is missing or older than its sources (run `npm run build`); measuring a fresh bundle of src/server/main.ts');
+    console.log(
+      '# dist/server.js is missing or older than its sources (run `npm run build`); measuring a fresh bundle of src/server/main.ts',
+    );
   }
   const p95 = await completionP95();
   console.log(`udm completion p95 ms: ${p95.toFixed(2)} ms`);
   const d = diagnostics10k();
   // On a shared machine wall time includes waiting for a core; the CPU time shows the work itself.
-  console.log(`udm diagnostics 10k lines ms: ${d.wall.toFixed(1)} ms  (CPU ${d.cpu.toFixed(1)} ms, load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores)`);
+  console.log(
+    `udm diagnostics 10k lines ms: ${d.wall.toFixed(1)} ms  (CPU ${d.cpu.toFixed(1)} ms, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+  );
   console.log(`udm lexer MB/s: ${lexerMBs().toFixed(1)} MB/s`);
   console.log(`udm filter 1M events ms: ${filterMillion().toFixed(0)} ms`);
 }

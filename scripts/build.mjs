@@ -9,7 +9,9 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const root = new URL('..', import.meta.url).pathname;
 
-for (const file of readdirSync(join(root, 'scripts')).filter((f) => /^gen-.*\.mjs$/.test(f)).sort()) {
+for (const file of readdirSync(join(root, 'scripts'))
+  .filter((f) => /^gen-.*\.mjs$/.test(f))
+  .sort()) {
   execFileSync(process.execPath, [join(root, 'scripts', file)], { stdio: 'inherit', cwd: root });
 }
 
@@ -46,16 +48,18 @@ const configs = [
     mainFields: ['module', 'main'],
   },
   ...(webviewBundles.length
-    ? [{
-        ...common,
-        entryPoints: webviewBundles,
-        outdir: 'dist/webview',
-        platform: 'browser',
-        target: 'es2022',
-        format: 'iife',
-        // Monaco (the query bar) brings its codicon font; it lands next to the bundle in dist/webview.
-        loader: { '.css': 'css', '.ttf': 'file' },
-      }]
+    ? [
+        {
+          ...common,
+          entryPoints: webviewBundles,
+          outdir: 'dist/webview',
+          platform: 'browser',
+          target: 'es2022',
+          format: 'iife',
+          // Monaco (the query bar) brings its codicon font; it lands next to the bundle in dist/webview.
+          loader: { '.css': 'css', '.ttf': 'file' },
+        },
+      ]
     : []),
 ];
 

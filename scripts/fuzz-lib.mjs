@@ -25,7 +25,16 @@ export function loadBundled(entry, { source } = {}) {
     writeFileSync(entryPoint, source);
   }
   const outfile = join(dir, 'bundle.cjs');
-  buildSync({ entryPoints: [entryPoint], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', absWorkingDir: root });
+  buildSync({
+    entryPoints: [entryPoint],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'error',
+    absWorkingDir: root,
+  });
   return createRequire(import.meta.url)(outfile);
 }
 

@@ -16,15 +16,81 @@ export { VALID_QUERIES, BROKEN_QUERIES } from ${JSON.stringify(join(root, 'test/
 });
 
 const FRAGMENTS = [
-  'metadata', 'principal', 'target', '.', 'hostname', 'ip', 'event_type', 'event_timestamp', 'seconds', 'security_result', 'action',
-  ' = ', ' != ', ' > ', ' <= ', '=', ' AND ', ' or ', ' NOT ', ' in ', ' regex ', ' cidr ', ' nocase', '(', ')', '[', ']', ',',
-  '"USER_LOGIN"', '"x', '"a\\"b"', '`raw`', '/re.*/', '/(?=x)/', '/unterminated', '443', '-1', '1.5', '$h', '$', '%list', '%', '\n',
-  'match:', 'outcome:', 'order:', 'limit:', 'count(', 'metadata.id', 'desc', 'net.ip_in_range_cidr(', 're.regex(', 'strings.lower(',
-  '// c\n', '/* b\n */', '/*', 'udm.', 'true', 'any ', "'s'", '!', '==', '\u00e9', '\ud83d\ude00', '\ud800', '\r\n', '\t', '(((((',
+  'metadata',
+  'principal',
+  'target',
+  '.',
+  'hostname',
+  'ip',
+  'event_type',
+  'event_timestamp',
+  'seconds',
+  'security_result',
+  'action',
+  ' = ',
+  ' != ',
+  ' > ',
+  ' <= ',
+  '=',
+  ' AND ',
+  ' or ',
+  ' NOT ',
+  ' in ',
+  ' regex ',
+  ' cidr ',
+  ' nocase',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  '"USER_LOGIN"',
+  '"x',
+  '"a\\"b"',
+  '`raw`',
+  '/re.*/',
+  '/(?=x)/',
+  '/unterminated',
+  '443',
+  '-1',
+  '1.5',
+  '$h',
+  '$',
+  '%list',
+  '%',
+  '\n',
+  'match:',
+  'outcome:',
+  'order:',
+  'limit:',
+  'count(',
+  'metadata.id',
+  'desc',
+  'net.ip_in_range_cidr(',
+  're.regex(',
+  'strings.lower(',
+  '// c\n',
+  '/* b\n */',
+  '/*',
+  'udm.',
+  'true',
+  'any ',
+  "'s'",
+  '!',
+  '==',
+  '\u00e9',
+  '\ud83d\ude00',
+  '\ud800',
+  '\r\n',
+  '\t',
+  '(((((',
 ];
 const EVENTS = [
   {},
-  { metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z', id: 'x' }, principal: { hostname: 'h', ip: ['10.0.0.1', 'fe80::1'] } },
+  {
+    metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z', id: 'x' },
+    principal: { hostname: 'h', ip: ['10.0.0.1', 'fe80::1'] },
+  },
   { principal: { ip: [null, 5, {}] }, securityResult: 'oops', network: { sentBytes: 'NaN' } },
 ];
 
@@ -54,19 +120,23 @@ function generate(rand) {
   }
   const n = Math.floor(rand() * 80);
   let s = '';
-  for (let k = 0; k < n; k++) s += String.fromCharCode(rand() < 0.9 ? 32 + Math.floor(rand() * 95) : Math.floor(rand() * 0xffff));
+  for (let k = 0; k < n; k++)
+    s += String.fromCharCode(rand() < 0.9 ? 32 + Math.floor(rand() * 95) : Math.floor(rand() * 0xffff));
   return s;
 }
 
 function checkOne(text, rand) {
   const c = udm.compileQuery(text, { referenceLists: { list: ['a', '10.0.0.0/8'] } });
-  for (const ev of EVENTS) if (typeof c.matches(ev) !== 'boolean') throw new Error('matches() did not return a boolean');
+  for (const ev of EVENTS)
+    if (typeof c.matches(ev) !== 'boolean') throw new Error('matches() did not return a boolean');
   if (c.aggregate && !Array.isArray(c.aggregate(EVENTS))) throw new Error('aggregate() did not return rows');
   const lines = text.split('\n');
   for (const d of c.diagnostics) {
-    if (d.offset < 0 || d.length < 0 || d.offset + d.length > text.length) throw new Error(`diagnostic offset outside: ${JSON.stringify(d)}`);
+    if (d.offset < 0 || d.length < 0 || d.offset + d.length > text.length)
+      throw new Error(`diagnostic offset outside: ${JSON.stringify(d)}`);
     for (const p of [d.range.start, d.range.end]) {
-      if (p.line < 0 || p.line >= lines.length || p.character < 0 || p.character > lines[p.line].length) throw new Error(`diagnostic range outside: ${JSON.stringify(d)}`);
+      if (p.line < 0 || p.line >= lines.length || p.character < 0 || p.character > lines[p.line].length)
+        throw new Error(`diagnostic range outside: ${JSON.stringify(d)}`);
     }
   }
   const a = udm.analyze(text);
@@ -91,7 +161,9 @@ for (let i = 0; i < COUNT; i++) {
     checkOne(text, rand);
   } catch (err) {
     failures++;
-    console.error(`FAIL input #${i} (seed ${SEED}): ${JSON.stringify(text)}\n  ${err && err.stack ? err.stack.split('\n').slice(0, 3).join('\n  ') : err}`);
+    console.error(
+      `FAIL input #${i} (seed ${SEED}): ${JSON.stringify(text)}\n  ${err && err.stack ? err.stack.split('\n').slice(0, 3).join('\n  ') : err}`,
+    );
     if (failures >= 20) break;
   }
   const used = process.cpuUsage(c0);
@@ -101,7 +173,12 @@ for (let i = 0; i < COUNT; i++) {
     failures++;
     console.error(`SLOW input #${i} (seed ${SEED}): ${dt.toFixed(0)} ms: ${JSON.stringify(text).slice(0, 200)}`);
   }
-  if ((i + 1) % 100_000 === 0) console.log(`${i + 1} inputs, ${failures} failures, slowest ${slowest.toFixed(1)} ms, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if ((i + 1) % 100_000 === 0)
+    console.log(
+      `${i + 1} inputs, ${failures} failures, slowest ${slowest.toFixed(1)} ms, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
 }
-console.log(`fuzz-udm: ${COUNT} inputs, ${failures} failures, slowest ${slowest.toFixed(1)} ms, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `fuzz-udm: ${COUNT} inputs, ${failures} failures, slowest ${slowest.toFixed(1)} ms, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 process.exit(failures ? 1 : 0);

@@ -22,13 +22,18 @@ TARGETS.forEach((target, index) => {
   const count = index === TARGETS.length - 1 ? COUNT - per * (TARGETS.length - 1) : per;
   const t0 = performance.now();
   const result = runTarget(target, count, SEED + index, BUDGET_MS, (input, err) => {
-    if (printed++ < 30) console.error(`CRASH [${target.name}] ${JSON.stringify(input)?.slice(0, 300)}\n  ${err?.stack?.split('\n').slice(0, 3).join('\n  ') ?? err}`);
+    if (printed++ < 30)
+      console.error(
+        `CRASH [${target.name}] ${JSON.stringify(input)?.slice(0, 300)}\n  ${err?.stack?.split('\n').slice(0, 3).join('\n  ') ?? err}`,
+      );
   });
   inputs += result.inputs;
   crashes += result.crashes;
   maxMs = Math.max(maxMs, result.maxMs);
   p999 = Math.max(p999, result.p999Ms);
-  console.log(`${target.name}: ${result.inputs} inputs, ${result.crashes} crashes, mean ${result.meanMs.toFixed(3)} ms, 99.9th percentile ${result.p999Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms per input, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `${target.name}: ${result.inputs} inputs, ${result.crashes} crashes, mean ${result.meanMs.toFixed(3)} ms, 99.9th percentile ${result.p999Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms per input, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 });
 console.log(`fuzz inputs: ${inputs}`);
 console.log(`fuzz crashes: ${crashes}`);

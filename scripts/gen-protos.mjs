@@ -26,7 +26,13 @@ const entryFiles = [
 const services = {
   'google.cloud.aiplatform.v1beta1.ModelService': undefined,
   'google.cloud.aiplatform.v1beta1.EndpointService': [
-    'CreateEndpoint', 'GetEndpoint', 'ListEndpoints', 'UpdateEndpoint', 'DeleteEndpoint', 'DeployModel', 'UndeployModel',
+    'CreateEndpoint',
+    'GetEndpoint',
+    'ListEndpoints',
+    'UpdateEndpoint',
+    'DeleteEndpoint',
+    'DeployModel',
+    'UndeployModel',
   ],
   'google.longrunning.Operations': undefined,
   'google.iam.v1.IAMPolicy': undefined,
@@ -36,9 +42,16 @@ const services = {
 const extraTypes = [
   'google.protobuf.Empty',
   'google.rpc.Code',
-  'google.rpc.ErrorInfo', 'google.rpc.RetryInfo', 'google.rpc.DebugInfo', 'google.rpc.QuotaFailure',
-  'google.rpc.PreconditionFailure', 'google.rpc.BadRequest', 'google.rpc.RequestInfo', 'google.rpc.ResourceInfo',
-  'google.rpc.Help', 'google.rpc.LocalizedMessage',
+  'google.rpc.ErrorInfo',
+  'google.rpc.RetryInfo',
+  'google.rpc.DebugInfo',
+  'google.rpc.QuotaFailure',
+  'google.rpc.PreconditionFailure',
+  'google.rpc.BadRequest',
+  'google.rpc.RequestInfo',
+  'google.rpc.ResourceInfo',
+  'google.rpc.Help',
+  'google.rpc.LocalizedMessage',
 ];
 
 const pb = new protobuf.Root();
@@ -49,7 +62,10 @@ pb.resolvePath = (origin, target) => {
   }
   return protobuf.util.path.resolve(origin, target);
 };
-pb.loadSync(entryFiles.map((f) => join(includeDirs.find((d) => existsSync(join(d, f))) ?? includeDirs[0], f)), { keepCase: false });
+pb.loadSync(
+  entryFiles.map((f) => join(includeDirs.find((d) => existsSync(join(d, f))) ?? includeDirs[0], f)),
+  { keepCase: false },
+);
 pb.resolveAll();
 
 const keep = new Set();
@@ -86,7 +102,10 @@ for (const [serviceName, methodNames] of Object.entries(services)) {
     keepType(method.resolvedRequestType);
     keepType(method.resolvedResponseType);
     const options = method.options ?? {};
-    for (const key of ['(google.longrunning.operation_info).response_type', '(google.longrunning.operation_info).metadata_type']) {
+    for (const key of [
+      '(google.longrunning.operation_info).response_type',
+      '(google.longrunning.operation_info).metadata_type',
+    ]) {
       if (options[key]) keepType(lookupAnyType(service, options[key]));
     }
   }
@@ -102,7 +121,8 @@ function compactOptions(options) {
   const out = {};
   for (const [key, value] of Object.entries(options)) {
     if (key.startsWith('(google.longrunning.operation_info)')) out[key] = value;
-    else if (!key.startsWith('(') && !/^(java_|go_package|csharp_|php_|ruby_|objc_|swift_|cc_enable)/.test(key)) out[key] = value;
+    else if (!key.startsWith('(') && !/^(java_|go_package|csharp_|php_|ruby_|objc_|swift_|cc_enable)/.test(key))
+      out[key] = value;
   }
   return Object.keys(out).length ? out : undefined;
 }
@@ -117,7 +137,8 @@ function prune(ns, prefix) {
     for (const [name, field] of Object.entries(json.fields)) {
       const f = { ...field };
       const opts = compactOptions(f.options);
-      if (opts) f.options = opts; else delete f.options;
+      if (opts) f.options = opts;
+      else delete f.options;
       delete f.comment;
       result.fields[name] = f;
     }
@@ -157,7 +178,8 @@ function pruneNested(ns, prefix) {
   const out = {};
   for (const child of ns.nestedArray) {
     const name = prefix ? `${prefix}.${child.name}` : child.name;
-    const isLeaf = child instanceof protobuf.Type || child instanceof protobuf.Enum || child instanceof protobuf.Service;
+    const isLeaf =
+      child instanceof protobuf.Type || child instanceof protobuf.Enum || child instanceof protobuf.Service;
     if (isLeaf) {
       if (keep.has(name)) out[child.name] = prune(child, name);
     } else if ([...keep].some((k) => k.startsWith(name + '.'))) {
@@ -179,4 +201,6 @@ mkdirSync(dirname(target), { recursive: true });
 const text = JSON.stringify(descriptor) + '\n';
 const previous = existsSync(target) ? readFileSync(target, 'utf8') : '';
 if (previous !== text) writeFileSync(target, text);
-process.stdout.write(`gen-protos: ${keep.size} types/services, ${(text.length / 1024).toFixed(0)} KiB -> ${relative(root, target)}\n`);
+process.stdout.write(
+  `gen-protos: ${keep.size} types/services, ${(text.length / 1024).toFixed(0)} KiB -> ${relative(root, target)}\n`,
+);

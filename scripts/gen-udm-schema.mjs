@@ -31,7 +31,11 @@ for (let i = 0; i < lines.length; i++) {
   } else if ((m = /^### enum (\S+)/.exec(line))) {
     current = { kind: 'enum', name: m[1] };
     enums.set(m[1], []);
-  } else if (current && current.kind === 'message' && (m = /^-\s+(\d+) ([a-z0-9_]+): (repeated |optional )?(\S+)(.*)$/.exec(line))) {
+  } else if (
+    current &&
+    current.kind === 'message' &&
+    (m = /^-\s+(\d+) ([a-z0-9_]+): (repeated |optional )?(\S+)(.*)$/.exec(line))
+  ) {
     messages.get(current.name).fields.push({
       number: Number(m[1]),
       name: m[2],
@@ -48,7 +52,23 @@ for (let i = 0; i < lines.length; i++) {
   }
 }
 
-const SCALARS = new Set(['string', 'bool', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'double', 'float', 'bytes']);
+const SCALARS = new Set([
+  'string',
+  'bool',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+  'double',
+  'float',
+  'bytes',
+]);
 const WELL_KNOWN = {
   'google.protobuf.Timestamp': 'timestamp',
   'google.protobuf.Duration': 'duration',

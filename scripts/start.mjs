@@ -33,7 +33,9 @@ function npm(args) {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', args, { cwd: ROOT, stdio: 'inherit' });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 

@@ -51,7 +51,10 @@ export function activate(context: vscode.ExtensionContext): CloudbenchApi {
   }
   if (failures.length > 0) {
     void vscode.window
-      .showErrorMessage(`Cloudbench could not start: ${failures.map((f) => `${f.feature} (${f.message})`).join('; ')}`, 'Show Logs')
+      .showErrorMessage(
+        `Cloudbench could not start: ${failures.map((f) => `${f.feature} (${f.message})`).join('; ')}`,
+        'Show Logs',
+      )
       .then((choice) => choice && showLogs());
   }
   const activationMs = performance.now() - started;

@@ -41,8 +41,15 @@ export class OperationFailedError extends GoogleApiError {
  * not reported failed and may still finish on the server, which the message says.
  */
 export class OperationTrackingError extends GoogleApiError {
-  constructor(readonly operationName: string, cause: GoogleApiError) {
-    super(cause.status, `Lost track of ${operationName}: ${cause.message}. The operation may still be running or may have finished on the server; check its state again before repeating it.`, cause.options);
+  constructor(
+    readonly operationName: string,
+    cause: GoogleApiError,
+  ) {
+    super(
+      cause.status,
+      `Lost track of ${operationName}: ${cause.message}. The operation may still be running or may have finished on the server; check its state again before repeating it.`,
+      cause.options,
+    );
   }
 }
 
@@ -58,7 +65,10 @@ export async function pollOperation<Op extends OperationLike>(first: Op, options
   while (!op.done) {
     if (options.signal?.aborted) throw new CancelledError();
     if (options.totalTimeoutMs !== undefined && now() - started > options.totalTimeoutMs) {
-      throw new GoogleApiError('DEADLINE_EXCEEDED', `Stopped waiting for ${op.name} after ${Math.round(options.totalTimeoutMs / 1000)} s; it may still finish.`);
+      throw new GoogleApiError(
+        'DEADLINE_EXCEEDED',
+        `Stopped waiting for ${op.name} after ${Math.round(options.totalTimeoutMs / 1000)} s; it may still finish.`,
+      );
     }
     await sleep(delay, options.signal);
     delay = Math.min(maxDelay, delay * multiplier);

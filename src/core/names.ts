@@ -3,22 +3,40 @@
 
 export class ResourceNameError extends Error {
   override readonly name = 'ResourceNameError';
-  constructor(readonly input: string, reason: string) {
+  constructor(
+    readonly input: string,
+    reason: string,
+  ) {
     super(`Invalid resource name "${input}": ${reason}`);
   }
 }
 
-export interface LocationName { project: string; location: string }
-export interface ModelName extends LocationName { model: string }
+export interface LocationName {
+  project: string;
+  location: string;
+}
+export interface ModelName extends LocationName {
+  model: string;
+}
 /** A model with an optional `@version_id` or `@alias`; `version` is undefined for the bare model. */
-export interface ModelVersionName extends ModelName { version?: string | undefined }
-export interface EvaluationName extends ModelName { evaluation: string }
-export interface SliceName extends EvaluationName { slice: string }
-export interface EndpointName extends LocationName { endpoint: string }
-export interface KeyName { project: string; key: string }
+export interface ModelVersionName extends ModelName {
+  version?: string | undefined;
+}
+export interface EvaluationName extends ModelName {
+  evaluation: string;
+}
+export interface SliceName extends EvaluationName {
+  slice: string;
+}
+export interface EndpointName extends LocationName {
+  endpoint: string;
+}
+export interface KeyName {
+  project: string;
+  key: string;
+}
 export type OperationName =
-  | { kind: 'resource'; parent: string; operation: string }
-  | { kind: 'global'; operation: string };
+  { kind: 'resource'; parent: string; operation: string } | { kind: 'global'; operation: string };
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 const LOCATION = /^[a-z][a-z0-9-]*$/;
@@ -28,12 +46,16 @@ const KEY_ID = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 function split(input: string, expected: number, what: string): string[] {
   if (typeof input !== 'string') throw new ResourceNameError(String(input), 'not a string');
-  if (input.trim() !== input || input === '') throw new ResourceNameError(input, input === '' ? 'empty' : 'leading or trailing spaces');
+  if (input.trim() !== input || input === '')
+    throw new ResourceNameError(input, input === '' ? 'empty' : 'leading or trailing spaces');
   if (input.startsWith('/') || input.endsWith('/')) throw new ResourceNameError(input, 'leading or trailing "/"');
   const parts = input.split('/');
   if (parts.some((p) => p === '')) throw new ResourceNameError(input, 'an empty segment ("//")');
   if (parts.length !== expected) {
-    throw new ResourceNameError(input, `expected ${expected / 2} collection/id pairs for ${what}, found ${parts.length} segments`);
+    throw new ResourceNameError(
+      input,
+      `expected ${expected / 2} collection/id pairs for ${what}, found ${parts.length} segments`,
+    );
   }
   return parts;
 }
@@ -46,16 +68,18 @@ function expectCollection(input: string, parts: string[], index: number, collect
 
 function expectId(input: string, value: string, what: string, pattern = SEGMENT): string {
   if (value.includes('@')) throw new ResourceNameError(input, `the ${what} id "${value}" contains "@"`);
-  if (!pattern.test(value)) throw new ResourceNameError(input, `the ${what} id "${value}" has characters that are not allowed`);
+  if (!pattern.test(value))
+    throw new ResourceNameError(input, `the ${what} id "${value}" has characters that are not allowed`);
   return value;
 }
 
 function parseLocationParts(input: string, parts: string[]): LocationName {
   expectCollection(input, parts, 0, 'projects');
   expectCollection(input, parts, 2, 'locations');
-  const project = expectId(input, parts[1]!, 'project');
-  const location = parts[3]!;
-  if (!LOCATION.test(location)) throw new ResourceNameError(input, `the location "${location}" is not a location id such as us-central1`);
+  const project = expectId(input, parts[1], 'project');
+  const location = parts[3];
+  if (!LOCATION.test(location))
+    throw new ResourceNameError(input, `the location "${location}" is not a location id such as us-central1`);
   return { project, location };
 }
 
@@ -70,19 +94,22 @@ export function formatLocationName(n: LocationName): string {
 function splitVersion(input: string, modelSegment: string): { model: string; version?: string } {
   const at = modelSegment.indexOf('@');
   if (at < 0) return { model: expectId(input, modelSegment, 'model') };
-  if (modelSegment.indexOf('@', at + 1) >= 0) throw new ResourceNameError(input, 'more than one "@" in the model segment');
+  if (modelSegment.indexOf('@', at + 1) >= 0)
+    throw new ResourceNameError(input, 'more than one "@" in the model segment');
   const model = modelSegment.slice(0, at);
   const version = modelSegment.slice(at + 1);
   if (model === '') throw new ResourceNameError(input, 'the model id before "@" is empty');
   if (version === '') throw new ResourceNameError(input, 'the version id or alias after "@" is empty');
-  if (!VERSION.test(version) && version !== '-') throw new ResourceNameError(input, `the version "${version}" is neither a version id nor an alias`);
+  if (!VERSION.test(version) && version !== '-')
+    throw new ResourceNameError(input, `the version "${version}" is neither a version id nor an alias`);
   return { model: expectId(input, model, 'model'), version };
 }
 
 /** A model name without a version. */
 export function parseModelName(input: string): ModelName {
   const n = parseModelVersionName(input);
-  if (n.version !== undefined) throw new ResourceNameError(input, `a model name takes no version, found "@${n.version}"`);
+  if (n.version !== undefined)
+    throw new ResourceNameError(input, `a model name takes no version, found "@${n.version}"`);
   return { project: n.project, location: n.location, model: n.model };
 }
 
@@ -91,7 +118,7 @@ export function parseModelVersionName(input: string): ModelVersionName {
   const parts = split(input, 6, 'a model');
   const loc = parseLocationParts(input, parts);
   expectCollection(input, parts, 4, 'models');
-  const { model, version } = splitVersion(input, parts[5]!);
+  const { model, version } = splitVersion(input, parts[5]);
   return { ...loc, model, version };
 }
 
@@ -112,7 +139,7 @@ export function parseEvaluationName(input: string): EvaluationName {
   const loc = parseLocationParts(input, parts);
   expectCollection(input, parts, 4, 'models');
   expectCollection(input, parts, 6, 'evaluations');
-  return { ...loc, model: expectId(input, parts[5]!, 'model'), evaluation: expectId(input, parts[7]!, 'evaluation') };
+  return { ...loc, model: expectId(input, parts[5], 'model'), evaluation: expectId(input, parts[7], 'evaluation') };
 }
 
 export function formatEvaluationName(n: EvaluationName): string {
@@ -127,9 +154,9 @@ export function parseSliceName(input: string): SliceName {
   expectCollection(input, parts, 8, 'slices');
   return {
     ...loc,
-    model: expectId(input, parts[5]!, 'model'),
-    evaluation: expectId(input, parts[7]!, 'evaluation'),
-    slice: expectId(input, parts[9]!, 'slice'),
+    model: expectId(input, parts[5], 'model'),
+    evaluation: expectId(input, parts[7], 'evaluation'),
+    slice: expectId(input, parts[9], 'slice'),
   };
 }
 
@@ -141,7 +168,7 @@ export function parseEndpointName(input: string): EndpointName {
   const parts = split(input, 6, 'an endpoint');
   const loc = parseLocationParts(input, parts);
   expectCollection(input, parts, 4, 'endpoints');
-  return { ...loc, endpoint: expectId(input, parts[5]!, 'endpoint') };
+  return { ...loc, endpoint: expectId(input, parts[5], 'endpoint') };
 }
 
 export function formatEndpointName(n: EndpointName): string {
@@ -154,9 +181,10 @@ export function parseKeyName(input: string): KeyName {
   expectCollection(input, parts, 0, 'projects');
   expectCollection(input, parts, 2, 'locations');
   expectCollection(input, parts, 4, 'keys');
-  const project = expectId(input, parts[1]!, 'project');
-  if (parts[3] !== 'global') throw new ResourceNameError(input, `API keys exist only in location "global", not "${parts[3]}"`);
-  return { project, key: expectId(input, parts[5]!, 'key', KEY_ID) };
+  const project = expectId(input, parts[1], 'project');
+  if (parts[3] !== 'global')
+    throw new ResourceNameError(input, `API keys exist only in location "global", not "${parts[3]}"`);
+  return { project, key: expectId(input, parts[5], 'key', KEY_ID) };
 }
 
 export function formatKeyName(n: KeyName): string {
@@ -168,8 +196,10 @@ export function checkKeyId(id: string): string | undefined {
   if (id === '') return 'The key id is empty.';
   if (id.length > 63) return 'The key id has more than 63 characters.';
   if (!/^[a-z]/.test(id)) return 'The key id must start with a lower-case letter.';
-  if (!/^[a-z]([a-z0-9-]*[a-z0-9])?$/.test(id)) return 'The key id may hold only lower-case letters, digits and "-", and must not end with "-".';
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) return 'The key id must not look like a UUID.';
+  if (!/^[a-z]([a-z0-9-]*[a-z0-9])?$/.test(id))
+    return 'The key id may hold only lower-case letters, digits and "-", and must not end with "-".';
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))
+    return 'The key id must not look like a UUID.';
   return undefined;
 }
 
@@ -183,19 +213,21 @@ export function parseOperationName(input: string): OperationName {
   if (parts.some((p) => p === '')) throw new ResourceNameError(input, 'an empty segment ("//")');
   if (parts.length === 2) {
     if (parts[0] !== 'operations') throw new ResourceNameError(input, 'segment 1 must be "operations"');
-    return { kind: 'global', operation: expectId(input, parts[1]!, 'operation') };
+    return { kind: 'global', operation: expectId(input, parts[1], 'operation') };
   }
-  if (parts.length < 6 || parts.length % 2 !== 0) throw new ResourceNameError(input, 'expected projects/P/locations/L/…/operations/ID or operations/ID');
-  if (parts[parts.length - 2] !== 'operations') throw new ResourceNameError(input, 'the next-to-last segment must be "operations"');
+  if (parts.length < 6 || parts.length % 2 !== 0)
+    throw new ResourceNameError(input, 'expected projects/P/locations/L/…/operations/ID or operations/ID');
+  if (parts[parts.length - 2] !== 'operations')
+    throw new ResourceNameError(input, 'the next-to-last segment must be "operations"');
   parseLocationParts(input, parts.slice(0, 4));
   const parent = parts.slice(0, -2).join('/');
   for (let i = 4; i < parts.length - 2; i += 2) {
-    if (!['models', 'evaluations', 'slices', 'endpoints'].includes(parts[i]!)) {
+    if (!['models', 'evaluations', 'slices', 'endpoints'].includes(parts[i])) {
       throw new ResourceNameError(input, `"${parts[i]}" is not a collection that has operations`);
     }
-    expectId(input, parts[i + 1]!, parts[i]!.replace(/s$/, ''));
+    expectId(input, parts[i + 1], parts[i].replace(/s$/, ''));
   }
-  return { kind: 'resource', parent, operation: expectId(input, parts[parts.length - 1]!, 'operation') };
+  return { kind: 'resource', parent, operation: expectId(input, parts[parts.length - 1], 'operation') };
 }
 
 export function formatOperationName(n: OperationName): string {

@@ -8,7 +8,10 @@ export interface Page<T> {
 
 export type PageFetcher<T> = (pageToken: string | undefined, signal?: AbortSignal) => Promise<Page<T>>;
 
-export async function* paginate<T>(fetchPage: PageFetcher<T>, signal?: AbortSignal): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: PageFetcher<T>,
+  signal?: AbortSignal,
+): AsyncGenerator<T, void, undefined> {
   let token: string | undefined;
   const seen = new Set<string>();
   do {

@@ -20,10 +20,13 @@ export const realClock: RateClock = {
         reject(abortReason(signal));
         return;
       }
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
       const onAbort = (): void => {
         clearTimeout(timer);
         reject(abortReason(signal!));
@@ -99,7 +102,8 @@ export class RateLimiter {
     if (!(this.scale > 0)) throw new RangeError('windowScale must be positive');
     if (!(this.margin >= 0 && this.margin < 1)) throw new RangeError('safetyMargin must be in [0, 1)');
     for (const [method, budget] of Object.entries(budgets)) {
-      if (!Number.isInteger(budget.limit) || budget.limit < 1) throw new RangeError(`${method}: limit must be a positive integer`);
+      if (!Number.isInteger(budget.limit) || budget.limit < 1)
+        throw new RangeError(`${method}: limit must be a positive integer`);
       if (!(budget.windowMs > 0)) throw new RangeError(`${method}: windowMs must be positive`);
       this.buckets.set(method, { budget, returns: [], blockedUntil: 0, queue: Promise.resolve() });
     }
@@ -149,7 +153,7 @@ export class RateLimiter {
       const now = this.clock.now();
       this.expire(bucket, now);
       let waitUntil = bucket.blockedUntil;
-      if (bucket.returns.length >= bucket.budget.limit) waitUntil = Math.max(waitUntil, bucket.returns[0]!);
+      if (bucket.returns.length >= bucket.budget.limit) waitUntil = Math.max(waitUntil, bucket.returns[0]);
       if (waitUntil <= now) {
         const window = bucket.budget.windowMs * this.scale;
         bucket.returns.push(now + window + Math.max(window * this.margin, this.minSafetyMs));
@@ -212,7 +216,7 @@ export class RateLimiter {
 
   private expire(bucket: Bucket, now: number): void {
     let drop = 0;
-    while (drop < bucket.returns.length && bucket.returns[drop]! <= now) drop++;
+    while (drop < bucket.returns.length && bucket.returns[drop] <= now) drop++;
     if (drop > 0) bucket.returns.splice(0, drop);
   }
 

@@ -4,7 +4,10 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/\bya29\.[0-9A-Za-z_.-]+/g, 'ya29.…(redacted)'],
   [/(bearer\s+)[^\s"',;]+/gi, '$1…(redacted)'],
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '(private key redacted)'],
-  [/("(?:private_key|keyString|key_string|access_token|refresh_token|client_secret)"\s*:\s*")[^"]*"/gi, '$1(redacted)"'],
+  [
+    /("(?:private_key|keyString|key_string|access_token|refresh_token|client_secret)"\s*:\s*")[^"]*"/gi,
+    '$1(redacted)"',
+  ],
   [/([?&](?:key|keyString|access_token)=)[^&\s]+/gi, '$1(redacted)'],
 ];
 

@@ -8,7 +8,8 @@ export function createSandboxClock(start: number = Date.now()): SandboxClock {
   return {
     now: () => Date.now() + offsetMs,
     advance(seconds: number) {
-      if (!Number.isFinite(seconds) || seconds < 0) throw new RangeError('seconds must be a finite, non-negative number');
+      if (!Number.isFinite(seconds) || seconds < 0)
+        throw new RangeError('seconds must be a finite, non-negative number');
       offsetMs += seconds * 1000;
       for (const listener of listeners) listener();
     },

@@ -18,18 +18,24 @@ export function validateFaultRules(input: unknown): FaultRule[] {
     for (const key of ['errorRate', 'resetRate'] as const) {
       if (r[key] === undefined) continue;
       const v = r[key];
-      if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`rules[${i}].${key} must be a number between 0 and 1`);
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+        throw new Error(`rules[${i}].${key} must be a number between 0 and 1`);
       rule[key] = v;
     }
     if (r.latencyMs !== undefined) {
-      if (typeof r.latencyMs !== 'number' || !(r.latencyMs >= 0 && r.latencyMs <= 600_000)) throw new Error(`rules[${i}].latencyMs must be between 0 and 600000`);
+      if (typeof r.latencyMs !== 'number' || !(r.latencyMs >= 0 && r.latencyMs <= 600_000))
+        throw new Error(`rules[${i}].latencyMs must be between 0 and 600000`);
       rule.latencyMs = r.latencyMs;
     }
     if (r.codes !== undefined) {
-      if (!Array.isArray(r.codes) || r.codes.length === 0 || !r.codes.every((c) => typeof c === 'string' || typeof c === 'number')) {
+      if (
+        !Array.isArray(r.codes) ||
+        r.codes.length === 0 ||
+        !r.codes.every((c) => typeof c === 'string' || typeof c === 'number')
+      ) {
         throw new Error(`rules[${i}].codes must be a non-empty array of status names or HTTP codes`);
       }
-      rule.codes = r.codes as Array<string | number>;
+      rule.codes = r.codes;
     }
     return rule;
   });
@@ -52,7 +58,7 @@ export function createFaultInjector(): FaultInjector {
         if (rule.resetRate && random() < rule.resetRate) return { kind: 'reset', latencyMs };
         if (rule.errorRate && random() < rule.errorRate) {
           const codes = rule.codes ?? ['UNAVAILABLE'];
-          return { kind: 'error', code: codes[Math.floor(random() * codes.length)]!, latencyMs };
+          return { kind: 'error', code: codes[Math.floor(random() * codes.length)], latencyMs };
         }
       }
       return { kind: 'none', latencyMs };

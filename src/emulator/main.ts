@@ -17,13 +17,20 @@ function parseArgs(argv: string[]): { host: string; grpcPort: number; httpPort: 
     const port = (): number => {
       const text = need();
       const n = Number(text);
-      if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${flag} must be a port number 0-65535, got "${text}"`);
+      if (!Number.isInteger(n) || n < 0 || n > 65535)
+        throw new Error(`${flag} must be a port number 0-65535, got "${text}"`);
       return n;
     };
     switch (flag) {
-      case '--host': opts.host = need(); break;
-      case '--grpc-port': opts.grpcPort = port(); break;
-      case '--http-port': opts.httpPort = port(); break;
+      case '--host':
+        opts.host = need();
+        break;
+      case '--grpc-port':
+        opts.grpcPort = port();
+        break;
+      case '--http-port':
+        opts.httpPort = port();
+        break;
       case '--seed': {
         const s = need();
         if (s !== 'demo' && s !== 'empty') throw new Error(`--seed must be demo or empty, got "${s}"`);
@@ -54,7 +61,10 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    sandbox.close().then(() => process.exit(0), () => process.exit(1));
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

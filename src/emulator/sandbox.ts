@@ -28,7 +28,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock = createSandboxClock();
   const faults = createFaultInjector();
   const grpc = await startGrpcSandbox({ host, port: options.grpcPort ?? 0, clock, faults, seed });
-  const http = await startHttpSandbox({ host, port: options.httpPort ?? 0, clock, faults, seed, parts: { models: grpc.part } });
+  const http = await startHttpSandbox({
+    host,
+    port: options.httpPort ?? 0,
+    clock,
+    faults,
+    seed,
+    parts: { models: grpc.part },
+  });
   return {
     grpc: grpc.address,
     http: http.address,

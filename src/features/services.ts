@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import {
-  CLOUD_PLATFORM_SCOPE, SECOPS_SCOPE, googleTokenSource, isLoopbackEndpoint, sandboxTokenSource, type TokenSource,
+  CLOUD_PLATFORM_SCOPE,
+  SECOPS_SCOPE,
+  googleTokenSource,
+  isLoopbackEndpoint,
+  sandboxTokenSource,
+  type TokenSource,
 } from '../core/google/credentials';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
@@ -59,7 +64,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
     problems = read.problems;
     for (const p of problems) log.warn(`${p.setting}: ${p.message}`);
     const { settings } = read;
-    const endpoints = [settings.endpoints.models, settings.endpoints.apiKeys, settings.endpoints.secops].filter((e): e is string => !!e);
+    const endpoints = [settings.endpoints.models, settings.endpoints.apiKeys, settings.endpoints.secops].filter(
+      (e): e is string => !!e,
+    );
     return {
       settings,
       project: settings.project,
@@ -70,7 +77,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
         return settings.endpoints[kind];
       },
       cloudTokens: (endpoint) =>
-        endpoint && isLoopbackEndpoint(endpoint) ? sandboxTokens : googleTokens(settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+        endpoint && isLoopbackEndpoint(endpoint)
+          ? sandboxTokens
+          : googleTokens(settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
       secopsTokens: (endpoint) =>
         endpoint && isLoopbackEndpoint(endpoint)
           ? sandboxTokens
@@ -84,7 +93,11 @@ export function createServices(context: vscode.ExtensionContext): Services {
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('cloudbench')) return;
-      if (e.affectsConfiguration('cloudbench.credentialsFile') || e.affectsConfiguration('cloudbench.secops.credentialsFile')) tokenCache.clear();
+      if (
+        e.affectsConfiguration('cloudbench.credentialsFile') ||
+        e.affectsConfiguration('cloudbench.secops.credentialsFile')
+      )
+        tokenCache.clear();
       const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
       current = build();
       for (const p of problems) {
@@ -104,6 +117,9 @@ export function createServices(context: vscode.ExtensionContext): Services {
 
 /** Tells the user about one unusable setting, with a way straight to it. */
 export async function showSettingProblem(problem: SettingProblem): Promise<void> {
-  const choice = await vscode.window.showWarningMessage(`Cloudbench setting ${problem.setting}: ${problem.message}`, 'Open Settings');
+  const choice = await vscode.window.showWarningMessage(
+    `Cloudbench setting ${problem.setting}: ${problem.message}`,
+    'Open Settings',
+  );
   if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);
 }

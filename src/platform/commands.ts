@@ -38,7 +38,9 @@ export function registerCommand(
 }
 
 function commandTitle(context: vscode.ExtensionContext, id: string): string {
-  const commands = (context.extension?.packageJSON as { contributes?: { commands?: Array<{ command: string; title: string }> } } | undefined)
-    ?.contributes?.commands;
+  const commands = (
+    context.extension?.packageJSON as
+      { contributes?: { commands?: Array<{ command: string; title: string }> } } | undefined
+  )?.contributes?.commands;
   return commands?.find((c) => c.command === id)?.title.replace(/…$/, '') ?? id;
 }

@@ -69,9 +69,14 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
   }
 
   const rawLocations = config.get<unknown>('locations');
-  const locations = Array.isArray(rawLocations) ? rawLocations.filter((l): l is string => typeof l === 'string' && /^[a-z][a-z0-9-]*$/.test(l)) : [];
+  const locations = Array.isArray(rawLocations)
+    ? rawLocations.filter((l): l is string => typeof l === 'string' && /^[a-z][a-z0-9-]*$/.test(l))
+    : [];
   if (Array.isArray(rawLocations) && locations.length !== rawLocations.length) {
-    problems.push({ setting: 'cloudbench.locations', message: 'Some entries are not location ids such as us-central1 and were ignored.' });
+    problems.push({
+      setting: 'cloudbench.locations',
+      message: 'Some entries are not location ids such as us-central1 and were ignored.',
+    });
   }
 
   const invalidEndpoints: Partial<Record<EndpointKind, string>> = {};
@@ -91,7 +96,10 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
 
   let region = text(config, 'secops.region') ?? 'us';
   if (!SECOPS_REGIONS.some((r) => r.id === region)) {
-    problems.push({ setting: 'cloudbench.secops.region', message: `"${region}" is not a SecOps region; use one of ${SECOPS_REGIONS.map((r) => r.id).join(', ')}. Using "us" until it is fixed.` });
+    problems.push({
+      setting: 'cloudbench.secops.region',
+      message: `"${region}" is not a SecOps region; use one of ${SECOPS_REGIONS.map((r) => r.id).join(', ')}. Using "us" until it is fixed.`,
+    });
     region = 'us';
   }
   const limit = config.get<number>('search.defaultLimit', 10000);
@@ -126,7 +134,13 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
     retry: {
       ...DEFAULT_RETRY,
       maxRetries: Math.round(numberIn('cloudbench.requests.maxRetries', maxRetries, 0, 10, DEFAULT_RETRY.maxRetries)),
-      initialBackoffMs: numberIn('cloudbench.requests.initialBackoffMs', initialBackoffMs, 10, 60000, DEFAULT_RETRY.initialBackoffMs),
+      initialBackoffMs: numberIn(
+        'cloudbench.requests.initialBackoffMs',
+        initialBackoffMs,
+        10,
+        60000,
+        DEFAULT_RETRY.initialBackoffMs,
+      ),
     },
     timeoutMs: numberIn('cloudbench.requests.timeoutSeconds', timeoutSeconds, 1, 600, 60) * 1000,
     sandboxSeed: seed === 'empty' ? 'empty' : 'demo',

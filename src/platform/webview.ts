@@ -9,7 +9,10 @@ export function webviewPanelOptions(extensionUri: vscode.Uri): vscode.WebviewPan
     enableScripts: true,
     // The pages hold state (a form being edited, 10,000 rows) that is expensive or impossible to rebuild.
     retainContextWhenHidden: true,
-    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+    localResourceRoots: [
+      vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+      vscode.Uri.joinPath(extensionUri, 'media'),
+    ],
   };
 }
 

@@ -24,7 +24,12 @@ import {
   signatureHelp,
   toLspDiagnostics,
 } from '../udm/service';
-import { REFERENCE_LISTS_NOTIFICATION, isReferenceLists, isReferenceListsParams, type UdmInitializationOptions } from './protocol';
+import {
+  REFERENCE_LISTS_NOTIFICATION,
+  isReferenceLists,
+  isReferenceListsParams,
+  type UdmInitializationOptions,
+} from './protocol';
 
 // TextDocuments' event types do not survive the node10 module resolution of tsconfig; name them.
 type DocumentEvent = { document: TextDocument };

@@ -79,7 +79,7 @@ export interface InListExpr extends Span {
   type: 'in';
   left: Operand;
   mode: 'exact' | 'regex' | 'cidr';
-  list: { name: string } & Span | null;
+  list: ({ name: string } & Span) | null;
   negated: boolean;
   keyword: Span;
 }

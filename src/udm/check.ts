@@ -1,9 +1,32 @@
-import type { AssignExpr, CallNode, CompareExpr, Expr, FieldNode, Operand, Query, Section, SectionKind, VariableNode } from './ast';
+import type {
+  AssignExpr,
+  CallNode,
+  CompareExpr,
+  Expr,
+  FieldNode,
+  Operand,
+  Query,
+  Section,
+  SectionKind,
+  VariableNode,
+} from './ast';
 import { SECTION_ORDER } from './ast';
 import { AGGREGATES, FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
 import { findRe2Problem } from './regex';
-import { childFields, enumHas, enumName, enumValues, resolvePath, suggest, typeLabel, valueKind, type FieldInfo, type ResolvedPath, type ValueKind } from './schema';
+import {
+  childFields,
+  enumHas,
+  enumName,
+  enumValues,
+  resolvePath,
+  suggest,
+  typeLabel,
+  valueKind,
+  type FieldInfo,
+  type ResolvedPath,
+  type ValueKind,
+} from './schema';
 
 /** What the checker learnt about a field path; the evaluator and the editor features use it. */
 export interface FieldFacts {
@@ -52,7 +75,8 @@ const RESOLUTION_CACHE_SIZE = 20000;
 function resolveShared(node: FieldNode): SharedResolution {
   const segs = node.segments;
   let key = '';
-  for (let i = segs[0]?.name === 'udm' && segs.length > 1 ? 1 : 0; i < segs.length; i++) key = key === '' ? segs[i]!.name : `${key}.${segs[i]!.name}`;
+  for (let i = segs[0]?.name === 'udm' && segs.length > 1 ? 1 : 0; i < segs.length; i++)
+    key = key === '' ? segs[i].name : `${key}.${segs[i].name}`;
   const hit = resolutionCache.get(key);
   if (hit) return hit;
   const path = fieldPathOf(node);
@@ -95,7 +119,14 @@ class Checker {
     return { diagnostics: this.diagnostics, facts: this.facts, placeholders: this.placeholders, sectionsByKind };
   }
 
-  private report(severity: RawDiagnostic['severity'], message: string, start: number, end: number, code?: string, data?: unknown): void {
+  private report(
+    severity: RawDiagnostic['severity'],
+    message: string,
+    start: number,
+    end: number,
+    code?: string,
+    data?: unknown,
+  ): void {
     const d: RawDiagnostic = { message, severity, start, end };
     if (code) d.code = code;
     if (data !== undefined) d.data = data;
@@ -133,8 +164,21 @@ class Checker {
         return;
       case 'in': {
         const facts = this.operand(e.left);
-        if (facts && facts.kind !== 'string' && facts.kind !== 'unknown' && facts.kind !== 'struct' && facts.kind !== 'map' && facts.kind !== 'enum') {
-          this.report('error', `${facts.key} is ${article(facts)}; reference lists hold strings`, e.left.start, e.left.end, 'type-mismatch');
+        if (
+          facts &&
+          facts.kind !== 'string' &&
+          facts.kind !== 'unknown' &&
+          facts.kind !== 'struct' &&
+          facts.kind !== 'map' &&
+          facts.kind !== 'enum'
+        ) {
+          this.report(
+            'error',
+            `${facts.key} is ${article(facts)}; reference lists hold strings`,
+            e.left.start,
+            e.left.end,
+            'type-mismatch',
+          );
         }
         const lists = this.options.referenceLists;
         if (e.list && lists && !Object.prototype.hasOwnProperty.call(lists, e.list.name)) {
@@ -149,13 +193,25 @@ class Checker {
           );
         }
         if (e.list && lists && e.mode !== 'exact' && lists[e.list.name]) {
-          for (const entry of lists[e.list.name]!) {
+          for (const entry of lists[e.list.name]) {
             if (e.mode === 'cidr' && !parseCidr(entry)) {
-              this.report('warning', `Reference list %${e.list.name} has an entry that is not a CIDR range: ${entry}`, e.list.start, e.list.end, 'bad-list-entry');
+              this.report(
+                'warning',
+                `Reference list %${e.list.name} has an entry that is not a CIDR range: ${entry}`,
+                e.list.start,
+                e.list.end,
+                'bad-list-entry',
+              );
               break;
             }
             if (e.mode === 'regex' && findRe2Problem(entry)) {
-              this.report('warning', `Reference list %${e.list.name} has an entry that is not a valid RE2 expression: ${entry}`, e.list.start, e.list.end, 'bad-list-entry');
+              this.report(
+                'warning',
+                `Reference list %${e.list.name} has an entry that is not a valid RE2 expression: ${entry}`,
+                e.list.start,
+                e.list.end,
+                'bad-list-entry',
+              );
               break;
             }
           }
@@ -165,7 +221,13 @@ class Checker {
       case 'callExpr': {
         const ret = this.checkCall(e.call);
         if (ret && ret !== 'bool' && ret !== 'any') {
-          this.report('error', `${e.call.name} returns a ${ret}; compare it with a value, e.g. ${e.call.name}(...) = ...`, e.call.start, e.call.end, 'not-a-condition');
+          this.report(
+            'error',
+            `${e.call.name} returns a ${ret}; compare it with a value, e.g. ${e.call.name}(...) = ...`,
+            e.call.start,
+            e.call.end,
+            'not-a-condition',
+          );
         }
         return;
       }
@@ -173,7 +235,13 @@ class Checker {
         if (e.value.type === 'field') {
           const f = this.operand(e.value);
           if (f && f.kind === 'message') {
-            this.report('error', `${f.key} is a ${typeLabel(f.type)} message; a placeholder needs a field that holds a value`, e.value.start, e.value.end, 'message-compare');
+            this.report(
+              'error',
+              `${f.key} is a ${typeLabel(f.type)} message; a placeholder needs a field that holds a value`,
+              e.value.start,
+              e.value.end,
+              'message-compare',
+            );
           }
         } else this.operand(e.value);
         return;
@@ -221,27 +289,43 @@ class Checker {
     const path = facts.path;
     const offset = node.segments.length - path.length;
     if (r.errorIndex >= 0) {
-      const seg = node.segments[r.errorIndex + offset]!;
+      const seg = node.segments[r.errorIndex + offset];
       if (seg.name !== '') {
         const parentType = r.errorParentType!;
         const children = childFields(parentType);
-        const where = r.errorIndex === 0 ? 'a UDM event' : `${typeLabel(parentType)} (${path.slice(0, r.errorIndex).join('.')})`;
+        const where =
+          r.errorIndex === 0 ? 'a UDM event' : `${typeLabel(parentType)} (${path.slice(0, r.errorIndex).join('.')})`;
         if (!children) {
-          this.report('error', `${path.slice(0, r.errorIndex).join('.')} is ${article({ kind: valueKind(parentType), type: parentType })} and has no field '${seg.name}'`, seg.start, seg.end, 'unknown-field');
+          this.report(
+            'error',
+            `${path.slice(0, r.errorIndex).join('.')} is ${article({ kind: valueKind(parentType), type: parentType })} and has no field '${seg.name}'`,
+            seg.start,
+            seg.end,
+            'unknown-field',
+          );
         } else {
           const byJson = [...children.values()].find((f) => f.jsonName === seg.name && f.name !== seg.name);
           const candidates = byJson ? [byJson.name] : suggest(seg.name, children.keys());
           const hint = candidates.length ? `. Did you mean '${candidates[0]}'?` : '';
-          const msg = byJson ? `Use the snake_case name '${byJson.name}' (the API's JSON spells it ${seg.name})` : `Unknown field '${seg.name}' in ${where}${hint}`;
-          this.report('error', msg, seg.start, seg.end, 'unknown-field', candidates.length ? { replacements: candidates } : undefined);
+          const msg = byJson
+            ? `Use the snake_case name '${byJson.name}' (the API's JSON spells it ${seg.name})`
+            : `Unknown field '${seg.name}' in ${where}${hint}`;
+          this.report(
+            'error',
+            msg,
+            seg.start,
+            seg.end,
+            'unknown-field',
+            candidates.length ? { replacements: candidates } : undefined,
+          );
         }
       }
     } else {
       if (shared.anyDeprecated) {
         for (let i = 0; i < r.fields.length; i++) {
-          const f = r.fields[i]!;
+          const f = r.fields[i];
           if (f.deprecated) {
-            const seg = node.segments[i + offset]!;
+            const seg = node.segments[i + offset];
             this.report('warning', `${f.name} is deprecated`, seg.start, seg.end, 'deprecated');
           }
         }
@@ -253,7 +337,13 @@ class Checker {
           const lastField = r.fields[r.fields.length - 1];
           const isLabels = lastField && lastField.type === 'm:Label' && lastField.repeated;
           if (!(isLabels || facts.kind === 'struct' || facts.kind === 'map')) {
-            this.report('error', `${facts.key} is ${article(facts)}; ["key"] applies to labels, maps and structs`, node.key.start, node.key.end, 'bad-key');
+            this.report(
+              'error',
+              `${facts.key} is ${article(facts)}; ["key"] applies to labels, maps and structs`,
+              node.key.start,
+              node.key.end,
+              'bad-key',
+            );
           } else if (isLabels) {
             facts.kind = 'string';
             facts.type = 'string';
@@ -270,33 +360,74 @@ class Checker {
     const leftFacts = this.operand(e.left);
     const rightFacts = e.right ? this.operand(e.right) : undefined;
     if (e.left.type === 'variable' && !this.placeholders.has(e.left.name)) {
-      this.report('error', `Placeholder $${e.left.name} is not defined; define it with $${e.left.name} = <field>`, e.left.start, e.left.end, 'undefined-placeholder');
+      this.report(
+        'error',
+        `Placeholder $${e.left.name} is not defined; define it with $${e.left.name} = <field>`,
+        e.left.start,
+        e.left.end,
+        'undefined-placeholder',
+      );
     }
     if (e.right?.type === 'variable' && !this.placeholders.has(e.right.name)) {
-      this.report('error', `Placeholder $${e.right.name} is not defined`, e.right.start, e.right.end, 'undefined-placeholder');
+      this.report(
+        'error',
+        `Placeholder $${e.right.name} is not defined`,
+        e.right.start,
+        e.right.end,
+        'undefined-placeholder',
+      );
     }
     let leftRet: ArgType | undefined;
     if (e.left.type === 'call') leftRet = this.callReturn(e.left);
     if (e.quantifier && leftFacts && !leftFacts.repeated && !leftFacts.unknown) {
-      this.report('warning', `'${e.quantifier.kind}' has no effect: ${leftFacts.key} is not a repeated field`, e.quantifier.start, e.quantifier.end, 'quantifier');
+      this.report(
+        'warning',
+        `'${e.quantifier.kind}' has no effect: ${leftFacts.key} is not a repeated field`,
+        e.quantifier.start,
+        e.quantifier.end,
+        'quantifier',
+      );
     }
     const right = e.right;
     if (!right) return;
     if (e.nocase && right.type !== 'string' && right.type !== 'regex') {
-      this.report('error', "'nocase' applies to strings and regular expressions", e.nocase.start, e.nocase.end, 'nocase');
+      this.report(
+        'error',
+        "'nocase' applies to strings and regular expressions",
+        e.nocase.start,
+        e.nocase.end,
+        'nocase',
+      );
     }
     if (leftFacts && !leftFacts.unknown) this.checkValueAgainst(leftFacts, e, right);
     else if (leftRet) this.checkReturnAgainst(leftRet, right);
     if (rightFacts && rightFacts.kind === 'message') {
-      this.report('error', `${rightFacts.key} is a ${typeLabel(rightFacts.type)} message; compare one of its fields`, right.start, right.end, 'message-compare');
+      this.report(
+        'error',
+        `${rightFacts.key} is a ${typeLabel(rightFacts.type)} message; compare one of its fields`,
+        right.start,
+        right.end,
+        'message-compare',
+      );
     }
   }
 
   private checkReturnAgainst(ret: ArgType, right: Operand): void {
     const lit = literalKind(right);
     if (!lit || ret === 'any') return;
-    const okay = (ret === 'string' && (lit === 'string' || lit === 'regex')) || (ret === 'number' && lit === 'number') || (ret === 'bool' && lit === 'bool') || (ret === 'timestamp' && lit === 'number');
-    if (!okay) this.report('error', `Type mismatch: the function returns a ${ret} but is compared with a ${lit}`, right.start, right.end, 'type-mismatch');
+    const okay =
+      (ret === 'string' && (lit === 'string' || lit === 'regex')) ||
+      (ret === 'number' && lit === 'number') ||
+      (ret === 'bool' && lit === 'bool') ||
+      (ret === 'timestamp' && lit === 'number');
+    if (!okay)
+      this.report(
+        'error',
+        `Type mismatch: the function returns a ${ret} but is compared with a ${lit}`,
+        right.start,
+        right.end,
+        'type-mismatch',
+      );
   }
 
   private checkValueAgainst(f: FieldFacts, e: CompareExpr, right: Operand): void {
@@ -329,20 +460,44 @@ class Checker {
       case 'enum': {
         const en = enumName(f.type)!;
         if (lit === 'regex') {
-          this.report('error', `Regular expressions do not apply to enum field ${name}; compare with = and a value such as "${enumValues(en)[1]?.[0] ?? enumValues(en)[0]?.[0] ?? ''}"`, right.start, right.end, 'regex-on-enum');
+          this.report(
+            'error',
+            `Regular expressions do not apply to enum field ${name}; compare with = and a value such as "${enumValues(en)[1]?.[0] ?? enumValues(en)[0]?.[0] ?? ''}"`,
+            right.start,
+            right.end,
+            'regex-on-enum',
+          );
           return;
         }
         if (op !== '=' && op !== '!=') {
-          this.report('error', `Only = and != compare enum values (${name} is an enum)`, e.opSpan.start, e.opSpan.end, 'enum-operator');
+          this.report(
+            'error',
+            `Only = and != compare enum values (${name} is an enum)`,
+            e.opSpan.start,
+            e.opSpan.end,
+            'enum-operator',
+          );
         }
         if (lit === 'number' || lit === 'bool') {
-          this.report('error', `Type mismatch: ${name} is enum ${en}; compare with a value name such as "${enumValues(en)[1]?.[0] ?? ''}"`, right.start, right.end, 'type-mismatch');
+          this.report(
+            'error',
+            `Type mismatch: ${name} is enum ${en}; compare with a value name such as "${enumValues(en)[1]?.[0] ?? ''}"`,
+            right.start,
+            right.end,
+            'type-mismatch',
+          );
           return;
         }
         const value = right.type === 'string' ? right.value : right.type === 'enum' ? right.name : undefined;
-        if (value !== undefined && !(e.nocase ? enumValues(en).some(([n]) => n.toLowerCase() === value.toLowerCase()) : enumHas(en, value))) {
+        if (
+          value !== undefined &&
+          !(e.nocase ? enumValues(en).some(([n]) => n.toLowerCase() === value.toLowerCase()) : enumHas(en, value))
+        ) {
           if (value === '' && op === '!=') return; // "is set" idiom
-          const s = suggest(value, enumValues(en).map(([n]) => n));
+          const s = suggest(
+            value,
+            enumValues(en).map(([n]) => n),
+          );
           const upper = enumValues(en).find(([n]) => n === value.toUpperCase());
           const cands = upper ? [upper[0]] : s;
           this.report(
@@ -360,33 +515,69 @@ class Checker {
         if (lit === 'string') {
           const v = (right as { value: string }).value;
           if (v.trim() === '' || Number.isNaN(Number(v))) {
-            this.report('error', `Type mismatch: ${name} is a number (${typeLabel(f.type)}) but "${v}" is not a number`, right.start, right.end, 'type-mismatch');
+            this.report(
+              'error',
+              `Type mismatch: ${name} is a number (${typeLabel(f.type)}) but "${v}" is not a number`,
+              right.start,
+              right.end,
+              'type-mismatch',
+            );
           }
           return;
         }
         if (lit === 'regex' || lit === 'bool') {
-          this.report('error', `Type mismatch: ${name} is a number (${typeLabel(f.type)}); compare it with a number`, right.start, right.end, 'type-mismatch');
+          this.report(
+            'error',
+            `Type mismatch: ${name} is a number (${typeLabel(f.type)}); compare it with a number`,
+            right.start,
+            right.end,
+            'type-mismatch',
+          );
           return;
         }
         if (lit === 'number' && right.type === 'number') {
           const v = right.value;
           const unsigned = f.type.startsWith('uint') || f.type.startsWith('fixed');
           if (unsigned && ((op === '<' && v <= 0) || ((op === '=' || op === '<=') && v < 0))) {
-            this.report('warning', `This comparison can never match: ${name} is unsigned (${f.type})`, e.start, e.end, 'never-matches');
+            this.report(
+              'warning',
+              `This comparison can never match: ${name} is unsigned (${f.type})`,
+              e.start,
+              e.end,
+              'never-matches',
+            );
           }
           const int32 = f.type === 'int32' || f.type === 'uint32' || f.type === 'sint32';
           if (int32 && (op === '=' || op === '>' || op === '>=') && v > 4294967295) {
-            this.report('warning', `This comparison can never match: ${name} is a 32-bit field`, e.start, e.end, 'never-matches');
+            this.report(
+              'warning',
+              `This comparison can never match: ${name} is a 32-bit field`,
+              e.start,
+              e.end,
+              'never-matches',
+            );
           }
           if (op === '=' && !Number.isInteger(v) && f.type !== 'double' && f.type !== 'float') {
-            this.report('warning', `This comparison can never match: ${name} holds whole numbers`, e.start, e.end, 'never-matches');
+            this.report(
+              'warning',
+              `This comparison can never match: ${name} holds whole numbers`,
+              e.start,
+              e.end,
+              'never-matches',
+            );
           }
         }
         return;
       }
       case 'bool':
         if (lit && lit !== 'bool' && lit !== 'field') {
-          this.report('error', `Type mismatch: ${name} is a bool; compare it with true or false`, right.start, right.end, 'type-mismatch');
+          this.report(
+            'error',
+            `Type mismatch: ${name} is a bool; compare it with true or false`,
+            right.start,
+            right.end,
+            'type-mismatch',
+          );
         } else if (op !== '=' && op !== '!=') {
           this.report('error', `Only = and != compare bool values`, e.opSpan.start, e.opSpan.end, 'type-mismatch');
         }
@@ -404,10 +595,23 @@ class Checker {
             { replacements: [`"${raw}"`] },
           );
         } else if (lit === 'bool') {
-          this.report('error', `Type mismatch: ${name} is a string; compare it with a quoted value`, right.start, right.end, 'type-mismatch');
+          this.report(
+            'error',
+            `Type mismatch: ${name} is a string; compare it with a quoted value`,
+            right.start,
+            right.end,
+            'type-mismatch',
+          );
         } else if (lit === 'enum') {
           const n = (right as { name: string }).name;
-          this.report('error', `Type mismatch: ${name} is a string; quote the value: "${n}"`, right.start, right.end, 'type-mismatch', { replacements: [`"${n}"`] });
+          this.report(
+            'error',
+            `Type mismatch: ${name} is a string; quote the value: "${n}"`,
+            right.start,
+            right.end,
+            'type-mismatch',
+            { replacements: [`"${n}"`] },
+          );
         }
         return;
       default:
@@ -425,10 +629,19 @@ class Checker {
     for (const a of call.args) this.operand(a);
     if (!fn) {
       if (agg) {
-        this.report('error', `${call.name}() is an aggregate; use it in the outcome: section`, call.nameSpan.start, call.nameSpan.end, 'aggregate-in-filter');
+        this.report(
+          'error',
+          `${call.name}() is an aggregate; use it in the outcome: section`,
+          call.nameSpan.start,
+          call.nameSpan.end,
+          'aggregate-in-filter',
+        );
         return undefined;
       }
-      const s = suggest(call.name, FUNCTIONS.map((f) => f.name));
+      const s = suggest(
+        call.name,
+        FUNCTIONS.map((f) => f.name),
+      );
       this.report(
         'error',
         `Unknown function ${call.name}${s.length ? `. Did you mean ${s[0]}?` : ''}`,
@@ -442,33 +655,65 @@ class Checker {
     const required = fn.params.filter((p) => !p.optional).length;
     const max = fn.variadic ? Infinity : fn.params.length;
     if (call.args.length < required || call.args.length > max) {
-      const expected = fn.variadic ? `at least ${required}` : required === fn.params.length ? `${required}` : `${required} to ${fn.params.length}`;
-      this.report('error', `${fn.name} takes ${expected} argument${required === 1 && !fn.variadic ? '' : 's'}, got ${call.args.length}`, call.start, call.end, 'arity');
+      const expected = fn.variadic
+        ? `at least ${required}`
+        : required === fn.params.length
+          ? `${required}`
+          : `${required} to ${fn.params.length}`;
+      this.report(
+        'error',
+        `${fn.name} takes ${expected} argument${required === 1 && !fn.variadic ? '' : 's'}, got ${call.args.length}`,
+        call.start,
+        call.end,
+        'arity',
+      );
     }
     call.args.forEach((arg, i) => {
       const param = fn.params[Math.min(i, fn.params.length - 1)];
       if (!param) return;
       const lit = literalKind(arg);
       if (param.type === 'number' && (lit === 'string' || lit === 'regex' || lit === 'bool')) {
-        this.report('error', `Argument ${param.name} of ${fn.name} must be a number`, arg.start, arg.end, 'type-mismatch');
+        this.report(
+          'error',
+          `Argument ${param.name} of ${fn.name} must be a number`,
+          arg.start,
+          arg.end,
+          'type-mismatch',
+        );
       } else if (param.type === 'string' && lit === 'regex') {
-        this.report('error', `Argument ${param.name} of ${fn.name} is a string: write the pattern in double quotes`, arg.start, arg.end, 'type-mismatch');
+        this.report(
+          'error',
+          `Argument ${param.name} of ${fn.name} is a string: write the pattern in double quotes`,
+          arg.start,
+          arg.end,
+          'type-mismatch',
+        );
       }
       if (arg.type === 'field') {
         const facts = this.facts.get(arg);
         if (facts && !facts.unknown && facts.kind === 'message') {
-          this.report('error', `${facts.key} is a ${typeLabel(facts.type)} message; pass one of its fields`, arg.start, arg.end, 'message-compare');
+          this.report(
+            'error',
+            `${facts.key} is a ${typeLabel(facts.type)} message; pass one of its fields`,
+            arg.start,
+            arg.end,
+            'message-compare',
+          );
         }
       }
     });
-    if ((fn.name === 're.regex' || fn.name === 're.capture' || fn.name === 're.replace') && call.args[1]?.type === 'string') {
+    if (
+      (fn.name === 're.regex' || fn.name === 're.capture' || fn.name === 're.replace') &&
+      call.args[1]?.type === 'string'
+    ) {
       const pat = call.args[1];
       const p = findRe2Problem(pat.value);
       if (p) this.report('error', p.message, pat.start, pat.end, 're2');
     }
     if (fn.name === 'net.ip_in_range_cidr' && call.args[1]?.type === 'string') {
       const c = call.args[1];
-      if (!parseCidr(c.value)) this.report('error', `"${c.value}" is not a CIDR range such as "10.0.0.0/8"`, c.start, c.end, 'bad-cidr');
+      if (!parseCidr(c.value))
+        this.report('error', `"${c.value}" is not a CIDR range such as "10.0.0.0/8"`, c.start, c.end, 'bad-cidr');
     }
     return fn.returns;
   }
@@ -506,7 +751,13 @@ class Checker {
           }
           bounds.set(facts.key, b);
           if (b.lo > b.hi || (b.lo === b.hi && !(b.loIn && b.hiIn))) {
-            this.report('warning', `This can never match: together with the conditions before, no value of ${facts.key} satisfies this`, item.start, item.end, 'never-matches');
+            this.report(
+              'warning',
+              `This can never match: together with the conditions before, no value of ${facts.key} satisfies this`,
+              item.start,
+              item.end,
+              'never-matches',
+            );
             bounds.delete(facts.key);
           }
         }
@@ -515,12 +766,27 @@ class Checker {
       const facts = this.facts.get(item.left);
       if (!facts || facts.unknown || facts.repeated || item.left.key) continue;
       const r = item.right;
-      const value = r.type === 'string' ? `s:${r.value}` : r.type === 'number' ? `n:${r.value}` : r.type === 'bool' ? `b:${r.value}` : r.type === 'enum' ? `s:${r.name}` : undefined;
+      const value =
+        r.type === 'string'
+          ? `s:${r.value}`
+          : r.type === 'number'
+            ? `n:${r.value}`
+            : r.type === 'bool'
+              ? `b:${r.value}`
+              : r.type === 'enum'
+                ? `s:${r.name}`
+                : undefined;
       if (value === undefined) continue;
       const key = facts.key;
       const prev = seen.get(key);
       if (prev && prev.value !== value) {
-        this.report('warning', `This can never match: ${key} cannot equal two different values at once (see the condition before); use OR`, item.start, item.end, 'never-matches');
+        this.report(
+          'warning',
+          `This can never match: ${key} cannot equal two different values at once (see the condition before); use OR`,
+          item.start,
+          item.end,
+          'never-matches',
+        );
       } else if (!prev) seen.set(key, { value, node: item });
     }
   }
@@ -535,7 +801,13 @@ class Checker {
         continue;
       }
       if (rank < lastRank) {
-        this.report('error', `Section ${s.kind}: must come before ${SECTION_ORDER[lastRank]}: (order is match:, outcome:, order:, limit:)`, s.keyword.start, s.keyword.end, 'section-order');
+        this.report(
+          'error',
+          `Section ${s.kind}: must come before ${SECTION_ORDER[lastRank]}: (order is match:, outcome:, order:, limit:)`,
+          s.keyword.start,
+          s.keyword.end,
+          'section-order',
+        );
       }
       lastRank = Math.max(lastRank, rank);
       byKind.set(s.kind, s);
@@ -543,14 +815,28 @@ class Checker {
     const groupNames = new Set<string>();
     const match = byKind.get('match');
     if (match) {
-      if (match.keys.length === 0) this.report('error', 'match: needs at least one placeholder to group by', match.keyword.start, match.keyword.end, 'empty-section');
+      if (match.keys.length === 0)
+        this.report(
+          'error',
+          'match: needs at least one placeholder to group by',
+          match.keyword.start,
+          match.keyword.end,
+          'empty-section',
+        );
       for (const k of match.keys) {
         if (k.type === 'variable') {
           if (!this.placeholders.has(k.name)) this.undefinedPlaceholder(k);
           groupNames.add(k.name);
         } else {
           const f = this.resolveField(k);
-          if (!f.unknown && f.kind === 'message') this.report('error', `${f.key} is a message; group by one of its fields`, k.start, k.end, 'message-compare');
+          if (!f.unknown && f.kind === 'message')
+            this.report(
+              'error',
+              `${f.key} is a message; group by one of its fields`,
+              k.start,
+              k.end,
+              'message-compare',
+            );
           groupNames.add(fieldPathOf(k).join('.'));
         }
       }
@@ -558,17 +844,42 @@ class Checker {
     const outcomeNames = new Set<string>();
     const outcome = byKind.get('outcome');
     if (outcome) {
-      if (outcome.outcomes.length === 0) this.report('error', 'outcome: needs at least one $name = aggregate(...)', outcome.keyword.start, outcome.keyword.end, 'empty-section');
+      if (outcome.outcomes.length === 0)
+        this.report(
+          'error',
+          'outcome: needs at least one $name = aggregate(...)',
+          outcome.keyword.start,
+          outcome.keyword.end,
+          'empty-section',
+        );
       for (const o of outcome.outcomes) {
         if (outcomeNames.has(o.variable.name) || groupNames.has(o.variable.name)) {
-          this.report('error', `$${o.variable.name} is already defined`, o.variable.start, o.variable.end, 'duplicate-variable');
+          this.report(
+            'error',
+            `$${o.variable.name} is already defined`,
+            o.variable.start,
+            o.variable.end,
+            'duplicate-variable',
+          );
         } else if (this.placeholders.has(o.variable.name)) {
-          this.report('error', `$${o.variable.name} is already a placeholder of the filter; choose another name`, o.variable.start, o.variable.end, 'duplicate-variable');
+          this.report(
+            'error',
+            `$${o.variable.name} is already a placeholder of the filter; choose another name`,
+            o.variable.start,
+            o.variable.end,
+            'duplicate-variable',
+          );
         }
         outcomeNames.add(o.variable.name);
         if (!o.value) continue;
         if (o.value.type !== 'call' || !findAggregate(o.value.name)) {
-          const s = o.value.type === 'call' ? suggest(o.value.name, AGGREGATES.map((a) => a.name)) : [];
+          const s =
+            o.value.type === 'call'
+              ? suggest(
+                  o.value.name,
+                  AGGREGATES.map((a) => a.name),
+                )
+              : [];
           this.report(
             'error',
             o.value.type === 'call'
@@ -584,32 +895,70 @@ class Checker {
         }
         const agg = findAggregate(o.value.name)!;
         if (o.value.args.length !== 1) {
-          this.report('error', `${agg.name} takes 1 argument, got ${o.value.args.length}`, o.value.start, o.value.end, 'arity');
+          this.report(
+            'error',
+            `${agg.name} takes 1 argument, got ${o.value.args.length}`,
+            o.value.start,
+            o.value.end,
+            'arity',
+          );
         }
         for (const a of o.value.args) {
           const f = this.outcomeArg(a);
-          if (f && !f.unknown && agg.params[0]!.type === 'number' && f.kind !== 'number' && f.kind !== 'unknown') {
-            this.report('error', `${agg.name} needs a numeric field; ${f.key} is ${article(f)}`, a.start, a.end, 'type-mismatch');
+          if (f && !f.unknown && agg.params[0].type === 'number' && f.kind !== 'number' && f.kind !== 'unknown') {
+            this.report(
+              'error',
+              `${agg.name} needs a numeric field; ${f.key} is ${article(f)}`,
+              a.start,
+              a.end,
+              'type-mismatch',
+            );
           }
         }
       }
     }
     const order = byKind.get('order');
     if (order) {
-      if (!match && !outcome) this.report('error', 'order: sorts the rows of match: and outcome:; add those sections first', order.keyword.start, order.keyword.end, 'order-without-stats');
+      if (!match && !outcome)
+        this.report(
+          'error',
+          'order: sorts the rows of match: and outcome:; add those sections first',
+          order.keyword.start,
+          order.keyword.end,
+          'order-without-stats',
+        );
       for (const item of order.order) {
         const name = item.variable.type === 'variable' ? item.variable.name : fieldPathOf(item.variable).join('.');
         if (!groupNames.has(name) && !outcomeNames.has(name)) {
-          this.report('error', `order: can only sort by a match: or outcome: variable; ${item.variable.type === 'variable' ? '$' : ''}${name} is neither`, item.variable.start, item.variable.end, 'order-unknown');
+          this.report(
+            'error',
+            `order: can only sort by a match: or outcome: variable; ${item.variable.type === 'variable' ? '$' : ''}${name} is neither`,
+            item.variable.start,
+            item.variable.end,
+            'order-unknown',
+          );
         }
       }
-      if (order.order.length === 0) this.report('error', 'order: needs a variable, e.g. $count desc', order.keyword.start, order.keyword.end, 'empty-section');
+      if (order.order.length === 0)
+        this.report(
+          'error',
+          'order: needs a variable, e.g. $count desc',
+          order.keyword.start,
+          order.keyword.end,
+          'empty-section',
+        );
     }
     const limit = byKind.get('limit');
     if (limit?.limit) {
       const v = limit.limit.value;
       if (!Number.isInteger(v) || v < 1 || v > MAX_LIMIT) {
-        this.report('error', `limit: must be a whole number from 1 to ${MAX_LIMIT}`, limit.limit.start, limit.limit.end, 'limit-range');
+        this.report(
+          'error',
+          `limit: must be a whole number from 1 to ${MAX_LIMIT}`,
+          limit.limit.start,
+          limit.limit.end,
+          'limit-range',
+        );
       }
     }
     return byKind;
@@ -676,4 +1025,3 @@ function article(f: { kind: ValueKind; type: string }): string {
       return `a ${f.kind}`;
   }
 }
-

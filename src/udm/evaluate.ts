@@ -1,4 +1,14 @@
-import type { CallNode, CompareExpr, CompareOp, Expr, FieldNode, InListExpr, Operand, Section, SectionKind } from './ast';
+import type {
+  CallNode,
+  CompareExpr,
+  CompareOp,
+  Expr,
+  FieldNode,
+  InListExpr,
+  Operand,
+  Section,
+  SectionKind,
+} from './ast';
 import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
 import { cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
 import { translateRegex } from './regex';
@@ -16,7 +26,10 @@ export interface EvalContext {
 
 // ---- field access ------------------------------------------------------------------------------
 
-function fieldKeys(node: FieldNode, facts: FieldFacts | undefined): { keys: string[]; alt: (string | undefined)[]; skippable: boolean[] } {
+function fieldKeys(
+  node: FieldNode,
+  facts: FieldFacts | undefined,
+): { keys: string[]; alt: (string | undefined)[]; skippable: boolean[] } {
   const path = fieldPathOf(node);
   const keys: string[] = [];
   const alt: (string | undefined)[] = [];
@@ -24,7 +37,7 @@ function fieldKeys(node: FieldNode, facts: FieldFacts | undefined): { keys: stri
   const resolved = facts?.fields ?? [];
   let freeForm = false;
   for (let i = 0; i < path.length; i++) {
-    const name = path[i]!;
+    const name = path[i];
     const f = resolved[i];
     if (f && !freeForm) {
       keys.push(f.jsonName);
@@ -73,7 +86,9 @@ function makeVisitor(node: FieldNode, facts: FieldFacts | undefined): Visitor {
     }
     if (v && typeof v === 'object') {
       const obj = v as Record<string, unknown>;
-      const x = obj[mapKey] ?? (obj.fields && typeof obj.fields === 'object' ? (obj.fields as Record<string, unknown>)[mapKey] : undefined);
+      const x =
+        obj[mapKey] ??
+        (obj.fields && typeof obj.fields === 'object' ? (obj.fields as Record<string, unknown>)[mapKey] : undefined);
       return finish2(x, pred);
     }
     return pred(undefined);
@@ -103,7 +118,7 @@ function makeVisitor(node: FieldNode, facts: FieldFacts | undefined): Visitor {
         return pred(undefined);
       }
       const obj = v as Record<string, unknown>;
-      let next = obj[keys[i]!];
+      let next = obj[keys[i]];
       if (next === undefined) {
         const a = alt[i];
         if (a !== undefined) next = obj[a];
@@ -122,7 +137,7 @@ function makeVisitor(node: FieldNode, facts: FieldFacts | undefined): Visitor {
 function nanosOf(v: string): number | undefined {
   const m = /\.(\d{1,9})/.exec(v);
   if (!m) return Number.isNaN(Date.parse(v)) ? undefined : 0;
-  return Number(m[1]!.padEnd(9, '0'));
+  return Number(m[1].padEnd(9, '0'));
 }
 
 // ---- predicates --------------------------------------------------------------------------------
@@ -167,7 +182,8 @@ function stringOp(op: CompareOp, b: string, nocase: boolean): Pred {
 }
 
 function compareValues(a: unknown, b: unknown, op: CompareOp, nocase: boolean): boolean {
-  const numeric = (typeof a === 'number' || typeof b === 'number') && !Number.isNaN(toNum(a)) && !Number.isNaN(toNum(b));
+  const numeric =
+    (typeof a === 'number' || typeof b === 'number') && !Number.isNaN(toNum(a)) && !Number.isNaN(toNum(b));
   if (numeric) return numericOp(op, toNum(b))(a);
   return stringOp(op, toStr(b), nocase)(a);
 }
@@ -280,7 +296,7 @@ export class Compiler {
           if (r !== undefined) out.push(r);
           return;
         }
-        for (const v of lists[i]!) {
+        for (const v of lists[i]) {
           current[i] = v;
           rec(i + 1);
         }
@@ -300,14 +316,14 @@ export class Compiler {
           return (ev) => a(ev) && b(ev);
         }
         return (ev) => {
-          for (let i = 0; i < parts.length; i++) if (!parts[i]!(ev)) return false;
+          for (let i = 0; i < parts.length; i++) if (!parts[i](ev)) return false;
           return true;
         };
       }
       case 'or': {
         const parts = byCost(e.items).map((i) => this.compileExpr(i));
         return (ev) => {
-          for (let i = 0; i < parts.length; i++) if (parts[i]!(ev)) return true;
+          for (let i = 0; i < parts.length; i++) if (parts[i](ev)) return true;
           return false;
         };
       }
@@ -416,7 +432,10 @@ export class Compiler {
         return res.some((r) => r.test(s));
       };
     } else {
-      const ranges = list.map((c) => parseCidr(c)).filter((r): r is NonNullable<typeof r> => !!r).map(cidrMatcher);
+      const ranges = list
+        .map((c) => parseCidr(c))
+        .filter((r): r is NonNullable<typeof r> => !!r)
+        .map(cidrMatcher);
       pred = (v) => ranges.some((r) => r(v));
     }
     const positive: EventPredicate = (ev) => visit(ev, pred);
@@ -425,7 +444,10 @@ export class Compiler {
 
   // ---- statistics ------------------------------------------------------------------------------
 
-  compileAggregate(sections: Map<SectionKind, Section>, matches: EventPredicate): ((events: Iterable<unknown>) => Array<Record<string, unknown>>) | undefined {
+  compileAggregate(
+    sections: Map<SectionKind, Section>,
+    matches: EventPredicate,
+  ): ((events: Iterable<unknown>) => Array<Record<string, unknown>>) | undefined {
     const match = sections.get('match');
     const outcome = sections.get('outcome');
     if (!match && !outcome) return undefined;
@@ -438,13 +460,20 @@ export class Compiler {
       .map((o) => {
         const call = o.value as CallNode;
         const arg = call.args[0];
-        return { name: o.variable.name, fn: call.name.toLowerCase(), values: arg ? this.values(arg) : () => [] as unknown[] };
+        return {
+          name: o.variable.name,
+          fn: call.name.toLowerCase(),
+          values: arg ? this.values(arg) : () => [] as unknown[],
+        };
       });
     const order = sections.get('order')?.order ?? [];
     const limit = sections.get('limit')?.limit?.value;
     return (events) => {
       const groups = new Map<string, { key: unknown[]; acc: Accumulator[] }>();
-      const newGroup = (key: unknown[]): { key: unknown[]; acc: Accumulator[] } => ({ key, acc: outcomes.map((o) => new Accumulator(o.fn)) });
+      const newGroup = (key: unknown[]): { key: unknown[]; acc: Accumulator[] } => ({
+        key,
+        acc: outcomes.map((o) => new Accumulator(o.fn)),
+      });
       for (const ev of events) {
         if (!matches(ev)) continue;
         let combos: unknown[][] = [[]];
@@ -467,18 +496,21 @@ export class Compiler {
             g = newGroup(c);
             groups.set(id, g);
           }
-          for (let i = 0; i < outcomes.length; i++) g.acc[i]!.add(outVals[i]!);
+          for (let i = 0; i < outcomes.length; i++) g.acc[i].add(outVals[i]);
         }
       }
       if (keys.length === 0 && groups.size === 0) groups.set('[]', newGroup([]));
       let rows = [...groups.values()].map((g) => {
         const row: Record<string, unknown> = {};
         keys.forEach((k, i) => (row[k.name] = g.key[i]));
-        outcomes.forEach((o, i) => (row[o.name] = g.acc[i]!.result()));
+        outcomes.forEach((o, i) => (row[o.name] = g.acc[i].result()));
         return row;
       });
       if (order.length) {
-        const spec = order.map((o) => ({ name: o.variable.type === 'variable' ? o.variable.name : fieldPathOf(o.variable).join('.'), desc: o.direction?.value === 'desc' }));
+        const spec = order.map((o) => ({
+          name: o.variable.type === 'variable' ? o.variable.name : fieldPathOf(o.variable).join('.'),
+          desc: o.direction?.value === 'desc',
+        }));
         rows = rows.sort((a, b) => {
           for (const s of spec) {
             const c = compareForSort(a[s.name], b[s.name]);
@@ -498,10 +530,17 @@ function cost(e: Expr): number {
   switch (e.type) {
     case 'compare': {
       let c = e.left.type === 'field' ? 1 + (e.left.segments.length > 3 ? 1 : 0) : 6;
-      const last = e.left.type === 'field' ? e.left.segments[e.left.segments.length - 1]!.name : '';
+      const last = e.left.type === 'field' ? e.left.segments[e.left.segments.length - 1].name : '';
       if (last === 'seconds' || last === 'nanos') c += 2;
       if (e.right?.type === 'regex') c += 3;
-      else if (e.right && e.right.type !== 'string' && e.right.type !== 'number' && e.right.type !== 'enum' && e.right.type !== 'bool') c += 6;
+      else if (
+        e.right &&
+        e.right.type !== 'string' &&
+        e.right.type !== 'number' &&
+        e.right.type !== 'enum' &&
+        e.right.type !== 'bool'
+      )
+        c += 6;
       if (e.nocase) c += 1;
       return c;
     }
@@ -534,7 +573,15 @@ function compareForSort(a: unknown, b: unknown): number {
   if (b === undefined || b === null) return 1;
   const na = Number(a);
   const nb = Number(b);
-  if (typeof a !== 'object' && typeof b !== 'object' && !Number.isNaN(na) && !Number.isNaN(nb) && String(a) !== '' && String(b) !== '') return na - nb;
+  if (
+    typeof a !== 'object' &&
+    typeof b !== 'object' &&
+    !Number.isNaN(na) &&
+    !Number.isNaN(nb) &&
+    String(a) !== '' &&
+    String(b) !== ''
+  )
+    return na - nb;
   return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 

@@ -100,7 +100,7 @@ export function timestampSeconds(v: unknown): number | undefined {
     const ms = Date.parse(v);
     return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
   }
-  if (v && typeof v === 'object' && 'seconds' in v) return toNum((v as { seconds: unknown }).seconds);
+  if (v && typeof v === 'object' && 'seconds' in v) return toNum(v.seconds);
   return undefined;
 }
 
@@ -174,7 +174,7 @@ export function ipInCidr(ip: unknown, range: [ipaddr.IPv4 | ipaddr.IPv6, number]
   }
   const [net] = range;
   if (addr.kind() !== net.kind()) return false;
-  return addr.match(range as [typeof addr, number]);
+  return addr.match(range);
 }
 
 function dateParts(v: unknown): Date | undefined {
@@ -182,7 +182,10 @@ function dateParts(v: unknown): Date | undefined {
   return secs === undefined ? undefined : new Date(secs * 1000);
 }
 
-function inZone(d: Date, tz: unknown): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
+function inZone(
+  d: Date,
+  tz: unknown,
+): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
   if (typeof tz === 'string' && tz !== '' && tz.toUpperCase() !== 'UTC' && tz.toUpperCase() !== 'GMT') {
     try {
       const parts = new Intl.DateTimeFormat('en-US', {
@@ -209,12 +212,24 @@ function inZone(d: Date, tz: unknown): { year: number; month: number; day: numbe
       // An unknown zone falls back to UTC; the checker reports it.
     }
   }
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), weekday: d.getUTCDay() };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    weekday: d.getUTCDay(),
+  };
 }
 
 const tsParams: FunctionParam[] = [
   { name: 'unix_seconds', type: 'timestamp', doc: 'A timestamp field (its .seconds) or epoch seconds' },
-  { name: 'time_zone', type: 'string', optional: true, doc: 'IANA time zone such as "America/Los_Angeles"; UTC when omitted' },
+  {
+    name: 'time_zone',
+    type: 'string',
+    optional: true,
+    doc: 'IANA time zone such as "America/Los_Angeles"; UTC when omitted',
+  },
 ];
 
 function regexOf(pattern: unknown): RegExp | undefined {
@@ -275,7 +290,10 @@ export const FUNCTIONS: readonly FunctionDef[] = [
   },
   {
     name: 'strings.concat',
-    params: [{ name: 'value', type: 'any' }, { name: 'value', type: 'any' }],
+    params: [
+      { name: 'value', type: 'any' },
+      { name: 'value', type: 'any' },
+    ],
     variadic: true,
     returns: 'string',
     doc: 'Concatenates strings and numbers.',
@@ -283,7 +301,10 @@ export const FUNCTIONS: readonly FunctionDef[] = [
   },
   {
     name: 'strings.coalesce',
-    params: [{ name: 'value', type: 'string' }, { name: 'value', type: 'string' }],
+    params: [
+      { name: 'value', type: 'string' },
+      { name: 'value', type: 'string' },
+    ],
     variadic: true,
     returns: 'string',
     doc: 'The first argument that is not empty.',
@@ -305,28 +326,40 @@ export const FUNCTIONS: readonly FunctionDef[] = [
   },
   {
     name: 'strings.contains',
-    params: [{ name: 'text', type: 'string' }, { name: 'substring', type: 'string' }],
+    params: [
+      { name: 'text', type: 'string' },
+      { name: 'substring', type: 'string' },
+    ],
     returns: 'bool',
     doc: 'True when the text contains the substring (case-sensitive).',
     impl: ([s, sub]) => toStr(s).includes(toStr(sub)),
   },
   {
     name: 'strings.trim',
-    params: [{ name: 'text', type: 'string' }, { name: 'cutset', type: 'string', optional: true, doc: 'Characters to remove; white space when omitted' }],
+    params: [
+      { name: 'text', type: 'string' },
+      { name: 'cutset', type: 'string', optional: true, doc: 'Characters to remove; white space when omitted' },
+    ],
     returns: 'string',
     doc: 'Removes the cutset characters from both ends.',
     impl: ([s, cut]) => trim(toStr(s), cut, true, true),
   },
   {
     name: 'strings.ltrim',
-    params: [{ name: 'text', type: 'string' }, { name: 'cutset', type: 'string', optional: true }],
+    params: [
+      { name: 'text', type: 'string' },
+      { name: 'cutset', type: 'string', optional: true },
+    ],
     returns: 'string',
     doc: 'Removes the cutset characters from the start.',
     impl: ([s, cut]) => trim(toStr(s), cut, true, false),
   },
   {
     name: 'strings.rtrim',
-    params: [{ name: 'text', type: 'string' }, { name: 'cutset', type: 'string', optional: true }],
+    params: [
+      { name: 'text', type: 'string' },
+      { name: 'cutset', type: 'string', optional: true },
+    ],
     returns: 'string',
     doc: 'Removes the cutset characters from the end.',
     impl: ([s, cut]) => trim(toStr(s), cut, false, true),
@@ -369,7 +402,10 @@ export const FUNCTIONS: readonly FunctionDef[] = [
   },
   {
     name: 'strings.count_substrings',
-    params: [{ name: 'text', type: 'string' }, { name: 'substring', type: 'string' }],
+    params: [
+      { name: 'text', type: 'string' },
+      { name: 'substring', type: 'string' },
+    ],
     returns: 'number',
     doc: 'How often the substring occurs (without overlaps).',
     impl: ([s, sub]) => {
@@ -449,7 +485,10 @@ export const FUNCTIONS: readonly FunctionDef[] = [
   },
   {
     name: 'math.round',
-    params: [{ name: 'number', type: 'number' }, { name: 'decimals', type: 'number', optional: true }],
+    params: [
+      { name: 'number', type: 'number' },
+      { name: 'decimals', type: 'number', optional: true },
+    ],
     returns: 'number',
     doc: 'Rounds to the given number of decimal places (0 when omitted).',
     impl: ([n, dp]) => {
@@ -469,16 +508,41 @@ export interface AggregateDef {
 /** Aggregates of the outcome: section. */
 export const AGGREGATES: readonly AggregateDef[] = [
   { name: 'count', params: [{ name: 'field', type: 'any' }], returns: 'number', doc: 'Number of values in the group.' },
-  { name: 'count_distinct', params: [{ name: 'field', type: 'any' }], returns: 'number', doc: 'Number of distinct values in the group.' },
+  {
+    name: 'count_distinct',
+    params: [{ name: 'field', type: 'any' }],
+    returns: 'number',
+    doc: 'Number of distinct values in the group.',
+  },
   { name: 'sum', params: [{ name: 'field', type: 'number' }], returns: 'number', doc: 'Sum of the values.' },
   { name: 'min', params: [{ name: 'field', type: 'number' }], returns: 'number', doc: 'Smallest value.' },
   { name: 'max', params: [{ name: 'field', type: 'number' }], returns: 'number', doc: 'Largest value.' },
   { name: 'avg', params: [{ name: 'field', type: 'number' }], returns: 'number', doc: 'Mean of the values.' },
-  { name: 'stddev', params: [{ name: 'field', type: 'number' }], returns: 'number', doc: 'Standard deviation of the values.' },
+  {
+    name: 'stddev',
+    params: [{ name: 'field', type: 'number' }],
+    returns: 'number',
+    doc: 'Standard deviation of the values.',
+  },
   { name: 'array', params: [{ name: 'field', type: 'any' }], returns: 'array', doc: 'All values (at most 25).' },
-  { name: 'array_distinct', params: [{ name: 'field', type: 'any' }], returns: 'array', doc: 'Distinct values (at most 25).' },
-  { name: 'earliest', params: [{ name: 'timestamp', type: 'timestamp' }], returns: 'number', doc: 'Earliest timestamp, epoch seconds.' },
-  { name: 'latest', params: [{ name: 'timestamp', type: 'timestamp' }], returns: 'number', doc: 'Latest timestamp, epoch seconds.' },
+  {
+    name: 'array_distinct',
+    params: [{ name: 'field', type: 'any' }],
+    returns: 'array',
+    doc: 'Distinct values (at most 25).',
+  },
+  {
+    name: 'earliest',
+    params: [{ name: 'timestamp', type: 'timestamp' }],
+    returns: 'number',
+    doc: 'Earliest timestamp, epoch seconds.',
+  },
+  {
+    name: 'latest',
+    params: [{ name: 'timestamp', type: 'timestamp' }],
+    returns: 'number',
+    doc: 'Latest timestamp, epoch seconds.',
+  },
 ];
 
 const FN_BY_NAME = new Map(FUNCTIONS.map((f) => [f.name, f]));
@@ -492,9 +556,14 @@ export function findAggregate(name: string): AggregateDef | undefined {
   return AGG_BY_NAME.get(name.toLowerCase());
 }
 
-export const FUNCTION_NAMESPACES = [...new Set(FUNCTIONS.map((f) => f.name.split('.')[0]!))];
+export const FUNCTION_NAMESPACES = [...new Set(FUNCTIONS.map((f) => f.name.split('.')[0]))];
 
-export function signatureLabel(f: { name: string; params: FunctionParam[]; variadic?: boolean; returns: string }): string {
+export function signatureLabel(f: {
+  name: string;
+  params: FunctionParam[];
+  variadic?: boolean;
+  returns: string;
+}): string {
   const params = f.params.map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.type}`);
   if (f.variadic) params.push('...');
   return `${f.name}(${params.join(', ')}): ${f.returns}`;
@@ -504,8 +573,8 @@ function trim(s: string, cutset: unknown, left: boolean, right: boolean): string
   const cut = cutset === undefined ? ' \t\r\n' : toStr(cutset);
   let a = 0;
   let b = s.length;
-  if (left) while (a < b && cut.includes(s[a]!)) a++;
-  if (right) while (b > a && cut.includes(s[b - 1]!)) b--;
+  if (left) while (a < b && cut.includes(s[a])) a++;
+  if (right) while (b > a && cut.includes(s[b - 1])) b--;
   return s.slice(a, b);
 }
 

@@ -57,18 +57,29 @@ class LazyAnalysis implements Analysis {
   }
 
   get check(): CheckResult {
-    this.checked ??= check(this.parse.query, this.options.referenceLists ? { referenceLists: this.options.referenceLists } : {});
+    this.checked ??= check(
+      this.parse.query,
+      this.options.referenceLists ? { referenceLists: this.options.referenceLists } : {},
+    );
     return this.checked;
   }
 
   get diagnostics(): UdmDiagnostic[] {
     if (!this.diags) {
       const { text, lines } = this;
-      const raw = [...this.parse.diagnostics, ...this.check.diagnostics].sort((a, b) => a.start - b.start || a.end - b.end);
+      const raw = [...this.parse.diagnostics, ...this.check.diagnostics].sort(
+        (a, b) => a.start - b.start || a.end - b.end,
+      );
       this.diags = raw.map((d) => {
         const start = Math.max(0, Math.min(d.start, text.length));
         const end = Math.max(start, Math.min(d.end, text.length));
-        const out: UdmDiagnostic = { message: d.message, severity: d.severity, range: lines.range(start, end), offset: start, length: end - start };
+        const out: UdmDiagnostic = {
+          message: d.message,
+          severity: d.severity,
+          range: lines.range(start, end),
+          offset: start,
+          length: end - start,
+        };
         if (d.code) out.code = d.code;
         if (d.data !== undefined) out.data = d.data;
         return out;

@@ -101,7 +101,13 @@ export function lex(text: string): LexResult {
       // Digits glued to letters (e.g. 10abc) form one bad token rather than two surprising ones.
       if (i < n && isIdentStart(text.charCodeAt(i))) {
         while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-        push({ kind: 'invalid', start, end: i, value: text.slice(start, i), error: `Invalid number '${text.slice(start, i)}'` });
+        push({
+          kind: 'invalid',
+          start,
+          end: i,
+          value: text.slice(start, i),
+          error: `Invalid number '${text.slice(start, i)}'`,
+        });
         continue;
       }
       push(mk('number', start, i, text.slice(start, i)));
@@ -154,7 +160,8 @@ export function lex(text: string): LexResult {
         while (j < n && isIdentPart(text.charCodeAt(j))) j++;
         const kind: TokenKind = c === 36 ? 'variable' : 'reflist';
         const t = mk(kind, start, j, text.slice(i + 1, j));
-        if (j === i + 1) t.error = c === 36 ? "Expected a placeholder name after '$'" : "Expected a reference list name after '%'";
+        if (j === i + 1)
+          t.error = c === 36 ? "Expected a placeholder name after '$'" : "Expected a reference list name after '%'";
         push(t);
         i = j;
         continue;
@@ -180,7 +187,7 @@ export function lex(text: string): LexResult {
         continue;
       case 60 /* < */:
       case 62 /* > */: {
-        const op = text.charCodeAt(i + 1) === 61 ? text.slice(i, i + 2) : text[i]!;
+        const op = text.charCodeAt(i + 1) === 61 ? text.slice(i, i + 2) : text[i];
         push(mk('op', start, i + op.length, op));
         i += op.length;
         continue;
@@ -222,10 +229,16 @@ export function lex(text: string): LexResult {
         let j = i + 1;
         while (j < n) {
           const d = text.charCodeAt(j);
-          if (d <= 32 || isIdentPart(d) || '"`\'/$%=!<>()[],.:-'.includes(text[j]!)) break;
+          if (d <= 32 || isIdentPart(d) || '"`\'/$%=!<>()[],.:-'.includes(text[j])) break;
           j++;
         }
-        push({ kind: 'invalid', start, end: j, value: text.slice(start, j), error: `Unexpected character '${text.slice(start, j)}'` });
+        push({
+          kind: 'invalid',
+          start,
+          end: j,
+          value: text.slice(start, j),
+          error: `Unexpected character '${text.slice(start, j)}'`,
+        });
         i = j;
       }
     }
@@ -236,7 +249,16 @@ export function lex(text: string): LexResult {
   return { tokens, comments };
 }
 
-const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'", '`': '`', '/': '/' };
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+  '`': '`',
+  '/': '/',
+};
 
 function lexStringToken(text: string, start: number, quote: number): Token {
   const n = text.length;
@@ -301,6 +323,12 @@ function lexRegex(text: string, start: number, push: (t: Token) => void): number
     i++;
   }
   const end = Math.min(i, n);
-  push({ kind: 'regex', start, end, value: text.slice(start + 1, end), error: "Unterminated regular expression: add the closing '/'" });
+  push({
+    kind: 'regex',
+    start,
+    end,
+    value: text.slice(start + 1, end),
+    error: "Unterminated regular expression: add the closing '/'",
+  });
   return end;
 }

@@ -43,7 +43,12 @@ function shortLower(t: Token): string {
 /** A replacement that repairs a malformed token, when there is an obvious one. */
 function lexFix(text: string, t: Token): string | undefined {
   if (t.kind === 'op' && text.slice(t.start, t.end) === '==') return '=';
-  if (t.kind === 'string' && text.charCodeAt(t.start) === 39 && text.charCodeAt(t.end - 1) === 39 && t.end - t.start >= 2) {
+  if (
+    t.kind === 'string' &&
+    text.charCodeAt(t.start) === 39 &&
+    text.charCodeAt(t.end - 1) === 39 &&
+    t.end - t.start >= 2
+  ) {
     return JSON.stringify(t.value);
   }
   return undefined;
@@ -77,7 +82,7 @@ class Parser {
       if (t.error) {
         this.error(t.error, t.start, Math.max(t.end, t.start + 1), 'lex');
         const fix = lexFix(this.text, t);
-        if (fix !== undefined) this.diagnostics[this.diagnostics.length - 1]!.data = { replacements: [fix] };
+        if (fix !== undefined) this.diagnostics[this.diagnostics.length - 1].data = { replacements: [fix] };
       }
     }
     for (const c of this.comments) {
@@ -100,11 +105,11 @@ class Parser {
   // ---- token helpers -------------------------------------------------------------------------
 
   private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.p + offset, this.tokens.length - 1)]!;
+    return this.tokens[Math.min(this.p + offset, this.tokens.length - 1)];
   }
 
   private next(): Token {
-    const t = this.tokens[this.p]!;
+    const t = this.tokens[this.p];
     if (t.kind !== 'eof') this.p++;
     return t;
   }
@@ -157,8 +162,8 @@ class Parser {
       }
     }
     if (items.length === 0) return null;
-    if (items.length === 1) return items[0]!;
-    return { type: 'and', items, start: items[0]!.start, end: items[items.length - 1]!.end };
+    if (items.length === 1) return items[0];
+    return { type: 'and', items, start: items[0].start, end: items[items.length - 1].end };
   }
 
   private canStartCondition(t: Token): boolean {
@@ -190,11 +195,12 @@ class Parser {
       const rhs = this.parseAnd();
       if (!rhs) this.errorHere(`Expected a condition after '${orTok.value}'`);
       else items.push(rhs);
-      if (!first && items.length === 1 && rhs) this.error(`Expected a condition before '${orTok.value}'`, orTok.start, orTok.end);
+      if (!first && items.length === 1 && rhs)
+        this.error(`Expected a condition before '${orTok.value}'`, orTok.start, orTok.end);
     }
     if (items.length === 0) return null;
-    if (items.length === 1) return items[0]!;
-    return { type: 'or', items, start: items[0]!.start, end: items[items.length - 1]!.end };
+    if (items.length === 1) return items[0];
+    return { type: 'or', items, start: items[0].start, end: items[items.length - 1].end };
   }
 
   private parseAnd(): Expr | null {
@@ -217,8 +223,8 @@ class Parser {
       if (this.p === before) break;
     }
     if (items.length === 0) return null;
-    if (items.length === 1) return items[0]!;
-    return { type: 'and', items, start: items[0]!.start, end: items[items.length - 1]!.end };
+    if (items.length === 1) return items[0];
+    return { type: 'and', items, start: items[0].start, end: items[items.length - 1].end };
   }
 
   private parseUnary(): Expr | null {
@@ -256,7 +262,7 @@ class Parser {
         return { type: 'error', start: t.start, end: close.kind === 'rparen' ? close.end : t.end };
       }
       // Keep the parentheses in the span so formatting and folding see them.
-      return { ...inner, start: t.start, end: close.kind === 'rparen' ? close.end : inner.end } as Expr;
+      return { ...inner, start: t.start, end: close.kind === 'rparen' ? close.end : inner.end };
     }
     return this.parseCondition();
   }
@@ -264,7 +270,11 @@ class Parser {
   private parseCondition(): Expr | null {
     const first = this.peek();
     let quantifier: ({ kind: 'any' | 'all' } & { start: number; end: number }) | undefined;
-    if ((this.isWord(first, 'any') || this.isWord(first, 'all')) && this.peek(1).kind === 'ident' && !RESERVED.has(shortLower(this.peek(1)))) {
+    if (
+      (this.isWord(first, 'any') || this.isWord(first, 'all')) &&
+      this.peek(1).kind === 'ident' &&
+      !RESERVED.has(shortLower(this.peek(1)))
+    ) {
       this.next();
       quantifier = { kind: first.value.toLowerCase() as 'any' | 'all', start: first.start, end: first.end };
     }
@@ -298,7 +308,14 @@ class Parser {
         nocase = { start: nc.start, end: nc.end };
         end = nc.end;
       }
-      if (left.type === 'variable' && op === '=' && right && (right.type === 'field' || right.type === 'call') && !nocase && !quantifier) {
+      if (
+        left.type === 'variable' &&
+        op === '=' &&
+        right &&
+        (right.type === 'field' || right.type === 'call') &&
+        !nocase &&
+        !quantifier
+      ) {
         return { type: 'assign', variable: left, value: right, start, end };
       }
       const cmp: Expr = { type: 'compare', left, op, opSpan: { start: t.start, end: t.end }, right, start, end };
@@ -320,7 +337,7 @@ class Parser {
       }
       const lt = this.peek();
       let list: ({ name: string } & { start: number; end: number }) | null = null;
-      let end = this.tokens[this.p - 1]!.end;
+      let end = this.tokens[this.p - 1].end;
       if (lt.kind === 'reflist') {
         this.next();
         list = { name: lt.value, start: lt.start, end: lt.end };
@@ -329,7 +346,16 @@ class Parser {
         this.errorHere("Expected a reference list such as %my_list after 'in'");
       }
       const kwStart = notTok ? notTok.start : inTok.start;
-      return { type: 'in', left, mode, list, negated: !!notTok, keyword: { start: kwStart, end: inTok.end }, start, end };
+      return {
+        type: 'in',
+        left,
+        mode,
+        list,
+        negated: !!notTok,
+        keyword: { start: kwStart, end: inTok.end },
+        start,
+        end,
+      };
     }
     if (left.type === 'call') {
       return { type: 'callExpr', call: left, start, end: left.end };
@@ -343,10 +369,20 @@ class Parser {
       const last = left.segments[left.segments.length - 1];
       if (!(last && last.name === '')) {
         // A trailing empty segment (`metadata.`) was already reported.
-        this.error('Expected an operator (=, !=, >, >=, <, <=, in) after the field', left.start, left.end, 'missing-operator');
+        this.error(
+          'Expected an operator (=, !=, >, >=, <, <=, in) after the field',
+          left.start,
+          left.end,
+          'missing-operator',
+        );
       }
     } else if (left.type === 'string' || left.type === 'regex') {
-      this.error('A value needs a field to compare with, e.g. principal.hostname = "..."', left.start, left.end, 'bare-value');
+      this.error(
+        'A value needs a field to compare with, e.g. principal.hostname = "..."',
+        left.start,
+        left.end,
+        'bare-value',
+      );
     } else {
       this.error('Expected a condition', left.start, left.end);
     }
@@ -379,7 +415,13 @@ class Parser {
     switch (t.kind) {
       case 'string':
         this.next();
-        return { type: 'string', value: t.value, quoted: this.text.charCodeAt(t.start) === 34, start: t.start, end: t.end };
+        return {
+          type: 'string',
+          value: t.value,
+          quoted: this.text.charCodeAt(t.start) === 34,
+          start: t.start,
+          end: t.end,
+        };
       case 'regex':
         this.next();
         return { type: 'regex', pattern: t.value, start: t.start, end: t.end };
@@ -431,7 +473,7 @@ class Parser {
         break;
       }
     }
-    const last = segments[segments.length - 1]!;
+    const last = segments[segments.length - 1];
     if (this.peek().kind === 'lparen' && last.name !== '') {
       return this.parseCall(segments);
     }
@@ -452,7 +494,7 @@ class Parser {
         field.end = this.next().end;
       } else {
         this.error("Missing ']'", open.start, open.end);
-        field.end = this.tokens[this.p - 1]!.end;
+        field.end = this.tokens[this.p - 1].end;
       }
     }
     return field;
@@ -464,11 +506,11 @@ class Parser {
     const call: CallNode = {
       type: 'call',
       name,
-      nameSpan: { start: segments[0]!.start, end: segments[segments.length - 1]!.end },
+      nameSpan: { start: segments[0].start, end: segments[segments.length - 1].end },
       args: [],
       open: { start: open.start, end: open.end },
       commas: [],
-      start: segments[0]!.start,
+      start: segments[0].start,
       end: open.end,
     };
     if (this.peek().kind === 'rparen') {
@@ -486,7 +528,13 @@ class Parser {
       const arg = this.atValueStart() ? this.parseOperand('right') : null;
       if (arg) {
         // `re.regex(field, ...)`: a lone identifier in argument position is a field, not an enum value.
-        if (arg.type === 'enum') call.args.push({ type: 'field', segments: [{ name: arg.name, start: arg.start, end: arg.end }], start: arg.start, end: arg.end });
+        if (arg.type === 'enum')
+          call.args.push({
+            type: 'field',
+            segments: [{ name: arg.name, start: arg.start, end: arg.end }],
+            start: arg.start,
+            end: arg.end,
+          });
         else call.args.push(arg);
         call.end = arg.end;
       } else {
@@ -518,7 +566,15 @@ class Parser {
     const kw = this.next();
     const colon = this.next();
     const kind = kw.value.toLowerCase() as SectionKind;
-    const section: Section = { kind, keyword: { start: kw.start, end: colon.end }, keys: [], outcomes: [], order: [], start: kw.start, end: colon.end };
+    const section: Section = {
+      kind,
+      keyword: { start: kw.start, end: colon.end },
+      keys: [],
+      outcomes: [],
+      order: [],
+      start: kw.start,
+      end: colon.end,
+    };
     const atEnd = (): boolean => this.peek().kind === 'eof' || this.atSectionStart();
     const skipJunk = (what: string): void => {
       const t = this.next();

@@ -41,7 +41,11 @@ export function findRe2Problem(pattern: string): RegexProblem | undefined {
     if (c === '(' && pattern[i + 1] === '?') {
       const rest = pattern.slice(i + 2, i + 4);
       if (rest.startsWith('=') || rest.startsWith('!') || rest === '<=' || rest === '<!') {
-        return { message: 'Lookahead and lookbehind are not supported (RE2 syntax)', index: i, length: rest.startsWith('<') ? 4 : 3 };
+        return {
+          message: 'Lookahead and lookbehind are not supported (RE2 syntax)',
+          index: i,
+          length: rest.startsWith('<') ? 4 : 3,
+        };
       }
     }
   }
@@ -61,9 +65,9 @@ export function translateRegex(pattern: string, nocase: boolean): TranslatedRege
     const inline = /^\(\?([imsU]+)\)/.exec(source);
     if (inline) {
       source = source.slice(inline[0].length);
-      if (inline[1]!.includes('i') && !flags.includes('i')) flags += 'i';
-      if (inline[1]!.includes('s')) flags += 's';
-      if (inline[1]!.includes('m')) flags += 'm';
+      if (inline[1].includes('i') && !flags.includes('i')) flags += 'i';
+      if (inline[1].includes('s')) flags += 's';
+      if (inline[1].includes('m')) flags += 'm';
     }
     try {
       result = { regex: new RegExp(source, flags) };

@@ -1,17 +1,7 @@
 import { ENUMS, MESSAGES, ROOT_MESSAGE } from './generated/schema';
 
 export type ValueKind =
-  | 'string'
-  | 'number'
-  | 'bool'
-  | 'bytes'
-  | 'enum'
-  | 'timestamp'
-  | 'duration'
-  | 'message'
-  | 'struct'
-  | 'map'
-  | 'unknown';
+  'string' | 'number' | 'bool' | 'bytes' | 'enum' | 'timestamp' | 'duration' | 'message' | 'struct' | 'map' | 'unknown';
 
 export interface FieldInfo {
   /** snake_case, as written in queries */
@@ -182,7 +172,7 @@ export function resolvePath(segments: readonly string[]): ResolvedPath {
   const fields: FieldInfo[] = [];
   let type = `m:${ROOT_MESSAGE}`;
   for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
+    const seg = segments[i];
     const kind = valueKind(type);
     if (kind === 'struct' || kind === 'map' || kind === 'unknown') return { fields, errorIndex: -1, freeForm: true };
     const children = childFields(type);
@@ -212,15 +202,15 @@ export function editDistance(a: string, b: string, max = 4): number {
     let rowMin = cur[0];
     for (let j = 1; j <= m; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
     [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return prev[m]!;
+  return prev[m];
 }
 
 /** Closest candidates for a misspelt name, best first. */

@@ -3,30 +3,49 @@
  * tokens, folding and quick fixes. Results use the LSP data types (plain JSON, no `vscode`).
  */
 import {
-  CodeAction,
+  type CodeAction,
   CodeActionKind,
-  CompletionItem,
+  type CompletionItem,
   CompletionItemKind,
-  Diagnostic,
+  type Diagnostic,
   DocumentSymbol,
   SymbolKind,
   DiagnosticSeverity,
   DiagnosticTag,
-  FoldingRange,
+  type FoldingRange,
   FoldingRangeKind,
-  Hover,
+  type Hover,
   InsertTextFormat,
   MarkupKind,
-  SignatureHelp,
+  type SignatureHelp,
   TextEdit,
   type Range,
 } from 'vscode-languageserver-types';
 import type { Section } from './ast';
 import { fieldPathOf } from './check';
-import { AGGREGATES, FUNCTIONS, FUNCTION_NAMESPACES, findAggregate, findFunction, signatureLabel, type AggregateDef, type FunctionDef } from './functions';
+import {
+  AGGREGATES,
+  FUNCTIONS,
+  FUNCTION_NAMESPACES,
+  findAggregate,
+  findFunction,
+  signatureLabel,
+  type AggregateDef,
+  type FunctionDef,
+} from './functions';
 import { analyze, type Analysis, type CompileOptions, type UdmDiagnostic } from './index';
 import type { Token } from './lexer';
-import { childFields, describeType, enumName, enumValues, resolvePath, rootFields, typeLabel, valueKind, type FieldInfo } from './schema';
+import {
+  childFields,
+  describeType,
+  enumName,
+  enumValues,
+  resolvePath,
+  rootFields,
+  typeLabel,
+  valueKind,
+  type FieldInfo,
+} from './schema';
 
 export const KEYWORD_DOCS: Record<string, string> = {
   AND: 'Both conditions must hold. Conditions on separate lines or side by side are ANDed too.',
@@ -88,7 +107,12 @@ export function toLspDiagnostic(d: UdmDiagnostic): Diagnostic {
   const diag: Diagnostic = {
     range: d.range,
     message: d.message,
-    severity: d.severity === 'error' ? DiagnosticSeverity.Error : d.severity === 'warning' ? DiagnosticSeverity.Warning : DiagnosticSeverity.Information,
+    severity:
+      d.severity === 'error'
+        ? DiagnosticSeverity.Error
+        : d.severity === 'warning'
+          ? DiagnosticSeverity.Warning
+          : DiagnosticSeverity.Information,
     source: 'udm',
   };
   if (d.code) diag.code = d.code;
@@ -130,7 +154,7 @@ function tokenIndexBefore(tokens: Token[], offset: number): number {
   let ans = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (tokens[mid]!.start < offset) {
+    if (tokens[mid].start < offset) {
       ans = mid;
       lo = mid + 1;
     } else hi = mid - 1;
@@ -140,7 +164,11 @@ function tokenIndexBefore(tokens: Token[], offset: number): number {
 
 function inComment(a: Analysis, offset: number): boolean {
   for (const c of a.parse.comments) {
-    if (offset > c.start && (offset < c.end || (offset === c.end && c.value.startsWith('//')) || (offset === c.end && c.error))) return true;
+    if (
+      offset > c.start &&
+      (offset < c.end || (offset === c.end && c.value.startsWith('//')) || (offset === c.end && c.error))
+    )
+      return true;
     if (c.start >= offset) break;
   }
   return false;
@@ -170,7 +198,7 @@ function pathAtCursor(a: Analysis, offset: number): PathAtCursor | undefined {
   const { tokens } = a.parse;
   let i = tokenIndexBefore(tokens, offset);
   if (i < 0) return undefined;
-  let t = tokens[i]!;
+  let t = tokens[i];
   let partial = '';
   let replaceStart = offset;
   if (t.kind === 'ident' && t.end >= offset) {
@@ -184,7 +212,7 @@ function pathAtCursor(a: Analysis, offset: number): PathAtCursor | undefined {
   let first = i + 1;
   while (i >= 0) {
     t = tokens[i]!;
-    const nextStart = i + 1 < tokens.length ? tokens[i + 1]!.start : offset;
+    const nextStart = i + 1 < tokens.length ? tokens[i + 1].start : offset;
     if (t.kind !== 'dot' || t.end !== (prefix.length === 0 && partial === '' ? offset : nextStart)) break;
     const id = tokens[i - 1];
     if (!id || id.kind !== 'ident' || id.end !== t.start) break;
@@ -206,7 +234,12 @@ function fieldDoc(f: FieldInfo): string {
   const en = enumName(f.type);
   if (en) {
     const vals = enumValues(en);
-    lines.push(`Values: ${vals.slice(0, 12).map(([n]) => `\`${n}\``).join(', ')}${vals.length > 12 ? `, … (${vals.length} in all)` : ''}`);
+    lines.push(
+      `Values: ${vals
+        .slice(0, 12)
+        .map(([n]) => `\`${n}\``)
+        .join(', ')}${vals.length > 12 ? `, … (${vals.length} in all)` : ''}`,
+    );
   }
   if (f.type === 'timestamp') lines.push('Compare `.seconds` with epoch seconds.');
   return lines.join('\n\n');
@@ -219,7 +252,11 @@ function fieldItems(fields: Map<string, FieldInfo>, range: Range): CompletionIte
     const container = kind === 'message';
     const item: CompletionItem = {
       label: f.name,
-      kind: container ? CompletionItemKind.Module : kind === 'enum' ? CompletionItemKind.Enum : CompletionItemKind.Field,
+      kind: container
+        ? CompletionItemKind.Module
+        : kind === 'enum'
+          ? CompletionItemKind.Enum
+          : CompletionItemKind.Field,
       detail: describeType(f),
       documentation: { kind: MarkupKind.Markdown, value: fieldDoc(f) },
       textEdit: TextEdit.replace(range, f.name),
@@ -243,25 +280,74 @@ function functionItem(f: FunctionDef | AggregateDef, range: Range, label = f.nam
     textEdit: TextEdit.replace(range, `${label}(${hasParams ? '$1' : ''})$0`),
     command: hasParams ? { title: 'Signature help', command: 'editor.action.triggerParameterHints' } : undefined,
     sortText: `3${label}`,
-  } as CompletionItem;
+  };
 }
 
 function keywordItem(label: string, range: Range, sort = '5'): CompletionItem {
-  return { label, kind: CompletionItemKind.Keyword, textEdit: TextEdit.replace(range, label), documentation: KEYWORD_DOCS[label] ?? KEYWORD_DOCS[label.toLowerCase()], sortText: `${sort}${label}` };
+  return {
+    label,
+    kind: CompletionItemKind.Keyword,
+    textEdit: TextEdit.replace(range, label),
+    documentation: KEYWORD_DOCS[label] ?? KEYWORD_DOCS[label.toLowerCase()],
+    sortText: `${sort}${label}`,
+  };
 }
 
 function operatorItems(kind: string, range: Range, repeatedOrString: boolean): CompletionItem[] {
   const ops: Array<[string, string]> = [];
-  if (kind === 'number' || kind === 'unknown') ops.push(['=', 'equals'], ['!=', 'differs'], ['>', 'greater than'], ['>=', 'at least'], ['<', 'less than'], ['<=', 'at most']);
-  else if (kind === 'string' || kind === 'bytes') ops.push(['=', 'equals (case-sensitive; add nocase to ignore case)'], ['!=', 'differs']);
+  if (kind === 'number' || kind === 'unknown')
+    ops.push(
+      ['=', 'equals'],
+      ['!=', 'differs'],
+      ['>', 'greater than'],
+      ['>=', 'at least'],
+      ['<', 'less than'],
+      ['<=', 'at most'],
+    );
+  else if (kind === 'string' || kind === 'bytes')
+    ops.push(['=', 'equals (case-sensitive; add nocase to ignore case)'], ['!=', 'differs']);
   else ops.push(['=', 'equals'], ['!=', 'differs']);
-  const items: CompletionItem[] = ops.map(([op, doc], i) => ({ label: op, kind: CompletionItemKind.Operator, detail: doc, textEdit: TextEdit.replace(range, op), sortText: `0${i}` }));
+  const items: CompletionItem[] = ops.map(([op, doc], i) => ({
+    label: op,
+    kind: CompletionItemKind.Operator,
+    detail: doc,
+    textEdit: TextEdit.replace(range, op),
+    sortText: `0${i}`,
+  }));
   if (kind === 'string' || kind === 'unknown' || repeatedOrString) {
     items.push(
-      { label: 'in %list', kind: CompletionItemKind.Keyword, detail: 'value is in a reference list', insertTextFormat: InsertTextFormat.Snippet, textEdit: TextEdit.replace(range, 'in %$1'), sortText: '10' },
-      { label: 'in regex %list', kind: CompletionItemKind.Keyword, detail: 'matches a regex in a reference list', insertTextFormat: InsertTextFormat.Snippet, textEdit: TextEdit.replace(range, 'in regex %$1'), sortText: '11' },
-      { label: 'in cidr %list', kind: CompletionItemKind.Keyword, detail: 'IP in a CIDR range of a reference list', insertTextFormat: InsertTextFormat.Snippet, textEdit: TextEdit.replace(range, 'in cidr %$1'), sortText: '12' },
-      { label: 'not in %list', kind: CompletionItemKind.Keyword, detail: 'value is not in a reference list', insertTextFormat: InsertTextFormat.Snippet, textEdit: TextEdit.replace(range, 'not in %$1'), sortText: '13' },
+      {
+        label: 'in %list',
+        kind: CompletionItemKind.Keyword,
+        detail: 'value is in a reference list',
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: TextEdit.replace(range, 'in %$1'),
+        sortText: '10',
+      },
+      {
+        label: 'in regex %list',
+        kind: CompletionItemKind.Keyword,
+        detail: 'matches a regex in a reference list',
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: TextEdit.replace(range, 'in regex %$1'),
+        sortText: '11',
+      },
+      {
+        label: 'in cidr %list',
+        kind: CompletionItemKind.Keyword,
+        detail: 'IP in a CIDR range of a reference list',
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: TextEdit.replace(range, 'in cidr %$1'),
+        sortText: '12',
+      },
+      {
+        label: 'not in %list',
+        kind: CompletionItemKind.Keyword,
+        detail: 'value is not in a reference list',
+        insertTextFormat: InsertTextFormat.Snippet,
+        textEdit: TextEdit.replace(range, 'not in %$1'),
+        sortText: '13',
+      },
     );
   }
   return items;
@@ -292,27 +378,45 @@ function fieldBefore(a: Analysis, i: number): { kind: string; type: string; repe
   if (t.kind !== 'ident') return undefined;
   const segs: string[] = [t.value];
   let j = i - 1;
-  while (j >= 1 && tokens[j]!.kind === 'dot' && tokens[j - 1]!.kind === 'ident' && tokens[j - 1]!.end === tokens[j]!.start && tokens[j]!.end === tokens[j + 1]!.start) {
-    segs.unshift(tokens[j - 1]!.value);
+  while (
+    j >= 1 &&
+    tokens[j].kind === 'dot' &&
+    tokens[j - 1].kind === 'ident' &&
+    tokens[j - 1].end === tokens[j].start &&
+    tokens[j].end === tokens[j + 1].start
+  ) {
+    segs.unshift(tokens[j - 1].value);
     j -= 2;
   }
-  if (segs.length === 1 && ['and', 'or', 'not', 'in', 'nocase', 'regex', 'cidr', 'true', 'false'].includes(t.value.toLowerCase())) return undefined;
+  if (
+    segs.length === 1 &&
+    ['and', 'or', 'not', 'in', 'nocase', 'regex', 'cidr', 'true', 'false'].includes(t.value.toLowerCase())
+  )
+    return undefined;
   const path = segs.length > 1 && segs[0] === 'udm' ? segs.slice(1) : segs;
   const r = resolvePath(path);
   if (r.errorIndex >= 0) return undefined;
   const last = r.fields[r.fields.length - 1];
   if (!last) return undefined;
-  return { kind: r.freeForm ? 'unknown' : valueKind(last.type), type: r.freeForm ? 'unknown' : last.type, repeated: r.fields.some((f) => f.repeated) };
+  return {
+    kind: r.freeForm ? 'unknown' : valueKind(last.type),
+    type: r.freeForm ? 'unknown' : last.type,
+    repeated: r.fields.some((f) => f.repeated),
+  };
 }
 
-export function complete(a: Analysis, position: { line: number; character: number }, referenceLists: string[] = []): CompletionItem[] {
+export function complete(
+  a: Analysis,
+  position: { line: number; character: number },
+  referenceLists: string[] = [],
+): CompletionItem[] {
   const offset = a.lines.offset(position);
   if (inComment(a, offset)) return [];
   const { tokens } = a.parse;
   const here = a.lines.position(offset);
   const emptyRange: Range = { start: here, end: here };
   const idx = tokenIndexBefore(tokens, offset);
-  const cur = idx >= 0 ? tokens[idx]! : undefined;
+  const cur = idx >= 0 ? tokens[idx] : undefined;
 
   // Inside a string: enum values for enum fields, replacing the whole string.
   if (cur && cur.kind === 'string' && offset > cur.start && (offset < cur.end || !!cur.error)) {
@@ -329,11 +433,24 @@ export function complete(a: Analysis, position: { line: number; character: numbe
   if (cur && (cur.kind === 'variable' || cur.kind === 'reflist') && cur.end >= offset) {
     const range = a.lines.range(cur.start, offset);
     if (cur.kind === 'reflist') {
-      return referenceLists.map((n) => ({ label: `%${n}`, kind: CompletionItemKind.Reference, textEdit: TextEdit.replace(range, `%${n}`), detail: 'reference list' }));
+      return referenceLists.map((n) => ({
+        label: `%${n}`,
+        kind: CompletionItemKind.Reference,
+        textEdit: TextEdit.replace(range, `%${n}`),
+        detail: 'reference list',
+      }));
     }
     const sec = sectionAt(a, offset);
-    const names = sec && (sec.kind === 'order' || sec.kind === 'limit') ? [...placeholderNames(a), ...outcomeNames(a)] : placeholderNames(a);
-    return [...new Set(names)].map((n) => ({ label: `$${n}`, kind: CompletionItemKind.Variable, textEdit: TextEdit.replace(range, `$${n}`), detail: describePlaceholder(a, n) }));
+    const names =
+      sec && (sec.kind === 'order' || sec.kind === 'limit')
+        ? [...placeholderNames(a), ...outcomeNames(a)]
+        : placeholderNames(a);
+    return [...new Set(names)].map((n) => ({
+      label: `$${n}`,
+      kind: CompletionItemKind.Variable,
+      textEdit: TextEdit.replace(range, `$${n}`),
+      detail: describePlaceholder(a, n),
+    }));
   }
 
   const section = sectionAt(a, offset);
@@ -364,16 +481,26 @@ export function complete(a: Analysis, position: { line: number; character: numbe
         if (before.kind === 'string' || before.kind === 'regex') items.push(keywordItem('nocase', range, '0'));
       }
       for (const ns of FUNCTION_NAMESPACES) {
-        items.push({ label: ns, kind: CompletionItemKind.Module, detail: 'function namespace', textEdit: TextEdit.replace(range, ns), sortText: `4${ns}`, command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } });
+        items.push({
+          label: ns,
+          kind: CompletionItemKind.Module,
+          detail: 'function namespace',
+          textEdit: TextEdit.replace(range, ns),
+          sortText: `4${ns}`,
+          command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
+        });
       }
       items.push(keywordItem('NOT', range), keywordItem('AND', range, '6'), keywordItem('OR', range, '6'));
       if (section?.kind === 'match') return placeholderAndSectionItems(a, section, range, lineStartsHere);
       if (lineStartsHere) items.push(...sectionKeywordItems(a, range, undefined));
-      if (before?.kind === 'ident' && isWord(before, 'in')) return [keywordItem('regex', range, '0'), keywordItem('cidr', range, '0')];
+      if (before?.kind === 'ident' && isWord(before, 'in'))
+        return [keywordItem('regex', range, '0'), keywordItem('cidr', range, '0')];
       return items;
     }
-    if (path.prefix.length === 1 && FUNCTION_NAMESPACES.includes(path.prefix[0]!) && !rootFields().has(path.prefix[0]!)) {
-      return FUNCTIONS.filter((f) => f.name.startsWith(`${path.prefix[0]}.`)).map((f) => functionItem(f, range, f.name.slice(path.prefix[0]!.length + 1)));
+    if (path.prefix.length === 1 && FUNCTION_NAMESPACES.includes(path.prefix[0]) && !rootFields().has(path.prefix[0])) {
+      return FUNCTIONS.filter((f) => f.name.startsWith(`${path.prefix[0]}.`)).map((f) =>
+        functionItem(f, range, f.name.slice(path.prefix[0].length + 1)),
+      );
     }
     const prefix = path.prefix[0] === 'udm' ? path.prefix.slice(1) : path.prefix;
     const r = resolvePath(prefix);
@@ -384,29 +511,72 @@ export function complete(a: Analysis, position: { line: number; character: numbe
   }
 
   // Not typing a word: decide from the previous token.
-  if (!cur) return [...fieldItems(rootFields(), emptyRange), ...FUNCTION_NAMESPACES.map((ns) => ({ label: ns, kind: CompletionItemKind.Module, sortText: `4${ns}` })), keywordItem('NOT', emptyRange), ...sectionKeywordItems(a, emptyRange, undefined)];
-  if (section && section.kind !== 'match' && cur.start >= section.keyword.start) return sectionItems(a, section, emptyRange, cur, lineStartsHere);
-  if (section?.kind === 'match' && cur.start >= section.keyword.start) return placeholderAndSectionItems(a, section, emptyRange, lineStartsHere);
+  if (!cur)
+    return [
+      ...fieldItems(rootFields(), emptyRange),
+      ...FUNCTION_NAMESPACES.map((ns) => ({ label: ns, kind: CompletionItemKind.Module, sortText: `4${ns}` })),
+      keywordItem('NOT', emptyRange),
+      ...sectionKeywordItems(a, emptyRange, undefined),
+    ];
+  if (section && section.kind !== 'match' && cur.start >= section.keyword.start)
+    return sectionItems(a, section, emptyRange, cur, lineStartsHere);
+  if (section?.kind === 'match' && cur.start >= section.keyword.start)
+    return placeholderAndSectionItems(a, section, emptyRange, lineStartsHere);
   if (cur.kind === 'op') {
     if (tokens[idx - 1]?.kind === 'variable') {
       // `$name = |`: a placeholder takes a field (or a function of fields).
-      return [...fieldItems(rootFields(), emptyRange), ...FUNCTION_NAMESPACES.map((ns) => ({ label: ns, kind: CompletionItemKind.Module, sortText: `4${ns}` }))];
+      return [
+        ...fieldItems(rootFields(), emptyRange),
+        ...FUNCTION_NAMESPACES.map((ns) => ({ label: ns, kind: CompletionItemKind.Module, sortText: `4${ns}` })),
+      ];
     }
     const f = fieldBefore(a, idx - 1);
     if (f?.kind === 'enum') return enumItems(f.type, emptyRange);
     if (f?.kind === 'bool') return [keywordItem('true', emptyRange, '0'), keywordItem('false', emptyRange, '0')];
     if (f?.kind === 'string')
       return [
-        { label: '"…"', kind: CompletionItemKind.Snippet, insertTextFormat: InsertTextFormat.Snippet, textEdit: TextEdit.replace(emptyRange, '"$1"'), detail: 'string' },
-        { label: '/…/', kind: CompletionItemKind.Snippet, insertTextFormat: InsertTextFormat.Snippet, textEdit: TextEdit.replace(emptyRange, '/$1/'), detail: 'regular expression (partial match)' },
+        {
+          label: '"…"',
+          kind: CompletionItemKind.Snippet,
+          insertTextFormat: InsertTextFormat.Snippet,
+          textEdit: TextEdit.replace(emptyRange, '"$1"'),
+          detail: 'string',
+        },
+        {
+          label: '/…/',
+          kind: CompletionItemKind.Snippet,
+          insertTextFormat: InsertTextFormat.Snippet,
+          textEdit: TextEdit.replace(emptyRange, '/$1/'),
+          detail: 'regular expression (partial match)',
+        },
       ];
     return [];
   }
-  if (isWord(cur, 'in')) return [keywordItem('regex', emptyRange, '0'), keywordItem('cidr', emptyRange, '0'), ...referenceLists.map((n) => ({ label: `%${n}`, kind: CompletionItemKind.Reference, textEdit: TextEdit.replace(emptyRange, `%${n}`) }))];
-  if (isWord(cur, 'regex') || isWord(cur, 'cidr')) return referenceLists.map((n) => ({ label: `%${n}`, kind: CompletionItemKind.Reference, textEdit: TextEdit.replace(emptyRange, `%${n}`) }));
+  if (isWord(cur, 'in'))
+    return [
+      keywordItem('regex', emptyRange, '0'),
+      keywordItem('cidr', emptyRange, '0'),
+      ...referenceLists.map((n) => ({
+        label: `%${n}`,
+        kind: CompletionItemKind.Reference,
+        textEdit: TextEdit.replace(emptyRange, `%${n}`),
+      })),
+    ];
+  if (isWord(cur, 'regex') || isWord(cur, 'cidr'))
+    return referenceLists.map((n) => ({
+      label: `%${n}`,
+      kind: CompletionItemKind.Reference,
+      textEdit: TextEdit.replace(emptyRange, `%${n}`),
+    }));
   const f = isValueEnd(cur) ? fieldBefore(a, idx) : undefined;
   // Timestamps are compared through .seconds and messages through a sub-field; no operator fits.
-  if (f && tokens[idx - 1]?.kind !== 'op' && !lineStartsHere && (f.kind === 'timestamp' || f.kind === 'message' || f.kind === 'duration')) return [];
+  if (
+    f &&
+    tokens[idx - 1]?.kind !== 'op' &&
+    !lineStartsHere &&
+    (f.kind === 'timestamp' || f.kind === 'message' || f.kind === 'duration')
+  )
+    return [];
   if (f && tokens[idx - 1]?.kind !== 'op' && !lineStartsHere) return operatorItems(f.kind, emptyRange, f.repeated);
   const items: CompletionItem[] = [];
   if (isValueEnd(cur)) {
@@ -419,7 +589,16 @@ export function complete(a: Analysis, position: { line: number; character: numbe
 }
 
 function isValueEnd(t: Token): boolean {
-  return t.kind === 'string' || t.kind === 'regex' || t.kind === 'number' || t.kind === 'rparen' || t.kind === 'reflist' || t.kind === 'rbracket' || t.kind === 'variable' || (t.kind === 'ident' && !['and', 'or', 'not', 'in', 'regex', 'cidr'].includes(t.value.toLowerCase()));
+  return (
+    t.kind === 'string' ||
+    t.kind === 'regex' ||
+    t.kind === 'number' ||
+    t.kind === 'rparen' ||
+    t.kind === 'reflist' ||
+    t.kind === 'rbracket' ||
+    t.kind === 'variable' ||
+    (t.kind === 'ident' && !['and', 'or', 'not', 'in', 'regex', 'cidr'].includes(t.value.toLowerCase()))
+  );
 }
 
 function enumItems(type: string, range: Range): CompletionItem[] {
@@ -452,18 +631,39 @@ function sectionKeywordItems(a: Analysis, range: Range, current: Section | undef
     kind: CompletionItemKind.Keyword,
     documentation: KEYWORD_DOCS[k],
     insertTextFormat: InsertTextFormat.Snippet,
-    textEdit: TextEdit.replace(range, k === 'limit' ? 'limit:\n  ${1:100}' : k === 'outcome' ? 'outcome:\n  \\$${1:count} = ${2:count}(${3:metadata.id})' : k === 'order' ? 'order:\n  \\$${1:count} ${2|desc,asc|}' : 'match:\n  \\$${1:placeholder}'),
+    textEdit: TextEdit.replace(
+      range,
+      k === 'limit'
+        ? 'limit:\n  ${1:100}'
+        : k === 'outcome'
+          ? 'outcome:\n  \\$${1:count} = ${2:count}(${3:metadata.id})'
+          : k === 'order'
+            ? 'order:\n  \\$${1:count} ${2|desc,asc|}'
+            : 'match:\n  \\$${1:placeholder}',
+    ),
     sortText: `7${i}`,
   }));
 }
 
 function placeholderAndSectionItems(a: Analysis, section: Section, range: Range, lineStart: boolean): CompletionItem[] {
-  const items: CompletionItem[] = placeholderNames(a).map((n) => ({ label: `$${n}`, kind: CompletionItemKind.Variable, detail: describePlaceholder(a, n), textEdit: TextEdit.replace(range, `$${n}`), sortText: `0${n}` }));
+  const items: CompletionItem[] = placeholderNames(a).map((n) => ({
+    label: `$${n}`,
+    kind: CompletionItemKind.Variable,
+    detail: describePlaceholder(a, n),
+    textEdit: TextEdit.replace(range, `$${n}`),
+    sortText: `0${n}`,
+  }));
   if (lineStart) items.push(...sectionKeywordItems(a, range, section));
   return items;
 }
 
-function sectionItems(a: Analysis, section: Section, range: Range, before: Token | undefined, lineStart: boolean): CompletionItem[] {
+function sectionItems(
+  a: Analysis,
+  section: Section,
+  range: Range,
+  before: Token | undefined,
+  lineStart: boolean,
+): CompletionItem[] {
   const items: CompletionItem[] = [];
   if (section.kind === 'outcome') {
     if (before?.kind === 'op') {
@@ -471,22 +671,47 @@ function sectionItems(a: Analysis, section: Section, range: Range, before: Token
       return items;
     }
     if (before?.kind === 'lparen' || before?.kind === 'comma') {
-      items.push(...fieldItems(rootFields(), range), ...placeholderNames(a).map((n) => ({ label: `$${n}`, kind: CompletionItemKind.Variable, textEdit: TextEdit.replace(range, `$${n}`) })));
+      items.push(
+        ...fieldItems(rootFields(), range),
+        ...placeholderNames(a).map((n) => ({
+          label: `$${n}`,
+          kind: CompletionItemKind.Variable,
+          textEdit: TextEdit.replace(range, `$${n}`),
+        })),
+      );
       return items;
     }
     items.push({
       label: '$name = count(…)',
       kind: CompletionItemKind.Snippet,
       insertTextFormat: InsertTextFormat.Snippet,
-      textEdit: TextEdit.replace(range, '\\$${1:count} = ${2|count,count_distinct,sum,min,max,avg,stddev,array,array_distinct,earliest,latest|}(${3:metadata.id})'),
+      textEdit: TextEdit.replace(
+        range,
+        '\\$${1:count} = ${2|count,count_distinct,sum,min,max,avg,stddev,array,array_distinct,earliest,latest|}(${3:metadata.id})',
+      ),
       sortText: '0',
     });
   } else if (section.kind === 'order') {
-    if (before && (before.kind === 'variable' || (before.kind === 'ident' && !lineStart && before.start > section.keyword.end))) {
+    if (
+      before &&
+      (before.kind === 'variable' || (before.kind === 'ident' && !lineStart && before.start > section.keyword.end))
+    ) {
       items.push(keywordItem('asc', range, '0'), keywordItem('desc', range, '0'));
     }
-    const names = new Set([...outcomeNames(a), ...(a.parse.query.sections.find((s) => s.kind === 'match')?.keys.map((k) => (k.type === 'variable' ? k.name : '')) ?? [])]);
-    for (const n of names) if (n) items.push({ label: `$${n}`, kind: CompletionItemKind.Variable, textEdit: TextEdit.replace(range, `$${n}`), sortText: `1${n}` });
+    const names = new Set([
+      ...outcomeNames(a),
+      ...(a.parse.query.sections
+        .find((s) => s.kind === 'match')
+        ?.keys.map((k) => (k.type === 'variable' ? k.name : '')) ?? []),
+    ]);
+    for (const n of names)
+      if (n)
+        items.push({
+          label: `$${n}`,
+          kind: CompletionItemKind.Variable,
+          textEdit: TextEdit.replace(range, `$${n}`),
+          sortText: `1${n}`,
+        });
   }
   if (lineStart) items.push(...sectionKeywordItems(a, range, section));
   return items;
@@ -494,39 +719,70 @@ function sectionItems(a: Analysis, section: Section, range: Range, before: Token
 
 // ---- hover -------------------------------------------------------------------------------------
 
-export function hover(a: Analysis, position: { line: number; character: number }, referenceLists: Record<string, string[]> = {}): Hover | null {
+export function hover(
+  a: Analysis,
+  position: { line: number; character: number },
+  referenceLists: Record<string, string[]> = {},
+): Hover | null {
   const offset = a.lines.offset(position);
   const { tokens } = a.parse;
   const i = tokenIndexBefore(tokens, offset + 1);
   if (i < 0) return null;
-  const t = tokens[i]!;
+  const t = tokens[i];
   if (offset < t.start || offset > t.end) return null;
   const range = a.lines.range(t.start, t.end);
   if (t.kind === 'ident') {
     // The dotted chain around this identifier.
     const segs: Token[] = [t];
     let j = i - 1;
-    while (j >= 1 && tokens[j]!.kind === 'dot' && tokens[j - 1]!.kind === 'ident' && tokens[j - 1]!.end === tokens[j]!.start && tokens[j]!.end === tokens[j + 1]!.start) {
-      segs.unshift(tokens[j - 1]!);
+    while (
+      j >= 1 &&
+      tokens[j].kind === 'dot' &&
+      tokens[j - 1].kind === 'ident' &&
+      tokens[j - 1].end === tokens[j].start &&
+      tokens[j].end === tokens[j + 1].start
+    ) {
+      segs.unshift(tokens[j - 1]);
       j -= 2;
     }
     const lower = t.value.toLowerCase();
     let k = i + 1;
     const after: Token[] = [];
-    while (k + 1 < tokens.length && tokens[k]!.kind === 'dot' && tokens[k + 1]!.kind === 'ident' && tokens[k]!.start === tokens[k - 1]!.end) {
-      after.push(tokens[k + 1]!);
+    while (
+      k + 1 < tokens.length &&
+      tokens[k].kind === 'dot' &&
+      tokens[k + 1].kind === 'ident' &&
+      tokens[k].start === tokens[k - 1].end
+    ) {
+      after.push(tokens[k + 1]);
       k += 2;
     }
     const fullName = [...segs, ...after].map((s) => s.value).join('.');
-    if (tokens[k]?.kind === 'lparen' && tokens[k]!.start === tokens[k - 1]!.end) {
+    if (tokens[k]?.kind === 'lparen' && tokens[k].start === tokens[k - 1].end) {
       const fn: FunctionDef | AggregateDef | undefined = findFunction(fullName) ?? findAggregate(fullName);
-      if (fn) return { contents: { kind: MarkupKind.Markdown, value: `\`\`\`udm\n${signatureLabel(fn)}\n\`\`\`\n\n${fn.doc}${paramDocs(fn)}` }, range: a.lines.range(segs[0]!.start, tokens[k - 1]!.end) };
+      if (fn)
+        return {
+          contents: {
+            kind: MarkupKind.Markdown,
+            value: `\`\`\`udm\n${signatureLabel(fn)}\n\`\`\`\n\n${fn.doc}${paramDocs(fn)}`,
+          },
+          range: a.lines.range(segs[0].start, tokens[k - 1].end),
+        };
       return null;
     }
     if (segs.length === 1 && after.length === 0) {
       const doc = KEYWORD_DOCS[t.value.toUpperCase()] ?? KEYWORD_DOCS[lower];
-      if (doc && (['and', 'or', 'not'].includes(lower) || tokens[i + 1]?.kind === 'colon' || !rootFields().has(lower))) {
-        return { contents: { kind: MarkupKind.Markdown, value: `**${tokens[i + 1]?.kind === 'colon' ? `${lower}:` : t.value}** — ${doc}` }, range };
+      if (
+        doc &&
+        (['and', 'or', 'not'].includes(lower) || tokens[i + 1]?.kind === 'colon' || !rootFields().has(lower))
+      ) {
+        return {
+          contents: {
+            kind: MarkupKind.Markdown,
+            value: `**${tokens[i + 1]?.kind === 'colon' ? `${lower}:` : t.value}** — ${doc}`,
+          },
+          range,
+        };
       }
       const prevTok = tokens[i - 1];
       if (prevTok?.kind === 'op') {
@@ -540,10 +796,16 @@ export function hover(a: Analysis, position: { line: number; character: number }
     const r = resolvePath(cleaned);
     if (r.errorIndex >= 0 && r.errorIndex < cleaned.length) return null;
     const f = r.fields[r.fields.length - 1];
-    if (!f) return r.freeForm ? { contents: { kind: MarkupKind.Markdown, value: `\`${cleaned.join('.')}\` — free-form key of a Struct` }, range } : null;
+    if (!f)
+      return r.freeForm
+        ? {
+            contents: { kind: MarkupKind.Markdown, value: `\`${cleaned.join('.')}\` — free-form key of a Struct` },
+            range,
+          }
+        : null;
     return {
       contents: { kind: MarkupKind.Markdown, value: `**${cleaned.join('.')}**\n\n${fieldDoc(f)}` },
-      range: a.lines.range(segs[0]!.start, t.end),
+      range: a.lines.range(segs[0].start, t.end),
     };
   }
   if (t.kind === 'string') {
@@ -556,21 +818,44 @@ export function hover(a: Analysis, position: { line: number; character: number }
     return null;
   }
   if (t.kind === 'variable') {
-    return { contents: { kind: MarkupKind.Markdown, value: `**$${t.value}** ${describePlaceholder(a, t.value)}` }, range };
+    return {
+      contents: { kind: MarkupKind.Markdown, value: `**$${t.value}** ${describePlaceholder(a, t.value)}` },
+      range,
+    };
   }
   if (t.kind === 'reflist') {
     const list = referenceLists[t.value];
-    return { contents: { kind: MarkupKind.Markdown, value: list ? `**%${t.value}** — reference list with ${list.length} entr${list.length === 1 ? 'y' : 'ies'}` : `**%${t.value}** — reference list` }, range };
+    return {
+      contents: {
+        kind: MarkupKind.Markdown,
+        value: list
+          ? `**%${t.value}** — reference list with ${list.length} entr${list.length === 1 ? 'y' : 'ies'}`
+          : `**%${t.value}** — reference list`,
+      },
+      range,
+    };
   }
   if (t.kind === 'regex') {
-    return { contents: { kind: MarkupKind.Markdown, value: 'Regular expression (RE2 syntax), matched anywhere in the value. Add `nocase` to ignore case.' }, range };
+    return {
+      contents: {
+        kind: MarkupKind.Markdown,
+        value: 'Regular expression (RE2 syntax), matched anywhere in the value. Add `nocase` to ignore case.',
+      },
+      range,
+    };
   }
   return null;
 }
 
 function enumHover(en: string, value: string, range: Range): Hover {
   const hit = enumValues(en).find(([n]) => n === value);
-  return { contents: { kind: MarkupKind.Markdown, value: hit ? `\`${en}.${hit[0]}\` = ${hit[1]}` : `Not a value of \`${en}\`` }, range };
+  return {
+    contents: {
+      kind: MarkupKind.Markdown,
+      value: hit ? `\`${en}.${hit[0]}\` = ${hit[1]}` : `Not a value of \`${en}\``,
+    },
+    range,
+  };
 }
 
 function paramDocs(fn: FunctionDef | AggregateDef): string {
@@ -588,7 +873,7 @@ export function signatureHelp(a: Analysis, position: { line: number; character: 
   let commas = 0;
   // Walk back to the unmatched '(' that opens the call around the cursor (bounded: one condition).
   for (let steps = 0; i >= 0 && steps < 2000; i--, steps++) {
-    const t = tokens[i]!;
+    const t = tokens[i];
     if (t.kind === 'rparen' && t.end <= offset) depth++;
     else if (t.kind === 'lparen') {
       if (depth === 0) break;
@@ -599,16 +884,19 @@ export function signatureHelp(a: Analysis, position: { line: number; character: 
   if (i < 1) return null;
   const parts: string[] = [];
   let j = i - 1;
-  if (tokens[j]!.kind !== 'ident' || tokens[j]!.end !== tokens[i]!.start) return null;
-  parts.unshift(tokens[j]!.value);
-  while (j >= 2 && tokens[j - 1]!.kind === 'dot' && tokens[j - 2]!.kind === 'ident') {
-    parts.unshift(tokens[j - 2]!.value);
+  if (tokens[j].kind !== 'ident' || tokens[j].end !== tokens[i].start) return null;
+  parts.unshift(tokens[j].value);
+  while (j >= 2 && tokens[j - 1].kind === 'dot' && tokens[j - 2].kind === 'ident') {
+    parts.unshift(tokens[j - 2].value);
     j -= 2;
   }
   const name = parts.join('.');
   const fn: FunctionDef | AggregateDef | undefined = findFunction(name) ?? findAggregate(name);
   if (!fn) return null;
-  const params = fn.params.map((p) => ({ label: `${p.name}${p.optional ? '?' : ''}: ${p.type}`, documentation: p.doc }));
+  const params = fn.params.map((p) => ({
+    label: `${p.name}${p.optional ? '?' : ''}: ${p.type}`,
+    documentation: p.doc,
+  }));
   const variadic = 'variadic' in fn && fn.variadic;
   return {
     signatures: [{ label: signatureLabel(fn), documentation: fn.doc, parameters: params }],
@@ -639,7 +927,9 @@ export function format(a: Analysis, options: { tabSize: number; insertSpaces: bo
 
 export function formatText(a: Analysis, indentUnit = '  '): string {
   const { text } = a;
-  const items = [...a.parse.tokens.filter((t) => t.kind !== 'eof'), ...a.parse.comments].sort((x, y) => x.start - y.start);
+  const items = [...a.parse.tokens.filter((t) => t.kind !== 'eof'), ...a.parse.comments].sort(
+    (x, y) => x.start - y.start,
+  );
   const sectionKeywordAt = new Set(a.parse.query.sections.map((s) => s.keyword.start));
   const out: string[] = [];
   let line = '';
@@ -652,7 +942,7 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
     line = '';
   };
   for (let k = 0; k < items.length; k++) {
-    const t = items[k]!;
+    const t = items[k];
     if (prev) {
       const gap = text.slice(prev.end, t.start);
       const newlines = (gap.match(/\n/g) ?? []).length;
@@ -669,7 +959,9 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
     let piece = t.kind === 'comment' ? t.value : text.slice(t.start, t.end);
     if (t.kind === 'ident') {
       const lower = t.value.toLowerCase();
-      const adjacentDot = (prev?.kind === 'dot' && prev.end === t.start) || (items[k + 1]?.kind === 'dot' && items[k + 1]!.start === t.end);
+      const adjacentDot =
+        (prev?.kind === 'dot' && prev.end === t.start) ||
+        (items[k + 1]?.kind === 'dot' && items[k + 1].start === t.end);
       if (sectionKeywordAt.has(t.start)) {
         piece = lower;
         inSection = true;
@@ -702,7 +994,8 @@ function needsSpace(prev: Token, t: Token): boolean {
   if (prev.kind === 'lparen' || prev.kind === 'lbracket') return false;
   if (t.kind === 'lbracket') return false;
   // `count(` stays glued; `NOT (` keeps its space.
-  if (t.kind === 'lparen') return !(prev.kind === 'ident' && prev.end === t.start && !UPPER_KEYWORDS.has(prev.value.toLowerCase()));
+  if (t.kind === 'lparen')
+    return !(prev.kind === 'ident' && prev.end === t.start && !UPPER_KEYWORDS.has(prev.value.toLowerCase()));
   if (prev.kind === 'minus') return false;
   if (t.kind === 'minus') return true;
   return true;
@@ -710,11 +1003,38 @@ function needsSpace(prev: Token, t: Token): boolean {
 
 // ---- semantic tokens ---------------------------------------------------------------------------
 
-export const SEMANTIC_TOKEN_TYPES = ['keyword', 'operator', 'string', 'number', 'regexp', 'variable', 'property', 'function', 'enumMember', 'comment', 'namespace', 'parameter'] as const;
+export const SEMANTIC_TOKEN_TYPES = [
+  'keyword',
+  'operator',
+  'string',
+  'number',
+  'regexp',
+  'variable',
+  'property',
+  'function',
+  'enumMember',
+  'comment',
+  'namespace',
+  'parameter',
+] as const;
 export const SEMANTIC_TOKEN_MODIFIERS = ['deprecated', 'readonly', 'declaration'] as const;
 type SemType = (typeof SEMANTIC_TOKEN_TYPES)[number];
 
-const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'nocase', 'regex', 'cidr', 'any', 'all', 'asc', 'desc', 'true', 'false']);
+const KEYWORDS = new Set([
+  'and',
+  'or',
+  'not',
+  'in',
+  'nocase',
+  'regex',
+  'cidr',
+  'any',
+  'all',
+  'asc',
+  'desc',
+  'true',
+  'false',
+]);
 
 export interface ClassifiedToken {
   start: number;
@@ -732,14 +1052,14 @@ export function classify(a: Analysis): ClassifiedToken[] {
   for (const [node, facts] of a.check.facts) {
     const offset = node.segments.length - facts.path.length;
     facts.fields.forEach((f, i) => {
-      if (f.deprecated) deprecatedSegments.add(node.segments[i + offset]!.start);
+      if (f.deprecated) deprecatedSegments.add(node.segments[i + offset].start);
     });
   }
   const assignTargets = new Set<number>();
   for (const def of a.check.placeholders.values()) assignTargets.add(def.variable.start);
   for (const s of a.parse.query.sections) for (const o of s.outcomes) assignTargets.add(o.variable.start);
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
+    const t = tokens[i];
     let type: SemType | undefined;
     let modifiers = 0;
     switch (t.kind) {
@@ -862,18 +1182,59 @@ export function documentSymbols(a: Analysis): DocumentSymbol[] {
   const { filter, sections } = a.parse.query;
   if (filter) {
     const children = [...a.check.placeholders.values()].map((p) =>
-      DocumentSymbol.create(`$${p.variable.name}`, describePlaceholder(a, p.variable.name), SymbolKind.Variable, a.lines.range(p.start, p.end), a.lines.range(p.variable.start, p.variable.end)),
+      DocumentSymbol.create(
+        `$${p.variable.name}`,
+        describePlaceholder(a, p.variable.name),
+        SymbolKind.Variable,
+        a.lines.range(p.start, p.end),
+        a.lines.range(p.variable.start, p.variable.end),
+      ),
     );
-    out.push(DocumentSymbol.create('filter', undefined, SymbolKind.Namespace, a.lines.range(filter.start, filter.end), a.lines.range(filter.start, filter.start), children));
+    out.push(
+      DocumentSymbol.create(
+        'filter',
+        undefined,
+        SymbolKind.Namespace,
+        a.lines.range(filter.start, filter.end),
+        a.lines.range(filter.start, filter.start),
+        children,
+      ),
+    );
   }
   for (const s of sections) {
     const children: DocumentSymbol[] = [];
-    for (const k of s.keys) children.push(DocumentSymbol.create(k.type === 'variable' ? `$${k.name}` : fieldPathOf(k).join('.'), 'group by', SymbolKind.Key, a.lines.range(k.start, k.end), a.lines.range(k.start, k.end)));
+    for (const k of s.keys)
+      children.push(
+        DocumentSymbol.create(
+          k.type === 'variable' ? `$${k.name}` : fieldPathOf(k).join('.'),
+          'group by',
+          SymbolKind.Key,
+          a.lines.range(k.start, k.end),
+          a.lines.range(k.start, k.end),
+        ),
+      );
     for (const o of s.outcomes) {
       const detail = o.value?.type === 'call' ? `${o.value.name}(…)` : undefined;
-      children.push(DocumentSymbol.create(`$${o.variable.name}`, detail, SymbolKind.Variable, a.lines.range(o.start, o.end), a.lines.range(o.variable.start, o.variable.end)));
+      children.push(
+        DocumentSymbol.create(
+          `$${o.variable.name}`,
+          detail,
+          SymbolKind.Variable,
+          a.lines.range(o.start, o.end),
+          a.lines.range(o.variable.start, o.variable.end),
+        ),
+      );
     }
-    out.push(DocumentSymbol.create(`${s.kind}:`, s.limit ? String(s.limit.value) : undefined, SymbolKind.Namespace, a.lines.range(s.start, s.end), a.lines.range(s.keyword.start, s.keyword.end), children));
+    out.push(
+      DocumentSymbol.create(
+        `${s.kind}:`,
+        s.limit ? String(s.limit.value) : undefined,
+        SymbolKind.Namespace,
+        a.lines.range(s.start, s.end),
+        a.lines.range(s.keyword.start, s.keyword.end),
+        children,
+      ),
+    );
   }
   return out;
 }

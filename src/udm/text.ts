@@ -27,11 +27,11 @@ export class LineIndex {
   }
 
   lineStart(line: number): number {
-    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))]!;
+    return this.starts[Math.max(0, Math.min(line, this.starts.length - 1))];
   }
 
   lineEnd(line: number): number {
-    const next = line + 1 < this.starts.length ? this.starts[line + 1]! - 1 : this.text.length;
+    const next = line + 1 < this.starts.length ? this.starts[line + 1] - 1 : this.text.length;
     return next > 0 && this.text.charCodeAt(next - 1) === 13 && next - 1 >= this.lineStart(line) ? next - 1 : next;
   }
 
@@ -41,17 +41,17 @@ export class LineIndex {
     let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= o) lo = mid;
+      if (this.starts[mid] <= o) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo, character: o - this.starts[lo]! };
+    return { line: lo, character: o - this.starts[lo] };
   }
 
   offset(pos: Position): number {
     if (pos.line < 0) return 0;
     if (pos.line >= this.starts.length) return this.text.length;
-    const start = this.starts[pos.line]!;
-    const end = pos.line + 1 < this.starts.length ? this.starts[pos.line + 1]! - 1 : this.text.length;
+    const start = this.starts[pos.line];
+    const end = pos.line + 1 < this.starts.length ? this.starts[pos.line + 1] - 1 : this.text.length;
     return Math.min(start + Math.max(0, pos.character), end);
   }
 

@@ -43,7 +43,9 @@ function runNpm(args) {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', args, { cwd: ROOT, stdio: 'inherit' });
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`npm ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }
 
@@ -74,7 +76,9 @@ async function loadScenarios(grep) {
   const dir = join(HERE, 'scenarios');
   if (!existsSync(dir)) return [];
   const scenarios = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.mjs')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.mjs'))
+    .sort()) {
     const mod = await import(pathToFileURL(join(dir, file)).href);
     const name = `ui ${mod.name ?? file.replace(/\.mjs$/, '')}`;
     if (grep && !grep.test(name)) continue;
@@ -179,7 +183,10 @@ async function main() {
         const extra = pageErrors.length ? `\npage errors:\n${pageErrors.slice(0, 5).join('\n')}` : '';
         record(scenario.name, false, Date.now() - t0, `${err?.stack ?? err}${extra}`);
       } finally {
-        await page.context().close().catch(() => {});
+        await page
+          .context()
+          .close()
+          .catch(() => {});
       }
     }
 
@@ -194,7 +201,13 @@ async function main() {
       const workspace = freshWorkspace(home, 'host');
       writeFileSync(
         join(hostDir, 'config.json'),
-        JSON.stringify({ grep: opts.grep, resultsFile, workspace, sandbox: { grpc: sandbox.grpc, http: sandbox.http }, extensionDir }),
+        JSON.stringify({
+          grep: opts.grep,
+          resultsFile,
+          workspace,
+          sandbox: { grpc: sandbox.grpc, http: sandbox.http },
+          extensionDir,
+        }),
       );
       const page = await wb.newPage(browser, codeServer.url);
       const hostLog = [];
@@ -220,15 +233,26 @@ async function main() {
         await page.screenshot({ path: join(OUT, 'host-FAILED.png') }).catch(() => {});
       }
       writeFileSync(join(OUT, 'host.log'), hostLog.join('\n'));
-      const lines = readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const lines = readFileSync(resultsFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
       for (const r of lines) record(r.name, r.ok, r.ms, r.error);
       const failedInside = lines.some((r) => !r.ok);
       if (hostError || (exitCode !== 0 && !failedInside)) {
         // The harness itself broke (module failed to load, extension host crashed, timeout).
         const tail = hostLog.slice(-30).join('\n');
-        record('host harness', false, Date.now() - t0, `${hostError?.message ?? `extension host exited with ${exitCode}`}\n${tail}`);
+        record(
+          'host harness',
+          false,
+          Date.now() - t0,
+          `${hostError?.message ?? `extension host exited with ${exitCode}`}\n${tail}`,
+        );
       }
-      await page.context().close().catch(() => {});
+      await page
+        .context()
+        .close()
+        .catch(() => {});
     }
 
     writeFileSync(join(OUT, 'code-server.log'), logLines.join('\n'));

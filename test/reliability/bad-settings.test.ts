@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshProductModules, loadSettingsModule, scriptConfiguration } from './scripted-config';
 import { fakeExtensionContext } from '../unit/fakes/vscode';
-import { CredentialsError, checkCredentialsFile, googleTokenSource, CLOUD_PLATFORM_SCOPE } from '../../src/core/google/credentials';
+import {
+  CredentialsError,
+  checkCredentialsFile,
+  googleTokenSource,
+  CLOUD_PLATFORM_SCOPE,
+} from '../../src/core/google/credentials';
 import { SecOpsConfigError, resolveSecOpsBaseUrl } from '../../src/core/secops/regions';
 import { EndpointConfigError } from '../../src/core/google/endpoints';
 import { ModelRegistryClient } from '../../src/core/models/client';
@@ -16,7 +21,8 @@ import { SecOpsClient } from '../../src/core/secops/client';
 import { sandboxTokenSource } from '../../src/core/google/credentials';
 import { redactSecrets } from '../../src/core/secrets';
 
-const FAKE_PRIVATE_KEY = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCfakefakefake\n-----END PRIVATE KEY-----\n';
+const FAKE_PRIVATE_KEY =
+  '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCfakefakefake\n-----END PRIVATE KEY-----\n';
 
 describe('reliability: bad settings', () => {
   let undo: (() => void) | undefined;
@@ -49,7 +55,7 @@ describe('reliability: bad settings', () => {
       const { settings, problems } = problemsFor({ [key]: value });
       const mine = problems.filter((p) => p.setting === `cloudbench.${key}`);
       assert.equal(mine.length, 1, `problems: ${JSON.stringify(problems)}`);
-      assert.ok(mine[0]!.message.length > 10);
+      assert.ok(mine[0].message.length > 10);
       assert.ok(Number.isFinite(settings.timeoutMs) && settings.timeoutMs >= 1000);
       assert.ok(settings.retry.maxRetries >= 0 && settings.retry.maxRetries <= 10);
       assert.ok(Number.isFinite(settings.retry.initialBackoffMs));
@@ -58,17 +64,34 @@ describe('reliability: bad settings', () => {
 
   it('every setting at once of the wrong JSON type: no throw, one problem per unusable value', () => {
     const { problems } = problemsFor({
-      project: 42, locations: 'us-central1', 'endpoints.models': { host: 'x' }, 'endpoints.apiKeys': ['http://x'], 'endpoints.secops': true,
-      'secops.region': 7, 'search.defaultLimit': '100', 'search.defaultTimeRange': 3, 'requests.timeoutSeconds': null,
-      'requests.maxRetries': {}, 'requests.initialBackoffMs': [], 'sandbox.seed': 1,
+      project: 42,
+      locations: 'us-central1',
+      'endpoints.models': { host: 'x' },
+      'endpoints.apiKeys': ['http://x'],
+      'endpoints.secops': true,
+      'secops.region': 7,
+      'search.defaultLimit': '100',
+      'search.defaultTimeRange': 3,
+      'requests.timeoutSeconds': null,
+      'requests.maxRetries': {},
+      'requests.initialBackoffMs': [],
+      'sandbox.seed': 1,
     });
     const named = new Set(problems.map((p) => p.setting));
-    for (const s of ['cloudbench.search.defaultLimit', 'cloudbench.requests.maxRetries', 'cloudbench.requests.initialBackoffMs']) assert.ok(named.has(s), `${s} in ${[...named].join(', ')}`);
+    for (const s of [
+      'cloudbench.search.defaultLimit',
+      'cloudbench.requests.maxRetries',
+      'cloudbench.requests.initialBackoffMs',
+    ])
+      assert.ok(named.has(s), `${s} in ${[...named].join(', ')}`);
   });
 
   it('an unknown cloudbench.secops.region is among the setting problems shown at activation', () => {
     const { problems } = problemsFor({ 'secops.region': 'mars-north1' });
-    assert.ok(problems.some((p) => p.setting === 'cloudbench.secops.region' && /mars-north1/.test(p.message)), JSON.stringify(problems));
+    assert.ok(
+      problems.some((p) => p.setting === 'cloudbench.secops.region' && /mars-north1/.test(p.message)),
+      JSON.stringify(problems),
+    );
   });
 
   describe('a mistyped endpoint override never becomes the production endpoint', () => {
@@ -79,16 +102,27 @@ describe('reliability: bad settings', () => {
       return createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent'));
     }
 
-    for (const [kind, value] of [['apiKeys', 'http//127.0.0.1:8080'], ['models', 'http://127.0.0.1:99999'], ['secops', 'htp:/127.0.0.1:8080']] as const) {
+    for (const [kind, value] of [
+      ['apiKeys', 'http//127.0.0.1:8080'],
+      ['models', 'http://127.0.0.1:99999'],
+      ['secops', 'htp:/127.0.0.1:8080'],
+    ] as const) {
       it(`cloudbench.endpoints.${kind} = ${JSON.stringify(value)}: the connection refuses, naming the setting`, () => {
         const connection = services({ [`endpoints.${kind}`]: value }).connection();
-        assert.throws(() => connection.endpoint(kind), (err: unknown) => err instanceof Error && err.message.includes(`cloudbench.endpoints.${kind}`) && /nothing was sent/.test(err.message));
+        assert.throws(
+          () => connection.endpoint(kind),
+          (err: unknown) =>
+            err instanceof Error &&
+            err.message.includes(`cloudbench.endpoints.${kind}`) &&
+            /nothing was sent/.test(err.message),
+        );
       });
     }
 
     it('the search client for a malformed cloudbench.endpoints.secops is refused, not pointed at the region host', () => {
       const s = services({ 'endpoints.secops': 'htp:/127.0.0.1:8080' });
-      const { SearchController } = require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
+      const { SearchController } =
+        require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
       const self = { services: s, limiters: new Map(), budgetEmitter: { fire() {} } };
       let baseUrl: string;
       try {
@@ -102,18 +136,28 @@ describe('reliability: bad settings', () => {
   });
 
   it('an unknown SecOps region is refused naming cloudbench.secops.region and listing the known ones', () => {
-    assert.throws(() => resolveSecOpsBaseUrl({ region: 'mars-north1' }), (err: unknown) => {
-      assert.ok(err instanceof SecOpsConfigError);
-      assert.equal(err.setting, 'cloudbench.secops.region');
-      assert.match(err.message, /mars-north1/);
-      assert.match(err.message, /europe/);
-      return true;
-    });
-    assert.throws(() => resolveSecOpsBaseUrl({ endpointOverride: 'javascript:alert(1)' }), (err: unknown) => err instanceof SecOpsConfigError && err.setting === 'cloudbench.endpoints.secops');
+    assert.throws(
+      () => resolveSecOpsBaseUrl({ region: 'mars-north1' }),
+      (err: unknown) => {
+        assert.ok(err instanceof SecOpsConfigError);
+        assert.equal(err.setting, 'cloudbench.secops.region');
+        assert.match(err.message, /mars-north1/);
+        assert.match(err.message, /europe/);
+        return true;
+      },
+    );
+    assert.throws(
+      () => resolveSecOpsBaseUrl({ endpointOverride: 'javascript:alert(1)' }),
+      (err: unknown) => err instanceof SecOpsConfigError && err.setting === 'cloudbench.endpoints.secops',
+    );
   });
 
   it('a malformed Model Registry endpoint fails the first call with EndpointConfigError naming the setting, (the port quoted)', async () => {
-    const client = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: 'host:99999' }, retry: { maxRetries: 0 } });
+    const client = new ModelRegistryClient({
+      tokenSource: sandboxTokenSource(),
+      endpoint: { apiEndpoint: 'host:99999' },
+      retry: { maxRetries: 0 },
+    });
     try {
       await assert.rejects(client.getModel({ name: 'projects/p/locations/us-central1/models/1' }), (err: unknown) => {
         assert.ok(err instanceof EndpointConfigError, String(err));
@@ -128,8 +172,14 @@ describe('reliability: bad settings', () => {
 
   it('REST clients refuse a malformed base URL at construction with a TypeError quoting it', () => {
     for (const baseUrl of ['not a url', 'ftp://x.example.com', 'file:///etc/passwd']) {
-      assert.throws(() => new ApiKeysClient({ baseUrl, tokens: sandboxTokenSource() }), (err: unknown) => err instanceof TypeError && err.message.includes(baseUrl));
-      assert.throws(() => new SecOpsClient({ baseUrl, tokens: sandboxTokenSource() }), (err: unknown) => err instanceof TypeError && err.message.includes(baseUrl));
+      assert.throws(
+        () => new ApiKeysClient({ baseUrl, tokens: sandboxTokenSource() }),
+        (err: unknown) => err instanceof TypeError && err.message.includes(baseUrl),
+      );
+      assert.throws(
+        () => new SecOpsClient({ baseUrl, tokens: sandboxTokenSource() }),
+        (err: unknown) => err instanceof TypeError && err.message.includes(baseUrl),
+      );
     }
   });
 
@@ -162,22 +212,36 @@ describe('reliability: bad settings', () => {
     });
 
     it('a key file that is not JSON names the setting, without echoing its contents', async () => {
-      const err = await refusal(write('broken.json', `{"type":"service_account","private_key":"${FAKE_PRIVATE_KEY.replace(/\n/g, '\\n')}"`), 'cloudbench.secops.credentialsFile');
+      const err = await refusal(
+        write('broken.json', `{"type":"service_account","private_key":"${FAKE_PRIVATE_KEY.replace(/\n/g, '\\n')}"`),
+        'cloudbench.secops.credentialsFile',
+      );
       assert.match(err.message, /cloudbench\.secops\.credentialsFile/);
       assert.match(err.message, /not valid JSON/);
     });
 
     it('JSON without a "type" is refused before google-auth-library sees it', async () => {
-      await assert.rejects(checkCredentialsFile(write('untyped.json', '{"client_email":"a@b.iam.gserviceaccount.com"}')), (err: unknown) => err instanceof CredentialsError && /"type"/.test(err.message));
+      await assert.rejects(
+        checkCredentialsFile(write('untyped.json', '{"client_email":"a@b.iam.gserviceaccount.com"}')),
+        (err: unknown) => err instanceof CredentialsError && /"type"/.test(err.message),
+      );
       await assert.rejects(checkCredentialsFile(write('array.json', '[1,2]')), CredentialsError);
       await assert.rejects(checkCredentialsFile(write('null.json', 'null')), CredentialsError);
     });
 
     it('a service-account file with a broken private key fails with the setting named and no key material in the message', async () => {
-      const path = write('bad-key.json', JSON.stringify({
-        type: 'service_account', project_id: 'p', private_key_id: 'abc', private_key: FAKE_PRIVATE_KEY,
-        client_email: 'svc@p.iam.gserviceaccount.com', client_id: '1', token_uri: 'http://127.0.0.1:9/token',
-      }));
+      const path = write(
+        'bad-key.json',
+        JSON.stringify({
+          type: 'service_account',
+          project_id: 'p',
+          private_key_id: 'abc',
+          private_key: FAKE_PRIVATE_KEY,
+          client_email: 'svc@p.iam.gserviceaccount.com',
+          client_id: '1',
+          token_uri: 'http://127.0.0.1:9/token',
+        }),
+      );
       await refusal(path, 'cloudbench.credentialsFile');
     });
   });

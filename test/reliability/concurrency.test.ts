@@ -14,7 +14,9 @@ import { FAST_RETRY, assertClearError } from './helpers';
 const PROJECT = 'cloudbench-concurrency';
 const PARENT = `projects/${PROJECT}/locations/us-central1`;
 const ORIGINAL: Restrictions = { browserKeyRestrictions: { allowedReferrers: ['https://a.example.com/*'] } };
-const FROM_A: Restrictions = { browserKeyRestrictions: { allowedReferrers: ['https://a.example.com/*', 'https://b.example.com/*'] } };
+const FROM_A: Restrictions = {
+  browserKeyRestrictions: { allowedReferrers: ['https://a.example.com/*', 'https://b.example.com/*'] },
+};
 const FROM_B: Restrictions = { serverKeyRestrictions: { allowedIps: ['203.0.113.0/24'] } };
 
 describe('reliability: concurrent edits and operations', function () {
@@ -25,7 +27,13 @@ describe('reliability: concurrent edits and operations', function () {
 
   beforeEach(async () => {
     sb = await startSandbox({ seed: 'empty' });
-    const options = { baseUrl: sb.http, tokens: sandboxTokenSource(), retry: FAST_RETRY, pollInitialDelayMs: 5, pollMaxDelayMs: 20 };
+    const options = {
+      baseUrl: sb.http,
+      tokens: sandboxTokenSource(),
+      retry: FAST_RETRY,
+      pollInitialDelayMs: 5,
+      pollMaxDelayMs: 20,
+    };
     windowA = new ApiKeysClient(options);
     windowB = new ApiKeysClient(options);
   });
@@ -84,7 +92,11 @@ describe('reliability: concurrent edits and operations', function () {
   describe('two operations on the same model', () => {
     let models: ModelRegistryClient;
     beforeEach(() => {
-      models = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sb.grpc }, retry: FAST_RETRY });
+      models = new ModelRegistryClient({
+        tokenSource: sandboxTokenSource(),
+        endpoint: { apiEndpoint: sb.grpc },
+        retry: FAST_RETRY,
+      });
     });
     afterEach(() => models.close());
 
@@ -92,7 +104,11 @@ describe('reliability: concurrent edits and operations', function () {
       const op = await models.uploadModel({
         request: {
           parent: PARENT,
-          model: { displayName, containerSpec: { imageUri: 'us-docker.pkg.dev/vertex-ai/prediction/sklearn-cpu.1-3:latest' }, artifactUri: 'gs://bucket/model' },
+          model: {
+            displayName,
+            containerSpec: { imageUri: 'us-docker.pkg.dev/vertex-ai/prediction/sklearn-cpu.1-3:latest' },
+            artifactUri: 'gs://bucket/model',
+          },
           ...(parentModel ? { parentModel } : {}),
         },
       });
@@ -103,33 +119,49 @@ describe('reliability: concurrent edits and operations', function () {
     type Settled<R> = { ok: true; value: R; op: ModelOperation<R, unknown> } | { ok: false; err: unknown };
 
     /** Starts both calls together, lets sandbox time pass once both are accepted, then waits for both. */
-    async function both<A, B>(a: Promise<ModelOperation<A, unknown>>, b: Promise<ModelOperation<B, unknown>>): Promise<[Settled<A>, Settled<B>]> {
+    async function both<A, B>(
+      a: Promise<ModelOperation<A, unknown>>,
+      b: Promise<ModelOperation<B, unknown>>,
+    ): Promise<[Settled<A>, Settled<B>]> {
       const started = await Promise.allSettled([a, b]);
       sb.clock.advance(3600);
       const wait = async <R>(s: PromiseSettledResult<ModelOperation<R, unknown>>): Promise<Settled<R>> => {
         if (s.status === 'rejected') return { ok: false, err: s.reason };
         try {
-          return { ok: true, value: await s.value.wait({ initialDelayMs: 5, maxDelayMs: 20, totalTimeoutMs: 10_000 }), op: s.value };
+          return {
+            ok: true,
+            value: await s.value.wait({ initialDelayMs: 5, maxDelayMs: 20, totalTimeoutMs: 10_000 }),
+            op: s.value,
+          };
         } catch (err) {
           return { ok: false, err };
         }
       };
-      return Promise.all([wait(started[0] as PromiseSettledResult<ModelOperation<A, unknown>>), wait(started[1] as PromiseSettledResult<ModelOperation<B, unknown>>)]);
+      return Promise.all([wait(started[0]), wait(started[1])]);
     }
 
     it('an export and a copy of one model run at once and each reports its own result', async () => {
       const model = await upload('busy');
       const [exported, copied] = await both(
-        models.exportModel({ name: model, outputConfig: { exportFormatId: 'custom-trained', artifactDestination: { outputUriPrefix: 'gs://out/' } } }),
-        models.copyModel({ request: { parent: `projects/${PROJECT}/locations/europe-west4`, sourceModel: model, modelId: 'twin' } }),
+        models.exportModel({
+          name: model,
+          outputConfig: { exportFormatId: 'custom-trained', artifactDestination: { outputUriPrefix: 'gs://out/' } },
+        }),
+        models.copyModel({
+          request: { parent: `projects/${PROJECT}/locations/europe-west4`, sourceModel: model, modelId: 'twin' },
+        }),
       );
       assert.ok(exported.ok && copied.ok, 'both finish');
       assert.notEqual(exported.op.name, copied.op.name, 'two operations, two names');
       const e = exported.op;
-      assert.match((e.metadata as ModelOperationMetadata | undefined)?.outputInfo?.artifactOutputUri ?? '', /^gs:\/\/out\//);
+      assert.match(
+        (e.metadata as ModelOperationMetadata | undefined)?.outputInfo?.artifactOutputUri ?? '',
+        /^gs:\/\/out\//,
+      );
       assert.equal(copied.value.model, `projects/${PROJECT}/locations/europe-west4/models/twin`);
       const copies: string[] = [];
-      for await (const m of models.listModels({ parent: `projects/${PROJECT}/locations/europe-west4` })) copies.push(m.name!);
+      for await (const m of models.listModels({ parent: `projects/${PROJECT}/locations/europe-west4` }))
+        copies.push(m.name!);
       assert.deepEqual(copies, [copied.value.model]);
     });
 
@@ -140,14 +172,20 @@ describe('reliability: concurrent edits and operations', function () {
       const failed = results.filter((r): r is { ok: false; err: unknown } => !r.ok);
       assert.ok(ok.length >= 1, 'at least one delete reports success');
       for (const f of failed) assertClearError('second delete', f.err);
-      await assert.rejects(models.getModel({ name: model }), (err: unknown) => err instanceof GoogleApiError && err.status === 'NOT_FOUND');
+      await assert.rejects(
+        models.getModel({ name: model }),
+        (err: unknown) => err instanceof GoogleApiError && err.status === 'NOT_FOUND',
+      );
     });
 
     it('deleting a version while the model is being exported: both end and the version state matches what was reported', async () => {
       const model = await upload('versions');
       await upload('versions', model);
       const [exported, deleted] = await both(
-        models.exportModel({ name: `${model}@2`, outputConfig: { exportFormatId: 'custom-trained', artifactDestination: { outputUriPrefix: 'gs://out/' } } }),
+        models.exportModel({
+          name: `${model}@2`,
+          outputConfig: { exportFormatId: 'custom-trained', artifactDestination: { outputUriPrefix: 'gs://out/' } },
+        }),
         models.deleteModelVersion({ name: `${model}@1` }),
       );
       assert.ok(exported.ok, `export of version 2: ${exported.ok ? '' : String(exported.err)}`);

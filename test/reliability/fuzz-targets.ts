@@ -25,8 +25,36 @@ function expect(condition: unknown, message: string): void {
 // ---- resource names -------------------------------------------------------------------------
 
 const NAME_TOKENS = [
-  'projects', 'locations', 'models', 'evaluations', 'slices', 'keys', 'operations', 'endpoints', 'global', 'us-central1',
-  'europe-west4', 'my-project', '123456', 'm1', 'abc', '@', '@2', '@default', '@-', '@@', '-', '.', '..', '~', ' ', '', 'Ü', '\u202e', '%2F', '\n',
+  'projects',
+  'locations',
+  'models',
+  'evaluations',
+  'slices',
+  'keys',
+  'operations',
+  'endpoints',
+  'global',
+  'us-central1',
+  'europe-west4',
+  'my-project',
+  '123456',
+  'm1',
+  'abc',
+  '@',
+  '@2',
+  '@default',
+  '@-',
+  '@@',
+  '-',
+  '.',
+  '..',
+  '~',
+  ' ',
+  '',
+  'Ü',
+  '\u202e',
+  '%2F',
+  '\n',
 ];
 const nameSegment = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...NAME_TOKENS) },
@@ -35,22 +63,26 @@ const nameSegment = fc.oneof(
 );
 const nameString = fc.oneof(
   fc.array(nameSegment, { maxLength: 12 }).map((parts) => parts.join('/')),
-  fc.tuple(fc.constantFrom('projects/p1/locations/us-central1', 'projects/p1/locations/global', 'operations'), fc.array(nameSegment, { maxLength: 8 }))
+  fc
+    .tuple(
+      fc.constantFrom('projects/p1/locations/us-central1', 'projects/p1/locations/global', 'operations'),
+      fc.array(nameSegment, { maxLength: 8 }),
+    )
     .map(([head, tail]) => [head, ...tail].join('/')),
   fc.string({ maxLength: 40 }),
 );
 
 type Parser = [string, (s: string) => unknown, ((n: never) => string) | undefined];
 const PARSERS: Parser[] = [
-  ['location', names.parseLocationName, names.formatLocationName as (n: never) => string],
-  ['model', names.parseModelName, names.formatModelName as (n: never) => string],
-  ['model@version', names.parseModelVersionName, names.formatModelName as (n: never) => string],
-  ['explicit version', names.parseExplicitVersionName, names.formatModelName as (n: never) => string],
-  ['evaluation', names.parseEvaluationName, names.formatEvaluationName as (n: never) => string],
-  ['slice', names.parseSliceName, names.formatSliceName as (n: never) => string],
-  ['endpoint', names.parseEndpointName, names.formatEndpointName as (n: never) => string],
-  ['key', names.parseKeyName, names.formatKeyName as (n: never) => string],
-  ['operation', names.parseOperationName, names.formatOperationName as (n: never) => string],
+  ['location', names.parseLocationName, names.formatLocationName],
+  ['model', names.parseModelName, names.formatModelName],
+  ['model@version', names.parseModelVersionName, names.formatModelName],
+  ['explicit version', names.parseExplicitVersionName, names.formatModelName],
+  ['evaluation', names.parseEvaluationName, names.formatEvaluationName],
+  ['slice', names.parseSliceName, names.formatSliceName],
+  ['endpoint', names.parseEndpointName, names.formatEndpointName],
+  ['key', names.parseKeyName, names.formatKeyName],
+  ['operation', names.parseOperationName, names.formatOperationName],
 ];
 
 function checkName(input: unknown): void {
@@ -60,12 +92,22 @@ function checkName(input: unknown): void {
     try {
       parsed = parse(text);
     } catch (err) {
-      expect(err instanceof names.ResourceNameError, `${what}: threw ${(err as Error)?.name}: ${(err as Error)?.message}`);
-      expect((err as Error).message.length > 0 && (err as Error).message.length < 10 * text.length + 400, `${what}: message length ${(err as Error).message.length}`);
+      expect(
+        err instanceof names.ResourceNameError,
+        `${what}: threw ${(err as Error)?.name}: ${(err as Error)?.message}`,
+      );
+      expect(
+        (err as Error).message.length > 0 && (err as Error).message.length < 10 * text.length + 400,
+        `${what}: message length ${(err as Error).message.length}`,
+      );
       continue;
     }
     // Whatever parses must format back to the same text: the tree builds names from parsed parts.
-    if (format) expect(format(parsed as never) === text, `${what}: ${JSON.stringify(text)} formats back as ${JSON.stringify(format(parsed as never))}`);
+    if (format)
+      expect(
+        format(parsed as never) === text,
+        `${what}: ${JSON.stringify(text)} formats back as ${JSON.stringify(format(parsed as never))}`,
+      );
   }
   const key = names.checkKeyId(text);
   expect(key === undefined || typeof key === 'string', 'checkKeyId result');
@@ -75,9 +117,52 @@ function checkName(input: unknown): void {
 // ---- API key restriction validators --------------------------------------------------------
 
 const RESTRICTION_TOKENS = [
-  'http://', 'https://', 'file://', 'chrome-extension://', '*.', '*', 'example.com', 'a', '.', '/', '/*', ':', ':8080', ':99999', '[', ']', '[::1]',
-  '10.0.0.0', '/8', '/33', '/0', '::', 'ffff:', '1.2.3.4', '256.1.1.1', '2001:db8::', '%eth0', 'com.example.app', 'AA:', 'BB', '0123456789abcdef',
-  'translate.googleapis.com', 'Get*', 'google.cloud.', '_', '-', '?', '#', '@', ' ', '\t', 'é', '\u202e', '\u0000', 'xn--', 'localhost',
+  'http://',
+  'https://',
+  'file://',
+  'chrome-extension://',
+  '*.',
+  '*',
+  'example.com',
+  'a',
+  '.',
+  '/',
+  '/*',
+  ':',
+  ':8080',
+  ':99999',
+  '[',
+  ']',
+  '[::1]',
+  '10.0.0.0',
+  '/8',
+  '/33',
+  '/0',
+  '::',
+  'ffff:',
+  '1.2.3.4',
+  '256.1.1.1',
+  '2001:db8::',
+  '%eth0',
+  'com.example.app',
+  'AA:',
+  'BB',
+  '0123456789abcdef',
+  'translate.googleapis.com',
+  'Get*',
+  'google.cloud.',
+  '_',
+  '-',
+  '?',
+  '#',
+  '@',
+  ' ',
+  '\t',
+  'é',
+  '\u202e',
+  '\u0000',
+  'xn--',
+  'localhost',
 ];
 const restrictionString = fc.oneof(
   { weight: 5, arbitrary: fc.array(fc.constantFrom(...RESTRICTION_TOKENS), { maxLength: 10 }).map((p) => p.join('')) },
@@ -89,12 +174,22 @@ const typedRestrictions: fc.Arbitrary<Restrictions> = fc.record(
   {
     browserKeyRestrictions: fc.record({ allowedReferrers: list }, { requiredKeys: [] }),
     serverKeyRestrictions: fc.record({ allowedIps: list }, { requiredKeys: [] }),
-    androidKeyRestrictions: fc.record({ allowedApplications: fc.array(fc.record({ packageName: restrictionString, sha1Fingerprint: restrictionString }, { requiredKeys: [] }), { maxLength: 3 }) }, { requiredKeys: [] }),
+    androidKeyRestrictions: fc.record(
+      {
+        allowedApplications: fc.array(
+          fc.record({ packageName: restrictionString, sha1Fingerprint: restrictionString }, { requiredKeys: [] }),
+          { maxLength: 3 },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
     iosKeyRestrictions: fc.record({ allowedBundleIds: list }, { requiredKeys: [] }),
-    apiTargets: fc.array(fc.record({ service: restrictionString, methods: list }, { requiredKeys: [] }), { maxLength: 3 }),
+    apiTargets: fc.array(fc.record({ service: restrictionString, methods: list }, { requiredKeys: [] }), {
+      maxLength: 3,
+    }),
   },
   { requiredKeys: [] },
-) as fc.Arbitrary<Restrictions>;
+);
 
 const SINGLE_VALIDATORS: Array<[string, (s: string) => string | undefined]> = [
   ['referrer', validation.validateReferrer],
@@ -113,19 +208,29 @@ function checkValidators(input: unknown): void {
     expect(message === undefined || (typeof message === 'string' && message.length > 0), `${what}: ${String(message)}`);
   }
   const referrer = validation.parseReferrer(value);
-  expect(referrer.ok === (validation.validateReferrer(value) === undefined), 'parseReferrer and validateReferrer disagree');
+  expect(
+    referrer.ok === (validation.validateReferrer(value) === undefined),
+    'parseReferrer and validateReferrer disagree',
+  );
   const ip = validation.parseIpRestriction(value);
   expect(ip.ok === (validation.validateIp(value) === undefined), 'parseIpRestriction and validateIp disagree');
   if (ip.ok) {
     // The canonical form of a valid range is itself valid and canonical.
     const canonical = validation.formatIpRange(ip.value);
     const again = validation.parseIpRestriction(canonical);
-    expect(again.ok && validation.formatIpRange(again.value) === canonical, `canonical IP ${canonical} of ${JSON.stringify(value)} does not round-trip`);
+    expect(
+      again.ok && validation.formatIpRange(again.value) === canonical,
+      `canonical IP ${canonical} of ${JSON.stringify(value)} does not round-trip`,
+    );
   }
   const caller = validation.parseCallerIp(value);
   if (caller && ip.ok) expect(typeof validation.ipInRange(caller, ip.value) === 'boolean', 'ipInRange');
   const problems = validation.validateRestrictions(restrictions, { serviceAccountBound: bound });
-  expect(Array.isArray(problems) && problems.every((p) => typeof p.path === 'string' && typeof p.message === 'string' && p.message.length > 0), 'problem shape');
+  expect(
+    Array.isArray(problems) &&
+      problems.every((p) => typeof p.path === 'string' && typeof p.message === 'string' && p.message.length > 0),
+    'problem shape',
+  );
   if (problems.length === 0) {
     // What may be sent normalizes without throwing and stays valid.
     const normalized = validation.normalizeRestrictions(restrictions);
@@ -135,18 +240,40 @@ function checkValidators(input: unknown): void {
 }
 
 const anyJson = fc.anything({ maxDepth: 2 });
-const field = (key: string, inner: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> => fc.oneof(anyJson, fc.record({ [key]: fc.oneof(anyJson, inner) }, { requiredKeys: [] }));
+const field = (key: string, inner: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> =>
+  fc.oneof(anyJson, fc.record({ [key]: fc.oneof(anyJson, inner) }, { requiredKeys: [] }));
 const untypedRestrictions = fc.oneof(
   { weight: 1, arbitrary: anyJson },
   {
     weight: 4,
     arbitrary: fc.record(
       {
-        browserKeyRestrictions: field('allowedReferrers', fc.array(fc.oneof(restrictionString, anyJson), { maxLength: 3 })),
+        browserKeyRestrictions: field(
+          'allowedReferrers',
+          fc.array(fc.oneof(restrictionString, anyJson), { maxLength: 3 }),
+        ),
         serverKeyRestrictions: field('allowedIps', fc.array(fc.oneof(restrictionString, anyJson), { maxLength: 3 })),
-        androidKeyRestrictions: field('allowedApplications', fc.array(fc.oneof(anyJson, fc.record({ packageName: anyJson, sha1Fingerprint: anyJson }, { requiredKeys: [] })), { maxLength: 3 })),
+        androidKeyRestrictions: field(
+          'allowedApplications',
+          fc.array(
+            fc.oneof(anyJson, fc.record({ packageName: anyJson, sha1Fingerprint: anyJson }, { requiredKeys: [] })),
+            { maxLength: 3 },
+          ),
+        ),
         iosKeyRestrictions: field('allowedBundleIds', fc.array(fc.oneof(restrictionString, anyJson), { maxLength: 3 })),
-        apiTargets: fc.oneof(anyJson, fc.array(fc.oneof(anyJson, fc.record({ service: fc.oneof(restrictionString, anyJson), methods: fc.oneof(list, anyJson) }, { requiredKeys: [] })), { maxLength: 3 })),
+        apiTargets: fc.oneof(
+          anyJson,
+          fc.array(
+            fc.oneof(
+              anyJson,
+              fc.record(
+                { service: fc.oneof(restrictionString, anyJson), methods: fc.oneof(list, anyJson) },
+                { requiredKeys: [] },
+              ),
+            ),
+            { maxLength: 3 },
+          ),
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -169,10 +296,64 @@ function checkUntypedRestrictions(input: unknown): void {
 // ---- UDM ------------------------------------------------------------------------------------
 
 const UDM_FRAGMENTS = [
-  'metadata', 'principal', 'target', '.', 'hostname', 'ip', 'event_type', 'security_result', 'action', ' = ', ' != ', ' > ', ' <= ', '=', ' AND ',
-  ' or ', ' NOT ', ' in ', ' regex ', ' cidr ', ' nocase', '(', ')', '[', ']', ',', '"USER_LOGIN"', '"x', '"a\\"b"', '`raw`', '/re.*/', '/(a+)+$/',
-  '443', '-1', '1.5', '$h', '$', '%list', 'match:', 'outcome:', 'count(', 'net.ip_in_range_cidr(', 're.regex(', 'strings.lower(', '// c\n',
-  '/*', '*/', 'true', 'any ', '!', '\n', '\r\n', '\u202e', '\ud800', '\u00e9', 'metadata.event_timestamp.seconds', '10.0.0.0/8', ' over 5m',
+  'metadata',
+  'principal',
+  'target',
+  '.',
+  'hostname',
+  'ip',
+  'event_type',
+  'security_result',
+  'action',
+  ' = ',
+  ' != ',
+  ' > ',
+  ' <= ',
+  '=',
+  ' AND ',
+  ' or ',
+  ' NOT ',
+  ' in ',
+  ' regex ',
+  ' cidr ',
+  ' nocase',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  '"USER_LOGIN"',
+  '"x',
+  '"a\\"b"',
+  '`raw`',
+  '/re.*/',
+  '/(a+)+$/',
+  '443',
+  '-1',
+  '1.5',
+  '$h',
+  '$',
+  '%list',
+  'match:',
+  'outcome:',
+  'count(',
+  'net.ip_in_range_cidr(',
+  're.regex(',
+  'strings.lower(',
+  '// c\n',
+  '/*',
+  '*/',
+  'true',
+  'any ',
+  '!',
+  '\n',
+  '\r\n',
+  '\u202e',
+  '\ud800',
+  '\u00e9',
+  'metadata.event_timestamp.seconds',
+  '10.0.0.0/8',
+  ' over 5m',
 ];
 const udmText = fc.oneof(
   { weight: 6, arbitrary: fc.array(fc.constantFrom(...UDM_FRAGMENTS), { maxLength: 30 }).map((p) => p.join('')) },
@@ -181,7 +362,10 @@ const udmText = fc.oneof(
 );
 const UDM_EVENTS: unknown[] = [
   {},
-  { metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z' }, principal: { hostname: 'h', ip: ['10.0.0.1', 'fe80::1'] } },
+  {
+    metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z' },
+    principal: { hostname: 'h', ip: ['10.0.0.1', 'fe80::1'] },
+  },
   { principal: { ip: [null, 5, {}] }, securityResult: 'oops', network: { sentBytes: 'NaN' } },
   { principal: { hostname: '(a+)+$'.repeat(5) + 'b'.repeat(30) } },
 ];
@@ -189,13 +373,23 @@ const UDM_EVENTS: unknown[] = [
 function checkUdm(input: unknown): void {
   const text = input as string;
   const compiled = compileQuery(text, { referenceLists: { list: ['a', '10.0.0.0/8'] } });
-  for (const event of UDM_EVENTS) expect(typeof compiled.matches(event) === 'boolean', 'matches() returned a non-boolean');
+  for (const event of UDM_EVENTS)
+    expect(typeof compiled.matches(event) === 'boolean', 'matches() returned a non-boolean');
   if (compiled.aggregate) expect(Array.isArray(compiled.aggregate(UDM_EVENTS)), 'aggregate() returned no array');
   const lines = text.split('\n');
   for (const d of compiled.diagnostics) {
-    expect(d.offset >= 0 && d.length >= 0 && d.offset + d.length <= text.length, `diagnostic offset out of the text: ${JSON.stringify(d)}`);
+    expect(
+      d.offset >= 0 && d.length >= 0 && d.offset + d.length <= text.length,
+      `diagnostic offset out of the text: ${JSON.stringify(d)}`,
+    );
     for (const p of [d.range.start, d.range.end]) {
-      expect(p.line >= 0 && p.line < lines.length && p.character >= 0 && p.character <= lines[p.line]!.replace(/\r$/, '').length + 1, `diagnostic range out of the text: ${JSON.stringify(d)}`);
+      expect(
+        p.line >= 0 &&
+          p.line < lines.length &&
+          p.character >= 0 &&
+          p.character <= lines[p.line].replace(/\r$/, '').length + 1,
+        `diagnostic range out of the text: ${JSON.stringify(d)}`,
+      );
     }
   }
   expect(analyze(text).hasErrors === compiled.hasErrors, 'analyze and compileQuery disagree on errors');
@@ -203,14 +397,22 @@ function checkUdm(input: unknown): void {
 
 export const TARGETS: FuzzTarget[] = [
   { name: 'resource names', arbitrary: nameString, check: checkName },
-  { name: 'restriction validators', arbitrary: fc.record({ value: restrictionString, restrictions: typedRestrictions, bound: fc.boolean() }), check: checkValidators },
+  {
+    name: 'restriction validators',
+    arbitrary: fc.record({ value: restrictionString, restrictions: typedRestrictions, bound: fc.boolean() }),
+    check: checkValidators,
+  },
   { name: 'restrictions of any shape', arbitrary: untypedRestrictions, check: checkUntypedRestrictions },
   { name: 'UDM compile and evaluate', arbitrary: udmText, check: checkUdm },
 ];
 
 /** Runs `count` generated inputs of one target; returns crashes (with their input) and the slowest input. */
 export function runTarget(
-  target: FuzzTarget, count: number, seed: number, budgetMs: number, onCrash: (input: unknown, err: unknown) => void,
+  target: FuzzTarget,
+  count: number,
+  seed: number,
+  budgetMs: number,
+  onCrash: (input: unknown, err: unknown) => void,
 ): { inputs: number; crashes: number; maxMs: number; p999Ms: number; meanMs: number } {
   let crashes = 0;
   let maxMs = 0;
@@ -242,5 +444,11 @@ export function runTarget(
     done += n;
   }
   const sorted = times.slice(0, done).sort();
-  return { inputs: done, crashes, maxMs, p999Ms: sorted[Math.min(done - 1, Math.floor(done * 0.999))] ?? 0, meanMs: done ? totalMs / done : 0 };
+  return {
+    inputs: done,
+    crashes,
+    maxMs,
+    p999Ms: sorted[Math.min(done - 1, Math.floor(done * 0.999))] ?? 0,
+    meanMs: done ? totalMs / done : 0,
+  };
 }

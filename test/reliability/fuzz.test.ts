@@ -11,7 +11,8 @@ describe('reliability: generated inputs never crash the parsers and validators',
     it(`${target.name}: ${PER_TARGET} inputs, no undocumented throw, ranges in bounds, each under ${BUDGET_MS} ms`, () => {
       const crashes: string[] = [];
       const result = runTarget(target, PER_TARGET, 42, BUDGET_MS, (input, err) => {
-        if (crashes.length < 5) crashes.push(`${JSON.stringify(input)?.slice(0, 200)} → ${(err as Error)?.name}: ${(err as Error)?.message}`);
+        if (crashes.length < 5)
+          crashes.push(`${JSON.stringify(input)?.slice(0, 200)} → ${(err as Error)?.name}: ${(err as Error)?.message}`);
       });
       assert.equal(result.inputs, PER_TARGET);
       assert.deepEqual(crashes, [], `${result.crashes} crashes`);

@@ -11,7 +11,7 @@ export async function admin(sb: Sandbox, action: string, body?: unknown): Promis
     method: body === undefined ? 'GET' : 'POST',
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
   });
-  const json = (await res.json()) as unknown;
+  const json = await res.json();
   if (!res.ok) throw new Error(`admin ${action}: ${JSON.stringify(json)}`);
   return json;
 }
@@ -21,7 +21,13 @@ export function setFaults(sb: Sandbox, rules: FaultRule[], seed = 7): Promise<un
 }
 
 /** Counts what the sandbox's fault rules decided, by wrapping the injector the servers consult per call. */
-export function countFaults(sb: Sandbox): { errors: number; resets: number; delayed: number; calls: number; byMethod: Map<string, number> } {
+export function countFaults(sb: Sandbox): {
+  errors: number;
+  resets: number;
+  delayed: number;
+  calls: number;
+  byMethod: Map<string, number>;
+} {
   const counts = { errors: 0, resets: 0, delayed: 0, calls: 0, byMethod: new Map<string, number>() };
   const decide = sb.faults.decide.bind(sb.faults);
   sb.faults.decide = (method) => {
@@ -74,7 +80,11 @@ export function newTally(): FlowTally {
 }
 
 /** Runs one flow; a completed flow and a clearly failed one both survive, anything else is recorded. */
-export async function runFlow(tally: FlowTally, name: string, fn: () => Promise<void>): Promise<'completed' | 'failed'> {
+export async function runFlow(
+  tally: FlowTally,
+  name: string,
+  fn: () => Promise<void>,
+): Promise<'completed' | 'failed'> {
   tally.run++;
   try {
     await fn();

@@ -33,7 +33,15 @@ function capturePanel(origin: string, open: () => void): CapturedPanel {
   let options: CapturedPanel['options'] = {};
   vscode.window.createWebviewPanel = (_type: string, _title: string, _column: unknown, o: CapturedPanel['options']) => {
     options = o;
-    return { webview, onDidDispose: () => ({ dispose() {} }), reveal() {}, dispose() {}, title: '', iconPath: undefined, viewColumn: 1 };
+    return {
+      webview,
+      onDidDispose: () => ({ dispose() {} }),
+      reveal() {},
+      dispose() {},
+      title: '',
+      iconPath: undefined,
+      viewColumn: 1,
+    };
   };
   open();
   return { html: html(), options };
@@ -42,7 +50,8 @@ function capturePanel(origin: string, open: () => void): CapturedPanel {
 /** The query panel's page, as ResultsPanel writes it. */
 function extensionHtml(origin: string): CapturedPanel {
   return capturePanel(origin, () => {
-    const { ResultsPanel } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
+    const { ResultsPanel } =
+      require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
     ResultsPanel.disposeAll();
     ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined);
     ResultsPanel.disposeAll();
@@ -55,7 +64,13 @@ const HOSTILE_KEY = {
   displayName: HOSTILE_NAME,
   etag: 'W/"1"',
   restrictions: {
-    browserKeyRestrictions: { allowedReferrers: ['<img src=x onerror="window.__pwned=\'ref\'">', 'javascript:window.__pwned=1', '\u202eexample.com/*'] },
+    browserKeyRestrictions: {
+      allowedReferrers: [
+        '<img src=x onerror="window.__pwned=\'ref\'">',
+        'javascript:window.__pwned=1',
+        '\u202eexample.com/*',
+      ],
+    },
     apiTargets: [{ service: '<script>window.__pwned="svc"</script>', methods: ['"><svg onload=window.__pwned=2>'] }],
   },
 };
@@ -63,8 +78,17 @@ const HOSTILE_KEY = {
 /** The restriction editor's HTML as RestrictionEditor writes it for a key with a hostile display name. */
 function restrictionEditorHtml(origin: string): CapturedPanel {
   return capturePanel(origin, () => {
-    const { RestrictionEditor } = require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
-    const editor = RestrictionEditor.show(vscode.Uri.file(ROOT), HOSTILE_KEY, { client: () => { throw new Error('no calls'); }, runOperation: () => { throw new Error('no calls'); }, keyChanged() {} } as never);
+    const { RestrictionEditor } =
+      require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
+    const editor = RestrictionEditor.show(vscode.Uri.file(ROOT), HOSTILE_KEY, {
+      client: () => {
+        throw new Error('no calls');
+      },
+      runOperation: () => {
+        throw new Error('no calls');
+      },
+      keyChanged() {},
+    } as never);
     editor.dispose();
   });
 }
@@ -98,9 +122,19 @@ function hostileRows(): unknown[] {
   }));
   rows.push({
     name: 'events/huge',
-    udm: { metadata: { eventTimestamp: '2026-01-01T01:00:00Z', eventType: 'GENERIC_EVENT' }, principal: { hostname: 'W'.repeat(MB) }, target: { url: 'https://example.com/report?q=1' } },
+    udm: {
+      metadata: { eventTimestamp: '2026-01-01T01:00:00Z', eventType: 'GENERIC_EVENT' },
+      principal: { hostname: 'W'.repeat(MB) },
+      target: { url: 'https://example.com/report?q=1' },
+    },
   });
-  rows.push({ name: 'events/deep', udm: { metadata: { eventTimestamp: '2026-01-01T02:00:00Z', eventType: 'GENERIC_EVENT' }, additional: deepJson(400) } });
+  rows.push({
+    name: 'events/deep',
+    udm: {
+      metadata: { eventTimestamp: '2026-01-01T02:00:00Z', eventType: 'GENERIC_EVENT' },
+      additional: deepJson(400),
+    },
+  });
   return rows;
 }
 
@@ -118,7 +152,10 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
 
   before(async () => {
     assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build (npm test does) first`);
-    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`);
+    assert.ok(
+      existsSync(CHROMIUM),
+      `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`,
+    );
     server = await serveWebviewPages(() => ({ '/': panel.html, '/keys': keysPanel.html }));
     origin = server.origin;
     panel = extensionHtml(origin);
@@ -164,34 +201,66 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     await page?.close();
   });
 
-  async function postResults(rows: unknown[], extra: { title?: string; uri?: string[]; columns?: unknown[] } = {}): Promise<void> {
+  async function postResults(
+    rows: unknown[],
+    extra: { title?: string; uri?: string[]; columns?: unknown[] } = {},
+  ): Promise<void> {
     const message = {
       type: 'results',
-      run: { runId: 'run-1', kind: 'udm', title: extra.title ?? 'principal.hostname = "x"', ...(extra.uri ? { uri: extra.uri } : {}) },
+      run: {
+        runId: 'run-1',
+        kind: 'udm',
+        title: extra.title ?? 'principal.hostname = "x"',
+        ...(extra.uri ? { uri: extra.uri } : {}),
+      },
       columns: extra.columns ?? [],
       rowsJson: JSON.stringify(rows),
       moreDataAvailable: false,
     };
-    const painted = page.evaluate(() => new Promise<number>((r) => browser$().document.addEventListener('cloudbench:painted', (e: any) => r(e.detail.rows), { once: true })));
+    const painted = page.evaluate(
+      () =>
+        new Promise<number>((r) =>
+          browser$().document.addEventListener('cloudbench:painted', (e: any) => r(e.detail.rows), { once: true }),
+        ),
+    );
     await page.evaluate((m) => browser$().postMessage(m, '*'), message);
     assert.equal(await painted, rows.length);
   }
 
-  async function pageState(): Promise<{ pwned: unknown; handlers: string[]; injected: number; violations: string[]; widest: number; scrollWidth: number; innerWidth: number; gridHeight: number; innerHeight: number }> {
+  async function pageState(): Promise<{
+    pwned: unknown;
+    handlers: string[];
+    injected: number;
+    violations: string[];
+    widest: number;
+    scrollWidth: number;
+    innerWidth: number;
+    gridHeight: number;
+    innerHeight: number;
+  }> {
     return page.evaluate(() => {
       const w = browser$();
       const document = w.document;
       const handlers: string[] = [];
       let widest = 0;
       for (const node of Array.from(document.querySelectorAll('*')) as any[]) {
-        for (const attr of Array.from(node.attributes) as any[]) if (/^on/i.test(attr.name) || /javascript:/i.test(attr.value) && attr.name === 'href') handlers.push(`${node.tagName}.${attr.name}`);
+        for (const attr of Array.from(node.attributes) as any[])
+          if (/^on/i.test(attr.name) || (/javascript:/i.test(attr.value) && attr.name === 'href'))
+            handlers.push(`${node.tagName}.${attr.name}`);
         const rect = node.getBoundingClientRect();
-        if (rect.width > widest && w.getComputedStyle(node).display !== 'none' && node.closest('#detail:not(.visible)') === null) widest = rect.width;
+        if (
+          rect.width > widest &&
+          w.getComputedStyle(node).display !== 'none' &&
+          node.closest('#detail:not(.visible)') === null
+        )
+          widest = rect.width;
       }
       return {
         pwned: w.__pwned,
         handlers,
-        injected: document.querySelectorAll('body img, body iframe, body svg[onload], body object, body embed, body script:not([nonce])').length,
+        injected: document.querySelectorAll(
+          'body img, body iframe, body svg[onload], body object, body embed, body script:not([nonce])',
+        ).length,
         violations: w.__violations as string[],
         widest,
         scrollWidth: document.documentElement.scrollWidth,
@@ -205,20 +274,30 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
   it('the generated HTML has a locked-down CSP, a nonce on its only script, and resource roots limited to dist/webview and media', () => {
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(panel.html)?.[1];
     assert.ok(csp, 'a CSP meta tag');
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...sources]) => [name, sources]),
+    );
     assert.deepEqual(directives.get('default-src'), ["'none'"]);
     const scriptSrc = directives.get('script-src') ?? [];
     assert.equal(scriptSrc.length, 1, `script-src: ${scriptSrc.join(' ')}`);
-    assert.match(scriptSrc[0]!, /^'nonce-[A-Za-z0-9+/=]{16,}'$/);
+    assert.match(scriptSrc[0], /^'nonce-[A-Za-z0-9+/=]{16,}'$/);
     for (const [name, sources] of directives) {
       // The query bar's Monaco editor writes <style> elements and style attributes: inline styles
       // only, never scripts (test/reliability/querybar-webview.test.ts checks the bar itself).
-      for (const s of sources) assert.ok(!/unsafe-inline|unsafe-eval|^\*$|^https?:$|^data:$|^blob:$/.test(s) || (name === 'style-src' && s === "'unsafe-inline'"), `${name} allows ${s}`);
+      for (const s of sources)
+        assert.ok(
+          !/unsafe-inline|unsafe-eval|^\*$|^https?:$|^data:$|^blob:$/.test(s) ||
+            (name === 'style-src' && s === "'unsafe-inline'"),
+          `${name} allows ${s}`,
+        );
     }
-    const nonce = scriptSrc[0]!.slice("'nonce-".length, -1);
+    const nonce = scriptSrc[0].slice("'nonce-".length, -1);
     const scripts = [...panel.html.matchAll(/<script\b([^>]*)>/g)];
     assert.equal(scripts.length, 1);
-    assert.ok(scripts[0]![1]!.includes(`nonce="${nonce}"`), 'the bundle script carries the nonce');
+    assert.ok(scripts[0][1].includes(`nonce="${nonce}"`), 'the bundle script carries the nonce');
     assert.ok(!/\son[a-z]+=/i.test(panel.html), 'no inline event handlers');
     assert.equal(panel.options.enableScripts, true);
     const roots = (panel.options.localResourceRoots ?? []).map((u) => u.path.slice(ROOT.length)).sort();
@@ -235,16 +314,23 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     await page.waitForFunction(() => (browser$().__violations as string[]).length > 0);
     const state = await pageState();
     assert.equal(state.pwned, undefined);
-    assert.ok(state.violations.some((v) => v.startsWith('script-src')), state.violations.join('; '));
+    assert.ok(
+      state.violations.some((v) => v.startsWith('script-src')),
+      state.violations.join('; '),
+    );
   });
 
   it('HTML, script, svg, iframe, javascript: and template payloads in every column and the title render as text; nothing runs', async () => {
-    await postResults(hostileRows(), { title: PAYLOADS[0]!, uri: ["javascript:window.__pwned='console'"], columns: [
-      { id: 'udm.principal.hostname', label: '<b onmouseover="window.__pwned=1">Host</b>' },
-      { id: 'udm.target.url', label: 'URL' },
-      { id: 'udm.metadata.description', label: 'Description' },
-      { id: 'udm.securityResult.summary', label: 'Summary' },
-    ] });
+    await postResults(hostileRows(), {
+      title: PAYLOADS[0],
+      uri: ["javascript:window.__pwned='console'"],
+      columns: [
+        { id: 'udm.principal.hostname', label: '<b onmouseover="window.__pwned=1">Host</b>' },
+        { id: 'udm.target.url', label: 'URL' },
+        { id: 'udm.metadata.description', label: 'Description' },
+        { id: 'udm.securityResult.summary', label: 'Summary' },
+      ],
+    });
     // Hover and open every row's detail: tooltips and the tree are where lazily inserted text lives.
     const rowCount = await page.locator('#spacer .row').count();
     assert.ok(rowCount >= PAYLOADS.length);
@@ -259,10 +345,25 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     assert.deepEqual(state.handlers, [], 'no element carries an event-handler attribute');
     assert.equal(state.injected, 0, 'no element was created from event data');
     assert.deepEqual(state.violations, [], 'nothing even tried to load or run');
-    assert.deepEqual(requests.filter((u) => !/\/(|dist\/webview\/(results|querybar)\.(js|css)|dist\/webview\/codicon-\w+\.ttf)$/.test(new URL(u).pathname)), [], 'no request beyond the page and its bundles');
+    assert.deepEqual(
+      requests.filter(
+        (u) =>
+          !/\/(|dist\/webview\/(results|querybar)\.(js|css)|dist\/webview\/codicon-\w+\.ttf)$/.test(
+            new URL(u).pathname,
+          ),
+      ),
+      [],
+      'no request beyond the page and its bundles',
+    );
     const title = await page.locator('#run-title').textContent();
     assert.equal(title, PAYLOADS[0]);
-    assert.ok(await page.locator('#grid-header').textContent().then((t) => t?.includes('<b onmouseover')), 'the hostile label shows as text');
+    assert.ok(
+      await page
+        .locator('#grid-header')
+        .textContent()
+        .then((t) => t?.includes('<b onmouseover')),
+      'the hostile label shows as text',
+    );
     assert.equal(await page.locator('#open-console').isVisible(), false, 'a javascript: console link is not offered');
   });
 
@@ -278,10 +379,16 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     const rows = hostileRows();
     await postResults(rows);
     let state = await pageState();
-    assert.ok(state.scrollWidth <= state.innerWidth + 1, `page scrolls sideways: ${state.scrollWidth} > ${state.innerWidth}`);
+    assert.ok(
+      state.scrollWidth <= state.innerWidth + 1,
+      `page scrolls sideways: ${state.scrollWidth} > ${state.innerWidth}`,
+    );
     assert.ok(state.gridHeight <= state.innerHeight, `grid ${state.gridHeight}px in a ${state.innerHeight}px window`);
     const cellTexts = await page.locator('#spacer .row[data-pos="8"] .cell').allTextContents();
-    assert.ok(cellTexts.every((t) => t.length < 400), `a cell holds ${Math.max(...cellTexts.map((t) => t.length))} characters`);
+    assert.ok(
+      cellTexts.every((t) => t.length < 400),
+      `a cell holds ${Math.max(...cellTexts.map((t) => t.length))} characters`,
+    );
     for (const pos of [8, 9]) {
       const started = Date.now();
       await page.locator(`#spacer .row[data-pos="${pos}"]`).click();
@@ -291,7 +398,9 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       assert.ok(state.scrollWidth <= state.innerWidth + 1, `row ${pos}: page scrolls sideways (${state.scrollWidth})`);
       const detailWidth = await page.locator('#detail').evaluate((n: any) => n.getBoundingClientRect().width);
       assert.ok(detailWidth <= state.innerWidth, `detail ${detailWidth}px`);
-      const longest = await page.locator('#detail .str').evaluateAll((nodes: any[]) => Math.max(0, ...nodes.map((n) => String(n.textContent ?? '').length)));
+      const longest = await page
+        .locator('#detail .str')
+        .evaluateAll((nodes: any[]) => Math.max(0, ...nodes.map((n) => String(n.textContent ?? '').length)));
       assert.ok(longest < 5_000, `a detail value holds ${longest} characters`);
       assert.equal(state.pwned, undefined);
     }
@@ -307,7 +416,9 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     await page.locator('#spacer .row[data-pos="4"]').click();
     assert.equal(await page.locator('#detail [data-action="open-link"]').count(), 0, 'no Open link for javascript:');
     await page.locator('#open-console').click();
-    const posted = await page.evaluate(() => (browser$().__posted as Array<{ type: string; url?: string }>).filter((m) => m.type === 'openLink'));
+    const posted = await page.evaluate(() =>
+      (browser$().__posted as Array<{ type: string; url?: string }>).filter((m) => m.type === 'openLink'),
+    );
     assert.deepEqual(posted, [
       { type: 'openLink', url: 'https://example.com/report?q=1' },
       { type: 'openLink', url: 'https://console.example.com/search?q=1' },
@@ -321,27 +432,55 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     assert.match(csp, /^default-src 'none';/);
     assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{16,}'(;|$)/);
     assert.ok(!/unsafe-|\*/.test(csp), csp);
-    assert.equal([...keysPanel.html.matchAll(/<script\b/g)].length, 1, 'only the bundle script; the display name in <title> is escaped');
-    assert.deepEqual((keysPanel.options.localResourceRoots ?? []).map((u) => u.path.slice(ROOT.length)).sort(), ['/dist/webview', '/media']);
+    assert.equal(
+      [...keysPanel.html.matchAll(/<script\b/g)].length,
+      1,
+      'only the bundle script; the display name in <title> is escaped',
+    );
+    assert.deepEqual((keysPanel.options.localResourceRoots ?? []).map((u) => u.path.slice(ROOT.length)).sort(), [
+      '/dist/webview',
+      '/media',
+    ]);
 
     await page.goto(`${origin}/keys`);
     await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
-    const { toEditorKey } = require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
-    await page.evaluate((key) => browser$().postMessage({ type: 'init', key }, '*'), toEditorKey(HOSTILE_KEY) as unknown);
+    const { toEditorKey } =
+      require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
+    await page.evaluate(
+      (key) => browser$().postMessage({ type: 'init', key }, '*'),
+      toEditorKey(HOSTILE_KEY) as unknown,
+    );
     await page.waitForFunction(() => browser$().document.getElementById('app')?.getAttribute('aria-busy') !== 'true');
     const details = await page.evaluate(() => {
       const w = browser$();
       const d = w.document;
-      const values = Array.from(d.querySelectorAll('textarea, input') as ArrayLike<any>).map((n: any) => String(n.value)).join('\n');
-      const handlers = (Array.from(d.querySelectorAll('*')) as any[]).flatMap((n) => (Array.from(n.attributes) as any[]).filter((a) => /^on/i.test(a.name)).map((a) => `${n.tagName}.${a.name}`));
-      return { handlers, pwned: w.__pwned, title: d.title, values, text: d.body.innerText as string, violations: w.__violations as string[], injected: d.querySelectorAll('body img, body svg, body iframe, body script:not([nonce])').length, scrollWidth: d.documentElement.scrollWidth, innerWidth: w.innerWidth };
+      const values = Array.from(d.querySelectorAll('textarea, input') as ArrayLike<any>)
+        .map((n: any) => String(n.value))
+        .join('\n');
+      const handlers = (Array.from(d.querySelectorAll('*')) as any[]).flatMap((n) =>
+        (Array.from(n.attributes) as any[]).filter((a) => /^on/i.test(a.name)).map((a) => `${n.tagName}.${a.name}`),
+      );
+      return {
+        handlers,
+        pwned: w.__pwned,
+        title: d.title,
+        values,
+        text: d.body.innerText as string,
+        violations: w.__violations as string[],
+        injected: d.querySelectorAll('body img, body svg, body iframe, body script:not([nonce])').length,
+        scrollWidth: d.documentElement.scrollWidth,
+        innerWidth: w.innerWidth,
+      };
     });
     assert.equal(details.pwned, undefined, 'an injected payload ran');
     assert.deepEqual(dialogs, []);
     assert.equal(details.injected, 0, 'no element was created from key data');
     assert.deepEqual(details.violations, []);
     assert.ok(details.title.includes('</title><script>'), `the page title shows the name as text: ${details.title}`);
-    assert.ok(details.values.includes('<img src=x onerror') || details.text.includes('<img src=x onerror'), 'the hostile referrer is shown as text');
+    assert.ok(
+      details.values.includes('<img src=x onerror') || details.text.includes('<img src=x onerror'),
+      'the hostile referrer is shown as text',
+    );
     assert.ok(details.scrollWidth <= details.innerWidth + 1, 'the form does not scroll sideways');
     assert.deepEqual(details.handlers, [], 'no element carries an event-handler attribute');
   });
@@ -351,16 +490,37 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     const asked: Array<{ text: string; modal: boolean }> = [];
     const warned: string[] = [];
     let answer: string | undefined = 'Open';
-    vscode.env = { openExternal: async (uri: { toString(): string }) => { opened.push(uri.toString()); return true; } };
+    vscode.env = {
+      openExternal: async (uri: { toString(): string }) => {
+        opened.push(uri.toString());
+        return true;
+      },
+    };
     const window = vscode.window as Record<string, unknown>;
     const saved = { info: window.showInformationMessage, warn: window.showWarningMessage };
-    window.showInformationMessage = async (text: string, options: { modal?: boolean }) => { asked.push({ text, modal: options?.modal === true }); return answer; };
-    window.showWarningMessage = async (text: string) => { warned.push(text); return undefined; };
+    window.showInformationMessage = async (text: string, options: { modal?: boolean }) => {
+      asked.push({ text, modal: options?.modal === true });
+      return answer;
+    };
+    window.showWarningMessage = async (text: string) => {
+      warned.push(text);
+      return undefined;
+    };
     try {
       freshProductModules();
-      const { SearchController } = require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
+      const { SearchController } =
+        require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
       const openLink = SearchController.prototype.openLink;
-      for (const bad of ["javascript:alert(1)", ' JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'file:///etc/passwd', 'vbscript:msgbox', 'command:workbench.action.terminal.new', 'vscode://settings', 'https://']) {
+      for (const bad of [
+        'javascript:alert(1)',
+        ' JavaScript:alert(1)',
+        'data:text/html,<script>alert(1)</script>',
+        'file:///etc/passwd',
+        'vbscript:msgbox',
+        'command:workbench.action.terminal.new',
+        'vscode://settings',
+        'https://',
+      ]) {
         await openLink.call({}, bad);
       }
       assert.deepEqual(opened, [], 'nothing but http(s) opens');
@@ -372,9 +532,12 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       answer = 'Open';
       await openLink.call({}, 'https://example.com/b');
       assert.equal(opened.length, 1);
-      assert.match(opened[0]!, /example\.com\/b/);
-      assert.ok(asked.every((a) => a.modal), 'the confirmation is modal');
-      assert.ok(asked[1]!.text.includes('https://example.com/b'), 'the confirmation names the link');
+      assert.match(opened[0], /example\.com\/b/);
+      assert.ok(
+        asked.every((a) => a.modal),
+        'the confirmation is modal',
+      );
+      assert.ok(asked[1].text.includes('https://example.com/b'), 'the confirmation names the link');
     } finally {
       window.showInformationMessage = saved.info;
       window.showWarningMessage = saved.warn;

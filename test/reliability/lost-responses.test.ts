@@ -16,7 +16,9 @@ import { FAST_RETRY } from './helpers';
 
 const PROJECT = 'cloudbench-lost';
 const ORIGINAL: Restrictions = { browserKeyRestrictions: { allowedReferrers: ['https://a.example.com/*'] } };
-const INTENDED: Restrictions = { browserKeyRestrictions: { allowedReferrers: ['https://a.example.com/*', 'https://b.example.com/*'] } };
+const INTENDED: Restrictions = {
+  browserKeyRestrictions: { allowedReferrers: ['https://a.example.com/*', 'https://b.example.com/*'] },
+};
 
 interface LossyProxy {
   url: string;
@@ -35,21 +37,30 @@ async function lossyProxy(upstream: string): Promise<LossyProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const call = `${req.method} ${req.url}`;
-      const up = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer: IncomingMessage) => {
-        const body: Buffer[] = [];
-        answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', () => {
-          const rule = rules.find((r) => r.left > 0 && r.pattern.test(call));
-          if (rule) {
-            rule.left--;
-            dropped.push(call);
-            req.socket.destroy();
-            return;
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(Buffer.concat(body));
-        });
-      });
+      const up = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
+        (answer: IncomingMessage) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () => {
+            const rule = rules.find((r) => r.left > 0 && r.pattern.test(call));
+            if (rule) {
+              rule.left--;
+              dropped.push(call);
+              req.socket.destroy();
+              return;
+            }
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(body));
+          });
+        },
+      );
       up.on('error', () => req.socket.destroy());
       up.end(Buffer.concat(chunks));
     });
@@ -59,7 +70,11 @@ async function lossyProxy(upstream: string): Promise<LossyProxy> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     dropAnswers: (pattern, times = 1) => rules.push({ pattern, left: times }),
     dropped,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -73,7 +88,13 @@ describe('reliability: answers lost after the server applied the change', functi
   beforeEach(async () => {
     sb = await startSandbox({ seed: 'empty' });
     proxy = await lossyProxy(sb.http);
-    client = new ApiKeysClient({ baseUrl: proxy.url, tokens: sandboxTokenSource(), retry: FAST_RETRY, pollInitialDelayMs: 5, pollMaxDelayMs: 20 });
+    client = new ApiKeysClient({
+      baseUrl: proxy.url,
+      tokens: sandboxTokenSource(),
+      retry: FAST_RETRY,
+      pollInitialDelayMs: 5,
+      pollMaxDelayMs: 20,
+    });
     direct = new ApiKeysClient({ baseUrl: sb.http, tokens: sandboxTokenSource() });
   });
   afterEach(async () => {
@@ -115,13 +136,24 @@ describe('reliability: answers lost after the server applied the change', functi
     proxy.dropAnswers(/^GET .*\/keys\?/, 2);
     const names: string[] = [];
     for await (const k of client.iterateKeys(PROJECT, { pageSize: 2 })) names.push(k.name);
-    assert.deepEqual(names.sort(), [0, 1, 2, 3, 4].map((i) => keyName(PROJECT, `k${i}`)));
+    assert.deepEqual(
+      names.sort(),
+      [0, 1, 2, 3, 4].map((i) => keyName(PROJECT, `k${i}`)),
+    );
     assert.equal(proxy.dropped.length, 2);
   });
 
   it('a create slower than the client deadline is not repeated, and the user is told it may have been applied', async () => {
-    const slow = new ApiKeysClient({ baseUrl: sb.http, tokens: sandboxTokenSource(), retry: FAST_RETRY, timeoutMs: 150 });
-    await fetch(`${sb.http}/sandbox/v1/faults`, { method: 'POST', body: JSON.stringify({ rules: [{ method: 'apikeys.keys.create', latencyMs: 400 }] }) });
+    const slow = new ApiKeysClient({
+      baseUrl: sb.http,
+      tokens: sandboxTokenSource(),
+      retry: FAST_RETRY,
+      timeoutMs: 150,
+    });
+    await fetch(`${sb.http}/sandbox/v1/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ rules: [{ method: 'apikeys.keys.create', latencyMs: 400 }] }),
+    });
     await assert.rejects(slow.startCreateKey(PROJECT, { displayName: 'slow' }), (err: unknown) => {
       assert.ok(err instanceof GoogleApiError && err.status === 'DEADLINE_EXCEEDED', String(err));
       assert.match(err.message, /may or may not have been applied/);
@@ -134,14 +166,31 @@ describe('reliability: answers lost after the server applied the change', functi
   });
 
   it('a model copy slower than the client deadline is not repeated, and the user is told it may have been applied', async () => {
-    const models = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sb.grpc }, retry: FAST_RETRY, timeoutMs: 150 });
+    const models = new ModelRegistryClient({
+      tokenSource: sandboxTokenSource(),
+      endpoint: { apiEndpoint: sb.grpc },
+      retry: FAST_RETRY,
+      timeoutMs: 150,
+    });
     try {
-      await fetch(`${sb.http}/sandbox/v1/faults`, { method: 'POST', body: JSON.stringify({ rules: [{ method: 'google.cloud.aiplatform.v1beta1.ModelService/CopyModel', latencyMs: 400 }] }) });
+      await fetch(`${sb.http}/sandbox/v1/faults`, {
+        method: 'POST',
+        body: JSON.stringify({
+          rules: [{ method: 'google.cloud.aiplatform.v1beta1.ModelService/CopyModel', latencyMs: 400 }],
+        }),
+      });
       await assert.rejects(
-        models.copyModel({ parent: 'projects/p/locations/europe-west4', sourceModel: 'projects/p/locations/us-central1/models/1' }),
+        models.copyModel({
+          parent: 'projects/p/locations/europe-west4',
+          sourceModel: 'projects/p/locations/us-central1/models/1',
+        }),
         (err: unknown) => {
           assert.ok(err instanceof GoogleApiError && err.status === 'DEADLINE_EXCEEDED', String(err));
-          assert.match(err.message, /may or may not have been applied|may still|may have been/, `the user reads only "${err.message}"`);
+          assert.match(
+            err.message,
+            /may or may not have been applied|may still|may have been/,
+            `the user reads only "${err.message}"`,
+          );
           return true;
         },
       );
@@ -160,6 +209,10 @@ describe('reliability: answers lost after the server applied the change', functi
     assert.equal(proxy.dropped.length, 1);
     // The retried PATCH carries the etag the edit started from and is refused: without a check of
     // what the server now holds, the user reads "someone changed this key, nothing was saved".
-    assert.equal(outcome.kind, 'saved', `the user was told "${outcome.kind}" although the server holds exactly the edit`);
+    assert.equal(
+      outcome.kind,
+      'saved',
+      `the user was told "${outcome.kind}" although the server holds exactly the edit`,
+    );
   });
 });

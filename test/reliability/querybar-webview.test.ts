@@ -28,7 +28,10 @@ function extensionHtml(origin: string): string {
 function events(n: number): unknown[] {
   return Array.from({ length: n }, (_, i) => ({
     name: `events/${i}`,
-    udm: { metadata: { eventTimestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, eventType: 'NETWORK_DNS' }, principal: { hostname: `host-${i}` } },
+    udm: {
+      metadata: { eventTimestamp: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, eventType: 'NETWORK_DNS' },
+      principal: { hostname: `host-${i}` },
+    },
   }));
 }
 
@@ -44,7 +47,8 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
   const userData = mkdtempSync(join(tmpdir(), 'cloudbench-querybar-'));
 
   before(async () => {
-    for (const f of ['results.js', 'querybar.js', 'querybar.css']) assert.ok(existsSync(join(ROOT, 'dist/webview', f)), `dist/webview/${f} is missing: run npm run build first`);
+    for (const f of ['results.js', 'querybar.js', 'querybar.css'])
+      assert.ok(existsSync(join(ROOT, 'dist/webview', f)), `dist/webview/${f} is missing: run npm run build first`);
     assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
     server = await serveWebviewPages(() => ({ '/': html }));
     origin = server.origin;
@@ -102,10 +106,13 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
   });
 
   async function postResults(rows: unknown[], query = QUERY): Promise<void> {
-    await page.evaluate(
-      (m) => browser$().postMessage(m, '*'),
-      { type: 'results', run: { runId: 'run-1', kind: 'udm', title: query.replace(/\s+/g, ' '), query }, columns: [], rowsJson: JSON.stringify(rows), moreDataAvailable: false },
-    );
+    await page.evaluate((m) => browser$().postMessage(m, '*'), {
+      type: 'results',
+      run: { runId: 'run-1', kind: 'udm', title: query.replace(/\s+/g, ' '), query },
+      columns: [],
+      rowsJson: JSON.stringify(rows),
+      moreDataAvailable: false,
+    });
   }
 
   async function monacoReady(): Promise<void> {
@@ -120,10 +127,15 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
 
   it('the query panel grants inline styles only to styles, scripts only by nonce', () => {
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1] ?? '';
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...sources]) => [name, sources]),
+    );
     assert.deepEqual(directives.get('default-src'), ["'none'"]);
     assert.deepEqual(directives.get('script-src')?.length, 1);
-    assert.match(directives.get('script-src')![0]!, /^'nonce-/);
+    assert.match(directives.get('script-src')![0], /^'nonce-/);
     assert.deepEqual(directives.get('style-src'), [origin, "'unsafe-inline'"]);
     assert.ok(!/worker-src|blob:|unsafe-eval/.test(csp), csp);
     assert.match(html, /data-querybar-script="[^"]+\/dist\/webview\/querybar\.js"/);
@@ -137,15 +149,32 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     const order = await page.evaluate(() => browser$().__order as string[]);
     assert.deepEqual(order, ['painted', 'querybar.js added', 'monaco']);
     assert.equal(await page.locator('#query-input').isVisible(), false, 'the textarea gives way to the editor');
-    const text = await page.evaluate(() => browser$().document.querySelector('#query-host .view-lines').innerText.replace(/\u00a0/g, ' '));
+    const text = await page.evaluate(() =>
+      browser$()
+        .document.querySelector('#query-host .view-lines')
+        .innerText.replace(/\u00a0/g, ' '),
+    );
     assert.equal(text.trim(), QUERY);
     // Coloured by the UDM tokenizer: field paths, strings and keywords each get their own token colour.
     // Monaco tokenizes in idle time after the first render, so wait for the string's token.
-    await page.waitForFunction(() => Array.from(browser$().document.querySelectorAll('#query-host .view-line span span') as ArrayLike<any>).some((s: any) => s.textContent.trim() === '"NETWORK_DNS"'), undefined, { timeout: 10_000 }).catch(() => undefined);
+    await page
+      .waitForFunction(
+        () =>
+          Array.from(browser$().document.querySelectorAll('#query-host .view-line span span') as ArrayLike<any>).some(
+            (s: any) => s.textContent.trim() === '"NETWORK_DNS"',
+          ),
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
     const classes = await page.evaluate(() => {
       const spans = Array.from(browser$().document.querySelectorAll('#query-host .view-line span span')) as any[];
       const of = (test: (t: string) => boolean) => spans.find((s) => test(s.textContent.trim()))?.className;
-      return { field: of((t) => t.startsWith('metadata.event_type')), str: of((t) => t === '"NETWORK_DNS"'), keyword: of((t) => t === 'OR') };
+      return {
+        field: of((t) => t.startsWith('metadata.event_type')),
+        str: of((t) => t === '"NETWORK_DNS"'),
+        keyword: of((t) => t === 'OR'),
+      };
     });
     assert.ok(classes.field && classes.str && classes.keyword, JSON.stringify(classes));
     assert.equal(new Set([classes.field, classes.str, classes.keyword]).size, 3, JSON.stringify(classes));
@@ -159,19 +188,27 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     await typeInEditor('\nmetadata.');
     await page.waitForSelector('.suggest-widget.visible .monaco-list-row', { timeout: 30_000 });
     // The '.' trigger character asks again with the whole text and the cursor after the dot.
-    await page.waitForFunction(() => (browser$().__posted as any[]).some((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')));
-    const request = await page.evaluate(() => (browser$().__posted as any[]).find((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')));
+    await page.waitForFunction(() =>
+      (browser$().__posted as any[]).some((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')),
+    );
+    const request = await page.evaluate(() =>
+      (browser$().__posted as any[]).find((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')),
+    );
     assert.equal(request.text, 'principal.hostname = "host-1"\nmetadata.');
     assert.deepEqual(request.position, { line: 1, character: 9 });
-    await page.waitForFunction(() => /event_type/.test(browser$().document.querySelector('.suggest-widget').textContent));
+    await page.waitForFunction(() =>
+      /event_type/.test(browser$().document.querySelector('.suggest-widget').textContent),
+    );
     await page.keyboard.type('event_ty');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /metadata\.event_type/.test(browser$().document.getElementById('query-input').value));
+    await page.waitForFunction(() =>
+      /metadata\.event_type/.test(browser$().document.getElementById('query-input').value),
+    );
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
     assert.deepEqual(pageErrors, []);
   });
 
-  it('a misspelt field gets an error marker from the extension\'s diagnostics, and Ctrl+Enter runs the edited text', async () => {
+  it("a misspelt field gets an error marker from the extension's diagnostics, and Ctrl+Enter runs the edited text", async () => {
     await postResults(events(10), 'principal.hostname = "host-1"');
     await monacoReady();
     await typeInEditor('\nmetadata.event_typo = "NETWORK_DNS"');
@@ -182,7 +219,11 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     const box = (await page.locator('#query-host .squiggly-error').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2);
-    await page.waitForFunction(() => /Did you mean 'event_type'/.test(browser$().document.body.textContent ?? ''), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => /Did you mean 'event_type'/.test(browser$().document.body.textContent ?? ''),
+      undefined,
+      { timeout: 30_000 },
+    );
     await page.click('#query-host .monaco-editor .view-lines');
     await page.keyboard.press('Control+Enter');
     await page.waitForFunction(() => (browser$().__posted as any[]).some((m) => m.type === 'runQuery'));
@@ -210,11 +251,18 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     await postResults(events(3), 'principal.hostname = "host-1"');
     await monacoReady();
     await postResults(events(3), 'target.hostname = "site-2"');
-    await page.waitForFunction(() => browser$().document.getElementById('query-input').value === 'target.hostname = "site-2"');
+    await page.waitForFunction(
+      () => browser$().document.getElementById('query-input').value === 'target.hostname = "site-2"',
+    );
     await typeInEditor(' AND network.sent_bytes > 10');
     await postResults(events(3), 'metadata.event_type = "USER_LOGIN"');
-    await page.waitForFunction(() => browser$().document.getElementById('run-title').textContent === 'metadata.event_type = "USER_LOGIN"');
-    assert.equal(await page.evaluate(() => browser$().document.getElementById('query-input').value), 'target.hostname = "site-2" AND network.sent_bytes > 10');
+    await page.waitForFunction(
+      () => browser$().document.getElementById('run-title').textContent === 'metadata.event_type = "USER_LOGIN"',
+    );
+    assert.equal(
+      await page.evaluate(() => browser$().document.getElementById('query-input').value),
+      'target.hostname = "site-2" AND network.sent_bytes > 10',
+    );
   });
 
   it('before Monaco arrives, the textarea already runs with the Run button', async () => {

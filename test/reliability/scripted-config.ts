@@ -7,9 +7,12 @@ useFakeVscode();
 export function scriptConfiguration(values: Record<string, unknown>): () => void {
   // Required after the fake is installed: a static import would load the real module name first.
   const vscode = require('vscode') as typeof import('vscode');
-  const configuration = vscode.workspace.getConfiguration('cloudbench') as unknown as { get: (key: string, fallback?: unknown) => unknown };
+  const configuration = vscode.workspace.getConfiguration('cloudbench') as unknown as {
+    get: (key: string, fallback?: unknown) => unknown;
+  };
   const original = configuration.get;
-  configuration.get = (key: string, fallback?: unknown) => (Object.prototype.hasOwnProperty.call(values, key) ? values[key] : fallback);
+  configuration.get = (key: string, fallback?: unknown) =>
+    Object.prototype.hasOwnProperty.call(values, key) ? values[key] : fallback;
   return () => {
     configuration.get = original;
   };

@@ -41,7 +41,8 @@ export function scanTree(dir: string, known: string[] = [], skip: (path: string)
     if (skip(path)) return;
     const st = statSync(path);
     if (st.isDirectory()) for (const entry of readdirSync(path)) walk(join(path, entry));
-    else if (st.isFile() && st.size < 64 * 1024 * 1024) found.push(...scanText(path, readFileSync(path, 'latin1'), known));
+    else if (st.isFile() && st.size < 64 * 1024 * 1024)
+      found.push(...scanText(path, readFileSync(path, 'latin1'), known));
   };
   walk(dir);
   return found;
@@ -49,5 +50,8 @@ export function scanTree(dir: string, known: string[] = [], skip: (path: string)
 
 /** The body lines of a PEM block: enough to recognise the key in any encoding of the JSON around it. */
 export function pemBodyLines(pem: string): string[] {
-  return pem.split('\n').filter((l) => l && !l.startsWith('-----')).slice(0, 3);
+  return pem
+    .split('\n')
+    .filter((l) => l && !l.startsWith('-----'))
+    .slice(0, 3);
 }

@@ -20,7 +20,6 @@ import { redactSecrets } from '../../src/core/secrets';
 const vscode = require('vscode') as Record<string, any>;
 const PROJECT = 'cloudbench-secrets';
 
-
 describe('reliability: no secret reaches logs, settings, state or files', function () {
   this.timeout(60_000);
   let sb: Sandbox;
@@ -41,9 +40,23 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     await admin(sb, 'ratelimits', { enabled: false });
     home = mkdtempSync(join(tmpdir(), 'cloudbench-secrets-'));
     mkdirSync(join(home, 'workspace'), { recursive: true });
-    ({ privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }));
+    ({ privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }));
     const saFile = join(home, 'service-account.json');
-    writeFileSync(saFile, JSON.stringify({ type: 'service_account', project_id: PROJECT, private_key_id: 'k1', private_key: privateKey, client_email: `svc@${PROJECT}.iam.gserviceaccount.com`, client_id: '1' }));
+    writeFileSync(
+      saFile,
+      JSON.stringify({
+        type: 'service_account',
+        project_id: PROJECT,
+        private_key_id: 'k1',
+        private_key: privateKey,
+        client_email: `svc@${PROJECT}.iam.gserviceaccount.com`,
+        client_id: '1',
+      }),
+    );
 
     undoConfig = scriptConfiguration({
       project: PROJECT,
@@ -57,15 +70,38 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     });
     const configuration = vscode.workspace.getConfiguration('cloudbench');
     const window = vscode.window;
-    for (const [target, key] of [[configuration, 'update'], [window, 'createOutputChannel'], [window, 'showInputBox'], [window, 'showQuickPick'], [window, 'showInformationMessage'],
-      [window, 'showWarningMessage'], [window, 'showErrorMessage'], [window, 'withProgress'], [window, 'createTreeView'], [vscode, 'env']] as Array<[Record<string, unknown>, string]>) {
+    for (const [target, key] of [
+      [configuration, 'update'],
+      [window, 'createOutputChannel'],
+      [window, 'showInputBox'],
+      [window, 'showQuickPick'],
+      [window, 'showInformationMessage'],
+      [window, 'showWarningMessage'],
+      [window, 'showErrorMessage'],
+      [window, 'withProgress'],
+      [window, 'createTreeView'],
+      [vscode, 'env'],
+    ] as Array<[Record<string, unknown>, string]>) {
       saved.set(key, target[key]);
     }
-    configuration.update = async (key: string, value: unknown) => { settingWrites.push(`${key}=${JSON.stringify(value)}`); };
+    configuration.update = async (key: string, value: unknown) => {
+      settingWrites.push(`${key}=${JSON.stringify(value)}`);
+    };
     const line = (level: string) => (message: string) => logLines.push(`${level} ${message}`);
     window.createOutputChannel = () => ({
-      trace: line('trace'), debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error'),
-      append: line('append'), appendLine: line('appendLine'), show() {}, hide() {}, clear() {}, dispose() {}, name: 'Cloudbench', logLevel: 1,
+      trace: line('trace'),
+      debug: line('debug'),
+      info: line('info'),
+      warn: line('warn'),
+      error: line('error'),
+      append: line('append'),
+      appendLine: line('appendLine'),
+      show() {},
+      hide() {},
+      clear() {},
+      dispose() {},
+      name: 'Cloudbench',
+      logLevel: 1,
       onDidChangeLogLevel: () => ({ dispose() {} }),
     });
     window.showInputBox = async () => answers.shift();
@@ -83,15 +119,39 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     window.showErrorMessage = message;
     window.withProgress = async (_o: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) =>
       task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
-    window.createTreeView = () => ({ dispose() {}, reveal: async () => undefined, message: undefined, onDidChangeVisibility: () => ({ dispose() {} }) });
-    vscode.env = { clipboard: { writeText: async (t: string) => { clipboard.push(t); }, readText: async () => clipboard.at(-1) ?? '' }, openExternal: async () => true };
+    window.createTreeView = () => ({
+      dispose() {},
+      reveal: async () => undefined,
+      message: undefined,
+      onDidChangeVisibility: () => ({ dispose() {} }),
+    });
+    vscode.env = {
+      clipboard: {
+        writeText: async (t: string) => {
+          clipboard.push(t);
+        },
+        readText: async () => clipboard.at(-1) ?? '',
+      },
+      openExternal: async () => true,
+    };
 
     context = fakeExtensionContext({ contributes: {} }, home);
     context.globalStorageUri = vscode.Uri.file(join(home, 'globalStorage'));
     context.storageUri = vscode.Uri.file(join(home, 'workspaceStorage'));
     context.logUri = vscode.Uri.file(join(home, 'logs'));
-    context.secrets = { get: async (k: string) => secretStore.get(k), store: async (k: string, v: string) => { secretStore.set(k, v); }, delete: async (k: string) => { secretStore.delete(k); }, onDidChange: () => ({ dispose() {} }) };
-    vscode.workspace.workspaceFolders = [{ uri: vscode.Uri.file(join(home, 'workspace')), name: 'workspace', index: 0 }];
+    context.secrets = {
+      get: async (k: string) => secretStore.get(k),
+      store: async (k: string, v: string) => {
+        secretStore.set(k, v);
+      },
+      delete: async (k: string) => {
+        secretStore.delete(k);
+      },
+      onDidChange: () => ({ dispose() {} }),
+    };
+    vscode.workspace.workspaceFolders = [
+      { uri: vscode.Uri.file(join(home, 'workspace')), name: 'workspace', index: 0 },
+    ];
 
     freshProductModules();
     const { initLogging } = require('../../src/platform/log') as typeof import('../../src/platform/log');
@@ -110,7 +170,12 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
       else vscode.window[key] = value;
     }
     vscode.workspace.workspaceFolders = undefined;
-    for (const d of context?.subscriptions ?? []) try { d.dispose(); } catch { /* best effort */ }
+    for (const d of context?.subscriptions ?? [])
+      try {
+        d.dispose();
+      } catch {
+        /* best effort */
+      }
     freshProductModules();
     await sb?.close();
     rmSync(home, { recursive: true, force: true });
@@ -135,7 +200,10 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     assert.equal(clipboard.at(-1), keyString);
     answers = [keyString];
     await command('cloudbench.keys.lookUp');
-    assert.ok(shown.some((s) => /Found key "Secret key"/.test(s) || /secret-key/.test(s)), shown.join(' | '));
+    assert.ok(
+      shown.some((s) => /Found key "Secret key"/.test(s) || /secret-key/.test(s)),
+      shown.join(' | '),
+    );
 
     // Failures and retries are where secrets usually leak: error texts, URLs with ?keyString=, stacks.
     await setFaults(sb, [{ method: 'apikeys.*', errorRate: 1, codes: ['INTERNAL'] }]);
@@ -149,13 +217,18 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     answers = [keyString];
     await command('cloudbench.keys.lookUp');
     await setFaults(sb, []);
-    assert.ok(logLines.some((l) => /lookupKey|lookUp|Look Up/i.test(l)), `the failures were logged:\n${logLines.join('\n')}`);
+    assert.ok(
+      logLines.some((l) => /lookupKey|lookUp|Look Up/i.test(l)),
+      `the failures were logged:\n${logLines.join('\n')}`,
+    );
 
-    const known = [keyString, privateKey.split('\n')[1]!, ...pemBodyLines(privateKey)];
+    const known = [keyString, privateKey.split('\n')[1], ...pemBodyLines(privateKey)];
     const findings: Finding[] = [
       ...logLines.flatMap((l, i) => scanText(`log line ${i + 1}`, l, known)),
       ...settingWrites.flatMap((s) => scanText('settings write', s, known)),
-      ...[...((context.globalState.keys?.() ?? []) as string[])].flatMap((k) => scanText(`globalState ${k}`, JSON.stringify(context.globalState.get(k)), known)),
+      ...[...((context.globalState.keys?.() ?? []) as string[])].flatMap((k) =>
+        scanText(`globalState ${k}`, JSON.stringify(context.globalState.get(k)), known),
+      ),
       ...scanTree(join(home, 'globalStorage'), known),
       ...scanTree(join(home, 'workspaceStorage'), known),
       ...scanTree(join(home, 'workspace'), known),
@@ -177,13 +250,25 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     const token = `ya29.c.${'b'.repeat(40)}Secret${Date.now()}`;
     const tokens: TokenSource = { kind: 'google', getAccessToken: async () => token };
     const search = new SecOpsClient({
-      baseUrl: sb.http, tokens, retry: { maxRetries: 4, initialBackoffMs: 5, maxBackoffMs: 20, multiplier: 2, retryable: ['UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'DEADLINE_EXCEEDED'] },
-      onRetry: (method, err, attempt, delayMs) => log.info(`${method}: retry ${attempt} in ${delayMs} ms after ${(err as Error).message}`),
+      baseUrl: sb.http,
+      tokens,
+      retry: {
+        maxRetries: 4,
+        initialBackoffMs: 5,
+        maxBackoffMs: 20,
+        multiplier: 2,
+        retryable: ['UNAVAILABLE', 'RESOURCE_EXHAUSTED', 'DEADLINE_EXCEEDED'],
+      },
+      onRetry: (method, err, attempt, delayMs) =>
+        log.info(`${method}: retry ${attempt} in ${delayMs} ms after ${(err as Error).message}`),
     });
     const sandboxTokens = connection.secopsTokens(sb.http);
     assert.equal(sandboxTokens.kind, 'sandbox', 'a loopback endpoint never reads the service-account file');
     const now = sb.clock.now();
-    await setFaults(sb, [{ method: 'secops.*', errorRate: 0.5, codes: ['UNAVAILABLE', 429] }, { method: 'secops.*', resetRate: 0.2 }]);
+    await setFaults(sb, [
+      { method: 'secops.*', errorRate: 0.5, codes: ['UNAVAILABLE', 429] },
+      { method: 'secops.*', resetRate: 0.2 },
+    ]);
     for (let i = 0; i < 6; i++) {
       try {
         await search.udmSearch({ query: 'principal.hostname = "h"', startTime: now - 3_600_000, endTime: now });
@@ -192,12 +277,18 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
       }
     }
     await setFaults(sb, []);
-    assert.ok(logLines.some((l) => /udmSearch: retry/.test(l)), 'retries were logged');
+    assert.ok(
+      logLines.some((l) => /udmSearch: retry/.test(l)),
+      'retries were logged',
+    );
     // A careless log line with the header or the key file is redacted on the way to the channel.
     log.info(`calling with Authorization: Bearer ${token}`);
     log.error('credentials', new Error(`bad key file ${JSON.stringify({ private_key: privateKey })}`));
     const known = [token, ...pemBodyLines(privateKey)];
-    const findings = [...logLines.flatMap((l, i) => scanText(`log line ${i + 1}`, l, known)), ...settingWrites.flatMap((s) => scanText('settings write', s, known))];
+    const findings = [
+      ...logLines.flatMap((l, i) => scanText(`log line ${i + 1}`, l, known)),
+      ...settingWrites.flatMap((s) => scanText('settings write', s, known)),
+    ];
     assert.deepEqual(findings, []);
     assert.equal(redactSecrets(`?keyString=${token}&x=1`).includes(token), false);
   });
@@ -212,6 +303,11 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
       privateKey,
       `{"access_token":"ya29.${'z'.repeat(20)}","refresh_token":"1//0${'r'.repeat(30)}"}`,
     ];
-    for (const sample of samples) assert.deepEqual(scanText('redacted', redactSecrets(sample), [key, ...pemBodyLines(privateKey)]), [], sample.slice(0, 60));
+    for (const sample of samples)
+      assert.deepEqual(
+        scanText('redacted', redactSecrets(sample), [key, ...pemBodyLines(privateKey)]),
+        [],
+        sample.slice(0, 60),
+      );
   });
 });

@@ -22,7 +22,7 @@ interface Provider {
 
 function labelOf(node: Node): string {
   const l = node.label as string | { label?: string } | undefined;
-  return typeof l === 'string' ? l : l?.label ?? '';
+  return typeof l === 'string' ? l : (l?.label ?? '');
 }
 
 /** Expands every collapsible node down to `depth`, at most `width` children per node; returns one line per node. */
@@ -64,17 +64,25 @@ describe('reliability: trees under faults', function () {
   });
 
   function modelsProvider(retry = FAST_RETRY): Provider {
-    const client = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sb.grpc }, retry });
+    const client = new ModelRegistryClient({
+      tokenSource: sandboxTokenSource(),
+      endpoint: { apiEndpoint: sb.grpc },
+      retry,
+    });
     clients.push(client);
     return new modelsTree.ModelsTreeProvider({
-      client: () => client, project: () => 'cloudbench-demo', configuredLocations: () => [], filter: () => undefined,
-      importedAnnotations: () => [], pageSize: () => 3,
-    }) as unknown as Provider;
+      client: () => client,
+      project: () => 'cloudbench-demo',
+      configuredLocations: () => [],
+      filter: () => undefined,
+      importedAnnotations: () => [],
+      pageSize: () => 3,
+    });
   }
 
   function keysProvider(retry = FAST_RETRY): Provider {
     const client = new ApiKeysClient({ baseUrl: sb.http, tokens: sandboxTokenSource(), retry });
-    return new keysTree.KeysTreeProvider(() => new keysTree.KeysModel('cloudbench-demo', client, () => sb.clock.now())) as unknown as Provider;
+    return new keysTree.KeysTreeProvider(() => new keysTree.KeysModel('cloudbench-demo', client, () => sb.clock.now()));
   }
 
   for (const [name, rule] of [
@@ -85,7 +93,10 @@ describe('reliability: trees under faults', function () {
     it(`${name}: the models and keys trees come out exactly as without faults`, async () => {
       const healthyModels = await walk(modelsProvider(), 5, 3);
       const healthyKeys = await walk(keysProvider(), 3, 20);
-      assert.ok(healthyModels.length > 20 && healthyKeys.length > 5, `${healthyModels.length} model nodes, ${healthyKeys.length} key nodes`);
+      assert.ok(
+        healthyModels.length > 20 && healthyKeys.length > 5,
+        `${healthyModels.length} model nodes, ${healthyKeys.length} key nodes`,
+      );
       const counts = countFaults(sb);
       await setFaults(sb, [{ method: '*', ...rule }], 3);
       assert.deepEqual(await walk(modelsProvider(), 5, 3), healthyModels);
@@ -97,9 +108,18 @@ describe('reliability: trees under faults', function () {
   it('every call failing with INTERNAL: error nodes name the status, nothing throws', async () => {
     await setFaults(sb, [{ method: '*', errorRate: 1, codes: ['INTERNAL'] }]);
     const models = await walk(modelsProvider(), 5, 3);
-    assert.ok(models.some((l) => /\[error\]/.test(l) && /INTERNAL/.test(l)), models.join('\n'));
+    assert.ok(
+      models.some((l) => /\[error\]/.test(l) && /INTERNAL/.test(l)),
+      models.join('\n'),
+    );
     const keys = await walk(keysProvider(), 3, 20);
-    assert.ok(keys.some((l) => /Could not list keys/.test(l) && /INTERNAL/.test(l)), keys.join('\n'));
-    assert.ok(keys.some((l) => /Could not list deleted keys/.test(l)), keys.join('\n'));
+    assert.ok(
+      keys.some((l) => /Could not list keys/.test(l) && /INTERNAL/.test(l)),
+      keys.join('\n'),
+    );
+    assert.ok(
+      keys.some((l) => /Could not list deleted keys/.test(l)),
+      keys.join('\n'),
+    );
   });
 });

@@ -13,9 +13,12 @@ export const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
 const TYPES: Record<string, string> = { '.css': 'text/css', '.ttf': 'font/ttf', '.js': 'text/javascript' };
 
 /** Serves `pages()[path]` as HTML and files under dist/webview; everything else is 404. */
-export async function serveWebviewPages(pages: () => Record<string, string>, onRequest?: (path: string) => void): Promise<{ origin: string; close(): Promise<void> }> {
+export async function serveWebviewPages(
+  pages: () => Record<string, string>,
+  onRequest?: (path: string) => void,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     onRequest?.(path);
     const html = pages()[path];
     if (html !== undefined) {
@@ -27,7 +30,9 @@ export async function serveWebviewPages(pages: () => Record<string, string>, onR
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' }).end(readFileSync(file));
+    res
+      .writeHead(200, { 'content-type': TYPES[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' })
+      .end(readFileSync(file));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
@@ -40,7 +45,15 @@ export function launchChromium(userData: string): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
   });
 }
@@ -53,8 +66,12 @@ export function capturingWebview(origin: string): { webview: Record<string, unkn
     asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(ROOT.length)}` }),
     onDidReceiveMessage: () => ({ dispose() {} }),
     postMessage: async () => true,
-    set html(value: string) { html = value; },
-    get html() { return html; },
+    set html(value: string) {
+      html = value;
+    },
+    get html() {
+      return html;
+    },
   };
   return { webview, html: () => html };
 }

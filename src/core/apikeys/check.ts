@@ -99,88 +99,204 @@ export function methodMatches(pattern: string, service: string, method: string):
   return candidates.includes(body);
 }
 
-function checkApplication(restrictions: Restrictions, request: SimulatedRequest, headers: HeaderRequirement[]): CheckStep {
+function checkApplication(
+  restrictions: Restrictions,
+  request: SimulatedRequest,
+  headers: HeaderRequirement[],
+): CheckStep {
   const browser = restrictions.browserKeyRestrictions;
   if (browser) {
     const referrers = browser.allowedReferrers ?? [];
     headers.push({ name: HEADERS.referrer, value: request.referrer || '<page URL on an allowed site>' });
-    if (!request.referrer) return { rule: 'application', passed: false, explanation: 'The key is restricted to websites, and the request has no Referer header.' };
+    if (!request.referrer)
+      return {
+        rule: 'application',
+        passed: false,
+        explanation: 'The key is restricted to websites, and the request has no Referer header.',
+      };
     let url: URL;
     try {
       url = new URL(request.referrer);
     } catch {
-      return { rule: 'application', passed: false, explanation: `"${request.referrer}" is not a full URL; a browser sends the page URL, like https://www.example.com/page.` };
+      return {
+        rule: 'application',
+        passed: false,
+        explanation: `"${request.referrer}" is not a full URL; a browser sends the page URL, like https://www.example.com/page.`,
+      };
     }
     for (const referrer of referrers) {
       const parsed = parseReferrer(referrer);
       if (parsed.ok && referrerMatches(parsed.value, url)) {
-        return { rule: 'application', passed: true, explanation: `Referer ${request.referrer} matches the allowed referrer "${referrer}".` };
+        return {
+          rule: 'application',
+          passed: true,
+          explanation: `Referer ${request.referrer} matches the allowed referrer "${referrer}".`,
+        };
       }
     }
-    const hint = referrers.some((r) => { const p = parseReferrer(r); return p.ok && p.value.path && !p.value.path.wildcard; }) && (url.pathname === '/' || url.pathname === '')
-      ? ' Browsers that send only the origin cannot use keys restricted to page-specific URLs.'
-      : '';
-    return { rule: 'application', passed: false, explanation: `Referer ${request.referrer} matches none of the ${referrers.length} allowed referrers.${hint}` };
+    const hint =
+      referrers.some((r) => {
+        const p = parseReferrer(r);
+        return p.ok && p.value.path && !p.value.path.wildcard;
+      }) &&
+      (url.pathname === '/' || url.pathname === '')
+        ? ' Browsers that send only the origin cannot use keys restricted to page-specific URLs.'
+        : '';
+    return {
+      rule: 'application',
+      passed: false,
+      explanation: `Referer ${request.referrer} matches none of the ${referrers.length} allowed referrers.${hint}`,
+    };
   }
   const server = restrictions.serverKeyRestrictions;
   if (server) {
     const ips = server.allowedIps ?? [];
-    if (!request.callerIp) return { rule: 'application', passed: false, explanation: 'The key is restricted to IP addresses; give the caller\'s external IP address.' };
+    if (!request.callerIp)
+      return {
+        rule: 'application',
+        passed: false,
+        explanation: "The key is restricted to IP addresses; give the caller's external IP address.",
+      };
     const caller = parseCallerIp(request.callerIp);
-    if (!caller) return { rule: 'application', passed: false, explanation: `"${request.callerIp}" is not an IPv4 or IPv6 address.` };
+    if (!caller)
+      return {
+        rule: 'application',
+        passed: false,
+        explanation: `"${request.callerIp}" is not an IPv4 or IPv6 address.`,
+      };
     for (const entry of ips) {
       const parsed = parseIpRestriction(entry);
       if (parsed.ok && ipInRange(caller, parsed.value)) {
-        return { rule: 'application', passed: true, explanation: `Caller ${request.callerIp} is ${parsed.value.single ? 'the allowed address' : 'inside the allowed range'} ${entry}.` };
+        return {
+          rule: 'application',
+          passed: true,
+          explanation: `Caller ${request.callerIp} is ${parsed.value.single ? 'the allowed address' : 'inside the allowed range'} ${entry}.`,
+        };
       }
     }
-    return { rule: 'application', passed: false, explanation: `Caller ${request.callerIp} is in none of the ${ips.length} allowed addresses and ranges.` };
+    return {
+      rule: 'application',
+      passed: false,
+      explanation: `Caller ${request.callerIp} is in none of the ${ips.length} allowed addresses and ranges.`,
+    };
   }
   const android = restrictions.androidKeyRestrictions;
   if (android) {
     const apps = android.allowedApplications ?? [];
     headers.push(
-      { name: HEADERS.androidPackage, value: request.androidPackage || apps[0]?.packageName || '<package name>', neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidPackage]! },
-      { name: HEADERS.androidCert, value: request.androidCert || apps[0]?.sha1Fingerprint || '<SHA-1 fingerprint>', neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidCert]! },
+      {
+        name: HEADERS.androidPackage,
+        value: request.androidPackage || apps[0]?.packageName || '<package name>',
+        neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidPackage],
+      },
+      {
+        name: HEADERS.androidCert,
+        value: request.androidCert || apps[0]?.sha1Fingerprint || '<SHA-1 fingerprint>',
+        neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidCert],
+      },
     );
     if (!request.androidPackage || !request.androidCert) {
-      return { rule: 'application', passed: false, explanation: `The key is restricted to Android apps; the request must send both ${HEADERS.androidPackage} and ${HEADERS.androidCert}.` };
+      return {
+        rule: 'application',
+        passed: false,
+        explanation: `The key is restricted to Android apps; the request must send both ${HEADERS.androidPackage} and ${HEADERS.androidCert}.`,
+      };
     }
     const cert = normalizeFingerprint(request.androidCert);
     const samePackage = apps.filter((a) => a.packageName === request.androidPackage);
     const match = samePackage.find((a) => normalizeFingerprint(a.sha1Fingerprint ?? '') === cert);
-    if (match) return { rule: 'application', passed: true, explanation: `App ${request.androidPackage} with that certificate fingerprint is allowed.` };
+    if (match)
+      return {
+        rule: 'application',
+        passed: true,
+        explanation: `App ${request.androidPackage} with that certificate fingerprint is allowed.`,
+      };
     if (samePackage.length > 0) {
-      return { rule: 'application', passed: false, explanation: `App ${request.androidPackage} is listed, but not with the certificate fingerprint ${request.androidCert}.` };
+      return {
+        rule: 'application',
+        passed: false,
+        explanation: `App ${request.androidPackage} is listed, but not with the certificate fingerprint ${request.androidCert}.`,
+      };
     }
-    return { rule: 'application', passed: false, explanation: `App ${request.androidPackage} is not among the ${apps.length} allowed Android apps.` };
+    return {
+      rule: 'application',
+      passed: false,
+      explanation: `App ${request.androidPackage} is not among the ${apps.length} allowed Android apps.`,
+    };
   }
   const ios = restrictions.iosKeyRestrictions;
   if (ios) {
     const bundles = ios.allowedBundleIds ?? [];
-    headers.push({ name: HEADERS.iosBundle, value: request.iosBundleId || bundles[0] || '<bundle ID>', neutralName: NEUTRAL_HEADER_NAMES[HEADERS.iosBundle]! });
-    if (!request.iosBundleId) return { rule: 'application', passed: false, explanation: `The key is restricted to iOS apps; the request must send ${HEADERS.iosBundle}.` };
-    if (bundles.includes(request.iosBundleId)) return { rule: 'application', passed: true, explanation: `Bundle ID ${request.iosBundleId} is allowed.` };
-    return { rule: 'application', passed: false, explanation: `Bundle ID ${request.iosBundleId} is not among the ${bundles.length} allowed bundle IDs.` };
+    headers.push({
+      name: HEADERS.iosBundle,
+      value: request.iosBundleId || bundles[0] || '<bundle ID>',
+      neutralName: NEUTRAL_HEADER_NAMES[HEADERS.iosBundle],
+    });
+    if (!request.iosBundleId)
+      return {
+        rule: 'application',
+        passed: false,
+        explanation: `The key is restricted to iOS apps; the request must send ${HEADERS.iosBundle}.`,
+      };
+    if (bundles.includes(request.iosBundleId))
+      return { rule: 'application', passed: true, explanation: `Bundle ID ${request.iosBundleId} is allowed.` };
+    return {
+      rule: 'application',
+      passed: false,
+      explanation: `Bundle ID ${request.iosBundleId} is not among the ${bundles.length} allowed bundle IDs.`,
+    };
   }
-  return { rule: 'application', passed: true, explanation: 'The key has no application restriction: any website, server or app may use it.' };
+  return {
+    rule: 'application',
+    passed: true,
+    explanation: 'The key has no application restriction: any website, server or app may use it.',
+  };
 }
 
 function checkApi(restrictions: Restrictions, request: SimulatedRequest): CheckStep {
   const targets = restrictions.apiTargets ?? [];
-  if (targets.length === 0) return { rule: 'api', passed: true, explanation: 'The key has no API restriction: every API that accepts API keys may be called.' };
-  if (!request.service) return { rule: 'api', passed: false, explanation: 'The key is restricted to specific APIs; name the service the request calls.' };
+  if (targets.length === 0)
+    return {
+      rule: 'api',
+      passed: true,
+      explanation: 'The key has no API restriction: every API that accepts API keys may be called.',
+    };
+  if (!request.service)
+    return {
+      rule: 'api',
+      passed: false,
+      explanation: 'The key is restricted to specific APIs; name the service the request calls.',
+    };
   const service = request.service.toLowerCase();
   const target = targets.find((t) => (t.service ?? '').toLowerCase() === service);
   if (!target) {
-    return { rule: 'api', passed: false, explanation: `Service ${request.service} is not among the allowed APIs (${targets.map((t) => t.service).join(', ')}).` };
+    return {
+      rule: 'api',
+      passed: false,
+      explanation: `Service ${request.service} is not among the allowed APIs (${targets.map((t) => t.service).join(', ')}).`,
+    };
   }
   const methods = target.methods ?? [];
-  if (methods.length === 0) return { rule: 'api', passed: true, explanation: `Service ${request.service} is allowed with all its methods.` };
-  if (!request.method) return { rule: 'api', passed: false, explanation: `Only some methods of ${request.service} are allowed (${methods.join(', ')}); name the method.` };
+  if (methods.length === 0)
+    return { rule: 'api', passed: true, explanation: `Service ${request.service} is allowed with all its methods.` };
+  if (!request.method)
+    return {
+      rule: 'api',
+      passed: false,
+      explanation: `Only some methods of ${request.service} are allowed (${methods.join(', ')}); name the method.`,
+    };
   const matched = methods.find((m) => methodMatches(m, service, request.method!));
-  if (matched) return { rule: 'api', passed: true, explanation: `Method ${request.method} of ${request.service} matches the allowed method "${matched}".` };
-  return { rule: 'api', passed: false, explanation: `Method ${request.method} matches none of the allowed methods of ${request.service} (${methods.join(', ')}).` };
+  if (matched)
+    return {
+      rule: 'api',
+      passed: true,
+      explanation: `Method ${request.method} of ${request.service} matches the allowed method "${matched}".`,
+    };
+  return {
+    rule: 'api',
+    passed: false,
+    explanation: `Method ${request.method} matches none of the allowed methods of ${request.service} (${methods.join(', ')}).`,
+  };
 }
 
 /** Simulates a request made with a key that has `restrictions`. */
@@ -200,32 +316,51 @@ export function checkRequest(restrictions: Restrictions | undefined, request: Si
 }
 
 /** A Markdown report of a check: verdict, the deciding rule, every step and the headers to send. */
-export function formatCheckReport(keyLabel: string, keyName: string, request: SimulatedRequest, result: CheckResult): string {
+export function formatCheckReport(
+  keyLabel: string,
+  keyName: string,
+  request: SimulatedRequest,
+  result: CheckResult,
+): string {
   // Values come from users and servers; keep them inside code spans so Markdown cannot reinterpret them.
   const plain = (v: string): string => v.replace(/`/g, 'ˋ');
   const code = (v: string): string => `\`${plain(v)}\``;
   const out: string[] = [];
   out.push(`# Check request against key ${code(keyLabel)}`, '', `Key: ${code(keyName)}`, '');
-  out.push(result.allowed ? '## Accepted: the key would be accepted' : '## Refused: the key would be refused', '', `**Decided by:** ${plain(result.decidedBy)}`, '');
+  out.push(
+    result.allowed ? '## Accepted: the key would be accepted' : '## Refused: the key would be refused',
+    '',
+    `**Decided by:** ${plain(result.decidedBy)}`,
+    '',
+  );
   out.push('## Request', '');
   const described: Array<[string, string | undefined]> = [
-    ['Referer', request.referrer], ['Caller IP', request.callerIp], ['Android package', request.androidPackage],
-    ['Android certificate', request.androidCert], ['iOS bundle ID', request.iosBundleId], ['Service', request.service], ['Method', request.method],
+    ['Referer', request.referrer],
+    ['Caller IP', request.callerIp],
+    ['Android package', request.androidPackage],
+    ['Android certificate', request.androidCert],
+    ['iOS bundle ID', request.iosBundleId],
+    ['Service', request.service],
+    ['Method', request.method],
   ];
   const given = described.filter(([, v]) => v);
   if (given.length === 0) out.push('- (nothing described)');
   for (const [label, value] of given) out.push(`- ${label}: ${code(value!)}`);
   out.push('', '## Rules', '');
   for (const step of result.steps) {
-    out.push(`- ${step.passed ? 'PASS' : 'FAIL'} ${step.rule === 'application' ? 'Application restriction' : 'API restriction'}: ${plain(step.explanation)}`);
+    out.push(
+      `- ${step.passed ? 'PASS' : 'FAIL'} ${step.rule === 'application' ? 'Application restriction' : 'API restriction'}: ${plain(step.explanation)}`,
+    );
   }
   out.push('', '## Headers a caller must send', '');
   out.push(`- ${code(`${HEADERS.apiKey}: <API_KEY>`)} (or the \`key=\` query parameter)`);
   for (const header of result.requiredHeaders) {
-    out.push(`- ${code(`${header.name}: ${header.value}`)}${header.neutralName ? ` (called ${code(header.neutralName)} in the service description)` : ''}`);
+    out.push(
+      `- ${code(`${header.name}: ${header.value}`)}${header.neutralName ? ` (called ${code(header.neutralName)} in the service description)` : ''}`,
+    );
   }
   if (result.requiredHeaders.length === 0 && !result.steps[0]?.explanation.startsWith('The key has no application')) {
-    out.push('- The caller\'s external IP address must be in the allowed list; no extra header proves it.');
+    out.push("- The caller's external IP address must be in the allowed list; no extra header proves it.");
   }
   return `${out.join('\n')}\n`;
 }

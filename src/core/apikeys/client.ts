@@ -66,7 +66,10 @@ export interface UpdateKeyRequest {
 
 /** The key changed on the server since it was read (etag mismatch): read it again, never overwrite blindly. */
 export class EtagConflictError extends GoogleApiError {
-  constructor(readonly keyName: string, cause: GoogleApiError) {
+  constructor(
+    readonly keyName: string,
+    cause: GoogleApiError,
+  ) {
     super(cause.status, cause.message, cause.options);
   }
 }
@@ -155,12 +158,24 @@ export class ApiKeysClient {
   }
 
   /** Every key of the project, fetching pages as the consumer iterates. */
-  iterateKeys(project: string, options: Omit<ListKeysOptions, 'pageToken'> = {}): AsyncGenerator<ApiKey, void, undefined> {
-    return paginate((pageToken, signal) => this.listKeys(project, { ...options, ...(pageToken ? { pageToken } : {}), ...(signal ? { signal } : {}) }), options.signal);
+  iterateKeys(
+    project: string,
+    options: Omit<ListKeysOptions, 'pageToken'> = {},
+  ): AsyncGenerator<ApiKey, void, undefined> {
+    return paginate(
+      (pageToken, signal) =>
+        this.listKeys(project, { ...options, ...(pageToken ? { pageToken } : {}), ...(signal ? { signal } : {}) }),
+      options.signal,
+    );
   }
 
   async getKey(name: string, options: CallOptions = {}): Promise<ApiKey> {
-    return this.rest.request<ApiKey>({ method: 'GET', path: keyPath(name), methodName: 'apikeys.keys.get', ...(options.signal ? { signal: options.signal } : {}) });
+    return this.rest.request<ApiKey>({
+      method: 'GET',
+      path: keyPath(name),
+      methodName: 'apikeys.keys.get',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   /** The secret key string; keep it only as long as needed. */
@@ -179,7 +194,13 @@ export class ApiKeysClient {
    * Starts UpdateKey. `updateMask` names the fields to replace (restrictions are replaced whole, lists
    * included); `etag` makes the server refuse the change if the key changed since it was read.
    */
-  async startUpdateKey(name: string, update: UpdateKeyRequest, updateMask: string[], etag: string | undefined, options: CallOptions = {}): Promise<Operation> {
+  async startUpdateKey(
+    name: string,
+    update: UpdateKeyRequest,
+    updateMask: string[],
+    etag: string | undefined,
+    options: CallOptions = {},
+  ): Promise<Operation> {
     if (updateMask.length === 0) throw new TypeError('updateMask must name at least one field.');
     const body: Record<string, unknown> = { name };
     if (update.displayName !== undefined) body['displayName'] = update.displayName;
@@ -205,17 +226,33 @@ export class ApiKeysClient {
     }
   }
 
-  async updateKey(name: string, update: UpdateKeyRequest, updateMask: string[], etag: string | undefined, options: OperationCallOptions = {}): Promise<ApiKey> {
+  async updateKey(
+    name: string,
+    update: UpdateKeyRequest,
+    updateMask: string[],
+    etag: string | undefined,
+    options: OperationCallOptions = {},
+  ): Promise<ApiKey> {
     const op = await this.startUpdateKey(name, update, updateMask, etag, options);
     return keyFromResponse(await this.wait(op, options));
   }
 
   /** Replaces the key's restrictions (every list is replaced, not merged) if its etag still matches. */
-  updateRestrictions(name: string, restrictions: Restrictions, etag: string | undefined, options: OperationCallOptions = {}): Promise<ApiKey> {
+  updateRestrictions(
+    name: string,
+    restrictions: Restrictions,
+    etag: string | undefined,
+    options: OperationCallOptions = {},
+  ): Promise<ApiKey> {
     return this.updateKey(name, { restrictions }, ['restrictions'], etag, options);
   }
 
-  rename(name: string, displayName: string, etag: string | undefined, options: OperationCallOptions = {}): Promise<ApiKey> {
+  rename(
+    name: string,
+    displayName: string,
+    etag: string | undefined,
+    options: OperationCallOptions = {},
+  ): Promise<ApiKey> {
     return this.updateKey(name, { displayName }, ['display_name'], etag, options);
   }
 
@@ -316,16 +353,25 @@ export function explainKeysError(err: unknown): string | undefined {
   if (err instanceof EtagConflictError) {
     return 'The key was changed by someone else since it was loaded. Its current state was reloaded; review it and apply your change again.';
   }
-  if (/constraints\/iam\.managed\.disableServiceAccountApiKeyCreation|disableServiceAccountApiKeyCreation/i.test(message)
-    || (status === 'FAILED_PRECONDITION' && /service account/i.test(message) && /polic/i.test(message))) {
+  if (
+    /constraints\/iam\.managed\.disableServiceAccountApiKeyCreation|disableServiceAccountApiKeyCreation/i.test(
+      message,
+    ) ||
+    (status === 'FAILED_PRECONDITION' && /service account/i.test(message) && /polic/i.test(message))
+  ) {
     return `Binding keys to service accounts is blocked by the organization policy constraint ${SERVICE_ACCOUNT_BINDING_CONSTRAINT}. An organization policy administrator must add a rule with enforce: false on the organization, folder or project. Projects without an organization cannot bind keys.`;
   }
   if (status === 'PERMISSION_DENIED') {
     return `You need the role ${API_KEYS_ADMIN_ROLE} on the project to manage its API keys (and roles/serviceusage.serviceUsageViewer to pick APIs). Ask a project owner to grant it, then refresh.`;
   }
-  if (/location/i.test(message) && /global/i.test(message) && (status === 'INVALID_ARGUMENT' || status === 'NOT_FOUND')) {
+  if (
+    /location/i.test(message) &&
+    /global/i.test(message) &&
+    (status === 'INVALID_ARGUMENT' || status === 'NOT_FOUND')
+  ) {
     return 'API keys exist only in the location "global"; use projects/PROJECT/locations/global/keys/KEY_ID.';
   }
-  if (status === 'UNAUTHENTICATED') return 'Sign in again (gcloud auth application-default login) or choose a credentials file.';
+  if (status === 'UNAUTHENTICATED')
+    return 'Sign in again (gcloud auth application-default login) or choose a credentials file.';
   return undefined;
 }

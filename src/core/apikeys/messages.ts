@@ -22,9 +22,7 @@ export type ToWebview =
   | { type: 'error'; message: string; problems: Problem[] };
 
 export type FromWebview =
-  | { type: 'ready' }
-  | { type: 'save'; restrictions: Restrictions; etag: string }
-  | { type: 'cancel' };
+  { type: 'ready' } | { type: 'save'; restrictions: Restrictions; etag: string } | { type: 'cancel' };
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -35,15 +33,21 @@ function hasOnly(obj: Record<string, unknown>, keys: string[]): boolean {
 }
 
 function isAndroidApp(v: unknown): v is AndroidApplication {
-  return isObject(v) && hasOnly(v, ['packageName', 'sha1Fingerprint'])
-    && (v['packageName'] === undefined || isString(v['packageName']))
-    && (v['sha1Fingerprint'] === undefined || isString(v['sha1Fingerprint']));
+  return (
+    isObject(v) &&
+    hasOnly(v, ['packageName', 'sha1Fingerprint']) &&
+    (v['packageName'] === undefined || isString(v['packageName'])) &&
+    (v['sha1Fingerprint'] === undefined || isString(v['sha1Fingerprint']))
+  );
 }
 
 function isApiTarget(v: unknown): v is ApiTarget {
-  return isObject(v) && hasOnly(v, ['service', 'methods'])
-    && (v['service'] === undefined || isString(v['service']))
-    && (v['methods'] === undefined || isStringArray(v['methods']));
+  return (
+    isObject(v) &&
+    hasOnly(v, ['service', 'methods']) &&
+    (v['service'] === undefined || isString(v['service'])) &&
+    (v['methods'] === undefined || isStringArray(v['methods']))
+  );
 }
 
 function listObject(v: unknown, field: string, check: (item: unknown) => boolean): boolean {
@@ -56,18 +60,35 @@ function listObject(v: unknown, field: string, check: (item: unknown) => boolean
 /** Structural check of a restrictions object (values are checked by validateRestrictions). */
 export function isRestrictions(v: unknown): v is Restrictions {
   if (!isObject(v)) return false;
-  if (!hasOnly(v, ['browserKeyRestrictions', 'serverKeyRestrictions', 'androidKeyRestrictions', 'iosKeyRestrictions', 'apiTargets'])) return false;
-  return listObject(v['browserKeyRestrictions'], 'allowedReferrers', isString)
-    && listObject(v['serverKeyRestrictions'], 'allowedIps', isString)
-    && listObject(v['androidKeyRestrictions'], 'allowedApplications', isAndroidApp)
-    && listObject(v['iosKeyRestrictions'], 'allowedBundleIds', isString)
-    && (v['apiTargets'] === undefined || (Array.isArray(v['apiTargets']) && v['apiTargets'].every(isApiTarget)));
+  if (
+    !hasOnly(v, [
+      'browserKeyRestrictions',
+      'serverKeyRestrictions',
+      'androidKeyRestrictions',
+      'iosKeyRestrictions',
+      'apiTargets',
+    ])
+  )
+    return false;
+  return (
+    listObject(v['browserKeyRestrictions'], 'allowedReferrers', isString) &&
+    listObject(v['serverKeyRestrictions'], 'allowedIps', isString) &&
+    listObject(v['androidKeyRestrictions'], 'allowedApplications', isAndroidApp) &&
+    listObject(v['iosKeyRestrictions'], 'allowedBundleIds', isString) &&
+    (v['apiTargets'] === undefined || (Array.isArray(v['apiTargets']) && v['apiTargets'].every(isApiTarget)))
+  );
 }
 
 function isEditorKey(v: unknown): v is EditorKey {
-  return isObject(v) && isString(v['name']) && isString(v['keyId']) && isString(v['displayName']) && isString(v['etag'])
-    && (v['serviceAccountEmail'] === undefined || isString(v['serviceAccountEmail']))
-    && isRestrictions(v['restrictions']);
+  return (
+    isObject(v) &&
+    isString(v['name']) &&
+    isString(v['keyId']) &&
+    isString(v['displayName']) &&
+    isString(v['etag']) &&
+    (v['serviceAccountEmail'] === undefined || isString(v['serviceAccountEmail'])) &&
+    isRestrictions(v['restrictions'])
+  );
 }
 
 function isProblem(v: unknown): v is Problem {
@@ -82,7 +103,9 @@ export function parseFromWebview(raw: unknown): FromWebview | undefined {
     case 'cancel':
       return hasOnly(raw, ['type']) ? { type: raw['type'] } : undefined;
     case 'save':
-      return hasOnly(raw, ['type', 'restrictions', 'etag']) && isRestrictions(raw['restrictions']) && isString(raw['etag'])
+      return hasOnly(raw, ['type', 'restrictions', 'etag']) &&
+        isRestrictions(raw['restrictions']) &&
+        isString(raw['etag'])
         ? { type: 'save', restrictions: raw['restrictions'], etag: raw['etag'] }
         : undefined;
     default:
@@ -99,9 +122,13 @@ export function parseToWebview(raw: unknown): ToWebview | undefined {
     case 'saving':
       return { type: 'saving' };
     case 'saved':
-      return isEditorKey(raw['key']) && isStringArray(raw['changes']) ? { type: 'saved', key: raw['key'], changes: raw['changes'] } : undefined;
+      return isEditorKey(raw['key']) && isStringArray(raw['changes'])
+        ? { type: 'saved', key: raw['key'], changes: raw['changes'] }
+        : undefined;
     case 'conflict':
-      return isEditorKey(raw['key']) && isString(raw['message']) ? { type: 'conflict', key: raw['key'], message: raw['message'] } : undefined;
+      return isEditorKey(raw['key']) && isString(raw['message'])
+        ? { type: 'conflict', key: raw['key'], message: raw['message'] }
+        : undefined;
     case 'error':
       return isString(raw['message']) && Array.isArray(raw['problems']) && raw['problems'].every(isProblem)
         ? { type: 'error', message: raw['message'], problems: raw['problems'] }

@@ -13,7 +13,10 @@ export type SaveOutcome =
   | { kind: 'conflict'; key: ApiKey };
 
 export class RestrictionSession {
-  constructor(private readonly client: ApiKeysClient, private current: ApiKey) {}
+  constructor(
+    private readonly client: ApiKeysClient,
+    private current: ApiKey,
+  ) {}
 
   /** The key as this session last saw it on the server. */
   get key(): ApiKey {
@@ -29,7 +32,11 @@ export class RestrictionSession {
    * Replaces the key's restrictions if the key still has `etag` (the version the user edited).
    * Other failures (permission, network) are thrown.
    */
-  async save(restrictions: Restrictions, etag: string | undefined, options: OperationCallOptions = {}): Promise<SaveOutcome> {
+  async save(
+    restrictions: Restrictions,
+    etag: string | undefined,
+    options: OperationCallOptions = {},
+  ): Promise<SaveOutcome> {
     const problems = validateRestrictions(restrictions, { serviceAccountBound: !!this.current.serviceAccountEmail });
     if (problems.length > 0) return { kind: 'invalid', problems };
     const normalized = normalizeRestrictions(restrictions);

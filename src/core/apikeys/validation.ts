@@ -33,7 +33,8 @@ function hostProblem(host: string, original: string): string | undefined {
   if (host.length === 0) return `"${original}" has no host; write a site such as example.com or *.example.com.`;
   if (host.startsWith('[')) {
     const inner = host.endsWith(']') ? host.slice(1, -1) : '';
-    if (!inner || !ipaddr.IPv6.isValid(inner)) return `"${original}" has a malformed IPv6 host; write it as [2001:4860::1].`;
+    if (!inner || !ipaddr.IPv6.isValid(inner))
+      return `"${original}" has a malformed IPv6 host; write it as [2001:4860::1].`;
     return undefined;
   }
   const labels = host.split('.');
@@ -59,28 +60,45 @@ function hostProblem(host: string, original: string): string | undefined {
 /** Parses a referrer pattern; a refusal carries one message that says what to change. */
 export function parseReferrer(value: string): Parsed<ReferrerPattern> {
   const fail = (message: string): Parsed<ReferrerPattern> => ({ ok: false, message });
-  if (value.trim().length === 0) return fail('A referrer cannot be empty; remove the line or write a site such as example.com/*.');
+  if (value.trim().length === 0)
+    return fail('A referrer cannot be empty; remove the line or write a site such as example.com/*.');
   if (/\s/.test(value)) return fail(`"${value}" contains white space; referrers are URLs without spaces.`);
   if (value === '*' || value === '*/*' || value === '*.*') {
-    return fail(`"${value}" allows every website; remove the website restriction instead of using a catch-all referrer.`);
+    return fail(
+      `"${value}" allows every website; remove the website restriction instead of using a catch-all referrer.`,
+    );
   }
-  if (value.includes('?')) return fail(`"${value}": query strings are ignored when referrers are matched; remove "?" and what follows.`);
-  if (value.includes('#')) return fail(`"${value}": fragments are never sent in referrers; remove "#" and what follows.`);
+  if (value.includes('?'))
+    return fail(`"${value}": query strings are ignored when referrers are matched; remove "?" and what follows.`);
+  if (value.includes('#'))
+    return fail(`"${value}": fragments are never sent in referrers; remove "#" and what follows.`);
   if (value.startsWith(FILE_URL_PREFIX)) {
     // Local files have no host; the API spells file:///path as __file_url__//path.
     const path = value.slice(FILE_URL_PREFIX.length - 1);
     const star = path.indexOf('*');
-    if (star >= 0 && star !== path.length - 1) return fail(`"${value}": a wildcard in the path may only come last (like __file_url__//docs/*).`);
-    return { ok: true, value: { scheme: 'file', anySubdomain: false, host: '', path: { prefix: star >= 0 ? path.slice(0, -1) : path, wildcard: star >= 0 } } };
+    if (star >= 0 && star !== path.length - 1)
+      return fail(`"${value}": a wildcard in the path may only come last (like __file_url__//docs/*).`);
+    return {
+      ok: true,
+      value: {
+        scheme: 'file',
+        anySubdomain: false,
+        host: '',
+        path: { prefix: star >= 0 ? path.slice(0, -1) : path, wildcard: star >= 0 },
+      },
+    };
   }
-  if (/^file:\/\//i.test(value)) return fail(`"${value}": write local file URLs as __file_url__//path (for example __file_url__//home/me/app/*).`);
+  if (/^file:\/\//i.test(value))
+    return fail(`"${value}": write local file URLs as __file_url__//path (for example __file_url__//home/me/app/*).`);
   let rest = value;
   let scheme: string | undefined;
   const schemeMatch = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
   if (schemeMatch) {
-    scheme = schemeMatch[1]!.toLowerCase();
+    scheme = schemeMatch[1].toLowerCase();
     if (scheme !== 'http' && scheme !== 'https') {
-      return fail(`"${value}": only http:// and https:// referrers can be matched; leave the scheme out to allow both.`);
+      return fail(
+        `"${value}": only http:// and https:// referrers can be matched; leave the scheme out to allow both.`,
+      );
     }
     rest = rest.slice(schemeMatch[0].length);
   } else if (/^[a-z][a-z0-9+-]*:\/(?!\/)/i.test(rest) || /^\*+:\/\//.test(rest)) {
@@ -89,15 +107,18 @@ export function parseReferrer(value: string): Parsed<ReferrerPattern> {
   const slash = rest.indexOf('/');
   const authority = slash < 0 ? rest : rest.slice(0, slash);
   const pathText = slash < 0 ? undefined : rest.slice(slash);
-  if (authority.includes('@')) return fail(`"${value}": user names and passwords are never part of a referrer; remove "…@".`);
+  if (authority.includes('@'))
+    return fail(`"${value}": user names and passwords are never part of a referrer; remove "…@".`);
   let host = authority;
   let port: number | undefined;
   const portMatch = /^(.*?):([^:\]]*)$/.exec(authority);
   if (portMatch && !(authority.startsWith('[') && !authority.includes(']:'))) {
     host = portMatch[1]!;
-    const portText = portMatch[2]!;
+    const portText = portMatch[2];
     if (!/^\d{1,5}$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
-      return fail(`"${value}": the port "${portText}" must be a number from 1 to 65535 (a wildcard port is not allowed; leave the port out to allow any port).`);
+      return fail(
+        `"${value}": the port "${portText}" must be a number from 1 to 65535 (a wildcard port is not allowed; leave the port out to allow any port).`,
+      );
     }
     port = Number(portText);
   }
@@ -141,7 +162,8 @@ const RANGE_EXPLANATIONS: Record<string, string> = {
   private: 'is a private (internal) address; list the external address your servers use on the internet',
   uniqueLocal: 'is a unique-local (internal) IPv6 address; list the external address your servers use on the internet',
   linkLocal: 'is a link-local (internal) address; list the external address your servers use on the internet',
-  carrierGradeNat: 'is a carrier-grade NAT (internal) address; list the external address your servers use on the internet',
+  carrierGradeNat:
+    'is a carrier-grade NAT (internal) address; list the external address your servers use on the internet',
   unspecified: 'is the unspecified address; name a real external address',
   broadcast: 'is the broadcast address; name a real external address',
   multicast: 'is a multicast address; requests never come from it',
@@ -150,10 +172,14 @@ const RANGE_EXPLANATIONS: Record<string, string> = {
 };
 
 // Documentation ranges (RFC 5737, RFC 3849) are not internal, and examples everywhere use them.
-const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'].map((c) => ipaddr.parseCIDR(c));
+const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'].map((c) =>
+  ipaddr.parseCIDR(c),
+);
 
 function isDocumentation(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-  return DOCUMENTATION_RANGES.some(([network, length]) => network.kind() === address.kind() && (address as ipaddr.IPv4).match(network as ipaddr.IPv4, length));
+  return DOCUMENTATION_RANGES.some(
+    ([network, length]) => network.kind() === address.kind() && (address as ipaddr.IPv4).match(network, length),
+  );
 }
 
 function rangeProblem(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
@@ -163,11 +189,16 @@ function rangeProblem(address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
     if (v6.isIPv4MappedAddress()) return rangeProblem(v6.toIPv4Address());
     const range = v6.range();
     if (ALLOWED_V6_RANGES.has(range)) return undefined;
-    return RANGE_EXPLANATIONS[range] ?? `is in the special-purpose range "${range}" that cannot be a caller's external address`;
+    return (
+      RANGE_EXPLANATIONS[range] ??
+      `is in the special-purpose range "${range}" that cannot be a caller's external address`
+    );
   }
   const range = (address as ipaddr.IPv4).range();
   if (ALLOWED_V4_RANGES.has(range)) return undefined;
-  return RANGE_EXPLANATIONS[range] ?? `is in the special-purpose range "${range}" that cannot be a caller's external address`;
+  return (
+    RANGE_EXPLANATIONS[range] ?? `is in the special-purpose range "${range}" that cannot be a caller's external address`
+  );
 }
 
 function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
@@ -179,18 +210,29 @@ function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
 
 // Ranges a wide CIDR must not reach into: the seed forbids internal addresses and localhost.
 const INTERNAL_RANGES: Array<[string, string]> = [
-  ['10.0.0.0/8', 'private'], ['172.16.0.0/12', 'private'], ['192.168.0.0/16', 'private'], ['127.0.0.0/8', 'loopback'],
-  ['169.254.0.0/16', 'linkLocal'], ['100.64.0.0/10', 'carrierGradeNat'], ['0.0.0.0/8', 'unspecified'],
-  ['::1/128', 'loopback'], ['fc00::/7', 'uniqueLocal'], ['fe80::/10', 'linkLocal'],
+  ['10.0.0.0/8', 'private'],
+  ['172.16.0.0/12', 'private'],
+  ['192.168.0.0/16', 'private'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'linkLocal'],
+  ['100.64.0.0/10', 'carrierGradeNat'],
+  ['0.0.0.0/8', 'unspecified'],
+  ['::1/128', 'loopback'],
+  ['fc00::/7', 'uniqueLocal'],
+  ['fe80::/10', 'linkLocal'],
 ];
 
-function internalRangeInside(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): { cidr: string; kind: string } | undefined {
+function internalRangeInside(
+  address: ipaddr.IPv4 | ipaddr.IPv6,
+  prefix: number,
+): { cidr: string; kind: string } | undefined {
   for (const [cidr, kind] of INTERNAL_RANGES) {
     const [network, length] = ipaddr.parseCIDR(cidr);
     if (network.kind() !== address.kind()) continue;
-    const overlaps = prefix <= length
-      ? (network as ipaddr.IPv4).match(address as ipaddr.IPv4, prefix)
-      : (address as ipaddr.IPv4).match(network as ipaddr.IPv4, length);
+    const overlaps =
+      prefix <= length
+        ? (network as ipaddr.IPv4).match(address, prefix)
+        : (address as ipaddr.IPv4).match(network, length);
     if (overlaps) return { cidr, kind };
   }
   return undefined;
@@ -198,13 +240,13 @@ function internalRangeInside(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number)
 
 function hasHostBits(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): boolean {
   const bytes = address.toByteArray();
-  for (let bit = prefix; bit < bytes.length * 8; bit++) if (bytes[bit >> 3]! & (0x80 >> (bit & 7))) return true;
+  for (let bit = prefix; bit < bytes.length * 8; bit++) if (bytes[bit >> 3] & (0x80 >> (bit & 7))) return true;
   return false;
 }
 
 function networkOf(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: number): ipaddr.IPv4 | ipaddr.IPv6 {
   const bytes = address.toByteArray();
-  for (let bit = prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3]! &= ~(0x80 >> (bit & 7)) & 0xff;
+  for (let bit = prefix; bit < bytes.length * 8; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7)) & 0xff;
   return ipaddr.fromByteArray(bytes);
 }
 
@@ -215,30 +257,40 @@ export function formatAddress(address: ipaddr.IPv4 | ipaddr.IPv6): string {
 /** Parses an IPv4/IPv6 address or CIDR range an API key may be restricted to. */
 export function parseIpRestriction(value: string): Parsed<IpRange> {
   const fail = (message: string): Parsed<IpRange> => ({ ok: false, message });
-  if (value.trim().length === 0) return fail('An IP address cannot be empty; remove the line or write an address such as 104.133.8.78.');
+  if (value.trim().length === 0)
+    return fail('An IP address cannot be empty; remove the line or write an address such as 104.133.8.78.');
   if (/\s/.test(value)) return fail(`"${value}" contains white space; write one address or range per entry.`);
-  if (value.toLowerCase() === 'localhost') return fail('"localhost" is not supported; list the external IP address of your servers.');
-  if (value.includes('%')) return fail(`"${value}": zone ids (%…) belong to link-local addresses, which are internal and not supported.`);
+  if (value.toLowerCase() === 'localhost')
+    return fail('"localhost" is not supported; list the external IP address of your servers.');
+  if (value.includes('%'))
+    return fail(`"${value}": zone ids (%…) belong to link-local addresses, which are internal and not supported.`);
   const slashIndex = value.indexOf('/');
   const addressText = slashIndex < 0 ? value : value.slice(0, slashIndex);
   const address = parseAddress(addressText);
   if (!address) {
-    if (/^[0-9.]+$/.test(addressText)) return fail(`"${value}" is not a valid IPv4 address; write four numbers 0-255 separated by dots.`);
+    if (/^[0-9.]+$/.test(addressText))
+      return fail(`"${value}" is not a valid IPv4 address; write four numbers 0-255 separated by dots.`);
     if (/^[0-9a-f:.]+$/i.test(addressText)) return fail(`"${value}" is not a valid IPv6 address.`);
-    return fail(`"${value}" is not an IP address or CIDR range; host names are not accepted, write an address such as 104.133.8.78 or 2001:4860::/32.`);
+    return fail(
+      `"${value}" is not an IP address or CIDR range; host names are not accepted, write an address such as 104.133.8.78 or 2001:4860::/32.`,
+    );
   }
   const bits = address.kind() === 'ipv6' ? 128 : 32;
   let prefixLength = bits;
   if (slashIndex >= 0) {
     const prefixText = value.slice(slashIndex + 1);
     if (!/^\d{1,3}$/.test(prefixText) || Number(prefixText) > bits) {
-      return fail(`"${value}": the prefix length must be a number from 1 to ${bits} for ${address.kind() === 'ipv6' ? 'IPv6' : 'IPv4'}.`);
+      return fail(
+        `"${value}": the prefix length must be a number from 1 to ${bits} for ${address.kind() === 'ipv6' ? 'IPv6' : 'IPv4'}.`,
+      );
     }
     prefixLength = Number(prefixText);
     if (prefixLength === 0) return fail(`"${value}" matches every address; remove the IP restriction instead.`);
     if (hasHostBits(address, prefixLength)) {
       const network = networkOf(address, prefixLength);
-      return fail(`"${value}" has bits set after the /${prefixLength} prefix; did you mean ${formatAddress(network)}/${prefixLength}?`);
+      return fail(
+        `"${value}" has bits set after the /${prefixLength} prefix; did you mean ${formatAddress(network)}/${prefixLength}?`,
+      );
     }
   }
   const problem = rangeProblem(address);
@@ -246,7 +298,9 @@ export function parseIpRestriction(value: string): Parsed<IpRange> {
   if (slashIndex >= 0) {
     const inside = internalRangeInside(address, prefixLength);
     if (inside) {
-      const explanation = (RANGE_EXPLANATIONS[inside.kind] ?? 'internal').replace(/^is an? /, '').replace(/ address.*$/, '');
+      const explanation = (RANGE_EXPLANATIONS[inside.kind] ?? 'internal')
+        .replace(/^is an? /, '')
+        .replace(/ address.*$/, '');
       return fail(`"${value}" includes ${inside.cidr}, which is ${explanation}; use a narrower range.`);
     }
   }
@@ -267,9 +321,10 @@ export function formatIpRange(range: IpRange): string {
 /** True when `caller` (a plain address) lies inside `range`. IPv4-mapped IPv6 callers count as IPv4. */
 export function ipInRange(caller: ipaddr.IPv4 | ipaddr.IPv6, range: IpRange): boolean {
   let subject = caller;
-  if (subject.kind() === 'ipv6' && (subject as ipaddr.IPv6).isIPv4MappedAddress()) subject = (subject as ipaddr.IPv6).toIPv4Address();
+  if (subject.kind() === 'ipv6' && (subject as ipaddr.IPv6).isIPv4MappedAddress())
+    subject = (subject as ipaddr.IPv6).toIPv4Address();
   if (subject.kind() !== range.address.kind()) return false;
-  return (subject as ipaddr.IPv4).match(range.address as ipaddr.IPv4, range.prefixLength);
+  return (subject as ipaddr.IPv4).match(range.address, range.prefixLength);
 }
 
 export function parseCallerIp(value: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
@@ -309,7 +364,8 @@ export function validateSha1Fingerprint(value: string): string | undefined {
     return `SHA-1 fingerprint "${value}": with colons, write pairs of hex digits like DA:39:A3:….`;
   }
   const hex = value.replace(/:/g, '');
-  if (!/^[0-9a-f]*$/i.test(hex)) return `SHA-1 fingerprint "${value}" may contain only hex digits 0-9 and A-F (and colons between pairs).`;
+  if (!/^[0-9a-f]*$/i.test(hex))
+    return `SHA-1 fingerprint "${value}" may contain only hex digits 0-9 and A-F (and colons between pairs).`;
   if (hex.length !== 40) {
     const bytes = hex.length / 2;
     const size = Number.isInteger(bytes) ? `${bytes} bytes` : `${hex.length} hex digits`;
@@ -323,7 +379,8 @@ export function validateBundleId(value: string): string | undefined {
   if (value.length === 0) return 'A bundle ID cannot be empty; write one such as com.example.app.';
   if (/\s/.test(value)) return `Bundle ID "${value}" contains white space.`;
   if (value.includes('*')) return `Bundle ID "${value}": wildcards are not supported; list each app's bundle ID.`;
-  if (!/^[A-Za-z0-9.-]+$/.test(value)) return `Bundle ID "${value}" may contain only letters, digits, hyphens and dots.`;
+  if (!/^[A-Za-z0-9.-]+$/.test(value))
+    return `Bundle ID "${value}" may contain only letters, digits, hyphens and dots.`;
   const segments = value.split('.');
   if (segments.some((s) => s.length === 0)) return `Bundle ID "${value}" has an empty part between dots.`;
   if (segments.length < 2) return `Bundle ID "${value}" should be in reverse-DNS form, like com.example.app.`;
@@ -336,8 +393,10 @@ export function validateBundleId(value: string): string | undefined {
 export function validateServiceName(value: string): string | undefined {
   if (value.length === 0) return 'The service name cannot be empty; write one such as translate.googleapis.com.';
   if (/\s/.test(value)) return `Service name "${value}" contains white space.`;
-  if (value.includes('*')) return `Service name "${value}": wildcards are not allowed in service names; list each service.`;
-  if (value.includes('/') || value.includes(':')) return `Service name "${value}" must be a bare service name such as translate.googleapis.com, not a URL.`;
+  if (value.includes('*'))
+    return `Service name "${value}": wildcards are not allowed in service names; list each service.`;
+  if (value.includes('/') || value.includes(':'))
+    return `Service name "${value}" must be a bare service name such as translate.googleapis.com, not a URL.`;
   const labels = value.split('.');
   if (labels.length < 2 || labels.some((l) => !LABEL.test(l))) {
     return `"${value}" is not a service name; write the canonical name such as translate.googleapis.com.`;
@@ -348,9 +407,11 @@ export function validateServiceName(value: string): string | undefined {
 export function validateMethod(value: string): string | undefined {
   if (value.length === 0) return 'A method cannot be empty; remove it or write a method name such as TranslateText.';
   if (/\s/.test(value)) return `Method "${value}" contains white space.`;
-  if (value.includes('/')) return `Method "${value}": write fully qualified methods with dots (package.Service.Method), not as a path.`;
+  if (value.includes('/'))
+    return `Method "${value}": write fully qualified methods with dots (package.Service.Method), not as a path.`;
   const star = value.indexOf('*');
-  if (star >= 0 && star !== value.length - 1) return `Method "${value}": a wildcard "*" is allowed only as the last character (like Get*).`;
+  if (star >= 0 && star !== value.length - 1)
+    return `Method "${value}": a wildcard "*" is allowed only as the last character (like Get*).`;
   const body = star >= 0 ? value.slice(0, -1) : value;
   if (body.length === 0) return undefined;
   if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_-]*)*\.?$/.test(body) || (star < 0 && body.endsWith('.'))) {
@@ -376,7 +437,9 @@ export interface ValidationOptions {
 export function applicationRestrictionKinds(restrictions: Restrictions | undefined): ApplicationRestrictionKind[] {
   if (!restrictions) return [];
   return (Object.keys(APPLICATION_RESTRICTION_FIELDS) as ApplicationRestrictionKind[]).filter(
-    (kind) => restrictions[APPLICATION_RESTRICTION_FIELDS[kind]] !== undefined && restrictions[APPLICATION_RESTRICTION_FIELDS[kind]] !== null,
+    (kind) =>
+      restrictions[APPLICATION_RESTRICTION_FIELDS[kind]] !== undefined &&
+      restrictions[APPLICATION_RESTRICTION_FIELDS[kind]] !== null,
   );
 }
 
@@ -401,7 +464,8 @@ function checkList(
     }
     const key = normalize(value);
     const first = seen.get(key);
-    if (first !== undefined) problems.push({ path: `${path}[${i}]`, message: `"${value}" is listed twice (also entry ${first + 1}).` });
+    if (first !== undefined)
+      problems.push({ path: `${path}[${i}]`, message: `"${value}" is listed twice (also entry ${first + 1}).` });
     else seen.set(key, i);
   });
 }
@@ -412,7 +476,10 @@ function normalizedIp(value: string): string {
 }
 
 /** Every problem of a restrictions object, in display order; empty when it may be sent. */
-export function validateRestrictions(restrictions: Restrictions | undefined, options: ValidationOptions = {}): Problem[] {
+export function validateRestrictions(
+  restrictions: Restrictions | undefined,
+  options: ValidationOptions = {},
+): Problem[] {
   const problems: Problem[] = [];
   if (!restrictions) return problems;
   const kinds = applicationRestrictionKinds(restrictions);
@@ -433,18 +500,34 @@ export function validateRestrictions(restrictions: Restrictions | undefined, opt
     }
   }
   if (restrictions.browserKeyRestrictions) {
-    checkList(problems, 'browserKeyRestrictions.allowedReferrers', restrictions.browserKeyRestrictions.allowedReferrers, validateReferrer,
-      (v) => v.toLowerCase(), 'Add at least one website referrer, or choose no application restriction.');
+    checkList(
+      problems,
+      'browserKeyRestrictions.allowedReferrers',
+      restrictions.browserKeyRestrictions.allowedReferrers,
+      validateReferrer,
+      (v) => v.toLowerCase(),
+      'Add at least one website referrer, or choose no application restriction.',
+    );
   }
   if (restrictions.serverKeyRestrictions) {
-    checkList(problems, 'serverKeyRestrictions.allowedIps', restrictions.serverKeyRestrictions.allowedIps, validateIp,
-      normalizedIp, 'Add at least one IP address or range, or choose no application restriction.');
+    checkList(
+      problems,
+      'serverKeyRestrictions.allowedIps',
+      restrictions.serverKeyRestrictions.allowedIps,
+      validateIp,
+      normalizedIp,
+      'Add at least one IP address or range, or choose no application restriction.',
+    );
   }
   if (restrictions.androidKeyRestrictions) {
     const apps = restrictions.androidKeyRestrictions.allowedApplications;
     const path = 'androidKeyRestrictions.allowedApplications';
     if (!apps || apps.length === 0) {
-      problems.push({ path, message: 'Add at least one Android app (package name and SHA-1 fingerprint), or choose no application restriction.' });
+      problems.push({
+        path,
+        message:
+          'Add at least one Android app (package name and SHA-1 fingerprint), or choose no application restriction.',
+      });
     } else {
       const seen = new Map<string, number>();
       apps.forEach((app, i) => {
@@ -455,14 +538,24 @@ export function validateRestrictions(restrictions: Restrictions | undefined, opt
         if (packageProblem || fingerprintProblem) return;
         const key = `${app.packageName}|${normalizeFingerprint(app.sha1Fingerprint!)}`;
         const first = seen.get(key);
-        if (first !== undefined) problems.push({ path: `${path}[${i}]`, message: `App ${app.packageName} with this fingerprint is listed twice (also entry ${first + 1}).` });
+        if (first !== undefined)
+          problems.push({
+            path: `${path}[${i}]`,
+            message: `App ${app.packageName} with this fingerprint is listed twice (also entry ${first + 1}).`,
+          });
         else seen.set(key, i);
       });
     }
   }
   if (restrictions.iosKeyRestrictions) {
-    checkList(problems, 'iosKeyRestrictions.allowedBundleIds', restrictions.iosKeyRestrictions.allowedBundleIds, validateBundleId,
-      (v) => v, 'Add at least one bundle ID, or choose no application restriction.');
+    checkList(
+      problems,
+      'iosKeyRestrictions.allowedBundleIds',
+      restrictions.iosKeyRestrictions.allowedBundleIds,
+      validateBundleId,
+      (v) => v,
+      'Add at least one bundle ID, or choose no application restriction.',
+    );
   }
   if (restrictions.apiTargets) {
     const seen = new Map<string, number>();
@@ -471,19 +564,26 @@ export function validateRestrictions(restrictions: Restrictions | undefined, opt
       const serviceProblem = validateServiceName(target?.service ?? '');
       if (serviceProblem) problems.push({ path: `${path}.service`, message: serviceProblem });
       else if (options.serviceAccountBound && target.service!.toLowerCase() !== BOUND_KEY_SERVICE) {
-        problems.push({ path: `${path}.service`, message: `A key bound to a service account works only with ${BOUND_KEY_SERVICE}, not ${target.service}.` });
-      }
-      else {
+        problems.push({
+          path: `${path}.service`,
+          message: `A key bound to a service account works only with ${BOUND_KEY_SERVICE}, not ${target.service}.`,
+        });
+      } else {
         const key = target.service!.toLowerCase();
         const first = seen.get(key);
-        if (first !== undefined) problems.push({ path: `${path}.service`, message: `Service ${target.service} is listed twice (also target ${first + 1}); put all its methods in one target.` });
+        if (first !== undefined)
+          problems.push({
+            path: `${path}.service`,
+            message: `Service ${target.service} is listed twice (also target ${first + 1}); put all its methods in one target.`,
+          });
         else seen.set(key, i);
       }
       const methodSeen = new Set<string>();
       (target?.methods ?? []).forEach((method, j) => {
         const message = validateMethod(method);
         if (message) problems.push({ path: `${path}.methods[${j}]`, message });
-        else if (methodSeen.has(method.toLowerCase())) problems.push({ path: `${path}.methods[${j}]`, message: `Method "${method}" is listed twice.` });
+        else if (methodSeen.has(method.toLowerCase()))
+          problems.push({ path: `${path}.methods[${j}]`, message: `Method "${method}" is listed twice.` });
         else methodSeen.add(method.toLowerCase());
       });
     });
@@ -494,7 +594,10 @@ export function validateRestrictions(restrictions: Restrictions | undefined, opt
 /** Returns the restrictions in the form the API stores: fingerprints colon-less upper case, IPs canonical. */
 export function normalizeRestrictions(restrictions: Restrictions): Restrictions {
   const out: Restrictions = {};
-  if (restrictions.browserKeyRestrictions) out.browserKeyRestrictions = { allowedReferrers: [...(restrictions.browserKeyRestrictions.allowedReferrers ?? [])] };
+  if (restrictions.browserKeyRestrictions)
+    out.browserKeyRestrictions = {
+      allowedReferrers: [...(restrictions.browserKeyRestrictions.allowedReferrers ?? [])],
+    };
   if (restrictions.serverKeyRestrictions) {
     out.serverKeyRestrictions = { allowedIps: (restrictions.serverKeyRestrictions.allowedIps ?? []).map(normalizedIp) };
   }
@@ -506,7 +609,8 @@ export function normalizeRestrictions(restrictions: Restrictions): Restrictions 
       })),
     };
   }
-  if (restrictions.iosKeyRestrictions) out.iosKeyRestrictions = { allowedBundleIds: [...(restrictions.iosKeyRestrictions.allowedBundleIds ?? [])] };
+  if (restrictions.iosKeyRestrictions)
+    out.iosKeyRestrictions = { allowedBundleIds: [...(restrictions.iosKeyRestrictions.allowedBundleIds ?? [])] };
   if (restrictions.apiTargets && restrictions.apiTargets.length > 0) {
     out.apiTargets = restrictions.apiTargets.map((t) => {
       const target: { service: string; methods?: string[] } = { service: t.service ?? '' };

@@ -17,7 +17,10 @@ export interface TokenSource {
 
 export class CredentialsError extends Error {
   override readonly name = 'CredentialsError';
-  constructor(message: string, readonly setting?: string) {
+  constructor(
+    message: string,
+    readonly setting?: string,
+  ) {
     super(message);
   }
 }
@@ -51,8 +54,14 @@ function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
     const onAbort = (): void => reject(new CancelledError());
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
-      (v) => { signal.removeEventListener('abort', onAbort); resolve(v); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }
@@ -66,7 +75,10 @@ export async function checkCredentialsFile(path: string, setting = 'cloudbench.c
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new CredentialsError(`The credentials file in ${setting} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${path}`, setting);
+    throw new CredentialsError(
+      `The credentials file in ${setting} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${path}`,
+      setting,
+    );
   }
   let json: unknown;
   try {
@@ -76,7 +88,10 @@ export async function checkCredentialsFile(path: string, setting = 'cloudbench.c
   }
   const type = (json as { type?: unknown } | null)?.type;
   if (typeof json !== 'object' || json === null || typeof type !== 'string') {
-    throw new CredentialsError(`The credentials file in ${setting} has no "type" field; expected a service-account or authorized-user key: ${path}`, setting);
+    throw new CredentialsError(
+      `The credentials file in ${setting} has no "type" field; expected a service-account or authorized-user key: ${path}`,
+      setting,
+    );
   }
 }
 
@@ -94,7 +109,8 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
   let auth: Promise<GoogleAuth> | undefined;
   const getAuth = (): Promise<GoogleAuth> =>
     (auth ??= import('google-auth-library').then(
-      (lib) => new lib.GoogleAuth({ scopes: options.scopes, ...(options.keyFile ? { keyFilename: options.keyFile } : {}) }),
+      (lib) =>
+        new lib.GoogleAuth({ scopes: options.scopes, ...(options.keyFile ? { keyFilename: options.keyFile } : {}) }),
     ));
   let checked: Promise<void> | undefined;
   return {
@@ -105,12 +121,14 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
         await checked;
       }
       const token = await abortable(
-        getAuth().then((a) => a.getAccessToken()).catch((err: unknown) => {
-          throw new CredentialsError(
-            `No Google Cloud credentials: ${(err as Error).message}. Run \`gcloud auth application-default login\` or choose a credentials file.`,
-            options.setting,
-          );
-        }),
+        getAuth()
+          .then((a) => a.getAccessToken())
+          .catch((err: unknown) => {
+            throw new CredentialsError(
+              `No Google Cloud credentials: ${(err as Error).message}. Run \`gcloud auth application-default login\` or choose a credentials file.`,
+              options.setting,
+            );
+          }),
         signal,
       );
       if (!token) throw new CredentialsError('Google sign-in returned no access token.', options.setting);

@@ -31,7 +31,10 @@ export class MutualTlsChannelError extends Error {
 /** An environment variable or option with a value the rules do not allow. */
 export class EndpointConfigError extends Error {
   override readonly name = 'EndpointConfigError';
-  constructor(message: string, readonly variable?: string) {
+  constructor(
+    message: string,
+    readonly variable?: string,
+  ) {
     super(message);
   }
 }
@@ -98,12 +101,14 @@ function readMtlsMode(env: Record<string, string | undefined>): MtlsEndpointMode
 function readUniverseDomain(options: EndpointOptions, env: Record<string, string | undefined>): string {
   const fromOption = options.universeDomain;
   if (fromOption !== undefined && fromOption !== '') {
-    if (fromOption.trim() === '') throw new EndpointConfigError('The universe domain cannot be blank.', 'cloudbench.universeDomain');
+    if (fromOption.trim() === '')
+      throw new EndpointConfigError('The universe domain cannot be blank.', 'cloudbench.universeDomain');
     return fromOption.trim();
   }
   const fromEnv = env['GOOGLE_CLOUD_UNIVERSE_DOMAIN'];
   if (fromEnv !== undefined) {
-    if (fromEnv.trim() === '') throw new EndpointConfigError('GOOGLE_CLOUD_UNIVERSE_DOMAIN is set but blank.', 'GOOGLE_CLOUD_UNIVERSE_DOMAIN');
+    if (fromEnv.trim() === '')
+      throw new EndpointConfigError('GOOGLE_CLOUD_UNIVERSE_DOMAIN is set but blank.', 'GOOGLE_CLOUD_UNIVERSE_DOMAIN');
     return fromEnv.trim();
   }
   return DEFAULT_UNIVERSE_DOMAIN;
@@ -128,11 +133,16 @@ export function splitHostPort(endpoint: string): { host: string; port: number } 
   let portText: string | undefined;
   if (text.startsWith('[')) {
     const end = text.indexOf(']');
-    if (end < 0) throw new EndpointConfigError(`"${endpoint}" is not a valid host:port (unclosed "[").`, 'cloudbench.endpoints.models');
+    if (end < 0)
+      throw new EndpointConfigError(
+        `"${endpoint}" is not a valid host:port (unclosed "[").`,
+        'cloudbench.endpoints.models',
+      );
     host = text.slice(1, end);
     const rest = text.slice(end + 1);
     if (rest.startsWith(':')) portText = rest.slice(1);
-    else if (rest !== '') throw new EndpointConfigError(`"${endpoint}" is not a valid host:port.`, 'cloudbench.endpoints.models');
+    else if (rest !== '')
+      throw new EndpointConfigError(`"${endpoint}" is not a valid host:port.`, 'cloudbench.endpoints.models');
   } else {
     const parts = text.split(':');
     if (parts.length === 2) {
@@ -143,7 +153,8 @@ export function splitHostPort(endpoint: string): { host: string; port: number } 
       host = text;
     }
   }
-  if (host === '' || /[\s/]/.test(host)) throw new EndpointConfigError(`"${endpoint}" is not a valid host:port.`, 'cloudbench.endpoints.models');
+  if (host === '' || /[\s/]/.test(host))
+    throw new EndpointConfigError(`"${endpoint}" is not a valid host:port.`, 'cloudbench.endpoints.models');
   let port = DEFAULT_PORT;
   if (portText !== undefined) {
     const n = Number(portText);
@@ -172,19 +183,28 @@ export function findDefaultClientCertSource(home: string = homedir()): ClientCer
     let command: string[];
     try {
       const json = JSON.parse(readFileSync(file, 'utf8')) as { cert_provider_command?: unknown };
-      if (!Array.isArray(json.cert_provider_command) || json.cert_provider_command.length === 0) throw new Error('no cert_provider_command');
+      if (!Array.isArray(json.cert_provider_command) || json.cert_provider_command.length === 0)
+        throw new Error('no cert_provider_command');
       command = json.cert_provider_command.map(String);
     } catch (err) {
-      throw new MutualTlsChannelError(`The client certificate metadata ${file} is unusable: ${(err as Error).message}`, { cause: err });
+      throw new MutualTlsChannelError(
+        `The client certificate metadata ${file} is unusable: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     const output = await new Promise<string>((resolve, reject) => {
-      execFile(command[0]!, command.slice(1), { timeout: 30_000 }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+      execFile(command[0], command.slice(1), { timeout: 30_000 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      );
     }).catch((err: unknown) => {
-      throw new MutualTlsChannelError(`The client certificate provider failed: ${(err as Error).message}`, { cause: err });
+      throw new MutualTlsChannelError(`The client certificate provider failed: ${(err as Error).message}`, {
+        cause: err,
+      });
     });
     const cert = output.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/);
     const key = output.match(/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]+?-----END [A-Z ]*PRIVATE KEY-----/);
-    if (!cert || !key) throw new MutualTlsChannelError('The client certificate provider printed no certificate and key.');
+    if (!cert || !key)
+      throw new MutualTlsChannelError('The client certificate provider printed no certificate and key.');
     return { cert: cert[0], key: key[0] };
   };
 }
@@ -206,19 +226,30 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
   // Loopback (the sandbox) never presents certificates and never talks TLS.
   if (explicit && isLoopbackEndpoint(explicit)) {
     const { host, port } = splitHostPort(explicit);
-    return { address: formatAddress(host, port), host, port, mtls: false, plaintext: true, universeDomain, reason: 'explicit' };
+    return {
+      address: formatAddress(host, port),
+      host,
+      port,
+      mtls: false,
+      plaintext: true,
+      universeDomain,
+      reason: 'explicit',
+    };
   }
 
   let clientCert: ClientCertificate | undefined;
   if (useClientCert) {
-    const defaultSource = options.defaultClientCertSource === undefined ? findDefaultClientCertSource() : options.defaultClientCertSource;
+    const defaultSource =
+      options.defaultClientCertSource === undefined ? findDefaultClientCertSource() : options.defaultClientCertSource;
     const source = options.clientCertSource ?? defaultSource ?? undefined;
     if (source) {
       try {
         clientCert = await source();
       } catch (err) {
         if (err instanceof MutualTlsChannelError) throw err;
-        throw new MutualTlsChannelError(`The client certificate could not be loaded: ${(err as Error).message}`, { cause: err });
+        throw new MutualTlsChannelError(`The client certificate could not be loaded: ${(err as Error).message}`, {
+          cause: err,
+        });
       }
     }
   }
@@ -226,8 +257,14 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
   if (explicit) {
     const { host, port } = splitHostPort(explicit);
     return {
-      address: formatAddress(host, port), host, port, mtls: clientCert !== undefined, plaintext: false, universeDomain,
-      reason: 'explicit', ...(clientCert ? { clientCert } : {}),
+      address: formatAddress(host, port),
+      host,
+      port,
+      mtls: clientCert !== undefined,
+      plaintext: false,
+      universeDomain,
+      reason: 'explicit',
+      ...(clientCert ? { clientCert } : {}),
     };
   }
 
@@ -236,18 +273,34 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
   const useMtls = mode === 'always' || (mode === 'auto' && clientCert !== undefined);
   if (useMtls) {
     if (universeDomain !== DEFAULT_UNIVERSE_DOMAIN) {
-      throw new MutualTlsChannelError(`mTLS is not supported in any universe other than ${DEFAULT_UNIVERSE_DOMAIN} (the universe domain is ${universeDomain}).`);
+      throw new MutualTlsChannelError(
+        `mTLS is not supported in any universe other than ${DEFAULT_UNIVERSE_DOMAIN} (the universe domain is ${universeDomain}).`,
+      );
     }
-    const host = mtlsHostFor(location ? `${location}-${service}.${DEFAULT_UNIVERSE_DOMAIN}` : `${service}.${DEFAULT_UNIVERSE_DOMAIN}`);
+    const host = mtlsHostFor(
+      location ? `${location}-${service}.${DEFAULT_UNIVERSE_DOMAIN}` : `${service}.${DEFAULT_UNIVERSE_DOMAIN}`,
+    );
     return {
-      address: formatAddress(host, DEFAULT_PORT), host, port: DEFAULT_PORT, mtls: true, plaintext: false, universeDomain,
-      reason: 'mtls', ...(clientCert ? { clientCert } : {}),
+      address: formatAddress(host, DEFAULT_PORT),
+      host,
+      port: DEFAULT_PORT,
+      mtls: true,
+      plaintext: false,
+      universeDomain,
+      reason: 'mtls',
+      ...(clientCert ? { clientCert } : {}),
     };
   }
   const host = location ? `${location}-${service}.${universeDomain}` : `${service}.${universeDomain}`;
   // A certificate found while GOOGLE_API_USE_MTLS_ENDPOINT=never is still presented, as Google's clients do.
   return {
-    address: formatAddress(host, DEFAULT_PORT), host, port: DEFAULT_PORT, mtls: false, plaintext: false, universeDomain,
-    reason: location ? 'regional' : 'global', ...(clientCert ? { clientCert } : {}),
+    address: formatAddress(host, DEFAULT_PORT),
+    host,
+    port: DEFAULT_PORT,
+    mtls: false,
+    plaintext: false,
+    universeDomain,
+    reason: location ? 'regional' : 'global',
+    ...(clientCert ? { clientCert } : {}),
   };
 }

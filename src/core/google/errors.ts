@@ -2,16 +2,43 @@
 // explain failures the same way whatever the transport.
 
 export const STATUS_NAMES = [
-  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS',
-  'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE',
-  'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED',
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
 ] as const;
 export type StatusName = (typeof STATUS_NAMES)[number];
 
 const HTTP_FOR_STATUS: Record<StatusName, number> = {
-  OK: 200, CANCELLED: 499, UNKNOWN: 500, INVALID_ARGUMENT: 400, DEADLINE_EXCEEDED: 504, NOT_FOUND: 404,
-  ALREADY_EXISTS: 409, PERMISSION_DENIED: 403, RESOURCE_EXHAUSTED: 429, FAILED_PRECONDITION: 400,
-  ABORTED: 409, OUT_OF_RANGE: 400, UNIMPLEMENTED: 501, INTERNAL: 500, UNAVAILABLE: 503, DATA_LOSS: 500,
+  OK: 200,
+  CANCELLED: 499,
+  UNKNOWN: 500,
+  INVALID_ARGUMENT: 400,
+  DEADLINE_EXCEEDED: 504,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  PERMISSION_DENIED: 403,
+  RESOURCE_EXHAUSTED: 429,
+  FAILED_PRECONDITION: 400,
+  ABORTED: 409,
+  OUT_OF_RANGE: 400,
+  UNIMPLEMENTED: 501,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+  DATA_LOSS: 500,
   UNAUTHENTICATED: 401,
 };
 
@@ -34,18 +61,30 @@ export function httpStatusFor(status: StatusName): number {
 /** The status Google's REST APIs report for an HTTP code when the body names none. */
 export function statusFromHttp(httpStatus: number): StatusName {
   switch (httpStatus) {
-    case 400: return 'INVALID_ARGUMENT';
-    case 401: return 'UNAUTHENTICATED';
-    case 403: return 'PERMISSION_DENIED';
-    case 404: return 'NOT_FOUND';
-    case 409: return 'ABORTED';
-    case 412: return 'FAILED_PRECONDITION';
-    case 429: return 'RESOURCE_EXHAUSTED';
-    case 499: return 'CANCELLED';
-    case 501: return 'UNIMPLEMENTED';
-    case 503: return 'UNAVAILABLE';
-    case 504: return 'DEADLINE_EXCEEDED';
-    default: return httpStatus >= 500 ? 'INTERNAL' : 'UNKNOWN';
+    case 400:
+      return 'INVALID_ARGUMENT';
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'PERMISSION_DENIED';
+    case 404:
+      return 'NOT_FOUND';
+    case 409:
+      return 'ABORTED';
+    case 412:
+      return 'FAILED_PRECONDITION';
+    case 429:
+      return 'RESOURCE_EXHAUSTED';
+    case 499:
+      return 'CANCELLED';
+    case 501:
+      return 'UNIMPLEMENTED';
+    case 503:
+      return 'UNAVAILABLE';
+    case 504:
+      return 'DEADLINE_EXCEEDED';
+    default:
+      return httpStatus >= 500 ? 'INTERNAL' : 'UNKNOWN';
   }
 }
 
@@ -70,9 +109,15 @@ export class GoogleApiError extends Error {
     super(message);
     this.code = grpcCodeFor(status);
   }
-  get httpStatus(): number { return this.options.httpStatus ?? httpStatusFor(this.status); }
-  get details(): unknown[] { return this.options.details ?? []; }
-  get retryAfterMs(): number | undefined { return this.options.retryAfterMs; }
+  get httpStatus(): number {
+    return this.options.httpStatus ?? httpStatusFor(this.status);
+  }
+  get details(): unknown[] {
+    return this.options.details ?? [];
+  }
+  get retryAfterMs(): number | undefined {
+    return this.options.retryAfterMs;
+  }
 
   /** Builds the error from a decoded REST error body, tolerating bodies that are not Google's shape. */
   static fromRest(httpStatus: number, body: unknown, method?: string): GoogleApiError {
@@ -80,7 +125,11 @@ export class GoogleApiError extends Error {
     const status = isStatusName(err?.status) ? err.status : statusFromHttp(httpStatus);
     const message = typeof err?.message === 'string' && err.message !== '' ? err.message : `HTTP ${httpStatus}`;
     const details = Array.isArray(err?.details) ? err.details : undefined;
-    return new GoogleApiError(status, message, { httpStatus, ...(details ? { details } : {}), ...(method ? { method } : {}) });
+    return new GoogleApiError(status, message, {
+      httpStatus,
+      ...(details ? { details } : {}),
+      ...(method ? { method } : {}),
+    });
   }
 
   /** Builds the error from a @grpc/grpc-js ServiceError-like object. */

@@ -65,7 +65,8 @@ export class RestClient {
     } catch {
       throw new TypeError(`Not a valid base URL: "${options.baseUrl}"`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`Base URL must be http(s): "${options.baseUrl}"`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new TypeError(`Base URL must be http(s): "${options.baseUrl}"`);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
@@ -78,12 +79,18 @@ export class RestClient {
     const policy = this.options.retry ?? DEFAULT_RETRY;
     const methodName = req.methodName ?? `${req.method} ${req.path}`;
     try {
-      return await withRetry(() => this.once<T>(req, methodName, idempotent), idempotent ? policy : { ...policy, maxRetries: 0 }, {
-        ...(req.signal ? { signal: req.signal } : {}),
-        isRetryable: (err) =>
-          err instanceof GoogleApiError ? policy.retryable.includes(err.status) : !(err instanceof CancelledError) && isTransportError(err),
-        onRetry: (err, attempt, delay) => this.options.onRetry?.(methodName, err, attempt, delay),
-      });
+      return await withRetry(
+        () => this.once<T>(req, methodName, idempotent),
+        idempotent ? policy : { ...policy, maxRetries: 0 },
+        {
+          ...(req.signal ? { signal: req.signal } : {}),
+          isRetryable: (err) =>
+            err instanceof GoogleApiError
+              ? policy.retryable.includes(err.status)
+              : !(err instanceof CancelledError) && isTransportError(err),
+          onRetry: (err, attempt, delay) => this.options.onRetry?.(methodName, err, attempt, delay),
+        },
+      );
     } catch (err) {
       // A dropped connection reaches the user as a status with advice, never as a bare socket error;
       // for a call that changes something, whether the server applied it is unknown.
@@ -123,8 +130,12 @@ export class RestClient {
       if (timeout.aborted) {
         const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
         // The server may still carry out a change the client stopped waiting for.
-        const outcome = idempotent ? '' : '; the change may or may not have been applied, so refresh to check before trying again';
-        throw new GoogleApiError('DEADLINE_EXCEEDED', `${methodName} took longer than ${limit}${outcome}`, { method: methodName });
+        const outcome = idempotent
+          ? ''
+          : '; the change may or may not have been applied, so refresh to check before trying again';
+        throw new GoogleApiError('DEADLINE_EXCEEDED', `${methodName} took longer than ${limit}${outcome}`, {
+          method: methodName,
+        });
       }
       throw err;
     }
@@ -140,7 +151,11 @@ export class RestClient {
       try {
         json = JSON.parse(text);
       } catch {
-        if (res.statusCode < 300) throw new GoogleApiError('INTERNAL', `${methodName} answered with a body that is not JSON`, { httpStatus: res.statusCode, method: methodName });
+        if (res.statusCode < 300)
+          throw new GoogleApiError('INTERNAL', `${methodName} answered with a body that is not JSON`, {
+            httpStatus: res.statusCode,
+            method: methodName,
+          });
       }
     }
     if (res.statusCode >= 300) {
@@ -166,5 +181,10 @@ function transportFailure(methodName: string, err: unknown, idempotent: boolean)
 /** Connection resets and refusals: worth retrying for an idempotent call. */
 export function isTransportError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/.test(code);
+  return (
+    typeof code === 'string' &&
+    /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/.test(
+      code,
+    )
+  );
 }

@@ -49,8 +49,13 @@ export interface RetryHooks {
 }
 
 /** Runs `fn` until it succeeds, fails with a non-retryable error, or the retries are used up. */
-export async function withRetry<T>(fn: (attempt: number) => Promise<T>, policy: RetryPolicy, hooks: RetryHooks = {}): Promise<T> {
-  const isRetryable = hooks.isRetryable ?? ((err) => err instanceof GoogleApiError && policy.retryable.includes(err.status));
+export async function withRetry<T>(
+  fn: (attempt: number) => Promise<T>,
+  policy: RetryPolicy,
+  hooks: RetryHooks = {},
+): Promise<T> {
+  const isRetryable =
+    hooks.isRetryable ?? ((err) => err instanceof GoogleApiError && policy.retryable.includes(err.status));
   for (let attempt = 0; ; attempt++) {
     if (hooks.signal?.aborted) throw new CancelledError();
     try {

@@ -11,8 +11,22 @@ import { paginate, type Page } from '../paging';
 import { decodeMessage, encodeMessage } from './wire';
 import { ModelOperation, type OperationKind } from './operation';
 import type {
-  Checkpoint, CopyModelResponse, DeployedModel, Empty, Endpoint, EvaluatedAnnotation, ExportModelResponse, Location, Model,
-  ModelEvaluation, ModelEvaluationSlice, ModelOperationMetadata, Operation, OutputConfig, Policy, UploadModelResponse,
+  Checkpoint,
+  CopyModelResponse,
+  DeployedModel,
+  Empty,
+  Endpoint,
+  EvaluatedAnnotation,
+  ExportModelResponse,
+  Location,
+  Model,
+  ModelEvaluation,
+  ModelEvaluationSlice,
+  ModelOperationMetadata,
+  Operation,
+  OutputConfig,
+  Policy,
+  UploadModelResponse,
 } from './types';
 
 const V1BETA1 = 'google.cloud.aiplatform.v1beta1';
@@ -68,52 +82,291 @@ interface MethodSpec {
  */
 function describeCallFailure(err: GoogleApiError, s: MethodSpec, timeoutMs: number): GoogleApiError {
   let message = err.message;
-  if (err.status === 'DEADLINE_EXCEEDED') message = `${s.method} took longer than ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
+  if (err.status === 'DEADLINE_EXCEEDED')
+    message = `${s.method} took longer than ${timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`}`;
   if (!s.idempotent && (err.status === 'DEADLINE_EXCEEDED' || err.status === 'UNAVAILABLE')) {
     message += '; the change may or may not have been applied, so refresh to check before trying again';
   }
   return message === err.message ? err : new GoogleApiError(err.status, message, err.options);
 }
 
-function spec(service: string, method: string, requestType: string, responseType: string, routing: string[], idempotent: boolean): MethodSpec {
+function spec(
+  service: string,
+  method: string,
+  requestType: string,
+  responseType: string,
+  routing: string[],
+  idempotent: boolean,
+): MethodSpec {
   return { service, method, requestType, responseType, routing, idempotent };
 }
 
 const M = {
-  uploadModel: spec(MODEL_SERVICE, 'UploadModel', `${V1BETA1}.UploadModelRequest`, 'google.longrunning.Operation', ['parent'], false),
+  uploadModel: spec(
+    MODEL_SERVICE,
+    'UploadModel',
+    `${V1BETA1}.UploadModelRequest`,
+    'google.longrunning.Operation',
+    ['parent'],
+    false,
+  ),
   getModel: spec(MODEL_SERVICE, 'GetModel', `${V1BETA1}.GetModelRequest`, `${V1BETA1}.Model`, ['name'], true),
-  listModels: spec(MODEL_SERVICE, 'ListModels', `${V1BETA1}.ListModelsRequest`, `${V1BETA1}.ListModelsResponse`, ['parent'], true),
-  listModelVersions: spec(MODEL_SERVICE, 'ListModelVersions', `${V1BETA1}.ListModelVersionsRequest`, `${V1BETA1}.ListModelVersionsResponse`, ['name'], true),
-  listModelVersionCheckpoints: spec(MODEL_SERVICE, 'ListModelVersionCheckpoints', `${V1BETA1}.ListModelVersionCheckpointsRequest`, `${V1BETA1}.ListModelVersionCheckpointsResponse`, ['name'], true),
-  updateModel: spec(MODEL_SERVICE, 'UpdateModel', `${V1BETA1}.UpdateModelRequest`, `${V1BETA1}.Model`, ['model.name'], false),
-  deleteModel: spec(MODEL_SERVICE, 'DeleteModel', `${V1BETA1}.DeleteModelRequest`, 'google.longrunning.Operation', ['name'], false),
-  deleteModelVersion: spec(MODEL_SERVICE, 'DeleteModelVersion', `${V1BETA1}.DeleteModelVersionRequest`, 'google.longrunning.Operation', ['name'], false),
-  mergeVersionAliases: spec(MODEL_SERVICE, 'MergeVersionAliases', `${V1BETA1}.MergeVersionAliasesRequest`, `${V1BETA1}.Model`, ['name'], false),
-  exportModel: spec(MODEL_SERVICE, 'ExportModel', `${V1BETA1}.ExportModelRequest`, 'google.longrunning.Operation', ['name'], false),
-  copyModel: spec(MODEL_SERVICE, 'CopyModel', `${V1BETA1}.CopyModelRequest`, 'google.longrunning.Operation', ['parent'], false),
-  importModelEvaluation: spec(MODEL_SERVICE, 'ImportModelEvaluation', `${V1BETA1}.ImportModelEvaluationRequest`, `${V1BETA1}.ModelEvaluation`, ['parent'], false),
-  batchImportModelEvaluationSlices: spec(MODEL_SERVICE, 'BatchImportModelEvaluationSlices', `${V1BETA1}.BatchImportModelEvaluationSlicesRequest`, `${V1BETA1}.BatchImportModelEvaluationSlicesResponse`, ['parent'], false),
-  batchImportEvaluatedAnnotations: spec(MODEL_SERVICE, 'BatchImportEvaluatedAnnotations', `${V1BETA1}.BatchImportEvaluatedAnnotationsRequest`, `${V1BETA1}.BatchImportEvaluatedAnnotationsResponse`, ['parent'], false),
-  getModelEvaluation: spec(MODEL_SERVICE, 'GetModelEvaluation', `${V1BETA1}.GetModelEvaluationRequest`, `${V1BETA1}.ModelEvaluation`, ['name'], true),
-  listModelEvaluations: spec(MODEL_SERVICE, 'ListModelEvaluations', `${V1BETA1}.ListModelEvaluationsRequest`, `${V1BETA1}.ListModelEvaluationsResponse`, ['parent'], true),
-  getModelEvaluationSlice: spec(MODEL_SERVICE, 'GetModelEvaluationSlice', `${V1BETA1}.GetModelEvaluationSliceRequest`, `${V1BETA1}.ModelEvaluationSlice`, ['name'], true),
-  listModelEvaluationSlices: spec(MODEL_SERVICE, 'ListModelEvaluationSlices', `${V1BETA1}.ListModelEvaluationSlicesRequest`, `${V1BETA1}.ListModelEvaluationSlicesResponse`, ['parent'], true),
-  getOperation: spec(OPERATIONS, 'GetOperation', 'google.longrunning.GetOperationRequest', 'google.longrunning.Operation', ['name'], true),
-  listOperations: spec(OPERATIONS, 'ListOperations', 'google.longrunning.ListOperationsRequest', 'google.longrunning.ListOperationsResponse', ['name'], true),
-  cancelOperation: spec(OPERATIONS, 'CancelOperation', 'google.longrunning.CancelOperationRequest', 'google.protobuf.Empty', ['name'], true),
-  deleteOperation: spec(OPERATIONS, 'DeleteOperation', 'google.longrunning.DeleteOperationRequest', 'google.protobuf.Empty', ['name'], true),
-  waitOperation: spec(OPERATIONS, 'WaitOperation', 'google.longrunning.WaitOperationRequest', 'google.longrunning.Operation', ['name'], true),
-  listLocations: spec(LOCATIONS, 'ListLocations', 'google.cloud.location.ListLocationsRequest', 'google.cloud.location.ListLocationsResponse', ['name'], true),
-  getLocation: spec(LOCATIONS, 'GetLocation', 'google.cloud.location.GetLocationRequest', 'google.cloud.location.Location', ['name'], true),
-  getIamPolicy: spec(IAM, 'GetIamPolicy', 'google.iam.v1.GetIamPolicyRequest', 'google.iam.v1.Policy', ['resource'], true),
-  setIamPolicy: spec(IAM, 'SetIamPolicy', 'google.iam.v1.SetIamPolicyRequest', 'google.iam.v1.Policy', ['resource'], false),
-  testIamPermissions: spec(IAM, 'TestIamPermissions', 'google.iam.v1.TestIamPermissionsRequest', 'google.iam.v1.TestIamPermissionsResponse', ['resource'], true),
-  createEndpoint: spec(ENDPOINT_SERVICE, 'CreateEndpoint', `${V1BETA1}.CreateEndpointRequest`, 'google.longrunning.Operation', ['parent'], false),
-  getEndpoint: spec(ENDPOINT_SERVICE, 'GetEndpoint', `${V1BETA1}.GetEndpointRequest`, `${V1BETA1}.Endpoint`, ['name'], true),
-  listEndpoints: spec(ENDPOINT_SERVICE, 'ListEndpoints', `${V1BETA1}.ListEndpointsRequest`, `${V1BETA1}.ListEndpointsResponse`, ['parent'], true),
-  deleteEndpoint: spec(ENDPOINT_SERVICE, 'DeleteEndpoint', `${V1BETA1}.DeleteEndpointRequest`, 'google.longrunning.Operation', ['name'], false),
-  deployModel: spec(ENDPOINT_SERVICE, 'DeployModel', `${V1BETA1}.DeployModelRequest`, 'google.longrunning.Operation', ['endpoint'], false),
-  undeployModel: spec(ENDPOINT_SERVICE, 'UndeployModel', `${V1BETA1}.UndeployModelRequest`, 'google.longrunning.Operation', ['endpoint'], false),
+  listModels: spec(
+    MODEL_SERVICE,
+    'ListModels',
+    `${V1BETA1}.ListModelsRequest`,
+    `${V1BETA1}.ListModelsResponse`,
+    ['parent'],
+    true,
+  ),
+  listModelVersions: spec(
+    MODEL_SERVICE,
+    'ListModelVersions',
+    `${V1BETA1}.ListModelVersionsRequest`,
+    `${V1BETA1}.ListModelVersionsResponse`,
+    ['name'],
+    true,
+  ),
+  listModelVersionCheckpoints: spec(
+    MODEL_SERVICE,
+    'ListModelVersionCheckpoints',
+    `${V1BETA1}.ListModelVersionCheckpointsRequest`,
+    `${V1BETA1}.ListModelVersionCheckpointsResponse`,
+    ['name'],
+    true,
+  ),
+  updateModel: spec(
+    MODEL_SERVICE,
+    'UpdateModel',
+    `${V1BETA1}.UpdateModelRequest`,
+    `${V1BETA1}.Model`,
+    ['model.name'],
+    false,
+  ),
+  deleteModel: spec(
+    MODEL_SERVICE,
+    'DeleteModel',
+    `${V1BETA1}.DeleteModelRequest`,
+    'google.longrunning.Operation',
+    ['name'],
+    false,
+  ),
+  deleteModelVersion: spec(
+    MODEL_SERVICE,
+    'DeleteModelVersion',
+    `${V1BETA1}.DeleteModelVersionRequest`,
+    'google.longrunning.Operation',
+    ['name'],
+    false,
+  ),
+  mergeVersionAliases: spec(
+    MODEL_SERVICE,
+    'MergeVersionAliases',
+    `${V1BETA1}.MergeVersionAliasesRequest`,
+    `${V1BETA1}.Model`,
+    ['name'],
+    false,
+  ),
+  exportModel: spec(
+    MODEL_SERVICE,
+    'ExportModel',
+    `${V1BETA1}.ExportModelRequest`,
+    'google.longrunning.Operation',
+    ['name'],
+    false,
+  ),
+  copyModel: spec(
+    MODEL_SERVICE,
+    'CopyModel',
+    `${V1BETA1}.CopyModelRequest`,
+    'google.longrunning.Operation',
+    ['parent'],
+    false,
+  ),
+  importModelEvaluation: spec(
+    MODEL_SERVICE,
+    'ImportModelEvaluation',
+    `${V1BETA1}.ImportModelEvaluationRequest`,
+    `${V1BETA1}.ModelEvaluation`,
+    ['parent'],
+    false,
+  ),
+  batchImportModelEvaluationSlices: spec(
+    MODEL_SERVICE,
+    'BatchImportModelEvaluationSlices',
+    `${V1BETA1}.BatchImportModelEvaluationSlicesRequest`,
+    `${V1BETA1}.BatchImportModelEvaluationSlicesResponse`,
+    ['parent'],
+    false,
+  ),
+  batchImportEvaluatedAnnotations: spec(
+    MODEL_SERVICE,
+    'BatchImportEvaluatedAnnotations',
+    `${V1BETA1}.BatchImportEvaluatedAnnotationsRequest`,
+    `${V1BETA1}.BatchImportEvaluatedAnnotationsResponse`,
+    ['parent'],
+    false,
+  ),
+  getModelEvaluation: spec(
+    MODEL_SERVICE,
+    'GetModelEvaluation',
+    `${V1BETA1}.GetModelEvaluationRequest`,
+    `${V1BETA1}.ModelEvaluation`,
+    ['name'],
+    true,
+  ),
+  listModelEvaluations: spec(
+    MODEL_SERVICE,
+    'ListModelEvaluations',
+    `${V1BETA1}.ListModelEvaluationsRequest`,
+    `${V1BETA1}.ListModelEvaluationsResponse`,
+    ['parent'],
+    true,
+  ),
+  getModelEvaluationSlice: spec(
+    MODEL_SERVICE,
+    'GetModelEvaluationSlice',
+    `${V1BETA1}.GetModelEvaluationSliceRequest`,
+    `${V1BETA1}.ModelEvaluationSlice`,
+    ['name'],
+    true,
+  ),
+  listModelEvaluationSlices: spec(
+    MODEL_SERVICE,
+    'ListModelEvaluationSlices',
+    `${V1BETA1}.ListModelEvaluationSlicesRequest`,
+    `${V1BETA1}.ListModelEvaluationSlicesResponse`,
+    ['parent'],
+    true,
+  ),
+  getOperation: spec(
+    OPERATIONS,
+    'GetOperation',
+    'google.longrunning.GetOperationRequest',
+    'google.longrunning.Operation',
+    ['name'],
+    true,
+  ),
+  listOperations: spec(
+    OPERATIONS,
+    'ListOperations',
+    'google.longrunning.ListOperationsRequest',
+    'google.longrunning.ListOperationsResponse',
+    ['name'],
+    true,
+  ),
+  cancelOperation: spec(
+    OPERATIONS,
+    'CancelOperation',
+    'google.longrunning.CancelOperationRequest',
+    'google.protobuf.Empty',
+    ['name'],
+    true,
+  ),
+  deleteOperation: spec(
+    OPERATIONS,
+    'DeleteOperation',
+    'google.longrunning.DeleteOperationRequest',
+    'google.protobuf.Empty',
+    ['name'],
+    true,
+  ),
+  waitOperation: spec(
+    OPERATIONS,
+    'WaitOperation',
+    'google.longrunning.WaitOperationRequest',
+    'google.longrunning.Operation',
+    ['name'],
+    true,
+  ),
+  listLocations: spec(
+    LOCATIONS,
+    'ListLocations',
+    'google.cloud.location.ListLocationsRequest',
+    'google.cloud.location.ListLocationsResponse',
+    ['name'],
+    true,
+  ),
+  getLocation: spec(
+    LOCATIONS,
+    'GetLocation',
+    'google.cloud.location.GetLocationRequest',
+    'google.cloud.location.Location',
+    ['name'],
+    true,
+  ),
+  getIamPolicy: spec(
+    IAM,
+    'GetIamPolicy',
+    'google.iam.v1.GetIamPolicyRequest',
+    'google.iam.v1.Policy',
+    ['resource'],
+    true,
+  ),
+  setIamPolicy: spec(
+    IAM,
+    'SetIamPolicy',
+    'google.iam.v1.SetIamPolicyRequest',
+    'google.iam.v1.Policy',
+    ['resource'],
+    false,
+  ),
+  testIamPermissions: spec(
+    IAM,
+    'TestIamPermissions',
+    'google.iam.v1.TestIamPermissionsRequest',
+    'google.iam.v1.TestIamPermissionsResponse',
+    ['resource'],
+    true,
+  ),
+  createEndpoint: spec(
+    ENDPOINT_SERVICE,
+    'CreateEndpoint',
+    `${V1BETA1}.CreateEndpointRequest`,
+    'google.longrunning.Operation',
+    ['parent'],
+    false,
+  ),
+  getEndpoint: spec(
+    ENDPOINT_SERVICE,
+    'GetEndpoint',
+    `${V1BETA1}.GetEndpointRequest`,
+    `${V1BETA1}.Endpoint`,
+    ['name'],
+    true,
+  ),
+  listEndpoints: spec(
+    ENDPOINT_SERVICE,
+    'ListEndpoints',
+    `${V1BETA1}.ListEndpointsRequest`,
+    `${V1BETA1}.ListEndpointsResponse`,
+    ['parent'],
+    true,
+  ),
+  deleteEndpoint: spec(
+    ENDPOINT_SERVICE,
+    'DeleteEndpoint',
+    `${V1BETA1}.DeleteEndpointRequest`,
+    'google.longrunning.Operation',
+    ['name'],
+    false,
+  ),
+  deployModel: spec(
+    ENDPOINT_SERVICE,
+    'DeployModel',
+    `${V1BETA1}.DeployModelRequest`,
+    'google.longrunning.Operation',
+    ['endpoint'],
+    false,
+  ),
+  undeployModel: spec(
+    ENDPOINT_SERVICE,
+    'UndeployModel',
+    `${V1BETA1}.UndeployModelRequest`,
+    'google.longrunning.Operation',
+    ['endpoint'],
+    false,
+  ),
 } as const;
 
 /** The location segment of a resource name, or undefined for project-level names. */
@@ -146,15 +399,20 @@ export function resolveRequest<Req extends object>(method: string, input: object
   if (keys.includes('request')) {
     const others = keys.filter((k) => k !== 'request');
     if (others.length) {
-      throw new RequestShapeError(`${method}: pass either a request message or the flattened fields (${others.join(', ')}), not both.`);
+      throw new RequestShapeError(
+        `${method}: pass either a request message or the flattened fields (${others.join(', ')}), not both.`,
+      );
     }
     const request = (input as { request: unknown }).request;
-    if (request === null || typeof request !== 'object') throw new RequestShapeError(`${method}: the request must be an object.`);
+    if (request === null || typeof request !== 'object')
+      throw new RequestShapeError(`${method}: the request must be an object.`);
     return request as Req;
   }
   const unknown = keys.filter((k) => !flattened.includes(k));
   if (unknown.length) {
-    throw new RequestShapeError(`${method}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not a flattened field (${flattened.join(', ')}); pass a request message instead.`);
+    throw new RequestShapeError(
+      `${method}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are' : 'is'} not a flattened field (${flattened.join(', ')}); pass a request message instead.`,
+    );
   }
   return input as Req;
 }
@@ -184,7 +442,12 @@ export class ModelRegistryClient {
     if (!entry) {
       entry = (async () => {
         const choice = await chooseEndpoint({ ...this.options.endpoint, ...(location ? { location } : {}) });
-        return { client: new grpc.Client(choice.address, channelCredentials(choice), { 'grpc.primary_user_agent': `cloudbench/${CLIENT_VERSION}` }), choice };
+        return {
+          client: new grpc.Client(choice.address, channelCredentials(choice), {
+            'grpc.primary_user_agent': `cloudbench/${CLIENT_VERSION}`,
+          }),
+          choice,
+        };
       })();
       // A failed channel must not poison later calls (the user may fix the setting).
       entry.catch(() => this.channels.delete(key));
@@ -195,12 +458,17 @@ export class ModelRegistryClient {
 
   close(): void {
     this.closed = true;
-    for (const entry of this.channels.values()) entry.then(({ client }) => client.close(), () => undefined);
+    for (const entry of this.channels.values())
+      entry.then(
+        ({ client }) => client.close(),
+        () => undefined,
+      );
     this.channels.clear();
   }
 
   private async call<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
-    const routingName = s.routing.map((f) => getPath(request, f)).find((v) => typeof v === 'string') as string | undefined;
+    const routingName = s.routing.map((f) => getPath(request, f)).find((v) => typeof v === 'string') as
+      string | undefined;
     const { client } = await this.channelFor(locationOfName(routingName));
     const policy = { ...this.retry, ...opts.retry };
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
@@ -211,7 +479,10 @@ export class ModelRegistryClient {
       metadata.set('authorization', `Bearer ${token}`);
       const params = routingHeader(request, s.routing);
       if (params) metadata.set('x-goog-request-params', params);
-      metadata.set('x-goog-api-client', `gl-node/${process.versions.node} grpc/${grpcVersion()} cloudbench/${CLIENT_VERSION}`);
+      metadata.set(
+        'x-goog-api-client',
+        `gl-node/${process.versions.node} grpc/${grpcVersion()} cloudbench/${CLIENT_VERSION}`,
+      );
       return new Promise<Res>((resolve, reject) => {
         if (opts.signal?.aborted) return reject(new CancelledError());
         let onAbort: (() => void) | undefined;
@@ -240,26 +511,55 @@ export class ModelRegistryClient {
     if (!s.idempotent) return attempt();
     return withRetry(attempt, policy, {
       ...(opts.signal ? { signal: opts.signal } : {}),
-      onRetry: (err, n, delay) => this.options.log?.(`${s.method}: ${(err as Error).message}; retry ${n} in ${delay} ms`),
+      onRetry: (err, n, delay) =>
+        this.options.log?.(`${s.method}: ${(err as Error).message}; retry ${n} in ${delay} ms`),
     });
   }
 
-  private lro<Res, Meta>(kind: OperationKind, s: MethodSpec, request: object, opts?: CallOptions): Promise<ModelOperation<Res, Meta>> {
+  private lro<Res, Meta>(
+    kind: OperationKind,
+    s: MethodSpec,
+    request: object,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<Res, Meta>> {
     return this.call<Operation>(s, request, opts).then((op) => new ModelOperation<Res, Meta>(this, kind, op));
   }
 
-  private pages<Item>(s: MethodSpec, request: Record<string, unknown>, itemsField: string, opts: CallOptions = {}): AsyncGenerator<Item, void, undefined> {
-    return paginate<Item>((pageToken, signal) => this.page<Item>(s, { ...request, ...(pageToken ? { pageToken } : {}) }, itemsField, { ...opts, ...(signal ? { signal } : {}) }), opts.signal);
+  private pages<Item>(
+    s: MethodSpec,
+    request: Record<string, unknown>,
+    itemsField: string,
+    opts: CallOptions = {},
+  ): AsyncGenerator<Item, void, undefined> {
+    return paginate<Item>(
+      (pageToken, signal) =>
+        this.page<Item>(s, { ...request, ...(pageToken ? { pageToken } : {}) }, itemsField, {
+          ...opts,
+          ...(signal ? { signal } : {}),
+        }),
+      opts.signal,
+    );
   }
 
-  private async page<Item>(s: MethodSpec, request: object, itemsField: string, opts?: CallOptions): Promise<Page<Item>> {
+  private async page<Item>(
+    s: MethodSpec,
+    request: object,
+    itemsField: string,
+    opts?: CallOptions,
+  ): Promise<Page<Item>> {
     const res = await this.call<Record<string, unknown>>(s, request, opts);
-    return { items: (res[itemsField] as Item[] | undefined) ?? [], nextPageToken: (res['nextPageToken'] as string | undefined) || undefined };
+    return {
+      items: (res[itemsField] as Item[] | undefined) ?? [],
+      nextPageToken: (res['nextPageToken'] as string | undefined) || undefined,
+    };
   }
 
   // ---- ModelService -------------------------------------------------------------------------
 
-  uploadModel(input: RequestOrFields<UploadModelRequest, { parent: string; model: Model }>, opts?: CallOptions): Promise<ModelOperation<UploadModelResponse, ModelOperationMetadata>> {
+  uploadModel(
+    input: RequestOrFields<UploadModelRequest, { parent: string; model: Model }>,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<UploadModelResponse, ModelOperationMetadata>> {
     return this.lro('upload', M.uploadModel, resolveRequest('uploadModel', input, ['parent', 'model']), opts);
   }
 
@@ -267,7 +567,10 @@ export class ModelRegistryClient {
     return this.call(M.getModel, resolveRequest('getModel', input, ['name']), opts);
   }
 
-  listModels(input: RequestOrFields<ListModelsRequest, { parent: string }>, opts?: CallOptions): AsyncGenerator<Model, void, undefined> {
+  listModels(
+    input: RequestOrFields<ListModelsRequest, { parent: string }>,
+    opts?: CallOptions,
+  ): AsyncGenerator<Model, void, undefined> {
     return this.pages(M.listModels, resolveRequest('listModels', input, ['parent']), 'models', opts);
   }
 
@@ -276,7 +579,10 @@ export class ModelRegistryClient {
     return this.page(M.listModels, request, 'models', opts);
   }
 
-  listModelVersions(input: RequestOrFields<ListModelVersionsRequest, { name: string }>, opts?: CallOptions): AsyncGenerator<Model, void, undefined> {
+  listModelVersions(
+    input: RequestOrFields<ListModelVersionsRequest, { name: string }>,
+    opts?: CallOptions,
+  ): AsyncGenerator<Model, void, undefined> {
     return this.pages(M.listModelVersions, resolveRequest('listModelVersions', input, ['name']), 'models', opts);
   }
 
@@ -284,78 +590,159 @@ export class ModelRegistryClient {
     return this.page(M.listModelVersions, request, 'models', opts);
   }
 
-  listModelVersionCheckpoints(input: RequestOrFields<PagedNameRequest, { name: string }>, opts?: CallOptions): AsyncGenerator<Checkpoint, void, undefined> {
-    return this.pages(M.listModelVersionCheckpoints, resolveRequest('listModelVersionCheckpoints', input, ['name']), 'checkpoints', opts);
+  listModelVersionCheckpoints(
+    input: RequestOrFields<PagedNameRequest, { name: string }>,
+    opts?: CallOptions,
+  ): AsyncGenerator<Checkpoint, void, undefined> {
+    return this.pages(
+      M.listModelVersionCheckpoints,
+      resolveRequest('listModelVersionCheckpoints', input, ['name']),
+      'checkpoints',
+      opts,
+    );
   }
 
   listModelVersionCheckpointsPage(request: PagedNameRequest, opts?: CallOptions): Promise<Page<Checkpoint>> {
     return this.page(M.listModelVersionCheckpoints, request, 'checkpoints', opts);
   }
 
-  updateModel(input: RequestOrFields<{ model: Model; updateMask: { paths: string[] } }, { model: Model; updateMask: { paths: string[] } }>, opts?: CallOptions): Promise<Model> {
+  updateModel(
+    input: RequestOrFields<
+      { model: Model; updateMask: { paths: string[] } },
+      { model: Model; updateMask: { paths: string[] } }
+    >,
+    opts?: CallOptions,
+  ): Promise<Model> {
     return this.call(M.updateModel, resolveRequest('updateModel', input, ['model', 'updateMask']), opts);
   }
 
-  deleteModel(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
+  deleteModel(
+    input: RequestOrFields<{ name: string }, { name: string }>,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
     return this.lro('delete', M.deleteModel, resolveRequest('deleteModel', input, ['name']), opts);
   }
 
-  deleteModelVersion(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
+  deleteModelVersion(
+    input: RequestOrFields<{ name: string }, { name: string }>,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
     const request = resolveRequest<{ name: string }>('deleteModelVersion', input, ['name']);
     if (typeof request.name === 'string' && !request.name.includes('@')) {
-      throw new RequestShapeError(`deleteModelVersion: "${request.name}" names no version; add @<version id> (DeleteModel deletes a whole model).`);
+      throw new RequestShapeError(
+        `deleteModelVersion: "${request.name}" names no version; add @<version id> (DeleteModel deletes a whole model).`,
+      );
     }
     return this.lro('deleteVersion', M.deleteModelVersion, request, opts);
   }
 
-  mergeVersionAliases(input: RequestOrFields<{ name: string; versionAliases: string[] }, { name: string; versionAliases: string[] }>, opts?: CallOptions): Promise<Model> {
-    return this.call(M.mergeVersionAliases, resolveRequest('mergeVersionAliases', input, ['name', 'versionAliases']), opts);
+  mergeVersionAliases(
+    input: RequestOrFields<{ name: string; versionAliases: string[] }, { name: string; versionAliases: string[] }>,
+    opts?: CallOptions,
+  ): Promise<Model> {
+    return this.call(
+      M.mergeVersionAliases,
+      resolveRequest('mergeVersionAliases', input, ['name', 'versionAliases']),
+      opts,
+    );
   }
 
-  exportModel(input: RequestOrFields<{ name: string; outputConfig: OutputConfig }, { name: string; outputConfig: OutputConfig }>, opts?: CallOptions): Promise<ModelOperation<ExportModelResponse, ModelOperationMetadata>> {
+  exportModel(
+    input: RequestOrFields<{ name: string; outputConfig: OutputConfig }, { name: string; outputConfig: OutputConfig }>,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<ExportModelResponse, ModelOperationMetadata>> {
     return this.lro('export', M.exportModel, resolveRequest('exportModel', input, ['name', 'outputConfig']), opts);
   }
 
-  copyModel(input: RequestOrFields<CopyModelRequest, { parent: string; sourceModel: string }>, opts?: CallOptions): Promise<ModelOperation<CopyModelResponse, ModelOperationMetadata>> {
+  copyModel(
+    input: RequestOrFields<CopyModelRequest, { parent: string; sourceModel: string }>,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<CopyModelResponse, ModelOperationMetadata>> {
     return this.lro('copy', M.copyModel, resolveRequest('copyModel', input, ['parent', 'sourceModel']), opts);
   }
 
-  importModelEvaluation(input: RequestOrFields<{ parent: string; modelEvaluation: ModelEvaluation }, { parent: string; modelEvaluation: ModelEvaluation }>, opts?: CallOptions): Promise<ModelEvaluation> {
-    return this.call(M.importModelEvaluation, resolveRequest('importModelEvaluation', input, ['parent', 'modelEvaluation']), opts);
+  importModelEvaluation(
+    input: RequestOrFields<
+      { parent: string; modelEvaluation: ModelEvaluation },
+      { parent: string; modelEvaluation: ModelEvaluation }
+    >,
+    opts?: CallOptions,
+  ): Promise<ModelEvaluation> {
+    return this.call(
+      M.importModelEvaluation,
+      resolveRequest('importModelEvaluation', input, ['parent', 'modelEvaluation']),
+      opts,
+    );
   }
 
   batchImportModelEvaluationSlices(
-    input: RequestOrFields<{ parent: string; modelEvaluationSlices: ModelEvaluationSlice[] }, { parent: string; modelEvaluationSlices: ModelEvaluationSlice[] }>,
+    input: RequestOrFields<
+      { parent: string; modelEvaluationSlices: ModelEvaluationSlice[] },
+      { parent: string; modelEvaluationSlices: ModelEvaluationSlice[] }
+    >,
     opts?: CallOptions,
   ): Promise<{ importedModelEvaluationSlices: string[] }> {
-    return this.call(M.batchImportModelEvaluationSlices, resolveRequest('batchImportModelEvaluationSlices', input, ['parent', 'modelEvaluationSlices']), opts);
+    return this.call(
+      M.batchImportModelEvaluationSlices,
+      resolveRequest('batchImportModelEvaluationSlices', input, ['parent', 'modelEvaluationSlices']),
+      opts,
+    );
   }
 
   batchImportEvaluatedAnnotations(
-    input: RequestOrFields<{ parent: string; evaluatedAnnotations: EvaluatedAnnotation[] }, { parent: string; evaluatedAnnotations: EvaluatedAnnotation[] }>,
+    input: RequestOrFields<
+      { parent: string; evaluatedAnnotations: EvaluatedAnnotation[] },
+      { parent: string; evaluatedAnnotations: EvaluatedAnnotation[] }
+    >,
     opts?: CallOptions,
   ): Promise<{ importedEvaluatedAnnotationsCount?: number }> {
-    return this.call(M.batchImportEvaluatedAnnotations, resolveRequest('batchImportEvaluatedAnnotations', input, ['parent', 'evaluatedAnnotations']), opts);
+    return this.call(
+      M.batchImportEvaluatedAnnotations,
+      resolveRequest('batchImportEvaluatedAnnotations', input, ['parent', 'evaluatedAnnotations']),
+      opts,
+    );
   }
 
-  getModelEvaluation(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelEvaluation> {
+  getModelEvaluation(
+    input: RequestOrFields<{ name: string }, { name: string }>,
+    opts?: CallOptions,
+  ): Promise<ModelEvaluation> {
     return this.call(M.getModelEvaluation, resolveRequest('getModelEvaluation', input, ['name']), opts);
   }
 
-  listModelEvaluations(input: RequestOrFields<PagedParentRequest, { parent: string }>, opts?: CallOptions): AsyncGenerator<ModelEvaluation, void, undefined> {
-    return this.pages(M.listModelEvaluations, resolveRequest('listModelEvaluations', input, ['parent']), 'modelEvaluations', opts);
+  listModelEvaluations(
+    input: RequestOrFields<PagedParentRequest, { parent: string }>,
+    opts?: CallOptions,
+  ): AsyncGenerator<ModelEvaluation, void, undefined> {
+    return this.pages(
+      M.listModelEvaluations,
+      resolveRequest('listModelEvaluations', input, ['parent']),
+      'modelEvaluations',
+      opts,
+    );
   }
 
   listModelEvaluationsPage(request: PagedParentRequest, opts?: CallOptions): Promise<Page<ModelEvaluation>> {
     return this.page(M.listModelEvaluations, request, 'modelEvaluations', opts);
   }
 
-  getModelEvaluationSlice(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<ModelEvaluationSlice> {
+  getModelEvaluationSlice(
+    input: RequestOrFields<{ name: string }, { name: string }>,
+    opts?: CallOptions,
+  ): Promise<ModelEvaluationSlice> {
     return this.call(M.getModelEvaluationSlice, resolveRequest('getModelEvaluationSlice', input, ['name']), opts);
   }
 
-  listModelEvaluationSlices(input: RequestOrFields<PagedParentRequest, { parent: string }>, opts?: CallOptions): AsyncGenerator<ModelEvaluationSlice, void, undefined> {
-    return this.pages(M.listModelEvaluationSlices, resolveRequest('listModelEvaluationSlices', input, ['parent']), 'modelEvaluationSlices', opts);
+  listModelEvaluationSlices(
+    input: RequestOrFields<PagedParentRequest, { parent: string }>,
+    opts?: CallOptions,
+  ): AsyncGenerator<ModelEvaluationSlice, void, undefined> {
+    return this.pages(
+      M.listModelEvaluationSlices,
+      resolveRequest('listModelEvaluationSlices', input, ['parent']),
+      'modelEvaluationSlices',
+      opts,
+    );
   }
 
   listModelEvaluationSlicesPage(request: PagedParentRequest, opts?: CallOptions): Promise<Page<ModelEvaluationSlice>> {
@@ -368,7 +755,10 @@ export class ModelRegistryClient {
     return this.call(M.getOperation, { name }, opts);
   }
 
-  listOperations(request: { name: string; filter?: string; pageSize?: number }, opts?: CallOptions): AsyncGenerator<Operation, void, undefined> {
+  listOperations(
+    request: { name: string; filter?: string; pageSize?: number },
+    opts?: CallOptions,
+  ): AsyncGenerator<Operation, void, undefined> {
     return this.pages(M.listOperations, request, 'operations', opts);
   }
 
@@ -378,7 +768,9 @@ export class ModelRegistryClient {
       await this.call(M.cancelOperation, { name }, opts);
     } catch (err) {
       if (err instanceof GoogleApiError && err.status === 'UNIMPLEMENTED') {
-        throw new GoogleApiError('UNIMPLEMENTED', 'The server cannot cancel this operation.', { method: 'CancelOperation' });
+        throw new GoogleApiError('UNIMPLEMENTED', 'The server cannot cancel this operation.', {
+          method: 'CancelOperation',
+        });
       }
       throw err;
     }
@@ -390,7 +782,11 @@ export class ModelRegistryClient {
       await this.call(M.deleteOperation, { name }, opts);
     } catch (err) {
       if (err instanceof GoogleApiError && err.status === 'UNIMPLEMENTED') {
-        throw new GoogleApiError('UNIMPLEMENTED', 'The server cannot forget this operation; it is still tracked there.', { method: 'DeleteOperation' });
+        throw new GoogleApiError(
+          'UNIMPLEMENTED',
+          'The server cannot forget this operation; it is still tracked there.',
+          { method: 'DeleteOperation' },
+        );
       }
       throw err;
     }
@@ -401,7 +797,11 @@ export class ModelRegistryClient {
   }
 
   /** Re-attaches to an operation by name, e.g. one started in an earlier session. */
-  async resumeOperation<Res, Meta>(kind: OperationKind, name: string, opts?: CallOptions): Promise<ModelOperation<Res, Meta>> {
+  async resumeOperation<Res, Meta>(
+    kind: OperationKind,
+    name: string,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<Res, Meta>> {
     return new ModelOperation<Res, Meta>(this, kind, await this.getOperation(name, opts));
   }
 
@@ -416,7 +816,10 @@ export class ModelRegistryClient {
   }
 
   getIamPolicy(resource: string, opts?: CallOptions & { requestedPolicyVersion?: number }): Promise<Policy> {
-    const request = { resource, ...(opts?.requestedPolicyVersion ? { options: { requestedPolicyVersion: opts.requestedPolicyVersion } } : {}) };
+    const request = {
+      resource,
+      ...(opts?.requestedPolicyVersion ? { options: { requestedPolicyVersion: opts.requestedPolicyVersion } } : {}),
+    };
     return this.call(M.getIamPolicy, request, opts);
   }
 
@@ -438,15 +841,32 @@ export class ModelRegistryClient {
     return this.call(M.getEndpoint, { name }, opts);
   }
 
-  createEndpoint(parent: string, endpoint: Endpoint, opts?: CallOptions & { endpointId?: string }): Promise<ModelOperation<Endpoint, unknown>> {
-    return this.lro('createEndpoint', M.createEndpoint, { parent, endpoint, ...(opts?.endpointId ? { endpointId: opts.endpointId } : {}) }, opts);
+  createEndpoint(
+    parent: string,
+    endpoint: Endpoint,
+    opts?: CallOptions & { endpointId?: string },
+  ): Promise<ModelOperation<Endpoint, unknown>> {
+    return this.lro(
+      'createEndpoint',
+      M.createEndpoint,
+      { parent, endpoint, ...(opts?.endpointId ? { endpointId: opts.endpointId } : {}) },
+      opts,
+    );
   }
 
-  deployModel(endpoint: string, deployedModel: Record<string, unknown>, opts?: CallOptions): Promise<ModelOperation<{ deployedModel?: { id?: string } }, unknown>> {
+  deployModel(
+    endpoint: string,
+    deployedModel: Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<{ deployedModel?: { id?: string } }, unknown>> {
     return this.lro('deploy', M.deployModel, { endpoint, deployedModel }, opts);
   }
 
-  undeployModel(endpoint: string, deployedModelId: string, opts?: CallOptions): Promise<ModelOperation<Empty, unknown>> {
+  undeployModel(
+    endpoint: string,
+    deployedModelId: string,
+    opts?: CallOptions,
+  ): Promise<ModelOperation<Empty, unknown>> {
     return this.lro('undeploy', M.undeployModel, { endpoint, deployedModelId }, opts);
   }
 
@@ -455,14 +875,18 @@ export class ModelRegistryClient {
   }
 
   /** Every deployed model, across the location's endpoints, that was built from `model` (optionally one version). */
-  async findDeployments(model: string, opts?: CallOptions & { versionId?: string }): Promise<Array<{ endpoint: Endpoint; deployedModel: DeployedModel }>> {
-    const base = model.split('@')[0]!;
+  async findDeployments(
+    model: string,
+    opts?: CallOptions & { versionId?: string },
+  ): Promise<Array<{ endpoint: Endpoint; deployedModel: DeployedModel }>> {
+    const base = model.split('@')[0];
     const parent = base.replace(/\/models\/[^/]+$/, '');
     const out: Array<{ endpoint: Endpoint; deployedModel: DeployedModel }> = [];
     for await (const endpoint of this.listEndpoints(parent, opts)) {
       for (const dm of endpoint.deployedModels ?? []) {
         if (dm.model?.split('@')[0] !== base) continue;
-        if (opts?.versionId !== undefined && (dm.modelVersionId || dm.model?.split('@')[1]) !== opts.versionId) continue;
+        if (opts?.versionId !== undefined && (dm.modelVersionId || dm.model?.split('@')[1]) !== opts.versionId)
+          continue;
         out.push({ endpoint, deployedModel: dm });
       }
     }
@@ -532,6 +956,9 @@ export function channelCredentials(choice: EndpointChoice): grpc.ChannelCredenti
   try {
     return grpc.credentials.createSsl(null, Buffer.from(choice.clientCert.key), Buffer.from(choice.clientCert.cert));
   } catch (err) {
-    throw new MutualTlsChannelError(`The mutual-TLS channel to ${choice.address} could not be created: ${(err as Error).message}`, { cause: err });
+    throw new MutualTlsChannelError(
+      `The mutual-TLS channel to ${choice.address} could not be created: ${(err as Error).message}`,
+      { cause: err },
+    );
   }
 }

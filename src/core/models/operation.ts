@@ -6,7 +6,16 @@ import { pollOperation, type PollOptions } from '../lro';
 import type { Operation, ModelOperationMetadata, RpcStatus } from './types';
 import { unpackAny } from './wire';
 
-export type OperationKind = 'upload' | 'copy' | 'export' | 'delete' | 'deleteVersion' | 'createEndpoint' | 'deploy' | 'undeploy' | 'deleteEndpoint';
+export type OperationKind =
+  | 'upload'
+  | 'copy'
+  | 'export'
+  | 'delete'
+  | 'deleteVersion'
+  | 'createEndpoint'
+  | 'deploy'
+  | 'undeploy'
+  | 'deleteEndpoint';
 
 const V1BETA1 = 'google.cloud.aiplatform.v1beta1';
 /** Result and metadata types per kind, from the RPCs' google.longrunning.operation_info. */
@@ -42,7 +51,11 @@ export type WaitOptions = Omit<PollOptions<Operation>, 'get'>;
 export class ModelOperation<Res = unknown, Meta = ModelOperationMetadata> {
   private current: Operation;
 
-  constructor(private readonly api: OperationsApi, readonly kind: OperationKind, first: Operation) {
+  constructor(
+    private readonly api: OperationsApi,
+    readonly kind: OperationKind,
+    first: Operation,
+  ) {
     this.current = first;
   }
 
@@ -69,7 +82,9 @@ export class ModelOperation<Res = unknown, Meta = ModelOperationMetadata> {
   }
 
   get error(): RpcStatus | undefined {
-    return this.current.done && this.current.error && (this.current.error.code ?? 0) !== 0 ? this.current.error : undefined;
+    return this.current.done && this.current.error && (this.current.error.code ?? 0) !== 0
+      ? this.current.error
+      : undefined;
   }
 
   async refresh(opts?: { signal?: AbortSignal }): Promise<Operation> {
@@ -104,7 +119,11 @@ export class ModelOperation<Res = unknown, Meta = ModelOperationMetadata> {
       await this.api.cancelOperation(this.current.name, opts);
     } catch (err) {
       if (err instanceof GoogleApiError && err.status === 'UNIMPLEMENTED') {
-        return { kind: 'unsupported', message: 'The server cannot cancel this operation; it goes on running. Use "Stop Waiting" to stop following it.' };
+        return {
+          kind: 'unsupported',
+          message:
+            'The server cannot cancel this operation; it goes on running. Use "Stop Waiting" to stop following it.',
+        };
       }
       throw err;
     }
@@ -115,10 +134,18 @@ export class ModelOperation<Res = unknown, Meta = ModelOperationMetadata> {
       if (err instanceof CancelledError) throw err;
       return { kind: 'requested', message: 'Cancellation was requested; the server did not report the outcome yet.' };
     }
-    if (!op.done) return { kind: 'requested', message: 'Cancellation was requested; the server is stopping the operation (cancel is best effort).' };
+    if (!op.done)
+      return {
+        kind: 'requested',
+        message: 'Cancellation was requested; the server is stopping the operation (cancel is best effort).',
+      };
     const code = op.error?.code ?? 0;
     if (code === 1) return { kind: 'cancelled', message: 'The operation was cancelled.' };
-    if (code !== 0) return { kind: 'failed', message: `The operation ended with an error before it could be cancelled: ${op.error?.message ?? ''}` };
+    if (code !== 0)
+      return {
+        kind: 'failed',
+        message: `The operation ended with an error before it could be cancelled: ${op.error?.message ?? ''}`,
+      };
     return { kind: 'finished', message: 'The operation had already finished; cancelling changed nothing.' };
   }
 

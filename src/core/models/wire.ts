@@ -12,7 +12,14 @@ export function lookupType(fullName: string): protobuf.Type {
  * The plain-object shape the client hands out: camelCase fields, int64 as strings, enums as names,
  * unset scalars and messages absent (not defaulted), so "not set" stays visible in detail views.
  */
-const TO_OBJECT: protobuf.IConversionOptions = { longs: String, enums: String, bytes: String, arrays: true, objects: true, oneofs: true };
+const TO_OBJECT: protobuf.IConversionOptions = {
+  longs: String,
+  enums: String,
+  bytes: String,
+  arrays: true,
+  objects: true,
+  oneofs: true,
+};
 
 export function encodeMessage(typeName: string, value: object): Buffer {
   const type = lookupType(typeName);
@@ -61,7 +68,10 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** A proto3 JSON problem in user input, with the path to the offending value. */
 export class ProtoJsonError extends Error {
   override readonly name = 'ProtoJsonError';
-  constructor(readonly path: string, problem: string) {
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
     super(`${path || '(top level)'}: ${problem}`);
   }
 }
@@ -78,19 +88,27 @@ function valueToJson(v: Record<string, unknown> | null | undefined): Json {
   if ('stringValue' in v && v['stringValue'] !== undefined) return v['stringValue'] as string;
   if ('boolValue' in v && v['boolValue'] !== undefined) return v['boolValue'] as boolean;
   if ('structValue' in v && v['structValue']) return structToJson(v['structValue'] as Record<string, unknown>);
-  if ('listValue' in v && v['listValue']) return (((v['listValue'] as { values?: unknown[] }).values ?? []) as Record<string, unknown>[]).map(valueToJson);
+  if ('listValue' in v && v['listValue'])
+    return (((v['listValue'] as { values?: unknown[] }).values ?? []) as Record<string, unknown>[]).map(valueToJson);
   return null;
 }
 
 function structToJson(s: Record<string, unknown>): Json {
   const out: Record<string, Json> = {};
-  for (const [k, val] of Object.entries((s['fields'] as Record<string, unknown>) ?? {})) out[k] = valueToJson(val as Record<string, unknown>);
+  for (const [k, val] of Object.entries((s['fields'] as Record<string, unknown>) ?? {}))
+    out[k] = valueToJson(val as Record<string, unknown>);
   return out;
 }
 
 const WRAPPERS = new Set([
-  'google.protobuf.BoolValue', 'google.protobuf.StringValue', 'google.protobuf.Int32Value', 'google.protobuf.Int64Value',
-  'google.protobuf.UInt32Value', 'google.protobuf.UInt64Value', 'google.protobuf.FloatValue', 'google.protobuf.DoubleValue',
+  'google.protobuf.BoolValue',
+  'google.protobuf.StringValue',
+  'google.protobuf.Int32Value',
+  'google.protobuf.Int64Value',
+  'google.protobuf.UInt32Value',
+  'google.protobuf.UInt64Value',
+  'google.protobuf.FloatValue',
+  'google.protobuf.DoubleValue',
   'google.protobuf.BytesValue',
 ]);
 
@@ -108,16 +126,22 @@ function messageToJson(type: protobuf.Type, value: unknown): Json {
   const name = fullNameOf(type);
   const obj = value as Record<string, unknown>;
   switch (name) {
-    case 'google.protobuf.Timestamp': return timestampToJson(obj as { seconds?: string; nanos?: number });
+    case 'google.protobuf.Timestamp':
+      return timestampToJson(obj);
     case 'google.protobuf.Duration': {
       const seconds = Number(obj['seconds'] ?? 0) + Number(obj['nanos'] ?? 0) / 1e9;
       return `${seconds}s`;
     }
-    case 'google.protobuf.Value': return valueToJson(obj);
-    case 'google.protobuf.Struct': return structToJson(obj);
-    case 'google.protobuf.ListValue': return ((obj['values'] as Record<string, unknown>[]) ?? []).map(valueToJson);
-    case 'google.protobuf.FieldMask': return ((obj['paths'] as string[]) ?? []).join(',');
-    case 'google.protobuf.Empty': return {};
+    case 'google.protobuf.Value':
+      return valueToJson(obj);
+    case 'google.protobuf.Struct':
+      return structToJson(obj);
+    case 'google.protobuf.ListValue':
+      return ((obj['values'] as Record<string, unknown>[]) ?? []).map(valueToJson);
+    case 'google.protobuf.FieldMask':
+      return ((obj['paths'] as string[]) ?? []).join(',');
+    case 'google.protobuf.Empty':
+      return {};
     case 'google.protobuf.Any': {
       const any = obj as AnyMessage;
       const inner = unpackAny<Record<string, unknown>>(any);
@@ -125,7 +149,8 @@ function messageToJson(type: protobuf.Type, value: unknown): Json {
       if (inner === undefined) return { '@type': any.type_url };
       const innerType = lookupType(typeNameOfUrl(any.type_url));
       const json = messageToJson(innerType, inner);
-      if (json !== null && typeof json === 'object' && !Array.isArray(json) && !isWellKnown(fullNameOf(innerType))) return { '@type': any.type_url, ...json };
+      if (json !== null && typeof json === 'object' && !Array.isArray(json) && !isWellKnown(fullNameOf(innerType)))
+        return { '@type': any.type_url, ...json };
       return { '@type': any.type_url, value: json };
     }
   }
@@ -135,7 +160,8 @@ function messageToJson(type: protobuf.Type, value: unknown): Json {
     const v = obj[field.name];
     if (v === undefined || v === null) continue;
     field.resolve();
-    const conv = (x: unknown): Json => (field.resolvedType instanceof protobuf.Type ? messageToJson(field.resolvedType, x) : (x as Json));
+    const conv = (x: unknown): Json =>
+      field.resolvedType instanceof protobuf.Type ? messageToJson(field.resolvedType, x) : (x as Json);
     if (field.map) {
       const m: Record<string, Json> = {};
       for (const [k, x] of Object.entries(v as Record<string, unknown>)) m[k] = conv(x);
@@ -195,12 +221,14 @@ function scalarFromJson(fieldType: string, v: unknown, path: string): unknown {
   }
   if (INT32.has(fieldType) || INT64.has(fieldType)) {
     const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
-    if (typeof n !== 'number' || !Number.isInteger(n)) throw new ProtoJsonError(path, `expected an integer, got ${describe(v)}`);
+    if (typeof n !== 'number' || !Number.isInteger(n))
+      throw new ProtoJsonError(path, `expected an integer, got ${describe(v)}`);
     if (fieldType.startsWith('u') && n < 0) throw new ProtoJsonError(path, `expected a non-negative integer, got ${n}`);
     return INT64.has(fieldType) ? String(v) : n;
   }
   if (fieldType === 'bytes') {
-    if (typeof v !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(v)) throw new ProtoJsonError(path, `expected base64 text, got ${describe(v)}`);
+    if (typeof v !== 'string' || !/^[A-Za-z0-9+/_-]*={0,2}$/.test(v))
+      throw new ProtoJsonError(path, `expected base64 text, got ${describe(v)}`);
     return v;
   }
   throw new ProtoJsonError(path, `unsupported field type ${fieldType}`);
@@ -222,16 +250,22 @@ export function fromProto3Json(typeName: string, json: unknown, path = ''): Reco
 function messageFromJson(type: protobuf.Type, json: unknown, path: string): unknown {
   const name = fullNameOf(type);
   switch (name) {
-    case 'google.protobuf.Value': return jsonToValue(json);
+    case 'google.protobuf.Value':
+      return jsonToValue(json);
     case 'google.protobuf.Struct':
-      if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ProtoJsonError(path, `expected an object, got ${describe(json)}`);
+      if (json === null || typeof json !== 'object' || Array.isArray(json))
+        throw new ProtoJsonError(path, `expected an object, got ${describe(json)}`);
       return jsonToStruct(json as Record<string, unknown>);
     case 'google.protobuf.ListValue':
       if (!Array.isArray(json)) throw new ProtoJsonError(path, `expected an array, got ${describe(json)}`);
       return { values: json.map(jsonToValue) };
     case 'google.protobuf.Timestamp': {
       const ms = typeof json === 'string' ? Date.parse(json) : NaN;
-      if (!Number.isFinite(ms)) throw new ProtoJsonError(path, `expected an RFC 3339 timestamp such as "2024-01-31T12:00:00Z", got ${describe(json)}`);
+      if (!Number.isFinite(ms))
+        throw new ProtoJsonError(
+          path,
+          `expected an RFC 3339 timestamp such as "2024-01-31T12:00:00Z", got ${describe(json)}`,
+        );
       return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1e6 };
     }
     case 'google.protobuf.Duration': {
@@ -240,11 +274,13 @@ function messageFromJson(type: protobuf.Type, json: unknown, path: string): unkn
       return { seconds: m[1], nanos: Number((m[2] ?? '').padEnd(9, '0')) };
     }
     case 'google.protobuf.FieldMask':
-      if (typeof json !== 'string') throw new ProtoJsonError(path, `expected a comma-separated field list, got ${describe(json)}`);
+      if (typeof json !== 'string')
+        throw new ProtoJsonError(path, `expected a comma-separated field list, got ${describe(json)}`);
       return { paths: json === '' ? [] : json.split(',') };
     case 'google.protobuf.Any': {
       const obj = json as Record<string, unknown> | null;
-      if (!obj || typeof obj !== 'object' || typeof obj['@type'] !== 'string') throw new ProtoJsonError(path, 'expected an object with "@type"');
+      if (!obj || typeof obj !== 'object' || typeof obj['@type'] !== 'string')
+        throw new ProtoJsonError(path, 'expected an object with "@type"');
       const innerName = typeNameOfUrl(obj['@type']);
       let inner: protobuf.Type;
       try {
@@ -253,15 +289,21 @@ function messageFromJson(type: protobuf.Type, json: unknown, path: string): unkn
         throw new ProtoJsonError(`${path}.@type`, `unknown type ${obj['@type']}`);
       }
       const { ['@type']: _t, ...rest } = obj;
-      const body = isWellKnown(innerName) ? messageFromJson(inner, rest['value'], `${path}.value`) : messageFromJson(inner, rest, path);
-      return { type_url: obj['@type'], value: Buffer.from(inner.encode(inner.fromObject(body as Record<string, unknown>)).finish()) };
+      const body = isWellKnown(innerName)
+        ? messageFromJson(inner, rest['value'], `${path}.value`)
+        : messageFromJson(inner, rest, path);
+      return {
+        type_url: obj['@type'],
+        value: Buffer.from(inner.encode(inner.fromObject(body as Record<string, unknown>)).finish()),
+      };
     }
   }
   if (WRAPPERS.has(name)) {
-    const field = type.fields['value']!;
+    const field = type.fields['value'];
     return { value: scalarFromJson(field.type, json, path) };
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ProtoJsonError(path, `expected an object, got ${describe(json)}`);
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new ProtoJsonError(path, `expected an object, got ${describe(json)}`);
   const out: Record<string, unknown> = {};
   const seenOneofs = new Map<string, string>();
   for (const [key, raw] of Object.entries(json as Record<string, unknown>)) {
@@ -275,7 +317,11 @@ function messageFromJson(type: protobuf.Type, json: unknown, path: string): unkn
     if (raw === null && fullNameOf(type) !== 'google.protobuf.Value') continue;
     if (field.partOf) {
       const other = seenOneofs.get(field.partOf.name);
-      if (other) throw new ProtoJsonError(at, `only one of ${field.partOf.oneof.join(', ')} may be set, but ${other} is set too`);
+      if (other)
+        throw new ProtoJsonError(
+          at,
+          `only one of ${field.partOf.oneof.join(', ')} may be set, but ${other} is set too`,
+        );
       seenOneofs.set(field.partOf.name, key);
     }
     field.resolve();
@@ -290,7 +336,8 @@ function messageFromJson(type: protobuf.Type, json: unknown, path: string): unkn
       return scalarFromJson(field.type, x, p);
     };
     if (field.map) {
-      if (typeof raw !== 'object' || Array.isArray(raw)) throw new ProtoJsonError(at, `expected an object (a map), got ${describe(raw)}`);
+      if (typeof raw !== 'object' || Array.isArray(raw))
+        throw new ProtoJsonError(at, `expected an object (a map), got ${describe(raw)}`);
       const m: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(raw as Record<string, unknown>)) m[k] = conv(x, `${at}.${k}`);
       out[field.name] = m;

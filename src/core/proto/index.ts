@@ -133,10 +133,13 @@ export function unpackAny<T = ProtoObject>(any: LooseAny | null | undefined, exp
 }
 
 /** Result and metadata types declared by `google.longrunning.operation_info` on an LRO method. */
-export function operationTypes(serviceFullName: string, methodName: string): { responseType: string; metadataType: string } | undefined {
+export function operationTypes(
+  serviceFullName: string,
+  methodName: string,
+): { responseType: string; metadataType: string } | undefined {
   const service = loadProtoRoot().lookupService(serviceFullName);
   const method = service.methods[methodName];
-  const options = method?.options as Record<string, string> | undefined;
+  const options = method?.options;
   const response = options?.['(google.longrunning.operation_info).response_type'];
   const metadata = options?.['(google.longrunning.operation_info).metadata_type'];
   if (!response || !metadata) return undefined;
@@ -154,12 +157,17 @@ function methodDefinition(serviceFullName: string, method: protobuf.Method): Met
   method.resolve();
   const requestType = method.resolvedRequestType!;
   const responseType = method.resolvedResponseType!;
-  const serialize = (type: protobuf.Type) => (value: unknown): Buffer => {
-    const message = value instanceof type.ctor ? value : type.fromObject(value as ProtoObject);
-    const bytes = type.encode(message).finish();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  };
-  const deserialize = (type: protobuf.Type) => (bytes: Buffer): unknown => type.toObject(type.decode(bytes), CONVERSION);
+  const serialize =
+    (type: protobuf.Type) =>
+    (value: unknown): Buffer => {
+      const message = value instanceof type.ctor ? value : type.fromObject(value as ProtoObject);
+      const bytes = type.encode(message).finish();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    };
+  const deserialize =
+    (type: protobuf.Type) =>
+    (bytes: Buffer): unknown =>
+      type.toObject(type.decode(bytes), CONVERSION);
   const lowerCamel = method.name.charAt(0).toLowerCase() + method.name.slice(1);
   return {
     path: `/${serviceFullName}/${method.name}`,
@@ -180,7 +188,7 @@ export function grpcServiceDefinition(serviceFullName: string): ServiceDefinitio
     const service = loadProtoRoot().lookupService(serviceFullName);
     const built: Record<string, MethodDefinition<unknown, unknown>> = {};
     for (const method of service.methodsArray) built[method.name] = methodDefinition(serviceFullName, method);
-    definition = built as ServiceDefinition;
+    definition = built;
     serviceCache.set(serviceFullName, definition);
   }
   return definition;

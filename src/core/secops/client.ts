@@ -172,24 +172,39 @@ const USER_FIELDS = {
 
 function checkArtifact(key: keyof typeof ARTIFACT_FIELDS, value: string, parameter: string): void {
   switch (key) {
-    case 'domainName': return checkDomain(value, parameter);
-    case 'destinationIpAddress': return checkIp(value, parameter);
-    case 'hashMd5': return checkHash('md5', value, parameter);
-    case 'hashSha1': return checkHash('sha1', value, parameter);
-    case 'hashSha256': return checkHash('sha256', value, parameter);
+    case 'domainName':
+      return checkDomain(value, parameter);
+    case 'destinationIpAddress':
+      return checkIp(value, parameter);
+    case 'hashMd5':
+      return checkHash('md5', value, parameter);
+    case 'hashSha1':
+      return checkHash('sha1', value, parameter);
+    case 'hashSha256':
+      return checkHash('sha256', value, parameter);
   }
 }
 
-function checkAsset(key: keyof typeof ASSET_FIELDS, value: string, parameter: string, productIdForm: 'typed' | 'integer'): void {
+function checkAsset(
+  key: keyof typeof ASSET_FIELDS,
+  value: string,
+  parameter: string,
+  productIdForm: 'typed' | 'integer',
+): void {
   switch (key) {
-    case 'assetIpAddress': return checkIp(value, parameter);
-    case 'mac': return checkMac(value, parameter);
+    case 'assetIpAddress':
+      return checkIp(value, parameter);
+    case 'mac':
+      return checkMac(value, parameter);
     case 'productId':
       if (productIdForm === 'integer' && !/^\d+$/.test(value)) {
         throw new SecOpsParamError(`${parameter} must be an integer, got "${value}"`, parameter);
       }
       if (productIdForm === 'typed' && !/^[A-Za-z]{2}:\S+$/.test(value)) {
-        throw new SecOpsParamError(`${parameter} must be a two-letter type, a colon and an id (e.g. CS:1234-5678), got "${value}"`, parameter);
+        throw new SecOpsParamError(
+          `${parameter} must be a two-letter type, a colon and an id (e.g. CS:1234-5678), got "${value}"`,
+          parameter,
+        );
       }
       return;
     case 'hostname':
@@ -227,7 +242,9 @@ export class UdmSearchTimeoutError extends Error {
   override readonly name = 'UdmSearchTimeoutError';
   readonly status = 'DEADLINE_EXCEEDED' as const;
   constructor(cause: string) {
-    super(`The UDM search ran into the service's 10-minute time-out (${cause}). Narrow the time range (or make the query more selective) and run it again.`);
+    super(
+      `The UDM search ran into the service's 10-minute time-out (${cause}). Narrow the time range (or make the query more selective) and run it again.`,
+    );
   }
 }
 
@@ -258,9 +275,19 @@ export class SecOpsClient {
     return this.rest.base;
   }
 
-  private async get<T>(method: SecOpsMethod, path: string, query: Record<string, QueryValue>, signal?: AbortSignal, timeoutMs?: number): Promise<T> {
-    const retryable = method === 'udmSearch' ? this.retry.retryable.filter((s) => s !== 'DEADLINE_EXCEEDED') : this.retry.retryable;
-    const policy: RetryPolicy = { ...this.retry, retryable: Array.from(new Set([...retryable, 'RESOURCE_EXHAUSTED' as const])) };
+  private async get<T>(
+    method: SecOpsMethod,
+    path: string,
+    query: Record<string, QueryValue>,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+  ): Promise<T> {
+    const retryable =
+      method === 'udmSearch' ? this.retry.retryable.filter((s) => s !== 'DEADLINE_EXCEEDED') : this.retry.retryable;
+    const policy: RetryPolicy = {
+      ...this.retry,
+      retryable: Array.from(new Set([...retryable, 'RESOURCE_EXHAUSTED' as const])),
+    };
     return withRetry(
       async () => {
         try {
@@ -287,10 +314,13 @@ export class SecOpsClient {
         ...(signal ? { signal } : {}),
         ...(this.options.random ? { random: this.options.random } : {}),
         isRetryable: (err) =>
-          err instanceof GoogleApiError ? policy.retryable.includes(err.status) : !isCancellation(err) && isTransportError(err),
+          err instanceof GoogleApiError
+            ? policy.retryable.includes(err.status)
+            : !isCancellation(err) && isTransportError(err),
         onRetry: (err, attempt, delayMs) => {
           // The server is the judge: hold every caller of this method, not just this one.
-          if (err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED') this.limiter.penalize(method, delayMs);
+          if (err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED')
+            this.limiter.penalize(method, delayMs);
           this.options.onRetry?.(method, err, attempt, delayMs);
         },
       },
@@ -301,13 +331,25 @@ export class SecOpsClient {
   async udmSearch(req: UdmSearchRequest, signal?: AbortSignal): Promise<UdmSearchResponse> {
     const query = checkNonEmpty(req.query, 'query');
     const window = requiredWindow(req, 'time_range.start_time', 'time_range.end_time');
-    if (Date.parse(window['time_range.end_time']!) - Date.parse(window['time_range.start_time']!) > UDM_SEARCH_MAX_WINDOW_MS) {
-      throw new SecOpsParamError('A UDM search covers at most 90 days; narrow the time range.', 'time_range.start_time');
+    if (
+      Date.parse(window['time_range.end_time']) - Date.parse(window['time_range.start_time']) >
+      UDM_SEARCH_MAX_WINDOW_MS
+    ) {
+      throw new SecOpsParamError(
+        'A UDM search covers at most 90 days; narrow the time range.',
+        'time_range.start_time',
+      );
     }
     const limit = checkPageSize(req.limit, 1, UDM_SEARCH_MAX_LIMIT, 'limit');
     let body: { events?: unknown; moreDataAvailable?: unknown };
     try {
-      body = await this.get('udmSearch', '/v1/events:udmSearch', { query, ...window, limit }, signal, this.udmSearchTimeoutMs);
+      body = await this.get(
+        'udmSearch',
+        '/v1/events:udmSearch',
+        { query, ...window, limit },
+        signal,
+        this.udmSearchTimeoutMs,
+      );
     } catch (err) {
       if (isServerTimeout(err)) throw new UdmSearchTimeoutError(err instanceof Error ? err.message : String(err));
       throw err;
@@ -321,8 +363,17 @@ export class SecOpsClient {
     const query: Record<string, QueryValue> = { [indicator.parameter]: indicator.value, ...requiredWindow(req) };
     if (req.referenceTime !== undefined) query.reference_time = formatTime(req.referenceTime, 'reference_time');
     query.page_size = checkPageSize(req.pageSize, 1, 10_000, 'page_size');
-    const body = await this.get<{ events?: unknown; uri?: unknown; moreDataAvailable?: unknown }>('ListEvents', '/v1/asset/listevents', query, signal);
-    return { events: arrayOf<UdmEvent>(body.events), uri: arrayOf<string>(body.uri), moreDataAvailable: body.moreDataAvailable === true };
+    const body = await this.get<{ events?: unknown; uri?: unknown; moreDataAvailable?: unknown }>(
+      'ListEvents',
+      '/v1/asset/listevents',
+      query,
+      signal,
+    );
+    return {
+      events: arrayOf<UdmEvent>(body.events),
+      uri: arrayOf<string>(body.uri),
+      moreDataAvailable: body.moreDataAvailable === true,
+    };
   }
 
   async listAssets(req: ListAssetsRequest, signal?: AbortSignal): Promise<ListAssetsResponse> {
@@ -333,7 +384,12 @@ export class SecOpsClient {
       ...optionalWindow(req),
       page_size: checkPageSize(req.pageSize, 1, 100, 'page_size'),
     };
-    const body = await this.get<{ assets?: unknown; uri?: unknown }>('ListAssets', '/v1/artifact/listassets', query, signal);
+    const body = await this.get<{ assets?: unknown; uri?: unknown }>(
+      'ListAssets',
+      '/v1/artifact/listassets',
+      query,
+      signal,
+    );
     return { assets: arrayOf<AssetAssociation>(body.assets), uri: arrayOf<string>(body.uri) };
   }
 
@@ -359,7 +415,12 @@ export class SecOpsClient {
       ...optionalWindow(req),
       page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
     };
-    const body = await this.get<{ userAliases?: unknown }>('ListUserAliases', '/v1/alias/listuseraliases', query, signal);
+    const body = await this.get<{ userAliases?: unknown }>(
+      'ListUserAliases',
+      '/v1/alias/listuseraliases',
+      query,
+      signal,
+    );
     return { userAliases: arrayOf<UserAlias>(body.userAliases) };
   }
 
@@ -369,12 +430,11 @@ export class SecOpsClient {
       start_time: formatTime(req.startTime, 'start_time'),
       page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
     };
-    const body = await this.get<{ matches?: unknown; moreDataAvailable?: unknown; response?: { matches?: unknown; moreDataAvailable?: unknown } }>(
-      'ListIoCs',
-      '/v1/ioc/listiocs',
-      query,
-      signal,
-    );
+    const body = await this.get<{
+      matches?: unknown;
+      moreDataAvailable?: unknown;
+      response?: { matches?: unknown; moreDataAvailable?: unknown };
+    }>('ListIoCs', '/v1/ioc/listiocs', query, signal);
     // The documentation shows the matches at the top level; the live service wraps them in "response".
     const inner = body.response && typeof body.response === 'object' ? body.response : body;
     return {
@@ -384,10 +444,18 @@ export class SecOpsClient {
   }
 
   async listIocDetails(req: ListIocDetailsRequest, signal?: AbortSignal): Promise<ListIocDetailsResponse> {
-    const fields = { domainName: ARTIFACT_FIELDS.domainName, destinationIpAddress: ARTIFACT_FIELDS.destinationIpAddress };
+    const fields = {
+      domainName: ARTIFACT_FIELDS.domainName,
+      destinationIpAddress: ARTIFACT_FIELDS.destinationIpAddress,
+    };
     const indicator = exactlyOne(req.artifact ?? {}, fields, 'artifact indicator');
     checkArtifact(indicator.key, indicator.value, indicator.parameter);
-    const body = await this.get<{ sources?: unknown; uri?: unknown }>('ListIoCDetails', '/v1/artifact/listiocdetails', { [indicator.parameter]: indicator.value }, signal);
+    const body = await this.get<{ sources?: unknown; uri?: unknown }>(
+      'ListIoCDetails',
+      '/v1/artifact/listiocdetails',
+      { [indicator.parameter]: indicator.value },
+      signal,
+    );
     return { sources: arrayOf<IocDetailsSource>(body.sources), uri: arrayOf<string>(body.uri) };
   }
 
@@ -401,22 +469,41 @@ export class SecOpsClient {
   /** The raw log behind an event id; `logBytes` stays base64 (see decodeLogBytes). */
   async getLog(name: string, signal?: AbortSignal): Promise<GetLogResponse> {
     checkNonEmpty(name, 'name');
-    const body = await this.get<{ log?: GetLogResponse['log'] }>('GetLog', '/v1/events/log:get/', { name: name.trim() }, signal);
+    const body = await this.get<{ log?: GetLogResponse['log'] }>(
+      'GetLog',
+      '/v1/events/log:get/',
+      { name: name.trim() },
+      signal,
+    );
     return { log: body.log ?? {} };
   }
 
   async listAlerts(req: ListAlertsRequest, signal?: AbortSignal): Promise<ListAlertsResponse> {
-    const query: Record<string, QueryValue> = { ...requiredWindow(req), page_size: checkPageSize(req.pageSize, 1, 100_000, 'page_size') };
-    const body = await this.get<{ alerts?: unknown; userAlerts?: unknown }>('ListAlerts', '/v1/alert/listalerts', query, signal);
+    const query: Record<string, QueryValue> = {
+      ...requiredWindow(req),
+      page_size: checkPageSize(req.pageSize, 1, 100_000, 'page_size'),
+    };
+    const body = await this.get<{ alerts?: unknown; userAlerts?: unknown }>(
+      'ListAlerts',
+      '/v1/alert/listalerts',
+      query,
+      signal,
+    );
     return { alerts: arrayOf<JsonObject>(body.alerts), userAlerts: arrayOf<JsonObject>(body.userAlerts) };
   }
 
   /** A reference list, read from the v2 path. */
   async getReferenceList(name: string, signal?: AbortSignal): Promise<ReferenceList> {
     checkNonEmpty(name, 'name');
-    if (/[/\\]/.test(name) || name === '.' || name === '..') throw new SecOpsParamError(`Reference list name must be a single path segment: "${name}"`, 'name');
-    const body = await this.get<Partial<ReferenceList>>('GetReferenceList', `/v2/lists/${encodeURIComponent(name.trim())}`, {}, signal);
-    return { ...body, lines: arrayOf<string>(body.lines) } as ReferenceList;
+    if (/[/\\]/.test(name) || name === '.' || name === '..')
+      throw new SecOpsParamError(`Reference list name must be a single path segment: "${name}"`, 'name');
+    const body = await this.get<Partial<ReferenceList>>(
+      'GetReferenceList',
+      `/v2/lists/${encodeURIComponent(name.trim())}`,
+      {},
+      signal,
+    );
+    return { ...body, lines: arrayOf<string>(body.lines) };
   }
 }
 
@@ -430,7 +517,11 @@ export function withPreciseRetryDelay(err: unknown): unknown {
     const d = detail as { '@type'?: unknown; retryDelay?: unknown };
     if (typeof d?.['@type'] !== 'string' || !d['@type'].endsWith('google.rpc.RetryInfo')) continue;
     const m = typeof d.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay) : null;
-    if (m) return new GoogleApiError(err.status, err.message, { ...err.options, retryAfterMs: Math.ceil(Number(m[1]) * 1000) });
+    if (m)
+      return new GoogleApiError(err.status, err.message, {
+        ...err.options,
+        retryAfterMs: Math.ceil(Number(m[1]) * 1000),
+      });
   }
   return err;
 }
@@ -438,7 +529,10 @@ export function withPreciseRetryDelay(err: unknown): unknown {
 function isServerTimeout(err: unknown): boolean {
   if (!(err instanceof GoogleApiError)) return false;
   if (err.status === 'DEADLINE_EXCEEDED' || err.httpStatus === 504) return true;
-  return /time[- ]?out|timed out|deadline/i.test(err.message) && (err.status === 'INTERNAL' || err.status === 'UNKNOWN' || err.status === 'UNAVAILABLE');
+  return (
+    /time[- ]?out|timed out|deadline/i.test(err.message) &&
+    (err.status === 'INTERNAL' || err.status === 'UNKNOWN' || err.status === 'UNAVAILABLE')
+  );
 }
 
 /** Decodes GetLog's base64 logBytes to text (UTF-8, invalid sequences replaced). */

@@ -25,7 +25,11 @@ export function queryKey(query: string): string {
   return query.replace(/\s+/g, ' ').trim();
 }
 
-export function addToHistory(history: readonly HistoryEntry[], entry: HistoryEntry, limit = HISTORY_LIMIT): HistoryEntry[] {
+export function addToHistory(
+  history: readonly HistoryEntry[],
+  entry: HistoryEntry,
+  limit = HISTORY_LIMIT,
+): HistoryEntry[] {
   const key = queryKey(entry.query);
   // Workspace state is a file on disk: a query holding a pasted key string or token stays out of it.
   if (key === '' || redactSecrets(entry.query) !== entry.query) return [...history];
@@ -37,7 +41,8 @@ export function saveQuery(saved: readonly SavedQuery[], name: string, query: str
   if (trimmed === '') throw new Error('A saved query needs a name.');
   if (trimmed.length > 200) throw new Error('Keep the name under 200 characters.');
   if (queryKey(query) === '') throw new Error('There is no query to save.');
-  if (redactSecrets(query) !== query) throw new Error('The query holds what looks like a key string or token; remove it before saving.');
+  if (redactSecrets(query) !== query)
+    throw new Error('The query holds what looks like a key string or token; remove it before saving.');
   const entry: SavedQuery = { name: trimmed, query, savedAt: now.toISOString() };
   const rest = saved.filter((s) => s.name.toLowerCase() !== trimmed.toLowerCase());
   if (rest.length >= SAVED_LIMIT) throw new Error(`At most ${SAVED_LIMIT} saved queries; delete some first.`);
@@ -52,15 +57,34 @@ export function removeSaved(saved: readonly SavedQuery[], name: string): SavedQu
 export function readHistory(value: unknown): HistoryEntry[] {
   if (!Array.isArray(value)) return [];
   return value
-    .filter((h): h is HistoryEntry => typeof h === 'object' && h !== null && typeof h.query === 'string' && typeof h.ranAt === 'string' && typeof h.timeRange === 'string')
-    .map((h) => ({ query: h.query, ranAt: h.ranAt, timeRange: h.timeRange, ...(typeof h.events === 'number' ? { events: h.events } : {}) }))
+    .filter(
+      (h): h is HistoryEntry =>
+        typeof h === 'object' &&
+        h !== null &&
+        typeof h.query === 'string' &&
+        typeof h.ranAt === 'string' &&
+        typeof h.timeRange === 'string',
+    )
+    .map((h) => ({
+      query: h.query,
+      ranAt: h.ranAt,
+      timeRange: h.timeRange,
+      ...(typeof h.events === 'number' ? { events: h.events } : {}),
+    }))
     .slice(0, HISTORY_LIMIT);
 }
 
 export function readSaved(value: unknown): SavedQuery[] {
   if (!Array.isArray(value)) return [];
   return value
-    .filter((s): s is SavedQuery => typeof s === 'object' && s !== null && typeof s.name === 'string' && typeof s.query === 'string' && typeof s.savedAt === 'string')
+    .filter(
+      (s): s is SavedQuery =>
+        typeof s === 'object' &&
+        s !== null &&
+        typeof s.name === 'string' &&
+        typeof s.query === 'string' &&
+        typeof s.savedAt === 'string',
+    )
     .map((s) => ({ name: s.name, query: s.query, savedAt: s.savedAt }))
     .slice(0, SAVED_LIMIT);
 }

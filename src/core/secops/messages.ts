@@ -7,7 +7,16 @@ import type { ExportFormat } from './results/export';
 import type { CompletionItem, Diagnostic, Position } from 'vscode-languageserver-types';
 import { MAX_QUERY_TEXT, PayloadError, parseCompletionItems, parseDiagnostics, parsePosition } from './lsp-payload';
 
-export const RESULT_KINDS: readonly ResultKind[] = ['udm', 'assetEvents', 'assets', 'iocMatches', 'iocDetails', 'assetAliases', 'userAliases', 'alerts'];
+export const RESULT_KINDS: readonly ResultKind[] = [
+  'udm',
+  'assetEvents',
+  'assets',
+  'iocMatches',
+  'iocDetails',
+  'assetAliases',
+  'userAliases',
+  'alerts',
+];
 
 export interface RunInfo {
   runId: string;
@@ -38,7 +47,14 @@ export interface FetchProgress {
 export type ToWebview =
   | { type: 'results'; run: RunInfo; columns: ColumnSpec[]; rowsJson: string; moreDataAvailable: boolean }
   | { type: 'append'; runId: string; rowsJson: string }
-  | { type: 'status'; runId: string; state: RunState; message?: string; moreDataAvailable?: boolean; fetching?: FetchProgress }
+  | {
+      type: 'status';
+      runId: string;
+      state: RunState;
+      message?: string;
+      moreDataAvailable?: boolean;
+      fetching?: FetchProgress;
+    }
   | { type: 'running'; title: string }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
   // Answers to the query bar, computed by the same UDM language service as the editor's server.
@@ -81,13 +97,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 function str(o: Record<string, unknown>, key: string, max = 10_000): string {
   const v = o[key];
-  if (typeof v !== 'string' || v.length > max) throw new MessageError(`${String(o.type)}.${key} must be a string of at most ${max} characters`);
+  if (typeof v !== 'string' || v.length > max)
+    throw new MessageError(`${String(o.type)}.${key} must be a string of at most ${max} characters`);
   return v;
 }
 
 function requestId(o: Record<string, unknown>): number {
   const id = o.id;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) throw new MessageError(`${String(o.type)}.id must be a non-negative integer`);
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0)
+    throw new MessageError(`${String(o.type)}.id must be a non-negative integer`);
   return id;
 }
 
@@ -104,11 +122,22 @@ function payload<T>(fn: () => T): T {
 function columnsOf(v: unknown): ColumnSpec[] {
   if (!Array.isArray(v) || v.length > 5000) throw new MessageError('columns must be an array of at most 5000 columns');
   return v.map((c, i) => {
-    if (!isRecord(c) || typeof c.id !== 'string' || typeof c.label !== 'string' || c.id.length > 1000 || c.label.length > 1000) {
+    if (
+      !isRecord(c) ||
+      typeof c.id !== 'string' ||
+      typeof c.label !== 'string' ||
+      c.id.length > 1000 ||
+      c.label.length > 1000
+    ) {
       throw new MessageError(`columns[${i}] must be {id, label}`);
     }
     const fallbacks = c.fallbacks;
-    if (fallbacks !== undefined && (!Array.isArray(fallbacks) || fallbacks.length > 20 || !fallbacks.every((f) => typeof f === 'string' && f.length <= 1000))) {
+    if (
+      fallbacks !== undefined &&
+      (!Array.isArray(fallbacks) ||
+        fallbacks.length > 20 ||
+        !fallbacks.every((f) => typeof f === 'string' && f.length <= 1000))
+    ) {
       throw new MessageError(`columns[${i}].fallbacks must be strings`);
     }
     return { id: c.id, label: c.label, ...(fallbacks ? { fallbacks: fallbacks as string[] } : {}) };
@@ -117,7 +146,8 @@ function columnsOf(v: unknown): ColumnSpec[] {
 
 /** Checks a message from the webview; throws MessageError naming what is wrong. */
 export function parseFromWebview(data: unknown): FromWebview {
-  if (!isRecord(data) || typeof data.type !== 'string') throw new MessageError('a message must be an object with a type');
+  if (!isRecord(data) || typeof data.type !== 'string')
+    throw new MessageError('a message must be an object with a type');
   switch (data.type) {
     case 'ready':
       return { type: 'ready' };
@@ -127,7 +157,8 @@ export function parseFromWebview(data: unknown): FromWebview {
       return { type: data.type, runId: str(data, 'runId', 100) };
     case 'export': {
       const format = data.format;
-      if (format !== 'csv' && format !== 'json' && format !== 'ndjson') throw new MessageError('export.format must be csv, json or ndjson');
+      if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
+        throw new MessageError('export.format must be csv, json or ndjson');
       return { type: 'export', runId: str(data, 'runId', 100), format, columns: columnsOf(data.columns) };
     }
     case 'openLink':
@@ -138,14 +169,26 @@ export function parseFromWebview(data: unknown): FromWebview {
       return { type: 'runQuery', query };
     }
     case 'querybar.complete':
-      return { type: 'querybar.complete', id: requestId(data), text: str(data, 'text', MAX_QUERY_TEXT), position: payload(() => parsePosition(data.position)) };
+      return {
+        type: 'querybar.complete',
+        id: requestId(data),
+        text: str(data, 'text', MAX_QUERY_TEXT),
+        position: payload(() => parsePosition(data.position)),
+      };
     case 'querybar.validate':
       return { type: 'querybar.validate', id: requestId(data), text: str(data, 'text', MAX_QUERY_TEXT) };
     case 'pivot': {
       if (!isPivotAction(data.action)) throw new MessageError('pivot.action is not a known pivot');
       const row = data.row;
-      if (row !== undefined && (typeof row !== 'number' || !Number.isInteger(row) || row < 0)) throw new MessageError('pivot.row must be a row index');
-      return { type: 'pivot', runId: str(data, 'runId', 100), action: data.action, value: str(data, 'value', 4096), ...(row !== undefined ? { row } : {}) };
+      if (row !== undefined && (typeof row !== 'number' || !Number.isInteger(row) || row < 0))
+        throw new MessageError('pivot.row must be a row index');
+      return {
+        type: 'pivot',
+        runId: str(data, 'runId', 100),
+        action: data.action,
+        value: str(data, 'value', 4096),
+        ...(row !== undefined ? { row } : {}),
+      };
     }
     default:
       throw new MessageError(`unknown message type "${data.type.slice(0, 50)}"`);
@@ -154,11 +197,17 @@ export function parseFromWebview(data: unknown): FromWebview {
 
 /** Checks a message from the extension (in the webview): the page renders only what it recognises. */
 export function parseToWebview(data: unknown): ToWebview {
-  if (!isRecord(data) || typeof data.type !== 'string') throw new MessageError('a message must be an object with a type');
+  if (!isRecord(data) || typeof data.type !== 'string')
+    throw new MessageError('a message must be an object with a type');
   switch (data.type) {
     case 'results': {
       const run = data.run;
-      if (!isRecord(run) || typeof run.runId !== 'string' || typeof run.title !== 'string' || !(RESULT_KINDS as readonly unknown[]).includes(run.kind)) {
+      if (
+        !isRecord(run) ||
+        typeof run.runId !== 'string' ||
+        typeof run.title !== 'string' ||
+        !(RESULT_KINDS as readonly unknown[]).includes(run.kind)
+      ) {
         throw new MessageError('results.run must be {runId, kind, title}');
       }
       if (typeof data.rowsJson !== 'string') throw new MessageError('results.rowsJson must be JSON text');
@@ -184,10 +233,14 @@ export function parseToWebview(data: unknown): ToWebview {
       return { type: 'append', runId: str(data, 'runId', 100), rowsJson: data.rowsJson };
     case 'status': {
       const state = data.state;
-      if (state !== 'running' && state !== 'done' && state !== 'error' && state !== 'cancelled') throw new MessageError('status.state is unknown');
+      if (state !== 'running' && state !== 'done' && state !== 'error' && state !== 'cancelled')
+        throw new MessageError('status.state is unknown');
       const f = data.fetching;
       const fetching =
-        isRecord(f) && typeof f.items === 'number' && typeof f.windowsDone === 'number' && typeof f.windowsPending === 'number'
+        isRecord(f) &&
+        typeof f.items === 'number' &&
+        typeof f.windowsDone === 'number' &&
+        typeof f.windowsPending === 'number'
           ? { items: f.items, windowsDone: f.windowsDone, windowsPending: f.windowsPending }
           : undefined;
       return {
@@ -202,11 +255,24 @@ export function parseToWebview(data: unknown): ToWebview {
     case 'running':
       return { type: 'running', title: str(data, 'title') };
     case 'failed':
-      return { type: 'failed', title: str(data, 'title'), message: str(data, 'message'), cancelled: data.cancelled === true };
+      return {
+        type: 'failed',
+        title: str(data, 'title'),
+        message: str(data, 'message'),
+        cancelled: data.cancelled === true,
+      };
     case 'querybar.completions':
-      return { type: 'querybar.completions', id: requestId(data), items: payload(() => parseCompletionItems(data.items)) };
+      return {
+        type: 'querybar.completions',
+        id: requestId(data),
+        items: payload(() => parseCompletionItems(data.items)),
+      };
     case 'querybar.diagnostics':
-      return { type: 'querybar.diagnostics', id: requestId(data), diagnostics: payload(() => parseDiagnostics(data.diagnostics)) };
+      return {
+        type: 'querybar.diagnostics',
+        id: requestId(data),
+        diagnostics: payload(() => parseDiagnostics(data.diagnostics)),
+      };
     default:
       throw new MessageError(`unknown message type "${data.type.slice(0, 50)}"`);
   }

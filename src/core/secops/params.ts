@@ -30,8 +30,18 @@ export function formatTime(value: TimeInput, parameter: string): string {
     ms = value;
   } else if (typeof value === 'string') {
     const m = RFC3339.exec(value.trim());
-    if (!m) throw new SecOpsParamError(`${parameter} must be an RFC 3339 time such as 2024-05-01T12:00:00Z, got "${value}"`, parameter);
-    const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number];
+    if (!m)
+      throw new SecOpsParamError(
+        `${parameter} must be an RFC 3339 time such as 2024-05-01T12:00:00Z, got "${value}"`,
+        parameter,
+      );
+    const [month, day, hour, minute, second] = [m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) {
       throw new SecOpsParamError(`${parameter} has an out-of-range date or time field: "${value}"`, parameter);
     }
@@ -49,7 +59,12 @@ export function checkTimeOrder(start: string, end: string, startParam: string, e
   }
 }
 
-export function checkPageSize(value: number | undefined, min: number, max: number, parameter: string): number | undefined {
+export function checkPageSize(
+  value: number | undefined,
+  min: number,
+  max: number,
+  parameter: string,
+): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new SecOpsParamError(`${parameter} must be an integer from ${min} to ${max}, got ${value}`, parameter);
@@ -74,9 +89,9 @@ export function exactlyOne<K extends string>(
   if (set.length === 0) throw new SecOpsParamError(`Give exactly one ${what}: one of ${names}`, names);
   if (set.length > 1) {
     const chosen = set.map((k) => fields[k]).join(' and ');
-    throw new SecOpsParamError(`Give exactly one ${what}, not ${chosen}`, fields[set[1]!]);
+    throw new SecOpsParamError(`Give exactly one ${what}, not ${chosen}`, fields[set[1]]);
   }
-  const key = set[0]!;
+  const key = set[0];
   return { key, parameter: fields[key], value: String(given[key]).trim() };
 }
 
@@ -84,16 +99,24 @@ const HEX = { md5: 32, sha1: 40, sha256: 64 } as const;
 
 export function checkHash(kind: keyof typeof HEX, value: string, parameter: string): void {
   const re = new RegExp(`^[0-9a-fA-F]{${HEX[kind]}}$`);
-  if (!re.test(value)) throw new SecOpsParamError(`${parameter} must be ${HEX[kind]} hexadecimal digits (${kind.toUpperCase()}), got "${value}"`, parameter);
+  if (!re.test(value))
+    throw new SecOpsParamError(
+      `${parameter} must be ${HEX[kind]} hexadecimal digits (${kind.toUpperCase()}), got "${value}"`,
+      parameter,
+    );
 }
 
 export function checkIp(value: string, parameter: string): void {
-  if (!ipaddr.isValid(value)) throw new SecOpsParamError(`${parameter} must be an IPv4 or IPv6 address, got "${value}"`, parameter);
+  if (!ipaddr.isValid(value))
+    throw new SecOpsParamError(`${parameter} must be an IPv4 or IPv6 address, got "${value}"`, parameter);
 }
 
 export function checkMac(value: string, parameter: string): void {
   if (!/^([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$/.test(value)) {
-    throw new SecOpsParamError(`${parameter} must be a MAC address such as 00:1a:2b:3c:4d:5e, got "${value}"`, parameter);
+    throw new SecOpsParamError(
+      `${parameter} must be a MAC address such as 00:1a:2b:3c:4d:5e, got "${value}"`,
+      parameter,
+    );
   }
 }
 

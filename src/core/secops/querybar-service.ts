@@ -22,5 +22,9 @@ export function answerQueryBar(request: QueryBarRequest, referenceLists?: Record
     const items = complete(analysis, request.position, referenceLists ? Object.keys(referenceLists) : []);
     return { type: 'querybar.completions', id: request.id, items: items.slice(0, MAX_COMPLETION_ITEMS) };
   }
-  return { type: 'querybar.diagnostics', id: request.id, diagnostics: toLspDiagnostics(analysis).slice(0, MAX_DIAGNOSTICS) };
+  return {
+    type: 'querybar.diagnostics',
+    id: request.id,
+    diagnostics: toLspDiagnostics(analysis).slice(0, MAX_DIAGNOSTICS),
+  };
 }

@@ -58,20 +58,32 @@ export function resolveSecOpsBaseUrl(opts: { region?: string; endpointOverride?:
     try {
       url = new URL(override);
     } catch {
-      throw new SecOpsConfigError(`cloudbench.endpoints.secops is not a URL: "${override}". Use e.g. https://backstory.googleapis.com or http://127.0.0.1:PORT for the sandbox.`, 'cloudbench.endpoints.secops');
+      throw new SecOpsConfigError(
+        `cloudbench.endpoints.secops is not a URL: "${override}". Use e.g. https://backstory.googleapis.com or http://127.0.0.1:PORT for the sandbox.`,
+        'cloudbench.endpoints.secops',
+      );
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new SecOpsConfigError(`cloudbench.endpoints.secops must use http or https, got "${url.protocol}".`, 'cloudbench.endpoints.secops');
+      throw new SecOpsConfigError(
+        `cloudbench.endpoints.secops must use http or https, got "${url.protocol}".`,
+        'cloudbench.endpoints.secops',
+      );
     }
     if (url.search || url.hash) {
-      throw new SecOpsConfigError('cloudbench.endpoints.secops must not carry a query or fragment.', 'cloudbench.endpoints.secops');
+      throw new SecOpsConfigError(
+        'cloudbench.endpoints.secops must not carry a query or fragment.',
+        'cloudbench.endpoints.secops',
+      );
     }
     return url.toString().replace(/\/+$/, '');
   }
   const id = (opts.region ?? 'us').trim() || 'us';
   const region = SECOPS_REGIONS.find((r) => r.id === id);
   if (!region) {
-    throw new SecOpsConfigError(`Unknown SecOps region "${id}" in cloudbench.secops.region. Pick one of: ${SECOPS_REGIONS.map((r) => r.id).join(', ')}.`, 'cloudbench.secops.region');
+    throw new SecOpsConfigError(
+      `Unknown SecOps region "${id}" in cloudbench.secops.region. Pick one of: ${SECOPS_REGIONS.map((r) => r.id).join(', ')}.`,
+      'cloudbench.secops.region',
+    );
   }
   return region.baseUrl;
 }

@@ -90,10 +90,18 @@ export async function fetchAllInWindows<T>(
         stoppedBy = 'minWindow';
       }
     }
-    options.onProgress?.({ items: seen.size, windowsDone, windowsPending: pending.length, windowsIncomplete: incomplete }, added);
+    options.onProgress?.(
+      { items: seen.size, windowsDone, windowsPending: pending.length, windowsIncomplete: incomplete },
+      added,
+    );
   }
   const complete = pending.length === 0 && incomplete === 0;
-  return { items: [...seen.values()], complete, ...(complete ? {} : { stoppedBy: stoppedBy ?? 'maxItems' }), windowsFetched: windowsDone };
+  return {
+    items: [...seen.values()],
+    complete,
+    ...(complete ? {} : { stoppedBy: stoppedBy ?? 'maxItems' }),
+    windowsFetched: windowsDone,
+  };
 }
 
 function split(from: number, to: number, parts: number, minWidth: number): Array<[number, number]> {

@@ -6,7 +6,11 @@ export type TimePreset = '1h' | '24h' | '7d';
 export type TimeRangeSpec = { kind: 'preset'; preset: TimePreset } | { kind: 'custom'; start: string; end: string };
 
 export const PRESET_MS: Record<TimePreset, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
-export const PRESET_LABELS: Record<TimePreset, string> = { '1h': 'Last hour', '24h': 'Last 24 hours', '7d': 'Last 7 days' };
+export const PRESET_LABELS: Record<TimePreset, string> = {
+  '1h': 'Last hour',
+  '24h': 'Last 24 hours',
+  '7d': 'Last 7 days',
+};
 
 export interface ResolvedWindow {
   startMs: number;
@@ -25,7 +29,8 @@ export function resolveTimeRange(spec: TimeRangeSpec, now: number): ResolvedWind
   } else {
     startMs = Date.parse(formatTime(spec.start, 'start'));
     endMs = Date.parse(formatTime(spec.end, 'end'));
-    if (!(startMs < endMs)) throw new SecOpsParamError(`The custom time range starts (${spec.start}) after it ends (${spec.end}).`, 'start');
+    if (!(startMs < endMs))
+      throw new SecOpsParamError(`The custom time range starts (${spec.start}) after it ends (${spec.end}).`, 'start');
   }
   return { startMs, endMs, start: formatTime(startMs, 'start'), end: formatTime(endMs, 'end') };
 }
@@ -44,7 +49,9 @@ export function parseTimeInput(text: string, now: number): { value: string } | {
   if (t.toLowerCase() === 'now') return { value: formatTime(Math.floor(now / 1000) * 1000, 'time') };
   const rel = /^-(\d+(?:\.\d+)?)\s*([smhdw])$/i.exec(t);
   if (rel) {
-    const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 }[rel[2]!.toLowerCase() as 's' | 'm' | 'h' | 'd' | 'w'];
+    const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 }[
+      rel[2].toLowerCase() as 's' | 'm' | 'h' | 'd' | 'w'
+    ];
     return { value: formatTime(Math.floor((now - Number(rel[1]) * unit) / 1000) * 1000, 'time') };
   }
   try {

@@ -41,11 +41,30 @@ const PEOPLE = [
 ] as const;
 
 const BENIGN_DOMAINS = [
-  'www.google.com', 'github.com', 'api.github.com', 'slack.com', 'zoom.us', 'login.microsoftonline.com',
-  'outlook.office365.com', 'update.googleapis.com', 's3.amazonaws.com', 'cdn.jsdelivr.net', 'registry.npmjs.org',
-  'pypi.org', 'docs.python.org', 'en.wikipedia.org', 'www.youtube.com', 'drive.google.com', 'accounts.google.com',
-  'fonts.gstatic.com', 'ocsp.digicert.com', 'time.windows.com', 'intranet.example.com', 'wiki.example.com',
-  'jira.example.com', 'mail.example.com',
+  'www.google.com',
+  'github.com',
+  'api.github.com',
+  'slack.com',
+  'zoom.us',
+  'login.microsoftonline.com',
+  'outlook.office365.com',
+  'update.googleapis.com',
+  's3.amazonaws.com',
+  'cdn.jsdelivr.net',
+  'registry.npmjs.org',
+  'pypi.org',
+  'docs.python.org',
+  'en.wikipedia.org',
+  'www.youtube.com',
+  'drive.google.com',
+  'accounts.google.com',
+  'fonts.gstatic.com',
+  'ocsp.digicert.com',
+  'time.windows.com',
+  'intranet.example.com',
+  'wiki.example.com',
+  'jira.example.com',
+  'mail.example.com',
 ] as const;
 
 /** IoC domains live under the reserved .test TLD so demo data never names a real site as malicious. */
@@ -77,7 +96,14 @@ const PROCESSES_WIN = [
   'C:\\Users\\Public\\AppData\\Local\\Microsoft\\Teams\\current\\Teams.exe',
   'C:\\Windows\\explorer.exe',
 ] as const;
-const PROCESSES_NIX = ['/usr/bin/python3', '/usr/bin/bash', '/usr/bin/ssh', '/usr/local/bin/node', '/usr/bin/curl', '/usr/sbin/sshd'] as const;
+const PROCESSES_NIX = [
+  '/usr/bin/python3',
+  '/usr/bin/bash',
+  '/usr/bin/ssh',
+  '/usr/local/bin/node',
+  '/usr/bin/curl',
+  '/usr/sbin/sshd',
+] as const;
 
 interface Host {
   hostname: string;
@@ -103,7 +129,7 @@ function hashHex(rng: Rng, bytes: number): string {
 function publicIpFor(domain: string): string {
   let h = 2166136261;
   for (let i = 0; i < domain.length; i++) h = Math.imul(h ^ domain.charCodeAt(i), 16777619);
-  const a = [34, 35, 52, 104, 140, 151, 172, 185][(h >>> 24) & 7]!;
+  const a = [34, 35, 52, 104, 140, 151, 172, 185][(h >>> 24) & 7];
   return `${a}.${(h >>> 16) & 255}.${(h >>> 8) & 255}.${(h & 253) + 1}`;
 }
 
@@ -112,7 +138,7 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
   const start = anchor - 7 * DAY;
   const users: DirectoryUser[] = PEOPLE.map(([first, last, title, dept], i) => ({
     userid: `${first}.${last}`,
-    userDisplayName: `${first[0]!.toUpperCase()}${first.slice(1)} ${last[0]!.toUpperCase()}${last.slice(1)}`,
+    userDisplayName: `${first[0].toUpperCase()}${first.slice(1)} ${last[0].toUpperCase()}${last.slice(1)}`,
     emailAddresses: [`${first}.${last}@example.com`],
     windowsSid: `S-1-5-21-3623811015-3361044348-30300820-${1104 + i}`,
     employeeId: `E${10_240 + i * 7}`,
@@ -164,7 +190,18 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
       u.hosts.push(w.hostname);
     }
   });
-  const servers = ['srv-dc-01', 'srv-web-01', 'srv-web-02', 'srv-db-01', 'srv-build-01', 'srv-files-01', 'srv-mail-01', 'k8s-node-1', 'k8s-node-2', 'k8s-node-3'];
+  const servers = [
+    'srv-dc-01',
+    'srv-web-01',
+    'srv-web-02',
+    'srv-db-01',
+    'srv-build-01',
+    'srv-files-01',
+    'srv-mail-01',
+    'k8s-node-1',
+    'k8s-node-2',
+    'k8s-node-3',
+  ];
   servers.forEach((name, i) =>
     addHost({
       hostname: name,
@@ -211,7 +248,11 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
   const userNouns = new Map<DirectoryUser, Udm>();
   const userOf = (u: DirectoryUser): Udm => {
     let n = userNouns.get(u);
-    if (!n) userNouns.set(u, (n = { userid: u.userid, emailAddresses: u.emailAddresses, userDisplayName: u.userDisplayName }));
+    if (!n)
+      userNouns.set(
+        u,
+        (n = { userid: u.userid, emailAddresses: u.emailAddresses, userDisplayName: u.userDisplayName }),
+      );
     return n;
   };
   const nounOf = (h: Host, t: number, port?: number): Udm => {
@@ -235,7 +276,14 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
   const events: Array<{ udm: Udm; t: number; name: string }> = [];
   let lastName = '';
   const idBytes = Buffer.alloc(16);
-  const metadata = (t: number, eventType: string, vendorName: string, productName: string, productEventType: string, logType: string): Udm => {
+  const metadata = (
+    t: number,
+    eventType: string,
+    vendorName: string,
+    productName: string,
+    productEventType: string,
+    logType: string,
+  ): Udm => {
     const collected = t + 1000 + rng.int(4000);
     for (let i = 0; i < 16; i++) idBytes[i] = rng.int(256);
     lastName = idBytes.toString('hex');
@@ -281,10 +329,23 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
         network: {
           applicationProtocol: 'DNS',
           ipProtocol: 'UDP',
-          dns: { questions: [{ name, type: 1 }], answers: [{ name, type: 1, class: 1, ttl: 300, data: answer }], response: true },
+          dns: {
+            questions: [{ name, type: 1 }],
+            answers: [{ name, type: 1, class: 1, ttl: 300, data: answer }],
+            response: true,
+          },
         },
       };
-      if (ioc) udm.securityResult = [alertResult('DNS lookup of known-bad domain', `${host.hostname} resolved ${name}`, ioc.severity.toUpperCase(), 'NETWORK_MALICIOUS', 'ALLOW')];
+      if (ioc)
+        udm.securityResult = [
+          alertResult(
+            'DNS lookup of known-bad domain',
+            `${host.hostname} resolved ${name}`,
+            ioc.severity.toUpperCase(),
+            'NETWORK_MALICIOUS',
+            'ALLOW',
+          ),
+        ];
     } else if (roll < 0.55) {
       const ioc = bad ? rng.pick(IOC_DOMAINS) : undefined;
       const domain = ioc ? ioc.domain : rng.pick(BENIGN_DOMAINS);
@@ -300,11 +361,21 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
           ipProtocol: 'TCP',
           sentBytes: String(200 + rng.int(4000)),
           receivedBytes: String(500 + rng.int(900_000)),
-          http: { method: rng.chance(0.8) ? 'GET' : 'POST', responseCode: blocked ? 403 : rng.chance(0.95) ? 200 : rng.pick([301, 404, 500]), userAgent: rng.pick(USER_AGENTS) },
+          http: {
+            method: rng.chance(0.8) ? 'GET' : 'POST',
+            responseCode: blocked ? 403 : rng.chance(0.95) ? 200 : rng.pick([301, 404, 500]),
+            userAgent: rng.pick(USER_AGENTS),
+          },
         },
         securityResult: [
           ioc
-            ? alertResult('Web request to IoC domain', `${host.hostname} requested ${urlOf(domain, path)}`, ioc.severity.toUpperCase(), ioc.category === 'Phishing' ? 'PHISHING' : 'NETWORK_MALICIOUS', blocked ? 'BLOCK' : 'ALLOW')
+            ? alertResult(
+                'Web request to IoC domain',
+                `${host.hostname} requested ${urlOf(domain, path)}`,
+                ioc.severity.toUpperCase(),
+                ioc.category === 'Phishing' ? 'PHISHING' : 'NETWORK_MALICIOUS',
+                blocked ? 'BLOCK' : 'ALLOW',
+              )
             : { action: ['ALLOW'] },
         ],
       };
@@ -313,7 +384,11 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
       const toServer = !ioc && rng.chance(0.5);
       const dest = toServer ? rng.pick(serverHosts) : undefined;
       const ip = ioc ? ioc.ip : dest ? ipOf(dest, t) : publicIpFor(rng.pick(BENIGN_DOMAINS));
-      const port = ioc ? rng.pick([4444, 8443, 9001]) : dest ? rng.pick([22, 443, 445, 3389, 5432]) : rng.pick([443, 80, 993]);
+      const port = ioc
+        ? rng.pick([4444, 8443, 9001])
+        : dest
+          ? rng.pick([22, 443, 445, 3389, 5432])
+          : rng.pick([443, 80, 993]);
       const blocked = Boolean(ioc) && rng.chance(0.3);
       const target: Udm = { ip: [ip], port };
       if (dest) {
@@ -333,7 +408,13 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
         },
         securityResult: [
           ioc
-            ? alertResult('Connection to IoC address', `${host.hostname} connected to ${ip}:${port}`, ioc.severity.toUpperCase(), 'NETWORK_COMMAND_AND_CONTROL', blocked ? 'BLOCK' : 'ALLOW')
+            ? alertResult(
+                'Connection to IoC address',
+                `${host.hostname} connected to ${ip}:${port}`,
+                ioc.severity.toUpperCase(),
+                'NETWORK_COMMAND_AND_CONTROL',
+                blocked ? 'BLOCK' : 'ALLOW',
+              )
             : { action: ['ALLOW'] },
         ],
       };
@@ -343,17 +424,59 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
       const failed = rng.chance(bad ? 0.7 : 0.06);
       const sso = rng.chance(0.4);
       udm = {
-        metadata: metadata(t, 'USER_LOGIN', sso ? 'Okta' : 'Microsoft', sso ? 'Okta' : 'Windows Security', sso ? 'user.session.start' : '4624', sso ? 'OKTA' : 'WINEVTLOG'),
+        metadata: metadata(
+          t,
+          'USER_LOGIN',
+          sso ? 'Okta' : 'Microsoft',
+          sso ? 'Okta' : 'Windows Security',
+          sso ? 'user.session.start' : '4624',
+          sso ? 'OKTA' : 'WINEVTLOG',
+        ),
         principal: nounOf(host, t),
         target: sso
-          ? { hostname: 'login.example.com', application: 'Okta', user: { userid: user.userid, emailAddresses: user.emailAddresses, userDisplayName: user.userDisplayName, windowsSid: user.windowsSid } }
-          : { hostname: server.hostname, ip: [ipOf(server, t)], asset: assetOf(server, ipOf(server, t)), user: { userid: user.userid, emailAddresses: user.emailAddresses, userDisplayName: user.userDisplayName, windowsSid: user.windowsSid } },
-        extensions: { auth: { type: sso ? 'SSO' : 'MACHINE', mechanism: [sso ? 'USERNAME_PASSWORD' : rng.pick(['INTERACTIVE', 'REMOTE_INTERACTIVE', 'NETWORK'])] } },
-        securityResult: [failed && bad ? alertResult('Repeated failed logins', `Failed login for ${user.userid} from ${host.hostname}`, 'MEDIUM', 'AUTH_VIOLATION', 'BLOCK') : { action: [failed ? 'BLOCK' : 'ALLOW'] }],
+          ? {
+              hostname: 'login.example.com',
+              application: 'Okta',
+              user: {
+                userid: user.userid,
+                emailAddresses: user.emailAddresses,
+                userDisplayName: user.userDisplayName,
+                windowsSid: user.windowsSid,
+              },
+            }
+          : {
+              hostname: server.hostname,
+              ip: [ipOf(server, t)],
+              asset: assetOf(server, ipOf(server, t)),
+              user: {
+                userid: user.userid,
+                emailAddresses: user.emailAddresses,
+                userDisplayName: user.userDisplayName,
+                windowsSid: user.windowsSid,
+              },
+            },
+        extensions: {
+          auth: {
+            type: sso ? 'SSO' : 'MACHINE',
+            mechanism: [sso ? 'USERNAME_PASSWORD' : rng.pick(['INTERACTIVE', 'REMOTE_INTERACTIVE', 'NETWORK'])],
+          },
+        },
+        securityResult: [
+          failed && bad
+            ? alertResult(
+                'Repeated failed logins',
+                `Failed login for ${user.userid} from ${host.hostname}`,
+                'MEDIUM',
+                'AUTH_VIOLATION',
+                'BLOCK',
+              )
+            : { action: [failed ? 'BLOCK' : 'ALLOW'] },
+        ],
       };
     } else if (roll < 0.97) {
       const win = host.platform === 'WINDOWS';
-      const path = bad && win ? 'C:\\Users\\Public\\svch0st.exe' : win ? rng.pick(PROCESSES_WIN) : rng.pick(PROCESSES_NIX);
+      const path =
+        bad && win ? 'C:\\Users\\Public\\svch0st.exe' : win ? rng.pick(PROCESSES_WIN) : rng.pick(PROCESSES_NIX);
       const hashes = path.endsWith('svch0st.exe') ? badHashes : hashesOf(path);
       const parent = win ? 'C:\\Windows\\explorer.exe' : '/usr/lib/systemd/systemd';
       const commandLine = path.endsWith('svch0st.exe')
@@ -368,14 +491,34 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
         principal,
         target: { process: { pid: String(1000 + rng.int(60000)), commandLine, file: { fullPath: path, ...hashes } } },
       };
-      if (hashes === badHashes) udm.securityResult = [alertResult('Known malicious binary executed', `${path} ran on ${host.hostname}`, 'CRITICAL', 'SOFTWARE_MALICIOUS', 'ALLOW')];
+      if (hashes === badHashes)
+        udm.securityResult = [
+          alertResult(
+            'Known malicious binary executed',
+            `${path} ran on ${host.hostname}`,
+            'CRITICAL',
+            'SOFTWARE_MALICIOUS',
+            'ALLOW',
+          ),
+        ];
     } else {
       const ip = ipOf(host, t);
       udm = {
         metadata: metadata(t, 'NETWORK_DHCP', 'ISC', 'DHCP Server', 'DHCPACK', 'ISC_DHCP'),
         principal: { hostname: host.hostname, mac: [host.mac], ip: [ip], asset: assetOf(host, ip) },
         target: { hostname: 'srv-dc-01', ip: [ipOf(dc, t)], port: 67 },
-        network: { applicationProtocol: 'DHCP', ipProtocol: 'UDP', dhcp: { opcode: 'BOOTREPLY', type: 'ACK', yiaddr: ip, chaddr: host.mac, clientHostname: host.hostname, leaseTimeSeconds: 86400 } },
+        network: {
+          applicationProtocol: 'DHCP',
+          ipProtocol: 'UDP',
+          dhcp: {
+            opcode: 'BOOTREPLY',
+            type: 'ACK',
+            yiaddr: ip,
+            chaddr: host.mac,
+            clientHostname: host.hostname,
+            leaseTimeSeconds: 86400,
+          },
+        },
       };
     }
     events.push({ udm, t, name: lastName });
@@ -418,10 +561,34 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
     })),
   ];
   const lists: ReferenceList[] = [
-    { name: 'suspicious_domains', description: 'Domains the security team watches', lines: IOC_DOMAINS.map((d) => d.domain), contentType: 'CONTENT_TYPE_DEFAULT_STRING', createTime: start - 30 * DAY },
-    { name: 'admin_users', description: 'Accounts with administrative rights', lines: ['hugo.silva', 'ana.lima', 'dev.patel'], contentType: 'CONTENT_TYPE_DEFAULT_STRING', createTime: start - 90 * DAY },
-    { name: 'corp_networks', description: 'Internal address ranges', lines: ['10.10.0.0/16', '10.20.0.0/16'], contentType: 'CIDR', createTime: start - 120 * DAY },
-    { name: 'bad_process_paths', description: 'Process paths that should never run', lines: ['.*\\\\Users\\\\Public\\\\.*\\.exe', '/tmp/\\..*'], contentType: 'REGEX', createTime: start - 15 * DAY },
+    {
+      name: 'suspicious_domains',
+      description: 'Domains the security team watches',
+      lines: IOC_DOMAINS.map((d) => d.domain),
+      contentType: 'CONTENT_TYPE_DEFAULT_STRING',
+      createTime: start - 30 * DAY,
+    },
+    {
+      name: 'admin_users',
+      description: 'Accounts with administrative rights',
+      lines: ['hugo.silva', 'ana.lima', 'dev.patel'],
+      contentType: 'CONTENT_TYPE_DEFAULT_STRING',
+      createTime: start - 90 * DAY,
+    },
+    {
+      name: 'corp_networks',
+      description: 'Internal address ranges',
+      lines: ['10.10.0.0/16', '10.20.0.0/16'],
+      contentType: 'CIDR',
+      createTime: start - 120 * DAY,
+    },
+    {
+      name: 'bad_process_paths',
+      description: 'Process paths that should never run',
+      lines: ['.*\\\\Users\\\\Public\\\\.*\\.exe', '/tmp/\\..*'],
+      contentType: 'REGEX',
+      createTime: start - 15 * DAY,
+    },
   ];
   return { events, users, iocs, lists };
 }

@@ -17,10 +17,10 @@ export function createRng(seed: number): Rng {
   return {
     next,
     int,
-    pick: <T>(items: readonly T[]): T => items[int(items.length)]!,
+    pick: <T>(items: readonly T[]): T => items[int(items.length)],
     hex(bytes) {
       let out = '';
-      for (let i = 0; i < bytes; i++) out += HEX[int(256)]!;
+      for (let i = 0; i < bytes; i++) out += HEX[int(256)];
       return out;
     },
     chance: (p) => next() < p,

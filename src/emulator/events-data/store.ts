@@ -68,14 +68,15 @@ export class EventStore {
     if (this.pending.length > 0) {
       const incoming = this.pending.sort((a, b) => a.t - b.t);
       this.pending = [];
-      if (this.sorted.length === 0 || incoming[0]!.t >= this.sorted[this.sorted.length - 1]!.t) {
+      if (this.sorted.length === 0 || incoming[0].t >= this.sorted[this.sorted.length - 1].t) {
         for (const e of incoming) this.sorted.push(e);
       } else {
         const merged: StoredEvent[] = new Array(this.sorted.length + incoming.length);
         let i = 0;
         let j = 0;
         let k = 0;
-        while (i < this.sorted.length && j < incoming.length) merged[k++] = this.sorted[i]!.t <= incoming[j]!.t ? this.sorted[i++]! : incoming[j++]!;
+        while (i < this.sorted.length && j < incoming.length)
+          merged[k++] = this.sorted[i].t <= incoming[j].t ? this.sorted[i++] : incoming[j++];
         while (i < this.sorted.length) merged[k++] = this.sorted[i++]!;
         while (j < incoming.length) merged[k++] = incoming[j++]!;
         this.sorted = merged;
@@ -111,27 +112,42 @@ export class EventStore {
 
   /** Validates and stores events in the Search API's camelCase JSON; returns how many were added. */
   ingest(input: unknown): number {
-    if (!Array.isArray(input)) throw invalidArgument('"events" must be an array of UDM events (camelCase JSON), or of {"udm":{...},"rawLog":"..."} objects.');
+    if (!Array.isArray(input))
+      throw invalidArgument(
+        '"events" must be an array of UDM events (camelCase JSON), or of {"udm":{...},"rawLog":"..."} objects.',
+      );
     this.materialize();
     const ingestedAt = formatRfc3339(this.now());
     const prepared: StoredEvent[] = [];
     input.forEach((item, i) => {
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) throw invalidArgument(`events[${i}] must be an object.`);
+      if (typeof item !== 'object' || item === null || Array.isArray(item))
+        throw invalidArgument(`events[${i}] must be an object.`);
       const wrapped = 'udm' in item;
       const udm = (wrapped ? (item as { udm: unknown }).udm : item) as Udm;
-      if (typeof udm !== 'object' || udm === null || Array.isArray(udm)) throw invalidArgument(`events[${i}].udm must be an object.`);
+      if (typeof udm !== 'object' || udm === null || Array.isArray(udm))
+        throw invalidArgument(`events[${i}].udm must be an object.`);
       const rawLog = wrapped ? (item as { rawLog?: unknown }).rawLog : undefined;
-      if (rawLog !== undefined && typeof rawLog !== 'string') throw invalidArgument(`events[${i}].rawLog must be a string.`);
+      if (rawLog !== undefined && typeof rawLog !== 'string')
+        throw invalidArgument(`events[${i}].rawLog must be a string.`);
       const md = udm.metadata as Record<string, unknown> | undefined;
-      if (typeof md !== 'object' || md === null) throw invalidArgument(`events[${i}].metadata is required (with eventTimestamp and eventType).`);
+      if (typeof md !== 'object' || md === null)
+        throw invalidArgument(`events[${i}].metadata is required (with eventTimestamp and eventType).`);
       const ts = typeof md.eventTimestamp === 'string' ? parseRfc3339(md.eventTimestamp) : undefined;
-      if (ts === undefined) throw invalidArgument(`events[${i}].metadata.eventTimestamp must be an RFC 3339 timestamp such as 2026-01-02T03:04:05Z, got ${JSON.stringify(md.eventTimestamp)}.`);
+      if (ts === undefined)
+        throw invalidArgument(
+          `events[${i}].metadata.eventTimestamp must be an RFC 3339 timestamp such as 2026-01-02T03:04:05Z, got ${JSON.stringify(md.eventTimestamp)}.`,
+        );
       if (md.eventType !== undefined && (typeof md.eventType !== 'string' || !/^[A-Z0-9_]+$/.test(md.eventType))) {
-        throw invalidArgument(`events[${i}].metadata.eventType must be an event type name such as NETWORK_DNS, got ${JSON.stringify(md.eventType)}.`);
+        throw invalidArgument(
+          `events[${i}].metadata.eventType must be an event type name such as NETWORK_DNS, got ${JSON.stringify(md.eventType)}.`,
+        );
       }
       let name: string;
       if (md.id !== undefined) {
-        if (typeof md.id !== 'string' || !isBase64(md.id)) throw invalidArgument(`events[${i}].metadata.id must be base64 (it is bytes in the UDM), got ${JSON.stringify(md.id)}.`);
+        if (typeof md.id !== 'string' || !isBase64(md.id))
+          throw invalidArgument(
+            `events[${i}].metadata.id must be base64 (it is bytes in the UDM), got ${JSON.stringify(md.id)}.`,
+          );
         name = idHex(md.id);
       } else {
         // A per-reset random prefix and a counter: unique, deterministic, and cheap for bulk ingests.
@@ -154,12 +170,15 @@ export class EventStore {
   ingestEntities(body: Record<string, unknown>): Record<string, number> {
     this.materialize();
     const out: Record<string, number> = {};
-    for (const k of Object.keys(body)) if (!['users', 'iocs', 'referenceLists'].includes(k)) throw invalidArgument(`Unknown field "${k}"; expected users, iocs or referenceLists.`);
+    for (const k of Object.keys(body))
+      if (!['users', 'iocs', 'referenceLists'].includes(k))
+        throw invalidArgument(`Unknown field "${k}"; expected users, iocs or referenceLists.`);
     const now = this.now();
     const list = (k: string): Record<string, unknown>[] => {
       const v = body[k];
       if (v === undefined) return [];
-      if (!Array.isArray(v) || !v.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x))) throw invalidArgument(`"${k}" must be an array of objects.`);
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'object' && x !== null && !Array.isArray(x)))
+        throw invalidArgument(`"${k}" must be an array of objects.`);
       return v as Record<string, unknown>[];
     };
     const str = (o: Record<string, unknown>, k: string, where: string, required = false): string | undefined => {
@@ -180,18 +199,20 @@ export class EventStore {
       const userid = str(u, 'userid', w, true)!;
       const emails = u.emailAddresses ?? [];
       const hosts = u.hosts ?? [];
-      if (!Array.isArray(emails) || !emails.every((e) => typeof e === 'string')) throw invalidArgument(`${w}.emailAddresses must be an array of strings.`);
-      if (!Array.isArray(hosts) || !hosts.every((e) => typeof e === 'string')) throw invalidArgument(`${w}.hosts must be an array of strings.`);
+      if (!Array.isArray(emails) || !emails.every((e) => typeof e === 'string'))
+        throw invalidArgument(`${w}.emailAddresses must be an array of strings.`);
+      if (!Array.isArray(hosts) || !hosts.every((e) => typeof e === 'string'))
+        throw invalidArgument(`${w}.hosts must be an array of strings.`);
       return {
         userid,
         userDisplayName: str(u, 'userDisplayName', w) ?? userid,
-        emailAddresses: emails as string[],
+        emailAddresses: emails,
         windowsSid: str(u, 'windowsSid', w) ?? '',
         employeeId: str(u, 'employeeId', w) ?? '',
         productObjectId: str(u, 'productObjectId', w) ?? '',
         title: str(u, 'title', w) ?? '',
         companyName: str(u, 'companyName', w) ?? '',
-        hosts: hosts as string[],
+        hosts: hosts,
         startTime: time(u, 'startTime', w, now - 365 * 86_400_000),
         endTime: time(u, 'endTime', w, now + 365 * 86_400_000),
       };
@@ -200,9 +221,11 @@ export class EventStore {
       const w = `iocs[${i}]`;
       const domain = str(o, 'domainName', w);
       const ip = str(o, 'destinationIpAddress', w);
-      if ((domain === undefined) === (ip === undefined)) throw invalidArgument(`${w} needs exactly one of domainName or destinationIpAddress.`);
+      if ((domain === undefined) === (ip === undefined))
+        throw invalidArgument(`${w} needs exactly one of domainName or destinationIpAddress.`);
       const confidence = o.confidence ?? 50;
-      if (typeof confidence !== 'number' || confidence < 0 || confidence > 100) throw invalidArgument(`${w}.confidence must be a number 0-100.`);
+      if (typeof confidence !== 'number' || confidence < 0 || confidence > 100)
+        throw invalidArgument(`${w}.confidence must be a number 0-100.`);
       return {
         kind: domain !== undefined ? 'domain' : 'ip',
         value: (domain ?? ip)!.toLowerCase(),
@@ -224,12 +247,21 @@ export class EventStore {
     const lists = list('referenceLists').map((o, i): ReferenceList => {
       const w = `referenceLists[${i}]`;
       const name = str(o, 'name', w, true)!;
-      if (!/^[A-Za-z0-9_]{1,255}$/.test(name)) throw invalidArgument(`${w}.name must be letters, digits and underscores.`);
+      if (!/^[A-Za-z0-9_]{1,255}$/.test(name))
+        throw invalidArgument(`${w}.name must be letters, digits and underscores.`);
       const lines = o.lines;
-      if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string')) throw invalidArgument(`${w}.lines must be an array of strings.`);
+      if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string'))
+        throw invalidArgument(`${w}.lines must be an array of strings.`);
       const contentType = o.contentType ?? 'CONTENT_TYPE_DEFAULT_STRING';
-      if (contentType !== 'CONTENT_TYPE_DEFAULT_STRING' && contentType !== 'REGEX' && contentType !== 'CIDR') throw invalidArgument(`${w}.contentType must be CONTENT_TYPE_DEFAULT_STRING, REGEX or CIDR.`);
-      return { name, description: str(o, 'description', w) ?? '', lines: lines as string[], contentType, createTime: now };
+      if (contentType !== 'CONTENT_TYPE_DEFAULT_STRING' && contentType !== 'REGEX' && contentType !== 'CIDR')
+        throw invalidArgument(`${w}.contentType must be CONTENT_TYPE_DEFAULT_STRING, REGEX or CIDR.`);
+      return {
+        name,
+        description: str(o, 'description', w) ?? '',
+        lines: lines,
+        contentType,
+        createTime: now,
+      };
     });
     this.users.push(...users);
     for (const ioc of iocs) this.iocs.set(iocKey(ioc.kind, ioc.value), ioc);
@@ -265,7 +297,7 @@ function lowerBound(events: readonly StoredEvent[], t: number): number {
   let hi = events.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (events[mid]!.t < t) lo = mid + 1;
+    if (events[mid].t < t) lo = mid + 1;
     else hi = mid;
   }
   return lo;

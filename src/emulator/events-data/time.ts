@@ -9,7 +9,8 @@ export function parseRfc3339(text: string): number | undefined {
   const [, y, mo, d, h, mi, s] = m;
   const month = Number(mo);
   const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 60)
+    return undefined;
   const ms = Date.parse(text.toUpperCase());
   if (Number.isNaN(ms)) return undefined;
   // Date.parse accepts 2026-02-31 by rolling over; a real timestamp parser does not.

@@ -25,17 +25,22 @@ const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;
 export function checkLabels(labels: Record<string, string> | null | undefined, field: string): Record<string, string> {
   const out = { ...(labels ?? {}) };
   const keys = Object.keys(out);
-  if (keys.length > 64) throw invalidArgument(`${field} has ${keys.length} labels; at most 64 are allowed.`, [{ field, description: 'too many labels' }]);
+  if (keys.length > 64)
+    throw invalidArgument(`${field} has ${keys.length} labels; at most 64 are allowed.`, [
+      { field, description: 'too many labels' },
+    ]);
   for (const key of keys) {
     if (!LABEL_KEY.test(key)) {
-      throw invalidArgument(`Label key "${key}" in ${field} is invalid: keys start with a lower-case letter and hold at most 63 lower-case letters, digits, "_" or "-".`, [
-        { field: `${field}.${key}`, description: 'invalid label key' },
-      ]);
+      throw invalidArgument(
+        `Label key "${key}" in ${field} is invalid: keys start with a lower-case letter and hold at most 63 lower-case letters, digits, "_" or "-".`,
+        [{ field: `${field}.${key}`, description: 'invalid label key' }],
+      );
     }
-    if (!LABEL_VALUE.test(out[key]!)) {
-      throw invalidArgument(`Label value "${out[key]}" of "${key}" in ${field} is invalid: values hold at most 63 lower-case letters, digits, "_" or "-".`, [
-        { field: `${field}.${key}`, description: 'invalid label value' },
-      ]);
+    if (!LABEL_VALUE.test(out[key])) {
+      throw invalidArgument(
+        `Label value "${out[key]}" of "${key}" in ${field} is invalid: values hold at most 63 lower-case letters, digits, "_" or "-".`,
+        [{ field: `${field}.${key}`, description: 'invalid label value' }],
+      );
     }
   }
   return out;

@@ -22,7 +22,7 @@ const DEPLOY_STAGES = [
 
 function stageAt(progress: number, done: boolean): string {
   if (done) return 'DEPLOYMENT_TERMINATED';
-  return DEPLOY_STAGES[Math.min(DEPLOY_STAGES.length - 1, Math.floor(progress * DEPLOY_STAGES.length))]!;
+  return DEPLOY_STAGES[Math.min(DEPLOY_STAGES.length - 1, Math.floor(progress * DEPLOY_STAGES.length))];
 }
 
 function endpointOf(store: ModelStore, name: unknown, field: string): EndpointRecord {
@@ -36,12 +36,19 @@ function checkTrafficSplit(split: Record<string, number>, ids: string[], field: 
   const out: Record<string, number> = {};
   let sum = 0;
   for (const [id, pct] of Object.entries(split)) {
-    if (!ids.includes(id)) throw invalidArgument(`${field} names "${id}", which is not a deployed model of this endpoint.`, [{ field, description: `unknown id ${id}` }]);
-    if (!Number.isInteger(pct) || pct < 0 || pct > 100) throw invalidArgument(`${field}["${id}"] must be an integer percentage 0-100.`, [{ field, description: 'bad percentage' }]);
+    if (!ids.includes(id))
+      throw invalidArgument(`${field} names "${id}", which is not a deployed model of this endpoint.`, [
+        { field, description: `unknown id ${id}` },
+      ]);
+    if (!Number.isInteger(pct) || pct < 0 || pct > 100)
+      throw invalidArgument(`${field}["${id}"] must be an integer percentage 0-100.`, [
+        { field, description: 'bad percentage' },
+      ]);
     sum += pct;
     if (pct > 0) out[id] = pct;
   }
-  if (ids.length > 0 && sum !== 100) throw invalidArgument(`${field} must add up to 100, got ${sum}.`, [{ field, description: 'does not sum to 100' }]);
+  if (ids.length > 0 && sum !== 100)
+    throw invalidArgument(`${field} must add up to 100, got ${sum}.`, [{ field, description: 'does not sum to 100' }]);
   return out;
 }
 
@@ -50,25 +57,41 @@ function checkResources(dm: Req, supported: string[]): ProtoObject {
   const automatic = dm.automaticResources as Req | null;
   if (dedicated) {
     if (!supported.includes('DEDICATED_RESOURCES')) {
-      throw invalidArgument('This model does not support dedicated resources; use automatic_resources.', [{ field: 'deployed_model.dedicated_resources', description: 'unsupported' }]);
+      throw invalidArgument('This model does not support dedicated resources; use automatic_resources.', [
+        { field: 'deployed_model.dedicated_resources', description: 'unsupported' },
+      ]);
     }
     requireField(dedicated.machineSpec?.machineType, 'deployed_model.dedicated_resources.machine_spec.machine_type');
     const min = Number(dedicated.minReplicaCount ?? 0);
     const max = Number(dedicated.maxReplicaCount ?? 0);
-    if (min < 1) throw invalidArgument('deployed_model.dedicated_resources.min_replica_count must be at least 1.', [{ field: 'deployed_model.dedicated_resources.min_replica_count', description: '< 1' }]);
-    if (max !== 0 && max < min) throw invalidArgument('max_replica_count must not be smaller than min_replica_count.', [{ field: 'deployed_model.dedicated_resources.max_replica_count', description: '< min' }]);
+    if (min < 1)
+      throw invalidArgument('deployed_model.dedicated_resources.min_replica_count must be at least 1.', [
+        { field: 'deployed_model.dedicated_resources.min_replica_count', description: '< 1' },
+      ]);
+    if (max !== 0 && max < min)
+      throw invalidArgument('max_replica_count must not be smaller than min_replica_count.', [
+        { field: 'deployed_model.dedicated_resources.max_replica_count', description: '< min' },
+      ]);
     return { dedicatedResources: { ...dedicated, maxReplicaCount: max || min } };
   }
   if (automatic) {
     if (!supported.includes('AUTOMATIC_RESOURCES')) {
-      throw invalidArgument('This model does not support automatic resources; use dedicated_resources with a machine type.', [
-        { field: 'deployed_model.automatic_resources', description: 'unsupported' },
-      ]);
+      throw invalidArgument(
+        'This model does not support automatic resources; use dedicated_resources with a machine type.',
+        [{ field: 'deployed_model.automatic_resources', description: 'unsupported' }],
+      );
     }
     const min = Math.max(1, Number(automatic.minReplicaCount ?? 1));
-    return { automaticResources: { minReplicaCount: min, maxReplicaCount: Math.max(min, Number(automatic.maxReplicaCount ?? 0)) } };
+    return {
+      automaticResources: {
+        minReplicaCount: min,
+        maxReplicaCount: Math.max(min, Number(automatic.maxReplicaCount ?? 0)),
+      },
+    };
   }
-  throw invalidArgument('deployed_model needs dedicated_resources or automatic_resources.', [{ field: 'deployed_model', description: 'no prediction resources' }]);
+  throw invalidArgument('deployed_model needs dedicated_resources or automatic_resources.', [
+    { field: 'deployed_model', description: 'no prediction resources' },
+  ]);
 }
 
 export function endpointServiceHandlers(): ServiceHandlers {
@@ -76,30 +99,35 @@ export function endpointServiceHandlers(): ServiceHandlers {
     CreateEndpoint(req, { store, ops, clock }) {
       const parent = parseName('parent', req.parent, parseLocationName);
       checkLocation(parent.location);
-      if (!req.endpoint) throw invalidArgument('endpoint is required.', [{ field: 'endpoint', description: 'required' }]);
+      if (!req.endpoint)
+        throw invalidArgument('endpoint is required.', [{ field: 'endpoint', description: 'required' }]);
       const e = req.endpoint as Req;
       requireField(e.displayName, 'endpoint.display_name');
       const labels = checkLabels(e.labels, 'endpoint.labels');
       let id: string;
       if (req.endpointId) {
         if (!ENDPOINT_ID.test(req.endpointId)) {
-          throw invalidArgument(`endpoint_id "${req.endpointId}" is invalid: up to 10 digits not starting with 0, or up to 63 of [a-z0-9-] starting with a letter.`, [
-            { field: 'endpoint_id', description: 'invalid id' },
-          ]);
+          throw invalidArgument(
+            `endpoint_id "${req.endpointId}" is invalid: up to 10 digits not starting with 0, or up to 63 of [a-z0-9-] starting with a letter.`,
+            [{ field: 'endpoint_id', description: 'invalid id' }],
+          );
         }
         id = req.endpointId;
       } else {
         id = store.nextId('endpoint').slice(0, 10);
       }
       const key = endpointKey(parent.project, parent.location, id);
-      if (store.endpoints.has(key) || store.reservedNames.has(key)) throw alreadyExists(`Endpoint ${key} already exists.`);
+      if (store.endpoints.has(key) || store.reservedNames.has(key))
+        throw alreadyExists(`Endpoint ${key} already exists.`);
       store.reservedNames.add(key);
       const op = ops.start({
         parent: key,
         method: 'CreateEndpoint',
         metadataType: `${AIPLATFORM}.CreateEndpointOperationMetadata`,
         responseType: `${AIPLATFORM}.Endpoint`,
-        metadata: (progress, done) => ({ deploymentStage: done ? 'DEPLOYMENT_TERMINATED' : progress < 0.5 ? 'STARTING_DEPLOYMENT' : 'FINISHING_UP' }),
+        metadata: (progress, done) => ({
+          deploymentStage: done ? 'DEPLOYMENT_TERMINATED' : progress < 0.5 ? 'STARTING_DEPLOYMENT' : 'FINISHING_UP',
+        }),
         complete: () => {
           store.reservedNames.delete(key);
           const now = clock.now();
@@ -140,7 +168,10 @@ export function endpointServiceHandlers(): ServiceHandlers {
           if (path[0] === 'display_name' || path[0] === 'displayName') return { kind: 'scalar', value: e.displayName };
           return undefined;
         },
-        (path) => (path[0] === 'labels' ? path.length <= 2 : path.length === 1 && ['endpoint', 'display_name', 'displayName'].includes(path[0]!)),
+        (path) =>
+          path[0] === 'labels'
+            ? path.length <= 2
+            : path.length === 1 && ['endpoint', 'display_name', 'displayName'].includes(path[0]),
       );
       const endpoints = [...store.endpoints.entries()]
         .filter(([k]) => k.startsWith(prefix))
@@ -152,16 +183,21 @@ export function endpointServiceHandlers(): ServiceHandlers {
     },
 
     UpdateEndpoint(req, { store, clock }) {
-      if (!req.endpoint) throw invalidArgument('endpoint is required.', [{ field: 'endpoint', description: 'required' }]);
+      if (!req.endpoint)
+        throw invalidArgument('endpoint is required.', [{ field: 'endpoint', description: 'required' }]);
       const endpoint = endpointOf(store, req.endpoint.name, 'endpoint.name');
       const paths = maskPaths(req.updateMask);
-      if (paths.length === 0) throw invalidArgument('update_mask is required and must name at least one field.', [{ field: 'update_mask', description: 'empty' }]);
+      if (paths.length === 0)
+        throw invalidArgument('update_mask is required and must name at least one field.', [
+          { field: 'update_mask', description: 'empty' },
+        ]);
       const e = req.endpoint as Req;
       for (const path of paths) {
         if (!['displayName', 'description', 'labels', 'trafficSplit'].includes(path)) {
-          throw invalidArgument(`update_mask path "${path}" cannot be updated; updatable fields are display_name, description, labels and traffic_split.`, [
-            { field: 'update_mask', description: `not updatable: ${path}` },
-          ]);
+          throw invalidArgument(
+            `update_mask path "${path}" cannot be updated; updatable fields are display_name, description, labels and traffic_split.`,
+            [{ field: 'update_mask', description: `not updatable: ${path}` }],
+          );
         }
       }
       if (paths.includes('displayName')) {
@@ -171,7 +207,11 @@ export function endpointServiceHandlers(): ServiceHandlers {
       if (paths.includes('description')) endpoint.description = e.description ?? '';
       if (paths.includes('labels')) endpoint.labels = checkLabels(e.labels, 'endpoint.labels');
       if (paths.includes('trafficSplit')) {
-        endpoint.trafficSplit = checkTrafficSplit(e.trafficSplit ?? {}, endpoint.deployedModels.map((d) => String(d.id)), 'endpoint.traffic_split');
+        endpoint.trafficSplit = checkTrafficSplit(
+          e.trafficSplit ?? {},
+          endpoint.deployedModels.map((d) => String(d.id)),
+          'endpoint.traffic_split',
+        );
       }
       endpoint.updateTime = clock.now();
       endpoint.etagSeq++;
@@ -184,7 +224,11 @@ export function endpointServiceHandlers(): ServiceHandlers {
       const refuse = (e: EndpointRecord): void => {
         const pending = [...store.pendingDeployments.values()].some((p) => p.endpoint === key);
         if (e.deployedModels.length || pending) {
-          throw failedPrecondition(`Endpoint ${key} has deployed models; undeploy them before deleting the endpoint.`, 'DEPLOYED_MODELS', key);
+          throw failedPrecondition(
+            `Endpoint ${key} has deployed models; undeploy them before deleting the endpoint.`,
+            'DEPLOYED_MODELS',
+            key,
+          );
         }
       };
       refuse(endpoint);
@@ -208,17 +252,22 @@ export function endpointServiceHandlers(): ServiceHandlers {
     DeployModel(req, { store, ops, clock }) {
       const endpoint = endpointOf(store, req.endpoint, 'endpoint');
       const endpointName = endpointKey(endpoint.project, endpoint.location, endpoint.id);
-      if (!req.deployedModel) throw invalidArgument('deployed_model is required.', [{ field: 'deployed_model', description: 'required' }]);
+      if (!req.deployedModel)
+        throw invalidArgument('deployed_model is required.', [{ field: 'deployed_model', description: 'required' }]);
       const dm = req.deployedModel as Req;
       const n = parseName('deployed_model.model', dm.model, parseModelVersionName);
       if (canonicalProject(n.project) !== endpoint.project || n.location !== endpoint.location) {
-        throw invalidArgument(`deployed_model.model must be in the endpoint's project and location (${endpoint.location}).`, [
-          { field: 'deployed_model.model', description: 'different project or location' },
-        ]);
+        throw invalidArgument(
+          `deployed_model.model must be in the endpoint's project and location (${endpoint.location}).`,
+          [{ field: 'deployed_model.model', description: 'different project or location' }],
+        );
       }
       const model = store.getModel(n.project, n.location, n.model);
       const version = store.resolveVersion(model, n.version, 'default');
-      const resources = checkResources(dm, (version.spec.supportedDeploymentResourcesTypes as string[] | undefined) ?? ['DEDICATED_RESOURCES']);
+      const resources = checkResources(
+        dm,
+        (version.spec.supportedDeploymentResourcesTypes as string[] | undefined) ?? ['DEDICATED_RESOURCES'],
+      );
       const deployedModelId = store.nextId('deployed-model');
       const existingIds = endpoint.deployedModels.map((d) => String(d.id));
       let split: Record<string, number> | undefined;
@@ -232,7 +281,11 @@ export function endpointServiceHandlers(): ServiceHandlers {
       }
       const modelName = modelKey(model.project, model.location, model.id);
       const pendingKey = `${endpointName}#${deployedModelId}`;
-      store.pendingDeployments.set(pendingKey, { model: modelName, versionId: version.versionId, endpoint: endpointName });
+      store.pendingDeployments.set(pendingKey, {
+        model: modelName,
+        versionId: version.versionId,
+        endpoint: endpointName,
+      });
       const now = clock.now();
       const deployed: ProtoObject = {
         ...resources,
@@ -256,7 +309,8 @@ export function endpointServiceHandlers(): ServiceHandlers {
           store.pendingDeployments.delete(pendingKey);
           const current = store.endpoints.get(endpointName);
           if (!current) throw notFound(`Endpoint ${endpointName} was deleted during the deployment.`);
-          if (!store.models.get(modelName)?.versions.has(version.versionId)) throw notFound(`Model version ${modelName}@${version.versionId} was deleted during the deployment.`);
+          if (!store.models.get(modelName)?.versions.has(version.versionId))
+            throw notFound(`Model version ${modelName}@${version.versionId} was deleted during the deployment.`);
           current.deployedModels.push(deployed);
           if (split) current.trafficSplit = split;
           current.updateTime = clock.now();
@@ -274,7 +328,11 @@ export function endpointServiceHandlers(): ServiceHandlers {
       requireField(req.deployedModelId, 'deployed_model_id');
       const id = String(req.deployedModelId);
       if (!endpoint.deployedModels.some((d) => String(d.id) === id)) {
-        throw notFound(`Deployed model ${id} does not exist on ${endpointName}.`, 'aiplatform.googleapis.com/DeployedModel', id);
+        throw notFound(
+          `Deployed model ${id} does not exist on ${endpointName}.`,
+          'aiplatform.googleapis.com/DeployedModel',
+          id,
+        );
       }
       const remaining = endpoint.deployedModels.map((d) => String(d.id)).filter((d) => d !== id);
       const requested = (req.trafficSplit ?? {}) as Record<string, number>;
@@ -299,7 +357,8 @@ export function endpointServiceHandlers(): ServiceHandlers {
         complete: () => {
           const current = store.endpoints.get(endpointName);
           if (!current) throw notFound(`Endpoint ${endpointName} does not exist.`);
-          if (!current.deployedModels.some((d) => String(d.id) === id)) throw notFound(`Deployed model ${id} does not exist on ${endpointName}.`);
+          if (!current.deployedModels.some((d) => String(d.id) === id))
+            throw notFound(`Deployed model ${id} does not exist on ${endpointName}.`);
           current.deployedModels = current.deployedModels.filter((d) => String(d.id) !== id);
           current.trafficSplit = split;
           current.updateTime = clock.now();
@@ -313,7 +372,14 @@ export function endpointServiceHandlers(): ServiceHandlers {
 }
 
 /** A deployed model's reference, for a model message; used by the demo seed too. */
-export function deployedModelMessage(id: string, model: string, versionId: string, displayName: string, createTime: number, machineType = 'n1-standard-4'): ProtoObject {
+export function deployedModelMessage(
+  id: string,
+  model: string,
+  versionId: string,
+  displayName: string,
+  createTime: number,
+  machineType = 'n1-standard-4',
+): ProtoObject {
   return {
     dedicatedResources: { machineSpec: { machineType }, minReplicaCount: 1, maxReplicaCount: 2 },
     id,

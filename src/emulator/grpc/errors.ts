@@ -22,7 +22,11 @@ export class RpcError extends Error {
 
   toServiceError(): Partial<ServiceError> {
     const metadata = new Metadata();
-    const statusBytes = encodeMessage('google.rpc.Status', { code: this.code, message: this.message, details: this.details });
+    const statusBytes = encodeMessage('google.rpc.Status', {
+      code: this.code,
+      message: this.message,
+      details: this.details,
+    });
     metadata.set('grpc-status-details-bin', Buffer.from(statusBytes));
     return { code: this.code, details: this.message, message: this.message, metadata };
   }
@@ -40,7 +44,13 @@ export function notFound(message: string, _resourceType?: string, _resourceName?
 }
 
 export function failedPrecondition(message: string, type?: string, subject?: string): RpcError {
-  const details = type ? [packAny('google.rpc.PreconditionFailure', { violations: [{ type, subject: subject ?? '', description: message }] })] : [];
+  const details = type
+    ? [
+        packAny('google.rpc.PreconditionFailure', {
+          violations: [{ type, subject: subject ?? '', description: message }],
+        }),
+      ]
+    : [];
   return new RpcError(Status.FAILED_PRECONDITION, message, details);
 }
 
@@ -56,7 +66,13 @@ export function unauthenticated(): RpcError {
   return new RpcError(
     Status.UNAUTHENTICATED,
     'Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
-    [packAny('google.rpc.ErrorInfo', { reason: 'CREDENTIALS_MISSING', domain: 'googleapis.com', metadata: { service: 'aiplatform.googleapis.com' } })],
+    [
+      packAny('google.rpc.ErrorInfo', {
+        reason: 'CREDENTIALS_MISSING',
+        domain: 'googleapis.com',
+        metadata: { service: 'aiplatform.googleapis.com' },
+      }),
+    ],
   );
 }
 
@@ -84,7 +100,13 @@ export function statusOfFaultCode(code: string | number): Status {
 
 export function injectedFault(code: string | number): RpcError {
   const status = statusOfFaultCode(code);
-  const message = status === Status.RESOURCE_EXHAUSTED ? 'Quota exceeded (injected by the sandbox fault rules).' : `${Status[status]} (injected by the sandbox fault rules).`;
-  const details = status === Status.RESOURCE_EXHAUSTED || status === Status.UNAVAILABLE ? [packAny('google.rpc.RetryInfo', { retryDelay: { seconds: 1 } })] : [];
+  const message =
+    status === Status.RESOURCE_EXHAUSTED
+      ? 'Quota exceeded (injected by the sandbox fault rules).'
+      : `${Status[status]} (injected by the sandbox fault rules).`;
+  const details =
+    status === Status.RESOURCE_EXHAUSTED || status === Status.UNAVAILABLE
+      ? [packAny('google.rpc.RetryInfo', { retryDelay: { seconds: 1 } })]
+      : [];
   return new RpcError(status, message, details);
 }

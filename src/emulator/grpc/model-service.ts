@@ -28,15 +28,35 @@ import { applyReadMask, paginate, parseName, timestamp } from './util';
 
 /** Model fields the registry manages itself; everything else in an uploaded Model is version content. */
 const MANAGED_FIELDS = new Set([
-  'name', 'versionId', 'versionAliases', 'versionCreateTime', 'versionUpdateTime', 'displayName', 'description',
-  'versionDescription', 'labels', 'createTime', 'updateTime', 'deployedModels', 'etag', 'supportedExportFormats',
-  'supportedDeploymentResourcesTypes', 'supportedInputStorageFormats', 'supportedOutputStorageFormats', 'modelSourceInfo',
-  'originalModelInfo', 'metadataArtifact', 'satisfiesPzs', 'satisfiesPzi', 'trainingPipeline',
+  'name',
+  'versionId',
+  'versionAliases',
+  'versionCreateTime',
+  'versionUpdateTime',
+  'displayName',
+  'description',
+  'versionDescription',
+  'labels',
+  'createTime',
+  'updateTime',
+  'deployedModels',
+  'etag',
+  'supportedExportFormats',
+  'supportedDeploymentResourcesTypes',
+  'supportedInputStorageFormats',
+  'supportedOutputStorageFormats',
+  'modelSourceInfo',
+  'originalModelInfo',
+  'metadataArtifact',
+  'satisfiesPzs',
+  'satisfiesPzi',
+  'trainingPipeline',
 ]);
 
 function versionContent(model: Req): ProtoObject {
   const spec: ProtoObject = {};
-  for (const [k, v] of Object.entries(compactMessage(`${AIPLATFORM}.Model`, model))) if (!MANAGED_FIELDS.has(k)) spec[k] = v;
+  for (const [k, v] of Object.entries(compactMessage(`${AIPLATFORM}.Model`, model)))
+    if (!MANAGED_FIELDS.has(k)) spec[k] = v;
   return spec;
 }
 
@@ -57,11 +77,15 @@ function checkAliases(aliases: string[], field: string): void {
   const seen = new Set<string>();
   for (const alias of aliases) {
     if (!ALIAS_PATTERN.test(alias) || alias.length > 128) {
-      throw invalidArgument(`Version alias "${alias}" in ${field} is invalid: aliases match [a-z][a-zA-Z0-9-]{0,126}[a-z-0-9].`, [
-        { field, description: `invalid alias ${alias}` },
-      ]);
+      throw invalidArgument(
+        `Version alias "${alias}" in ${field} is invalid: aliases match [a-z][a-zA-Z0-9-]{0,126}[a-z-0-9].`,
+        [{ field, description: `invalid alias ${alias}` }],
+      );
     }
-    if (seen.has(alias)) throw invalidArgument(`Version alias "${alias}" appears twice in ${field}.`, [{ field, description: 'duplicate alias' }]);
+    if (seen.has(alias))
+      throw invalidArgument(`Version alias "${alias}" appears twice in ${field}.`, [
+        { field, description: 'duplicate alias' },
+      ]);
     seen.add(alias);
   }
 }
@@ -87,9 +111,10 @@ function exportFormatsFor(spec: ProtoObject): ProtoObject[] {
 
 function checkModelId(id: string, field: string, store: ModelStore, project: string, location: string): void {
   if (!MODEL_ID_PATTERN.test(id)) {
-    throw invalidArgument(`${field} "${id}" is invalid: up to 63 characters of [a-z0-9_-], not starting with a digit or hyphen.`, [
-      { field, description: 'invalid model id' },
-    ]);
+    throw invalidArgument(
+      `${field} "${id}" is invalid: up to 63 characters of [a-z0-9_-], not starting with a digit or hyphen.`,
+      [{ field, description: 'invalid model id' }],
+    );
   }
   const key = modelKey(project, location, id);
   if (store.models.has(key) || store.reservedNames.has(key)) throw alreadyExists(`Model ${key} already exists.`);
@@ -124,14 +149,23 @@ function uploadedVersionSpec(model: Req): ProtoObject {
 }
 
 function evaluationMessage(model: ModelRecord, evaluation: EvaluationRecord): ProtoObject {
-  return { ...evaluation.message, name: `${nameOf(model)}/evaluations/${evaluation.id}`, createTime: timestamp(evaluation.createTime) };
+  return {
+    ...evaluation.message,
+    name: `${nameOf(model)}/evaluations/${evaluation.id}`,
+    createTime: timestamp(evaluation.createTime),
+  };
 }
 
-function findEvaluation(store: ModelStore, name: string, field: string): { model: ModelRecord; evaluation: EvaluationRecord } {
+function findEvaluation(
+  store: ModelStore,
+  name: string,
+  field: string,
+): { model: ModelRecord; evaluation: EvaluationRecord } {
   const n = parseName(field, name, parseEvaluationName);
   const model = getModelOf(store, n);
   const evaluation = model.evaluations.get(n.evaluation);
-  if (!evaluation) throw notFound(`ModelEvaluation ${name} does not exist.`, 'aiplatform.googleapis.com/ModelEvaluation', name);
+  if (!evaluation)
+    throw notFound(`ModelEvaluation ${name} does not exist.`, 'aiplatform.googleapis.com/ModelEvaluation', name);
   return { model, evaluation };
 }
 
@@ -176,7 +210,12 @@ function addVersion(
   const version: VersionRecord = { versionId, aliases: [], createTime: now, updateTime: now, ...fields };
   record.versions.set(versionId, version);
   // The first version of a model always gets the alias "default".
-  moveAliases(record, version, record.versions.size === 1 ? ['default', ...aliases.filter((a) => a !== 'default')] : aliases, now);
+  moveAliases(
+    record,
+    version,
+    record.versions.size === 1 ? ['default', ...aliases.filter((a) => a !== 'default')] : aliases,
+    now,
+  );
   record.updateTime = now;
   record.etagSeq++;
   return versionId;
@@ -184,14 +223,18 @@ function addVersion(
 
 function orderVersions(versions: VersionRecord[], orderBy: string): VersionRecord[] {
   const keys: Array<{ field: 'createTime' | 'updateTime'; desc: boolean }> = [];
-  for (const part of orderBy.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of orderBy
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(create_time|createTime|update_time|updateTime)(?:\s+(asc|desc))?$/.exec(part);
     if (!m) {
-      throw invalidArgument(`Invalid order_by "${orderBy}": supported fields are create_time and update_time, each optionally followed by asc or desc.`, [
-        { field: 'order_by', description: `unsupported ordering ${part}` },
-      ]);
+      throw invalidArgument(
+        `Invalid order_by "${orderBy}": supported fields are create_time and update_time, each optionally followed by asc or desc.`,
+        [{ field: 'order_by', description: `unsupported ordering ${part}` }],
+      );
     }
-    keys.push({ field: m[1]!.startsWith('create') ? 'createTime' : 'updateTime', desc: m[2] === 'desc' });
+    keys.push({ field: m[1].startsWith('create') ? 'createTime' : 'updateTime', desc: m[2] === 'desc' });
   }
   return [...versions].sort((a, b) => {
     for (const k of keys) {
@@ -203,9 +246,11 @@ function orderVersions(versions: VersionRecord[], orderBy: string): VersionRecor
 }
 
 function modelFilterKnown(path: string[]): boolean {
-  const head = path[0]!;
+  const head = path[0];
   if (head === 'labels') return path.length <= 2;
-  return path.length === 1 && ['model', 'display_name', 'displayName', 'base_model_name', 'baseModelName'].includes(head);
+  return (
+    path.length === 1 && ['model', 'display_name', 'displayName', 'base_model_name', 'baseModelName'].includes(head)
+  );
 }
 
 function baseModelName(spec: ProtoObject): string {
@@ -229,12 +274,15 @@ export function modelServiceHandlers(): ServiceHandlers {
       if (req.parentModel) {
         const pm = parseName('parent_model', req.parentModel, parseModelName);
         if (!sameProject(pm.project, parent.project) || pm.location !== parent.location) {
-          throw invalidArgument(`parent_model ${req.parentModel} must be in ${req.parent}.`, [{ field: 'parent_model', description: 'not under parent' }]);
+          throw invalidArgument(`parent_model ${req.parentModel} must be in ${req.parent}.`, [
+            { field: 'parent_model', description: 'not under parent' },
+          ]);
         }
         if (req.modelId && req.modelId !== pm.model) {
-          throw invalidArgument('model_id and parent_model name different models; set only parent_model to upload a new version.', [
-            { field: 'model_id', description: 'conflicts with parent_model' },
-          ]);
+          throw invalidArgument(
+            'model_id and parent_model name different models; set only parent_model to upload a new version.',
+            [{ field: 'model_id', description: 'conflicts with parent_model' }],
+          );
         }
         store.getModel(pm.project, pm.location, pm.model);
         target = { project: canonicalProject(pm.project), location: pm.location, id: pm.model, existing: true };
@@ -258,9 +306,16 @@ export function modelServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.UploadModelResponse`,
         complete: () => {
           const now = clock.now();
-          const versionId = addVersion(store, key, target, now, 'was deleted before the new version was uploaded',
+          const versionId = addVersion(
+            store,
+            key,
+            target,
+            now,
+            'was deleted before the new version was uploaded',
             { displayName: model.displayName, description: model.description ?? '', labels: {} },
-            { versionDescription: model.versionDescription ?? '', labels, spec }, aliases);
+            { versionDescription: model.versionDescription ?? '', labels, spec },
+            aliases,
+          );
           return { model: key, modelVersionId: versionId };
         },
         release: () => {
@@ -284,11 +339,12 @@ export function modelServiceHandlers(): ServiceHandlers {
       const predicate = compileFilter<{ model: ModelRecord; version: VersionRecord }>(
         req.filter,
         ({ model, version }, path) => {
-          const head = path[0]!;
+          const head = path[0];
           if (head === 'labels') return labelField({ ...model.labels, ...version.labels }, path);
           if (head === 'model') return { kind: 'scalar', value: model.id };
           if (head === 'display_name' || head === 'displayName') return { kind: 'scalar', value: model.displayName };
-          if (head === 'base_model_name' || head === 'baseModelName') return { kind: 'scalar', value: baseModelName(version.spec) };
+          if (head === 'base_model_name' || head === 'baseModelName')
+            return { kind: 'scalar', value: baseModelName(version.spec) };
           return undefined;
         },
         modelFilterKnown,
@@ -313,8 +369,16 @@ export function modelServiceHandlers(): ServiceHandlers {
         (path) => path[0] === 'labels' && path.length <= 2,
       );
       const versions = orderVersions([...model.versions.values()].filter(predicate), req.orderBy ?? '');
-      const { page, nextPageToken } = paginate(versions, req, ['ListModelVersions', nameOf(model), req.filter ?? '', req.orderBy ?? '']);
-      return { models: page.map((v) => applyReadMask(store.modelMessage(model, v, true), req.readMask)), nextPageToken };
+      const { page, nextPageToken } = paginate(versions, req, [
+        'ListModelVersions',
+        nameOf(model),
+        req.filter ?? '',
+        req.orderBy ?? '',
+      ]);
+      return {
+        models: page.map((v) => applyReadMask(store.modelMessage(model, v, true), req.readMask)),
+        nextPageToken,
+      };
     },
 
     ListModelVersionCheckpoints(req, { store }) {
@@ -326,7 +390,11 @@ export function modelServiceHandlers(): ServiceHandlers {
         epoch: c.epoch,
         step: c.step,
       }));
-      const { page, nextPageToken } = paginate(checkpoints, req, ['ListModelVersionCheckpoints', nameOf(model), version.versionId]);
+      const { page, nextPageToken } = paginate(checkpoints, req, [
+        'ListModelVersionCheckpoints',
+        nameOf(model),
+        version.versionId,
+      ]);
       return { checkpoints: page, nextPageToken };
     },
 
@@ -335,30 +403,47 @@ export function modelServiceHandlers(): ServiceHandlers {
       const n = parseName('model.name', req.model.name, parseModelVersionName);
       const model = getModelOf(store, n);
       const paths = maskPaths(req.updateMask);
-      if (paths.length === 0) throw invalidArgument('update_mask is required and must name at least one field.', [{ field: 'update_mask', description: 'empty' }]);
+      if (paths.length === 0)
+        throw invalidArgument('update_mask is required and must name at least one field.', [
+          { field: 'update_mask', description: 'empty' },
+        ]);
       const versionLevel = n.version !== undefined && n.version !== '-';
       const version = store.resolveVersion(model, versionLevel ? n.version : undefined, 'default');
       const modelFields = ['displayName', 'description', 'labels'];
       const versionFields = ['versionDescription', 'labels'];
       for (const path of paths) {
         if (!modelFields.includes(path) && !versionFields.includes(path)) {
-          throw invalidArgument(`update_mask path "${path}" cannot be updated; updatable fields are display_name, description, version_description and labels.`, [
-            { field: 'update_mask', description: `not updatable: ${path}` },
-          ]);
+          throw invalidArgument(
+            `update_mask path "${path}" cannot be updated; updatable fields are display_name, description, version_description and labels.`,
+            [{ field: 'update_mask', description: `not updatable: ${path}` }],
+          );
         }
         if (versionLevel && !versionFields.includes(path)) {
-          throw failedPrecondition(`"${path}" is a model field but ${req.model.name} names a version; update it with the model name (without @version).`, 'MODEL_VERSION_MISMATCH', req.model.name);
+          throw failedPrecondition(
+            `"${path}" is a model field but ${req.model.name} names a version; update it with the model name (without @version).`,
+            'MODEL_VERSION_MISMATCH',
+            req.model.name,
+          );
         }
         if (!versionLevel && !modelFields.includes(path)) {
-          throw failedPrecondition(`"${path}" is a version field but ${req.model.name} names the model; name the version with @version_id.`, 'MODEL_VERSION_MISMATCH', req.model.name);
+          throw failedPrecondition(
+            `"${path}" is a version field but ${req.model.name} names the model; name the version with @version_id.`,
+            'MODEL_VERSION_MISMATCH',
+            req.model.name,
+          );
         }
       }
       const currentEtag = (store.modelMessage(model, version).etag as string) ?? '';
       if (req.model.etag && req.model.etag !== currentEtag) {
-        throw aborted(`The etag "${req.model.etag}" does not match the current etag of ${req.model.name}; read the model again and retry.`);
+        throw aborted(
+          `The etag "${req.model.etag}" does not match the current etag of ${req.model.name}; read the model again and retry.`,
+        );
       }
       const m = req.model as Req;
-      if (paths.includes('displayName') && !m.displayName) throw invalidArgument('model.display_name must not be empty.', [{ field: 'model.display_name', description: 'empty' }]);
+      if (paths.includes('displayName') && !m.displayName)
+        throw invalidArgument('model.display_name must not be empty.', [
+          { field: 'model.display_name', description: 'empty' },
+        ]);
       const labels = paths.includes('labels') ? checkLabels(m.labels, 'model.labels') : undefined;
       const now = clock.now();
       if (versionLevel) {
@@ -381,7 +466,11 @@ export function modelServiceHandlers(): ServiceHandlers {
       const version = store.resolveVersion(model, n.version, 'default');
       const examples = (version.spec.explanationSpec as Req | null | undefined)?.parameters?.examples;
       if (!examples) {
-        throw failedPrecondition(`${req.model} is not configured for example-based explanations, so it has no explanation dataset to update.`, 'EXPLANATION_SPEC', req.model);
+        throw failedPrecondition(
+          `${req.model} is not configured for example-based explanations, so it has no explanation dataset to update.`,
+          'EXPLANATION_SPEC',
+          req.model,
+        );
       }
       const op = ops.start({
         parent: nameOf(model),
@@ -399,9 +488,10 @@ export function modelServiceHandlers(): ServiceHandlers {
     DeleteModel(req, { store, ops }) {
       const n = parseName('name', req.name, parseModelVersionName);
       if (n.version !== undefined) {
-        throw invalidArgument(`DeleteModel takes a model name without a version; use DeleteModelVersion for ${req.name}.`, [
-          { field: 'name', description: 'version suffix not allowed' },
-        ]);
+        throw invalidArgument(
+          `DeleteModel takes a model name without a version; use DeleteModelVersion for ${req.name}.`,
+          [{ field: 'name', description: 'version suffix not allowed' }],
+        );
       }
       const model = getModelOf(store, n);
       refuseIfDeployed(store, model, undefined, 'Model');
@@ -416,7 +506,8 @@ export function modelServiceHandlers(): ServiceHandlers {
           if (!current) throw notFound(`Model ${key} does not exist.`);
           refuseIfDeployed(store, current, undefined, 'Model');
           store.models.delete(key);
-          for (const resource of [...store.policies.keys()]) if (resource === key || resource.startsWith(`${key}@`)) store.policies.delete(resource);
+          for (const resource of [...store.policies.keys()])
+            if (resource === key || resource.startsWith(`${key}@`)) store.policies.delete(resource);
           return {};
         },
       });
@@ -426,9 +517,10 @@ export function modelServiceHandlers(): ServiceHandlers {
     DeleteModelVersion(req, { store, ops, clock }) {
       const n = parseName('name', req.name, parseModelVersionName);
       if (n.version === undefined || n.version === '-') {
-        throw invalidArgument(`DeleteModelVersion needs an explicit version (name@version_id); to delete the whole model use DeleteModel.`, [
-          { field: 'name', description: 'version suffix required' },
-        ]);
+        throw invalidArgument(
+          `DeleteModelVersion needs an explicit version (name@version_id); to delete the whole model use DeleteModel.`,
+          [{ field: 'name', description: 'version suffix required' }],
+        );
       }
       const model = getModelOf(store, n);
       const version = store.resolveVersion(model, n.version);
@@ -458,7 +550,9 @@ export function modelServiceHandlers(): ServiceHandlers {
     MergeVersionAliases(req, { store, clock }) {
       const n = parseName('name', req.name, parseModelVersionName);
       if (n.version === undefined || n.version === '-') {
-        throw invalidArgument('MergeVersionAliases needs a version: name@version_id.', [{ field: 'name', description: 'version suffix required' }]);
+        throw invalidArgument('MergeVersionAliases needs a version: name@version_id.', [
+          { field: 'name', description: 'version suffix required' },
+        ]);
       }
       const model = getModelOf(store, n);
       const version = store.resolveVersion(model, n.version);
@@ -497,22 +591,30 @@ export function modelServiceHandlers(): ServiceHandlers {
       const formats = (version.spec.supportedExportFormats as Req[] | undefined) ?? [];
       const displayName = `${nameOf(model)}@${version.versionId}`;
       if (formats.length === 0) {
-        throw failedPrecondition(`Model version ${displayName} is not exportable: it has no supported export formats.`, 'EXPORT_FORMAT', displayName);
+        throw failedPrecondition(
+          `Model version ${displayName} is not exportable: it has no supported export formats.`,
+          'EXPORT_FORMAT',
+          displayName,
+        );
       }
       const config = req.outputConfig as Req | null;
-      if (!config) throw invalidArgument('output_config is required.', [{ field: 'output_config', description: 'required' }]);
-      const formatId: string = config.exportFormatId || formats[0]!.id;
+      if (!config)
+        throw invalidArgument('output_config is required.', [{ field: 'output_config', description: 'required' }]);
+      const formatId: string = config.exportFormatId || formats[0].id;
       const format = formats.find((f) => f.id === formatId);
       if (!format) {
-        throw invalidArgument(`Export format "${formatId}" is not supported by ${displayName}; supported: ${formats.map((f) => f.id).join(', ')}.`, [
-          { field: 'output_config.export_format_id', description: 'unsupported format' },
-        ]);
+        throw invalidArgument(
+          `Export format "${formatId}" is not supported by ${displayName}; supported: ${formats.map((f) => f.id).join(', ')}.`,
+          [{ field: 'output_config.export_format_id', description: 'unsupported format' }],
+        );
       }
       const contents: string[] = format.exportableContents ?? [];
       const artifact = config.artifactDestination?.outputUriPrefix as string | undefined;
       const image = config.imageDestination?.outputUri as string | undefined;
       if (!artifact && !image) {
-        throw invalidArgument('output_config needs artifact_destination or image_destination.', [{ field: 'output_config', description: 'no destination' }]);
+        throw invalidArgument('output_config needs artifact_destination or image_destination.', [
+          { field: 'output_config', description: 'no destination' },
+        ]);
       }
       if (artifact && !contents.includes('ARTIFACT')) {
         throw invalidArgument(`Format "${formatId}" cannot export the model artifact; use image_destination.`, [
@@ -525,18 +627,22 @@ export function modelServiceHandlers(): ServiceHandlers {
         ]);
       }
       if (artifact && !/^gs:\/\/[a-z0-9][a-z0-9._-]{1,221}[a-z0-9](\/.*)?$/.test(artifact)) {
-        throw invalidArgument(`artifact_destination.output_uri_prefix must be a Cloud Storage URI (gs://bucket/path), got "${artifact}".`, [
-          { field: 'output_config.artifact_destination.output_uri_prefix', description: 'not a gs:// URI' },
-        ]);
+        throw invalidArgument(
+          `artifact_destination.output_uri_prefix must be a Cloud Storage URI (gs://bucket/path), got "${artifact}".`,
+          [{ field: 'output_config.artifact_destination.output_uri_prefix', description: 'not a gs:// URI' }],
+        );
       }
       if (image && !/^([a-z0-9-]+\.)?(gcr\.io|pkg\.dev|[a-z0-9-]+-docker\.pkg\.dev)\/\S+$/.test(image)) {
-        throw invalidArgument(`image_destination.output_uri must be a Container Registry or Artifact Registry path, got "${image}".`, [
-          { field: 'output_config.image_destination.output_uri', description: 'not a registry path' },
-        ]);
+        throw invalidArgument(
+          `image_destination.output_uri must be a Container Registry or Artifact Registry path, got "${image}".`,
+          [{ field: 'output_config.image_destination.output_uri', description: 'not a registry path' }],
+        );
       }
       const stamp = new Date(clock.now()).toISOString();
       const outputInfo = {
-        artifactOutputUri: artifact ? `${artifact.replace(/\/+$/, '')}/model-export-${model.displayName.replace(/[^A-Za-z0-9_-]+/g, '_')}-${stamp}` : '',
+        artifactOutputUri: artifact
+          ? `${artifact.replace(/\/+$/, '')}/model-export-${model.displayName.replace(/[^A-Za-z0-9_-]+/g, '_')}-${stamp}`
+          : '',
         imageOutputUri: image ?? '',
       };
       const key = nameOf(model);
@@ -547,7 +653,8 @@ export function modelServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.ExportModelResponse`,
         metadata: { outputInfo },
         complete: () => {
-          if (!store.models.get(key)?.versions.has(version.versionId)) throw notFound(`Model version ${displayName} was deleted during the export.`);
+          if (!store.models.get(key)?.versions.has(version.versionId))
+            throw notFound(`Model version ${displayName} was deleted during the export.`);
           return {};
         },
       });
@@ -571,7 +678,9 @@ export function modelServiceHandlers(): ServiceHandlers {
       if (req.parentModel) {
         const pm = parseName('parent_model', req.parentModel, parseModelName);
         if (!sameProject(pm.project, parent.project) || pm.location !== parent.location) {
-          throw invalidArgument(`parent_model ${req.parentModel} must be in ${req.parent}.`, [{ field: 'parent_model', description: 'not under parent' }]);
+          throw invalidArgument(`parent_model ${req.parentModel} must be in ${req.parent}.`, [
+            { field: 'parent_model', description: 'not under parent' },
+          ]);
         }
         store.getModel(pm.project, pm.location, pm.model);
         target = { id: pm.model, existing: true };
@@ -585,9 +694,17 @@ export function modelServiceHandlers(): ServiceHandlers {
       if (!target.existing) store.reservedNames.add(key);
       const sourceName = nameOf(source);
       const spec: ProtoObject = structuredClone(sourceVersion.spec);
-      const sourceType = ((sourceVersion.spec.modelSourceInfo as Req | null)?.sourceType as string | undefined) ?? 'CUSTOM';
-      const snapshot = { displayName: source.displayName, description: source.description, labels: { ...source.labels } };
-      const versionSnapshot = { versionDescription: sourceVersion.versionDescription, labels: { ...sourceVersion.labels } };
+      const sourceType =
+        ((sourceVersion.spec.modelSourceInfo as Req | null)?.sourceType as string | undefined) ?? 'CUSTOM';
+      const snapshot = {
+        displayName: source.displayName,
+        description: source.description,
+        labels: { ...source.labels },
+      };
+      const versionSnapshot = {
+        versionDescription: sourceVersion.versionDescription,
+        labels: { ...sourceVersion.labels },
+      };
       const op = ops.start({
         parent: key,
         method: 'CopyModel',
@@ -595,7 +712,12 @@ export function modelServiceHandlers(): ServiceHandlers {
         responseType: `${AIPLATFORM}.CopyModelResponse`,
         complete: () => {
           const now = clock.now();
-          const versionId = addVersion(store, key, { ...target, project: canonicalProject(parent.project), location: parent.location }, now, 'was deleted before the copy finished',
+          const versionId = addVersion(
+            store,
+            key,
+            { ...target, project: canonicalProject(parent.project), location: parent.location },
+            now,
+            'was deleted before the copy finished',
             snapshot,
             {
               ...versionSnapshot,
@@ -605,7 +727,9 @@ export function modelServiceHandlers(): ServiceHandlers {
                 modelSourceInfo: { sourceType, copy: true },
                 originalModelInfo: { model: sourceName },
               },
-            }, []);
+            },
+            [],
+          );
           return { model: key, modelVersionId: versionId };
         },
         release: () => {
@@ -619,10 +743,23 @@ export function modelServiceHandlers(): ServiceHandlers {
       const n = parseName('parent', req.parent, parseModelVersionName);
       const model = getModelOf(store, n);
       const version = store.resolveVersion(model, n.version, 'default');
-      if (!req.modelEvaluation) throw invalidArgument('model_evaluation is required.', [{ field: 'model_evaluation', description: 'required' }]);
-      const { name: _name, createTime: _createTime, ...message } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluation`, req.modelEvaluation);
+      if (!req.modelEvaluation)
+        throw invalidArgument('model_evaluation is required.', [
+          { field: 'model_evaluation', description: 'required' },
+        ]);
+      const {
+        name: _name,
+        createTime: _createTime,
+        ...message
+      } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluation`, req.modelEvaluation);
       const id = store.nextId('evaluation');
-      const evaluation: EvaluationRecord = { id, versionId: version.versionId, createTime: clock.now(), message, slices: new Map() };
+      const evaluation: EvaluationRecord = {
+        id,
+        versionId: version.versionId,
+        createTime: clock.now(),
+        message,
+        slices: new Map(),
+      };
       model.evaluations.set(id, evaluation);
       return evaluationMessage(model, evaluation);
     },
@@ -640,7 +777,11 @@ export function modelServiceHandlers(): ServiceHandlers {
         }
       });
       for (const slice of slices) {
-        const { name: _name, createTime: _createTime, ...message } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluationSlice`, slice);
+        const {
+          name: _name,
+          createTime: _createTime,
+          ...message
+        } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluationSlice`, slice);
         const id = store.nextId('slice');
         evaluation.slices.set(id, { id, createTime: clock.now(), message, annotations: [] });
         names.push(`${nameOf(model)}/evaluations/${evaluation.id}/slices/${id}`);
@@ -653,7 +794,12 @@ export function modelServiceHandlers(): ServiceHandlers {
       const model = getModelOf(store, n);
       const evaluation = model.evaluations.get(n.evaluation);
       const slice = evaluation?.slices.get(n.slice);
-      if (!slice) throw notFound(`ModelEvaluationSlice ${req.parent} does not exist.`, 'aiplatform.googleapis.com/ModelEvaluationSlice', req.parent);
+      if (!slice)
+        throw notFound(
+          `ModelEvaluationSlice ${req.parent} does not exist.`,
+          'aiplatform.googleapis.com/ModelEvaluationSlice',
+          req.parent,
+        );
       const annotations: Req[] = req.evaluatedAnnotations ?? [];
       requireField(annotations, 'evaluated_annotations');
       slice.annotations.push(...annotations.map((a) => compactMessage(`${AIPLATFORM}.EvaluatedAnnotation`, a)));
@@ -671,15 +817,26 @@ export function modelServiceHandlers(): ServiceHandlers {
       const version = store.resolveVersion(model, n.version, 'default');
       const predicate = compileFilter<EvaluationRecord>(
         req.filter,
-        (e, path) => (path[0] === 'display_name' || path[0] === 'displayName' ? { kind: 'scalar', value: String(e.message.displayName ?? '') } : undefined),
+        (e, path) =>
+          path[0] === 'display_name' || path[0] === 'displayName'
+            ? { kind: 'scalar', value: String(e.message.displayName ?? '') }
+            : undefined,
         (path) => path.length === 1 && (path[0] === 'display_name' || path[0] === 'displayName'),
       );
       const evaluations = [...model.evaluations.values()]
         .filter((e) => e.versionId === version.versionId)
         .filter(predicate)
         .sort((a, b) => b.createTime - a.createTime || (a.id < b.id ? -1 : 1));
-      const { page, nextPageToken } = paginate(evaluations, req, ['ListModelEvaluations', nameOf(model), version.versionId, req.filter ?? '']);
-      return { modelEvaluations: page.map((e) => applyReadMask(evaluationMessage(model, e), req.readMask)), nextPageToken };
+      const { page, nextPageToken } = paginate(evaluations, req, [
+        'ListModelEvaluations',
+        nameOf(model),
+        version.versionId,
+        req.filter ?? '',
+      ]);
+      return {
+        modelEvaluations: page.map((e) => applyReadMask(evaluationMessage(model, e), req.readMask)),
+        nextPageToken,
+      };
     },
 
     GetModelEvaluationSlice(req, { store }) {
@@ -687,7 +844,12 @@ export function modelServiceHandlers(): ServiceHandlers {
       const model = getModelOf(store, n);
       const evaluation = model.evaluations.get(n.evaluation);
       const slice = evaluation?.slices.get(n.slice);
-      if (!evaluation || !slice) throw notFound(`ModelEvaluationSlice ${req.name} does not exist.`, 'aiplatform.googleapis.com/ModelEvaluationSlice', req.name);
+      if (!evaluation || !slice)
+        throw notFound(
+          `ModelEvaluationSlice ${req.name} does not exist.`,
+          'aiplatform.googleapis.com/ModelEvaluationSlice',
+          req.name,
+        );
       return sliceMessage(model, evaluation, slice.id);
     },
 
@@ -695,12 +857,22 @@ export function modelServiceHandlers(): ServiceHandlers {
       const { model, evaluation } = findEvaluation(store, req.parent, 'parent');
       const predicate = compileFilter<Req>(
         req.filter,
-        (s, path) => (path.join('.') === 'slice.dimension' ? { kind: 'scalar', value: String(s.message.slice?.dimension ?? '') } : undefined),
+        (s, path) =>
+          path.join('.') === 'slice.dimension'
+            ? { kind: 'scalar', value: String(s.message.slice?.dimension ?? '') }
+            : undefined,
         (path) => path.join('.') === 'slice.dimension',
       );
       const slices = [...evaluation.slices.values()].filter(predicate);
-      const { page, nextPageToken } = paginate(slices, req, ['ListModelEvaluationSlices', req.parent, req.filter ?? '']);
-      return { modelEvaluationSlices: page.map((s) => applyReadMask(sliceMessage(model, evaluation, s.id), req.readMask)), nextPageToken };
+      const { page, nextPageToken } = paginate(slices, req, [
+        'ListModelEvaluationSlices',
+        req.parent,
+        req.filter ?? '',
+      ]);
+      return {
+        modelEvaluationSlices: page.map((s) => applyReadMask(sliceMessage(model, evaluation, s.id), req.readMask)),
+        nextPageToken,
+      };
     },
 
     RecommendSpec(req) {
@@ -708,23 +880,38 @@ export function modelServiceHandlers(): ServiceHandlers {
       checkLocation(parent.location);
       requireField(req.gcsUri, 'gcs_uri');
       if (!/^gs:\/\/[^/]+\/.+/.test(req.gcsUri)) {
-        throw invalidArgument(`gcs_uri must point at a model folder in Cloud Storage (gs://bucket/path), got "${req.gcsUri}".`, [
-          { field: 'gcs_uri', description: 'not a gs:// folder' },
-        ]);
+        throw invalidArgument(
+          `gcs_uri must point at a model folder in Cloud Storage (gs://bucket/path), got "${req.gcsUri}".`,
+          [{ field: 'gcs_uri', description: 'not a gs:// folder' }],
+        );
       }
       const baseModel = String(req.gcsUri).replace(/\/+$/, '').split('/').pop()!;
-      const container = { imageUri: 'us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:latest', args: ['--model=/gcs-model'] };
+      const container = {
+        imageUri: 'us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:latest',
+        args: ['--model=/gcs-model'],
+      };
       const specs = [
-        { machineSpec: { machineType: 'g2-standard-12', acceleratorType: 'NVIDIA_L4', acceleratorCount: 1 }, containerSpec: container },
-        { machineSpec: { machineType: 'a2-highgpu-1g', acceleratorType: 'NVIDIA_TESLA_A100', acceleratorCount: 1 }, containerSpec: container },
+        {
+          machineSpec: { machineType: 'g2-standard-12', acceleratorType: 'NVIDIA_L4', acceleratorCount: 1 },
+          containerSpec: container,
+        },
+        {
+          machineSpec: { machineType: 'a2-highgpu-1g', acceleratorType: 'NVIDIA_TESLA_A100', acceleratorCount: 1 },
+          containerSpec: container,
+        },
       ];
-      const recommendations = req.checkMachineAvailability || req.checkUserQuota
-        ? specs.map((spec, i) => ({
-            region: parent.location,
-            spec,
-            userQuotaState: req.checkUserQuota ? (i === 0 ? 'QUOTA_STATE_USER_HAS_QUOTA' : 'QUOTA_STATE_NO_USER_QUOTA') : 'QUOTA_STATE_UNSPECIFIED',
-          }))
-        : [];
+      const recommendations =
+        req.checkMachineAvailability || req.checkUserQuota
+          ? specs.map((spec, i) => ({
+              region: parent.location,
+              spec,
+              userQuotaState: req.checkUserQuota
+                ? i === 0
+                  ? 'QUOTA_STATE_USER_HAS_QUOTA'
+                  : 'QUOTA_STATE_NO_USER_QUOTA'
+                : 'QUOTA_STATE_UNSPECIFIED',
+            }))
+          : [];
       return { baseModel, specs, recommendations };
     },
   };
@@ -754,10 +941,18 @@ function refuseIfDeployed(store: ModelStore, model: ModelRecord, versionId: stri
 
 function checkVersionDeletable(store: ModelStore, model: ModelRecord, version: VersionRecord, name: string): void {
   if (model.versions.size <= 1) {
-    throw failedPrecondition(`${name} is the only version of the model and cannot be deleted on its own; use DeleteModel to delete the model.`, 'ONLY_VERSION', name);
+    throw failedPrecondition(
+      `${name} is the only version of the model and cannot be deleted on its own; use DeleteModel to delete the model.`,
+      'ONLY_VERSION',
+      name,
+    );
   }
   if (version.aliases.includes('default')) {
-    throw failedPrecondition(`${name} is the default version; move the "default" alias to another version before deleting it.`, 'DEFAULT_VERSION', name);
+    throw failedPrecondition(
+      `${name} is the default version; move the "default" alias to another version before deleting it.`,
+      'DEFAULT_VERSION',
+      name,
+    );
   }
   refuseIfDeployed(store, model, version.versionId, 'Model version');
 }

@@ -33,8 +33,11 @@ export function operationSecondsFromEnv(env: NodeJS.ProcessEnv = process.env): O
   if (raw === undefined || raw.trim() === '') return undefined;
   const parsed = JSON.parse(raw) as unknown;
   if (typeof parsed === 'number' && parsed >= 0) return parsed;
-  if (parsed && typeof parsed === 'object' && Object.values(parsed).every((v) => typeof v === 'number' && v >= 0)) return parsed as Record<string, number>;
-  throw new Error('CLOUDBENCH_SANDBOX_OPERATION_SECONDS must be a non-negative number or an object of method names to seconds');
+  if (parsed && typeof parsed === 'object' && Object.values(parsed).every((v) => typeof v === 'number' && v >= 0))
+    return parsed;
+  throw new Error(
+    'CLOUDBENCH_SANDBOX_OPERATION_SECONDS must be a non-negative number or an object of method names to seconds',
+  );
 }
 
 export interface OperationSpec {
@@ -154,7 +157,8 @@ export class OperationManager {
   get(name: string): OperationRecord {
     this.tick();
     const record = this.ops.get(name);
-    if (!record || record.deleted) throw notFound(`Operation ${name} does not exist.`, 'google.longrunning.Operation', name);
+    if (!record || record.deleted)
+      throw notFound(`Operation ${name} does not exist.`, 'google.longrunning.Operation', name);
     return record;
   }
 
@@ -162,7 +166,9 @@ export class OperationManager {
   list(under: string): OperationRecord[] {
     this.tick();
     const prefix = under.endsWith('/') ? under : `${under}/`;
-    return [...this.ops.values()].filter((r) => !r.deleted && r.name.startsWith(prefix)).sort((a, b) => b.createTime - a.createTime || (a.name < b.name ? 1 : -1));
+    return [...this.ops.values()]
+      .filter((r) => !r.deleted && r.name.startsWith(prefix))
+      .sort((a, b) => b.createTime - a.createTime || (a.name < b.name ? 1 : -1));
   }
 
   cancel(name: string): void {
@@ -209,8 +215,13 @@ export class OperationManager {
   message(record: OperationRecord): ProtoObject {
     const updateTime = record.done ? record.endTime! : this.clock.now();
     const span = record.dueTime - record.createTime;
-    const progress = record.done ? 1 : span <= 0 ? 1 : Math.min(1, Math.max(0, (updateTime - record.createTime) / span));
-    const extra = typeof record.spec.metadata === 'function' ? record.spec.metadata(progress, record.done) : record.spec.metadata;
+    const progress = record.done
+      ? 1
+      : span <= 0
+        ? 1
+        : Math.min(1, Math.max(0, (updateTime - record.createTime) / span));
+    const extra =
+      typeof record.spec.metadata === 'function' ? record.spec.metadata(progress, record.done) : record.spec.metadata;
     const metadata = packAny(record.spec.metadataType, {
       ...(extra ?? {}),
       genericMetadata: { createTime: timestamp(record.createTime), updateTime: timestamp(updateTime) },

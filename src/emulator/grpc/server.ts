@@ -32,7 +32,9 @@ export interface GrpcSandbox extends RunningServer {
 }
 
 function hasBearerToken(metadata: grpc.Metadata): boolean {
-  return metadata.get('authorization').some((value) => typeof value === 'string' && /^Bearer\s+\S+/i.test(value.trim()));
+  return metadata
+    .get('authorization')
+    .some((value) => typeof value === 'string' && /^Bearer\s+\S+/i.test(value.trim()));
 }
 
 /** Closes the HTTP/2 connection a call arrived on, as a network reset would. */
@@ -68,7 +70,11 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
 
   const server = new grpc.Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024 });
 
-  const unary = (service: string, method: string, handler: ServiceHandlers[string]): grpc.handleUnaryCall<ProtoObject, ProtoObject> => {
+  const unary = (
+    service: string,
+    method: string,
+    handler: ServiceHandlers[string],
+  ): grpc.handleUnaryCall<ProtoObject, ProtoObject> => {
     const path = methodPath(service, method);
     return (call, callback) => {
       void (async () => {
@@ -81,11 +87,15 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
           }
           if (!hasBearerToken(call.metadata)) throw unauthenticated();
           if (decision.kind === 'error') throw injectedFault(decision.code);
-          const response = await handler(call.request as Record<string, unknown>, ctx);
+          const response = await handler(call.request, ctx);
           callback(null, response);
         } catch (err) {
           if (err instanceof RpcError) callback(err.toServiceError());
-          else callback({ code: grpc.status.INTERNAL, details: `Internal error in the sandbox: ${(err as Error)?.message ?? err}` });
+          else
+            callback({
+              code: grpc.status.INTERNAL,
+              details: `Internal error in the sandbox: ${(err as Error)?.message ?? err}`,
+            });
         }
       })();
     };
@@ -110,7 +120,9 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
   }
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound)));
+    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    );
   });
   const hostForAddress = options.host.includes(':') ? `[${options.host}]` : options.host;
 

@@ -32,9 +32,10 @@ export function canonicalProject(project: string): string {
 
 export function checkLocation(location: string): void {
   if (!LOCATIONS.some((l) => l.id === location)) {
-    throw invalidArgument(`Location "${location}" is not supported. Supported locations: ${LOCATIONS.map((l) => l.id).join(', ')}.`, [
-      { field: 'parent', description: `unsupported location ${location}` },
-    ]);
+    throw invalidArgument(
+      `Location "${location}" is not supported. Supported locations: ${LOCATIONS.map((l) => l.id).join(', ')}.`,
+      [{ field: 'parent', description: `unsupported location ${location}` }],
+    );
   }
 }
 
@@ -155,7 +156,11 @@ export class ModelStore {
   }
 
   /** The version a reference names: a version id, an alias, or (no reference) the default or latest. */
-  resolveVersion(model: ModelRecord, ref: string | undefined, fallback: 'default' | 'latest' = 'default'): VersionRecord {
+  resolveVersion(
+    model: ModelRecord,
+    ref: string | undefined,
+    fallback: 'default' | 'latest' = 'default',
+  ): VersionRecord {
     if (ref === undefined || ref === '' || ref === '-') {
       if (fallback === 'latest') return latestVersion(model);
       return defaultVersion(model);
@@ -164,7 +169,11 @@ export class ModelStore {
     if (byId) return byId;
     for (const v of model.versions.values()) if (v.aliases.includes(ref)) return v;
     const name = `${modelKey(model.project, model.location, model.id)}@${ref}`;
-    throw notFound(`Model version ${name} does not exist: no version has the id or alias "${ref}".`, 'aiplatform.googleapis.com/Model', name);
+    throw notFound(
+      `Model version ${name} does not exist: no version has the id or alias "${ref}".`,
+      'aiplatform.googleapis.com/Model',
+      name,
+    );
   }
 
   /** Endpoints where a model (optionally one version) is deployed, as DeployedModelRef messages. */

@@ -31,28 +31,37 @@ export function jsonToValue(value: Json): Record<string, unknown> {
 export function valueToJson(value: unknown): Json {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, any>;
-  const kind: string | undefined = v.kind ?? Object.keys(v).find((k) => v[k] !== null && v[k] !== undefined && k.endsWith('Value'));
+  const kind: string | undefined =
+    v.kind ?? Object.keys(v).find((k) => v[k] !== null && v[k] !== undefined && k.endsWith('Value'));
   switch (kind) {
-    case 'numberValue': return Number(v.numberValue);
-    case 'stringValue': return String(v.stringValue);
-    case 'boolValue': return Boolean(v.boolValue);
-    case 'listValue': return ((v.listValue?.values ?? []) as unknown[]).map(valueToJson);
+    case 'numberValue':
+      return Number(v.numberValue);
+    case 'stringValue':
+      return String(v.stringValue);
+    case 'boolValue':
+      return Boolean(v.boolValue);
+    case 'listValue':
+      return ((v.listValue?.values ?? []) as unknown[]).map(valueToJson);
     case 'structValue': {
       const out: Record<string, Json> = {};
-      for (const [k, f] of Object.entries((v.structValue?.fields ?? {}) as Record<string, unknown>)) out[k] = valueToJson(f);
+      for (const [k, f] of Object.entries((v.structValue?.fields ?? {}) as Record<string, unknown>))
+        out[k] = valueToJson(f);
       return out;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 
 /** Runs a name parser from core/names, turning its refusal into INVALID_ARGUMENT naming the field. */
 export function parseName<T>(field: string, value: unknown, parse: (input: string) => T): T {
-  if (typeof value !== 'string' || value === '') throw invalidArgument(`${field} is required.`, [{ field, description: 'required field is empty' }]);
+  if (typeof value !== 'string' || value === '')
+    throw invalidArgument(`${field} is required.`, [{ field, description: 'required field is empty' }]);
   try {
     return parse(value);
   } catch (err) {
-    if (err instanceof ResourceNameError) throw invalidArgument(`Invalid ${field}: ${err.message}`, [{ field, description: err.message }]);
+    if (err instanceof ResourceNameError)
+      throw invalidArgument(`Invalid ${field}: ${err.message}`, [{ field, description: err.message }]);
     throw err;
   }
 }
@@ -77,9 +86,16 @@ function fingerprint(query: unknown): string {
  * Pages a fully computed, stably ordered list. Tokens are opaque (base64url JSON bound to the query), so
  * a token from another query or a hand-made one is refused with INVALID_ARGUMENT as the real API does.
  */
-export function paginate<T>(items: T[], request: { pageSize?: number | null; pageToken?: string | null }, query: unknown): { page: T[]; nextPageToken: string } {
+export function paginate<T>(
+  items: T[],
+  request: { pageSize?: number | null; pageToken?: string | null },
+  query: unknown,
+): { page: T[]; nextPageToken: string } {
   const pageSize = Number(request.pageSize ?? 0);
-  if (!Number.isInteger(pageSize) || pageSize < 0) throw invalidArgument(`page_size must not be negative, got ${pageSize}.`, [{ field: 'page_size', description: 'must be >= 0' }]);
+  if (!Number.isInteger(pageSize) || pageSize < 0)
+    throw invalidArgument(`page_size must not be negative, got ${pageSize}.`, [
+      { field: 'page_size', description: 'must be >= 0' },
+    ]);
   const size = pageSize === 0 ? DEFAULT_PAGE_SIZE : Math.min(pageSize, MAX_PAGE_SIZE);
   const fp = fingerprint(query);
   let offset = 0;
@@ -88,17 +104,32 @@ export function paginate<T>(items: T[], request: { pageSize?: number | null; pag
     let body: TokenBody | undefined;
     try {
       const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
-      if (parsed && typeof parsed === 'object' && typeof (parsed as TokenBody).f === 'string' && Number.isInteger((parsed as TokenBody).o)) body = parsed as TokenBody;
+      if (
+        parsed &&
+        typeof parsed === 'object' &&
+        typeof (parsed as TokenBody).f === 'string' &&
+        Number.isInteger((parsed as TokenBody).o)
+      )
+        body = parsed as TokenBody;
     } catch {
       body = undefined;
     }
-    if (!body || body.o < 0) throw invalidArgument('Invalid page_token: it was not issued by this service.', [{ field: 'page_token', description: 'malformed page token' }]);
-    if (body.f !== fp) throw invalidArgument('Invalid page_token: it belongs to a request with different parameters.', [{ field: 'page_token', description: 'token does not match the request' }]);
+    if (!body || body.o < 0)
+      throw invalidArgument('Invalid page_token: it was not issued by this service.', [
+        { field: 'page_token', description: 'malformed page token' },
+      ]);
+    if (body.f !== fp)
+      throw invalidArgument('Invalid page_token: it belongs to a request with different parameters.', [
+        { field: 'page_token', description: 'token does not match the request' },
+      ]);
     offset = body.o;
   }
   const page = items.slice(offset, offset + size);
   const next = offset + size;
-  const nextPageToken = next < items.length ? Buffer.from(JSON.stringify({ f: fp, o: next } satisfies TokenBody)).toString('base64url') : '';
+  const nextPageToken =
+    next < items.length
+      ? Buffer.from(JSON.stringify({ f: fp, o: next } satisfies TokenBody)).toString('base64url')
+      : '';
   return { page, nextPageToken };
 }
 
@@ -109,10 +140,14 @@ export function camelCase(path: string): string {
 }
 
 /** Keeps only the top-level fields a read mask names (snake_case or camelCase); an empty mask keeps all. */
-export function applyReadMask<T extends Record<string, unknown>>(message: T, mask: { paths?: string[] | null } | null | undefined, always: string[] = ['name']): T {
+export function applyReadMask<T extends Record<string, unknown>>(
+  message: T,
+  mask: { paths?: string[] | null } | null | undefined,
+  always: string[] = ['name'],
+): T {
   const paths = mask?.paths ?? [];
   if (paths.length === 0) return message;
-  const keep = new Set([...always, ...paths.map((p) => camelCase(p.split('.')[0]!))]);
+  const keep = new Set([...always, ...paths.map((p) => camelCase(p.split('.')[0]))]);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(message)) if (keep.has(k)) out[k] = v;
   return out as T;
@@ -121,6 +156,6 @@ export function applyReadMask<T extends Record<string, unknown>>(message: T, mas
 /** A deterministic 19-digit id like the numeric ids Vertex assigns. */
 export function numericId(seed: string): string {
   const hex = createHash('sha256').update(seed).digest('hex').slice(0, 15);
-  const n = BigInt('0x' + hex) % 9_000_000_000_000_000_000n + 1_000_000_000_000_000_000n;
+  const n = (BigInt('0x' + hex) % 9_000_000_000_000_000_000n) + 1_000_000_000_000_000_000n;
   return n.toString();
 }

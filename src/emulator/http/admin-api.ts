@@ -17,12 +17,15 @@ export interface AdminDeps {
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidArgument('The request body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalidArgument('The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
 
 function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
-  for (const k of Object.keys(body)) if (!allowed.includes(k)) throw invalidArgument(`Unknown field "${k}"; expected ${allowed.join(', ') || 'no fields'}.`);
+  for (const k of Object.keys(body))
+    if (!allowed.includes(k))
+      throw invalidArgument(`Unknown field "${k}"; expected ${allowed.join(', ') || 'no fields'}.`);
 }
 
 function resetAll(deps: AdminDeps, seed: SeedName): void {
@@ -50,7 +53,12 @@ function state(deps: AdminDeps): Record<string, unknown> {
 }
 
 /** Runs one admin call; `readJson` is only called for calls that take a body. */
-export async function handleAdmin(httpMethod: string, action: string, readJson: () => Promise<unknown>, deps: AdminDeps): Promise<unknown> {
+export async function handleAdmin(
+  httpMethod: string,
+  action: string,
+  readJson: () => Promise<unknown>,
+  deps: AdminDeps,
+): Promise<unknown> {
   const key = `${httpMethod} ${action}`;
   switch (key) {
     case 'GET state':
@@ -59,7 +67,8 @@ export async function handleAdmin(httpMethod: string, action: string, readJson: 
       const body = objectBody(await readJson());
       onlyFields(body, ['seed']);
       const seed = body.seed ?? 'demo';
-      if (seed !== 'demo' && seed !== 'empty') throw invalidArgument(`seed must be "demo" or "empty", got ${JSON.stringify(seed)}.`);
+      if (seed !== 'demo' && seed !== 'empty')
+        throw invalidArgument(`seed must be "demo" or "empty", got ${JSON.stringify(seed)}.`);
       resetAll(deps, seed);
       deps.events.entitiesReady();
       return state(deps);
@@ -68,7 +77,8 @@ export async function handleAdmin(httpMethod: string, action: string, readJson: 
       const body = objectBody(await readJson());
       onlyFields(body, ['seconds']);
       const seconds = body.seconds;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) throw invalidArgument('seconds must be a finite number of seconds, 0 or more (the clock never goes back).');
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
+        throw invalidArgument('seconds must be a finite number of seconds, 0 or more (the clock never goes back).');
       deps.clock.advance(seconds);
       return { now: formatRfc3339(deps.clock.now()) };
     }
@@ -93,7 +103,8 @@ export async function handleAdmin(httpMethod: string, action: string, readJson: 
         onlyFields(b, ['rules', 'seed']);
         rules = b.rules;
         if (b.seed !== undefined) {
-          if (typeof b.seed !== 'number' || !Number.isInteger(b.seed)) throw invalidArgument('seed must be an integer.');
+          if (typeof b.seed !== 'number' || !Number.isInteger(b.seed))
+            throw invalidArgument('seed must be an integer.');
           seed = b.seed;
         }
       }
@@ -118,9 +129,13 @@ export async function handleAdmin(httpMethod: string, action: string, readJson: 
       return deps.limiter.describe();
     }
     default:
-      if (['state', 'reset', 'clock:advance', 'events:ingest', 'entities:ingest', 'faults', 'ratelimits'].includes(action)) {
+      if (
+        ['state', 'reset', 'clock:advance', 'events:ingest', 'entities:ingest', 'faults', 'ratelimits'].includes(action)
+      ) {
         throw new ApiError('UNIMPLEMENTED', `${httpMethod} is not supported on /sandbox/v1/${action}.`);
       }
-      throw notFound(`There is no admin call /sandbox/v1/${action}. Known: GET state, POST reset, POST clock:advance, POST events:ingest, POST entities:ingest, GET|POST faults, GET|POST ratelimits.`);
+      throw notFound(
+        `There is no admin call /sandbox/v1/${action}. Known: GET state, POST reset, POST clock:advance, POST events:ingest, POST entities:ingest, GET|POST faults, GET|POST ratelimits.`,
+      );
   }
 }

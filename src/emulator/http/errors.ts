@@ -67,7 +67,11 @@ const RETRY_ONE_SECOND: ErrorDetail = { '@type': 'type.googleapis.com/google.rpc
 export function faultError(code: string | number): ApiError {
   if (typeof code === 'number') {
     const status = HTTP_TO_STATUS[code] ?? (code >= 500 ? 'INTERNAL' : 'UNKNOWN');
-    const err = new ApiError(status, `Injected fault: HTTP ${code}.`, status === 'RESOURCE_EXHAUSTED' ? [RETRY_ONE_SECOND] : []);
+    const err = new ApiError(
+      status,
+      `Injected fault: HTTP ${code}.`,
+      status === 'RESOURCE_EXHAUSTED' ? [RETRY_ONE_SECOND] : [],
+    );
     // A bare number keeps its exact HTTP status even where the name maps elsewhere (e.g. 502).
     Object.defineProperty(err, 'httpStatus', { value: code });
     return err;
@@ -81,7 +85,9 @@ export const invalidArgument = (message: string, field?: string): ApiError =>
   new ApiError(
     'INVALID_ARGUMENT',
     message,
-    field ? [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description: message }] }] : [],
+    field
+      ? [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description: message }] }]
+      : [],
   );
 export const notFound = (message: string): ApiError => new ApiError('NOT_FOUND', message);
 export const failedPrecondition = (message: string): ApiError => new ApiError('FAILED_PRECONDITION', message);

@@ -1,18 +1,22 @@
 // API Keys v2 REST surface (apikeys.googleapis.com) at its real paths.
 import { invalidArgument } from './errors';
 import type { RequestContext, Route } from './route';
-import { KeyStore, parseUpdateMask } from '../keys-data/store';
+import { type KeyStore, parseUpdateMask } from '../keys-data/store';
 import { parseKeyBody } from '../keys-data/validate';
 
 const MAX_PAGE_SIZE = 300;
 
 function checkProject(project: string): void {
-  if (!/^[a-z0-9][a-z0-9-]{0,62}$|^\d+$/.test(project)) throw invalidArgument(`"${project}" is not a valid project ID or number.`, 'parent');
+  if (!/^[a-z0-9][a-z0-9-]{0,62}$|^\d+$/.test(project))
+    throw invalidArgument(`"${project}" is not a valid project ID or number.`, 'parent');
 }
 
 function checkLocation(location: string): void {
   if (location !== 'global') {
-    throw invalidArgument(`API keys exist only in location "global", not "${location}". Use projects/PROJECT/locations/global.`, 'parent');
+    throw invalidArgument(
+      `API keys exist only in location "global", not "${location}". Use projects/PROJECT/locations/global.`,
+      'parent',
+    );
   }
 }
 
@@ -22,12 +26,26 @@ function encodePageToken(state: { p: string; d: boolean; o: number }): string {
 
 function decodePageToken(token: string, parent: string, showDeleted: boolean): number {
   try {
-    const state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { p?: unknown; d?: unknown; o?: unknown };
-    if (state.p === parent && state.d === showDeleted && typeof state.o === 'number' && Number.isInteger(state.o) && state.o >= 0) return state.o;
+    const state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      p?: unknown;
+      d?: unknown;
+      o?: unknown;
+    };
+    if (
+      state.p === parent &&
+      state.d === showDeleted &&
+      typeof state.o === 'number' &&
+      Number.isInteger(state.o) &&
+      state.o >= 0
+    )
+      return state.o;
   } catch {
     // fall through to the error below
   }
-  throw invalidArgument(`Invalid page token "${token}": it does not belong to this list request (same parent and showDeleted).`, 'page_token');
+  throw invalidArgument(
+    `Invalid page token "${token}": it does not belong to this list request (same parent and showDeleted).`,
+    'page_token',
+  );
 }
 
 /** Matches a path under /v2 to an API Keys method, or undefined when it is not one. */
@@ -57,8 +75,8 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
     };
   }
   if (s[0] !== 'projects' || s[2] !== 'locations' || s.length < 5) return undefined;
-  const project = s[1]!;
-  const location = s[3]!;
+  const project = s[1];
+  const location = s[3];
   const check = (): void => {
     checkProject(project);
     checkLocation(location);
@@ -81,7 +99,10 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
         method: 'apikeys.keys.list',
         handle: ({ params }) => {
           // AIP-158: a page size above the maximum is coerced down, a negative one is an error.
-          const pageSize = Math.min(params.int(['pageSize', 'page_size'], 0, 2 ** 31 - 1, 0) || MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+          const pageSize = Math.min(
+            params.int(['pageSize', 'page_size'], 0, 2 ** 31 - 1, 0) || MAX_PAGE_SIZE,
+            MAX_PAGE_SIZE,
+          );
           const pageToken = params.getAny('pageToken', 'page_token') ?? '';
           const showDeleted = params.bool(['showDeleted', 'show_deleted']);
           params.rejectUnknown();
@@ -91,7 +112,8 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
           const all = store.list(project, showDeleted);
           const keys = all.slice(offset, offset + pageSize);
           const out: { keys: unknown[]; nextPageToken?: string } = { keys };
-          if (offset + pageSize < all.length) out.nextPageToken = encodePageToken({ p: parent, d: showDeleted, o: offset + pageSize });
+          if (offset + pageSize < all.length)
+            out.nextPageToken = encodePageToken({ p: parent, d: showDeleted, o: offset + pageSize });
           return out;
         },
       };
@@ -99,7 +121,7 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
     return undefined;
   }
   if (s[4] !== 'keys' || s.length < 6 || s.length > 7) return undefined;
-  let keyId = s[5]!;
+  let keyId = s[5];
   if (s.length === 7) {
     if (s[6] !== 'keyString' || httpMethod !== 'GET') return undefined;
     return {
@@ -120,9 +142,11 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
         ctx.params.rejectUnknown();
         check();
         const body = await ctx.readJson();
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidArgument('The undelete request body must be a JSON object ({}).');
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          throw invalidArgument('The undelete request body must be a JSON object ({}).');
         for (const k of Object.keys(body)) {
-          if (k !== 'name') throw invalidArgument(`Invalid JSON payload received. Unknown name "${k}": Cannot find field.`, k);
+          if (k !== 'name')
+            throw invalidArgument(`Invalid JSON payload received. Unknown name "${k}": Cannot find field.`, k);
         }
         return store.undelete(project, keyId);
       },

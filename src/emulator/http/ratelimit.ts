@@ -51,12 +51,15 @@ export class RateLimiter {
   constructor(private readonly clock: SandboxClock) {}
 
   configure(input: unknown): RateLimitSettings {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Error('the body must be a JSON object like {"scale":0.01,"enabled":true}');
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      throw new Error('the body must be a JSON object like {"scale":0.01,"enabled":true}');
     const body = input as Record<string, unknown>;
-    for (const k of Object.keys(body)) if (k !== 'scale' && k !== 'enabled') throw new Error(`unknown field "${k}" (expected scale, enabled)`);
+    for (const k of Object.keys(body))
+      if (k !== 'scale' && k !== 'enabled') throw new Error(`unknown field "${k}" (expected scale, enabled)`);
     const next = { ...this.settings };
     if (body.scale !== undefined) {
-      if (typeof body.scale !== 'number' || !(body.scale > 0 && body.scale <= 1000)) throw new Error('scale must be a number greater than 0 and at most 1000');
+      if (typeof body.scale !== 'number' || !(body.scale > 0 && body.scale <= 1000))
+        throw new Error('scale must be a number greater than 0 and at most 1000');
       next.scale = body.scale;
     }
     if (body.enabled !== undefined) {
@@ -75,7 +78,8 @@ export class RateLimiter {
 
   describe(): { settings: RateLimitSettings; limits: Record<string, { limit: number; windowMs: number }> } {
     const limits: Record<string, { limit: number; windowMs: number }> = {};
-    for (const [m, l] of Object.entries(SEARCH_RATE_LIMITS)) limits[m] = { limit: l.limit, windowMs: l.windowMs * this.settings.scale };
+    for (const [m, l] of Object.entries(SEARCH_RATE_LIMITS))
+      limits[m] = { limit: l.limit, windowMs: l.windowMs * this.settings.scale };
     return { settings: { ...this.settings }, limits };
   }
 

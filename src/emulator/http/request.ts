@@ -64,7 +64,8 @@ export class Params {
     this.used.add(name);
     const list = this.query.values.get(name);
     if (!list) return undefined;
-    if (list.length > 1) throw invalidArgument(`The query parameter "${name}" was given ${list.length} times; give it once.`, name);
+    if (list.length > 1)
+      throw invalidArgument(`The query parameter "${name}" was given ${list.length} times; give it once.`, name);
     return list[0];
   }
 
@@ -74,7 +75,11 @@ export class Params {
     for (const n of names) {
       const v = this.get(n);
       if (v !== undefined) {
-        if (found !== undefined) throw invalidArgument(`The query parameters ${names.join(' and ')} name the same field; give only one.`, names[0]);
+        if (found !== undefined)
+          throw invalidArgument(
+            `The query parameters ${names.join(' and ')} name the same field; give only one.`,
+            names[0],
+          );
         found = v;
       }
     }
@@ -84,7 +89,8 @@ export class Params {
   int(names: string[], min: number, max: number, def: number): number {
     const text = this.getAny(...names);
     if (text === undefined || text === '') return def;
-    if (!/^-?\d+$/.test(text)) throw invalidArgument(`Invalid value at '${names[0]}' (TYPE_INT32), "${text}"`, names[0]);
+    if (!/^-?\d+$/.test(text))
+      throw invalidArgument(`Invalid value at '${names[0]}' (TYPE_INT32), "${text}"`, names[0]);
     const n = Number(text);
     if (n < min || n > max) throw invalidArgument(`${names[0]} must be between ${min} and ${max}, got ${n}.`, names[0]);
     return n;
@@ -118,7 +124,11 @@ export async function readBody(req: IncomingMessage, limitBytes: number): Promis
     size += (chunk as Buffer).length;
     if (size <= limitBytes) chunks.push(chunk as Buffer);
   }
-  if (size > limitBytes) throw new ApiError('INVALID_ARGUMENT', `The request body is ${size} bytes, larger than the limit of ${limitBytes} bytes.`);
+  if (size > limitBytes)
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `The request body is ${size} bytes, larger than the limit of ${limitBytes} bytes.`,
+    );
   return Buffer.concat(chunks);
 }
 

@@ -19,7 +19,8 @@ type Json = Record<string, unknown>;
 function timeParam(params: Params, names: string[], required: boolean): number | undefined {
   const text = params.getAny(...names);
   if (text === undefined || text === '') {
-    if (required) throw invalidArgument(`${names[0]} is required (an RFC 3339 time such as 2026-01-02T03:04:05Z).`, names[0]);
+    if (required)
+      throw invalidArgument(`${names[0]} is required (an RFC 3339 time such as 2026-01-02T03:04:05Z).`, names[0]);
     return undefined;
   }
   const t = parseRfc3339(text);
@@ -32,12 +33,21 @@ function timeParam(params: Params, names: string[], required: boolean): number |
   return t;
 }
 
-function window(params: Params, required: boolean, now: number, names = { start: ['start_time', 'startTime'], end: ['end_time', 'endTime'] }): { start: number; end: number } {
+function window(
+  params: Params,
+  required: boolean,
+  now: number,
+  names = { start: ['start_time', 'startTime'], end: ['end_time', 'endTime'] },
+): { start: number; end: number } {
   const start = timeParam(params, names.start, required);
   const end = timeParam(params, names.end, required);
   const s = start ?? 0;
   const e = end ?? now + 1;
-  if (s >= e) throw invalidArgument(`${names.start[0]} (${formatRfc3339(s)}) must be before ${names.end[0]} (${formatRfc3339(e)}).`, names.start[0]);
+  if (s >= e)
+    throw invalidArgument(
+      `${names.start[0]} (${formatRfc3339(s)}) must be before ${names.end[0]} (${formatRfc3339(e)}).`,
+      names.start[0],
+    );
   return { start: s, end: e };
 }
 
@@ -46,12 +56,18 @@ function exactlyOne(params: Params, fields: Record<string, string[]>, what: stri
   const given: Array<{ key: string; value: string }> = [];
   for (const names of Object.values(fields)) {
     const v = params.getAny(...names);
-    if (v !== undefined && v.trim() !== '') given.push({ key: names[0]!, value: v.trim() });
+    if (v !== undefined && v.trim() !== '') given.push({ key: names[0], value: v.trim() });
   }
-  const all = Object.values(fields).map((n) => n[0]).join(', ');
+  const all = Object.values(fields)
+    .map((n) => n[0])
+    .join(', ');
   if (given.length === 0) throw invalidArgument(`Exactly one ${what} is required: one of ${all}.`, all);
-  if (given.length > 1) throw invalidArgument(`Exactly one ${what} is allowed, but the request sets ${given.map((g) => g.key).join(' and ')}.`, given[1]!.key);
-  return given[0]!;
+  if (given.length > 1)
+    throw invalidArgument(
+      `Exactly one ${what} is allowed, but the request sets ${given.map((g) => g.key).join(' and ')}.`,
+      given[1].key,
+    );
+  return given[0];
 }
 
 function nouns(udm: Udm): Json[] {
@@ -76,7 +92,9 @@ function nounHas(noun: Json, key: string, value: string): boolean {
       return strArray(noun.ip).includes(value) || strArray(asset.ip).includes(value);
     case 'mac': {
       const v = value.toLowerCase().replace(/-/g, ':');
-      return strArray(noun.mac).some((m) => m.toLowerCase() === v) || strArray(asset.mac).some((m) => m.toLowerCase() === v);
+      return (
+        strArray(noun.mac).some((m) => m.toLowerCase() === v) || strArray(asset.mac).some((m) => m.toLowerCase() === v)
+      );
     }
     case 'productId':
       return productIdMatches(asset.assetId, value) || productIdMatches(asset.productObjectId, value);
@@ -126,14 +144,16 @@ function artifactOf(udm: Udm): { domains: string[]; ips: string[]; hashes: strin
   if (typeof target.hostname === 'string') domains.push(target.hostname.toLowerCase());
   if (typeof target.url === 'string') {
     const m = /^[a-z]+:\/\/([^/:?#]+)/i.exec(target.url);
-    if (m) domains.push(m[1]!.toLowerCase());
+    if (m) domains.push(m[1].toLowerCase());
   }
   const dns = ((udm.network ?? {}) as Json).dns as Json | undefined;
-  for (const q of (dns?.questions as Json[] | undefined) ?? []) if (typeof q.name === 'string') domains.push(q.name.toLowerCase());
+  for (const q of (dns?.questions as Json[] | undefined) ?? [])
+    if (typeof q.name === 'string') domains.push(q.name.toLowerCase());
   ips.push(...strArray(target.ip));
   for (const n of nouns(udm)) {
     const file = (((n.process ?? {}) as Json).file ?? n.file) as Json | undefined;
-    if (file) for (const h of ['md5', 'sha1', 'sha256']) if (typeof file[h] === 'string') hashes.push((file[h] as string).toLowerCase());
+    if (file)
+      for (const h of ['md5', 'sha1', 'sha256']) if (typeof file[h] === 'string') hashes.push(file[h].toLowerCase());
   }
   return { domains, ips, hashes };
 }
@@ -153,7 +173,11 @@ function dropEmpty(obj: Json): Json {
   return obj;
 }
 
-function eventsIn(store: EventStore, start: number, end: number): { events: readonly StoredEvent[]; lo: number; hi: number } {
+function eventsIn(
+  store: EventStore,
+  start: number,
+  end: number,
+): { events: readonly StoredEvent[]; lo: number; hi: number } {
   const [lo, hi] = store.range(start, end);
   return { events: store.all(), lo, hi };
 }
@@ -188,7 +212,9 @@ function rawLogOf(e: StoredEvent): string {
     ['bytes_out', net.sentBytes],
     ['bytes_in', net.receivedBytes],
   ];
-  const kv = fields.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`);
+  const kv = fields
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`);
   return `${String(md.eventTimestamp)} ${String(md.vendorName ?? 'unknown')} ${kv.join(' ')}`;
 }
 
@@ -196,7 +222,8 @@ function eventByParam(store: EventStore, params: Params): StoredEvent {
   const name = params.get('name');
   params.rejectUnknown();
   if (name === undefined || name === '') throw invalidArgument('name is required: the event ID (metadata.id).', 'name');
-  if (!isBase64(name)) throw invalidArgument(`Invalid value at 'name' (TYPE_BYTES), Base64 decoding failed for "${name}"`, 'name');
+  if (!isBase64(name))
+    throw invalidArgument(`Invalid value at 'name' (TYPE_BYTES), Base64 decoding failed for "${name}"`, 'name');
   const e = store.getByName(idHex(name));
   if (!e) throw notFound(`Event "${name}" was not found.`);
   return e;
@@ -207,7 +234,10 @@ function iocSourcesForMatch(ioc: IocEntry): Json[] {
     source: s.source,
     category: s.category,
     rawSeverity: s.rawSeverity,
-    confidenceScore: { normalizedConfidenceScore: s.confidence >= 80 ? 'High' : s.confidence >= 50 ? 'Medium' : 'Low', intRawConfidenceScore: s.confidence },
+    confidenceScore: {
+      normalizedConfidenceScore: s.confidence >= 80 ? 'High' : s.confidence >= 50 ? 'Medium' : 'Low',
+      intRawConfidenceScore: s.confidence,
+    },
   }));
 }
 
@@ -228,7 +258,12 @@ function userMatches(u: DirectoryUser, key: string, value: string): boolean {
   }
 }
 
-export function matchSearchRoute(httpMethod: string, segments: string[], store: EventStore, now: () => number): Route | undefined {
+export function matchSearchRoute(
+  httpMethod: string,
+  segments: string[],
+  store: EventStore,
+  now: () => number,
+): Route | undefined {
   if (httpMethod !== 'GET') return undefined;
   const path = segments.join('/');
   switch (path) {
@@ -243,14 +278,19 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           });
           const limit = params.int(['limit'], 1, 10_000, 10_000);
           params.rejectUnknown();
-          if (query === undefined || query.trim() === '') throw invalidArgument('query is required: a UDM search such as metadata.event_type = "NETWORK_DNS".', 'query');
-          if (end - start > MAX_WINDOW_MS) throw invalidArgument('A UDM search covers at most 90 days; narrow time_range.', 'time_range.start_time');
+          if (query === undefined || query.trim() === '')
+            throw invalidArgument(
+              'query is required: a UDM search such as metadata.event_type = "NETWORK_DNS".',
+              'query',
+            );
+          if (end - start > MAX_WINDOW_MS)
+            throw invalidArgument('A UDM search covers at most 90 days; narrow time_range.', 'time_range.start_time');
           const matcher = compileSearchQuery(query, store);
           const { events, lo, hi } = eventsIn(store, start, end);
           const out: Json[] = [];
           let more = false;
           for (let i = lo; i < hi; i++) {
-            const e = events[i]!;
+            const e = events[i];
             if (!matcher(e.udm)) continue;
             if (out.length === limit) {
               more = true;
@@ -272,13 +312,16 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           params.rejectUnknown();
           const kind = indicatorKind(ind.key);
           if (kind === 'productId' && !/^[A-Za-z]{2}:\S+$/.test(ind.value)) {
-            throw invalidArgument(`asset.product_id must be a two-letter type, a colon and an ID (such as CS:1234-5678), got "${ind.value}".`, 'asset.product_id');
+            throw invalidArgument(
+              `asset.product_id must be a two-letter type, a colon and an ID (such as CS:1234-5678), got "${ind.value}".`,
+              'asset.product_id',
+            );
           }
           const { events, lo, hi } = eventsIn(store, start, end);
           const out: Udm[] = [];
           let more = false;
           for (let i = lo; i < hi; i++) {
-            const e = events[i]!;
+            const e = events[i];
             if (!nouns(e.udm).some((n) => nounHas(n, kind, ind.value))) continue;
             if (out.length === pageSize) {
               more = true;
@@ -309,17 +352,26 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           const pageSize = params.int(['page_size', 'pageSize'], 1, 100, 100);
           params.rejectUnknown();
           const value = ind.value.toLowerCase();
-          const hashLen: Record<string, number> = { 'artifact.hash_md5': 32, 'artifact.hash_sha1': 40, 'artifact.hash_sha256': 64 };
+          const hashLen: Record<string, number> = {
+            'artifact.hash_md5': 32,
+            'artifact.hash_sha1': 40,
+            'artifact.hash_sha256': 64,
+          };
           const want = hashLen[ind.key];
-          if (want !== undefined && !new RegExp(`^[0-9a-f]{${want}}$`).test(value)) throw invalidArgument(`${ind.key} must be ${want} hexadecimal digits, got "${ind.value}".`, ind.key);
-          const indicatorKey = ARTIFACT_JSON_NAMES[ind.key]!;
+          if (want !== undefined && !new RegExp(`^[0-9a-f]{${want}}$`).test(value))
+            throw invalidArgument(`${ind.key} must be ${want} hexadecimal digits, got "${ind.value}".`, ind.key);
+          const indicatorKey = ARTIFACT_JSON_NAMES[ind.key];
           const seen = new Map<string, { asset: Json; first: number; last: number }>();
           const { events, lo, hi } = eventsIn(store, start, end);
           for (let i = lo; i < hi; i++) {
-            const e = events[i]!;
+            const e = events[i];
             const a = artifactOf(e.udm);
             const hit =
-              ind.key === 'artifact.domain_name' ? a.domains.includes(value) : ind.key === 'artifact.destination_ip_address' ? a.ips.includes(ind.value) : a.hashes.includes(value);
+              ind.key === 'artifact.domain_name'
+                ? a.domains.includes(value)
+                : ind.key === 'artifact.destination_ip_address'
+                  ? a.ips.includes(ind.value)
+                  : a.hashes.includes(value);
             if (!hit) continue;
             const asset = principalAsset(e.udm);
             if (!asset) continue;
@@ -328,12 +380,20 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
             if (!s) seen.set(k, { asset, first: e.t, last: e.t });
             else s.last = e.t;
           }
-          const info = (t: number): Json => ({ artifactIndicator: { [indicatorKey]: ind.value }, seenTime: formatRfc3339(t) });
+          const info = (t: number): Json => ({
+            artifactIndicator: { [indicatorKey]: ind.value },
+            seenTime: formatRfc3339(t),
+          });
           const assets = [...seen.values()]
             .sort((x, y) => x.first - y.first)
             .slice(0, pageSize)
             .map((s) => ({ asset: s.asset, firstSeenArtifactInfo: info(s.first), lastSeenArtifactInfo: info(s.last) }));
-          const kind = ind.key === 'artifact.domain_name' ? 'domainResults?domain' : ind.key === 'artifact.destination_ip_address' ? 'ipResults?ip' : 'hashResults?hash';
+          const kind =
+            ind.key === 'artifact.domain_name'
+              ? 'domainResults?domain'
+              : ind.key === 'artifact.destination_ip_address'
+                ? 'ipResults?ip'
+                : 'hashResults?hash';
           return dropEmpty({ assets, uri: [`${CONSOLE}/${kind}=${encodeURIComponent(ind.value)}`] });
         },
       };
@@ -346,12 +406,13 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           const pageSize = params.int(['page_size', 'pageSize'], 1, 10_000, 10_000);
           params.rejectUnknown();
           const kind = indicatorKind(ind.key);
-          if (kind === 'productId' && !/^\d+$/.test(ind.value)) throw invalidArgument(`asset.product_id must be an integer, got "${ind.value}".`, 'asset.product_id');
+          if (kind === 'productId' && !/^\d+$/.test(ind.value))
+            throw invalidArgument(`asset.product_id must be an integer, got "${ind.value}".`, 'asset.product_id');
           // Each (hostname, ip, mac) combination seen on one machine is an alias with the interval it was seen in.
           const combos = new Map<string, { asset: Json; first: number; last: number }>();
           const { events, lo, hi } = eventsIn(store, start, end);
           for (let i = lo; i < hi; i++) {
-            const e = events[i]!;
+            const e = events[i];
             for (const n of nouns(e.udm)) {
               if (typeof n.hostname !== 'string' || strArray(n.ip).length === 0) continue;
               if (!nounHas(n, kind, ind.value)) continue;
@@ -369,7 +430,10 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           const aliases = [...combos.values()]
             .sort((a, b) => a.first - b.first)
             .slice(0, pageSize)
-            .map((c) => ({ metadata: { interval: { startTime: formatRfc3339(c.first), endTime: formatRfc3339(c.last) } }, entity: { asset: c.asset } }));
+            .map((c) => ({
+              metadata: { interval: { startTime: formatRfc3339(c.first), endTime: formatRfc3339(c.last) } },
+              entity: { asset: c.asset },
+            }));
           return dropEmpty({ aliases });
         },
       };
@@ -418,7 +482,12 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
                 },
                 entity: { user },
               };
-              if (u.hosts.length > 0) alias.relations = u.hosts.map((h) => ({ entity: { hostname: h, asset: { hostname: h } }, entityType: 'ASSET', relationship: 'OWNS' }));
+              if (u.hosts.length > 0)
+                alias.relations = u.hosts.map((h) => ({
+                  entity: { hostname: h, asset: { hostname: h } },
+                  entityType: 'ASSET',
+                  relationship: 'OWNS',
+                }));
               return alias;
             });
           return dropEmpty({ userAliases });
@@ -436,7 +505,7 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           const { events, lo, hi } = eventsIn(store, start, Number.MAX_SAFE_INTEGER);
           if (store.iocs.size > 0) {
             for (let i = lo; i < hi; i++) {
-              const e = events[i]!;
+              const e = events[i];
               const a = artifactOf(e.udm);
               const keys = [...a.domains.map((d) => iocKey('domain', d)), ...a.ips.map((ip) => iocKey('ip', ip))];
               for (const k of keys) {
@@ -455,7 +524,9 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
             iocIngestTime: formatRfc3339(f.ioc.ingestTime),
             firstSeenTime: formatRfc3339(f.first),
             lastSeenTime: formatRfc3339(f.last),
-            uri: [`${CONSOLE}/${f.ioc.kind === 'domain' ? 'domainResults?domain' : 'ipResults?ip'}=${encodeURIComponent(f.ioc.value)}`],
+            uri: [
+              `${CONSOLE}/${f.ioc.kind === 'domain' ? 'domainResults?domain' : 'ipResults?ip'}=${encodeURIComponent(f.ioc.value)}`,
+            ],
           }));
           return dropEmpty({ matches, moreDataAvailable: all.length > pageSize });
         },
@@ -464,7 +535,11 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
       return {
         method: 'secops.listIocDetails',
         handle: ({ params }) => {
-          const ind = exactlyOne(params, { domain: ['artifact.domain_name'], ip: ['artifact.destination_ip_address'] }, 'artifact indicator');
+          const ind = exactlyOne(
+            params,
+            { domain: ['artifact.domain_name'], ip: ['artifact.destination_ip_address'] },
+            'artifact indicator',
+          );
           params.rejectUnknown();
           store.entitiesReady();
           const isDomain = ind.key === 'artifact.domain_name';
@@ -478,7 +553,10 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
             rawSeverity: s.rawSeverity,
             sourceUrl: s.sourceUrl,
           }));
-          return dropEmpty({ sources, uri: [`${CONSOLE}/${isDomain ? 'domainResults?domain' : 'ipResults?ip'}=${encodeURIComponent(ind.value)}`] });
+          return dropEmpty({
+            sources,
+            uri: [`${CONSOLE}/${isDomain ? 'domainResults?domain' : 'ipResults?ip'}=${encodeURIComponent(ind.value)}`],
+          });
         },
       };
     case 'v1/event:get':
@@ -514,13 +592,16 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
           let n = 0;
           const { events, lo, hi } = eventsIn(store, start, end);
           for (let i = lo; i < hi && n < pageSize; i++) {
-            const e = events[i]!;
+            const e = events[i];
             const results = (e.udm.securityResult as Json[] | undefined) ?? [];
             const alert = results.find((r) => r.alertState === 'ALERTING');
             if (!alert) continue;
             n++;
             const md = (e.udm.metadata ?? {}) as Json;
-            const sev = typeof alert.severity === 'string' ? alert.severity.charAt(0) + alert.severity.slice(1).toLowerCase() : 'Unspecified';
+            const sev =
+              typeof alert.severity === 'string'
+                ? alert.severity.charAt(0) + alert.severity.slice(1).toLowerCase()
+                : 'Unspecified';
             const info: Json = {
               name: typeof alert.ruleName === 'string' ? alert.ruleName : 'Alert',
               sourceProduct: md.productName,
@@ -550,7 +631,7 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
       };
   }
   if (segments.length === 3 && segments[0] === 'v2' && segments[1] === 'lists') {
-    const name = segments[2]!;
+    const name = segments[2];
     return {
       method: 'secops.getReferenceList',
       handle: ({ params }) => {
@@ -559,7 +640,13 @@ export function matchSearchRoute(httpMethod: string, segments: string[], store: 
         store.entitiesReady();
         const list = store.lists.get(name);
         if (!list) throw notFound(`Reference list "${name}" was not found.`);
-        return { name: list.name, description: list.description, lines: list.lines, contentType: list.contentType, createTime: formatRfc3339(list.createTime) };
+        return {
+          name: list.name,
+          description: list.description,
+          lines: list.lines,
+          contentType: list.contentType,
+          createTime: formatRfc3339(list.createTime),
+        };
       },
     };
   }

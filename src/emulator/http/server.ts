@@ -29,12 +29,19 @@ const ADMIN_BODY_LIMIT = 512 * 1024 * 1024;
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=UTF-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 function sendError(res: ServerResponse, err: unknown): void {
-  const e = err instanceof ApiError ? err : new ApiError('INTERNAL', `Internal error in the sandbox: ${(err as Error)?.message ?? String(err)}`);
+  const e =
+    err instanceof ApiError
+      ? err
+      : new ApiError('INTERNAL', `Internal error in the sandbox: ${(err as Error)?.message ?? String(err)}`);
   send(res, e.httpStatus, e.body(), e.headers);
 }
 
@@ -42,13 +49,19 @@ function sendError(res: ServerResponse, err: unknown): void {
 function checkCredentials(req: IncomingMessage, params: Params): void {
   const auth = req.headers.authorization;
   const bearer = typeof auth === 'string' ? /^Bearer\s+(\S.*)$/i.exec(auth) : null;
-  if (bearer && bearer[1]!.trim() !== '') return;
+  if (bearer && bearer[1].trim() !== '') return;
   const apiKey = req.headers['x-goog-api-key'] ?? params.query.values.get('key')?.[0];
   if (apiKey) {
     throw new ApiError(
       'UNAUTHENTICATED',
       'API keys are not supported by this API. Expected OAuth2 access token or other authentication credentials that assert a principal.',
-      [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'CREDENTIALS_MISSING', domain: 'googleapis.com' }],
+      [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'CREDENTIALS_MISSING',
+          domain: 'googleapis.com',
+        },
+      ],
     );
   }
   throw new ApiError(
@@ -98,9 +111,13 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
 
     const segments = splitPath(rawPath);
     const params = new Params(parseQuery(rawQuery));
-    const route: Route | undefined = matchKeysRoute(httpMethod, segments, keys) ?? matchSearchRoute(httpMethod, segments, events, () => clock.now());
+    const route: Route | undefined =
+      matchKeysRoute(httpMethod, segments, keys) ?? matchSearchRoute(httpMethod, segments, events, () => clock.now());
     if (!route) {
-      throw new ApiError('NOT_FOUND', `The requested URL ${rawPath} was not found on this server (no ${httpMethod} method there).`);
+      throw new ApiError(
+        'NOT_FOUND',
+        `The requested URL ${rawPath} was not found on this server (no ${httpMethod} method there).`,
+      );
     }
     checkCredentials(req, params);
 
@@ -119,7 +136,12 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
         throw new ApiError(
           'INVALID_ARGUMENT',
           `The value of ${plus.join(', ')} contains an unencoded "+". Special characters in parameter values must be URL-encoded (write "+" as %2B and a space as %20).`,
-          [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: plus.map((field) => ({ field, description: 'unencoded "+"' })) }],
+          [
+            {
+              '@type': 'type.googleapis.com/google.rpc.BadRequest',
+              fieldViolations: plus.map((field) => ({ field, description: 'unencoded "+"' })),
+            },
+          ],
         );
       }
       limiter.admit(route.method);
@@ -163,4 +185,3 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
       }),
   };
 }
-

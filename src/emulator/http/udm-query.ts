@@ -19,7 +19,7 @@ export function compileSearchQuery(text: string, store: EventStore): EventMatche
   const compiled = compileQuery(text, { referenceLists });
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
-    const first = errors[0]!;
+    const first = errors[0];
     const where = `line ${first.range.start.line + 1}, column ${first.range.start.character + 1}`;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
     throw invalidArgument(`Invalid UDM query at ${where}: ${first.message}${more}`, 'query');

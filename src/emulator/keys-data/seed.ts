@@ -35,18 +35,30 @@ export function demoKeys(now: number): DemoKey[] {
       annotations: { team: 'web', env: 'prod' },
     }),
     key('maps-staging', 'Maps (staging site)', 120, {
-      restrictions: { browserKeyRestrictions: { allowedReferrers: ['staging.example.com', 'staging.example.com/*', 'http://localhost:8080/*'] } },
+      restrictions: {
+        browserKeyRestrictions: {
+          allowedReferrers: ['staging.example.com', 'staging.example.com/*', 'http://localhost:8080/*'],
+        },
+      },
       annotations: { team: 'web', env: 'staging' },
     }),
     key('translate-backend', 'Translation backend', 180, {
       restrictions: {
         serverKeyRestrictions: { allowedIps: ['203.0.113.17', '198.51.100.0/24', '2001:db8:4860::/48'] },
-        apiTargets: [{ service: 'translate.googleapis.com', methods: ['google.cloud.translate.v2.TranslateService.TranslateText', 'Get*'] }],
+        apiTargets: [
+          {
+            service: 'translate.googleapis.com',
+            methods: ['google.cloud.translate.v2.TranslateService.TranslateText', 'Get*'],
+          },
+        ],
       },
       annotations: { team: 'platform' },
     }),
     key('cron-reports', 'Nightly reports job', 95, {
-      restrictions: { serverKeyRestrictions: { allowedIps: ['192.0.2.44'] }, apiTargets: [{ service: 'sheets.googleapis.com' }, { service: 'drive.googleapis.com' }] },
+      restrictions: {
+        serverKeyRestrictions: { allowedIps: ['192.0.2.44'] },
+        apiTargets: [{ service: 'sheets.googleapis.com' }, { service: 'drive.googleapis.com' }],
+      },
     }),
     key('android-field-app', 'Field app (Android)', 150, {
       restrictions: {
@@ -61,12 +73,18 @@ export function demoKeys(now: number): DemoKey[] {
       annotations: { team: 'mobile' },
     }),
     key('ios-field-app', 'Field app (iOS)', 149, {
-      restrictions: { iosKeyRestrictions: { allowedBundleIds: ['com.example.fieldapp', 'com.example.fieldapp.widget'] }, apiTargets: [{ service: 'maps-ios-backend.googleapis.com' }] },
+      restrictions: {
+        iosKeyRestrictions: { allowedBundleIds: ['com.example.fieldapp', 'com.example.fieldapp.widget'] },
+        apiTargets: [{ service: 'maps-ios-backend.googleapis.com' }],
+      },
       annotations: { team: 'mobile' },
     }),
     key('vertex-bound', 'Vertex AI (bound to service account)', 60, {
       serviceAccountEmail: 'vertex-caller@cloudbench-demo.iam.gserviceaccount.com',
-      restrictions: { serverKeyRestrictions: { allowedIps: ['203.0.113.0/28'] }, apiTargets: [{ service: 'aiplatform.googleapis.com' }] },
+      restrictions: {
+        serverKeyRestrictions: { allowedIps: ['203.0.113.0/28'] },
+        apiTargets: [{ service: 'aiplatform.googleapis.com' }],
+      },
     }),
     key('vertex-bound-open', 'Vertex AI notebook (bound, unrestricted)', 21, {
       serviceAccountEmail: 'notebook-runner@cloudbench-demo.iam.gserviceaccount.com',
@@ -77,11 +95,15 @@ export function demoKeys(now: number): DemoKey[] {
     }),
     key('unrestricted-dev', 'Developer test key (unrestricted)', 7),
     key('youtube-data', 'YouTube Data API', 300, {
-      restrictions: { apiTargets: [{ service: 'youtube.googleapis.com', methods: ['google.youtube.v3.VideoService.List*'] }] },
+      restrictions: {
+        apiTargets: [{ service: 'youtube.googleapis.com', methods: ['google.youtube.v3.VideoService.List*'] }],
+      },
     }),
     key('partner-portal', 'Partner portal', 45, {
       restrictions: {
-        browserKeyRestrictions: { allowedReferrers: ['https://partners.example.org:8443/', 'https://partners.example.org:8443/*'] },
+        browserKeyRestrictions: {
+          allowedReferrers: ['https://partners.example.org:8443/', 'https://partners.example.org:8443/*'],
+        },
         apiTargets: [{ service: 'places.googleapis.com' }, { service: 'geocoding-backend.googleapis.com' }],
       },
     }),

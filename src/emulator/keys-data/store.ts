@@ -69,10 +69,13 @@ export function parseUpdateMask(mask: string | undefined): MutableField[] | '*' 
     const path = raw.trim();
     if (path === '*') return '*';
     // A sub-field such as restrictions.api_targets still replaces the whole restrictions message.
-    const top = path.split('.')[0]!;
+    const top = path.split('.')[0];
     const field = MASK_FIELDS[top];
     if (!field) {
-      throw invalidArgument(`Invalid update mask path "${path}": only display_name, restrictions and annotations can be updated.`, 'update_mask');
+      throw invalidArgument(
+        `Invalid update mask path "${path}": only display_name, restrictions and annotations can be updated.`,
+        'update_mask',
+      );
     }
     fields.add(field);
   }
@@ -138,7 +141,9 @@ export class KeyStore {
 
   private etagOf(k: StoredKey): string {
     const h = createHash('sha256')
-      .update(JSON.stringify([k.displayName, k.restrictions ?? null, k.annotations, k.updateTime, k.deleteTime ?? null]))
+      .update(
+        JSON.stringify([k.displayName, k.restrictions ?? null, k.annotations, k.updateTime, k.deleteTime ?? null]),
+      )
       .digest('base64')
       .slice(0, 22);
     return `W/"${h}=="`;
@@ -196,7 +201,11 @@ export class KeyStore {
     validateKeyCombination(input.serviceAccountEmail, input.restrictions);
     const id = keyId ?? uuid4(this.rng);
     const existing = this.keys.get(this.keyName(project, id));
-    if (existing) throw new ApiError('ALREADY_EXISTS', `Key "${this.keyName(project, id)}" already exists${existing.deleteTime !== undefined ? ' (deleted; undelete it or choose another key ID)' : ''}.`);
+    if (existing)
+      throw new ApiError(
+        'ALREADY_EXISTS',
+        `Key "${this.keyName(project, id)}" already exists${existing.deleteTime !== undefined ? ' (deleted; undelete it or choose another key ID)' : ''}.`,
+      );
     const now = this.clock.now();
     const k: StoredKey = {
       project,
@@ -232,18 +241,31 @@ export class KeyStore {
 
   getKeyString(project: string, keyId: string): { keyString: string } {
     const k = this.find(project, keyId);
-    if (k.deleteTime !== undefined) throw failedPrecondition(`Key "${this.keyName(project, keyId)}" is deleted; undelete it to read its key string.`);
+    if (k.deleteTime !== undefined)
+      throw failedPrecondition(`Key "${this.keyName(project, keyId)}" is deleted; undelete it to read its key string.`);
     return { keyString: k.keyString };
   }
 
-  update(project: string, keyId: string, input: KeyInput, mask: MutableField[] | '*' | undefined, presentFields: Set<string>): OperationJson {
+  update(
+    project: string,
+    keyId: string,
+    input: KeyInput,
+    mask: MutableField[] | '*' | undefined,
+    presentFields: Set<string>,
+  ): OperationJson {
     const k = this.find(project, keyId);
-    if (k.deleteTime !== undefined) throw failedPrecondition(`Key "${this.keyName(project, keyId)}" is deleted; undelete it before updating it.`);
+    if (k.deleteTime !== undefined)
+      throw failedPrecondition(`Key "${this.keyName(project, keyId)}" is deleted; undelete it before updating it.`);
     if (input.etag !== undefined && input.etag !== k.etag) {
-      throw new ApiError('ABORTED', `The etag "${input.etag}" does not match the current etag of key "${this.keyName(project, keyId)}"; it was changed by someone else. Read the key again and retry.`);
+      throw new ApiError(
+        'ABORTED',
+        `The etag "${input.etag}" does not match the current etag of key "${this.keyName(project, keyId)}"; it was changed by someone else. Read the key again and retry.`,
+      );
     }
     const fields: MutableField[] =
-      mask === '*' ? ['displayName', 'restrictions', 'annotations'] : mask ?? (['displayName', 'restrictions', 'annotations'] as const).filter((f) => presentFields.has(f));
+      mask === '*'
+        ? ['displayName', 'restrictions', 'annotations']
+        : (mask ?? (['displayName', 'restrictions', 'annotations'] as const).filter((f) => presentFields.has(f)));
     const nextRestrictions = fields.includes('restrictions') ? input.restrictions : k.restrictions;
     validateKeyCombination(k.serviceAccountEmail, nextRestrictions);
     // Replace, never merge: the lists supplied become the key's whole lists.
@@ -261,9 +283,13 @@ export class KeyStore {
   delete(project: string, keyId: string, etag: string | undefined): OperationJson {
     const k = this.find(project, keyId);
     if (etag !== undefined && etag !== '' && etag !== k.etag) {
-      throw new ApiError('ABORTED', `The etag "${etag}" does not match the current etag of key "${this.keyName(project, keyId)}"; read the key again and retry.`);
+      throw new ApiError(
+        'ABORTED',
+        `The etag "${etag}" does not match the current etag of key "${this.keyName(project, keyId)}"; read the key again and retry.`,
+      );
     }
-    if (k.deleteTime !== undefined) throw failedPrecondition(`Key "${this.keyName(project, keyId)}" is already deleted.`);
+    if (k.deleteTime !== undefined)
+      throw failedPrecondition(`Key "${this.keyName(project, keyId)}" is already deleted.`);
     const now = this.clock.now();
     k.deleteTime = now;
     k.updateTime = now;
@@ -275,10 +301,13 @@ export class KeyStore {
     const name = this.keyName(project, keyId);
     const k = this.keys.get(name);
     if (!k) throw notFound(`Key "${name}" was not found.`);
-    if (k.deleteTime === undefined) throw failedPrecondition(`Key "${name}" is not deleted, so it cannot be undeleted.`);
+    if (k.deleteTime === undefined)
+      throw failedPrecondition(`Key "${name}" is not deleted, so it cannot be undeleted.`);
     if (this.isPurged(k)) {
       const days = Math.floor((this.clock.now() - k.deleteTime) / 86_400_000);
-      throw failedPrecondition(`Key "${name}" was deleted ${days} days ago; a key can be undeleted only within 30 days of deletion, so it cannot be undeleted.`);
+      throw failedPrecondition(
+        `Key "${name}" was deleted ${days} days ago; a key can be undeleted only within 30 days of deletion, so it cannot be undeleted.`,
+      );
     }
     delete k.deleteTime;
     k.updateTime = this.clock.now();

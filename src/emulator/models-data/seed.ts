@@ -3,7 +3,15 @@
 // endpoints and deployments. Times are relative to the moment of the reset.
 import type { ProtoObject } from '../../core/proto';
 import { deployedModelMessage } from '../grpc/endpoint-service';
-import { DEMO_PROJECT_ID, endpointKey, modelKey, type EvaluationRecord, type ModelRecord, type ModelStore, type VersionRecord } from '../grpc/store';
+import {
+  DEMO_PROJECT_ID,
+  endpointKey,
+  modelKey,
+  type EvaluationRecord,
+  type ModelRecord,
+  type ModelStore,
+  type VersionRecord,
+} from '../grpc/store';
 import { jsonToValue, numericId, type Json } from '../grpc/util';
 import { CATALOG, DEMO_ENDPOINTS, type CatalogEntry, type ModelKind } from './catalog';
 import { mulberry32 } from '../random';
@@ -11,11 +19,10 @@ import { mulberry32 } from '../random';
 const DAY = 86_400_000;
 const SCHEMA = 'gs://google-cloud-aiplatform/schema/modelevaluation';
 
-
 type Rng = () => number;
 const round = (x: number, digits = 4): number => Number(x.toFixed(digits));
 const between = (rng: Rng, lo: number, hi: number): number => lo + (hi - lo) * rng();
-const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
+const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)];
 
 const PREBUILT = 'us-docker.pkg.dev/vertex-ai/prediction';
 
@@ -33,7 +40,8 @@ function kindSpec(entry: CatalogEntry, versionIndex: number, rng: Rng): ProtoObj
           predictionSchemaUri: `${bucket}/prediction.yaml`,
         },
         trainingPipeline: `projects/${DEMO_PROJECT_ID}/locations/${entry.location}/trainingPipelines/${numericId(`pipeline:${slug}:${versionIndex}`)}`,
-        supportedExportFormats: entry.kind === 'forecasting' ? [] : [{ id: 'tf-saved-model', exportableContents: ['ARTIFACT'] }],
+        supportedExportFormats:
+          entry.kind === 'forecasting' ? [] : [{ id: 'tf-saved-model', exportableContents: ['ARTIFACT'] }],
         supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
         supportedInputStorageFormats: ['bigquery', 'csv'],
         supportedOutputStorageFormats: ['bigquery', 'csv'],
@@ -92,7 +100,12 @@ function kindSpec(entry: CatalogEntry, versionIndex: number, rng: Rng): ProtoObj
         ...(entry.kind === 'custom-tensorflow' && versionIndex > 1
           ? {
               explanationSpec: {
-                parameters: { examples: { exampleGcsSource: { dataFormat: 'JSONL', gcsSource: { uris: [`${bucket}/examples.jsonl`] } }, neighborCount: 10 } },
+                parameters: {
+                  examples: {
+                    exampleGcsSource: { dataFormat: 'JSONL', gcsSource: { uris: [`${bucket}/examples.jsonl`] } },
+                    neighborCount: 10,
+                  },
+                },
                 metadata: { inputs: {}, outputs: {} },
               },
             }
@@ -101,12 +114,24 @@ function kindSpec(entry: CatalogEntry, versionIndex: number, rng: Rng): ProtoObj
     }
     case 'tuned-llm': {
       const steps = 3 + Math.floor(rng() * 3);
-      const checkpoints = Array.from({ length: steps }, (_, i) => ({ checkpointId: String(i + 1), epoch: i + 1, step: (i + 1) * 250 }));
+      const checkpoints = Array.from({ length: steps }, (_, i) => ({
+        checkpointId: String(i + 1),
+        epoch: i + 1,
+        step: (i + 1) * 250,
+      }));
       return {
         artifactUri: `gs://cloudbench-demo-models/${slug}/tuning-job-${versionIndex}/postprocess/node-0/checkpoints/final`,
         containerSpec: {
-          imageUri: 'us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20250202_0916_RC00',
-          args: ['python', '-m', 'vllm.entrypoints.api_server', '--host=0.0.0.0', '--port=8080', '--max-model-len=4096'],
+          imageUri:
+            'us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20250202_0916_RC00',
+          args: [
+            'python',
+            '-m',
+            'vllm.entrypoints.api_server',
+            '--host=0.0.0.0',
+            '--port=8080',
+            '--max-model-len=4096',
+          ],
           ports: [{ containerPort: 8080 }],
           predictRoute: '/generate',
           healthRoute: '/ping',
@@ -114,7 +139,14 @@ function kindSpec(entry: CatalogEntry, versionIndex: number, rng: Rng): ProtoObj
         supportedExportFormats: [],
         supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
         modelSourceInfo: { sourceType: 'MODEL_GARDEN', copy: false },
-        baseModelSource: { modelGardenSource: { publicModelName: entry.kind === 'tuned-llm' && slug.startsWith('gemma') ? 'publishers/google/models/gemma2' : 'publishers/meta/models/llama3' } },
+        baseModelSource: {
+          modelGardenSource: {
+            publicModelName:
+              entry.kind === 'tuned-llm' && slug.startsWith('gemma')
+                ? 'publishers/google/models/gemma2'
+                : 'publishers/meta/models/llama3',
+          },
+        },
         checkpoints,
         defaultCheckpointId: String(steps),
       };
@@ -135,7 +167,13 @@ function classificationMetrics(classes: string[], quality: number, rng: Rng): Js
     const recall = round(Math.max(0, Math.min(1, quality + (0.5 - t) * 0.35 + between(rng, -0.02, 0.02))));
     const precision = round(Math.max(0, Math.min(1, quality - (0.5 - t) * 0.25 + between(rng, -0.02, 0.02))));
     const f1Score = precision + recall > 0 ? round((2 * precision * recall) / (precision + recall)) : 0;
-    return { confidenceThreshold: t, recall, precision, f1Score, falsePositiveRate: round(Math.max(0, (1 - precision) * (1 - t) * 0.6)) };
+    return {
+      confidenceThreshold: t,
+      recall,
+      precision,
+      f1Score,
+      falsePositiveRate: round(Math.max(0, (1 - precision) * (1 - t) * 0.6)),
+    };
   });
   const total = 2000 + Math.floor(rng() * 8000);
   const perClass = Math.floor(total / classes.length);
@@ -168,7 +206,11 @@ function regressionMetrics(quality: number, rng: Rng, forecasting: boolean): Jso
   };
   if (forecasting) {
     base.weightedAbsolutePercentageError = round(between(rng, 5, 20) * (1.2 - quality));
-    base.quantileMetrics = [0.1, 0.5, 0.9].map((q) => ({ quantile: q, scaledPinballLoss: round(between(rng, 0.02, 0.2)), observedQuantile: round(q + between(rng, -0.03, 0.03)) }));
+    base.quantileMetrics = [0.1, 0.5, 0.9].map((q) => ({
+      quantile: q,
+      scaledPinballLoss: round(between(rng, 0.02, 0.2)),
+      observedQuantile: round(q + between(rng, -0.03, 0.03)),
+    }));
   }
   return base;
 }
@@ -180,7 +222,12 @@ function detectionMetrics(quality: number): Json {
     boundingBoxMetrics: [0.5, 0.75].map((iou) => ({
       iouThreshold: iou,
       meanAveragePrecision: round(quality - (iou - 0.5) * 0.6),
-      confidenceMetrics: [0.3, 0.5, 0.7].map((t) => ({ confidenceThreshold: t, recall: round(quality - t * 0.2), precision: round(quality - 0.05 + t * 0.1), f1Score: round(quality - 0.05) })),
+      confidenceMetrics: [0.3, 0.5, 0.7].map((t) => ({
+        confidenceThreshold: t,
+        recall: round(quality - t * 0.2),
+        precision: round(quality - 0.05 + t * 0.1),
+        f1Score: round(quality - 0.05),
+      })),
     })),
   };
 }
@@ -202,7 +249,9 @@ function schemaFor(kind: ModelKind, classes: boolean): { uri: string; classifica
     case 'custom-tensorflow':
     case 'custom-pytorch':
     case 'bqml':
-      return classes ? { uri: `${SCHEMA}/classification_metrics_1.0.0.yaml`, classification: true } : { uri: `${SCHEMA}/regression_metrics_1.0.0.yaml`, classification: false };
+      return classes
+        ? { uri: `${SCHEMA}/classification_metrics_1.0.0.yaml`, classification: true }
+        : { uri: `${SCHEMA}/regression_metrics_1.0.0.yaml`, classification: false };
     case 'tuned-llm':
       return undefined;
   }
@@ -215,9 +264,13 @@ function annotationsFor(entry: CatalogEntry, className: string, rng: Rng): Proto
     const other = classes.find((c) => c !== className) ?? className;
     const predicted = type === 'FALSE_NEGATIVE' ? other : className;
     const truth = type === 'FALSE_POSITIVE' ? other : className;
-    const payload: Json = entry.kind.startsWith('image') || entry.kind === 'object-detection'
-      ? { imageGcsUri: `gs://cloudbench-demo-data/${entry.displayName}/eval/${className}-${i + 1}.jpg`, mimeType: 'image/jpeg' }
-      : { content: `sample ${i + 1} for ${className}`, mimeType: 'text/plain' };
+    const payload: Json =
+      entry.kind.startsWith('image') || entry.kind === 'object-detection'
+        ? {
+            imageGcsUri: `gs://cloudbench-demo-data/${entry.displayName}/eval/${className}-${i + 1}.jpg`,
+            mimeType: 'image/jpeg',
+          }
+        : { content: `sample ${i + 1} for ${className}`, mimeType: 'text/plain' };
     return {
       type,
       predictions: [jsonToValue({ displayName: predicted, confidence: round(between(rng, 0.55, 0.99), 3) })],
@@ -228,7 +281,14 @@ function annotationsFor(entry: CatalogEntry, className: string, rng: Rng): Proto
   });
 }
 
-function addEvaluations(store: ModelStore, model: ModelRecord, entry: CatalogEntry, version: VersionRecord, index: number, rng: Rng): void {
+function addEvaluations(
+  store: ModelStore,
+  model: ModelRecord,
+  entry: CatalogEntry,
+  version: VersionRecord,
+  index: number,
+  rng: Rng,
+): void {
   const schema = schemaFor(entry.kind, !!entry.classes?.length);
   if (!schema) return;
   const count = index === 1 || rng() < 0.6 ? 1 : 2;
@@ -251,7 +311,8 @@ function addEvaluations(store: ModelStore, model: ModelRecord, entry: CatalogEnt
         sliceDimensions: schema.classification ? ['annotationSpec'] : [],
         metadata: jsonToValue({
           pipeline_job_resource_name: `projects/${DEMO_PROJECT_ID}/locations/${entry.location}/pipelineJobs/evaluation-${id.slice(0, 8)}`,
-          evaluation_dataset_type: entry.kind.startsWith('tabular') || entry.kind === 'forecasting' ? 'bigquery' : 'gcs',
+          evaluation_dataset_type:
+            entry.kind.startsWith('tabular') || entry.kind === 'forecasting' ? 'bigquery' : 'gcs',
           evaluation_dataset_path: [`bq://cloudbench-demo.ml_eval.${entry.displayName.replace(/-/g, '_')}_holdout`],
         }),
       },
@@ -269,7 +330,10 @@ function addEvaluations(store: ModelStore, model: ModelRecord, entry: CatalogEnt
             metricsSchemaUri: schema.uri,
             metrics: jsonToValue(classificationMetrics([className, 'other'], sliceQuality, rng)),
           },
-          annotations: e === 0 && (entry.kind === 'image-classification' || entry.kind === 'text-classification') ? annotationsFor(entry, className, rng) : [],
+          annotations:
+            e === 0 && (entry.kind === 'image-classification' || entry.kind === 'text-classification')
+              ? annotationsFor(entry, className, rng)
+              : [],
         });
       }
     }
@@ -294,7 +358,11 @@ export function loadModelSeed(store: ModelStore, now: number): void {
       id,
       displayName: entry.displayName,
       description: entry.description,
-      labels: { team: entry.team, env: pick(rng, ['prod', 'prod', 'staging', 'dev']), 'cost-center': `cc-${100 + (n % 7) * 10}` },
+      labels: {
+        team: entry.team,
+        env: pick(rng, ['prod', 'prod', 'staging', 'dev']),
+        'cost-center': `cc-${100 + (n % 7) * 10}`,
+      },
       createTime: created,
       updateTime: created,
       etagSeq: 1,
@@ -310,7 +378,16 @@ export function loadModelSeed(store: ModelStore, now: number): void {
         aliases: [],
         createTime: t,
         updateTime: t + Math.floor(rng() * DAY),
-        versionDescription: v === 1 ? 'Initial training run.' : pick(rng, ['Retrained on the latest month of data.', 'Added engineered features.', 'Tuned hyperparameters.', 'Rebalanced classes.', 'Fixed label leakage in training data.']),
+        versionDescription:
+          v === 1
+            ? 'Initial training run.'
+            : pick(rng, [
+                'Retrained on the latest month of data.',
+                'Added engineered features.',
+                'Tuned hyperparameters.',
+                'Rebalanced classes.',
+                'Fixed label leakage in training data.',
+              ]),
         labels: { 'training-run': `run-${String(v).padStart(3, '0')}` },
         spec: kindSpec(entry, v, rng),
       };
@@ -321,10 +398,10 @@ export function loadModelSeed(store: ModelStore, now: number): void {
     // The default is usually the latest version but sometimes the one before, as teams hold back a release.
     const versionIds = [...model.versions.keys()];
     const defaultIndex = versionIds.length > 1 && rng() < 0.35 ? versionIds.length - 2 : versionIds.length - 1;
-    model.versions.get(versionIds[defaultIndex]!)!.aliases.push('default');
+    model.versions.get(versionIds[defaultIndex])!.aliases.push('default');
     const free = EXTRA_ALIASES.filter(() => rng() < 0.5).slice(0, Math.max(0, versionIds.length - 1));
     free.forEach((alias, i) => {
-      const version = model.versions.get(versionIds[(defaultIndex + 1 + i) % versionIds.length]!)!;
+      const version = model.versions.get(versionIds[(defaultIndex + 1 + i) % versionIds.length])!;
       version.aliases.push(alias);
     });
     model.updateTime = Math.max(...[...model.versions.values()].map((v) => v.updateTime));
@@ -341,11 +418,19 @@ export function loadModelSeed(store: ModelStore, now: number): void {
     const trafficSplit: Record<string, number> = {};
     e.deployments.forEach((d, i) => {
       const model = byName.get(d.model);
-      if (!model || !model.versions.has(String(d.version)) || model.location !== e.location) throw new Error(`demo catalogue: ${d.model}@${d.version} cannot be deployed to ${e.displayName}`);
+      if (!model || !model.versions.has(String(d.version)) || model.location !== e.location)
+        throw new Error(`demo catalogue: ${d.model}@${d.version} cannot be deployed to ${e.displayName}`);
       const deployedId = numericId(`demo-deployed:${e.displayName}:${i}`);
       const version = model.versions.get(String(d.version))!;
       const machine = model.versions.get(String(d.version))!.spec.supportedDeploymentResourcesTypes as string[];
-      const dm = deployedModelMessage(deployedId, modelKey(model.project, model.location, model.id), version.versionId, `${model.displayName}-v${version.versionId}`, created + i * DAY, d.model.startsWith('gemma') ? 'g2-standard-12' : 'n1-standard-4');
+      const dm = deployedModelMessage(
+        deployedId,
+        modelKey(model.project, model.location, model.id),
+        version.versionId,
+        `${model.displayName}-v${version.versionId}`,
+        created + i * DAY,
+        d.model.startsWith('gemma') ? 'g2-standard-12' : 'n1-standard-4',
+      );
       if (machine.includes('AUTOMATIC_RESOURCES')) {
         delete dm.dedicatedResources;
         dm.automaticResources = { minReplicaCount: 1, maxReplicaCount: 3 };
@@ -358,7 +443,9 @@ export function loadModelSeed(store: ModelStore, now: number): void {
       location: e.location,
       id,
       displayName: e.displayName,
-      description: e.deployments.length ? `Online predictions for ${e.deployments.map((d) => d.model).join(', ')}.` : 'Empty endpoint for trying deployments.',
+      description: e.deployments.length
+        ? `Online predictions for ${e.deployments.map((d) => d.model).join(', ')}.`
+        : 'Empty endpoint for trying deployments.',
       labels: { env: e.displayName.startsWith('staging') ? 'staging' : 'prod' },
       createTime: created,
       updateTime: created + e.deployments.length * DAY,

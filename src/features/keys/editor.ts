@@ -53,7 +53,12 @@ export class RestrictionEditor implements vscode.Disposable {
       existing.panel.reveal();
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel('cloudbench.keys.restrictions', `Restrictions: ${key.displayName || keyIdOf(key.name)}`, vscode.ViewColumn.Active, webviewPanelOptions(extensionUri));
+    const panel = vscode.window.createWebviewPanel(
+      'cloudbench.keys.restrictions',
+      `Restrictions: ${key.displayName || keyIdOf(key.name)}`,
+      vscode.ViewColumn.Active,
+      webviewPanelOptions(extensionUri),
+    );
     const editor = new RestrictionEditor(panel, extensionUri, key, host);
     RestrictionEditor.open.set(key.name, editor);
     return editor;
@@ -69,7 +74,12 @@ export class RestrictionEditor implements vscode.Disposable {
     for (const editor of [...RestrictionEditor.open.values()]) editor.panel.dispose();
   }
 
-  private constructor(readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, key: ApiKey, private readonly host: EditorHost) {
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    key: ApiKey,
+    private readonly host: EditorHost,
+  ) {
     this.apiKey = key;
     this.key = toEditorKey(key);
     panel.webview.html = renderHtml(panel.webview, extensionUri, this.key.displayName || this.key.keyId);
@@ -113,11 +123,25 @@ export class RestrictionEditor implements vscode.Disposable {
     this.saving = true;
     this.post({ type: 'saving' });
     try {
-      const outcome = await this.host.runOperation(`Update restrictions of key ${this.key.keyId}`, this.key.name, (signal) => session.save(submitted, etag, { signal }),
-        (result) => (result.kind === 'saved' ? { state: 'succeeded' } : { state: 'failed', detail: result.kind === 'conflict' ? 'not saved: the key changed on the server' : 'nothing sent' }));
+      const outcome = await this.host.runOperation(
+        `Update restrictions of key ${this.key.keyId}`,
+        this.key.name,
+        (signal) => session.save(submitted, etag, { signal }),
+        (result) =>
+          result.kind === 'saved'
+            ? { state: 'succeeded' }
+            : {
+                state: 'failed',
+                detail: result.kind === 'conflict' ? 'not saved: the key changed on the server' : 'nothing sent',
+              },
+      );
       switch (outcome.kind) {
         case 'invalid':
-          this.post({ type: 'error', message: 'Fix the marked entries; nothing was sent.', problems: outcome.problems });
+          this.post({
+            type: 'error',
+            message: 'Fix the marked entries; nothing was sent.',
+            problems: outcome.problems,
+          });
           break;
         case 'unchanged':
           this.post({ type: 'error', message: 'Nothing changed; nothing was sent.', problems: [] });
@@ -133,13 +157,18 @@ export class RestrictionEditor implements vscode.Disposable {
           this.post({
             type: 'conflict',
             key: this.key,
-            message: 'Someone changed this key after you opened it, so nothing was saved. The current server state is shown below; start over from it or keep your edits, review what will change, and save again.',
+            message:
+              'Someone changed this key after you opened it, so nothing was saved. The current server state is shown below; start over from it or keep your edits, review what will change, and save again.',
           });
           break;
       }
     } catch (err) {
       if (isCancellation(err)) {
-        this.post({ type: 'error', message: 'Cancelled. The key may or may not have changed; reopen the editor to see its state.', problems: [] });
+        this.post({
+          type: 'error',
+          message: 'Cancelled. The key may or may not have changed; reopen the editor to see its state.',
+          problems: [],
+        });
       } else {
         log.error(`updating restrictions of ${this.key.name} failed`, err);
         this.post({ type: 'error', message: `The server refused the change: ${describeError(err)}`, problems: [] });

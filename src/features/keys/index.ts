@@ -2,7 +2,11 @@
 import * as vscode from 'vscode';
 import { checkRequest, formatCheckReport } from '../../core/apikeys/check';
 import {
-  ApiKeysClient, DEFAULT_API_KEYS_ENDPOINT, EtagConflictError, daysLeftToUndelete, explainKeysError,
+  ApiKeysClient,
+  DEFAULT_API_KEYS_ENDPOINT,
+  EtagConflictError,
+  daysLeftToUndelete,
+  explainKeysError,
 } from '../../core/apikeys/client';
 import { summarizeRestrictions } from '../../core/apikeys/describe';
 import { UNDELETE_WINDOW_DAYS, type ApiKey } from '../../core/apikeys/types';
@@ -17,14 +21,26 @@ import { getOperationsRegistry } from '../operations/registry';
 import type { Services } from '../services';
 import { RestrictionEditor } from './editor';
 import { askCreateRequest, askSimulatedRequest } from './inputs';
-import { DeletedGroupNode, KeyNode, KeysModel, KeysTreeProvider, LoadMoreNode, describeKeysFailure, keyIdOf, type KeysTreeNode } from './tree';
+import {
+  DeletedGroupNode,
+  KeyNode,
+  KeysModel,
+  KeysTreeProvider,
+  LoadMoreNode,
+  describeKeysFailure,
+  keyIdOf,
+  type KeysTreeNode,
+} from './tree';
 
 const log = getLogger('keys');
 const CHECK_SCHEME = 'cloudbench-key-check';
 
 /** A failure with the API Keys explanation attached (missing role, org policy, location). */
 class ExplainedError extends Error {
-  constructor(message: string, readonly cause: unknown) {
+  constructor(
+    message: string,
+    readonly cause: unknown,
+  ) {
     super(message);
   }
 }
@@ -57,7 +73,8 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       tokens: connection.cloudTokens(endpoint ?? DEFAULT_API_KEYS_ENDPOINT),
       retry: connection.settings.retry,
       timeoutMs: connection.settings.timeoutMs,
-      onRetry: (method, err, attempt, delay) => log.warn(`${method}: retry ${attempt} in ${delay} ms after ${describeError(err)}`),
+      onRetry: (method, err, attempt, delay) =>
+        log.warn(`${method}: retry ${attempt} in ${delay} ms after ${describeError(err)}`),
     });
   };
 
@@ -67,17 +84,23 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
   });
   const view = vscode.window.createTreeView('cloudbench.keys', { treeDataProvider: provider, showCollapseAll: false });
   context.subscriptions.push(provider, view);
-  context.subscriptions.push(services.onDidChangeConnection(() => {
-    RestrictionEditor.closeAll();
-    provider.refresh();
-  }));
+  context.subscriptions.push(
+    services.onDidChangeConnection(() => {
+      RestrictionEditor.closeAll();
+      provider.refresh();
+    }),
+  );
 
   const checkReports = new Map<string, string>();
   const checkChanged = new vscode.EventEmitter<vscode.Uri>();
-  context.subscriptions.push(checkChanged, vscode.workspace.registerTextDocumentContentProvider(CHECK_SCHEME, {
-    onDidChange: checkChanged.event,
-    provideTextDocumentContent: (uri) => checkReports.get(uri.path) ?? 'This check report is no longer available; run Check Request again.',
-  }));
+  context.subscriptions.push(
+    checkChanged,
+    vscode.workspace.registerTextDocumentContentProvider(CHECK_SCHEME, {
+      onDidChange: checkChanged.event,
+      provideTextDocumentContent: (uri) =>
+        checkReports.get(uri.path) ?? 'This check report is no longer available; run Check Request again.',
+    }),
+  );
 
   /** Runs one key operation with cancellable progress, listed in the Operations view. */
   const runOperation = async <T>(
@@ -91,7 +114,8 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       title,
       resource,
       source: 'keys',
-      stopWaiting: async () => 'Stopped waiting; the key change goes on on the server. Refresh the API Keys view later to see it.',
+      stopWaiting: async () =>
+        'Stopped waiting; the key change goes on on the server. Refresh the API Keys view later to see it.',
     });
     try {
       const result = await vscode.window.withProgress(
@@ -105,7 +129,8 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       handle.finish(ended.state, ended.detail);
       return result;
     } catch (err) {
-      if (isCancellation(err)) handle.finish('cancelled', 'Stopped waiting; the change may still happen on the server.');
+      if (isCancellation(err))
+        handle.finish('cancelled', 'Stopped waiting; the change may still happen on the server.');
       else handle.finish(err instanceof OperationTrackingError ? 'lost' : 'failed', describeError(err));
       throw explain(err);
     }
@@ -123,13 +148,19 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
   const requireProject = async (): Promise<string> => {
     const project = services.connection().project;
     if (project) return project;
-    const choice = await vscode.window.showWarningMessage('Choose the Google Cloud project whose API keys to manage first.', 'Select Project');
+    const choice = await vscode.window.showWarningMessage(
+      'Choose the Google Cloud project whose API keys to manage first.',
+      'Select Project',
+    );
     if (choice) await vscode.commands.executeCommand('cloudbench.selectProject');
     throw new CancelledError();
   };
 
   /** The key a command acts on: the tree node it was invoked on, a key name, or one the user picks. */
-  const resolveKey = async (arg: unknown, want: 'active' | 'deleted' = 'active'): Promise<{ key: ApiKey; deleted: boolean }> => {
+  const resolveKey = async (
+    arg: unknown,
+    want: 'active' | 'deleted' = 'active',
+  ): Promise<{ key: ApiKey; deleted: boolean }> => {
     if (arg instanceof KeyNode) return { key: arg.key, deleted: arg.deleted };
     const name = typeof arg === 'string' ? arg : (arg as { key?: { name?: unknown } } | undefined)?.key?.name;
     if (typeof name === 'string') {
@@ -138,20 +169,36 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       return { key, deleted: !!key.deleteTime };
     }
     const project = await requireProject();
-    const keys = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing API keys' }, async () => {
-      const out: ApiKey[] = [];
-      for await (const key of client().iterateKeys(project, { showDeleted: want === 'deleted' })) {
-        if (want === 'deleted' ? key.deleteTime : !key.deleteTime) out.push(key);
-      }
-      return out;
-    });
+    const keys = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Listing API keys' },
+      async () => {
+        const out: ApiKey[] = [];
+        for await (const key of client().iterateKeys(project, { showDeleted: want === 'deleted' })) {
+          if (want === 'deleted' ? key.deleteTime : !key.deleteTime) out.push(key);
+        }
+        return out;
+      },
+    );
     if (keys.length === 0) {
-      void vscode.window.showInformationMessage(want === 'deleted' ? `Project ${project} has no keys deleted in the last ${UNDELETE_WINDOW_DAYS} days.` : `Project ${project} has no API keys.`);
+      void vscode.window.showInformationMessage(
+        want === 'deleted'
+          ? `Project ${project} has no keys deleted in the last ${UNDELETE_WINDOW_DAYS} days.`
+          : `Project ${project} has no API keys.`,
+      );
       throw new CancelledError();
     }
     const picked = await vscode.window.showQuickPick(
-      keys.map((key) => ({ label: key.displayName || keyIdOf(key.name), description: keyIdOf(key.name), detail: summarizeRestrictions(key.restrictions), key })),
-      { title: want === 'deleted' ? 'Deleted API key' : 'API key', placeHolder: 'Choose a key', matchOnDescription: true },
+      keys.map((key) => ({
+        label: key.displayName || keyIdOf(key.name),
+        description: keyIdOf(key.name),
+        detail: summarizeRestrictions(key.restrictions),
+        key,
+      })),
+      {
+        title: want === 'deleted' ? 'Deleted API key' : 'API key',
+        placeHolder: 'Choose a key',
+        matchOnDescription: true,
+      },
     );
     if (!picked) throw new CancelledError();
     return { key: picked.key, deleted: want === 'deleted' };
@@ -193,16 +240,22 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     const project = await requireProject();
     const request = await askCreateRequest(project);
     if (!request) return;
-    const created = await runOperation(`Creating API key${request.displayName ? ` "${request.displayName}"` : ''}`, `projects/${project}/locations/global/keys`, (signal, onName) =>
-      client().createKey(project, request, { signal, onOperation: (op) => onName(op.name) }));
+    const created = await runOperation(
+      `Creating API key${request.displayName ? ` "${request.displayName}"` : ''}`,
+      `projects/${project}/locations/global/keys`,
+      (signal, onName) => client().createKey(project, request, { signal, onOperation: (op) => onName(op.name) }),
+    );
     log.info(`created ${created.name}`);
     afterChange();
-    void reveal(created.name, false).catch((err) => log.warn(`could not reveal ${created.name}: ${describeError(err)}`));
+    void reveal(created.name, false).catch((err) =>
+      log.warn(`could not reveal ${created.name}: ${describeError(err)}`),
+    );
     let keyString = created.keyString;
     const label = created.displayName || keyIdOf(created.name);
     const choice = await vscode.window.showInformationMessage(
       `Created API key "${label}" (${keyIdOf(created.name)}). ${summarizeRestrictions(created.restrictions) === 'unrestricted' ? 'It is unrestricted: add restrictions before using it in production.' : ''}`.trim(),
-      'Copy Key String', 'Edit Restrictions',
+      'Copy Key String',
+      'Edit Restrictions',
     );
     if (choice === 'Copy Key String') {
       keyString ??= await client().getKeyString(created.name);
@@ -217,20 +270,32 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
   registerCommand(context, 'cloudbench.keys.editRestrictions', async (arg?: unknown) => {
     const { key, deleted } = await resolveKey(arg);
     if (deleted) {
-      void vscode.window.showWarningMessage(`Key "${key.displayName || keyIdOf(key.name)}" is deleted; undelete it before changing its restrictions.`);
+      void vscode.window.showWarningMessage(
+        `Key "${key.displayName || keyIdOf(key.name)}" is deleted; undelete it before changing its restrictions.`,
+      );
       return;
     }
     // Start from the server's current state (and etag), not from a tree that may be minutes old.
-    const fresh = await explained(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading key' }, () => client().getKey(key.name)));
+    const fresh = await explained(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading key' }, () =>
+        client().getKey(key.name),
+      ),
+    );
     RestrictionEditor.show(services.extensionUri, fresh, editorHost);
   });
 
   registerCommand(context, 'cloudbench.keys.copyKeyString', async (arg?: unknown) => {
     const { key } = await resolveKey(arg);
-    const keyString = await explained(vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading key string' }, () => client().getKeyString(key.name)));
+    const keyString = await explained(
+      vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reading key string' }, () =>
+        client().getKeyString(key.name),
+      ),
+    );
     await vscode.env.clipboard.writeText(keyString);
     log.info(`copied the key string of ${key.name} to the clipboard`);
-    void vscode.window.showInformationMessage(`The key string of "${key.displayName || keyIdOf(key.name)}" is on the clipboard.`);
+    void vscode.window.showInformationMessage(
+      `The key string of "${key.displayName || keyIdOf(key.name)}" is on the clipboard.`,
+    );
   });
 
   registerCommand(context, 'cloudbench.keys.copyResourceName', async (arg?: unknown) => {
@@ -242,22 +307,34 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
   registerCommand(context, 'cloudbench.keys.lookUp', async () => {
     const keyString = await vscode.window.showInputBox({
       title: 'Look Up Key',
-      prompt: 'Paste a key string to find the key it belongs to. It is sent only to the API Keys service and is not stored.',
+      prompt:
+        'Paste a key string to find the key it belongs to. It is sent only to the API Keys service and is not stored.',
       password: true,
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() === '' ? 'Paste a key string.' : /\s/.test(v.trim()) ? 'A key string contains no spaces.' : undefined),
+      validateInput: (v) =>
+        v.trim() === '' ? 'Paste a key string.' : /\s/.test(v.trim()) ? 'A key string contains no spaces.' : undefined,
     });
     if (!keyString) return;
-    const found = await explained(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Looking up key', cancellable: true }, async (_p, token) => {
-      try {
-        return await client().lookupKey(keyString, { signal: toAbortSignal(token)! });
-      } catch (err) {
-        if (err instanceof GoogleApiError && err.status === 'NOT_FOUND') throw new Error('No key with this key string exists (or it was purged more than 30 days after deletion).');
-        throw err;
-      }
-    }));
+    const found = await explained(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Looking up key', cancellable: true },
+        async (_p, token) => {
+          try {
+            return await client().lookupKey(keyString, { signal: toAbortSignal(token)! });
+          } catch (err) {
+            if (err instanceof GoogleApiError && err.status === 'NOT_FOUND')
+              throw new Error(
+                'No key with this key string exists (or it was purged more than 30 days after deletion).',
+              );
+            throw err;
+          }
+        },
+      ),
+    );
     if (!found.name) {
-      void vscode.window.showWarningMessage(`This key string belonged to a key of ${found.parent ?? 'a project'} that has been purged; it cannot be recovered.`);
+      void vscode.window.showWarningMessage(
+        `This key string belonged to a key of ${found.parent ?? 'a project'} that has been purged; it cannot be recovered.`,
+      );
       return;
     }
     let keyName = found.name;
@@ -267,14 +344,23 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       // LookupKey may name the project by number while settings hold its ID: the same key id in
       // the selected project with the same key string is the same key.
       const candidate = formatKeyName({ project: current, key: parseKeyName(keyName).key });
-      const same = await client().getKeyString(candidate).then((s) => s === keyString.trim(), () => false);
+      const same = await client()
+        .getKeyString(candidate)
+        .then(
+          (s) => s === keyString.trim(),
+          () => false,
+        );
       if (same) {
         keyName = candidate;
         owner = current;
       }
     }
     if (owner !== current) {
-      const choice = await vscode.window.showInformationMessage(`The key is ${keyName}, in project ${owner}, not in the selected project${current ? ` ${current}` : ''}.`, 'Switch to Project', 'Copy Resource Name');
+      const choice = await vscode.window.showInformationMessage(
+        `The key is ${keyName}, in project ${owner}, not in the selected project${current ? ` ${current}` : ''}.`,
+        'Switch to Project',
+        'Copy Resource Name',
+      );
       if (choice === 'Copy Resource Name') await vscode.env.clipboard.writeText(keyName);
       if (choice !== 'Switch to Project') return;
       await vscode.workspace.getConfiguration('cloudbench').update('project', owner, vscode.ConfigurationTarget.Global);
@@ -285,7 +371,9 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       void vscode.window.showInformationMessage(`The key is ${keyName} ("${key.displayName ?? ''}").`);
       return;
     }
-    void vscode.window.showInformationMessage(`Found key "${key.displayName || keyIdOf(key.name)}" (${keyIdOf(key.name)})${key.deleteTime ? ', which is deleted' : ''}.`);
+    void vscode.window.showInformationMessage(
+      `Found key "${key.displayName || keyIdOf(key.name)}" (${keyIdOf(key.name)})${key.deleteTime ? ', which is deleted' : ''}.`,
+    );
   });
 
   registerCommand(context, 'cloudbench.keys.rename', async (arg?: unknown) => {
@@ -299,11 +387,14 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     if (displayName === undefined || displayName === (key.displayName ?? '')) return;
     try {
       await runOperation(`Renaming key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
-        client().rename(key.name, displayName, key.etag, { signal, onOperation: (op) => onName(op.name) }));
+        client().rename(key.name, displayName, key.etag, { signal, onOperation: (op) => onName(op.name) }),
+      );
     } catch (err) {
       if (err instanceof EtagConflictError || (err as { cause?: unknown }).cause instanceof EtagConflictError) {
         afterChange();
-        throw new Error('The key was changed by someone else since the list was loaded, so it was not renamed. The list was refreshed; rename it again.');
+        throw new Error(
+          'The key was changed by someone else since the list was loaded, so it was not renamed. The list was refreshed; rename it again.',
+        );
       }
       throw err;
     }
@@ -316,23 +407,31 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     const label = key.displayName || keyIdOf(key.name);
     const choice = await vscode.window.showWarningMessage(
       `Delete API key "${label}"?`,
-      { modal: true, detail: `${key.name}\n\nEvery app that uses this key stops working at once. You can undelete it within ${UNDELETE_WINDOW_DAYS} days; after that it is gone for good.` },
+      {
+        modal: true,
+        detail: `${key.name}\n\nEvery app that uses this key stops working at once. You can undelete it within ${UNDELETE_WINDOW_DAYS} days; after that it is gone for good.`,
+      },
       'Delete',
     );
     if (choice !== 'Delete') return;
     try {
       await runOperation(`Deleting key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
-        client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }));
+        client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }),
+      );
     } catch (err) {
       if ((err as { cause?: unknown }).cause instanceof EtagConflictError || err instanceof EtagConflictError) {
         afterChange();
-        throw new Error('The key was changed by someone else since the list was loaded, so it was not deleted. The list was refreshed; check it and delete again.');
+        throw new Error(
+          'The key was changed by someone else since the list was loaded, so it was not deleted. The list was refreshed; check it and delete again.',
+        );
       }
       throw err;
     }
     RestrictionEditor.close(key.name);
     afterChange();
-    void vscode.window.showInformationMessage(`Deleted key "${label}". It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`);
+    void vscode.window.showInformationMessage(
+      `Deleted key "${label}". It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,
+    );
   });
 
   registerCommand(context, 'cloudbench.keys.undelete', async (arg?: unknown) => {
@@ -340,15 +439,22 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     const label = key.displayName || keyIdOf(key.name);
     const left = daysLeftToUndelete(key.deleteTime, provider.current?.now() ?? Date.now());
     if (left !== undefined && left <= 0) {
-      void vscode.window.showErrorMessage(`Key "${label}" was deleted on ${key.deleteTime}, more than ${UNDELETE_WINDOW_DAYS} days ago, so it cannot be undeleted. Create a new key instead.`);
+      void vscode.window.showErrorMessage(
+        `Key "${label}" was deleted on ${key.deleteTime}, more than ${UNDELETE_WINDOW_DAYS} days ago, so it cannot be undeleted. Create a new key instead.`,
+      );
       return;
     }
     try {
       await runOperation(`Undeleting key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
-        client().undeleteKey(key.name, { signal, onOperation: (op) => onName(op.name) }));
+        client().undeleteKey(key.name, { signal, onOperation: (op) => onName(op.name) }),
+      );
     } catch (err) {
       const cause = (err as { cause?: unknown }).cause ?? err;
-      if (cause instanceof GoogleApiError && cause.status === 'FAILED_PRECONDITION' && /30 days|undelete/i.test(cause.message)) {
+      if (
+        cause instanceof GoogleApiError &&
+        cause.status === 'FAILED_PRECONDITION' &&
+        /30 days|undelete/i.test(cause.message)
+      ) {
         // The key is purged or about to be: the list no longer shows it after a reload.
         afterChange();
         throw new Error(`${cause.message} Create a new key instead.`);
@@ -357,7 +463,9 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     }
     afterChange();
     void reveal(key.name, false).catch((err) => log.warn(`could not reveal ${key.name}: ${describeError(err)}`));
-    void vscode.window.showInformationMessage(`Undeleted key "${label}". It can take a few minutes before the key string works again.`);
+    void vscode.window.showInformationMessage(
+      `Undeleted key "${label}". It can take a few minutes before the key string works again.`,
+    );
   });
 
   registerCommand(context, 'cloudbench.keys.checkRequest', async (arg?: unknown) => {

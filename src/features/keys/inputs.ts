@@ -2,10 +2,22 @@
 // the same rules the restriction editor uses.
 import * as vscode from 'vscode';
 import type { SimulatedRequest } from '../../core/apikeys/check';
-import { APPLICATION_RESTRICTION_LABELS, BOUND_KEY_SERVICE, type ApplicationRestrictionKind, type Restrictions } from '../../core/apikeys/types';
 import {
-  normalizeRestrictions, parseCallerIp, validateBundleId, validateIp, validatePackageName, validateReferrer,
-  validateRestrictions, validateServiceName, validateSha1Fingerprint,
+  APPLICATION_RESTRICTION_LABELS,
+  BOUND_KEY_SERVICE,
+  type ApplicationRestrictionKind,
+  type Restrictions,
+} from '../../core/apikeys/types';
+import {
+  normalizeRestrictions,
+  parseCallerIp,
+  validateBundleId,
+  validateIp,
+  validatePackageName,
+  validateReferrer,
+  validateRestrictions,
+  validateServiceName,
+  validateSha1Fingerprint,
 } from '../../core/apikeys/validation';
 import { checkKeyId } from '../../core/names';
 
@@ -27,7 +39,10 @@ function firstProblem(values: string[], validate: (v: string) => string | undefi
 }
 
 function splitList(text: string): string[] {
-  return text.split(/[,\s]+/).map((v) => v.trim()).filter((v) => v.length > 0);
+  return text
+    .split(/[,\s]+/)
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
 }
 
 export async function askCreateRequest(project: string): Promise<CreateInput | undefined> {
@@ -46,7 +61,11 @@ export async function askCreateRequest(project: string): Promise<CreateInput | u
   const binding = await vscode.window.showQuickPick(
     [
       { label: 'Standard key', description: 'Ties requests to the project for billing and quota', bound: false },
-      { label: 'Bind to a service account…', description: 'Requests run as the service account (Vertex AI only)', bound: true },
+      {
+        label: 'Bind to a service account…',
+        description: 'Requests run as the service account (Vertex AI only)',
+        bound: true,
+      },
     ],
     { title: 'Create API Key (3/5): kind of key' },
   );
@@ -55,22 +74,29 @@ export async function askCreateRequest(project: string): Promise<CreateInput | u
   if (binding.bound) {
     serviceAccountEmail = await vscode.window.showInputBox({
       title: 'Create API Key (3/5): service account',
-      prompt: 'Email of the service account to bind. The organization policy constraints/iam.managed.disableServiceAccountApiKeyCreation must allow it.',
+      prompt:
+        'Email of the service account to bind. The organization policy constraints/iam.managed.disableServiceAccountApiKeyCreation must allow it.',
       placeHolder: 'caller@PROJECT.iam.gserviceaccount.com',
       validateInput: (v) => (EMAIL.test(v.trim()) ? undefined : 'Enter a service account email address.'),
     });
     if (serviceAccountEmail === undefined) return undefined;
     serviceAccountEmail = serviceAccountEmail.trim();
   }
-  const kinds: Array<ApplicationRestrictionKind | 'none'> = serviceAccountEmail ? ['none', 'server'] : ['none', 'browser', 'server', 'android', 'ios'];
-  const appItems: Array<vscode.QuickPickItem & { restriction: ApplicationRestrictionKind | 'none' }> = kinds.map((kind) => ({
-    label: kind === 'none' ? 'No application restriction' : APPLICATION_RESTRICTION_LABELS[kind],
-    restriction: kind,
-  }));
-  const app = await vscode.window.showQuickPick(
-    appItems,
-    { title: 'Create API Key (4/5): application restriction', placeHolder: serviceAccountEmail ? 'A bound key allows only IP address restrictions' : 'Which callers may use the key' },
+  const kinds: Array<ApplicationRestrictionKind | 'none'> = serviceAccountEmail
+    ? ['none', 'server']
+    : ['none', 'browser', 'server', 'android', 'ios'];
+  const appItems: Array<vscode.QuickPickItem & { restriction: ApplicationRestrictionKind | 'none' }> = kinds.map(
+    (kind) => ({
+      label: kind === 'none' ? 'No application restriction' : APPLICATION_RESTRICTION_LABELS[kind],
+      restriction: kind,
+    }),
   );
+  const app = await vscode.window.showQuickPick(appItems, {
+    title: 'Create API Key (4/5): application restriction',
+    placeHolder: serviceAccountEmail
+      ? 'A bound key allows only IP address restrictions'
+      : 'Which callers may use the key',
+  });
   if (!app) return undefined;
   const restrictions: Restrictions = {};
   if (app.restriction !== 'none') {
@@ -87,13 +113,27 @@ export async function askCreateRequest(project: string): Promise<CreateInput | u
   }
   const apis = await vscode.window.showInputBox({
     title: 'Create API Key (5/5): API restriction',
-    prompt: 'Services the key may call, separated by commas (e.g. translate.googleapis.com). Empty: every API that accepts keys.',
+    prompt:
+      'Services the key may call, separated by commas (e.g. translate.googleapis.com). Empty: every API that accepts keys.',
     value: serviceAccountEmail ? BOUND_KEY_SERVICE : '',
-    validateInput: (v) => firstProblem(v.split(',').map((s) => s.trim()).filter(Boolean), (service) =>
-      validateServiceName(service) ?? (serviceAccountEmail && service.toLowerCase() !== BOUND_KEY_SERVICE ? `A key bound to a service account works only with ${BOUND_KEY_SERVICE}.` : undefined)),
+    validateInput: (v) =>
+      firstProblem(
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        (service) =>
+          validateServiceName(service) ??
+          (serviceAccountEmail && service.toLowerCase() !== BOUND_KEY_SERVICE
+            ? `A key bound to a service account works only with ${BOUND_KEY_SERVICE}.`
+            : undefined),
+      ),
   });
   if (apis === undefined) return undefined;
-  const services = apis.split(',').map((s) => s.trim()).filter(Boolean);
+  const services = apis
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (services.length > 0) restrictions.apiTargets = services.map((service) => ({ service }));
   const problems = validateRestrictions(restrictions, { serviceAccountBound: !!serviceAccountEmail });
   if (problems.length > 0) throw new Error(problems.map((p) => p.message).join(' '));
@@ -105,7 +145,15 @@ export async function askCreateRequest(project: string): Promise<CreateInput | u
   return out;
 }
 
-const APP_INPUTS: Record<ApplicationRestrictionKind, { prompt: string; placeholder: string; validate: (values: string[]) => string | undefined; build: (values: string[]) => Restrictions }> = {
+const APP_INPUTS: Record<
+  ApplicationRestrictionKind,
+  {
+    prompt: string;
+    placeholder: string;
+    validate: (values: string[]) => string | undefined;
+    build: (values: string[]) => Restrictions;
+  }
+> = {
   browser: {
     prompt: 'Website referrers separated by commas or spaces. "*" may replace the first host label or end the path.',
     placeholder: 'example.com/*, *.example.com/*',
@@ -121,10 +169,11 @@ const APP_INPUTS: Record<ApplicationRestrictionKind, { prompt: string; placehold
   android: {
     prompt: 'Apps as package=SHA1 pairs separated by commas or spaces (fingerprint with or without colons).',
     placeholder: 'com.example.app=DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09',
-    validate: (values) => firstProblem(values, (v) => {
-      const [pkg = '', sha = ''] = v.split('=');
-      return validatePackageName(pkg) ?? validateSha1Fingerprint(sha);
-    }),
+    validate: (values) =>
+      firstProblem(values, (v) => {
+        const [pkg = '', sha = ''] = v.split('=');
+        return validatePackageName(pkg) ?? validateSha1Fingerprint(sha);
+      }),
     build: (values) => ({
       androidKeyRestrictions: {
         allowedApplications: values.map((v) => {
@@ -144,45 +193,85 @@ const APP_INPUTS: Record<ApplicationRestrictionKind, { prompt: string; placehold
 
 export async function askSimulatedRequest(restrictions: Restrictions): Promise<SimulatedRequest | undefined> {
   const request: SimulatedRequest = {};
-  const ask = async (title: string, prompt: string, value: string, validate?: (v: string) => string | undefined): Promise<string | undefined> =>
-    vscode.window.showInputBox({ title: `Check Request: ${title}`, prompt, value, ignoreFocusOut: true, ...(validate ? { validateInput: validate } : {}) });
-  if (restrictions.browserKeyRestrictions) {
-    const referrer = await ask('Referer', 'The page URL the browser sends in the Referer header.', 'https://www.example.com/', (v) => {
-      try {
-        new URL(v);
-        return undefined;
-      } catch {
-        return 'Enter a full URL such as https://www.example.com/page.';
-      }
+  const ask = async (
+    title: string,
+    prompt: string,
+    value: string,
+    validate?: (v: string) => string | undefined,
+  ): Promise<string | undefined> =>
+    vscode.window.showInputBox({
+      title: `Check Request: ${title}`,
+      prompt,
+      value,
+      ignoreFocusOut: true,
+      ...(validate ? { validateInput: validate } : {}),
     });
+  if (restrictions.browserKeyRestrictions) {
+    const referrer = await ask(
+      'Referer',
+      'The page URL the browser sends in the Referer header.',
+      'https://www.example.com/',
+      (v) => {
+        try {
+          new URL(v);
+          return undefined;
+        } catch {
+          return 'Enter a full URL such as https://www.example.com/page.';
+        }
+      },
+    );
     if (referrer === undefined) return undefined;
     request.referrer = referrer;
   } else if (restrictions.serverKeyRestrictions) {
-    const ip = await ask('caller IP', 'The external IP address the request comes from.', restrictions.serverKeyRestrictions.allowedIps?.[0]?.split('/')[0] ?? '', (v) =>
-      parseCallerIp(v) ? undefined : 'Enter an IPv4 or IPv6 address.');
+    const ip = await ask(
+      'caller IP',
+      'The external IP address the request comes from.',
+      restrictions.serverKeyRestrictions.allowedIps?.[0]?.split('/')[0] ?? '',
+      (v) => (parseCallerIp(v) ? undefined : 'Enter an IPv4 or IPv6 address.'),
+    );
     if (ip === undefined) return undefined;
     request.callerIp = ip;
   } else if (restrictions.androidKeyRestrictions) {
     const first = restrictions.androidKeyRestrictions.allowedApplications?.[0];
-    const pkg = await ask('X-Android-Package', 'Package name the app sends (X-Android-Package; X-PlatformA-Package in the service description).', first?.packageName ?? '');
+    const pkg = await ask(
+      'X-Android-Package',
+      'Package name the app sends (X-Android-Package; X-PlatformA-Package in the service description).',
+      first?.packageName ?? '',
+    );
     if (pkg === undefined) return undefined;
-    const cert = await ask('X-Android-Cert', 'SHA-1 certificate fingerprint the app sends (X-Android-Cert; X-PlatformA-Cert).', first?.sha1Fingerprint ?? '');
+    const cert = await ask(
+      'X-Android-Cert',
+      'SHA-1 certificate fingerprint the app sends (X-Android-Cert; X-PlatformA-Cert).',
+      first?.sha1Fingerprint ?? '',
+    );
     if (cert === undefined) return undefined;
     request.androidPackage = pkg;
     request.androidCert = cert;
   } else if (restrictions.iosKeyRestrictions) {
-    const bundle = await ask('X-Ios-Bundle-Identifier', 'Bundle ID the app sends (X-Ios-Bundle-Identifier; X-PlatformB-Bundle-Identifier).', restrictions.iosKeyRestrictions.allowedBundleIds?.[0] ?? '');
+    const bundle = await ask(
+      'X-Ios-Bundle-Identifier',
+      'Bundle ID the app sends (X-Ios-Bundle-Identifier; X-PlatformB-Bundle-Identifier).',
+      restrictions.iosKeyRestrictions.allowedBundleIds?.[0] ?? '',
+    );
     if (bundle === undefined) return undefined;
     request.iosBundleId = bundle;
   }
   const targets = restrictions.apiTargets ?? [];
-  const service = await ask('service', targets.length > 0 ? `Service the request calls. Allowed: ${targets.map((t) => t.service).join(', ')}.` : 'Service the request calls (the key has no API restriction).',
-    targets[0]?.service ?? 'translate.googleapis.com');
+  const service = await ask(
+    'service',
+    targets.length > 0
+      ? `Service the request calls. Allowed: ${targets.map((t) => t.service).join(', ')}.`
+      : 'Service the request calls (the key has no API restriction).',
+    targets[0]?.service ?? 'translate.googleapis.com',
+  );
   if (service === undefined) return undefined;
   if (service.trim()) request.service = service.trim();
-  const method = await ask('method', 'Method the request calls, short (TranslateText) or fully qualified; empty if it does not matter.', '');
+  const method = await ask(
+    'method',
+    'Method the request calls, short (TranslateText) or fully qualified; empty if it does not matter.',
+    '',
+  );
   if (method === undefined) return undefined;
   if (method.trim()) request.method = method.trim();
   return request;
 }
-

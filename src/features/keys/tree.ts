@@ -28,13 +28,22 @@ export class KeysModel {
   activeError: string | undefined;
   deletedError: string | undefined;
 
-  constructor(readonly project: string, private readonly client: ApiKeysClient, readonly now: () => number = Date.now) {
+  constructor(
+    readonly project: string,
+    private readonly client: ApiKeysClient,
+    readonly now: () => number = Date.now,
+  ) {
     this.active = this.newActiveList();
   }
 
   private newActiveList(): PagedList<ApiKey> {
     return new PagedList<ApiKey>((pageToken, signal) =>
-      this.client.listKeys(this.project, { pageSize: PAGE_SIZE, ...(pageToken ? { pageToken } : {}), ...(signal ? { signal } : {}) }));
+      this.client.listKeys(this.project, {
+        pageSize: PAGE_SIZE,
+        ...(pageToken ? { pageToken } : {}),
+        ...(signal ? { signal } : {}),
+      }),
+    );
   }
 
   private firstPageLoaded = false;
@@ -66,7 +75,11 @@ export class KeysModel {
     this.loadingDeleted ??= (async () => {
       try {
         const keys: ApiKey[] = [];
-        for await (const key of this.client.iterateKeys(this.project, { showDeleted: true, pageSize: PAGE_SIZE, ...(signal ? { signal } : {}) })) {
+        for await (const key of this.client.iterateKeys(this.project, {
+          showDeleted: true,
+          pageSize: PAGE_SIZE,
+          ...(signal ? { signal } : {}),
+        })) {
           if (key.deleteTime) keys.push(key);
         }
         this.deleted = keys;
@@ -112,7 +125,12 @@ export class ProjectNode extends vscode.TreeItem {
 }
 
 export class KeyNode extends vscode.TreeItem {
-  constructor(readonly key: ApiKey, readonly deleted: boolean, readonly parent: ProjectNode | DeletedGroupNode, now: number) {
+  constructor(
+    readonly key: ApiKey,
+    readonly deleted: boolean,
+    readonly parent: ProjectNode | DeletedGroupNode,
+    now: number,
+  ) {
     const keyId = keyIdOf(key.name);
     super(key.displayName || keyId, vscode.TreeItemCollapsibleState.None);
     this.id = `key:${deleted ? 'deleted' : 'active'}:${key.name}`;
@@ -129,16 +147,17 @@ export class KeyNode extends vscode.TreeItem {
       const left = daysLeftToUndelete(key.deleteTime, now);
       const expired = left === undefined || left <= 0;
       this.contextValue = `key.deleted${expired ? '.expired' : ''}${bound}`;
-      this.description = `${keyId} · ${expired ? 'past the 30-day undelete window' : `deleted, ${formatDaysLeft(left!)} to undelete`}`;
+      this.description = `${keyId} · ${expired ? 'past the 30-day undelete window' : `deleted, ${formatDaysLeft(left)} to undelete`}`;
       this.iconPath = new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'));
       lines.push(`Deleted: ${key.deleteTime}`);
     } else {
       this.contextValue = `key.active${bound}`;
       const summary = summarizeRestrictions(key.restrictions);
       this.description = `${keyId} · ${summary}`;
-      this.iconPath = summary === 'unrestricted'
-        ? new vscode.ThemeIcon('unlock', new vscode.ThemeColor('list.warningForeground'))
-        : new vscode.ThemeIcon(key.serviceAccountEmail ? 'person' : 'key');
+      this.iconPath =
+        summary === 'unrestricted'
+          ? new vscode.ThemeIcon('unlock', new vscode.ThemeColor('list.warningForeground'))
+          : new vscode.ThemeIcon(key.serviceAccountEmail ? 'person' : 'key');
     }
     lines.push('', ...describeRestrictions(key.restrictions));
     this.tooltip = lines.join('\n');
@@ -176,11 +195,18 @@ export class LoadMoreNode extends vscode.TreeItem {
 }
 
 export class MessageNode extends vscode.TreeItem {
-  constructor(message: string, readonly parent: ProjectNode | DeletedGroupNode, kind: 'error' | 'info' = 'info') {
+  constructor(
+    message: string,
+    readonly parent: ProjectNode | DeletedGroupNode,
+    kind: 'error' | 'info' = 'info',
+  ) {
     super(message, vscode.TreeItemCollapsibleState.None);
     this.id = `keys-message:${parent.id}:${kind}`;
     this.contextValue = kind === 'error' ? 'keysError' : 'keysMessage';
-    this.iconPath = new vscode.ThemeIcon(kind === 'error' ? 'error' : 'info', kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined);
+    this.iconPath = new vscode.ThemeIcon(
+      kind === 'error' ? 'error' : 'info',
+      kind === 'error' ? new vscode.ThemeColor('errorForeground') : undefined,
+    );
     this.tooltip = message;
   }
 }
@@ -241,7 +267,8 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
       }
       const children: KeysTreeNode[] = model.active.items.map((k) => this.keyNode(k, false, node));
       if (model.activeError) children.push(new MessageNode(`Could not list keys: ${model.activeError}`, node, 'error'));
-      else if (model.active.items.length === 0) children.push(new MessageNode('No API keys yet. Create one with the + button.', node));
+      else if (model.active.items.length === 0)
+        children.push(new MessageNode('No API keys yet. Create one with the + button.', node));
       if (model.active.hasMore && !model.activeError && model.started) children.push(new LoadMoreNode(node));
       children.push(this.deletedNode!);
       return children;
@@ -255,7 +282,8 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
           log.error(`listing deleted keys of ${model.project} failed`, err);
         }
       }
-      if (model.deletedError) return [new MessageNode(`Could not list deleted keys: ${model.deletedError}`, node, 'error')];
+      if (model.deletedError)
+        return [new MessageNode(`Could not list deleted keys: ${model.deletedError}`, node, 'error')];
       const deleted = model.deleted ?? [];
       if (deleted.length === 0) return [new MessageNode('No keys deleted in the last 30 days.', node)];
       return deleted.map((k) => this.keyNode(k, true, node));

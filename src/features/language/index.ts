@@ -11,7 +11,12 @@ import {
 } from 'vscode-languageclient/node';
 import { registerCommand } from '../../platform/commands';
 import { getLogger, showLogs } from '../../platform/log';
-import { REFERENCE_LISTS_NOTIFICATION, isReferenceLists, type ReferenceListsParams, type UdmInitializationOptions } from '../../server/protocol';
+import {
+  REFERENCE_LISTS_NOTIFICATION,
+  isReferenceLists,
+  type ReferenceListsParams,
+  type UdmInitializationOptions,
+} from '../../server/protocol';
 import type { Services } from '../services';
 
 const log = getLogger('udm-language');
@@ -72,7 +77,10 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
     initializationFailedHandler: (error) => {
       log.error('UDM language server failed to initialize', error);
       void vscode.window
-        .showErrorMessage('The UDM language server could not start; completion and checks are off. Run "Cloudbench: Restart UDM Language Server" to try again.', 'Show Logs')
+        .showErrorMessage(
+          'The UDM language server could not start; completion and checks are off. Run "Cloudbench: Restart UDM Language Server" to try again.',
+          'Show Logs',
+        )
         .then((choice) => choice && showLogs());
       return false;
     },
@@ -84,7 +92,7 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
       closed: (): CloseHandlerResult => {
         const now = Date.now();
         crashTimes.push(now);
-        while (crashTimes.length && now - crashTimes[0]! > RESTART_WINDOW_MS) crashTimes.shift();
+        while (crashTimes.length && now - crashTimes[0] > RESTART_WINDOW_MS) crashTimes.shift();
         if (crashTimes.length <= MAX_RESTARTS) {
           log.warn(`UDM language server stopped; restarting (${crashTimes.length} in the last 3 minutes)`);
           return { action: CloseAction.Restart, handled: true };
@@ -92,7 +100,8 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
         log.error(`UDM language server stopped ${crashTimes.length} times in 3 minutes; not restarting`);
         return {
           action: CloseAction.DoNotRestart,
-          message: 'The UDM language server keeps stopping. Run "Cloudbench: Restart UDM Language Server" after checking the logs.',
+          message:
+            'The UDM language server keeps stopping. Run "Cloudbench: Restart UDM Language Server" after checking the logs.',
           handled: false,
         };
       },
@@ -110,7 +119,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     try {
       await c.start();
       log.info('UDM language server started');
-      if (referenceLists) void c.sendNotification(REFERENCE_LISTS_NOTIFICATION, { lists: referenceLists } satisfies ReferenceListsParams);
+      if (referenceLists)
+        void c.sendNotification(REFERENCE_LISTS_NOTIFICATION, { lists: referenceLists } satisfies ReferenceListsParams);
     } catch (err) {
       client = undefined;
       log.error('UDM language server did not start', err);

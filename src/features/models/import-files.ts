@@ -23,4 +23,3 @@ export function parseImport<T>(typeName: string, values: unknown[], file: string
     }
   });
 }
-

@@ -9,11 +9,25 @@ import { getLogger } from '../../platform/log';
 import { toAbortSignal } from '../../platform/disposables';
 import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
-import { filterExpression, isDefaultVersion, lastSegment, modelLabel, validateAlias, validateModelId } from './presentation';
+import {
+  filterExpression,
+  isDefaultVersion,
+  lastSegment,
+  modelLabel,
+  validateAlias,
+  validateModelId,
+} from './presentation';
 import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
 import {
-  AnnotationNode, CheckpointNode, EvaluationNode, LoadMoreNode, ModelNode, ModelsNode, ModelsTreeProvider,
-  SliceNode, VersionNode,
+  AnnotationNode,
+  CheckpointNode,
+  EvaluationNode,
+  LoadMoreNode,
+  ModelNode,
+  ModelsNode,
+  ModelsTreeProvider,
+  SliceNode,
+  VersionNode,
 } from './tree';
 
 const log = getLogger('models');
@@ -69,7 +83,10 @@ function buildClient(connection: Connection): ModelRegistryClient | undefined {
   const endpoint = connection.endpoint('models');
   return new (lazy.client().ModelRegistryClient)({
     tokenSource: connection.cloudTokens(endpoint),
-    endpoint: { ...(endpoint ? { apiEndpoint: endpoint } : {}), ...(s.universeDomain ? { universeDomain: s.universeDomain } : {}) },
+    endpoint: {
+      ...(endpoint ? { apiEndpoint: endpoint } : {}),
+      ...(s.universeDomain ? { universeDomain: s.universeDomain } : {}),
+    },
     retry: s.retry,
     timeoutMs: s.timeoutMs,
     log: (m) => log.debug(m),
@@ -78,12 +95,20 @@ function buildClient(connection: Connection): ModelRegistryClient | undefined {
 
 /** Reads and parses a JSON file the user picked, with errors that name the file and the problem. */
 async function pickJsonFile(title: string): Promise<{ path: string; json: unknown } | undefined> {
-  const picked = await vscode.window.showOpenDialog({ title, canSelectMany: false, filters: { JSON: ['json'] }, openLabel: 'Import' });
+  const picked = await vscode.window.showOpenDialog({
+    title,
+    canSelectMany: false,
+    filters: { JSON: ['json'] },
+    openLabel: 'Import',
+  });
   const uri = picked?.[0];
   if (!uri) return undefined;
   let text: string;
   try {
-    text = uri.scheme === 'file' ? await readFile(uri.fsPath, 'utf8') : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    text =
+      uri.scheme === 'file'
+        ? await readFile(uri.fsPath, 'utf8')
+        : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch (err) {
     throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`);
   }
@@ -101,7 +126,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   const currentClient = (): ModelRegistryClient | undefined => (built ??= { client: buildClient(connection) }).client;
   const annotations = new Map<string, EvaluatedAnnotation[]>();
   let filter: string | undefined = context.workspaceState.get<string>(FILTER_KEY) || undefined;
-  const setFilterContext = (): Thenable<unknown> => vscode.commands.executeCommand('setContext', 'cloudbench.modelsFiltered', !!filter);
+  const setFilterContext = (): Thenable<unknown> =>
+    vscode.commands.executeCommand('setContext', 'cloudbench.modelsFiltered', !!filter);
   void setFilterContext();
 
   const provider = new ModelsTreeProvider({
@@ -119,7 +145,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     },
     remove: (name) => {
       const entries = context.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
-      if (entries.some((e) => e.name === name)) void context.workspaceState.update(JOURNAL_KEY, entries.filter((e) => e.name !== name));
+      if (entries.some((e) => e.name === name))
+        void context.workspaceState.update(
+          JOURNAL_KEY,
+          entries.filter((e) => e.name !== name),
+        );
     },
   };
   const view = vscode.window.createTreeView('cloudbench.models', { treeDataProvider: provider, showCollapseAll: true });
@@ -128,7 +158,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   };
   updateMessage();
   context.subscriptions.push(
-    provider, view,
+    provider,
+    view,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     services.onDidChangeConnection((c) => {
       const old = built?.client;
@@ -145,13 +176,18 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (!client) throw new Error('Select a Google Cloud project first (Cloudbench: Select Project…).');
     return client;
   };
-  const nodeOf = <K extends Array<abstract new (...args: never[]) => ModelsNode>>(node: unknown, ...kinds: K): InstanceType<K[number]> => {
+  const nodeOf = <K extends Array<abstract new (...args: never[]) => ModelsNode>>(
+    node: unknown,
+    ...kinds: K
+  ): InstanceType<K[number]> => {
     const found = kinds.find((k) => node instanceof k);
     if (!found) throw new Error('Run this command from a node of the Models view.');
     return node as InstanceType<K[number]>;
   };
 
-  registerCommand(context, 'cloudbench.models.refresh', (node?: ModelsNode) => provider.refresh(node instanceof ModelsNode ? node : undefined));
+  registerCommand(context, 'cloudbench.models.refresh', (node?: ModelsNode) =>
+    provider.refresh(node instanceof ModelsNode ? node : undefined),
+  );
 
   registerCommand(context, 'cloudbench.models.filter', async () => {
     const input = await vscode.window.showInputBox({
@@ -190,21 +226,32 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (n instanceof ModelNode || n instanceof VersionNode) {
       value = await need().getModel({ name: n instanceof VersionNode ? n.resourceName : `${n.resourceName}` });
     }
-    const path = n instanceof AnnotationNode ? `${n.resourceName}/annotation-${n.id?.split('#')[1] ?? ''}` : n instanceof CheckpointNode ? `${n.resourceName}/checkpoint-${n.checkpoint.checkpointId ?? ''}` : n.resourceName;
+    const path =
+      n instanceof AnnotationNode
+        ? `${n.resourceName}/annotation-${n.id?.split('#')[1] ?? ''}`
+        : n instanceof CheckpointNode
+          ? `${n.resourceName}/checkpoint-${n.checkpoint.checkpointId ?? ''}`
+          : n.resourceName;
     await details.open(path, toProto3Json(type, value));
   });
 
   registerCommand(context, 'cloudbench.models.copyResourceName', async (node?: ModelsNode) => {
-    if (!(node instanceof ModelsNode) || !node.resourceName) throw new Error('Run this command from a node of the Models view.');
+    if (!(node instanceof ModelsNode) || !node.resourceName)
+      throw new Error('Run this command from a node of the Models view.');
     await vscode.env.clipboard.writeText(node.resourceName);
     void vscode.window.setStatusBarMessage(`Copied ${node.resourceName}`, 3000);
   });
 
   registerCommand(context, 'cloudbench.models.showIamPolicy', async (node?: ModelsNode) => {
     const n = nodeOf(node, ModelNode);
-    const policy = await vscode.window.withProgress({ location: { viewId: 'cloudbench.models' } }, () => need().getIamPolicy(n.resourceName, { requestedPolicyVersion: 3 }));
+    const policy = await vscode.window.withProgress({ location: { viewId: 'cloudbench.models' } }, () =>
+      need().getIamPolicy(n.resourceName, { requestedPolicyVersion: 3 }),
+    );
     await details.open(`${n.resourceName}/iam-policy`, toProto3Json('google.iam.v1.Policy', policy));
-    if (!(policy.bindings ?? []).length) void vscode.window.showInformationMessage(`${modelLabel(n.model)} has no IAM policy of its own; access comes from the project.`);
+    if (!(policy.bindings ?? []).length)
+      void vscode.window.showInformationMessage(
+        `${modelLabel(n.model)} has no IAM policy of its own; access comes from the project.`,
+      );
   });
 
   // ---- copy ---------------------------------------------------------------------------------
@@ -213,14 +260,17 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const project = connection.project!;
     const source = n.resourceName;
-    const sourceLocation = source.split('/')[3]!;
+    const sourceLocation = source.split('/')[3];
     let locations = connection.settings.locations;
     if (!locations.length) {
       locations = [];
       for await (const l of c.listLocations(project)) if (l.locationId) locations.push(l.locationId);
     }
     const target = await vscode.window.showQuickPick(
-      locations.map((l) => ({ label: l, description: l === sourceLocation ? 'same location (a copy next to the source)' : '' })),
+      locations.map((l) => ({
+        label: l,
+        description: l === sourceLocation ? 'same location (a copy next to the source)' : '',
+      })),
       { title: `Copy ${modelLabel(n.model)} to location`, placeHolder: 'Destination location in the same project' },
     );
     if (!target) return;
@@ -233,13 +283,23 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const parent = `projects/${project}/locations/${target.label}`;
     const title = `Copy model ${modelLabel(n.model)} to ${target.label}`;
     const outcome = await runOperation({
-      title, resource: source, journal,
-      start: (signal) => c.copyModel({ request: { parent, sourceModel: source, ...(modelId.trim() ? { modelId: modelId.trim() } : {}) } }, signal ? { signal } : {}),
+      title,
+      resource: source,
+      journal,
+      start: (signal) =>
+        c.copyModel(
+          { request: { parent, sourceModel: source, ...(modelId.trim() ? { modelId: modelId.trim() } : {}) } },
+          signal ? { signal } : {},
+        ),
     });
     provider.refresh();
     if (outcome.state === 'succeeded') {
       const created = outcome.result.model ?? '';
-      reportOutcome(title, outcome, `Copied ${modelLabel(n.model)} to ${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}.`);
+      reportOutcome(
+        title,
+        outcome,
+        `Copied ${modelLabel(n.model)} to ${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}.`,
+      );
       if (created) {
         const model = await c.getModel({ name: created });
         await details.open(created, toProto3Json(`${V1BETA1}.Model`, model));
@@ -262,17 +322,28 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const name = n.resourceName;
     const model: Model = n instanceof VersionNode ? n.version : n.model;
     const formats = model.supportedExportFormats ?? [];
-    if (!formats.length) throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);
+    if (!formats.length)
+      throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);
     const format = await vscode.window.showQuickPick(
-      formats.map((f) => ({ label: f.id ?? '', description: (f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', '), format: f })),
-      { title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${n.version.versionId}` : ' (default version)'}`, placeHolder: 'Export format' },
+      formats.map((f) => ({
+        label: f.id ?? '',
+        description: (f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', '),
+        format: f,
+      })),
+      {
+        title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${n.version.versionId}` : ' (default version)'}`,
+        placeHolder: 'Export format',
+      },
     );
     if (!format) return;
     const contents = format.format.exportableContents ?? [];
     let kind: 'ARTIFACT' | 'IMAGE';
     if (contents.includes('ARTIFACT') && contents.includes('IMAGE')) {
       const picked = await vscode.window.showQuickPick(
-        [{ label: 'Artifacts to Cloud Storage', content: 'ARTIFACT' as const }, { label: 'Container image to a registry', content: 'IMAGE' as const }],
+        [
+          { label: 'Artifacts to Cloud Storage', content: 'ARTIFACT' as const },
+          { label: 'Container image to a registry', content: 'IMAGE' as const },
+        ],
         { title: 'What to export' },
       );
       if (!picked) return;
@@ -282,25 +353,40 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     } else {
       kind = 'ARTIFACT';
     }
-    const destinationOptions: vscode.InputBoxOptions = kind === 'ARTIFACT'
-      ? {
-        title: 'Export destination', prompt: 'Cloud Storage folder for the artifacts', placeHolder: 'gs://my-bucket/exports/',
-        validateInput: (v) => (/^gs:\/\/[a-z0-9][a-z0-9._-]{1,220}(\/.*)?$/.test(v.trim()) ? undefined : 'Enter a gs://bucket/folder/ URI.'),
-      }
-      : {
-        title: 'Export destination', prompt: 'Container image URI', placeHolder: 'us-central1-docker.pkg.dev/project/repo/image:tag',
-        validateInput: (v) => (/^[a-z0-9.-]+(:\d+)?\/[^\s]+$/.test(v.trim()) ? undefined : 'Enter an image URI such as gcr.io/project/image:tag.'),
-      };
+    const destinationOptions: vscode.InputBoxOptions =
+      kind === 'ARTIFACT'
+        ? {
+            title: 'Export destination',
+            prompt: 'Cloud Storage folder for the artifacts',
+            placeHolder: 'gs://my-bucket/exports/',
+            validateInput: (v) =>
+              /^gs:\/\/[a-z0-9][a-z0-9._-]{1,220}(\/.*)?$/.test(v.trim())
+                ? undefined
+                : 'Enter a gs://bucket/folder/ URI.',
+          }
+        : {
+            title: 'Export destination',
+            prompt: 'Container image URI',
+            placeHolder: 'us-central1-docker.pkg.dev/project/repo/image:tag',
+            validateInput: (v) =>
+              /^[a-z0-9.-]+(:\d+)?\/[^\s]+$/.test(v.trim())
+                ? undefined
+                : 'Enter an image URI such as gcr.io/project/image:tag.',
+          };
     const destination = await vscode.window.showInputBox(destinationOptions);
     if (!destination) return;
     const outputConfig = {
       exportFormatId: format.label,
-      ...(kind === 'ARTIFACT' ? { artifactDestination: { outputUriPrefix: destination.trim() } } : { imageDestination: { outputUri: destination.trim() } }),
+      ...(kind === 'ARTIFACT'
+        ? { artifactDestination: { outputUriPrefix: destination.trim() } }
+        : { imageDestination: { outputUri: destination.trim() } }),
     };
     const title = `Export ${modelLabel(model)} as ${format.label}`;
     let outputInfo: string | undefined;
     const outcome = await runOperation({
-      title, resource: name, journal,
+      title,
+      resource: name,
+      journal,
       start: async (signal) => {
         const op = await c.exportModel({ name, outputConfig }, signal ? { signal } : {});
         const info = op.metadata?.outputInfo;
@@ -316,29 +402,40 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     what: string,
     found: Awaited<ReturnType<ModelRegistryClient['findDeployments']>>,
   ): Promise<void> => {
-    const lines = found.map(({ endpoint, deployedModel }) =>
-      `• endpoint ${endpoint.displayName || lastSegment(endpoint.name)} (${endpoint.name}): deployed model ${deployedModel.id}${deployedModel.modelVersionId ? `, version ${deployedModel.modelVersionId}` : ''}`);
-    await vscode.window.showWarningMessage(
-      `${what} cannot be deleted while it is deployed.`,
-      { modal: true, detail: `Undeploy it from these endpoints first:\n${lines.join('\n')}` },
+    const lines = found.map(
+      ({ endpoint, deployedModel }) =>
+        `• endpoint ${endpoint.displayName || lastSegment(endpoint.name)} (${endpoint.name}): deployed model ${deployedModel.id}${deployedModel.modelVersionId ? `, version ${deployedModel.modelVersionId}` : ''}`,
     );
+    await vscode.window.showWarningMessage(`${what} cannot be deleted while it is deployed.`, {
+      modal: true,
+      detail: `Undeploy it from these endpoints first:\n${lines.join('\n')}`,
+    });
   };
 
   const deleteModel = async (modelName: string, label: string, refreshNode: ModelsNode | undefined): Promise<void> => {
     const c = need();
     const deployments = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Checking endpoints for ${label}…`, cancellable: true },
-      (_p, token) => c.findDeployments(modelName, { ...(toAbortSignal(token) ? { signal: toAbortSignal(token)! } : {}) }),
+      (_p, token) =>
+        c.findDeployments(modelName, { ...(toAbortSignal(token) ? { signal: toAbortSignal(token)! } : {}) }),
     );
     if (deployments.length) return explainDeployments(`Model ${label}`, deployments);
     const answer = await vscode.window.showWarningMessage(
       `Delete model ${label}?`,
-      { modal: true, detail: `${modelName}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.` },
+      {
+        modal: true,
+        detail: `${modelName}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
+      },
       'Delete Model',
     );
     if (answer !== 'Delete Model') return;
     const title = `Delete model ${label}`;
-    const outcome = await runOperation({ title, resource: modelName, journal, start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}) });
+    const outcome = await runOperation({
+      title,
+      resource: modelName,
+      journal,
+      start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
+    });
     provider.refresh(refreshNode);
     reportOutcome(title, outcome, `Deleted model ${label}.`);
   };
@@ -368,7 +465,10 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (check.versions <= 1) {
       const answer = await vscode.window.showWarningMessage(
         `${label} is the only version of ${modelLabel(n.version)}.`,
-        { modal: true, detail: 'The only version of a model cannot be deleted on its own; delete the whole model instead.' },
+        {
+          modal: true,
+          detail: 'The only version of a model cannot be deleted on its own; delete the whole model instead.',
+        },
         'Delete Model…',
       );
       if (answer === 'Delete Model…') await deleteModel(n.modelName, modelLabel(n.version), n.parent?.parent);
@@ -378,31 +478,50 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (isDefaultVersion(n.version)) {
       const answer = await vscode.window.showWarningMessage(
         `${label} is the default version of ${modelLabel(n.version)}.`,
-        { modal: true, detail: 'Calls that name the model without a version use the default version, so it cannot be deleted. Move the "default" alias to another version first.' },
+        {
+          modal: true,
+          detail:
+            'Calls that name the model without a version use the default version, so it cannot be deleted. Move the "default" alias to another version first.',
+        },
         'Set or Move Alias…',
       );
       if (!answer) return;
       const others: Model[] = [];
-      for await (const v of c.listModelVersions({ name: n.modelName })) if (v.versionId !== n.version.versionId) others.push(v);
+      for await (const v of c.listModelVersions({ name: n.modelName }))
+        if (v.versionId !== n.version.versionId) others.push(v);
       const target = await vscode.window.showQuickPick(
-        others.map((v) => ({ label: `Version ${v.versionId}`, description: (v.versionAliases ?? []).map((a) => `@${a}`).join(' '), version: v })),
+        others.map((v) => ({
+          label: `Version ${v.versionId}`,
+          description: (v.versionAliases ?? []).map((a) => `@${a}`).join(' '),
+          version: v,
+        })),
         { title: `Move "default" of ${modelLabel(n.version)} to` },
       );
       if (!target) return;
       await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
       provider.refresh(n.parent);
-      void vscode.window.showInformationMessage(`Version ${target.version.versionId} is now the default; run Delete Version on version ${n.version.versionId} again to delete it.`);
+      void vscode.window.showInformationMessage(
+        `Version ${target.version.versionId} is now the default; run Delete Version on version ${n.version.versionId} again to delete it.`,
+      );
       return;
     }
     const aliases = (n.version.versionAliases ?? []).join(', ');
     const answer = await vscode.window.showWarningMessage(
       `Delete ${label}?`,
-      { modal: true, detail: `${n.resourceName}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.` },
+      {
+        modal: true,
+        detail: `${n.resourceName}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
+      },
       'Delete Version',
     );
     if (answer !== 'Delete Version') return;
     const title = `Delete ${label}`;
-    const outcome = await runOperation({ title, resource: n.resourceName, journal, start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}) });
+    const outcome = await runOperation({
+      title,
+      resource: n.resourceName,
+      journal,
+      start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
+    });
     provider.refresh(n.parent);
     reportOutcome(title, outcome, `Deleted ${label}.`);
   });
@@ -420,10 +539,13 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     });
     if (!alias) return;
     const value = alias.trim();
-    if (value === '-default') throw new Error('The default alias cannot be removed; set "default" on another version to move it.');
+    if (value === '-default')
+      throw new Error('The default alias cannot be removed; set "default" on another version to move it.');
     const model = await c.mergeVersionAliases({ name: n.resourceName, versionAliases: [value] });
     provider.refresh(n.parent);
-    void vscode.window.showInformationMessage(`Version ${n.version.versionId} aliases: ${(model.versionAliases ?? []).join(', ') || 'none'}.`);
+    void vscode.window.showInformationMessage(
+      `Version ${n.version.versionId} aliases: ${(model.versionAliases ?? []).join(', ') || 'none'}.`,
+    );
   });
 
   // ---- imports ------------------------------------------------------------------------------
@@ -434,9 +556,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (!file) return;
     const { parseImport } = lazy.imports();
     const [evaluation] = parseImport<ModelEvaluation>(`${V1BETA1}.ModelEvaluation`, [file.json], file.path);
-    const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation! });
+    const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation });
     provider.refresh(n instanceof VersionNode ? n : undefined);
-    void vscode.window.showInformationMessage(`Imported evaluation ${created.displayName || lastSegment(created.name)} into ${lastSegment(n.resourceName)}.`);
+    void vscode.window.showInformationMessage(
+      `Imported evaluation ${created.displayName || lastSegment(created.name)} into ${lastSegment(n.resourceName)}.`,
+    );
   });
 
   registerCommand(context, 'cloudbench.models.importSlices', async (node?: ModelsNode) => {
@@ -445,10 +569,16 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const file = await pickJsonFile('Import evaluation slices (a JSON array of ModelEvaluationSlice)');
     if (!file) return;
     const { arrayFromFile, parseImport } = lazy.imports();
-    const slices = parseImport<ModelEvaluationSlice>(`${V1BETA1}.ModelEvaluationSlice`, arrayFromFile(file.json, 'modelEvaluationSlices', file.path), file.path);
+    const slices = parseImport<ModelEvaluationSlice>(
+      `${V1BETA1}.ModelEvaluationSlice`,
+      arrayFromFile(file.json, 'modelEvaluationSlices', file.path),
+      file.path,
+    );
     const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
     provider.refresh(n);
-    void vscode.window.showInformationMessage(`Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${n.label as string}.`);
+    void vscode.window.showInformationMessage(
+      `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${n.label as string}.`,
+    );
   });
 
   registerCommand(context, 'cloudbench.models.importEvaluatedAnnotations', async (node?: ModelsNode) => {
@@ -457,11 +587,17 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const file = await pickJsonFile('Import evaluated annotations (a JSON array of EvaluatedAnnotation)');
     if (!file) return;
     const { arrayFromFile, parseImport } = lazy.imports();
-    const items = parseImport<EvaluatedAnnotation>(`${V1BETA1}.EvaluatedAnnotation`, arrayFromFile(file.json, 'evaluatedAnnotations', file.path), file.path);
+    const items = parseImport<EvaluatedAnnotation>(
+      `${V1BETA1}.EvaluatedAnnotation`,
+      arrayFromFile(file.json, 'evaluatedAnnotations', file.path),
+      file.path,
+    );
     const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });
     annotations.set(n.resourceName, [...(annotations.get(n.resourceName) ?? []), ...items]);
     provider.refresh(n);
-    void vscode.window.showInformationMessage(`Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${n.label as string}.`);
+    void vscode.window.showInformationMessage(
+      `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${n.label as string}.`,
+    );
   });
 
   // Operations that were running when the window closed are followed again, in the status bar.
@@ -478,7 +614,10 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     for (const entry of pending) {
       const c = currentClient()!;
       void runOperation({
-        title: entry.title, resource: entry.resource, journal, location: vscode.ProgressLocation.Window,
+        title: entry.title,
+        resource: entry.resource,
+        journal,
+        location: vscode.ProgressLocation.Window,
         start: (signal) => c.resumeOperation(entry.kind, entry.name, signal ? { signal } : {}),
       }).then(
         (outcome) => {

@@ -1,6 +1,13 @@
 // What the models tree shows for each resource: labels, descriptions, tooltips and the
 // contextValues the menus in package.json match. No vscode import, so it is unit-tested in Node.
-import type { Checkpoint, EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice, Timestamp } from '../../core/models/types';
+import type {
+  Checkpoint,
+  EvaluatedAnnotation,
+  Model,
+  ModelEvaluation,
+  ModelEvaluationSlice,
+  Timestamp,
+} from '../../core/models/types';
 import { timestampToDate } from '../../core/models/types';
 
 export function lastSegment(name: string | undefined): string {
@@ -21,7 +28,10 @@ export function modelIdOf(name: string | undefined): string {
 export function formatTime(ts: Timestamp | undefined): string {
   const d = timestampToDate(ts);
   if (!d) return '';
-  return d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return d
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
 }
 
 export function isExportable(model: Model): boolean {
@@ -61,8 +71,14 @@ export function modelTooltip(model: Model): string {
     model.createTime ? `Created: ${formatTime(model.createTime)}` : '',
     model.updateTime ? `Updated: ${formatTime(model.updateTime)}` : '',
     `Export formats: ${(model.supportedExportFormats ?? []).map((f) => f.id).join(', ') || 'none (not exportable)'}`,
-    (model.deployedModels ?? []).length ? `Deployed at: ${(model.deployedModels ?? []).map((d) => lastSegment(d.endpoint)).join(', ')}` : '',
-    Object.keys(model.labels ?? {}).length ? `Labels: ${Object.entries(model.labels ?? {}).map(([k, v]) => `${k}=${v}`).join(', ')}` : '',
+    (model.deployedModels ?? []).length
+      ? `Deployed at: ${(model.deployedModels ?? []).map((d) => lastSegment(d.endpoint)).join(', ')}`
+      : '',
+    Object.keys(model.labels ?? {}).length
+      ? `Labels: ${Object.entries(model.labels ?? {})
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}`
+      : '',
   ];
   return lines.filter(Boolean).join('\n');
 }
@@ -95,7 +111,9 @@ export function versionTooltip(version: Model): string {
     version.versionCreateTime ? `Created: ${formatTime(version.versionCreateTime)}` : '',
     version.versionUpdateTime ? `Updated: ${formatTime(version.versionUpdateTime)}` : '',
     `Export formats: ${(version.supportedExportFormats ?? []).map((f) => `${f.id} (${(f.exportableContents ?? []).join('+').toLowerCase()})`).join(', ') || 'none'}`,
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The version-qualified name for calls on one version. */
@@ -109,7 +127,8 @@ export function evaluationLabel(evaluation: ModelEvaluation): string {
 
 export function evaluationDescription(evaluation: ModelEvaluation): string {
   const parts = [lastSegment(evaluation.name)];
-  if ((evaluation.sliceDimensions ?? []).length) parts.push(`slices by ${(evaluation.sliceDimensions ?? []).join(', ')}`);
+  if ((evaluation.sliceDimensions ?? []).length)
+    parts.push(`slices by ${(evaluation.sliceDimensions ?? []).join(', ')}`);
   const created = formatTime(evaluation.createTime);
   if (created) parts.push(created);
   return parts.join(' · ');
@@ -124,7 +143,10 @@ export function sliceLabel(slice: ModelEvaluationSlice): string {
 }
 
 export function annotationLabel(annotation: EvaluatedAnnotation, index: number): string {
-  const type = (annotation.type ?? 'EVALUATED_ANNOTATION_TYPE_UNSPECIFIED').replace(/^EVALUATED_ANNOTATION_TYPE_UNSPECIFIED$/, 'annotation').toLowerCase().replace(/_/g, ' ');
+  const type = (annotation.type ?? 'EVALUATED_ANNOTATION_TYPE_UNSPECIFIED')
+    .replace(/^EVALUATED_ANNOTATION_TYPE_UNSPECIFIED$/, 'annotation')
+    .toLowerCase()
+    .replace(/_/g, ' ');
   return `#${index + 1} ${type}`;
 }
 
@@ -151,7 +173,8 @@ export function validateModelId(id: string): string | undefined {
 export function validateAlias(alias: string): string | undefined {
   const a = alias.startsWith('-') ? alias.slice(1) : alias;
   if (a === '') return 'Enter an alias, e.g. golden.';
-  if (!/^[a-z][a-zA-Z0-9-]{0,126}[a-z0-9]$/.test(a)) return 'An alias starts with a lowercase letter, ends with a lowercase letter or digit, uses letters, digits and "-", and has 2-128 characters.';
+  if (!/^[a-z][a-zA-Z0-9-]{0,126}[a-z0-9]$/.test(a))
+    return 'An alias starts with a lowercase letter, ends with a lowercase letter or digit, uses letters, digits and "-", and has 2-128 characters.';
   if (/^[0-9]+$/.test(a)) return 'An alias cannot be a number (numbers are version IDs).';
   return undefined;
 }

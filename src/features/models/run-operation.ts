@@ -72,7 +72,12 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
       }
       const started = op;
       log.info(`${options.title}: started ${started.name}`);
-      options.journal?.add({ name: started.name, kind: started.kind, title: options.title, resource: options.resource });
+      options.journal?.add({
+        name: started.name,
+        kind: started.kind,
+        title: options.title,
+        resource: options.resource,
+      });
       let cancelMessage: string | undefined;
       const cancel = async (): Promise<string> => {
         const outcome = await started.cancel();
@@ -123,7 +128,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           initialDelayMs: options.initialPollMs ?? 1000,
           maxDelayMs: 5000,
           onUpdate: () => {
-            const text = progressText(started as ModelOperation<unknown, ModelOperationMetadata>);
+            const text = progressText(started);
             progress.report({ message: text });
             handle.progress(text);
           },

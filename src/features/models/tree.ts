@@ -3,13 +3,35 @@
 // with the stable contextValue the menus in package.json match.
 import * as vscode from 'vscode';
 import type { ModelRegistryClient } from '../../core/models/client';
-import type { Checkpoint, EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
+import type {
+  Checkpoint,
+  EvaluatedAnnotation,
+  Model,
+  ModelEvaluation,
+  ModelEvaluationSlice,
+} from '../../core/models/types';
 import { PagedList } from '../../core/paging';
 import { describeError, GoogleApiError } from '../../core/google/errors';
 import {
-  annotationLabel, checkpointDescription, checkpointLabel, evaluationDescription, evaluationLabel, formatTime, isDefaultVersion,
-  lastSegment, modelContextValue, modelDescription, modelLabel, modelTooltip, sliceLabel, splitVersion, versionContextValue,
-  versionDescription, versionLabel, versionName, versionTooltip,
+  annotationLabel,
+  checkpointDescription,
+  checkpointLabel,
+  evaluationDescription,
+  evaluationLabel,
+  formatTime,
+  isDefaultVersion,
+  lastSegment,
+  modelContextValue,
+  modelDescription,
+  modelLabel,
+  modelTooltip,
+  sliceLabel,
+  splitVersion,
+  versionContextValue,
+  versionDescription,
+  versionLabel,
+  versionName,
+  versionTooltip,
 } from './presentation';
 
 export const PAGE_SIZE = 50;
@@ -124,7 +146,10 @@ export abstract class PagedParent extends ModelsNode {
 
 export class ProjectNode extends ModelsNode {
   readonly resourceName: string;
-  constructor(private readonly ctx: TreeContext, readonly project: string) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly project: string,
+  ) {
     super(project, vscode.TreeItemCollapsibleState.Expanded);
     this.resourceName = `projects/${project}`;
     this.id = `project:${project}`;
@@ -171,7 +196,10 @@ export class ProjectNode extends ModelsNode {
 /** A child list fetched page by page from the client, each item shown by `toNode`. */
 function pagedNodes<T>(
   ctx: TreeContext,
-  fetchPage: (client: ModelRegistryClient, page: { pageSize: number; pageToken?: string }) => Promise<{ items: T[]; nextPageToken?: string | undefined }>,
+  fetchPage: (
+    client: ModelRegistryClient,
+    page: { pageSize: number; pageToken?: string },
+  ) => Promise<{ items: T[]; nextPageToken?: string | undefined }>,
   toNode: (item: T) => ModelsNode,
 ): PagedList<ModelsNode> {
   return new PagedList<ModelsNode>(async (pageToken) => {
@@ -198,7 +226,11 @@ async function deployedModelNames(client: ModelRegistryClient, location: string)
 export class LocationNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'models';
-  constructor(private readonly ctx: TreeContext, readonly project: string, readonly location: string) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly project: string,
+    readonly location: string,
+  ) {
     super(location, vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = `projects/${project}/locations/${location}`;
     this.id = `location:${project}/${location}`;
@@ -221,7 +253,10 @@ export class LocationNode extends PagedParent {
       deployed ??= deployedModelNames(client, this.resourceName);
       const [page, serving] = await Promise.all([
         client.listModelsPage({
-          parent: this.resourceName, pageSize: pageSizeOf(this.ctx), ...(pageToken ? { pageToken } : {}), ...(filter ? { filter } : {}),
+          parent: this.resourceName,
+          pageSize: pageSizeOf(this.ctx),
+          ...(pageToken ? { pageToken } : {}),
+          ...(filter ? { filter } : {}),
         }),
         deployed,
       ]);
@@ -236,19 +271,28 @@ export class LocationNode extends PagedParent {
 export class ModelNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'versions';
-  constructor(private readonly ctx: TreeContext, readonly model: Model, anyVersionDeployed = false) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly model: Model,
+    anyVersionDeployed = false,
+  ) {
     super(modelLabel(model), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = splitVersion(model.name ?? '').model;
     this.id = `model:${this.resourceName}`;
     this.contextValue = modelContextValue(model);
     this.description = modelDescription(model, anyVersionDeployed);
     this.tooltip = modelTooltip(model);
-    this.iconPath = new vscode.ThemeIcon(anyVersionDeployed || (model.deployedModels ?? []).length ? 'rocket' : 'symbol-class');
+    this.iconPath = new vscode.ThemeIcon(
+      anyVersionDeployed || (model.deployedModels ?? []).length ? 'rocket' : 'symbol-class',
+    );
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return pagedNodes(this.ctx, (client, page) => client.listModelVersionsPage({ name: this.resourceName, orderBy: 'create_time desc', ...page }),
-      (v) => new VersionNode(this.ctx, v));
+    return pagedNodes(
+      this.ctx,
+      (client, page) => client.listModelVersionsPage({ name: this.resourceName, orderBy: 'create_time desc', ...page }),
+      (v) => new VersionNode(this.ctx, v),
+    );
   }
 
   override details(): unknown {
@@ -260,7 +304,10 @@ export class VersionNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'evaluations';
   protected override emptyText = 'No evaluations';
-  constructor(private readonly ctx: TreeContext, readonly version: Model) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly version: Model,
+  ) {
     super(versionLabel(version), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = versionName(version);
     this.id = `version:${this.resourceName}`;
@@ -279,8 +326,11 @@ export class VersionNode extends PagedParent {
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return pagedNodes(this.ctx, (client, page) => client.listModelEvaluationsPage({ parent: this.resourceName, ...page }),
-      (e) => new EvaluationNode(this.ctx, e));
+    return pagedNodes(
+      this.ctx,
+      (client, page) => client.listModelEvaluationsPage({ parent: this.resourceName, ...page }),
+      (e) => new EvaluationNode(this.ctx, e),
+    );
   }
 
   override details(): unknown {
@@ -292,7 +342,10 @@ export class CheckpointsNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'checkpoints';
   protected override emptyText = 'No checkpoints';
-  constructor(private readonly ctx: TreeContext, readonly version: Model) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly version: Model,
+  ) {
     super('Checkpoints', vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = versionName(version);
     this.id = `checkpoints:${this.resourceName}`;
@@ -301,14 +354,21 @@ export class CheckpointsNode extends PagedParent {
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return pagedNodes(this.ctx, (client, page) => client.listModelVersionCheckpointsPage({ name: this.resourceName, ...page }),
-      (c) => new CheckpointNode(this.resourceName, c, this.version.defaultCheckpointId));
+    return pagedNodes(
+      this.ctx,
+      (client, page) => client.listModelVersionCheckpointsPage({ name: this.resourceName, ...page }),
+      (c) => new CheckpointNode(this.resourceName, c, this.version.defaultCheckpointId),
+    );
   }
 }
 
 export class CheckpointNode extends ModelsNode {
   readonly resourceName: string;
-  constructor(readonly version: string, readonly checkpoint: Checkpoint, defaultCheckpointId?: string) {
+  constructor(
+    readonly version: string,
+    readonly checkpoint: Checkpoint,
+    defaultCheckpointId?: string,
+  ) {
     super(checkpointLabel(checkpoint), vscode.TreeItemCollapsibleState.None);
     this.resourceName = version;
     this.id = `checkpoint:${version}/${checkpoint.checkpointId ?? ''}`;
@@ -327,7 +387,10 @@ export class EvaluationNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'slices';
   protected override emptyText = 'No slices';
-  constructor(private readonly ctx: TreeContext, readonly evaluation: ModelEvaluation) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly evaluation: ModelEvaluation,
+  ) {
     super(evaluationLabel(evaluation), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = evaluation.name ?? '';
     this.id = `evaluation:${this.resourceName}`;
@@ -338,8 +401,11 @@ export class EvaluationNode extends PagedParent {
   }
 
   protected createList(): PagedList<ModelsNode> {
-    return pagedNodes(this.ctx, (client, page) => client.listModelEvaluationSlicesPage({ parent: this.resourceName, ...page }),
-      (sl) => new SliceNode(this.ctx, sl));
+    return pagedNodes(
+      this.ctx,
+      (client, page) => client.listModelEvaluationSlicesPage({ parent: this.resourceName, ...page }),
+      (sl) => new SliceNode(this.ctx, sl),
+    );
   }
 
   override details(): unknown {
@@ -349,7 +415,10 @@ export class EvaluationNode extends PagedParent {
 
 export class SliceNode extends ModelsNode {
   readonly resourceName: string;
-  constructor(private readonly ctx: TreeContext, readonly slice: ModelEvaluationSlice) {
+  constructor(
+    private readonly ctx: TreeContext,
+    readonly slice: ModelEvaluationSlice,
+  ) {
     super(sliceLabel(slice), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = slice.name ?? '';
     this.id = `slice:${this.resourceName}`;
@@ -366,11 +435,15 @@ export class SliceNode extends ModelsNode {
       n.parent = this;
       return n;
     });
-    nodes.push(new MessageNode(
-      annotations.length ? 'Only annotations imported in this window are listed' : 'No evaluated annotations imported in this window',
-      'info',
-      'The Model Registry API imports evaluated annotations but has no call that lists them, so this tree shows the ones imported here.',
-    ));
+    nodes.push(
+      new MessageNode(
+        annotations.length
+          ? 'Only annotations imported in this window are listed'
+          : 'No evaluated annotations imported in this window',
+        'info',
+        'The Model Registry API imports evaluated annotations but has no call that lists them, so this tree shows the ones imported here.',
+      ),
+    );
     return nodes;
   }
 
@@ -381,7 +454,11 @@ export class SliceNode extends ModelsNode {
 
 export class AnnotationNode extends ModelsNode {
   readonly resourceName: string;
-  constructor(readonly slice: string, readonly annotation: EvaluatedAnnotation, index: number) {
+  constructor(
+    readonly slice: string,
+    readonly annotation: EvaluatedAnnotation,
+    index: number,
+  ) {
     super(annotationLabel(annotation, index), vscode.TreeItemCollapsibleState.None);
     this.resourceName = slice;
     this.id = `annotation:${slice}#${index}`;
@@ -419,7 +496,9 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     if (!m) return undefined;
     for (const root of await this.getChildren()) {
       if (!(root instanceof ProjectNode)) continue;
-      const location = (await root.getChildren()).find((n): n is LocationNode => n instanceof LocationNode && n.location === m[2]);
+      const location = (await root.getChildren()).find(
+        (n): n is LocationNode => n instanceof LocationNode && n.location === m[2],
+      );
       if (!location) return undefined;
       const children = await location.getChildren();
       return children.find((n): n is ModelNode => n instanceof ModelNode && n.resourceName === m[0]);

@@ -17,7 +17,7 @@ function pickId(registry: OperationsRegistry, node: unknown): number | undefined
   const id = (node as { operation?: { id?: unknown } } | undefined)?.operation?.id;
   if (typeof id === 'number') return id;
   const running = registry.list().filter((o) => o.state === 'running');
-  return running.length === 1 ? running[0]!.id : undefined;
+  return running.length === 1 ? running[0].id : undefined;
 }
 
 /** Registers the view and its commands once per window; later calls do nothing. */
@@ -26,8 +26,16 @@ export function activateOperations(context: vscode.ExtensionContext): Operations
   if (activated) return registry;
   activated = true;
   const provider = new OperationsTreeProvider(registry);
-  context.subscriptions.push(registry, provider, vscode.window.createTreeView('cloudbench.operations', { treeDataProvider: provider }));
-  context.subscriptions.push({ dispose: () => { activated = false; } });
+  context.subscriptions.push(
+    registry,
+    provider,
+    vscode.window.createTreeView('cloudbench.operations', { treeDataProvider: provider }),
+  );
+  context.subscriptions.push({
+    dispose: () => {
+      activated = false;
+    },
+  });
 
   registerCommand(context, 'cloudbench.operations.refresh', () => provider.refresh());
   registerCommand(context, 'cloudbench.operations.clearFinished', () => {
@@ -40,7 +48,10 @@ export function activateOperations(context: vscode.ExtensionContext): Operations
     const op = registry.get(id);
     const answer = await vscode.window.showWarningMessage(
       `Cancel "${op?.title ?? 'operation'}"?`,
-      { modal: true, detail: 'The server is asked to cancel; cancellation is best effort and the operation may still finish.' },
+      {
+        modal: true,
+        detail: 'The server is asked to cancel; cancellation is best effort and the operation may still finish.',
+      },
       'Cancel Operation',
     );
     if (answer !== 'Cancel Operation') return;

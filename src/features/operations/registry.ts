@@ -75,7 +75,10 @@ export class OperationsRegistry implements vscode.Disposable {
       detail: undefined,
       ended: undefined,
       waiting: new AbortController(),
-      actions: { ...(start.cancel ? { cancel: start.cancel } : {}), ...(start.stopWaiting ? { stopWaiting: start.stopWaiting } : {}) },
+      actions: {
+        ...(start.cancel ? { cancel: start.cancel } : {}),
+        ...(start.stopWaiting ? { stopWaiting: start.stopWaiting } : {}),
+      },
     };
     this.entries.unshift(op);
     this.changed.fire();
@@ -131,7 +134,8 @@ export class OperationsRegistry implements vscode.Disposable {
 
   clearFinished(): number {
     const before = this.entries.length;
-    for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i]!.state !== 'running') this.entries.splice(i, 1);
+    for (let i = this.entries.length - 1; i >= 0; i--)
+      if (this.entries[i].state !== 'running') this.entries.splice(i, 1);
     this.changed.fire();
     return before - this.entries.length;
   }

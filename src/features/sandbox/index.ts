@@ -13,7 +13,10 @@ export const SANDBOX_PROJECT = 'cloudbench-demo';
 const ENDPOINT_KEYS = ['endpoints.models', 'endpoints.apiKeys', 'endpoints.secops'] as const;
 const SAVED_STATE = 'cloudbench.sandbox.savedSettings';
 
-interface ReadyLine { grpc: string; http: string }
+interface ReadyLine {
+  grpc: string;
+  http: string;
+}
 
 function parseReadyLine(line: string): ReadyLine | undefined {
   try {
@@ -42,7 +45,7 @@ class SandboxController implements vscode.Disposable {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    createInterface({ input: child.stderr! }).on('line', (line) => log.warn(line));
+    createInterface({ input: child.stderr }).on('line', (line) => log.warn(line));
     child.on('exit', (code, sig) => {
       log.info(`sandbox exited (${sig ?? code})`);
       if (this.child === child) {
@@ -51,7 +54,7 @@ class SandboxController implements vscode.Disposable {
       }
     });
     const ready = await new Promise<ReadyLine>((resolve, reject) => {
-      const lines = createInterface({ input: child.stdout! });
+      const lines = createInterface({ input: child.stdout });
       const fail = (err: Error): void => {
         lines.close();
         reject(err);
@@ -66,11 +69,17 @@ class SandboxController implements vscode.Disposable {
         }
       });
       child.once('error', (err) => fail(new Error(`The local sandbox could not start: ${err.message}`)));
-      child.once('exit', (code) => fail(new Error(`The local sandbox stopped before it was ready (exit code ${code}). See the logs.`)));
-      signal.addEventListener('abort', () => {
-        child.kill();
-        fail(new Error('Cancelled'));
-      }, { once: true });
+      child.once('exit', (code) =>
+        fail(new Error(`The local sandbox stopped before it was ready (exit code ${code}). See the logs.`)),
+      );
+      signal.addEventListener(
+        'abort',
+        () => {
+          child.kill();
+          fail(new Error('Cancelled'));
+        },
+        { once: true },
+      );
     });
     return ready;
   }
@@ -142,7 +151,9 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
     await pointSettingsAtSandbox(context, ready);
     await vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', true);
     log.info(`sandbox ready: gRPC ${ready.grpc}, HTTP ${ready.http}`);
-    void vscode.window.showInformationMessage(`Cloudbench is using the local sandbox (project ${SANDBOX_PROJECT}, ${seed} data).`);
+    void vscode.window.showInformationMessage(
+      `Cloudbench is using the local sandbox (project ${SANDBOX_PROJECT}, ${seed} data).`,
+    );
   });
 
   registerCommand(context, 'cloudbench.sandbox.stop', async () => {
@@ -165,7 +176,9 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
           : 'A project ID has 6-30 lower-case letters, digits or hyphens and starts with a letter; a project number has only digits.',
     });
     if (project === undefined) return;
-    await vscode.workspace.getConfiguration('cloudbench').update('project', project.trim(), vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('cloudbench')
+      .update('project', project.trim(), vscode.ConfigurationTarget.Global);
   });
 
   registerCommand(context, 'cloudbench.chooseCredentialsFile', async () => {
@@ -187,7 +200,9 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
       throw err;
     }
     // The setting keeps the path only; the file's contents are never copied.
-    await vscode.workspace.getConfiguration('cloudbench').update('credentialsFile', file.fsPath, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration('cloudbench')
+      .update('credentialsFile', file.fsPath, vscode.ConfigurationTarget.Global);
   });
 
   registerCommand(context, 'cloudbench.signIn', async () => {

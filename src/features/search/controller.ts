@@ -26,9 +26,22 @@ const log = getLogger('search');
  */
 export const FIRST_PAINT_ROWS = 200;
 
-function postResults(panel: ResultsPanel, info: RunInfo, columns: ColumnSpec[], rows: unknown[], moreDataAvailable: boolean): void {
-  panel.post({ type: 'results', run: info, columns, rowsJson: JSON.stringify(rows.slice(0, FIRST_PAINT_ROWS)), moreDataAvailable });
-  if (rows.length > FIRST_PAINT_ROWS) panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) });
+function postResults(
+  panel: ResultsPanel,
+  info: RunInfo,
+  columns: ColumnSpec[],
+  rows: unknown[],
+  moreDataAvailable: boolean,
+): void {
+  panel.post({
+    type: 'results',
+    run: info,
+    columns,
+    rowsJson: JSON.stringify(rows.slice(0, FIRST_PAINT_ROWS)),
+    moreDataAvailable,
+  });
+  if (rows.length > FIRST_PAINT_ROWS)
+    panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) });
 }
 /** Only the runs a panel still shows can be exported or completed; older ones are let go. */
 const KEEP_RUNS = 4;
@@ -77,9 +90,18 @@ export class SearchController implements vscode.Disposable {
     // endpoint() refuses a malformed override: falling back to the region's production host would
     // send the user's searches somewhere they did not mean.
     const override = connection.endpoint('secops');
-    const baseUrl = resolveSecOpsBaseUrl({ region: settings.secops.region, ...(override ? { endpointOverride: override } : {}) });
+    const baseUrl = resolveSecOpsBaseUrl({
+      region: settings.secops.region,
+      ...(override ? { endpointOverride: override } : {}),
+    });
     const tokens = connection.secopsTokens(baseUrl);
-    const key = JSON.stringify([baseUrl, settings.secops.credentialsFile, settings.credentialsFile, settings.timeoutMs, settings.retry]);
+    const key = JSON.stringify([
+      baseUrl,
+      settings.secops.credentialsFile,
+      settings.credentialsFile,
+      settings.timeoutMs,
+      settings.retry,
+    ]);
     if (!this.client || key !== this.clientKey) {
       let limiter = this.limiters.get(baseUrl);
       if (!limiter) {
@@ -93,7 +115,8 @@ export class SearchController implements vscode.Disposable {
         limiter,
         retry: settings.retry,
         timeoutMs: settings.timeoutMs,
-        onRetry: (method, err, attempt, delayMs) => log.info(`${method}: retry ${attempt} in ${delayMs} ms after ${(err as Error).message}`),
+        onRetry: (method, err, attempt, delayMs) =>
+          log.info(`${method}: retry ${attempt} in ${delayMs} ms after ${(err as Error).message}`),
       });
       this.clientKey = key;
       this.budgetEmitter.fire();
@@ -137,27 +160,36 @@ export class SearchController implements vscode.Disposable {
     for (const other of this.runs.values()) if (other.slot === 'query') other.fetch?.abort();
     panel.post({ type: 'running', title });
     const started = Date.now();
-    const response = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Running UDM search', cancellable: true },
-      async (progress, token) => {
-        progress.report({ message: `${window.start} – ${window.end}, up to ${cappedLimit.toLocaleString('en-US')} events` });
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
-        try {
-          return await client.udmSearch({ query, startTime: window.startMs, endTime: window.endMs, limit: cappedLimit }, controller.signal);
-        } finally {
-          sub.dispose();
-        }
-      },
-    ).then(
-      (r) => r,
-      (err: unknown) => {
-        const cancelled = isCancellation(err);
-        panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
-        throw err;
-      },
+    const response = await vscode.window
+      .withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Running UDM search', cancellable: true },
+        async (progress, token) => {
+          progress.report({
+            message: `${window.start} – ${window.end}, up to ${cappedLimit.toLocaleString('en-US')} events`,
+          });
+          const controller = new AbortController();
+          const sub = token.onCancellationRequested(() => controller.abort());
+          try {
+            return await client.udmSearch(
+              { query, startTime: window.startMs, endTime: window.endMs, limit: cappedLimit },
+              controller.signal,
+            );
+          } finally {
+            sub.dispose();
+          }
+        },
+      )
+      .then(
+        (r) => r,
+        (err: unknown) => {
+          const cancelled = isCancellation(err);
+          panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
+          throw err;
+        },
+      );
+    log.info(
+      `udmSearch returned ${response.events.length} events in ${Date.now() - started} ms (moreDataAvailable=${response.moreDataAvailable})`,
     );
-    log.info(`udmSearch returned ${response.events.length} events in ${Date.now() - started} ms (moreDataAvailable=${response.moreDataAvailable})`);
     const run: RunRecord = {
       info: { runId: randomUUID(), kind: 'udm', title, startTime: window.start, endTime: window.end, query },
       slot: 'query',
@@ -205,88 +237,129 @@ export class SearchController implements vscode.Disposable {
   async pivot(action: PivotAction, value: string, window: ResolvedWindow): Promise<void> {
     const client = this.getClient();
     const label = `${PIVOT_LABELS[action]}: ${value}`;
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: label, cancellable: true }, async (_progress, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      const signal = controller.signal;
-      const span = { startTime: window.startMs, endTime: window.endMs };
-      try {
-        switch (action) {
-          case 'assetEvents.hostname':
-          case 'assetEvents.ip':
-          case 'assetEvents.mac': {
-            const asset = action === 'assetEvents.hostname' ? { hostname: value } : action === 'assetEvents.ip' ? { assetIpAddress: value } : { mac: value };
-            const res = await client.listEvents({ asset, ...span }, signal);
-            this.showRows('assetEvents', `Events for ${value}`, res.events, { uri: res.uri, window, asset, moreDataAvailable: res.moreDataAvailable || res.events.length >= 10_000 });
-            return;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: label, cancellable: true },
+      async (_progress, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        const signal = controller.signal;
+        const span = { startTime: window.startMs, endTime: window.endMs };
+        try {
+          switch (action) {
+            case 'assetEvents.hostname':
+            case 'assetEvents.ip':
+            case 'assetEvents.mac': {
+              const asset =
+                action === 'assetEvents.hostname'
+                  ? { hostname: value }
+                  : action === 'assetEvents.ip'
+                    ? { assetIpAddress: value }
+                    : { mac: value };
+              const res = await client.listEvents({ asset, ...span }, signal);
+              this.showRows('assetEvents', `Events for ${value}`, res.events, {
+                uri: res.uri,
+                window,
+                asset,
+                moreDataAvailable: res.moreDataAvailable || res.events.length >= 10_000,
+              });
+              return;
+            }
+            case 'assets.domain':
+            case 'assets.ip':
+            case 'assets.md5':
+            case 'assets.sha1':
+            case 'assets.sha256': {
+              const key = {
+                'assets.domain': 'domainName',
+                'assets.ip': 'destinationIpAddress',
+                'assets.md5': 'hashMd5',
+                'assets.sha1': 'hashSha1',
+                'assets.sha256': 'hashSha256',
+              }[action];
+              const res = await client.listAssets({ artifact: { [key]: value }, ...span }, signal);
+              this.showRows('assets', `Assets for ${value}`, res.assets, { uri: res.uri, window });
+              return;
+            }
+            case 'iocDetails.domain':
+            case 'iocDetails.ip': {
+              const res = await client.listIocDetails(
+                { artifact: action === 'iocDetails.domain' ? { domainName: value } : { destinationIpAddress: value } },
+                signal,
+              );
+              this.showRows('iocDetails', `IoC details for ${value}`, res.sources, { uri: res.uri });
+              if (res.sources.length === 0) void vscode.window.showInformationMessage(`No IoC source lists ${value}.`);
+              return;
+            }
+            case 'assetAliases.hostname':
+            case 'assetAliases.ip':
+            case 'assetAliases.mac': {
+              const asset =
+                action === 'assetAliases.hostname'
+                  ? { hostname: value }
+                  : action === 'assetAliases.ip'
+                    ? { assetIpAddress: value }
+                    : { mac: value };
+              const res = await client.listAssetAliases({ asset, ...span }, signal);
+              this.showRows('assetAliases', `Aliases of ${value}`, res.aliases, { window });
+              return;
+            }
+            case 'userAliases.email':
+            case 'userAliases.username':
+            case 'userAliases.windowsSid': {
+              const user =
+                action === 'userAliases.email'
+                  ? { email: value }
+                  : action === 'userAliases.username'
+                    ? { username: value }
+                    : { windowsSid: value };
+              const res = await client.listUserAliases({ user, ...span }, signal);
+              this.showRows('userAliases', `Aliases of user ${value}`, res.userAliases, { window });
+              return;
+            }
+            case 'rawLog': {
+              const res = await client.getLog(value, signal);
+              const text = decodeLogBytes(res.log.logBytes);
+              const header = `# Raw log of event ${value}\n# source product: ${res.log.sourceProduct ?? 'unknown'}, type: ${res.log.type ?? 'unknown'}\n\n`;
+              const doc = await vscode.workspace.openTextDocument({ content: header + text, language: 'log' });
+              await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
+              return;
+            }
+            case 'fullEvent': {
+              const res = await client.getEvent(value, signal);
+              const doc = await vscode.workspace.openTextDocument({
+                content: JSON.stringify(res.udm, null, 2),
+                language: 'json',
+              });
+              await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
+              return;
+            }
           }
-          case 'assets.domain':
-          case 'assets.ip':
-          case 'assets.md5':
-          case 'assets.sha1':
-          case 'assets.sha256': {
-            const key = { 'assets.domain': 'domainName', 'assets.ip': 'destinationIpAddress', 'assets.md5': 'hashMd5', 'assets.sha1': 'hashSha1', 'assets.sha256': 'hashSha256' }[action];
-            const res = await client.listAssets({ artifact: { [key]: value }, ...span }, signal);
-            this.showRows('assets', `Assets for ${value}`, res.assets, { uri: res.uri, window });
-            return;
-          }
-          case 'iocDetails.domain':
-          case 'iocDetails.ip': {
-            const res = await client.listIocDetails({ artifact: action === 'iocDetails.domain' ? { domainName: value } : { destinationIpAddress: value } }, signal);
-            this.showRows('iocDetails', `IoC details for ${value}`, res.sources, { uri: res.uri });
-            if (res.sources.length === 0) void vscode.window.showInformationMessage(`No IoC source lists ${value}.`);
-            return;
-          }
-          case 'assetAliases.hostname':
-          case 'assetAliases.ip':
-          case 'assetAliases.mac': {
-            const asset = action === 'assetAliases.hostname' ? { hostname: value } : action === 'assetAliases.ip' ? { assetIpAddress: value } : { mac: value };
-            const res = await client.listAssetAliases({ asset, ...span }, signal);
-            this.showRows('assetAliases', `Aliases of ${value}`, res.aliases, { window });
-            return;
-          }
-          case 'userAliases.email':
-          case 'userAliases.username':
-          case 'userAliases.windowsSid': {
-            const user = action === 'userAliases.email' ? { email: value } : action === 'userAliases.username' ? { username: value } : { windowsSid: value };
-            const res = await client.listUserAliases({ user, ...span }, signal);
-            this.showRows('userAliases', `Aliases of user ${value}`, res.userAliases, { window });
-            return;
-          }
-          case 'rawLog': {
-            const res = await client.getLog(value, signal);
-            const text = decodeLogBytes(res.log.logBytes);
-            const header = `# Raw log of event ${value}\n# source product: ${res.log.sourceProduct ?? 'unknown'}, type: ${res.log.type ?? 'unknown'}\n\n`;
-            const doc = await vscode.workspace.openTextDocument({ content: header + text, language: 'log' });
-            await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
-            return;
-          }
-          case 'fullEvent': {
-            const res = await client.getEvent(value, signal);
-            const doc = await vscode.workspace.openTextDocument({ content: JSON.stringify(res.udm, null, 2), language: 'json' });
-            await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
-            return;
-          }
+        } finally {
+          sub.dispose();
         }
-      } finally {
-        sub.dispose();
-      }
-    });
+      },
+    );
   }
 
   /** IoC matches discovered since the window's start. */
   async showIocMatches(window: ResolvedWindow): Promise<void> {
     const client = this.getClient();
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Listing IoC matches', cancellable: true }, async (_p, token) => {
-      const controller = new AbortController();
-      const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        const res = await client.listIocs({ startTime: window.startMs }, controller.signal);
-        this.showRows('iocMatches', `IoC matches since ${window.start}`, res.matches, { window, moreDataAvailable: res.moreDataAvailable });
-      } finally {
-        sub.dispose();
-      }
-    });
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Listing IoC matches', cancellable: true },
+      async (_p, token) => {
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          const res = await client.listIocs({ startTime: window.startMs }, controller.signal);
+          this.showRows('iocMatches', `IoC matches since ${window.start}`, res.matches, {
+            window,
+            moreDataAvailable: res.moreDataAvailable,
+          });
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
   }
 
   /** Splits the run's window into smaller ones until every event is fetched or the user stops. */
@@ -295,18 +368,33 @@ export class SearchController implements vscode.Disposable {
     const panel = run && ResultsPanel.get(run.slot);
     if (!run || !panel || run.fetch) return;
     if (!run.window || !(run.info.kind === 'udm' ? run.query : run.info.kind === 'assetEvents' && run.asset)) {
-      panel.post({ type: 'status', runId, state: 'done', moreDataAvailable: run.moreDataAvailable, message: 'This result cannot be split; narrow its time range instead.' });
+      panel.post({
+        type: 'status',
+        runId,
+        state: 'done',
+        moreDataAvailable: run.moreDataAvailable,
+        message: 'This result cannot be split; narrow its time range instead.',
+      });
       return;
     }
     const client = this.getClient();
     const controller = new AbortController();
     run.fetch = controller;
     const window = run.window;
-    const limit = run.info.kind === 'udm' ? run.limit ?? UDM_SEARCH_MAX_LIMIT : 10_000;
-    panel.post({ type: 'status', runId, state: 'running', fetching: { items: run.rows.length, windowsDone: 0, windowsPending: 2 } });
+    const limit = run.info.kind === 'udm' ? (run.limit ?? UDM_SEARCH_MAX_LIMIT) : 10_000;
+    panel.post({
+      type: 'status',
+      runId,
+      state: 'running',
+      fetching: { items: run.rows.length, windowsDone: 0, windowsPending: 2 },
+    });
     try {
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Fetching the rest of the results', cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: 'Fetching the rest of the results',
+          cancellable: true,
+        },
         async (progress, token) => {
           const sub = token.onCancellationRequested(() => controller.abort());
           try {
@@ -331,8 +419,15 @@ export class SearchController implements vscode.Disposable {
                     run.rows = run.rows.concat(added);
                     panel.post({ type: 'append', runId, rowsJson: JSON.stringify(added) });
                   }
-                  panel.post({ type: 'status', runId, state: 'running', fetching: { items: p.items, windowsDone: p.windowsDone, windowsPending: p.windowsPending } });
-                  progress.report({ message: `${p.items.toLocaleString('en-US')} events, ${p.windowsPending} windows to go` });
+                  panel.post({
+                    type: 'status',
+                    runId,
+                    state: 'running',
+                    fetching: { items: p.items, windowsDone: p.windowsDone, windowsPending: p.windowsPending },
+                  });
+                  progress.report({
+                    message: `${p.items.toLocaleString('en-US')} events, ${p.windowsPending} windows to go`,
+                  });
                 },
               },
             );
@@ -355,7 +450,9 @@ export class SearchController implements vscode.Disposable {
         runId,
         state: cancelled ? 'cancelled' : 'error',
         moreDataAvailable: true,
-        message: cancelled ? `Stopped; ${run.rows.length.toLocaleString('en-US')} events kept.` : `Fetching the rest failed: ${(err as Error).message}`,
+        message: cancelled
+          ? `Stopped; ${run.rows.length.toLocaleString('en-US')} events kept.`
+          : `Fetching the rest failed: ${(err as Error).message}`,
       });
       if (!cancelled) throw err;
     } finally {
@@ -380,9 +477,14 @@ export class SearchController implements vscode.Disposable {
     const text = exportResults(format, run.rows, columns.length ? columns : defaultColumns(run.info.kind));
     await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
     log.info(`exported ${run.rows.length} rows as ${format} to ${target.fsPath}`);
-    void vscode.window.showInformationMessage(`Exported ${run.rows.length.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(target)}.`, 'Open').then((choice) => {
-      if (choice === 'Open') void vscode.window.showTextDocument(target);
-    });
+    void vscode.window
+      .showInformationMessage(
+        `Exported ${run.rows.length.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(target)}.`,
+        'Open',
+      )
+      .then((choice) => {
+        if (choice === 'Open') void vscode.window.showTextDocument(target);
+      });
     return target;
   }
 
@@ -392,7 +494,11 @@ export class SearchController implements vscode.Disposable {
       void vscode.window.showWarningMessage('Only http and https links open from results; this one was not opened.');
       return;
     }
-    const choice = await vscode.window.showInformationMessage(`Open this link in your browser?\n\n${url}`, { modal: true }, 'Open');
+    const choice = await vscode.window.showInformationMessage(
+      `Open this link in your browser?\n\n${url}`,
+      { modal: true },
+      'Open',
+    );
     if (choice === 'Open') await vscode.env.openExternal(vscode.Uri.parse(url, true));
   }
 
@@ -462,17 +568,22 @@ export class SearchController implements vscode.Disposable {
 
 function describeMessage(message: FromWebview): string {
   switch (message.type) {
-    case 'export': return `Export ${message.format.toUpperCase()}`;
-    case 'pivot': return PIVOT_LABELS[message.action];
-    case 'fetchRest': return 'Fetch the rest';
-    case 'openLink': return 'Open link';
+    case 'export':
+      return `Export ${message.format.toUpperCase()}`;
+    case 'pivot':
+      return PIVOT_LABELS[message.action];
+    case 'fetchRest':
+      return 'Fetch the rest';
+    case 'openLink':
+      return 'Open link';
     case 'rerun':
     case 'runQuery':
       return 'Run UDM Query';
     case 'querybar.complete':
     case 'querybar.validate':
       return 'Query bar';
-    default: return 'Results';
+    default:
+      return 'Results';
   }
 }
 

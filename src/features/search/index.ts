@@ -15,7 +15,14 @@ import {
   type TimeRangeSpec,
 } from '../../core/secops/timerange';
 import { checkDomain, checkHash, checkIp, checkMac } from '../../core/secops/params';
-import { addToHistory, readHistory, readSaved, removeSaved, saveQuery, type SavedQuery } from '../../core/secops/history';
+import {
+  addToHistory,
+  readHistory,
+  readSaved,
+  removeSaved,
+  saveQuery,
+  type SavedQuery,
+} from '../../core/secops/history';
 import { registerCommand } from '../../platform/commands';
 import type { Services } from '../services';
 import { SearchController } from './controller';
@@ -33,10 +40,18 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   controller.confirmQuery = confirmDespiteErrors;
 
   // ---- status bar -------------------------------------------------------------------------------
-  const rangeItem = vscode.window.createStatusBarItem('cloudbench.search.timeRange', vscode.StatusBarAlignment.Right, 101);
+  const rangeItem = vscode.window.createStatusBarItem(
+    'cloudbench.search.timeRange',
+    vscode.StatusBarAlignment.Right,
+    101,
+  );
   rangeItem.name = 'UDM Search Time Range';
   rangeItem.command = 'cloudbench.search.setTimeRange';
-  const budgetItem = vscode.window.createStatusBarItem('cloudbench.search.budget', vscode.StatusBarAlignment.Right, 100);
+  const budgetItem = vscode.window.createStatusBarItem(
+    'cloudbench.search.budget',
+    vscode.StatusBarAlignment.Right,
+    100,
+  );
   budgetItem.name = 'UDM Search Budget';
   context.subscriptions.push(rangeItem, budgetItem);
 
@@ -46,9 +61,12 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     const budget = controller.budget();
     if (budget) {
       budgetItem.text = `$(dashboard) ${budget.remaining}/${budget.limit}`;
-      const refill = budget.nextRefillAt ? ` The next one frees up at ${new Date(budget.nextRefillAt).toLocaleTimeString()}.` : '';
+      const refill = budget.nextRefillAt
+        ? ` The next one frees up at ${new Date(budget.nextRefillAt).toLocaleTimeString()}.`
+        : '';
       budgetItem.tooltip = `UDM searches left this hour: ${budget.remaining} of ${budget.limit} (the Search API allows ${budget.limit} per hour).${refill}`;
-      budgetItem.backgroundColor = budget.remaining < budget.limit * 0.1 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      budgetItem.backgroundColor =
+        budget.remaining < budget.limit * 0.1 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     } else {
       budgetItem.text = '$(dashboard) –';
       budgetItem.tooltip = 'UDM search budget unknown: check the SecOps settings.';
@@ -77,18 +95,30 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   context.subscriptions.push(
     lensEmitter,
     timeRange.onDidChange(() => lensEmitter.fire()),
-    vscode.languages.registerCodeLensProvider({ language: 'udm' }, {
-      onDidChangeCodeLenses: lensEmitter.event,
-      provideCodeLenses(document) {
-        const line = firstQueryLine(document);
-        if (line === undefined) return [];
-        const range = new vscode.Range(line, 0, line, 0);
-        return [
-          new vscode.CodeLens(range, { title: '$(play) Run Query', command: 'cloudbench.search.run', arguments: [document.uri], tooltip: 'Run this UDM search (Ctrl+Enter)' }),
-          new vscode.CodeLens(range, { title: `$(calendar) ${describeTimeRange(timeRange.spec)}`, command: 'cloudbench.search.setTimeRange', tooltip: 'Change the time range' }),
-        ];
+    vscode.languages.registerCodeLensProvider(
+      { language: 'udm' },
+      {
+        onDidChangeCodeLenses: lensEmitter.event,
+        provideCodeLenses(document) {
+          const line = firstQueryLine(document);
+          if (line === undefined) return [];
+          const range = new vscode.Range(line, 0, line, 0);
+          return [
+            new vscode.CodeLens(range, {
+              title: '$(play) Run Query',
+              command: 'cloudbench.search.run',
+              arguments: [document.uri],
+              tooltip: 'Run this UDM search (Ctrl+Enter)',
+            }),
+            new vscode.CodeLens(range, {
+              title: `$(calendar) ${describeTimeRange(timeRange.spec)}`,
+              command: 'cloudbench.search.setTimeRange',
+              tooltip: 'Change the time range',
+            }),
+          ];
+        },
       },
-    }),
+    ),
   );
 
   // ---- commands ---------------------------------------------------------------------------------
@@ -96,10 +126,12 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     const document = await documentFor(uri);
     const editor = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor : undefined;
     let text = document.getText();
-    if (editor && !editor.selection.isEmpty && (selectionOnly || uri === undefined)) text = document.getText(editor.selection);
+    if (editor && !editor.selection.isEmpty && (selectionOnly || uri === undefined))
+      text = document.getText(editor.selection);
     else if (selectionOnly) throw new Error('Select the part of the query to run first.');
     const query = text.trim();
-    if (query === '') throw new Error('The query is empty: write a UDM search such as metadata.event_type = "NETWORK_DNS".');
+    if (query === '')
+      throw new Error('The query is empty: write a UDM search such as metadata.event_type = "NETWORK_DNS".');
     if (!(await confirmDespiteErrors(query))) return;
     const window = resolveTimeRange(timeRange.spec, Date.now());
     await controller.runQuery(query, window, services.connection().settings.search.defaultLimit);
@@ -132,7 +164,11 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     }),
   );
   const runStored = async (query: string): Promise<void> => {
-    await controller.runQuery(query, resolveTimeRange(timeRange.spec, Date.now()), services.connection().settings.search.defaultLimit);
+    await controller.runQuery(
+      query,
+      resolveTimeRange(timeRange.spec, Date.now()),
+      services.connection().settings.search.defaultLimit,
+    );
   };
   registerCommand(context, 'cloudbench.search.showHistory', async () => {
     const picked = await pickStoredQuery(context);
@@ -147,7 +183,9 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   registerCommand(context, 'cloudbench.search.saveQuery', async (uri?: unknown) => {
     const document = await documentFor(uri);
     const editor = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor : undefined;
-    const query = (editor && !editor.selection.isEmpty ? document.getText(editor.selection) : document.getText()).trim();
+    const query = (
+      editor && !editor.selection.isEmpty ? document.getText(editor.selection) : document.getText()
+    ).trim();
     if (query === '') throw new Error('The query is empty: there is nothing to save.');
     const saved = readSaved(context.workspaceState.get(SAVED_KEY));
     const name = await vscode.window.showInputBox({
@@ -155,11 +193,14 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
       prompt: 'A name for this query (an existing name is replaced)',
       value: query.replace(/\s+/g, ' ').slice(0, 60),
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() === '' ? 'Enter a name.' : v.trim().length > 200 ? 'Keep the name under 200 characters.' : undefined),
+      validateInput: (v) =>
+        v.trim() === '' ? 'Enter a name.' : v.trim().length > 200 ? 'Keep the name under 200 characters.' : undefined,
     });
     if (name === undefined) return;
     await context.workspaceState.update(SAVED_KEY, saveQuery(saved, name, query, new Date()));
-    void vscode.window.showInformationMessage(`Saved the query as "${name.trim()}". Run it again with "Cloudbench: Run UDM Query from History…".`);
+    void vscode.window.showInformationMessage(
+      `Saved the query as "${name.trim()}". Run it again with "Cloudbench: Run UDM Query from History…".`,
+    );
   });
 
   const pivotCommand = (id: string, title: string, choices: PivotChoice[]): void => {
@@ -168,10 +209,18 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
       let text: string | undefined;
       if (typeof value === 'string' && value.trim() !== '') {
         text = value.trim();
-        action = choices.find((c) => c.action === kind)?.action ?? choices.find((c) => c.validate(text!) === undefined)?.action;
+        action =
+          choices.find((c) => c.action === kind)?.action ??
+          choices.find((c) => c.validate(text!) === undefined)?.action;
         if (!action) throw new Error(`"${text}" is not a ${choices.map((c) => c.label.toLowerCase()).join(' or ')}.`);
       } else {
-        const choice = choices.length === 1 ? choices[0] : await vscode.window.showQuickPick(choices.map((c) => ({ ...c, description: c.example })), { title, placeHolder: 'What do you have?' });
+        const choice =
+          choices.length === 1
+            ? choices[0]
+            : await vscode.window.showQuickPick(
+                choices.map((c) => ({ ...c, description: c.example })),
+                { title, placeHolder: 'What do you have?' },
+              );
         if (!choice) return;
         text = await vscode.window.showInputBox({
           title: `${title}: ${choice.label}`,
@@ -195,7 +244,9 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     choice('assets.sha256', 'SHA-256 hash', '64 hex digits', (v) => check(() => checkHash('sha256', v, 'SHA-256'))),
   ]);
   pivotCommand('cloudbench.search.listAssetEvents', 'Show Events for Asset', [
-    choice('assetEvents.hostname', 'Hostname', 'host-a.corp.example', (v) => (v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined)),
+    choice('assetEvents.hostname', 'Hostname', 'host-a.corp.example', (v) =>
+      v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined,
+    ),
     choice('assetEvents.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
     choice('assetEvents.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
   ]);
@@ -204,18 +255,29 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     choice('iocDetails.ip', 'Destination IP address', '203.0.113.9', (v) => check(() => checkIp(v, 'IP address'))),
   ]);
   pivotCommand('cloudbench.search.assetAliases', 'Show Asset Aliases', [
-    choice('assetAliases.hostname', 'Hostname', 'host-a.corp.example', (v) => (v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined)),
+    choice('assetAliases.hostname', 'Hostname', 'host-a.corp.example', (v) =>
+      v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined,
+    ),
     choice('assetAliases.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
     choice('assetAliases.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
   ]);
   pivotCommand('cloudbench.search.userAliases', 'Show User Aliases', [
-    choice('userAliases.email', 'Email address', 'alice@example.com', (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? undefined : 'Enter an email address.')),
+    choice('userAliases.email', 'Email address', 'alice@example.com', (v) =>
+      /^[^\s@]+@[^\s@]+$/.test(v) ? undefined : 'Enter an email address.',
+    ),
     choice('userAliases.username', 'User name', 'alice', (v) => (v === '' ? 'Enter a user name.' : undefined)),
-    choice('userAliases.windowsSid', 'Windows SID', 'S-1-5-21-…', (v) => (/^S-\d-\d+(-\d+)*$/i.test(v) ? undefined : 'Enter a Windows SID such as S-1-5-21-1004.')),
+    choice('userAliases.windowsSid', 'Windows SID', 'S-1-5-21-…', (v) =>
+      /^S-\d-\d+(-\d+)*$/i.test(v) ? undefined : 'Enter a Windows SID such as S-1-5-21-1004.',
+    ),
   ]);
-  const eventId = (v: string): string | undefined => (/^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? undefined : 'Enter an event ID (metadata.id, base64).');
-  pivotCommand('cloudbench.search.getEvent', 'Open Event by ID', [choice('fullEvent', 'Event ID', 'metadata.id (base64)', eventId)]);
-  pivotCommand('cloudbench.search.getRawLog', 'Open Raw Log by Event ID', [choice('rawLog', 'Event ID', 'metadata.id (base64)', eventId)]);
+  const eventId = (v: string): string | undefined =>
+    /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? undefined : 'Enter an event ID (metadata.id, base64).';
+  pivotCommand('cloudbench.search.getEvent', 'Open Event by ID', [
+    choice('fullEvent', 'Event ID', 'metadata.id (base64)', eventId),
+  ]);
+  pivotCommand('cloudbench.search.getRawLog', 'Open Raw Log by Event ID', [
+    choice('rawLog', 'Event ID', 'metadata.id (base64)', eventId),
+  ]);
 }
 
 interface PivotChoice extends vscode.QuickPickItem {
@@ -225,7 +287,12 @@ interface PivotChoice extends vscode.QuickPickItem {
   validate(value: string): string | undefined;
 }
 
-function choice(action: PivotAction, label: string, example: string, validate: (v: string) => string | undefined): PivotChoice {
+function choice(
+  action: PivotAction,
+  label: string,
+  example: string,
+  validate: (v: string) => string | undefined,
+): PivotChoice {
   return { action, label, example, prompt: `${PIVOT_LABELS[action]}: enter the ${label.toLowerCase()}`, validate };
 }
 
@@ -258,7 +325,9 @@ async function documentFor(uri: unknown): Promise<vscode.TextDocument> {
 async function confirmDespiteErrors(query: string): Promise<boolean> {
   let errors: string[] = [];
   try {
-    errors = analyze(query).diagnostics.filter((d) => d.severity === 'error').map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
+    errors = analyze(query)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => `line ${d.range.start.line + 1}: ${d.message}`);
   } catch {
     return true;
   }
@@ -275,15 +344,30 @@ async function confirmDespiteErrors(query: string): Promise<boolean> {
 type StoredItem = vscode.QuickPickItem & { query?: string; saved?: SavedQuery };
 
 /** Saved queries, then the recent ones; buttons open a query in an editor or save/delete it. */
-async function pickStoredQuery(context: vscode.ExtensionContext): Promise<{ query: string; open: boolean } | undefined> {
-  const openButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('go-to-file'), tooltip: 'Open in an editor' };
-  const deleteButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('trash'), tooltip: 'Delete this saved query' };
+async function pickStoredQuery(
+  context: vscode.ExtensionContext,
+): Promise<{ query: string; open: boolean } | undefined> {
+  const openButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('go-to-file'),
+    tooltip: 'Open in an editor',
+  };
+  const deleteButton: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('trash'),
+    tooltip: 'Delete this saved query',
+  };
   const build = (): StoredItem[] => {
     const saved = readSaved(context.workspaceState.get(SAVED_KEY));
     const history = readHistory(context.workspaceState.get(HISTORY_KEY));
     const items: StoredItem[] = [];
     if (saved.length) items.push({ label: 'Saved', kind: vscode.QuickPickItemKind.Separator });
-    for (const s of saved) items.push({ label: `$(star-full) ${s.name}`, detail: s.query.replace(/\s+/g, ' '), query: s.query, saved: s, buttons: [openButton, deleteButton] });
+    for (const s of saved)
+      items.push({
+        label: `$(star-full) ${s.name}`,
+        detail: s.query.replace(/\s+/g, ' '),
+        query: s.query,
+        saved: s,
+        buttons: [openButton, deleteButton],
+      });
     if (history.length) items.push({ label: 'Recent', kind: vscode.QuickPickItemKind.Separator });
     for (const h of history) {
       items.push({
@@ -312,7 +396,10 @@ async function pickStoredQuery(context: vscode.ExtensionContext): Promise<{ quer
         result = { query: e.item.query, open: true };
         pick.hide();
       } else if (e.button === deleteButton && e.item.saved) {
-        await context.workspaceState.update(SAVED_KEY, removeSaved(readSaved(context.workspaceState.get(SAVED_KEY)), e.item.saved.name));
+        await context.workspaceState.update(
+          SAVED_KEY,
+          removeSaved(readSaved(context.workspaceState.get(SAVED_KEY)), e.item.saved.name),
+        );
         pick.items = build();
       }
     });
@@ -334,10 +421,15 @@ class TimeRangeState {
   readonly onDidChange = this.emitter.event;
   spec: TimeRangeSpec;
 
-  constructor(private readonly context: vscode.ExtensionContext, services: Services) {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    services: Services,
+  ) {
     context.subscriptions.push(this.emitter);
     const stored = context.workspaceState.get<unknown>(TIME_RANGE_KEY);
-    this.spec = isTimeRangeSpec(stored) ? stored : { kind: 'preset', preset: services.connection().settings.search.defaultTimeRange };
+    this.spec = isTimeRangeSpec(stored)
+      ? stored
+      : { kind: 'preset', preset: services.connection().settings.search.defaultTimeRange };
     // Until the user picks a range in this workspace, the setting decides (also when it changes).
     context.subscriptions.push(
       services.onDidChangeConnection((connection) => {
@@ -364,8 +456,17 @@ async function pickTimeRange(current: TimeRangeSpec): Promise<TimeRangeSpec | un
     spec: { kind: 'preset', preset },
     ...(current.kind === 'preset' && current.preset === preset ? { description: '(current)' } : {}),
   }));
-  const custom: Item = { label: 'Custom range…', detail: current.kind === 'custom' ? `Current: ${describeTimeRange(current)}` : 'Start and end as RFC 3339 times, "now" or offsets like -2h' };
-  const picked = await vscode.window.showQuickPick<Item>([...presets, custom], { title: 'UDM Search Time Range', placeHolder: 'Events from…' });
+  const custom: Item = {
+    label: 'Custom range…',
+    detail:
+      current.kind === 'custom'
+        ? `Current: ${describeTimeRange(current)}`
+        : 'Start and end as RFC 3339 times, "now" or offsets like -2h',
+  };
+  const picked = await vscode.window.showQuickPick<Item>([...presets, custom], {
+    title: 'UDM Search Time Range',
+    placeHolder: 'Events from…',
+  });
   if (!picked) return undefined;
   if (picked.spec) return picked.spec;
   const now = Date.now();
@@ -390,7 +491,9 @@ async function pickTimeRange(current: TimeRangeSpec): Promise<TimeRangeSpec | un
     validateInput: (v) => {
       const r = parseTimeInput(v, now);
       if ('error' in r) return r.error;
-      return Date.parse(r.value) <= Date.parse(startValue.value) ? `The end must come after the start (${startValue.value}).` : undefined;
+      return Date.parse(r.value) <= Date.parse(startValue.value)
+        ? `The end must come after the start (${startValue.value}).`
+        : undefined;
     },
   });
   if (end === undefined) return undefined;

@@ -16,7 +16,11 @@ export class ResultsPanel implements vscode.Disposable {
   private queue: ToWebview[] = [];
 
   /** The panel of a slot, created and revealed (beside the editor) when needed. */
-  static show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: (message: FromWebview, panel: ResultsPanel) => void): ResultsPanel {
+  static show(
+    slot: PanelSlot,
+    extensionUri: vscode.Uri,
+    onMessage: (message: FromWebview, panel: ResultsPanel) => void,
+  ): ResultsPanel {
     const existing = ResultsPanel.panels.get(slot);
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
@@ -26,7 +30,12 @@ export class ResultsPanel implements vscode.Disposable {
       slot === 'query' ? 'cloudbench.search.results' : 'cloudbench.search.pivot',
       slot === 'query' ? 'UDM Search Results' : 'SecOps Pivot',
       // Pivots open as a tab beside the results they came from, not in yet another column.
-      { viewColumn: (slot === 'pivot' ? ResultsPanel.panels.get('query')?.panel.viewColumn : undefined) ?? vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        viewColumn:
+          (slot === 'pivot' ? ResultsPanel.panels.get('query')?.panel.viewColumn : undefined) ??
+          vscode.ViewColumn.Beside,
+        preserveFocus: true,
+      },
       webviewPanelOptions(extensionUri),
     );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
@@ -57,7 +66,9 @@ export class ResultsPanel implements vscode.Disposable {
         try {
           message = parseFromWebview(raw);
         } catch (err) {
-          log.warn(`ignored a malformed message from the results page: ${err instanceof MessageError ? err.message : String(err)}`);
+          log.warn(
+            `ignored a malformed message from the results page: ${err instanceof MessageError ? err.message : String(err)}`,
+          );
           return;
         }
         if (message.type === 'ready') {
@@ -101,6 +112,10 @@ export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, sl
     // Monaco writes its layout and theme rules into <style> elements it creates at run time, which
     // a nonce cannot cover: inline styles (never scripts) are allowed on the page hosting it only.
     inlineStyles: queryBar,
-    ...(queryBar ? { scriptAttributes: ` data-querybar-script="${asset('querybar.js')}" data-querybar-style="${asset('querybar.css')}"` } : {}),
+    ...(queryBar
+      ? {
+          scriptAttributes: ` data-querybar-script="${asset('querybar.js')}" data-querybar-style="${asset('querybar.css')}"`,
+        }
+      : {}),
   });
 }

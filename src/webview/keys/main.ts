@@ -2,7 +2,13 @@
 // the extension are checked before use. Validation and the diff come from the same core modules
 // the extension uses, so the form and the extension never disagree about what is valid.
 import './style.css';
-import { describeChanges, diffRestrictions, formatApiTargetLines, parseApiTargetLines, describeRestrictions } from '../../core/apikeys/describe';
+import {
+  describeChanges,
+  diffRestrictions,
+  formatApiTargetLines,
+  parseApiTargetLines,
+  describeRestrictions,
+} from '../../core/apikeys/describe';
 import { checkRequest, type SimulatedRequest } from '../../core/apikeys/check';
 import { parseToWebview, type EditorKey, type FromWebview } from '../../core/apikeys/messages';
 import type { Restrictions } from '../../core/apikeys/types';
@@ -30,22 +36,34 @@ interface ListField {
 
 const LIST_FIELDS: ListField[] = [
   {
-    kind: 'browser', id: 'referrers', label: 'Website referrers (one per line)', pathPrefix: 'browserKeyRestrictions.allowedReferrers',
+    kind: 'browser',
+    id: 'referrers',
+    label: 'Website referrers (one per line)',
+    pathPrefix: 'browserKeyRestrictions.allowedReferrers',
     hint: '"*" may replace the first host label (*.example.com) or end the path (example.com/*), never sit inside a host name. A port limits the entry to that port. To allow a whole site, list both example.com/* and *.example.com/*.',
     placeholder: 'example.com/*\n*.example.com/*',
   },
   {
-    kind: 'server', id: 'ips', label: 'IP addresses and ranges (one per line)', pathPrefix: 'serverKeyRestrictions.allowedIps',
+    kind: 'server',
+    id: 'ips',
+    label: 'IP addresses and ranges (one per line)',
+    pathPrefix: 'serverKeyRestrictions.allowedIps',
     hint: 'External IPv4 or IPv6 addresses, or CIDR ranges such as 104.133.8.0/24. Internal addresses and localhost are not supported.',
     placeholder: '104.133.8.78\n2001:4860::/32',
   },
   {
-    kind: 'android', id: 'android-apps', label: 'Android apps (one per line: package name, then SHA-1 fingerprint)', pathPrefix: 'androidKeyRestrictions.allowedApplications',
+    kind: 'android',
+    id: 'android-apps',
+    label: 'Android apps (one per line: package name, then SHA-1 fingerprint)',
+    pathPrefix: 'androidKeyRestrictions.allowedApplications',
     hint: 'The SHA-1 certificate fingerprint is 20 bytes: 40 hex digits, with or without colons. Callers send X-Android-Package and X-Android-Cert.',
     placeholder: 'com.example.app DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09',
   },
   {
-    kind: 'ios', id: 'bundle-ids', label: 'iOS bundle IDs (one per line)', pathPrefix: 'iosKeyRestrictions.allowedBundleIds',
+    kind: 'ios',
+    id: 'bundle-ids',
+    label: 'iOS bundle IDs (one per line)',
+    pathPrefix: 'iosKeyRestrictions.allowedBundleIds',
     hint: 'Bundle IDs such as com.example.app. Callers send X-Ios-Bundle-Identifier.',
     placeholder: 'com.example.app',
   },
@@ -62,7 +80,11 @@ const APP_CHOICES: Array<[AppKind, string]> = [
 // ---------------------------------------------------------------------------------------------
 // Small DOM helpers: elements are created with text only.
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
   if (text !== undefined) node.textContent = text;
@@ -87,8 +109,8 @@ let conflictPending = false;
 let saving = false;
 
 function lines(id: string): Array<{ text: string; line: number }> {
-  return byId<HTMLTextAreaElement>(id).value
-    .split(/\r?\n/)
+  return byId<HTMLTextAreaElement>(id)
+    .value.split(/\r?\n/)
     .map((text, i) => ({ text: text.trim(), line: i + 1 }))
     .filter((l) => l.text.length > 0);
 }
@@ -110,12 +132,21 @@ function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]>
   const field = LIST_FIELDS.find((f) => f.kind === kind);
   if (field) {
     const entries = lines(field.id);
-    lineOf.set(field.pathPrefix, entries.map((e) => e.line));
+    lineOf.set(
+      field.pathPrefix,
+      entries.map((e) => e.line),
+    );
     const values = entries.map((e) => e.text);
     switch (kind) {
-      case 'browser': restrictions.browserKeyRestrictions = { allowedReferrers: values }; break;
-      case 'server': restrictions.serverKeyRestrictions = { allowedIps: values }; break;
-      case 'ios': restrictions.iosKeyRestrictions = { allowedBundleIds: values }; break;
+      case 'browser':
+        restrictions.browserKeyRestrictions = { allowedReferrers: values };
+        break;
+      case 'server':
+        restrictions.serverKeyRestrictions = { allowedIps: values };
+        break;
+      case 'ios':
+        restrictions.iosKeyRestrictions = { allowedBundleIds: values };
+        break;
       case 'android':
         restrictions.androidKeyRestrictions = {
           allowedApplications: values.map((v) => {
@@ -128,7 +159,10 @@ function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]>
   }
   if (apiRestricted()) {
     const entries = lines('api-targets');
-    lineOf.set('apiTargets', entries.map((e) => e.line));
+    lineOf.set(
+      'apiTargets',
+      entries.map((e) => e.line),
+    );
     restrictions.apiTargets = parseApiTargetLines(entries.map((e) => e.text).join('\n'));
   }
   return { restrictions, lineOf };
@@ -157,9 +191,14 @@ function locate(problem: Problem, lineOf: Map<string, number[]>): FieldProblem {
 
 function currentProblems(): { problems: FieldProblem[]; restrictions: Restrictions } {
   const { restrictions, lineOf } = readForm();
-  const problems = validateRestrictions(restrictions, { serviceAccountBound: !!base?.serviceAccountEmail }).map((p) => locate(p, lineOf));
+  const problems = validateRestrictions(restrictions, { serviceAccountBound: !!base?.serviceAccountEmail }).map((p) =>
+    locate(p, lineOf),
+  );
   if (apiRestricted() && (restrictions.apiTargets ?? []).length === 0) {
-    problems.push({ fieldId: 'api-targets', text: 'Add at least one API (service name such as translate.googleapis.com), or choose "Don\'t restrict key".' });
+    problems.push({
+      fieldId: 'api-targets',
+      text: 'Add at least one API (service name such as translate.googleapis.com), or choose "Don\'t restrict key".',
+    });
   }
   return { problems, restrictions };
 }
@@ -187,7 +226,10 @@ function update(): void {
     }
   }
   const summary = byId('problems');
-  setList(summary, problems.map((p) => p.text));
+  setList(
+    summary,
+    problems.map((p) => p.text),
+  );
   byId('problems-section').hidden = problems.length === 0;
 
   const changes = describeChanges(diffRestrictions(base.restrictions, restrictions));
@@ -196,7 +238,11 @@ function update(): void {
   save.disabled = saving || conflictPending || problems.length > 0 || changes.length === 0;
   save.title = conflictPending
     ? 'Choose how to continue after the conflict first.'
-    : problems.length > 0 ? 'Fix the listed problems first; nothing is sent while any remain.' : changes.length === 0 ? 'Nothing changed.' : 'Replace the key\'s restrictions with the ones above.';
+    : problems.length > 0
+      ? 'Fix the listed problems first; nothing is sent while any remain.'
+      : changes.length === 0
+        ? 'Nothing changed.'
+        : "Replace the key's restrictions with the ones above.";
   updateTry(restrictions);
   vscode.setState({ keyName: base.name });
 }
@@ -224,7 +270,8 @@ function updateTry(restrictions: Restrictions): void {
   const kind = selectedApp();
   const visible = new Set([...TRY_ROWS_FOR[kind], 'try-service', 'try-method']);
   for (const [id] of TRY_FIELDS) byId(`${id}-row`).hidden = !visible.has(id);
-  const value = (id: string): string | undefined => (visible.has(id) ? byId<HTMLInputElement>(id).value.trim() || undefined : undefined);
+  const value = (id: string): string | undefined =>
+    visible.has(id) ? byId<HTMLInputElement>(id).value.trim() || undefined : undefined;
   const request: SimulatedRequest = {};
   const set = <K extends keyof SimulatedRequest>(key: K, id: string): void => {
     const v = value(id);
@@ -241,10 +288,18 @@ function updateTry(restrictions: Restrictions): void {
   const verdict = byId('try-result');
   verdict.textContent = `${result.allowed ? 'Accepted' : 'Refused'}: ${result.decidedBy}`;
   verdict.className = result.allowed ? 'allowed' : 'refused';
-  setList(byId('try-steps'), result.steps.map((step) => `${step.passed ? 'Pass' : 'Fail'} (${step.rule === 'application' ? 'application' : 'API'}): ${step.explanation}`));
+  setList(
+    byId('try-steps'),
+    result.steps.map(
+      (step) =>
+        `${step.passed ? 'Pass' : 'Fail'} (${step.rule === 'application' ? 'application' : 'API'}): ${step.explanation}`,
+    ),
+  );
   setList(byId('try-headers'), [
     'X-Goog-Api-Key: <API_KEY>',
-    ...result.requiredHeaders.map((h) => `${h.name}: ${h.value}${h.neutralName ? `   (${h.neutralName} in the service description)` : ''}`),
+    ...result.requiredHeaders.map(
+      (h) => `${h.name}: ${h.value}${h.neutralName ? `   (${h.neutralName} in the service description)` : ''}`,
+    ),
   ]);
 }
 
@@ -258,7 +313,9 @@ function fillForm(key: EditorKey): void {
   byId<HTMLInputElement>(`app-${kind}`).checked = true;
   byId<HTMLTextAreaElement>('referrers').value = (r.browserKeyRestrictions?.allowedReferrers ?? []).join('\n');
   byId<HTMLTextAreaElement>('ips').value = (r.serverKeyRestrictions?.allowedIps ?? []).join('\n');
-  byId<HTMLTextAreaElement>('android-apps').value = (r.androidKeyRestrictions?.allowedApplications ?? []).map((a) => `${a.packageName ?? ''} ${a.sha1Fingerprint ?? ''}`).join('\n');
+  byId<HTMLTextAreaElement>('android-apps').value = (r.androidKeyRestrictions?.allowedApplications ?? [])
+    .map((a) => `${a.packageName ?? ''} ${a.sha1Fingerprint ?? ''}`)
+    .join('\n');
   byId<HTMLTextAreaElement>('bundle-ids').value = (r.iosKeyRestrictions?.allowedBundleIds ?? []).join('\n');
   const targets = r.apiTargets ?? [];
   byId<HTMLInputElement>(targets.length > 0 ? 'api-restricted' : 'api-none').checked = true;
@@ -285,22 +342,35 @@ function showHeader(key: EditorKey): void {
 function build(): void {
   const app = byId('app');
   const header = el('header');
-  header.append(el('h1', { id: 'title' }), el('p', { id: 'key-name', class: 'muted' }), el('p', { id: 'bound-note', class: 'note', hidden: '' }));
+  header.append(
+    el('h1', { id: 'title' }),
+    el('p', { id: 'key-name', class: 'muted' }),
+    el('p', { id: 'bound-note', class: 'note', hidden: '' }),
+  );
 
   const conflict = el('section', { id: 'conflict', class: 'conflict', role: 'alert', hidden: '' });
   const conflictActions = el('div', { class: 'actions' });
   conflictActions.append(
-    el('button', { id: 'use-server', type: 'button' }, 'Start over from the server\'s version'),
+    el('button', { id: 'use-server', type: 'button' }, "Start over from the server's version"),
     el('button', { id: 'keep-mine', type: 'button', class: 'secondary' }, 'Keep my edits and review them again'),
   );
-  conflict.append(el('h2', {}, 'The key changed on the server'), el('p', { id: 'conflict-message' }), el('h3', {}, 'Current server restrictions'), el('ul', { id: 'server-state' }), conflictActions);
+  conflict.append(
+    el('h2', {}, 'The key changed on the server'),
+    el('p', { id: 'conflict-message' }),
+    el('h3', {}, 'Current server restrictions'),
+    el('ul', { id: 'server-state' }),
+    conflictActions,
+  );
 
   const application = el('fieldset', { id: 'application' });
   application.append(el('legend', {}, 'Application restriction (at most one type)'));
   const radios = el('div', { class: 'radios', role: 'radiogroup', 'aria-label': 'Application restriction' });
   for (const [kind, label] of APP_CHOICES) {
     const wrapper = el('label', { for: `app-${kind}` });
-    wrapper.append(el('input', { type: 'radio', name: 'app', id: `app-${kind}`, value: kind }), document.createTextNode(` ${label}`));
+    wrapper.append(
+      el('input', { type: 'radio', name: 'app', id: `app-${kind}`, value: kind }),
+      document.createTextNode(` ${label}`),
+    );
     radios.append(wrapper);
   }
   application.append(radios, el('ul', { id: 'application-errors', class: 'errors', hidden: '' }));
@@ -309,7 +379,13 @@ function build(): void {
     section.append(
       el('label', { for: field.id }, field.label),
       el('p', { id: `${field.id}-hint`, class: 'hint' }, field.hint),
-      el('textarea', { id: field.id, rows: '6', spellcheck: 'false', placeholder: field.placeholder, 'aria-describedby': `${field.id}-hint ${field.id}-errors` }),
+      el('textarea', {
+        id: field.id,
+        rows: '6',
+        spellcheck: 'false',
+        placeholder: field.placeholder,
+        'aria-describedby': `${field.id}-hint ${field.id}-errors`,
+      }),
       el('ul', { id: `${field.id}-errors`, class: 'errors', role: 'alert', hidden: '' }),
     );
     application.append(section);
@@ -318,7 +394,10 @@ function build(): void {
   const api = el('fieldset', { id: 'api' });
   api.append(el('legend', {}, 'API restriction'));
   const apiRadios = el('div', { class: 'radios', role: 'radiogroup', 'aria-label': 'API restriction' });
-  for (const [id, label] of [['api-none', 'Don\'t restrict key'], ['api-restricted', 'Restrict key to these APIs']] as const) {
+  for (const [id, label] of [
+    ['api-none', "Don't restrict key"],
+    ['api-restricted', 'Restrict key to these APIs'],
+  ] as const) {
     const wrapper = el('label', { for: id });
     wrapper.append(el('input', { type: 'radio', name: 'api', id, value: id }), document.createTextNode(` ${label}`));
     apiRadios.append(wrapper);
@@ -326,8 +405,18 @@ function build(): void {
   const apiSection = el('div', { id: 'api-section', class: 'list', hidden: '' });
   apiSection.append(
     el('label', { for: 'api-targets' }, 'APIs (one per line: service name, then optional methods)'),
-    el('p', { id: 'api-targets-hint', class: 'hint' }, 'Methods are fully qualified names or short names; "*" is allowed only at the end (Get*). No methods: every method of the service.'),
-    el('textarea', { id: 'api-targets', rows: '4', spellcheck: 'false', placeholder: 'translate.googleapis.com Get* TranslateText', 'aria-describedby': 'api-targets-hint api-targets-errors' }),
+    el(
+      'p',
+      { id: 'api-targets-hint', class: 'hint' },
+      'Methods are fully qualified names or short names; "*" is allowed only at the end (Get*). No methods: every method of the service.',
+    ),
+    el('textarea', {
+      id: 'api-targets',
+      rows: '4',
+      spellcheck: 'false',
+      placeholder: 'translate.googleapis.com Get* TranslateText',
+      'aria-describedby': 'api-targets-hint api-targets-errors',
+    }),
     el('ul', { id: 'api-targets-errors', class: 'errors', role: 'alert', hidden: '' }),
   );
   api.append(apiRadios, apiSection);
@@ -338,7 +427,11 @@ function build(): void {
   const changes = el('section', { id: 'changes' });
   changes.append(
     el('h2', {}, 'What will change'),
-    el('p', { class: 'hint' }, 'Lists are replaced, not merged: after saving, the key has exactly the entries above, and any list not shown is removed.'),
+    el(
+      'p',
+      { class: 'hint' },
+      'Lists are replaced, not merged: after saving, the key has exactly the entries above, and any list not shown is removed.',
+    ),
     el('ul', { id: 'diff' }),
   );
 
@@ -347,7 +440,10 @@ function build(): void {
   const tryGrid = el('div', { class: 'try-grid' });
   for (const [id, label, placeholder] of TRY_FIELDS) {
     const wrapper = el('div', { id: `${id}-row`, class: 'try-row' });
-    wrapper.append(el('label', { for: id }, label), el('input', { id, type: 'text', spellcheck: 'false', placeholder }));
+    wrapper.append(
+      el('label', { for: id }, label),
+      el('input', { id, type: 'text', spellcheck: 'false', placeholder }),
+    );
     tryGrid.append(wrapper);
   }
   trySection.append(
@@ -365,7 +461,17 @@ function build(): void {
     el('button', { id: 'cancel', type: 'button', class: 'secondary' }, 'Close'),
   );
 
-  app.replaceChildren(header, conflict, application, api, problems, changes, trySection, actions, el('p', { id: 'status', role: 'status', 'aria-live': 'polite' }));
+  app.replaceChildren(
+    header,
+    conflict,
+    application,
+    api,
+    problems,
+    changes,
+    trySection,
+    actions,
+    el('p', { id: 'status', role: 'status', 'aria-live': 'polite' }),
+  );
 
   app.addEventListener('input', () => update());
   app.addEventListener('change', () => update());
@@ -373,7 +479,7 @@ function build(): void {
   byId('revert').addEventListener('click', () => {
     if (!base) return;
     fillForm(base);
-    setStatus('Reverted to the key\'s current restrictions.');
+    setStatus("Reverted to the key's current restrictions.");
     update();
   });
   byId('cancel').addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
@@ -404,12 +510,16 @@ function resolveConflict(useServer: boolean): void {
   byId('conflict').hidden = true;
   if (useServer) {
     fillForm(base);
-    setStatus('The form now shows the server\'s restrictions. Make your change again and save.');
+    setStatus("The form now shows the server's restrictions. Make your change again and save.");
   } else {
-    setStatus('Your edits are kept. "What will change" now compares them with the server\'s newer version; review and save again.');
+    setStatus(
+      'Your edits are kept. "What will change" now compares them with the server\'s newer version; review and save again.',
+    );
   }
   update();
-  const target = useServer ? document.querySelector<HTMLInputElement>('input[name="app"]:checked') : byId<HTMLButtonElement>('save');
+  const target = useServer
+    ? document.querySelector<HTMLInputElement>('input[name="app"]:checked')
+    : byId<HTMLButtonElement>('save');
   target?.focus();
 }
 
@@ -453,7 +563,11 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'error':
       saving = false;
       setStatus(message.message);
-      if (message.problems.length > 0) setList(byId('problems'), message.problems.map((p) => p.message));
+      if (message.problems.length > 0)
+        setList(
+          byId('problems'),
+          message.problems.map((p) => p.message),
+        );
       byId('problems-section').hidden = message.problems.length === 0;
       update();
       break;

@@ -21,9 +21,9 @@ export function toLspPosition(position: { lineNumber: number; column: number }):
  * does in VS Code; items with one keep theirs.
  */
 export function toMonacoCompletions(items: CompletionItem[], range: WordRange): monaco.languages.CompletionItem[] {
-  return items.map((item) => toCompletionItem(item, { range }) as unknown as monaco.languages.CompletionItem);
+  return items.map((item) => toCompletionItem(item, { range }));
 }
 
 export function toMonacoMarkers(diagnostics: Diagnostic[]): monaco.editor.IMarkerData[] {
-  return diagnostics.map((d) => toMarkerData(d) as unknown as monaco.editor.IMarkerData);
+  return diagnostics.map((d) => toMarkerData(d));
 }

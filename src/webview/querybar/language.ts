@@ -7,7 +7,10 @@ export const UDM_LANGUAGE_ID = 'udm';
 
 export const udmLanguageConfiguration: monaco.languages.LanguageConfiguration = {
   comments: { lineComment: '//', blockComment: ['/*', '*/'] },
-  brackets: [['(', ')'], ['[', ']']],
+  brackets: [
+    ['(', ')'],
+    ['[', ']'],
+  ],
   autoClosingPairs: [
     { open: '(', close: ')' },
     { open: '[', close: ']' },
@@ -20,12 +23,34 @@ export const udmLanguageConfiguration: monaco.languages.LanguageConfiguration = 
 export const udmMonarch: monaco.languages.IMonarchLanguage = {
   defaultToken: '',
   ignoreCase: false,
-  keywords: ['AND', 'OR', 'NOT', 'and', 'or', 'not', 'nocase', 'in', 'regex', 'cidr', 'any', 'all', 'asc', 'desc', 'true', 'false', 'TRUE', 'FALSE'],
+  keywords: [
+    'AND',
+    'OR',
+    'NOT',
+    'and',
+    'or',
+    'not',
+    'nocase',
+    'in',
+    'regex',
+    'cidr',
+    'any',
+    'all',
+    'asc',
+    'desc',
+    'true',
+    'false',
+    'TRUE',
+    'FALSE',
+  ],
   tokenizer: {
     root: [
       [/\/\/.*$/, 'comment'],
       [/\/\*/, 'comment', '@blockComment'],
-      [/^(\s*)((?:[mM][aA][tT][cC][hH]|[oO][uU][tT][cC][oO][mM][eE]|[oO][rR][dD][eE][rR]|[lL][iI][mM][iI][tT]))(\s*)(:)/, ['', 'keyword', '', 'delimiter']],
+      [
+        /^(\s*)((?:[mM][aA][tT][cC][hH]|[oO][uU][tT][cC][oO][mM][eE]|[oO][rR][dD][eE][rR]|[lL][iI][mM][iI][tT]))(\s*)(:)/,
+        ['', 'keyword', '', 'delimiter'],
+      ],
       [/"/, 'string', '@string'],
       [/`[^`]*`/, 'string'],
       [/'[^'\n]*'?/, 'invalid'],
@@ -34,7 +59,10 @@ export const udmMonarch: monaco.languages.IMonarchLanguage = {
       [/%[A-Za-z0-9_]+/, 'variable.parameter'],
       [/(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?=\()/, 'predefined'],
       [/(!=|=)(\s*)([A-Z][A-Z0-9_]*)\b(?![.(])/, ['operator', '', 'constant']],
-      [/[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/, { cases: { '@keywords': 'keyword', '@default': 'identifier' } }],
+      [
+        /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/,
+        { cases: { '@keywords': 'keyword', '@default': 'identifier' } },
+      ],
       [/-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/, 'number'],
       [/!=|<=|>=|=|<|>|\+|-|\*/, 'operator'],
       [/[(),[\]:]/, 'delimiter'],

@@ -41,7 +41,12 @@ let latestValidation = 0;
 
 /** The built-in theme for the VS Code theme kind, on the panel's input colours; again on every switch. */
 function applyTheme(): string {
-  monaco.editor.defineTheme('cloudbench', { base: monacoThemeFor(document.body.classList), inherit: true, rules: [], colors: inputColors(getComputedStyle(document.body)) });
+  monaco.editor.defineTheme('cloudbench', {
+    base: monacoThemeFor(document.body.classList),
+    inherit: true,
+    rules: [],
+    colors: inputColors(getComputedStyle(document.body)),
+  });
   monaco.editor.setTheme('cloudbench');
   return 'cloudbench';
 }
@@ -56,7 +61,12 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
     provideCompletionItems(model, position, _context, token) {
       const id = nextId++;
       const word = model.getWordUntilPosition(position);
-      const range = { startLineNumber: position.lineNumber, endLineNumber: position.lineNumber, startColumn: word.startColumn, endColumn: word.endColumn };
+      const range = {
+        startLineNumber: position.lineNumber,
+        endLineNumber: position.lineNumber,
+        startColumn: word.startColumn,
+        endColumn: word.endColumn,
+      };
       return new Promise<monaco.languages.CompletionList>((resolve) => {
         const done = (items: CompletionItem[]): void => {
           pendingCompletions.delete(id);
@@ -145,7 +155,8 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
       return;
     }
     if (message.type === 'querybar.completions') pendingCompletions.get(message.id)?.(message.items);
-    else if (message.type === 'querybar.diagnostics' && message.id === latestValidation) setMarkers(model, message.diagnostics);
+    else if (message.type === 'querybar.diagnostics' && message.id === latestValidation)
+      setMarkers(model, message.diagnostics);
   });
 
   new MutationObserver(applyTheme).observe(document.body, { attributes: true, attributeFilter: ['class'] });

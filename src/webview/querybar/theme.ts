@@ -12,7 +12,10 @@ export function monacoThemeFor(bodyClasses: Iterable<string>): MonacoBaseTheme {
 }
 
 /** The editor font from VS Code's CSS variables, with the fallbacks VS Code itself uses. */
-export function editorFont(style: { getPropertyValue(name: string): string }): { fontFamily: string; fontSize: number } {
+export function editorFont(style: { getPropertyValue(name: string): string }): {
+  fontFamily: string;
+  fontSize: number;
+} {
   const family = style.getPropertyValue('--vscode-editor-font-family').trim();
   const size = Number.parseFloat(style.getPropertyValue('--vscode-editor-font-size'));
   return {

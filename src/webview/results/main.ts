@@ -2,11 +2,34 @@
 // chooser, detail pane with the JSON tree and pivots, timeline histogram and the "more data" banner.
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
 import './style.css';
-import { decodeRows, parseFromWebview, parseToWebview, type FromWebview, type RunInfo, type ToWebview } from '../../core/secops/messages';
-import { cellText, defaultColumns, discoverColumns, labelFor, scalarText, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
+import {
+  decodeRows,
+  parseFromWebview,
+  parseToWebview,
+  type FromWebview,
+  type RunInfo,
+  type ToWebview,
+} from '../../core/secops/messages';
+import {
+  cellText,
+  defaultColumns,
+  discoverColumns,
+  labelFor,
+  scalarText,
+  timeField,
+  type ColumnSpec,
+  type ResultKind,
+} from '../../core/secops/results/fields';
 import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { PIVOT_LABELS, pivotsFor } from '../../core/secops/results/pivots';
-import { SearchIndex, filterIndices, histogram, sortIndices, timesOf, type SortDirection } from '../../core/secops/results/table';
+import {
+  SearchIndex,
+  filterIndices,
+  histogram,
+  sortIndices,
+  timesOf,
+  type SortDirection,
+} from '../../core/secops/results/table';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -22,14 +45,19 @@ const queryBarStyle = ownScript?.dataset.querybarStyle;
 const pageNonce = ownScript?.nonce ?? '';
 
 const vscode: VsCodeApi =
-  typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+  typeof acquireVsCodeApi === 'function'
+    ? acquireVsCodeApi()
+    : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
 
 /** Columns the user chose, per kind of result, so the next run of that kind opens with them. */
 function chosenColumns(kind: ResultKind): ColumnSpec[] | undefined {
   const state = vscode.getState?.() as { columns?: Record<string, unknown> } | undefined;
   const list = state?.columns?.[kind];
   if (!Array.isArray(list) || list.length === 0) return undefined;
-  const valid = list.filter((c): c is ColumnSpec => typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.label === 'string');
+  const valid = list.filter(
+    (c): c is ColumnSpec =>
+      typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.label === 'string',
+  );
   return valid.length ? valid : undefined;
 }
 
@@ -43,7 +71,11 @@ function rememberColumns(kind: ResultKind, chosen: ColumnSpec[] | undefined): vo
 const ROW_H = 22;
 const OVERSCAN = 8;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== undefined) node.textContent = text;
@@ -54,31 +86,72 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 const app = el('div', { id: 'app' });
 const header = el('header');
 const runTitle = el('div', { id: 'run-title', role: 'heading', 'aria-level': '1' }, 'No results yet');
-const runSummary = el('div', { id: 'run-summary', role: 'status' }, 'Run a UDM query (Ctrl+Enter in a .udm file) to see events here.');
+const runSummary = el(
+  'div',
+  { id: 'run-summary', role: 'status' },
+  'Run a UDM query (Ctrl+Enter in a .udm file) to see events here.',
+);
 header.append(runTitle, runSummary);
 
 // The query bar paints as a plain textarea; querybar.js replaces it with Monaco after the table's
 // first paint and keeps the textarea's value in step, so Run here always reads the current text.
 const queryBar = el('div', { id: 'querybar' });
 const queryHost = el('div', { id: 'query-host' });
-const queryInput = el('textarea', { id: 'query-input', rows: '1', spellcheck: 'false', 'aria-label': 'UDM query', placeholder: 'metadata.event_type = "NETWORK_DNS"' });
-const queryRun = el('button', { id: 'query-run', type: 'button', class: 'primary', title: 'Run this query with the current time range (Ctrl+Enter)' }, 'Run');
+const queryInput = el('textarea', {
+  id: 'query-input',
+  rows: '1',
+  spellcheck: 'false',
+  'aria-label': 'UDM query',
+  placeholder: 'metadata.event_type = "NETWORK_DNS"',
+});
+const queryRun = el(
+  'button',
+  {
+    id: 'query-run',
+    type: 'button',
+    class: 'primary',
+    title: 'Run this query with the current time range (Ctrl+Enter)',
+  },
+  'Run',
+);
 queryHost.append(queryInput);
 queryBar.append(queryHost, queryRun);
 if (!queryBarScript) queryBar.style.display = 'none';
 
 const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Results' });
-const filterInput = el('input', { id: 'filter', type: 'search', placeholder: 'Filter rows (words, field:value, -exclude)', 'aria-label': 'Filter rows' });
+const filterInput = el('input', {
+  id: 'filter',
+  type: 'search',
+  placeholder: 'Filter rows (words, field:value, -exclude)',
+  'aria-label': 'Filter rows',
+});
 const countLabel = el('span', { id: 'count', 'aria-live': 'polite' });
-const columnsButton = el('button', { id: 'columns-button', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false' }, 'Columns…');
+const columnsButton = el(
+  'button',
+  { id: 'columns-button', type: 'button', 'aria-haspopup': 'true', 'aria-expanded': 'false' },
+  'Columns…',
+);
 const exportButtons: Record<ExportFormat, HTMLButtonElement> = {
   csv: el('button', { id: 'export-csv', type: 'button', title: 'Export every row to CSV' }, 'Export CSV'),
   json: el('button', { id: 'export-json', type: 'button', title: 'Export every row to JSON' }, 'JSON'),
   ndjson: el('button', { id: 'export-ndjson', type: 'button', title: 'Export every row to NDJSON' }, 'NDJSON'),
 };
-const consoleLink = el('button', { id: 'open-console', type: 'button', class: 'link', title: 'Open this view in the SecOps console' }, 'Open in console');
+const consoleLink = el(
+  'button',
+  { id: 'open-console', type: 'button', class: 'link', title: 'Open this view in the SecOps console' },
+  'Open in console',
+);
 const rerunButton = el('button', { id: 'rerun', type: 'button', title: 'Run again' }, 'Run again');
-toolbar.append(filterInput, countLabel, columnsButton, exportButtons.csv, exportButtons.json, exportButtons.ndjson, rerunButton, consoleLink);
+toolbar.append(
+  filterInput,
+  countLabel,
+  columnsButton,
+  exportButtons.csv,
+  exportButtons.json,
+  exportButtons.ndjson,
+  rerunButton,
+  consoleLink,
+);
 
 const banner = el('div', { id: 'banner', role: 'alert' });
 const bannerText = el('span', { id: 'banner-text' });
@@ -128,14 +201,30 @@ function setColumns(next: ColumnSpec[]): void {
   columns = next;
   // Timestamps get room for their full ISO form; other columns share what is left, and past their
   // minimum widths the table scrolls sideways instead of squeezing.
-  const mins = columns.map((c) => (/(Timestamp|Time|timestamp)$/.test(c.id) ? 225 : c.id.endsWith('eventType') ? 130 : 120));
-  const template = columns.map((c, i) => `minmax(${mins[i]}px, ${/Time|timestamp/i.test(c.id) ? 1.2 : 1.5}fr)`).join(' ');
+  const mins = columns.map((c) =>
+    /(Timestamp|Time|timestamp)$/.test(c.id) ? 225 : c.id.endsWith('eventType') ? 130 : 120,
+  );
+  const template = columns
+    .map((c, i) => `minmax(${mins[i]}px, ${/Time|timestamp/i.test(c.id) ? 1.2 : 1.5}fr)`)
+    .join(' ');
   app.style.setProperty('--cols', template || '1fr');
   app.style.setProperty('--row-min', `${mins.reduce((a, b) => a + b, 0)}px`);
   gridHeader.replaceChildren(
     ...columns.map((c, i) => {
-      const cell = el('div', { class: 'cell', role: 'columnheader', 'aria-colindex': String(i + 1), 'data-column': c.id, title: c.id, tabindex: '-1' }, c.label);
-      if (sort && sort.column.id === c.id) cell.setAttribute('aria-sort', sort.direction === 'asc' ? 'ascending' : 'descending');
+      const cell = el(
+        'div',
+        {
+          class: 'cell',
+          role: 'columnheader',
+          'aria-colindex': String(i + 1),
+          'data-column': c.id,
+          title: c.id,
+          tabindex: '-1',
+        },
+        c.label,
+      );
+      if (sort && sort.column.id === c.id)
+        cell.setAttribute('aria-sort', sort.direction === 'asc' ? 'ascending' : 'descending');
       return cell;
     }),
   );
@@ -158,7 +247,9 @@ function recompute(): void {
   if (selected >= view.length) selected = -1;
   grid.setAttribute('aria-rowcount', String(view.length + 1));
   spacer.style.height = `${view.length * ROW_H}px`;
-  countLabel.textContent = filter ? `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows` : `${rows.length.toLocaleString('en-US')} rows`;
+  countLabel.textContent = filter
+    ? `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`
+    : `${rows.length.toLocaleString('en-US')} rows`;
   empty.classList.toggle('visible', view.length === 0 && run !== undefined);
   if (view.length === 0) {
     empty.textContent = filter
@@ -192,14 +283,14 @@ function render(): void {
     rowPool.push(row);
   }
   for (let i = 0; i < rowPool.length; i++) {
-    const node = rowPool[i]!;
+    const node = rowPool[i];
     const pos = first + i;
     if (pos >= last) {
       if (node.style.display !== 'none') node.style.display = 'none';
       continue;
     }
     node.style.display = '';
-    const rowIndex = view[pos]!;
+    const rowIndex = view[pos];
     if (node.dataset.pos !== String(pos) || node.dataset.index !== String(rowIndex)) {
       node.dataset.pos = String(pos);
       node.dataset.index = String(rowIndex);
@@ -208,7 +299,7 @@ function render(): void {
       const row = rows[rowIndex];
       const cells = node.children;
       for (let c = 0; c < columns.length; c++) {
-        const text = cellText(row, columns[c]!);
+        const text = cellText(row, columns[c]);
         (cells[c] as HTMLElement).textContent = displayText(text, 200);
       }
     }
@@ -278,14 +369,20 @@ function showDetail(pos: number): void {
   let budget = MAX_TREE_NODES;
   const build = (value: unknown, key: string, path: string, parent: HTMLElement, depth: number): void => {
     if (--budget < 0) {
-      if (budget === -1) parent.append(el('div', { class: 'leaf' }, '… (more fields not shown; export the row as JSON to see everything)'));
+      if (budget === -1)
+        parent.append(
+          el('div', { class: 'leaf' }, '… (more fields not shown; export the row as JSON to see everything)'),
+        );
       return;
     }
     if (value !== null && typeof value === 'object' && depth < 64) {
       const box = el('details', { role: 'treeitem' });
       if (depth < 3) box.open = true;
       const summary = el('summary');
-      summary.append(el('span', { class: 'key' }, key), document.createTextNode(Array.isArray(value) ? ` [${value.length}]` : ''));
+      summary.append(
+        el('span', { class: 'key' }, key),
+        document.createTextNode(Array.isArray(value) ? ` [${value.length}]` : ''),
+      );
       box.append(summary);
       if (Array.isArray(value)) value.forEach((v, i) => build(v, String(i), path, box, depth + 1));
       else for (const [k, v] of Object.entries(value)) build(v, k, path ? `${path}.${k}` : k, box, depth + 1);
@@ -294,24 +391,39 @@ function showDetail(pos: number): void {
     }
     const leaf = el('div', { class: 'leaf', role: 'treeitem', 'data-path': path });
     const text = typeof value === 'object' ? '…' : scalarText(value);
-    leaf.append(el('span', { class: 'key' }, `${key}: `), el('span', { class: typeof value === 'string' ? 'str' : 'num' }, displayText(text, 4000)));
+    leaf.append(
+      el('span', { class: 'key' }, `${key}: `),
+      el('span', { class: typeof value === 'string' ? 'str' : 'num' }, displayText(text, 4000)),
+    );
     if (typeof value === 'string') {
       const fieldPath = run!.kind === 'udm' && path.startsWith('udm.') ? path.slice(4) : path;
       for (const action of pivotsFor(fieldPath, value)) {
         if (action === 'rawLog' || action === 'fullEvent') continue;
-        const b = el('button', { type: 'button', class: 'pivot', 'data-pivot': action, title: PIVOT_LABELS[action] }, PIVOT_LABELS[action]);
+        const b = el(
+          'button',
+          { type: 'button', class: 'pivot', 'data-pivot': action, title: PIVOT_LABELS[action] },
+          PIVOT_LABELS[action],
+        );
         b.addEventListener('click', () => post({ type: 'pivot', runId, action, value, row: rowIndex }));
         leaf.append(b);
       }
-      if ((key === 'uri' || /^\d+$/.test(key) && path.endsWith('uri') || key === 'url' || key === 'sourceUrl') && isOpenableLink(value)) {
-        const b = el('button', { type: 'button', class: 'pivot', 'data-action': 'open-link', title: 'Open in the browser' }, 'Open link');
+      if (
+        (key === 'uri' || (/^\d+$/.test(key) && path.endsWith('uri')) || key === 'url' || key === 'sourceUrl') &&
+        isOpenableLink(value)
+      ) {
+        const b = el(
+          'button',
+          { type: 'button', class: 'pivot', 'data-action': 'open-link', title: 'Open in the browser' },
+          'Open link',
+        );
         b.addEventListener('click', () => post({ type: 'openLink', url: value }));
         leaf.append(b);
       }
     }
     parent.append(leaf);
   };
-  if (root !== null && typeof root === 'object') for (const [k, v] of Object.entries(row as object)) build(v, k, k, tree, 1);
+  if (root !== null && typeof root === 'object')
+    for (const [k, v] of Object.entries(row as object)) build(v, k, k, tree, 1);
   else build(row, 'value', '', tree, 1);
   detail.append(actions, tree);
   detail.classList.add('visible');
@@ -322,7 +434,8 @@ function select(pos: number, open: boolean): void {
   selected = Math.max(0, Math.min(view.length - 1, pos));
   const top = selected * ROW_H;
   if (top < viewport.scrollTop) viewport.scrollTop = top;
-  else if (top + ROW_H > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW_H - viewport.clientHeight;
+  else if (top + ROW_H > viewport.scrollTop + viewport.clientHeight)
+    viewport.scrollTop = top + ROW_H - viewport.clientHeight;
   for (const node of rowPool) node.dataset.pos = '';
   scheduleRender();
   if (open) showDetail(selected);
@@ -331,31 +444,39 @@ function select(pos: number, open: boolean): void {
 // ---- column chooser -----------------------------------------------------------------------------
 function openChooser(): void {
   chooser.replaceChildren();
-  const search = el('input', { type: 'search', placeholder: 'Find a field', 'aria-label': 'Find a field', id: 'chooser-filter' });
+  const search = el('input', {
+    type: 'search',
+    placeholder: 'Find a field',
+    'aria-label': 'Find a field',
+    id: 'chooser-filter',
+  });
   const list = el('div', { id: 'chooser-list' });
   const chosen = new Set(columns.map((c) => c.id));
   const paths = [...new Set([...columns.map((c) => c.id), ...discoverColumns(rows)])];
   const fill = (): void => {
     const q = search.value.toLowerCase();
     list.replaceChildren(
-      ...paths.filter((p) => p.toLowerCase().includes(q)).slice(0, 500).map((p) => {
-        const label = el('label', { title: p });
-        const box = el('input', { type: 'checkbox', 'data-column': p });
-        box.checked = chosen.has(p);
-        box.addEventListener('change', () => {
-          if (box.checked) {
-            chosen.add(p);
-            setColumns([...columns, { id: p, label: labelFor(p) }]);
-            if (run) rememberColumns(run.kind, columns);
-          } else {
-            chosen.delete(p);
-            setColumns(columns.filter((c) => c.id !== p));
-            if (run) rememberColumns(run.kind, columns);
-          }
-        });
-        label.append(box, document.createTextNode(` ${p}`));
-        return label;
-      }),
+      ...paths
+        .filter((p) => p.toLowerCase().includes(q))
+        .slice(0, 500)
+        .map((p) => {
+          const label = el('label', { title: p });
+          const box = el('input', { type: 'checkbox', 'data-column': p });
+          box.checked = chosen.has(p);
+          box.addEventListener('change', () => {
+            if (box.checked) {
+              chosen.add(p);
+              setColumns([...columns, { id: p, label: labelFor(p) }]);
+              if (run) rememberColumns(run.kind, columns);
+            } else {
+              chosen.delete(p);
+              setColumns(columns.filter((c) => c.id !== p));
+              if (run) rememberColumns(run.kind, columns);
+            }
+          });
+          label.append(box, document.createTextNode(` ${p}`));
+          return label;
+        }),
     );
   };
   search.addEventListener('input', fill);
@@ -385,8 +506,11 @@ function updateBanner(progressText?: string): void {
   banner.classList.toggle('visible', show);
   fetchRestButton.style.display = moreDataAvailable && !fetching ? '' : 'none';
   stopFetchButton.style.display = fetching ? '' : 'none';
-  if (fetching) bannerText.textContent = progressText ?? `Fetching the rest… ${rows.length.toLocaleString('en-US')} events so far.`;
-  else if (moreDataAvailable) bannerText.textContent = 'More events match than the search returned (it stopped at its limit). Narrow the time range, or fetch the rest in smaller windows.';
+  if (fetching)
+    bannerText.textContent = progressText ?? `Fetching the rest… ${rows.length.toLocaleString('en-US')} events so far.`;
+  else if (moreDataAvailable)
+    bannerText.textContent =
+      'More events match than the search returned (it stopped at its limit). Narrow the time range, or fetch the rest in smaller windows.';
 }
 
 function clearResults(): void {
@@ -414,7 +538,9 @@ function updateSummary(): void {
   runSummary.textContent = [
     `${rows.length.toLocaleString('en-US')} ${rows.length === 1 ? 'row' : 'rows'}`,
     run.startTime && run.endTime ? `${run.startTime} – ${run.endTime}` : '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 // ---- query bar ----------------------------------------------------------------------------------
@@ -453,7 +579,8 @@ function head(node: HTMLElement): void {
 document.addEventListener('cloudbench:querybar-post', (event) => {
   try {
     const message = parseFromWebview((event as CustomEvent<unknown>).detail);
-    if (message.type === 'querybar.complete' || message.type === 'querybar.validate' || message.type === 'runQuery') post(message);
+    if (message.type === 'querybar.complete' || message.type === 'querybar.validate' || message.type === 'runQuery')
+      post(message);
   } catch (err) {
     console.warn('ignored a malformed query bar request', err);
   }
@@ -606,7 +733,7 @@ grid.addEventListener('keydown', (event) => {
   const page = Math.max(1, Math.floor(viewport.clientHeight / ROW_H) - 1);
   const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
   if (event.key in moves) {
-    select((selected < 0 ? -1 : selected) + moves[event.key]!, detail.classList.contains('visible'));
+    select((selected < 0 ? -1 : selected) + moves[event.key], detail.classList.contains('visible'));
     event.preventDefault();
   } else if (event.key === 'Home' || event.key === 'End') {
     select(event.key === 'Home' ? 0 : view.length - 1, detail.classList.contains('visible'));

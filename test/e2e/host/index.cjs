@@ -53,7 +53,11 @@ async function waitFor(probe, { timeout = 20_000, what = 'condition', events = [
     // refreshing), so also re-probe on a short interval until the deadline.
     ticker = setInterval(recheck, 100);
     timer = setTimeout(
-      () => finish(reject, new Error(`timed out after ${timeout} ms waiting for ${what}${lastError ? `: ${lastError.message}` : ''}`)),
+      () =>
+        finish(
+          reject,
+          new Error(`timed out after ${timeout} ms waiting for ${what}${lastError ? `: ${lastError.message}` : ''}`),
+        ),
       Math.max(0, deadline - Date.now()),
     );
   });
@@ -75,10 +79,14 @@ async function run() {
   const record = (entry) => fs.writeSync(results, JSON.stringify(entry) + '\n');
 
   const tests = [];
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.cjs')).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.cjs'))
+    .sort();
   for (const file of files) {
     const area = file.replace(/\.test\.cjs$/, '');
-    const test = (name, fn, opts = {}) => tests.push({ name: `host ${area}: ${name}`, fn, timeout: opts.timeout ?? 60_000 });
+    const test = (name, fn, opts = {}) =>
+      tests.push({ name: `host ${area}: ${name}`, fn, timeout: opts.timeout ?? 60_000 });
     require(path.join(__dirname, file))({ test, vscode, assert, waitFor, config, EXTENSION_ID });
   }
 
@@ -89,7 +97,11 @@ async function run() {
     waitFor,
     config,
     extension,
-    sandbox: { http: config.sandbox.http, grpc: config.sandbox.grpc, reset: (seed) => resetSandbox(config.sandbox.http, seed) },
+    sandbox: {
+      http: config.sandbox.http,
+      grpc: config.sandbox.grpc,
+      reset: (seed) => resetSandbox(config.sandbox.http, seed),
+    },
     workspace: config.workspace,
   };
   let failed = 0;

@@ -21,7 +21,10 @@ module.exports = ({ test, vscode, assert, EXTENSION_ID }) => {
     assert.equal(pkg.main, './dist/extension.js');
     const fs = require('node:fs');
     const path = require('node:path');
-    assert.ok(fs.existsSync(path.join(extension.extensionPath, 'dist/extension.js')), 'dist/extension.js is in the package');
+    assert.ok(
+      fs.existsSync(path.join(extension.extensionPath, 'dist/extension.js')),
+      'dist/extension.js is in the package',
+    );
     assert.ok(!fs.existsSync(path.join(extension.extensionPath, 'src')), 'sources are not in the package');
   });
 };

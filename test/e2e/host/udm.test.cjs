@@ -16,10 +16,18 @@ module.exports = ({ test, vscode, assert, waitFor }) => {
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     assert.equal(doc.languageId, 'udm');
-    const list = await waitFor(async () => {
-      const result = await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', uri, new vscode.Position(0, 9), '.');
-      return result && result.items.length > 0 ? result : undefined;
-    }, { what: 'completion items after "metadata."' });
+    const list = await waitFor(
+      async () => {
+        const result = await vscode.commands.executeCommand(
+          'vscode.executeCompletionItemProvider',
+          uri,
+          new vscode.Position(0, 9),
+          '.',
+        );
+        return result && result.items.length > 0 ? result : undefined;
+      },
+      { what: 'completion items after "metadata."' },
+    );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const field of ['event_type', 'product_name', 'vendor_name', 'log_type']) {
       assert.ok(labels.includes(field), `completion offers ${field} (got ${labels.slice(0, 10).join(', ')}…)`);
@@ -29,12 +37,19 @@ module.exports = ({ test, vscode, assert, waitFor }) => {
 
   test('reports a misspelt field and stays quiet on a correct query', async ({ workspace }) => {
     const bad = writeQuery(workspace, 'misspelt.udm', 'metadata.evnt_type = "USER_LOGIN"\n');
-    const good = writeQuery(workspace, 'good.udm', 'metadata.event_type = "USER_LOGIN"\nprincipal.hostname = "ws-dev-04"\n');
+    const good = writeQuery(
+      workspace,
+      'good.udm',
+      'metadata.event_type = "USER_LOGIN"\nprincipal.hostname = "ws-dev-04"\n',
+    );
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(bad));
-    const diagnostics = await waitFor(() => {
-      const d = vscode.languages.getDiagnostics(bad);
-      return d.length > 0 ? d : undefined;
-    }, { what: 'diagnostics for metadata.evnt_type' });
+    const diagnostics = await waitFor(
+      () => {
+        const d = vscode.languages.getDiagnostics(bad);
+        return d.length > 0 ? d : undefined;
+      },
+      { what: 'diagnostics for metadata.evnt_type' },
+    );
     const unknown = diagnostics.find((d) => /evnt_type/.test(d.message));
     assert.ok(unknown, `a diagnostic names evnt_type (got ${diagnostics.map((d) => d.message).join(' | ')})`);
     assert.equal(unknown.severity, vscode.DiagnosticSeverity.Error);
@@ -43,20 +58,33 @@ module.exports = ({ test, vscode, assert, waitFor }) => {
 
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(good));
     // The server publishes for the document once it analysed it; an empty list is its answer.
-    await waitFor(async () => {
-      const hover = await vscode.commands.executeCommand('vscode.executeHoverProvider', good, new vscode.Position(0, 12));
-      return hover && hover.length > 0;
-    }, { what: 'the server to analyse good.udm' });
-    assert.deepEqual(vscode.languages.getDiagnostics(good).filter((d) => d.severity === vscode.DiagnosticSeverity.Error), []);
+    await waitFor(
+      async () => {
+        const hover = await vscode.commands.executeCommand(
+          'vscode.executeHoverProvider',
+          good,
+          new vscode.Position(0, 12),
+        );
+        return hover && hover.length > 0;
+      },
+      { what: 'the server to analyse good.udm' },
+    );
+    assert.deepEqual(
+      vscode.languages.getDiagnostics(good).filter((d) => d.severity === vscode.DiagnosticSeverity.Error),
+      [],
+    );
   });
 
   test('hover explains a field', async ({ workspace }) => {
     const uri = writeQuery(workspace, 'hover.udm', 'principal.hostname = "ws-dev-04"\n');
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const hovers = await waitFor(async () => {
-      const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, new vscode.Position(0, 13));
-      return h && h.length > 0 ? h : undefined;
-    }, { what: 'a hover on principal.hostname' });
+    const hovers = await waitFor(
+      async () => {
+        const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, new vscode.Position(0, 13));
+        return h && h.length > 0 ? h : undefined;
+      },
+      { what: 'a hover on principal.hostname' },
+    );
     const text = hovers
       .flatMap((h) => h.contents)
       .map((c) => (typeof c === 'string' ? c : c.value))
@@ -65,13 +93,23 @@ module.exports = ({ test, vscode, assert, waitFor }) => {
   });
 
   test('formats a query', async ({ workspace }) => {
-    const uri = writeQuery(workspace, 'format.udm', 'metadata.event_type="USER_LOGIN"   and   principal.hostname="ws-dev-04"\n');
+    const uri = writeQuery(
+      workspace,
+      'format.udm',
+      'metadata.event_type="USER_LOGIN"   and   principal.hostname="ws-dev-04"\n',
+    );
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const edits = await waitFor(async () => {
-      const e = await vscode.commands.executeCommand('vscode.executeFormatDocumentProvider', uri, { tabSize: 2, insertSpaces: true });
-      return e && e.length > 0 ? e : undefined;
-    }, { what: 'formatting edits' });
+    const edits = await waitFor(
+      async () => {
+        const e = await vscode.commands.executeCommand('vscode.executeFormatDocumentProvider', uri, {
+          tabSize: 2,
+          insertSpaces: true,
+        });
+        return e && e.length > 0 ? e : undefined;
+      },
+      { what: 'formatting edits' },
+    );
     const edit = new vscode.WorkspaceEdit();
     edit.set(uri, edits);
     assert.ok(await vscode.workspace.applyEdit(edit));

@@ -72,7 +72,8 @@ export async function installVsix(bin, env, { userDataDir, extensionsDir, vsix }
       bin,
       ['--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix, '--force'],
       { env, timeout: 120_000 },
-      (err, stdout, stderr) => (err ? reject(new Error(`installing ${vsix} failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve()),
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`installing ${vsix} failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve(),
     );
   });
   const dir = readdirSync(extensionsDir).find((d) => d.startsWith(`${EXTENSION_ID}-`));
@@ -100,14 +101,18 @@ export async function startCodeServer(bin, env, { userDataDir, extensionsDir, wo
   const handle = spawnGroup(
     bin,
     [
-      '--bind-addr', `127.0.0.1:${chosen}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `127.0.0.1:${chosen}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
       ...(workspace ? [workspace] : []),
     ],
     { env, label: 'code-server', onLine },

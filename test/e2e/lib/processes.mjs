@@ -31,13 +31,18 @@ export function spawnGroup(command, args, { cwd, env, onLine, label } = {}) {
         handle.exited.then(({ code, signal }) => {
           if (!listeners.has(listener)) return;
           listeners.delete(listener);
-          reject(new Error(`${handle.label} exited (code ${code}, signal ${signal}) before ${what}:\n${handle.tail()}`));
+          reject(
+            new Error(`${handle.label} exited (code ${code}, signal ${signal}) before ${what}:\n${handle.tail()}`),
+          );
         });
       });
     },
     stop: () => stopGroup(handle),
   };
-  for (const [name, stream] of [['stdout', child.stdout], ['stderr', child.stderr]]) {
+  for (const [name, stream] of [
+    ['stdout', child.stdout],
+    ['stderr', child.stderr],
+  ]) {
     let buffered = '';
     stream.setEncoding('utf8');
     stream.on('data', (chunk) => {
@@ -78,7 +83,12 @@ export async function stopGroup(handle, graceMs = 5000) {
   if (!handle.pid) return;
   if (signalGroup(handle.pid, 'SIGTERM')) {
     let timer;
-    await Promise.race([handle.exited, new Promise((r) => { timer = setTimeout(r, graceMs); })]);
+    await Promise.race([
+      handle.exited,
+      new Promise((r) => {
+        timer = setTimeout(r, graceMs);
+      }),
+    ]);
     clearTimeout(timer);
     signalGroup(handle.pid, 'SIGKILL');
   }

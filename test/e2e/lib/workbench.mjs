@@ -94,9 +94,12 @@ export async function runCommand(page, title) {
   await input.fill(`>${title}`);
   // Click the matching row: Enter would run whichever row the palette ranks first (a recently used
   // or fuzzier match, such as "Run Selected UDM Query" for "Run UDM Query").
-  const row = page.locator('.quick-input-widget .monaco-list-row').filter({
-    has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
-  }).first();
+  const row = page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({
+      has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
+    })
+    .first();
   await row.click();
 }
 
@@ -106,7 +109,10 @@ export async function openFile(page, fileName) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill(fileName);
-  await page.locator(`.quick-input-widget .monaco-list-row[aria-label*="${cssString(fileName)}"]`).first().click();
+  await page
+    .locator(`.quick-input-widget .monaco-list-row[aria-label*="${cssString(fileName)}"]`)
+    .first()
+    .click();
   await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor();
 }
 
@@ -142,16 +148,22 @@ export function inputValidation(page) {
 
 /** Waits for a toast whose message matches `pattern` and returns its text. */
 export async function waitForNotification(page, pattern, { timeout = 30_000 } = {}) {
-  const message = page.locator('.notification-toast .notification-list-item-message').filter({ hasText: pattern }).first();
+  const message = page
+    .locator('.notification-toast .notification-list-item-message')
+    .filter({ hasText: pattern })
+    .first();
   await message.waitFor({ timeout });
   return message.innerText();
 }
 
 /** Clicks a button of the toast whose message matches `pattern`. */
 export async function clickNotificationButton(page, pattern, button) {
-  const toast = page.locator('.notification-toast').filter({
-    has: page.locator('.notification-list-item-message', { hasText: pattern }),
-  }).first();
+  const toast = page
+    .locator('.notification-toast')
+    .filter({
+      has: page.locator('.notification-list-item-message', { hasText: pattern }),
+    })
+    .first();
   await toast.locator('.monaco-button', { hasText: button }).first().click();
 }
 
@@ -177,7 +189,11 @@ export async function findWebviewFrame(page, selector, pattern, { timeout = 30_0
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame()) continue;
-      const text = await frame.locator(selector).first().textContent({ timeout: 100 }).catch(() => null);
+      const text = await frame
+        .locator(selector)
+        .first()
+        .textContent({ timeout: 100 })
+        .catch(() => null);
       if (text !== null && pattern.test(text)) return frame;
     }
     await page.waitForEvent('framenavigated', { timeout: 250 }).catch(() => {});
@@ -197,9 +213,15 @@ export async function contextMenu(page, row, action, pane) {
   // so a menu without the wanted item means the click hit another row: close it and try again.
   for (let attempt = 1; attempt <= 3; attempt++) {
     const target = pane ? await revealRow(pane, row) : row;
-    const clicked = await target.click({ button: 'right', timeout: 5_000 }).then(() => true, () => false);
+    const clicked = await target.click({ button: 'right', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
     if (!clicked) continue;
-    const found = await item.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+    const found = await item.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
     if (!found) {
       await page.keyboard.press('Escape');
       await menu.waitFor({ state: 'hidden' }).catch(() => {});
@@ -209,7 +231,13 @@ export async function contextMenu(page, row, action, pane) {
     await item.click();
     // The menu closes when it runs the action; a click it ignored leaves it open with the item
     // focused, and Enter runs it then.
-    if (!(await menu.waitFor({ state: 'hidden', timeout: 10_000 }).then(() => true, () => false)) && (await item.isVisible())) {
+    if (
+      !(await menu.waitFor({ state: 'hidden', timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      )) &&
+      (await item.isVisible())
+    ) {
       await page.keyboard.press('Enter');
       await menu.waitFor({ state: 'hidden' });
     }
@@ -228,7 +256,12 @@ export async function revealRow(pane, row) {
   const list = pane.locator('.monaco-list').first();
   await list.waitFor();
   const rendered = () =>
-    list.evaluate((el) => [...el.querySelectorAll('.monaco-list-row')].map((r) => r.getAttribute('data-index')).sort().join(','));
+    list.evaluate((el) =>
+      [...el.querySelectorAll('.monaco-list-row')]
+        .map((r) => r.getAttribute('data-index'))
+        .sort()
+        .join(','),
+    );
   const scroll = async (dy) => {
     const before = await rendered();
     await list.hover();
@@ -237,7 +270,11 @@ export async function revealRow(pane, row) {
     return list.evaluate(
       (el, was) =>
         new Promise((resolve) => {
-          const now = () => [...el.querySelectorAll('.monaco-list-row')].map((r) => r.getAttribute('data-index')).sort().join(',');
+          const now = () =>
+            [...el.querySelectorAll('.monaco-list-row')]
+              .map((r) => r.getAttribute('data-index'))
+              .sort()
+              .join(',');
           if (now() !== was) return resolve(true);
           const obs = new MutationObserver(() => {
             if (now() !== was) {
@@ -294,7 +331,10 @@ export async function expandRow(pane, label, childLabel) {
 /** Runs a view's title-bar action (e.g. "Collapse All", "Refresh Models"). */
 export async function viewAction(pane, label) {
   await pane.locator('.pane-header').hover();
-  await pane.locator(`.pane-header .actions .action-label[aria-label^="${cssString(label)}"]`).first().click();
+  await pane
+    .locator(`.pane-header .actions .action-label[aria-label^="${cssString(label)}"]`)
+    .first()
+    .click();
 }
 
 /** Collapses every view of the container except `keep`, so the kept one has room. */
@@ -310,9 +350,12 @@ export async function focusView(page, keep) {
 
 /** A tree row whose label is exactly `label` (the description may follow). */
 export function exactRow(pane, label) {
-  return pane.locator('.monaco-list-row').filter({
-    has: pane.page().locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
-  }).first();
+  return pane
+    .locator('.monaco-list-row')
+    .filter({
+      has: pane.page().locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }),
+    })
+    .first();
 }
 
 /** Sandbox admin call (clock, faults, ingest); no credentials needed. */

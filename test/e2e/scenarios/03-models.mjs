@@ -31,7 +31,11 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   const operations = await wb.expandView(page, 'Operations');
   await wb.treeRow(operations, `Copy model ${MODEL} to europe-west4`).waitFor();
   await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
-  await wb.waitForNotification(page, /Copied churn-predictor to projects\/cloudbench-demo\/locations\/europe-west4\/models\/churn-copy-e2e/, { timeout: 60_000 });
+  await wb.waitForNotification(
+    page,
+    /Copied churn-predictor to projects\/cloudbench-demo\/locations\/europe-west4\/models\/churn-copy-e2e/,
+    { timeout: 60_000 },
+  );
   // The command ends by opening the copy's details; the tree has been refreshed by then.
   await page.locator('.tabs-container .tab.active', { hasText: 'churn-copy-e2e.json' }).waitFor();
   log('copied with progress');

@@ -46,5 +46,7 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   await hostLeaf.locator('button.pivot[data-pivot="assetEvents.hostname"]').click();
   const pivoted = await wb.findWebviewFrame(page, '#run-title', new RegExp(wb.escapeRegExp(host)), { timeout: 60_000 });
   await pivoted.locator('#grid .row').first().waitFor({ timeout: 60_000 });
-  log(`pivoted: ${await pivoted.locator('#run-title').innerText()} — ${await pivoted.locator('#run-summary').innerText()}`);
+  log(
+    `pivoted: ${await pivoted.locator('#run-title').innerText()} — ${await pivoted.locator('#run-summary').innerText()}`,
+  );
 }

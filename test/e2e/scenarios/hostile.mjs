@@ -16,12 +16,22 @@ const PAYLOADS = [
 function events(now) {
   const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const list = PAYLOADS.map((payload, i) => ({
-    metadata: { eventTimestamp: iso(now - (i + 1) * 60_000), eventType: 'NETWORK_HTTP', productName: MARK, description: payload },
+    metadata: {
+      eventTimestamp: iso(now - (i + 1) * 60_000),
+      eventType: 'NETWORK_HTTP',
+      productName: MARK,
+      description: payload,
+    },
     principal: { hostname: payload, ip: ['10.9.9.9'] },
     target: { hostname: `target-${i}`, url: payload },
   }));
   list.push({
-    metadata: { eventTimestamp: iso(now - 10 * 60_000), eventType: 'NETWORK_HTTP', productName: MARK, description: 'W'.repeat(1 << 20) },
+    metadata: {
+      eventTimestamp: iso(now - 10 * 60_000),
+      eventType: 'NETWORK_HTTP',
+      productName: MARK,
+      description: 'W'.repeat(1 << 20),
+    },
     principal: { hostname: 'H'.repeat(1 << 20) },
     target: { hostname: 'link-host', url: 'https://example.com/hostile-e2e?q=1' },
   });
@@ -61,7 +71,11 @@ export async function run({ page, wb, sandbox, log }) {
   }
   const page$ = await frame.evaluate(() => ({
     pwned: window.__pwned,
-    handlers: Array.from(document.querySelectorAll('*')).flatMap((n) => Array.from(n.attributes).filter((a) => /^on/i.test(a.name)).map((a) => `${n.tagName}.${a.name}`)),
+    handlers: Array.from(document.querySelectorAll('*')).flatMap((n) =>
+      Array.from(n.attributes)
+        .filter((a) => /^on/i.test(a.name))
+        .map((a) => `${n.tagName}.${a.name}`),
+    ),
     injected: document.querySelectorAll('body img, body svg[onload], body iframe, body script:not([nonce])').length,
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
@@ -71,7 +85,8 @@ export async function run({ page, wb, sandbox, log }) {
   if (dialogs.length) throw new Error(`dialogs opened: ${dialogs.join(' | ')}`);
   if (page$.handlers.length) throw new Error(`event-handler attributes in the page: ${page$.handlers.join(', ')}`);
   if (page$.injected) throw new Error(`${page$.injected} elements were created from event data`);
-  if (page$.scrollWidth > page$.innerWidth + 1) throw new Error(`the panel scrolls sideways: ${page$.scrollWidth} > ${page$.innerWidth}`);
+  if (page$.scrollWidth > page$.innerWidth + 1)
+    throw new Error(`the panel scrolls sideways: ${page$.scrollWidth} > ${page$.innerWidth}`);
   if (!page$.text.includes('<script>') || page$.text.includes('\u202e') || !page$.text.includes('U+202E')) {
     throw new Error('payloads are not shown as plain text with the RTL override made visible');
   }
@@ -79,8 +94,13 @@ export async function run({ page, wb, sandbox, log }) {
 
   // The javascript: url offers no link; the https one asks the editor, which asks the user.
   const jsRow = PAYLOADS.findIndex((p) => p.startsWith('javascript:'));
-  await frame.locator(`#grid .row`).filter({ hasText: 'target-' + jsRow }).first().click();
-  if (await frame.locator('#detail [data-action="open-link"]').count()) throw new Error('a javascript: url is offered as a link');
+  await frame
+    .locator(`#grid .row`)
+    .filter({ hasText: 'target-' + jsRow })
+    .first()
+    .click();
+  if (await frame.locator('#detail [data-action="open-link"]').count())
+    throw new Error('a javascript: url is offered as a link');
   await frame.locator('#grid .row').filter({ hasText: 'link-host' }).first().click();
   await frame.locator('#detail [data-action="open-link"]').first().click();
   const dialog = await wb.modalDialog(page);

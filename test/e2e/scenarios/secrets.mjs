@@ -11,14 +11,28 @@ export const name = 'secrets: create and copy a key, search with a service-accou
 
 // The key file lives outside the workspace (where a user keeps it); only its path goes into settings.
 const keyDir = mkdtempSync(join(tmpdir(), 'cloudbench-e2e-sa-'));
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+const { privateKey } = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+});
 const SA_FILE = join(keyDir, 'secops-service-account.json');
-writeFileSync(SA_FILE, JSON.stringify({
-  type: 'service_account', project_id: 'cloudbench-demo', private_key_id: 'e2e', private_key: privateKey,
-  client_email: 'secops@cloudbench-demo.iam.gserviceaccount.com', client_id: '1',
-}));
+writeFileSync(
+  SA_FILE,
+  JSON.stringify({
+    type: 'service_account',
+    project_id: 'cloudbench-demo',
+    private_key_id: 'e2e',
+    private_key: privateKey,
+    client_email: 'secops@cloudbench-demo.iam.gserviceaccount.com',
+    client_id: '1',
+  }),
+);
 
-export const workspaceSettings = { 'cloudbench.secops.credentialsFile': SA_FILE, 'cloudbench.credentialsFile': SA_FILE };
+export const workspaceSettings = {
+  'cloudbench.secops.credentialsFile': SA_FILE,
+  'cloudbench.credentialsFile': SA_FILE,
+};
 
 const KEY_PATH = '/v2/projects/cloudbench-demo/locations/global/keys/secret-e2e';
 const SHAPES = [
@@ -42,7 +56,8 @@ function scan(dir, known, findings, skip) {
       const m = re.exec(text);
       if (m) findings.push(`${path}: ${what}: ${JSON.stringify(text.slice(Math.max(0, m.index - 30), m.index + 50))}`);
     }
-    for (const secret of known) if (text.includes(secret)) findings.push(`${path}: a known secret (${secret.slice(0, 6)}…)`);
+    for (const secret of known)
+      if (text.includes(secret)) findings.push(`${path}: a known secret (${secret.slice(0, 6)}…)`);
   };
   walk(dir);
   return files;
@@ -61,7 +76,9 @@ function findFiles(dir, test, out = []) {
 async function waitForLog(profile, pattern, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const hit = findFiles(join(profile, 'logs'), (p) => /cloudbench/i.test(p) && p.endsWith('.log')).find((p) => pattern.test(readFileSync(p, 'utf8')));
+    const hit = findFiles(join(profile, 'logs'), (p) => /cloudbench/i.test(p) && p.endsWith('.log')).find((p) =>
+      pattern.test(readFileSync(p, 'utf8')),
+    );
     if (hit) return hit;
     if (Date.now() > deadline) throw new Error(`no Cloudbench log under ${profile}/logs matched ${pattern}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -81,7 +98,9 @@ export async function run({ page, wb, sandbox, workspace, log }) {
   if (!keyString) throw new Error('the sandbox has no key string for secret-e2e');
 
   // The failure path: the key-string read fails on the server; the error is shown and logged.
-  await wb.sandboxAdmin(sandbox, 'faults', { rules: [{ method: 'apikeys.keys.getKeyString', errorRate: 1, codes: ['INTERNAL'] }] });
+  await wb.sandboxAdmin(sandbox, 'faults', {
+    rules: [{ method: 'apikeys.keys.getKeyString', errorRate: 1, codes: ['INTERNAL'] }],
+  });
   const row = await wb.revealRow(keys, wb.exactRow(keys, 'Secret e2e'));
   await wb.contextMenu(page, row, 'Copy Key String', keys);
   await wb.waitForNotification(page, /INTERNAL|failed|could not/i);
@@ -105,10 +124,18 @@ export async function run({ page, wb, sandbox, workspace, log }) {
   const profile = join(home, 'user-data');
   const logFile = await waitForLog(profile, /getKeyString|key string/i);
   log(`extension log: ${logFile.slice(profile.length)}`);
-  const known = [keyString, ...privateKey.split('\n').filter((l) => l && !l.startsWith('-----')).slice(0, 3)];
+  const known = [
+    keyString,
+    ...privateKey
+      .split('\n')
+      .filter((l) => l && !l.startsWith('-----'))
+      .slice(0, 3),
+  ];
   const findings = [];
-  const files = scan(profile, known, findings, (p) => /\/(CachedData|CachedExtensionVSIXs|Cache|Code Cache|GPUCache)(\/|$)/.test(p))
-    + scan(workspace, known, findings, () => false);
+  const files =
+    scan(profile, known, findings, (p) =>
+      /\/(CachedData|CachedExtensionVSIXs|Cache|Code Cache|GPUCache)(\/|$)/.test(p),
+    ) + scan(workspace, known, findings, () => false);
   log(`scanned ${files} files`);
   if (files < 3) throw new Error(`only ${files} files scanned under ${profile}: the profile layout changed`);
   if (findings.length) throw new Error(`secrets found:\n${findings.slice(0, 20).join('\n')}`);

@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
-import { ApiKeysClient, EtagConflictError, daysLeftToUndelete, explainKeysError, keyName } from '../../../src/core/apikeys/client';
+import {
+  ApiKeysClient,
+  EtagConflictError,
+  daysLeftToUndelete,
+  explainKeysError,
+  keyName,
+} from '../../../src/core/apikeys/client';
 import { validateIp, validateReferrer } from '../../../src/core/apikeys/validation';
 import { GoogleApiError } from '../../../src/core/google/errors';
 import { RestClient } from '../../../src/core/google/rest';
@@ -37,7 +43,13 @@ describe('API Keys client against the sandbox', function () {
 
   beforeEach(async () => {
     sandbox = await startSandbox({ seed: 'empty' });
-    client = new ApiKeysClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY, pollInitialDelayMs: 5, pollMaxDelayMs: 20 });
+    client = new ApiKeysClient({
+      baseUrl: sandbox.http,
+      tokens: sandboxTokenSource(),
+      retry: NO_RETRY,
+      pollInitialDelayMs: 5,
+      pollMaxDelayMs: 20,
+    });
   });
   afterEach(async () => {
     await sandbox.close();
@@ -45,20 +57,24 @@ describe('API Keys client against the sandbox', function () {
 
   it('creates a key with an id, display name and restrictions; the key string only comes from create and GetKeyString', async () => {
     const seen: Operation[] = [];
-    const created = await client.createKey(PROJECT, {
-      keyId: 'web-frontend',
-      displayName: 'Web frontend',
-      restrictions: {
-        browserKeyRestrictions: { allowedReferrers: ['example.com/*', '*.example.com/*'] },
-        apiTargets: [{ service: 'translate.googleapis.com', methods: ['Get*'] }],
+    const created = await client.createKey(
+      PROJECT,
+      {
+        keyId: 'web-frontend',
+        displayName: 'Web frontend',
+        restrictions: {
+          browserKeyRestrictions: { allowedReferrers: ['example.com/*', '*.example.com/*'] },
+          apiTargets: [{ service: 'translate.googleapis.com', methods: ['Get*'] }],
+        },
       },
-    }, { onOperation: (op) => seen.push(op) });
+      { onOperation: (op) => seen.push(op) },
+    );
     assert.equal(created.name, keyName(PROJECT, 'web-frontend'));
     assert.equal(created.displayName, 'Web frontend');
     assert.ok(created.keyString, 'create returns the key string');
     assert.ok(created.uid && created.etag && created.createTime);
-    assert.ok(seen.length >= 1 && seen[0]!.name.startsWith('operations/'));
-    assert.equal(seen[seen.length - 1]!.done, true);
+    assert.ok(seen.length >= 1 && seen[0].name.startsWith('operations/'));
+    assert.equal(seen[seen.length - 1].done, true);
 
     const fetched = await client.getKey(created.name);
     assert.equal(fetched.keyString, undefined, 'get never includes the key string');
@@ -78,7 +94,10 @@ describe('API Keys client against the sandbox', function () {
     const seen: Operation[] = [];
     const waited = await client.wait({ name: op.name, done: false }, { onOperation: (o) => seen.push(o) });
     assert.equal(waited.done, true);
-    assert.deepEqual(seen.map((o) => !!o.done), [false, true]);
+    assert.deepEqual(
+      seen.map((o) => !!o.done),
+      [false, true],
+    );
     await rejectsWith(client.getOperation('operations/does-not-exist'), 'NOT_FOUND');
     await assert.rejects(client.getOperation('projects/p/locations/us/operations/x'), TypeError);
   });
@@ -98,7 +117,10 @@ describe('API Keys client against the sandbox', function () {
     assert.ok(first.items.every((k) => k.keyString === undefined));
     const names: string[] = [];
     for await (const key of client.iterateKeys(PROJECT, { pageSize: 2 })) names.push(key.name);
-    assert.deepEqual([...names].sort(), [0, 1, 2, 3, 4].map((i) => keyName(PROJECT, `key-${i}`)));
+    assert.deepEqual(
+      [...names].sort(),
+      [0, 1, 2, 3, 4].map((i) => keyName(PROJECT, `key-${i}`)),
+    );
   });
 
   it('replaces restriction lists on update instead of merging them', async () => {
@@ -109,10 +131,14 @@ describe('API Keys client against the sandbox', function () {
         apiTargets: [{ service: 'translate.googleapis.com' }, { service: 'vision.googleapis.com' }],
       },
     });
-    const updated = await client.updateRestrictions(key.name, {
-      browserKeyRestrictions: { allowedReferrers: ['c.example.com/*'] },
-      apiTargets: [{ service: 'vision.googleapis.com', methods: ['Annotate*'] }],
-    }, key.etag);
+    const updated = await client.updateRestrictions(
+      key.name,
+      {
+        browserKeyRestrictions: { allowedReferrers: ['c.example.com/*'] },
+        apiTargets: [{ service: 'vision.googleapis.com', methods: ['Annotate*'] }],
+      },
+      key.etag,
+    );
     assert.deepEqual(updated.restrictions?.browserKeyRestrictions?.allowedReferrers, ['c.example.com/*']);
     const fetched = await client.getKey(key.name);
     assert.deepEqual(fetched.restrictions, {
@@ -122,22 +148,38 @@ describe('API Keys client against the sandbox', function () {
     assert.notEqual(fetched.etag, key.etag);
 
     // Switching the application restriction type replaces the whole object; clearing removes all.
-    const server = await client.updateRestrictions(key.name, { serverKeyRestrictions: { allowedIps: ['104.133.8.78'] } }, fetched.etag);
+    const server = await client.updateRestrictions(
+      key.name,
+      { serverKeyRestrictions: { allowedIps: ['104.133.8.78'] } },
+      fetched.etag,
+    );
     assert.deepEqual(server.restrictions, { serverKeyRestrictions: { allowedIps: ['104.133.8.78'] } });
     const cleared = await client.updateRestrictions(key.name, {}, server.etag);
-    assert.ok(!cleared.restrictions || Object.keys(cleared.restrictions).length === 0, JSON.stringify(cleared.restrictions));
+    assert.ok(
+      !cleared.restrictions || Object.keys(cleared.restrictions).length === 0,
+      JSON.stringify(cleared.restrictions),
+    );
   });
 
   it('refuses an update or delete with a stale etag and leaves the key as it was', async () => {
-    const key = await client.createKey(PROJECT, { keyId: 'contended', displayName: 'v1', restrictions: { serverKeyRestrictions: { allowedIps: ['8.8.8.8'] } } });
+    const key = await client.createKey(PROJECT, {
+      keyId: 'contended',
+      displayName: 'v1',
+      restrictions: { serverKeyRestrictions: { allowedIps: ['8.8.8.8'] } },
+    });
     const renamed = await client.rename(key.name, 'v2', key.etag);
     assert.equal(renamed.displayName, 'v2');
     assert.deepEqual(renamed.restrictions, key.restrictions, 'rename keeps restrictions');
 
-    const err = await rejectsWith(client.updateRestrictions(key.name, { serverKeyRestrictions: { allowedIps: ['1.1.1.1'] } }, key.etag), 'ABORTED');
+    const err = await rejectsWith(
+      client.updateRestrictions(key.name, { serverKeyRestrictions: { allowedIps: ['1.1.1.1'] } }, key.etag),
+      'ABORTED',
+    );
     assert.ok(err instanceof EtagConflictError);
     assert.match(explainKeysError(err) ?? '', /changed by someone else/);
-    assert.deepEqual((await client.getKey(key.name)).restrictions, { serverKeyRestrictions: { allowedIps: ['8.8.8.8'] } });
+    assert.deepEqual((await client.getKey(key.name)).restrictions, {
+      serverKeyRestrictions: { allowedIps: ['8.8.8.8'] },
+    });
 
     const deleteErr = await rejectsWith(client.deleteKey(key.name, key.etag), 'ABORTED');
     assert.ok(deleteErr instanceof EtagConflictError);
@@ -152,11 +194,11 @@ describe('API Keys client against the sandbox', function () {
     assert.equal(visible.items.length, 0);
     const withDeleted = await client.listKeys(PROJECT, { showDeleted: true });
     assert.equal(withDeleted.items.length, 1);
-    assert.ok(withDeleted.items[0]!.deleteTime);
+    assert.ok(withDeleted.items[0].deleteTime);
     await rejectsWith(client.getKeyString(key.name), 'FAILED_PRECONDITION', /deleted/);
 
     await advanceDays(sandbox, 29);
-    const left = daysLeftToUndelete(withDeleted.items[0]!.deleteTime, Date.now() + 29 * 86_400_000);
+    const left = daysLeftToUndelete(withDeleted.items[0].deleteTime, Date.now() + 29 * 86_400_000);
     assert.ok(left !== undefined && left > 0 && left <= 1);
     const restored = await client.undeleteKey(key.name);
     assert.equal(restored.deleteTime, undefined);
@@ -177,44 +219,113 @@ describe('API Keys client against the sandbox', function () {
     const found = await client.lookupKey(key.keyString!);
     assert.equal(found.name, key.name);
     assert.match(found.parent ?? '', new RegExp(`^projects/[^/]+/locations/global$`));
-    await assert.rejects(client.lookupKey('AIzaNotARealKeyStringAtAll0000000000000'), (err: unknown) => err instanceof GoogleApiError && ['NOT_FOUND', 'INVALID_ARGUMENT'].includes(err.status));
+    await assert.rejects(
+      client.lookupKey('AIzaNotARealKeyStringAtAll0000000000000'),
+      (err: unknown) => err instanceof GoogleApiError && ['NOT_FOUND', 'INVALID_ARGUMENT'].includes(err.status),
+    );
   });
 
   it('enforces the restriction rules of seed 001 on the server', async () => {
-    await rejectsWith(client.createKey(PROJECT, { restrictions: { browserKeyRestrictions: { allowedReferrers: ['name*.example.com'] } } }), 'INVALID_ARGUMENT', /name\*\.example\.com/);
-    await rejectsWith(client.createKey(PROJECT, {
-      restrictions: { browserKeyRestrictions: { allowedReferrers: ['example.com/*'] }, serverKeyRestrictions: { allowedIps: ['8.8.8.8'] } },
-    }), 'INVALID_ARGUMENT', /one application restriction/i);
-    await rejectsWith(client.createKey(PROJECT, { restrictions: { serverKeyRestrictions: { allowedIps: ['10.1.2.3'] } } }), 'INVALID_ARGUMENT', /10\.1\.2\.3/);
-    await rejectsWith(client.createKey(PROJECT, { restrictions: { serverKeyRestrictions: { allowedIps: ['127.0.0.1'] } } }), 'INVALID_ARGUMENT', /127\.0\.0\.1/);
-    await rejectsWith(client.createKey(PROJECT, {
-      restrictions: { androidKeyRestrictions: { allowedApplications: [{ packageName: 'com.example.app', sha1Fingerprint: 'DA39A3EE' }] } },
-    }), 'INVALID_ARGUMENT', /DA39A3EE/);
-    await rejectsWith(client.createKey(PROJECT, {
-      serviceAccountEmail: 'caller@cloudbench-test.iam.gserviceaccount.com',
-      restrictions: { browserKeyRestrictions: { allowedReferrers: ['example.com/*'] } },
-    }), 'INVALID_ARGUMENT');
+    await rejectsWith(
+      client.createKey(PROJECT, {
+        restrictions: { browserKeyRestrictions: { allowedReferrers: ['name*.example.com'] } },
+      }),
+      'INVALID_ARGUMENT',
+      /name\*\.example\.com/,
+    );
+    await rejectsWith(
+      client.createKey(PROJECT, {
+        restrictions: {
+          browserKeyRestrictions: { allowedReferrers: ['example.com/*'] },
+          serverKeyRestrictions: { allowedIps: ['8.8.8.8'] },
+        },
+      }),
+      'INVALID_ARGUMENT',
+      /one application restriction/i,
+    );
+    await rejectsWith(
+      client.createKey(PROJECT, { restrictions: { serverKeyRestrictions: { allowedIps: ['10.1.2.3'] } } }),
+      'INVALID_ARGUMENT',
+      /10\.1\.2\.3/,
+    );
+    await rejectsWith(
+      client.createKey(PROJECT, { restrictions: { serverKeyRestrictions: { allowedIps: ['127.0.0.1'] } } }),
+      'INVALID_ARGUMENT',
+      /127\.0\.0\.1/,
+    );
+    await rejectsWith(
+      client.createKey(PROJECT, {
+        restrictions: {
+          androidKeyRestrictions: {
+            allowedApplications: [{ packageName: 'com.example.app', sha1Fingerprint: 'DA39A3EE' }],
+          },
+        },
+      }),
+      'INVALID_ARGUMENT',
+      /DA39A3EE/,
+    );
+    await rejectsWith(
+      client.createKey(PROJECT, {
+        serviceAccountEmail: 'caller@cloudbench-test.iam.gserviceaccount.com',
+        restrictions: { browserKeyRestrictions: { allowedReferrers: ['example.com/*'] } },
+      }),
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('stores fingerprints written with colons in the colon-less form and binds keys to service accounts', async () => {
     const android = await client.createKey(PROJECT, {
-      restrictions: { androidKeyRestrictions: { allowedApplications: [{ packageName: 'com.example.app', sha1Fingerprint: 'da:39:a3:ee:5e:6b:4b:0d:32:55:bf:ef:95:60:18:90:af:d8:07:09' }] } },
+      restrictions: {
+        androidKeyRestrictions: {
+          allowedApplications: [
+            {
+              packageName: 'com.example.app',
+              sha1Fingerprint: 'da:39:a3:ee:5e:6b:4b:0d:32:55:bf:ef:95:60:18:90:af:d8:07:09',
+            },
+          ],
+        },
+      },
     });
-    assert.equal(android.restrictions?.androidKeyRestrictions?.allowedApplications?.[0]?.sha1Fingerprint, 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709');
+    assert.equal(
+      android.restrictions?.androidKeyRestrictions?.allowedApplications?.[0]?.sha1Fingerprint,
+      'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709',
+    );
     const bound = await client.createKey(PROJECT, {
       serviceAccountEmail: 'caller@cloudbench-test.iam.gserviceaccount.com',
-      restrictions: { serverKeyRestrictions: { allowedIps: ['104.133.8.0/24'] }, apiTargets: [{ service: 'aiplatform.googleapis.com' }] },
+      restrictions: {
+        serverKeyRestrictions: { allowedIps: ['104.133.8.0/24'] },
+        apiTargets: [{ service: 'aiplatform.googleapis.com' }],
+      },
     });
-    assert.equal((await client.getKey(bound.name)).serviceAccountEmail, 'caller@cloudbench-test.iam.gserviceaccount.com');
+    assert.equal(
+      (await client.getKey(bound.name)).serviceAccountEmail,
+      'caller@cloudbench-test.iam.gserviceaccount.com',
+    );
   });
 
   it('accepts on the server every referrer and IP the editor accepts', async () => {
-    const referrers = ['example.com', 'example.com/*', '*.example.com/*', 'https://www.example.com:8443/app/*', 'www.example-2.com/docs/', 'localhost:3000/*', '__file_url__//home/me/app/*'];
-    const ips = ['104.133.8.78', '104.133.8.0/24', '2620:15c:2c4:203:2776:1f90:6b3b:217', '2001:4860::/32', '::ffff:104.133.8.78'];
+    const referrers = [
+      'example.com',
+      'example.com/*',
+      '*.example.com/*',
+      'https://www.example.com:8443/app/*',
+      'www.example-2.com/docs/',
+      'localhost:3000/*',
+      '__file_url__//home/me/app/*',
+    ];
+    const ips = [
+      '104.133.8.78',
+      '104.133.8.0/24',
+      '2620:15c:2c4:203:2776:1f90:6b3b:217',
+      '2001:4860::/32',
+      '::ffff:104.133.8.78',
+    ];
     for (const r of referrers) assert.equal(validateReferrer(r), undefined, r);
     for (const ip of ips) assert.equal(validateIp(ip), undefined, ip);
-    for (const r of referrers) await client.createKey(PROJECT, { restrictions: { browserKeyRestrictions: { allowedReferrers: [r] } } });
-    for (const ip of ips) await client.createKey(PROJECT, { restrictions: { serverKeyRestrictions: { allowedIps: [ip] } } });
+    for (const r of referrers)
+      await client.createKey(PROJECT, { restrictions: { browserKeyRestrictions: { allowedReferrers: [r] } } });
+    for (const ip of ips)
+      await client.createKey(PROJECT, { restrictions: { serverKeyRestrictions: { allowedIps: [ip] } } });
   });
 
   it('refuses calls without credentials and explains a location other than global', async () => {
@@ -223,7 +334,10 @@ describe('API Keys client against the sandbox', function () {
     await rejectsWith(anonymous.listKeys(PROJECT), 'UNAUTHENTICATED');
 
     const rest = new RestClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY });
-    const err = await rejectsWith(rest.request({ method: 'GET', path: `/v2/projects/${PROJECT}/locations/us-central1/keys` }), 'INVALID_ARGUMENT');
+    const err = await rejectsWith(
+      rest.request({ method: 'GET', path: `/v2/projects/${PROJECT}/locations/us-central1/keys` }),
+      'INVALID_ARGUMENT',
+    );
     assert.match(explainKeysError(err) ?? '', /only in the location "global"/);
   });
 
@@ -242,7 +356,8 @@ describe('API Keys client against the sandbox', function () {
     await client.createKey(PROJECT, { keyId: 'before-faults' });
     const retries: string[] = [];
     const observed = new ApiKeysClient({
-      baseUrl: sandbox.http, tokens: sandboxTokenSource(),
+      baseUrl: sandbox.http,
+      tokens: sandboxTokenSource(),
       retry: { maxRetries: 8, initialBackoffMs: 1, maxBackoffMs: 2, multiplier: 1, retryable: ['UNAVAILABLE'] },
       onRetry: (method) => retries.push(method),
     });

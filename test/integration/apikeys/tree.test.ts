@@ -35,7 +35,9 @@ describe('API Keys tree against the sandbox', () => {
   it('shows project → keys with summaries, a Deleted keys group with days left, and menu-ready context values', async () => {
     sandbox = await startSandbox({ seed: 'demo' });
     client = new ApiKeysClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY });
-    const provider = new tree.KeysTreeProvider(() => new tree.KeysModel('cloudbench-demo', client, () => sandbox.clock.now()));
+    const provider = new tree.KeysTreeProvider(
+      () => new tree.KeysModel('cloudbench-demo', client, () => sandbox.clock.now()),
+    );
     const [project] = await provider.getChildren();
     assert.ok(project instanceof tree.ProjectNode);
     const children = await provider.getChildren(project);
@@ -50,9 +52,18 @@ describe('API Keys tree against the sandbox', () => {
     assert.match(String(bound.tooltip), /Service account: .+@.+\.iam\.gserviceaccount\.com/);
     assert.equal(bound.contextValue, 'key.active.bound');
 
-    assert.ok(menuPatterns('cloudbench.keys.editRestrictions').length > 0 && menuPatterns('cloudbench.keys.undelete').length > 0);
-    for (const pattern of [...menuPatterns('cloudbench.keys.editRestrictions'), ...menuPatterns('cloudbench.keys.delete')]) {
-      assert.ok(keys.every((k) => pattern.test(k.contextValue!)), `${pattern} matches every active key`);
+    assert.ok(
+      menuPatterns('cloudbench.keys.editRestrictions').length > 0 &&
+        menuPatterns('cloudbench.keys.undelete').length > 0,
+    );
+    for (const pattern of [
+      ...menuPatterns('cloudbench.keys.editRestrictions'),
+      ...menuPatterns('cloudbench.keys.delete'),
+    ]) {
+      assert.ok(
+        keys.every((k) => pattern.test(k.contextValue!)),
+        `${pattern} matches every active key`,
+      );
     }
     const group = children.find((c) => c instanceof tree.DeletedGroupNode)!;
     const deleted = await provider.getChildren(group);
@@ -61,13 +72,19 @@ describe('API Keys tree against the sandbox', () => {
       assert.ok(node instanceof tree.KeyNode && node.deleted);
       assert.match(String(node.description), /deleted, \d+ days? to undelete/);
       for (const pattern of menuPatterns('cloudbench.keys.undelete')) assert.ok(pattern.test(node.contextValue!));
-      for (const pattern of menuPatterns('cloudbench.keys.editRestrictions')) assert.ok(!pattern.test(node.contextValue!));
+      for (const pattern of menuPatterns('cloudbench.keys.editRestrictions'))
+        assert.ok(!pattern.test(node.contextValue!));
     }
   });
 
   it('pages with a Load more node and finds a key on a later page', async () => {
     sandbox = await startSandbox({ seed: 'empty' });
-    client = new ApiKeysClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY, pollInitialDelayMs: 1 });
+    client = new ApiKeysClient({
+      baseUrl: sandbox.http,
+      tokens: sandboxTokenSource(),
+      retry: NO_RETRY,
+      pollInitialDelayMs: 1,
+    });
     for (let i = 0; i < 55; i++) await client.createKey('paged', { keyId: `key-${String(i).padStart(2, '0')}` });
     const provider = new tree.KeysTreeProvider(() => new tree.KeysModel('paged', client));
     const [project] = await provider.getChildren();
@@ -105,7 +122,10 @@ describe('API Keys tree when the service refuses', () => {
       const message = children.find((c) => c instanceof tree.MessageNode);
       assert.ok(message);
       assert.equal(message.contextValue, 'keysError');
-      assert.match(String(message.label), /Could not list keys: .*PERMISSION_DENIED.*roles\/serviceusage\.apiKeysAdmin/);
+      assert.match(
+        String(message.label),
+        /Could not list keys: .*PERMISSION_DENIED.*roles\/serviceusage\.apiKeysAdmin/,
+      );
     } finally {
       await sandbox.close();
     }

@@ -32,7 +32,9 @@ describe('models client against the sandbox', function () {
     sandbox = await startSandbox({ seed: 'empty' });
     logs.length = 0;
     client = new ModelRegistryClient({
-      tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sandbox.grpc }, retry: { initialBackoffMs: 1, maxBackoffMs: 5 },
+      tokenSource: sandboxTokenSource(),
+      endpoint: { apiEndpoint: sandbox.grpc },
+      retry: { initialBackoffMs: 1, maxBackoffMs: 5 },
       log: (m) => logs.push(m),
     });
   });
@@ -48,11 +50,20 @@ describe('models client against the sandbox', function () {
     return op.wait({ initialDelayMs: 5, maxDelayMs: 20 });
   }
 
-  async function upload(displayName: string, extra: Partial<Model> = {}, parentModel?: string): Promise<{ model: string; versionId: string }> {
+  async function upload(
+    displayName: string,
+    extra: Partial<Model> = {},
+    parentModel?: string,
+  ): Promise<{ model: string; versionId: string }> {
     const op = await client.uploadModel({
       request: {
         parent: PARENT,
-        model: { displayName, containerSpec: { imageUri: 'us-docker.pkg.dev/vertex-ai/prediction/sklearn-cpu.1-3:latest' }, artifactUri: 'gs://bucket/model', ...extra },
+        model: {
+          displayName,
+          containerSpec: { imageUri: 'us-docker.pkg.dev/vertex-ai/prediction/sklearn-cpu.1-3:latest' },
+          artifactUri: 'gs://bucket/model',
+          ...extra,
+        },
         ...(parentModel ? { parentModel } : {}),
       },
     });
@@ -62,7 +73,11 @@ describe('models client against the sandbox', function () {
 
   it('refuses calls without credentials (UNAUTHENTICATED)', async () => {
     const empty: TokenSource = { kind: 'sandbox', getAccessToken: async () => '' };
-    const anon = new ModelRegistryClient({ tokenSource: empty, endpoint: { apiEndpoint: sandbox.grpc }, retry: { maxRetries: 0 } });
+    const anon = new ModelRegistryClient({
+      tokenSource: empty,
+      endpoint: { apiEndpoint: sandbox.grpc },
+      retry: { maxRetries: 0 },
+    });
     try {
       await assert.rejects(anon.getModel({ name: `${PARENT}/models/1` }), rejectsWith('UNAUTHENTICATED'));
     } finally {
@@ -100,9 +115,16 @@ describe('models client against the sandbox', function () {
     for await (const v of client.listModelVersions({ name: model })) versions.push(v);
     assert.equal(versions.length, 2);
     assert.equal(versions.filter((v) => (v.versionAliases ?? []).includes('default')).length, 1);
-    assert.equal((await client.getModel({ name: model })).versionId, '2', 'GetModel without version follows the default alias');
+    assert.equal(
+      (await client.getModel({ name: model })).versionId,
+      '2',
+      'GetModel without version follows the default alias',
+    );
     await client.mergeVersionAliases({ name: `${model}@2`, versionAliases: ['-golden'] });
-    await assert.rejects(client.getModel({ name: `${model}@golden` }), (e: unknown) => e instanceof GoogleApiError && ['NOT_FOUND', 'INVALID_ARGUMENT'].includes(e.status));
+    await assert.rejects(
+      client.getModel({ name: `${model}@golden` }),
+      (e: unknown) => e instanceof GoogleApiError && ['NOT_FOUND', 'INVALID_ARGUMENT'].includes(e.status),
+    );
   });
 
   it('pages ListModels on demand and applies a filter', async () => {
@@ -114,7 +136,8 @@ describe('models client against the sandbox', function () {
     assert.equal(page.items.length, 2);
     assert.ok(page.nextPageToken);
     const filtered: string[] = [];
-    for await (const m of client.listModels({ request: { parent: PARENT, filter: 'display_name="odd-1"' } })) filtered.push(m.displayName!);
+    for await (const m of client.listModels({ request: { parent: PARENT, filter: 'display_name="odd-1"' } }))
+      filtered.push(m.displayName!);
     assert.deepEqual(filtered, ['odd-1']);
   });
 
@@ -122,7 +145,14 @@ describe('models client against the sandbox', function () {
     for (let i = 0; i < 5; i++) await upload(`lazy-${i}`);
     let calls = 0;
     const counting = new ModelRegistryClient({
-      tokenSource: { kind: 'sandbox', getAccessToken: async () => { calls++; return 'counted'; } }, endpoint: { apiEndpoint: sandbox.grpc },
+      tokenSource: {
+        kind: 'sandbox',
+        getAccessToken: async () => {
+          calls++;
+          return 'counted';
+        },
+      },
+      endpoint: { apiEndpoint: sandbox.grpc },
     });
     try {
       const it = counting.listModels({ request: { parent: PARENT, pageSize: 2 } });
@@ -140,18 +170,31 @@ describe('models client against the sandbox', function () {
 
   it('lists checkpoints of a version; without a version, of the latest one', async () => {
     const { model } = await upload('ckpt', { checkpoints: [{ checkpointId: 'c1', epoch: '1', step: '10' }] });
-    await upload('ckpt', { checkpoints: [{ checkpointId: 'c2', epoch: '2', step: '20' }, { checkpointId: 'c3', epoch: '3', step: '30' }] }, model);
+    await upload(
+      'ckpt',
+      {
+        checkpoints: [
+          { checkpointId: 'c2', epoch: '2', step: '20' },
+          { checkpointId: 'c3', epoch: '3', step: '30' },
+        ],
+      },
+      model,
+    );
     const latest: string[] = [];
     for await (const c of client.listModelVersionCheckpoints({ name: model })) latest.push(c.checkpointId!);
     assert.deepEqual(latest.sort(), ['c2', 'c3']);
     const first: string[] = [];
-    for await (const c of client.listModelVersionCheckpoints({ request: { name: `${model}@1`, pageSize: 1 } })) first.push(c.checkpointId!);
+    for await (const c of client.listModelVersionCheckpoints({ request: { name: `${model}@1`, pageSize: 1 } }))
+      first.push(c.checkpointId!);
     assert.deepEqual(first, ['c1']);
   });
 
   it('updates model fields', async () => {
     const { model } = await upload('before');
-    const updated = await client.updateModel({ model: { name: model, displayName: 'after' }, updateMask: { paths: ['display_name'] } });
+    const updated = await client.updateModel({
+      model: { name: model, displayName: 'after' },
+      updateMask: { paths: ['display_name'] },
+    });
     assert.equal(updated.displayName, 'after');
   });
 
@@ -159,7 +202,11 @@ describe('models client against the sandbox', function () {
     const { model } = await upload('evals');
     const ev = await client.importModelEvaluation({
       parent: model,
-      modelEvaluation: { displayName: 'holdout', metricsSchemaUri: 'gs://google-cloud-aiplatform/schema/modelevaluation/classification_metrics_1.0.0.yaml', metrics: { structValue: { fields: { auPrc: { numberValue: 0.93 } } } } },
+      modelEvaluation: {
+        displayName: 'holdout',
+        metricsSchemaUri: 'gs://google-cloud-aiplatform/schema/modelevaluation/classification_metrics_1.0.0.yaml',
+        metrics: { structValue: { fields: { auPrc: { numberValue: 0.93 } } } },
+      },
     });
     assert.match(ev.name!, /\/evaluations\/[^/]+$/);
     const evals: string[] = [];
@@ -168,16 +215,23 @@ describe('models client against the sandbox', function () {
     assert.equal((await client.getModelEvaluation({ name: ev.name! })).displayName, 'holdout');
     const imported = await client.batchImportModelEvaluationSlices({
       parent: ev.name!,
-      modelEvaluationSlices: [{ slice: { dimension: 'annotationSpec', value: 'cat' } }, { slice: { dimension: 'annotationSpec', value: 'dog' } }],
+      modelEvaluationSlices: [
+        { slice: { dimension: 'annotationSpec', value: 'cat' } },
+        { slice: { dimension: 'annotationSpec', value: 'dog' } },
+      ],
     });
     assert.equal(imported.importedModelEvaluationSlices.length, 2);
     const slices: string[] = [];
-    for await (const s of client.listModelEvaluationSlices({ request: { parent: ev.name!, pageSize: 1 } })) slices.push(s.slice!.value!);
+    for await (const s of client.listModelEvaluationSlices({ request: { parent: ev.name!, pageSize: 1 } }))
+      slices.push(s.slice!.value!);
     assert.deepEqual(slices.sort(), ['cat', 'dog']);
-    const slice = await client.getModelEvaluationSlice({ name: imported.importedModelEvaluationSlices[0]! });
+    const slice = await client.getModelEvaluationSlice({ name: imported.importedModelEvaluationSlices[0] });
     assert.equal(slice.slice?.dimension, 'annotationSpec');
     const ann = await client.batchImportEvaluatedAnnotations({
-      parent: slice.name!, evaluatedAnnotations: [{ type: 'TRUE_POSITIVE', predictions: [{ stringValue: 'cat' }], groundTruths: [{ stringValue: 'cat' }] }],
+      parent: slice.name!,
+      evaluatedAnnotations: [
+        { type: 'TRUE_POSITIVE', predictions: [{ stringValue: 'cat' }], groundTruths: [{ stringValue: 'cat' }] },
+      ],
     });
     assert.equal(ann.importedEvaluatedAnnotationsCount, 1);
   });
@@ -185,20 +239,30 @@ describe('models client against the sandbox', function () {
   it('exports the default version when the name has no version, and a named version', async () => {
     const { model } = await upload('exportable');
     await upload('exportable', {}, model);
-    const op = await client.exportModel({ name: model, outputConfig: { exportFormatId: 'custom-trained', artifactDestination: { outputUriPrefix: 'gs://export-bucket/out/' } } });
+    const op = await client.exportModel({
+      name: model,
+      outputConfig: {
+        exportFormatId: 'custom-trained',
+        artifactDestination: { outputUriPrefix: 'gs://export-bucket/out/' },
+      },
+    });
     await finish(op);
     assert.match(op.metadata?.outputInfo?.artifactOutputUri ?? '', /^gs:\/\/export-bucket\/out\//);
-    const v2 = await client.exportModel({ request: { name: `${model}@2`, outputConfig: { imageDestination: { outputUri: 'gcr.io/proj/exported:v2' } } } });
+    const v2 = await client.exportModel({
+      request: { name: `${model}@2`, outputConfig: { imageDestination: { outputUri: 'gcr.io/proj/exported:v2' } } },
+    });
     await finish(v2);
     assert.match(v2.metadata?.outputInfo?.imageOutputUri ?? '', /^gcr\.io\/proj\/exported/);
   });
 
   it('copies a model to another location of the same project and refuses a cross-project copy', async () => {
     const { model } = await upload('copy-me');
-    const op = await client.copyModel({ request: { parent: `projects/${PROJECT}/locations/europe-west4`, sourceModel: model, modelId: 'copied' } });
+    const op = await client.copyModel({
+      request: { parent: `projects/${PROJECT}/locations/europe-west4`, sourceModel: model, modelId: 'copied' },
+    });
     const res = await finish(op);
     assert.equal(res.model, `projects/${PROJECT}/locations/europe-west4/models/copied`);
-    const copy = await client.getModel({ name: res.model! });
+    const copy = await client.getModel({ name: res.model });
     assert.equal(copy.displayName, 'copy-me');
     assert.ok(op.metadata?.genericMetadata?.createTime, 'metadata decoded');
     await assert.rejects(
@@ -209,43 +273,64 @@ describe('models client against the sandbox', function () {
 
   it('refuses deleting the only version, a deployed version and a deployed model; deletes otherwise', async () => {
     const { model } = await upload('deletable');
-    await assert.rejects(client.deleteModelVersion({ name: `${model}@1` }).then(finish), rejectsWith('FAILED_PRECONDITION', /only version/));
+    await assert.rejects(
+      client.deleteModelVersion({ name: `${model}@1` }).then(finish),
+      rejectsWith('FAILED_PRECONDITION', /only version/),
+    );
     assert.throws(() => client.deleteModelVersion({ name: model }), RequestShapeError);
     await upload('deletable', {}, model);
     await upload('deletable', {}, model);
 
     const endpoint = (await finish(await client.createEndpoint(PARENT, { displayName: 'serving' }))).name!;
-    await finish(await client.deployModel(endpoint, { model: `${model}@2`, dedicatedResources: { machineSpec: { machineType: 'n1-standard-2' }, minReplicaCount: 1 } }));
+    await finish(
+      await client.deployModel(endpoint, {
+        model: `${model}@2`,
+        dedicatedResources: { machineSpec: { machineType: 'n1-standard-2' }, minReplicaCount: 1 },
+      }),
+    );
     const found = await client.findDeployments(model);
     assert.equal(found.length, 1);
-    assert.equal(found[0]!.endpoint.name, endpoint);
+    assert.equal(found[0].endpoint.name, endpoint);
     assert.equal((await client.findDeployments(model, { versionId: '3' })).length, 0);
 
-    await assert.rejects(client.deleteModelVersion({ name: `${model}@2` }).then(finish), rejectsWith('FAILED_PRECONDITION', /deployed/));
-    await assert.rejects(client.deleteModel({ name: model }).then(finish), rejectsWith('FAILED_PRECONDITION', /deployed/));
+    await assert.rejects(
+      client.deleteModelVersion({ name: `${model}@2` }).then(finish),
+      rejectsWith('FAILED_PRECONDITION', /deployed/),
+    );
+    await assert.rejects(
+      client.deleteModel({ name: model }).then(finish),
+      rejectsWith('FAILED_PRECONDITION', /deployed/),
+    );
 
     await finish(await client.deleteModelVersion({ name: `${model}@3` }));
     const left: string[] = [];
     for await (const v of client.listModelVersions({ name: model })) left.push(v.versionId!);
     assert.deepEqual(left.sort(), ['1', '2']);
 
-    await finish(await client.undeployModel(endpoint, found[0]!.deployedModel.id!));
+    await finish(await client.undeployModel(endpoint, found[0].deployedModel.id!));
     await finish(await client.deleteModel({ name: model }));
     await assert.rejects(client.getModel({ name: model }), rejectsWith('NOT_FOUND'));
   });
 
   it('cancels a running operation (CancelOperation) and reports it; the copy does not happen', async () => {
     const { model } = await upload('to-cancel');
-    const op = await client.copyModel({ request: { parent: `projects/${PROJECT}/locations/us-east1`, sourceModel: model, modelId: 'never' } });
+    const op = await client.copyModel({
+      request: { parent: `projects/${PROJECT}/locations/us-east1`, sourceModel: model, modelId: 'never' },
+    });
     const outcome = await op.cancel();
     assert.ok(['cancelled', 'requested'].includes(outcome.kind), outcome.message);
     await assert.rejects(finish(op), (e: unknown) => e instanceof OperationFailedError && e.status === 'CANCELLED');
-    await assert.rejects(client.getModel({ name: `projects/${PROJECT}/locations/us-east1/models/never` }), rejectsWith('NOT_FOUND'));
+    await assert.rejects(
+      client.getModel({ name: `projects/${PROJECT}/locations/us-east1/models/never` }),
+      rejectsWith('NOT_FOUND'),
+    );
   });
 
   it('stops waiting with DeleteOperation, which does not cancel the operation', async () => {
     const { model } = await upload('keep-going');
-    const op = await client.copyModel({ request: { parent: `projects/${PROJECT}/locations/us-west1`, sourceModel: model, modelId: 'still-copied' } });
+    const op = await client.copyModel({
+      request: { parent: `projects/${PROJECT}/locations/us-west1`, sourceModel: model, modelId: 'still-copied' },
+    });
     await op.stopWaiting();
     await assert.rejects(client.getOperation(op.name), rejectsWith('NOT_FOUND'));
     sandbox.clock.advance(3600);
@@ -272,14 +357,19 @@ describe('models client against the sandbox', function () {
   });
 
   it('refuses a request message combined with flattened fields before any call', async () => {
-    await assert.rejects(async () => client.getModel({ request: { name: 'a' }, name: 'b' } as never), RequestShapeError);
+    await assert.rejects(async () => client.getModel({ request: { name: 'a' }, name: 'b' }), RequestShapeError);
   });
 
   it('retries safe calls after UNAVAILABLE and gives up after the configured retries', async () => {
     const { model } = await upload('retry');
-    sandbox.faults.configure([{ method: 'google.cloud.aiplatform.v1beta1.ModelService/GetModel', errorRate: 1, codes: ['UNAVAILABLE'] }]);
+    sandbox.faults.configure([
+      { method: 'google.cloud.aiplatform.v1beta1.ModelService/GetModel', errorRate: 1, codes: ['UNAVAILABLE'] },
+    ]);
     const strict = new ModelRegistryClient({
-      tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sandbox.grpc }, retry: { maxRetries: 2, initialBackoffMs: 1, maxBackoffMs: 2 }, log: (m) => logs.push(m),
+      tokenSource: sandboxTokenSource(),
+      endpoint: { apiEndpoint: sandbox.grpc },
+      retry: { maxRetries: 2, initialBackoffMs: 1, maxBackoffMs: 2 },
+      log: (m) => logs.push(m),
     });
     try {
       await assert.rejects(strict.getModel({ name: model }), rejectsWith('UNAVAILABLE'));
@@ -287,21 +377,32 @@ describe('models client against the sandbox', function () {
     } finally {
       strict.close();
     }
-    sandbox.faults.configure([{ method: 'google.cloud.aiplatform.v1beta1.ModelService/GetModel', errorRate: 0.5, codes: ['UNAVAILABLE'] }], 7);
+    sandbox.faults.configure(
+      [{ method: 'google.cloud.aiplatform.v1beta1.ModelService/GetModel', errorRate: 0.5, codes: ['UNAVAILABLE'] }],
+      7,
+    );
     for (let i = 0; i < 5; i++) assert.equal((await client.getModel({ name: model })).displayName, 'retry');
   });
 
   it('does not retry calls that are unsafe to repeat (CopyModel)', async () => {
     const { model } = await upload('no-retry');
-    sandbox.faults.configure([{ method: 'google.cloud.aiplatform.v1beta1.ModelService/CopyModel', errorRate: 1, codes: ['UNAVAILABLE'] }]);
-    await assert.rejects(client.copyModel({ parent: `projects/${PROJECT}/locations/us-east1`, sourceModel: model }), rejectsWith('UNAVAILABLE'));
+    sandbox.faults.configure([
+      { method: 'google.cloud.aiplatform.v1beta1.ModelService/CopyModel', errorRate: 1, codes: ['UNAVAILABLE'] },
+    ]);
+    await assert.rejects(
+      client.copyModel({ parent: `projects/${PROJECT}/locations/us-east1`, sourceModel: model }),
+      rejectsWith('UNAVAILABLE'),
+    );
     assert.equal(logs.filter((l) => l.startsWith('CopyModel')).length, 0);
   });
 
-  it('applies the per-call deadline and the caller\'s AbortSignal', async () => {
+  it("applies the per-call deadline and the caller's AbortSignal", async () => {
     const { model } = await upload('slow');
     sandbox.faults.configure([{ method: 'google.cloud.aiplatform.v1beta1.ModelService/GetModel', latencyMs: 3000 }]);
-    await assert.rejects(client.getModel({ name: model }, { timeoutMs: 100, retry: { maxRetries: 0 } }), rejectsWith('DEADLINE_EXCEEDED'));
+    await assert.rejects(
+      client.getModel({ name: model }, { timeoutMs: 100, retry: { maxRetries: 0 } }),
+      rejectsWith('DEADLINE_EXCEEDED'),
+    );
     const ac = new AbortController();
     const pending = client.getModel({ name: model }, { signal: ac.signal });
     setImmediate(() => ac.abort());
@@ -342,7 +443,12 @@ describe('models client against the demo sandbox', function () {
     const plain = models.find((m) => (m.supportedExportFormats ?? []).length === 0);
     assert.ok(plain, 'the demo data holds a model that is not exportable');
     await assert.rejects(
-      client.exportModel({ name: plain.name!, outputConfig: { artifactDestination: { outputUriPrefix: 'gs://export-bucket/out/' } } }).then((op) => op.wait({ initialDelayMs: 5 })),
+      client
+        .exportModel({
+          name: plain.name!,
+          outputConfig: { artifactDestination: { outputUriPrefix: 'gs://export-bucket/out/' } },
+        })
+        .then((op) => op.wait({ initialDelayMs: 5 })),
       rejectsWith('FAILED_PRECONDITION', /export/),
     );
   });

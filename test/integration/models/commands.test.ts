@@ -14,18 +14,22 @@ import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import { DEFAULT_RETRY } from '../../../src/core/google/retry';
 
 useFakeVscode();
-/* eslint-disable @typescript-eslint/no-require-imports */
+
 const vscode = require('vscode') as Record<string, any>;
 const tree = require('../../../src/features/models/tree') as typeof import('../../../src/features/models/tree');
 const { activateModels } = require('../../../src/features/models') as typeof import('../../../src/features/models');
-const { getOperationsRegistry } = require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
-/* eslint-enable @typescript-eslint/no-require-imports */
+const { getOperationsRegistry } =
+  require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
 
 const ROOT = join(__dirname, '../../..');
 const PROJECT = 'cloudbench-demo';
 const PARENT = `projects/${PROJECT}/locations/us-central1`;
 
-interface Prompt { kind: string; text: string; detail?: string }
+interface Prompt {
+  kind: string;
+  text: string;
+  detail?: string;
+}
 
 describe('models commands against the sandbox', function () {
   this.timeout(60_000);
@@ -44,27 +48,44 @@ describe('models commands against the sandbox', function () {
   let onProgress: (message: string | undefined, cancel: () => void) => void;
 
   const patched: Array<[Record<string, any>, string]> = [
-    [vscode.window, 'showWarningMessage'], [vscode.window, 'showInformationMessage'], [vscode.window, 'showErrorMessage'],
-    [vscode.window, 'showInputBox'], [vscode.window, 'showQuickPick'], [vscode.window, 'createTreeView'], [vscode.window, 'withProgress'],
-    [vscode.window, 'setStatusBarMessage'], [vscode.workspace, 'registerTextDocumentContentProvider'], [vscode.workspace, 'openTextDocument'],
-    [vscode.Uri, 'from'], [vscode.window, 'showOpenDialog'],
+    [vscode.window, 'showWarningMessage'],
+    [vscode.window, 'showInformationMessage'],
+    [vscode.window, 'showErrorMessage'],
+    [vscode.window, 'showInputBox'],
+    [vscode.window, 'showQuickPick'],
+    [vscode.window, 'createTreeView'],
+    [vscode.window, 'withProgress'],
+    [vscode.window, 'setStatusBarMessage'],
+    [vscode.workspace, 'registerTextDocumentContentProvider'],
+    [vscode.workspace, 'openTextDocument'],
+    [vscode.Uri, 'from'],
+    [vscode.window, 'showOpenDialog'],
   ];
   const originals = new Map<string, { had: boolean; value: unknown }>();
 
   before(async () => {
     // The fake is shared by every test file in the run: remember what is patched and put it back after.
-    for (const [target, key] of patched) originals.set(key, { had: Object.prototype.hasOwnProperty.call(target, key), value: Object.getOwnPropertyDescriptor(target, key)?.value });
+    for (const [target, key] of patched)
+      originals.set(key, {
+        had: Object.prototype.hasOwnProperty.call(target, key),
+        value: Object.getOwnPropertyDescriptor(target, key)?.value,
+      });
     sandbox = await startSandbox({ seed: 'empty' });
     client = new ModelRegistryClient({ tokenSource: sandboxTokenSource(), endpoint: { apiEndpoint: sandbox.grpc } });
-    const answer = (kind: string) => async (text: string, ...rest: any[]) => {
-      const options = rest[0] && typeof rest[0] === 'object' && !Array.isArray(rest[0]) ? rest[0] : undefined;
-      prompts.push({ kind, text, ...(options?.detail ? { detail: options.detail } : {}) });
-      return answers.shift();
-    };
+    const answer =
+      (kind: string) =>
+      async (text: string, ...rest: any[]) => {
+        const options = rest[0] && typeof rest[0] === 'object' && !Array.isArray(rest[0]) ? rest[0] : undefined;
+        prompts.push({ kind, text, ...(options?.detail ? { detail: options.detail } : {}) });
+        return answers.shift();
+      };
     vscode.window.showWarningMessage = answer('warning');
     vscode.window.showInformationMessage = answer('info');
     vscode.window.showErrorMessage = answer('error');
-    vscode.window.showInputBox = async (o: any) => { prompts.push({ kind: 'input', text: o?.title ?? '' }); return answers.shift(); };
+    vscode.window.showInputBox = async (o: any) => {
+      prompts.push({ kind: 'input', text: o?.title ?? '' });
+      return answers.shift();
+    };
     vscode.window.showQuickPick = async (items: any, o: any) => {
       prompts.push({ kind: 'pick', text: o?.title ?? '' });
       const wanted = answers.shift();
@@ -72,11 +93,23 @@ describe('models commands against the sandbox', function () {
     };
     vscode.window.createTreeView = (_id: string, options: any) => {
       if (_id === 'cloudbench.models') provider = options.treeDataProvider;
-      return { dispose() {}, message: undefined, reveal: async (n: { resourceName?: string }) => { revealed.push(n.resourceName ?? ''); } };
+      return {
+        dispose() {},
+        message: undefined,
+        reveal: async (n: { resourceName?: string }) => {
+          revealed.push(n.resourceName ?? '');
+        },
+      };
     };
     vscode.window.withProgress = async (_o: unknown, task: any) => {
       const listeners: Array<() => void> = [];
-      const token = { isCancellationRequested: false, onCancellationRequested: (l: () => void) => { listeners.push(l); return { dispose() {} }; } };
+      const token = {
+        isCancellationRequested: false,
+        onCancellationRequested: (l: () => void) => {
+          listeners.push(l);
+          return { dispose() {} };
+        },
+      };
       const cancel = (): void => {
         if (token.isCancellationRequested) return;
         token.isCancellationRequested = true;
@@ -85,18 +118,32 @@ describe('models commands against the sandbox', function () {
       return task({ report: (p: { message?: string }) => onProgress(p.message, cancel) }, token);
     };
     vscode.window.setStatusBarMessage = () => ({ dispose() {} });
-    vscode.window.showOpenDialog = async () => (pickedFile ? [{ scheme: 'file', fsPath: pickedFile, toString: () => `file://${pickedFile}` }] : undefined);
-    vscode.workspace.registerTextDocumentContentProvider = (_s: string, p: any) => { docs = p; return { dispose() {} }; };
+    vscode.window.showOpenDialog = async () =>
+      pickedFile ? [{ scheme: 'file', fsPath: pickedFile, toString: () => `file://${pickedFile}` }] : undefined;
+    vscode.workspace.registerTextDocumentContentProvider = (_s: string, p: any) => {
+      docs = p;
+      return { dispose() {} };
+    };
     vscode.workspace.openTextDocument = async (uri: any) => {
       opened.push({ uri: uri.toString(), text: docs?.provideTextDocumentContent(uri) ?? '' });
       return {};
     };
-    vscode.Uri.from = (parts: { scheme: string; path: string }) => ({ ...parts, toString: () => `${parts.scheme}:${parts.path}` });
+    vscode.Uri.from = (parts: { scheme: string; path: string }) => ({
+      ...parts,
+      toString: () => `${parts.scheme}:${parts.path}`,
+    });
 
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     context = fakeExtensionContext(pkg, ROOT);
     const connection = {
-      settings: { project: PROJECT, locations: ['us-central1', 'europe-west4'], endpoints: { models: sandbox.grpc }, universeDomain: undefined, retry: DEFAULT_RETRY, timeoutMs: 30_000 },
+      settings: {
+        project: PROJECT,
+        locations: ['us-central1', 'europe-west4'],
+        endpoints: { models: sandbox.grpc },
+        universeDomain: undefined,
+        retry: DEFAULT_RETRY,
+        timeoutMs: 30_000,
+      },
       project: PROJECT,
       sandbox: true,
       endpoint: (kind: 'models' | 'apiKeys' | 'secops') => (kind === 'models' ? sandbox.grpc : undefined),
@@ -104,13 +151,22 @@ describe('models commands against the sandbox', function () {
       secopsTokens: () => sandboxTokenSource(),
     };
     services = {
-      extensionUri: context.extensionUri, connection: () => connection as never, onDidChangeConnection: () => ({ dispose() {} }) as never, settingProblems: () => [],
-    } as never;
+      extensionUri: context.extensionUri,
+      connection: () => connection as never,
+      onDidChangeConnection: () => ({ dispose() {} }),
+      settingProblems: () => [],
+    };
     activateModels(context, services);
   });
 
   after(async () => {
-    for (const d of context.subscriptions) { try { d.dispose(); } catch { /* ignore */ } }
+    for (const d of context.subscriptions) {
+      try {
+        d.dispose();
+      } catch {
+        /* ignore */
+      }
+    }
     for (const [target, key] of patched) {
       const o = originals.get(key)!;
       if (o.had) target[key] = o.value;
@@ -134,14 +190,26 @@ describe('models commands against the sandbox', function () {
   }
 
   async function upload(name: string, parentModel?: string): Promise<string> {
-    const op = await client.uploadModel({ request: { parent: PARENT, ...(parentModel ? { parentModel } : { modelId: name }), model: { displayName: name, containerSpec: { imageUri: 'us-docker.pkg.dev/p/r/i:1' }, artifactUri: 'gs://bucket/m' } } });
+    const op = await client.uploadModel({
+      request: {
+        parent: PARENT,
+        ...(parentModel ? { parentModel } : { modelId: name }),
+        model: {
+          displayName: name,
+          containerSpec: { imageUri: 'us-docker.pkg.dev/p/r/i:1' },
+          artifactUri: 'gs://bucket/m',
+        },
+      },
+    });
     return (await finish(op)).model!;
   }
 
   async function modelNode(model: string) {
     provider.refresh();
     const [project] = await provider.getChildren();
-    const loc = (await provider.getChildren(project)).find((n) => n instanceof tree.LocationNode && n.location === 'us-central1')!;
+    const loc = (await provider.getChildren(project)).find(
+      (n) => n instanceof tree.LocationNode && n.location === 'us-central1',
+    )!;
     const node = (await provider.getChildren(loc)).find((n) => n instanceof tree.ModelNode && n.resourceName === model);
     assert.ok(node, `${model} is in the tree`);
     return node as InstanceType<typeof tree.ModelNode>;
@@ -155,7 +223,9 @@ describe('models commands against the sandbox', function () {
 
   it('registers every models and operations command of package.json', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    const mine = (pkg.contributes.commands as Array<{ command: string }>).map((c) => c.command).filter((c) => /^cloudbench\.(models|operations)\./.test(c));
+    const mine = (pkg.contributes.commands as Array<{ command: string }>)
+      .map((c) => c.command)
+      .filter((c) => /^cloudbench\.(models|operations)\./.test(c));
     assert.ok(mine.length >= 19);
     for (const id of mine) assert.ok(record.commands.has(id), id);
   });
@@ -163,7 +233,12 @@ describe('models commands against the sandbox', function () {
   it('Delete Model explains which endpoint blocks it and deletes nothing', async () => {
     const model = await upload('deployed-one');
     const endpoint = (await finish(await client.createEndpoint(PARENT, { displayName: 'prod-endpoint' }))).name!;
-    await finish(await client.deployModel(endpoint, { model, dedicatedResources: { machineSpec: { machineType: 'n1-standard-2' }, minReplicaCount: 1 } }));
+    await finish(
+      await client.deployModel(endpoint, {
+        model,
+        dedicatedResources: { machineSpec: { machineType: 'n1-standard-2' }, minReplicaCount: 1 },
+      }),
+    );
     await run('cloudbench.models.deleteModel', await modelNode(model));
     const guard = prompts.find((p) => p.kind === 'warning');
     assert.ok(guard, 'a modal warning is shown');
@@ -178,11 +253,13 @@ describe('models commands against the sandbox', function () {
     const [version] = (await provider.getChildren(node)).filter((n) => n instanceof tree.VersionNode);
     answers = ['Delete Model…', 'Delete Model'];
     await run('cloudbench.models.deleteVersion', version);
-    assert.match(prompts[0]!.text, /only version/);
-    assert.match(prompts[1]!.text, /^Delete model single\?/);
-    assert.ok(prompts[1]!.detail?.includes(model));
+    assert.match(prompts[0].text, /only version/);
+    assert.match(prompts[1].text, /^Delete model single\?/);
+    assert.ok(prompts[1].detail?.includes(model));
     await assert.rejects(client.getModel({ name: model }), /not|exist/i);
-    const entry = getOperationsRegistry().list().find((o) => o.title === 'Delete model single');
+    const entry = getOperationsRegistry()
+      .list()
+      .find((o) => o.title === 'Delete model single');
     assert.equal(entry?.state, 'succeeded');
   });
 
@@ -190,7 +267,10 @@ describe('models commands against the sandbox', function () {
     const model = await upload('copy-source');
     answers = ['europe-west4', 'copied-model'];
     const progress: Array<string | undefined> = [];
-    onProgress = (m) => { progress.push(m); sandbox.clock.advance(3600); };
+    onProgress = (m) => {
+      progress.push(m);
+      sandbox.clock.advance(3600);
+    };
     await run('cloudbench.models.copyModel', await modelNode(model));
     const target = `projects/${PROJECT}/locations/europe-west4/models/copied-model`;
     assert.ok(progress.length >= 1);
@@ -199,7 +279,12 @@ describe('models commands against the sandbox', function () {
     assert.ok(doc, 'the new model is opened');
     assert.equal(JSON.parse(doc.text).name.split('@')[0], target);
     assert.ok(revealed.includes(target), `the new model is revealed in the tree: ${JSON.stringify(revealed)}`);
-    assert.equal(getOperationsRegistry().list().find((o) => o.title.startsWith('Copy model copy-source'))?.state, 'succeeded');
+    assert.equal(
+      getOperationsRegistry()
+        .list()
+        .find((o) => o.title.startsWith('Copy model copy-source'))?.state,
+      'succeeded',
+    );
   });
 
   it('cancelling the export progress cancels the operation on the server and says so', async () => {
@@ -208,13 +293,18 @@ describe('models commands against the sandbox', function () {
     // Cancel as soon as the operation reports; never move the clock, so only the cancel can end it.
     onProgress = (_m, cancel) => cancel();
     await run('cloudbench.models.exportModel', await modelNode(model));
-    const entry = getOperationsRegistry().list().find((o) => o.title === 'Export export-me as custom-trained');
+    const entry = getOperationsRegistry()
+      .list()
+      .find((o) => o.title === 'Export export-me as custom-trained');
     assert.equal(entry?.state, 'cancelled');
     assert.ok(entry?.operationName);
     const op = await client.getOperation(entry.operationName);
     assert.equal(op.done, true);
     assert.equal(op.error?.code, 1, 'the server ended it with CANCELLED');
-    assert.ok(prompts.some((p) => p.kind === 'info' && /cancelled/i.test(p.text)), JSON.stringify(prompts));
+    assert.ok(
+      prompts.some((p) => p.kind === 'info' && /cancelled/i.test(p.text)),
+      JSON.stringify(prompts),
+    );
   });
 
   it('Stop Waiting in the Operations view ends the wait, forgets the operation, and the copy still happens', async () => {
@@ -223,15 +313,19 @@ describe('models commands against the sandbox', function () {
     let stopping: Promise<unknown> | undefined;
     onProgress = () => {
       if (stopping) return;
-      const entry = getOperationsRegistry().list().find((o) => o.state === 'running' && o.title.startsWith('Copy model detach-source'));
+      const entry = getOperationsRegistry()
+        .list()
+        .find((o) => o.state === 'running' && o.title.startsWith('Copy model detach-source'));
       if (entry) stopping = Promise.resolve(run('cloudbench.operations.stopWaiting', { operation: { id: entry.id } }));
     };
     await run('cloudbench.models.copyModel', await modelNode(model));
     await stopping;
-    const entry = getOperationsRegistry().list().find((o) => o.title.startsWith('Copy model detach-source'));
+    const entry = getOperationsRegistry()
+      .list()
+      .find((o) => o.title.startsWith('Copy model detach-source'));
     assert.equal(entry?.state, 'detached');
     assert.match(entry?.detail ?? '', /goes on running/);
-    await assert.rejects(client.getOperation(entry!.operationName!), /not|exist/i);
+    await assert.rejects(client.getOperation(entry.operationName!), /not|exist/i);
     sandbox.clock.advance(3600);
     const copy = await client.getModel({ name: `${PARENT}/models/detached-copy` });
     assert.equal(copy.displayName, 'detach-source');
@@ -240,7 +334,9 @@ describe('models commands against the sandbox', function () {
   it('Set or Move Alias moves an alias between versions', async () => {
     const model = await upload('aliased');
     await upload('aliased', model);
-    const versions = (await provider.getChildren(await modelNode(model))).filter((n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode);
+    const versions = (await provider.getChildren(await modelNode(model))).filter(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+    );
     const v1 = versions.find((v) => v.version.versionId === '1')!;
     const v2 = versions.find((v) => v.version.versionId === '2')!;
     answers = ['golden'];
@@ -256,18 +352,33 @@ describe('models commands against the sandbox', function () {
     const model = await upload('imported-evals');
     const dir = mkdtempSync(join(tmpdir(), 'cb-import-'));
     pickedFile = join(dir, 'evaluation.json');
-    writeFileSync(pickedFile, JSON.stringify({ displayName: 'offline-eval', metrics: { auRoc: 0.97 }, sliceDimensions: ['annotationSpec'] }));
-    const versions = (await provider.getChildren(await modelNode(model))).filter((n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode);
+    writeFileSync(
+      pickedFile,
+      JSON.stringify({ displayName: 'offline-eval', metrics: { auRoc: 0.97 }, sliceDimensions: ['annotationSpec'] }),
+    );
+    const versions = (await provider.getChildren(await modelNode(model))).filter(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+    );
     await run('cloudbench.models.importEvaluation', versions[0]);
-    const evaluations = (await provider.getChildren(versions[0])).filter((n): n is InstanceType<typeof tree.EvaluationNode> => n instanceof tree.EvaluationNode);
+    const evaluations = (await provider.getChildren(versions[0])).filter(
+      (n): n is InstanceType<typeof tree.EvaluationNode> => n instanceof tree.EvaluationNode,
+    );
     const ev = evaluations.find((e) => e.label === 'offline-eval');
     assert.ok(ev, 'the imported evaluation is in the tree');
 
     pickedFile = join(dir, 'slices.json');
-    writeFileSync(pickedFile, JSON.stringify({ modelEvaluationSlices: [{ slice: { dimension: 'annotationSpec', value: 'cat' }, metrics: { auRoc: 0.9 } }] }));
+    writeFileSync(
+      pickedFile,
+      JSON.stringify({
+        modelEvaluationSlices: [{ slice: { dimension: 'annotationSpec', value: 'cat' }, metrics: { auRoc: 0.9 } }],
+      }),
+    );
     await run('cloudbench.models.importSlices', ev);
     const slices = await provider.getChildren(ev);
-    assert.deepEqual(slices.map((n) => n.label), ['annotationSpec = cat']);
+    assert.deepEqual(
+      slices.map((n) => n.label),
+      ['annotationSpec = cat'],
+    );
 
     pickedFile = join(dir, 'broken.json');
     writeFileSync(pickedFile, JSON.stringify([{ slice: { dimension: 'annotationSpec', valeu: 'dog' } }]));
@@ -293,15 +404,26 @@ describe('models commands against the sandbox', function () {
     const model = await upload('survives-reload');
     answers = ['europe-west4', 'after-reload'];
     let started!: () => void;
-    const running = new Promise<void>((resolve) => { started = resolve; });
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
     onProgress = () => started();
     const copying = Promise.resolve(run('cloudbench.models.copyModel', await modelNode(model)));
     await running;
-    const journal = context.workspaceState.get('cloudbench.models.runningOperations') as Array<{ name: string; title: string }>;
+    const journal = context.workspaceState.get('cloudbench.models.runningOperations') as Array<{
+      name: string;
+      title: string;
+    }>;
     assert.equal(journal.length, 1);
 
     // Closing the window disposes everything; the operation goes on and stays in the journal.
-    for (const d of context.subscriptions.splice(0)) { try { d.dispose(); } catch { /* ignore */ } }
+    for (const d of context.subscriptions.splice(0)) {
+      try {
+        d.dispose();
+      } catch {
+        /* ignore */
+      }
+    }
     await copying;
     assert.equal((context.workspaceState.get('cloudbench.models.runningOperations') as unknown[]).length, 1);
 
@@ -311,16 +433,30 @@ describe('models commands against the sandbox', function () {
     onProgress = () => undefined;
     activateModels(context, services);
     const registry = getOperationsRegistry();
-    const find = () => registry.list().find((o) => o.title === journal[0]!.title);
+    const find = () => registry.list().find((o) => o.title === journal[0].title);
     // Resuming reads the operation first (GetOperation), then registers it.
-    const entry = find() ?? await new Promise<NonNullable<ReturnType<typeof find>>>((resolve) => registry.onDidChange(() => { const e = find(); if (e) resolve(e); }));
+    const entry =
+      find() ??
+      (await new Promise<NonNullable<ReturnType<typeof find>>>((resolve) =>
+        registry.onDidChange(() => {
+          const e = find();
+          if (e) resolve(e);
+        }),
+      ));
     assert.ok(entry, 'the resumed operation is in the Operations view');
-    assert.equal(entry.operationName, journal[0]!.name);
-    const ended = new Promise<void>((resolve) => registry.onDidChange(() => { if (entry.state !== 'running') resolve(); }));
+    assert.equal(entry.operationName, journal[0].name);
+    const ended = new Promise<void>((resolve) =>
+      registry.onDidChange(() => {
+        if (entry.state !== 'running') resolve();
+      }),
+    );
     sandbox.clock.advance(3600);
     await ended;
     assert.equal(entry.state, 'succeeded');
-    assert.equal((await client.getModel({ name: `projects/${PROJECT}/locations/europe-west4/models/after-reload` })).displayName, 'survives-reload');
+    assert.equal(
+      (await client.getModel({ name: `projects/${PROJECT}/locations/europe-west4/models/after-reload` })).displayName,
+      'survives-reload',
+    );
     assert.deepEqual(context.workspaceState.get('cloudbench.models.runningOperations'), []);
   });
 });

@@ -7,7 +7,7 @@ import { ModelRegistryClient } from '../../../src/core/models/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 
 useFakeVscode();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const tree = require('../../../src/features/models/tree') as typeof import('../../../src/features/models/tree');
 
 describe('models tree against the demo sandbox', function () {
@@ -55,13 +55,16 @@ describe('models tree against the demo sandbox', function () {
   it('shows the project, then the locations the service lists, or the configured ones', async () => {
     const p = provider();
     const [project] = await p.getChildren();
-    assert.equal(project!.label, 'cloudbench-demo');
+    assert.equal(project.label, 'cloudbench-demo');
     const listed = (await p.getChildren(project)).map((n) => n.label);
     assert.ok(listed.includes('us-central1') && listed.length > 3);
     locations = ['europe-west4'];
     const configured = provider();
     const [p2] = await configured.getChildren();
-    assert.deepEqual((await configured.getChildren(p2)).map((n) => n.label), ['europe-west4']);
+    assert.deepEqual(
+      (await configured.getChildren(p2)).map((n) => n.label),
+      ['europe-west4'],
+    );
   });
 
   it('pages models behind a "Load more" node', async () => {
@@ -82,8 +85,10 @@ describe('models tree against the demo sandbox', function () {
 
   it('applies the filter to the model list', async () => {
     const p0 = provider();
-    const all = (await p0.getChildren(await location(p0, 'us-central1'))).filter((n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode);
-    const wanted = all[0]!.model.displayName!;
+    const all = (await p0.getChildren(await location(p0, 'us-central1'))).filter(
+      (n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode,
+    );
+    const wanted = all[0].model.displayName!;
     filter = `display_name="${wanted}"`;
     const p = provider();
     const loc = await location(p, 'us-central1');
@@ -94,16 +99,23 @@ describe('models tree against the demo sandbox', function () {
     filter = 'display_name="no such model anywhere"';
     const empty = provider();
     const none = await empty.getChildren(await location(empty, 'us-central1'));
-    assert.deepEqual(none.map((n) => n.label), ['No models match the filter']);
+    assert.deepEqual(
+      none.map((n) => n.label),
+      ['No models match the filter'],
+    );
   });
 
   it('marks a model deployed when any of its versions serves, not only the default one', async () => {
     // The demo deploys version 3 of churn-predictor while its default version is 4.
-    const direct = await client.getModel({ name: 'projects/cloudbench-demo/locations/us-central1/models/churn-predictor' });
+    const direct = await client.getModel({
+      name: 'projects/cloudbench-demo/locations/us-central1/models/churn-predictor',
+    });
     assert.equal((direct.deployedModels ?? []).length, 0, 'the default version itself is not deployed');
     pageSize = 100;
     const p = provider();
-    const models = (await p.getChildren(await location(p, 'us-central1'))).filter((n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode);
+    const models = (await p.getChildren(await location(p, 'us-central1'))).filter(
+      (n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode,
+    );
     const churn = models.find((m) => m.resourceName.endsWith('/models/churn-predictor'));
     assert.ok(churn, 'churn-predictor listed');
     assert.match(String(churn.description), /deployed/);
@@ -117,23 +129,33 @@ describe('models tree against the demo sandbox', function () {
     let sawSlice = false;
     for (const locId of ['us-central1', 'europe-west4', 'us-east1']) {
       const loc = await location(p, locId);
-      for (const model of (await p.getChildren(loc)).filter((n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode)) {
+      for (const model of (await p.getChildren(loc)).filter(
+        (n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode,
+      )) {
         assert.match(model.contextValue!, /^model(\.exportable)?$/);
-        const versions = (await p.getChildren(model)).filter((n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode);
+        const versions = (await p.getChildren(model)).filter(
+          (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+        );
         assert.ok(versions.length >= 1);
-        assert.equal(versions.filter((v) => /★ default/.test(String(v.description))).length, 1, 'exactly one default version marked');
+        assert.equal(
+          versions.filter((v) => /★ default/.test(String(v.description))).length,
+          1,
+          'exactly one default version marked',
+        );
         for (const v of versions) {
           assert.match(String(v.label), /^Version \d+$/);
           assert.match(v.contextValue!, /^modelVersion(\.exportable)?$/);
           for (const alias of v.version.versionAliases ?? []) assert.ok(String(v.description).includes(`@${alias}`));
           const children = await p.getChildren(v);
           assert.ok(children[0] instanceof tree.CheckpointsNode);
-          for (const ev of children.filter((n): n is InstanceType<typeof tree.EvaluationNode> => n instanceof tree.EvaluationNode)) {
+          for (const ev of children.filter(
+            (n): n is InstanceType<typeof tree.EvaluationNode> => n instanceof tree.EvaluationNode,
+          )) {
             assert.equal(ev.contextValue, 'evaluation');
             const slices = (await p.getChildren(ev)).filter((n) => n instanceof tree.SliceNode);
             if (slices.length) {
-              assert.equal(slices[0]!.contextValue, 'slice');
-              assert.match(String(slices[0]!.label), / = /);
+              assert.equal(slices[0].contextValue, 'slice');
+              assert.match(String(slices[0].label), / = /);
               sawSlice = true;
             }
           }
@@ -145,13 +167,15 @@ describe('models tree against the demo sandbox', function () {
   });
 
   it('shows an error node that names the status when the service fails', async () => {
-    sandbox.faults.configure([{ method: 'google.cloud.aiplatform.v1beta1.ModelService/ListModels', errorRate: 1, codes: ['PERMISSION_DENIED'] }]);
+    sandbox.faults.configure([
+      { method: 'google.cloud.aiplatform.v1beta1.ModelService/ListModels', errorRate: 1, codes: ['PERMISSION_DENIED'] },
+    ]);
     try {
       const p = provider();
       const nodes = await p.getChildren(await location(p, 'us-central1'));
       assert.equal(nodes.length, 1);
-      assert.equal(nodes[0]!.label, 'Could not load models');
-      assert.equal(nodes[0]!.description, 'PERMISSION_DENIED');
+      assert.equal(nodes[0].label, 'Could not load models');
+      assert.equal(nodes[0].description, 'PERMISSION_DENIED');
     } finally {
       sandbox.faults.configure([]);
     }

@@ -11,7 +11,11 @@ import { fakeExtensionContext } from '../../unit/fakes/vscode';
 const vscode = require('vscode') as Record<string, any>;
 
 async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
-  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
 }
 
@@ -39,7 +43,11 @@ describe('query bar: Run, completion and validation through the search controlle
     const now = Math.floor(sb.clock.now() / 1000) * 1000;
     const events = Array.from({ length: 30 }, (_, i) => ({
       udm: {
-        metadata: { id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'), eventTimestamp: iso(now - (i + 1) * 60_000), eventType: 'NETWORK_DNS' },
+        metadata: {
+          id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'),
+          eventTimestamp: iso(now - (i + 1) * 60_000),
+          eventType: 'NETWORK_DNS',
+        },
         principal: { hostname: i % 2 ? 'host-a' : 'host-b' },
       },
     }));
@@ -52,7 +60,8 @@ describe('query bar: Run, completion and validation through the search controlle
       task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
     vscode.window.createWebviewPanel = () => ({
       webview: {
-        cspSource: 'https://webview', html: '',
+        cspSource: 'https://webview',
+        html: '',
         asWebviewUri: (u: unknown) => u,
         onDidReceiveMessage: (handler: (raw: unknown) => void) => {
           fromPage = handler;
@@ -61,15 +70,20 @@ describe('query bar: Run, completion and validation through the search controlle
         postMessage: async (m: { type: string }) => {
           posted.push(m);
           const i = waiters.findIndex((w) => w.type === m.type);
-          if (i >= 0) waiters.splice(i, 1)[0]!.resolve(m);
+          if (i >= 0) waiters.splice(i, 1)[0].resolve(m);
           return true;
         },
       },
       onDidDispose: () => ({ dispose() {} }),
-      reveal() {}, dispose() {}, title: '', viewColumn: 1,
+      reveal() {},
+      dispose() {},
+      title: '',
+      viewColumn: 1,
     });
-    const { createServices } = require('../../../src/features/services') as typeof import('../../../src/features/services');
-    const { SearchController } = require('../../../src/features/search/controller') as typeof import('../../../src/features/search/controller');
+    const { createServices } =
+      require('../../../src/features/services') as typeof import('../../../src/features/services');
+    const { SearchController } =
+      require('../../../src/features/search/controller') as typeof import('../../../src/features/search/controller');
     controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
     controller.currentWindow = () => window;
     controller.confirmQuery = async (q: string) => {
@@ -92,13 +106,18 @@ describe('query bar: Run, completion and validation through the search controlle
     await sb?.close();
   });
 
-  it('Run sends the edited text with the current time range and the default limit, and shows it as the run\'s query', async () => {
+  it("Run sends the edited text with the current time range and the default limit, and shows it as the run's query", async () => {
     const results = next('results');
     fromPage({ type: 'runQuery', query: '  principal.hostname = "host-a"\n' });
     const message = await results;
     assert.deepEqual(asked, ['principal.hostname = "host-a"']);
     assert.equal(searches.length, 1);
-    assert.deepEqual(searches[0], { query: 'principal.hostname = "host-a"', startTime: window.startMs, endTime: window.endMs, limit: 5 });
+    assert.deepEqual(searches[0], {
+      query: 'principal.hostname = "host-a"',
+      startTime: window.startMs,
+      endTime: window.endMs,
+      limit: 5,
+    });
     assert.equal(message.run.query, 'principal.hostname = "host-a"');
     assert.equal(message.run.startTime, window.start);
     const rows = JSON.parse(message.rowsJson) as Array<{ udm: { principal: { hostname: string } } }>;

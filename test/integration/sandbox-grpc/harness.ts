@@ -64,7 +64,11 @@ export async function openHarness(seed: SeedName = 'demo'): Promise<Harness> {
 }
 
 /** Asserts that a promise rejects with a gRPC status (by name) and, optionally, a message pattern. */
-export async function rejectsWith(promise: Promise<unknown>, status: keyof typeof grpc.status, message?: RegExp): Promise<Error & { code: number; details?: string }> {
+export async function rejectsWith(
+  promise: Promise<unknown>,
+  status: keyof typeof grpc.status,
+  message?: RegExp,
+): Promise<Error & { code: number; details?: string }> {
   try {
     await promise;
   } catch (err) {
@@ -77,7 +81,11 @@ export async function rejectsWith(promise: Promise<unknown>, status: keyof typeo
 }
 
 /** The ids of models in a location, through the official client's auto-paging iterator. */
-export async function allModels(client: ModelClient, parent: string, filter = ''): Promise<Array<{ name?: string | null; displayName?: string | null; labels?: Record<string, string> | null }>> {
+export async function allModels(
+  client: ModelClient,
+  parent: string,
+  filter = '',
+): Promise<Array<{ name?: string | null; displayName?: string | null; labels?: Record<string, string> | null }>> {
   const out = [];
   for await (const model of client.listModelsAsync({ parent, filter, pageSize: 7 })) out.push(model);
   return out;
@@ -87,7 +95,7 @@ export async function allModels(client: ModelClient, parent: string, filter = ''
 export async function modelByDisplayName(client: ModelClient, parent: string, displayName: string): Promise<string> {
   const [models] = await client.listModels({ parent, filter: `display_name="${displayName}"` });
   assert.equal(models.length, 1, `demo model ${displayName}`);
-  return models[0]!.name!;
+  return models[0].name!;
 }
 
 /** Waits for an operation the sandbox is running by moving the sandbox clock past its running time. */

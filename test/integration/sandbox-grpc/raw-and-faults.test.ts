@@ -22,9 +22,12 @@ class Raw {
     const metadata = new grpc.Metadata();
     if (token !== null) metadata.set('authorization', token);
     return new Promise((resolve, reject) => {
-      (client as unknown as Record<string, (r: Obj, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, v: Obj) => void) => void>)[method]!(request, metadata, (err, value) =>
-        err ? reject(err) : resolve(value),
-      );
+      (
+        client as unknown as Record<
+          string,
+          (r: Obj, m: grpc.Metadata, cb: (e: grpc.ServiceError | null, v: Obj) => void) => void
+        >
+      )[method](request, metadata, (err, value) => (err ? reject(err) : resolve(value)));
     });
   }
 
@@ -68,7 +71,8 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
   });
 
   it('refuses missing, empty or non-bearer authorization with UNAUTHENTICATED and an ErrorInfo', async () => {
-    const get = (token: string | null) => raw.call(ServiceNames.model, 'GetModel', { name: `${US}/models/churn-predictor` }, token);
+    const get = (token: string | null) =>
+      raw.call(ServiceNames.model, 'GetModel', { name: `${US}/models/churn-predictor` }, token);
     const err = await fails(get(null), 'UNAUTHENTICATED');
     const status = decodeMessage<Obj>('google.rpc.Status', err.metadata.get('grpc-status-details-bin')[0] as Buffer);
     assert.equal(unpackAny<Obj>(status.details[0], 'google.rpc.ErrorInfo').reason, 'CREDENTIALS_MISSING');
@@ -78,19 +82,28 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
   });
 
   it('carries BadRequest field violations on INVALID_ARGUMENT', async () => {
-    const err = await fails(raw.call(ServiceNames.model, 'ListModels', { parent: US, pageToken: '!!' }), 'INVALID_ARGUMENT');
+    const err = await fails(
+      raw.call(ServiceNames.model, 'ListModels', { parent: US, pageToken: '!!' }),
+      'INVALID_ARGUMENT',
+    );
     const status = decodeMessage<Obj>('google.rpc.Status', err.metadata.get('grpc-status-details-bin')[0] as Buffer);
     assert.equal(unpackAny<Obj>(status.details[0], 'google.rpc.BadRequest').fieldViolations[0].field, 'page_token');
   });
 
   it('WaitOperation returns once the clock moves the operation past its running time', async () => {
-    const models = await raw.call(ServiceNames.model, 'ListModels', { parent: US, filter: 'display_name=lead-scoring' });
+    const models = await raw.call(ServiceNames.model, 'ListModels', {
+      parent: US,
+      filter: 'display_name=lead-scoring',
+    });
     const op = await raw.call(ServiceNames.model, 'ExportModel', {
       name: models.models[0].name,
       outputConfig: { artifactDestination: { outputUriPrefix: 'gs://demo-exports/lead' } },
     });
     assert.equal(op.done, false);
-    const short = await raw.call(ServiceNames.operations, 'WaitOperation', { name: op.name, timeout: { nanos: 1_000_000 } });
+    const short = await raw.call(ServiceNames.operations, 'WaitOperation', {
+      name: op.name,
+      timeout: { nanos: 1_000_000 },
+    });
     assert.equal(short.done, false, 'a short wait returns the running operation');
     const waiting = raw.call(ServiceNames.operations, 'WaitOperation', { name: op.name, timeout: { seconds: 20 } });
     await admin(sandbox, 'POST', 'clock:advance', { seconds: 3600 });
@@ -99,16 +112,27 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
     assert.equal(done.result, 'response');
     const metadata = unpackAny<Obj>(done.metadata, `${AIPLATFORM}.ExportModelOperationMetadata`);
     assert.match(metadata.outputInfo.artifactOutputUri, /^gs:\/\/demo-exports\/lead\/model-export-lead-scoring-/);
-    assert.ok(Number(metadata.genericMetadata.updateTime.seconds) >= Number(metadata.genericMetadata.createTime.seconds));
+    assert.ok(
+      Number(metadata.genericMetadata.updateTime.seconds) >= Number(metadata.genericMetadata.createTime.seconds),
+    );
     await fails(raw.call(ServiceNames.operations, 'WaitOperation', { name: `${US}/operations/1` }), 'NOT_FOUND');
   });
 
   it('reports deployment stages while a deployment runs', async () => {
-    const endpoints = await raw.call(ServiceNames.endpoint, 'ListEndpoints', { parent: US, filter: 'display_name=staging-sandbox' });
-    const models = await raw.call(ServiceNames.model, 'ListModels', { parent: US, filter: 'display_name=lead-scoring' });
+    const endpoints = await raw.call(ServiceNames.endpoint, 'ListEndpoints', {
+      parent: US,
+      filter: 'display_name=staging-sandbox',
+    });
+    const models = await raw.call(ServiceNames.model, 'ListModels', {
+      parent: US,
+      filter: 'display_name=lead-scoring',
+    });
     const op = await raw.call(ServiceNames.endpoint, 'DeployModel', {
       endpoint: endpoints.endpoints[0].name,
-      deployedModel: { model: models.models[0].name, dedicatedResources: { machineSpec: { machineType: 'n1-standard-4' }, minReplicaCount: 1 } },
+      deployedModel: {
+        model: models.models[0].name,
+        dedicatedResources: { machineSpec: { machineType: 'n1-standard-4' }, minReplicaCount: 1 },
+      },
     });
     const first = unpackAny<Obj>(op.metadata, `${AIPLATFORM}.DeployModelOperationMetadata`);
     assert.equal(first.deploymentStage, 'STARTING_DEPLOYMENT');
@@ -118,18 +142,31 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
     sandbox.clock.advance(600);
     const done = await raw.call(ServiceNames.operations, 'GetOperation', { name: op.name });
     assert.equal(unpackAny<Obj>(done.metadata).deploymentStage, 'DEPLOYMENT_TERMINATED');
-    assert.equal(unpackAny<Obj>(done.response, `${AIPLATFORM}.DeployModelResponse`).deployedModel.model, models.models[0].name);
+    assert.equal(
+      unpackAny<Obj>(done.response, `${AIPLATFORM}.DeployModelResponse`).deployedModel.model,
+      models.models[0].name,
+    );
   });
 
   it('serves RecommendSpec and UpdateExplanationDataset with their rules', async () => {
-    const spec = await raw.call(ServiceNames.model, 'RecommendSpec', { parent: US, gcsUri: 'gs://demo-models/gemma-2b', checkUserQuota: true });
+    const spec = await raw.call(ServiceNames.model, 'RecommendSpec', {
+      parent: US,
+      gcsUri: 'gs://demo-models/gemma-2b',
+      checkUserQuota: true,
+    });
     assert.equal(spec.baseModel, 'gemma-2b');
     assert.ok(spec.specs.length >= 1 && spec.recommendations.length >= 1);
     await fails(raw.call(ServiceNames.model, 'RecommendSpec', { parent: US, gcsUri: 'https://x' }), 'INVALID_ARGUMENT');
 
-    const models = await raw.call(ServiceNames.model, 'ListModels', { parent: US, filter: 'display_name=wide-deep-ctr' });
+    const models = await raw.call(ServiceNames.model, 'ListModels', {
+      parent: US,
+      filter: 'display_name=wide-deep-ctr',
+    });
     const name = models.models[0].name;
-    await fails(raw.call(ServiceNames.model, 'UpdateExplanationDataset', { model: `${name}@1` }), 'FAILED_PRECONDITION');
+    await fails(
+      raw.call(ServiceNames.model, 'UpdateExplanationDataset', { model: `${name}@1` }),
+      'FAILED_PRECONDITION',
+    );
     const op = await raw.call(ServiceNames.model, 'UpdateExplanationDataset', { model: `${name}@2` });
     sandbox.clock.advance(600);
     const done = await raw.call(ServiceNames.operations, 'GetOperation', { name: op.name });
@@ -139,14 +176,21 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
 
   it('applies fault rules per full method name: injected status, HTTP code mapping, connection reset', async () => {
     const getModel = () => raw.call(ServiceNames.model, 'GetModel', { name: `${US}/models/churn-predictor` });
-    await admin(sandbox, 'POST', 'faults', { rules: [{ method: `${ServiceNames.model}/GetModel`, errorRate: 1, codes: ['UNAVAILABLE'] }] });
+    await admin(sandbox, 'POST', 'faults', {
+      rules: [{ method: `${ServiceNames.model}/GetModel`, errorRate: 1, codes: ['UNAVAILABLE'] }],
+    });
     await fails(getModel(), 'UNAVAILABLE');
     const list = await raw.call(ServiceNames.model, 'ListModels', { parent: US, pageSize: 1 });
     assert.equal(list.models.length, 1, 'other methods are unaffected');
 
-    await admin(sandbox, 'POST', 'faults', { rules: [{ method: `${ServiceNames.model}/*`, errorRate: 1, codes: [429] }] });
+    await admin(sandbox, 'POST', 'faults', {
+      rules: [{ method: `${ServiceNames.model}/*`, errorRate: 1, codes: [429] }],
+    });
     const exhausted = await fails(getModel(), 'RESOURCE_EXHAUSTED');
-    const status = decodeMessage<Obj>('google.rpc.Status', exhausted.metadata.get('grpc-status-details-bin')[0] as Buffer);
+    const status = decodeMessage<Obj>(
+      'google.rpc.Status',
+      exhausted.metadata.get('grpc-status-details-bin')[0] as Buffer,
+    );
     assert.equal(unpackAny<Obj>(status.details[0], 'google.rpc.RetryInfo').retryDelay.seconds, '1');
 
     await admin(sandbox, 'POST', 'faults', { rules: [{ method: `${ServiceNames.model}/GetModel`, resetRate: 1 }] });
@@ -154,7 +198,10 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
       () => assert.fail('a reset connection cannot answer'),
       (err: grpc.ServiceError) => err,
     );
-    assert.ok([grpc.status.UNAVAILABLE, grpc.status.INTERNAL, grpc.status.CANCELLED].includes(reset.code), reset.message);
+    assert.ok(
+      [grpc.status.UNAVAILABLE, grpc.status.INTERNAL, grpc.status.CANCELLED].includes(reset.code),
+      reset.message,
+    );
     assert.doesNotMatch(reset.message, /fault rules/, 'the connection itself was dropped');
 
     await admin(sandbox, 'POST', 'faults', { rules: [] });
@@ -182,7 +229,10 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
   it('resets to the seed and reports counts through the admin calls', async () => {
     const before = await admin(sandbox, 'GET', 'state');
     assert.ok(before.models.models >= 25 && before.models.modelVersions > before.models.models);
-    const models = await raw.call(ServiceNames.model, 'ListModels', { parent: US, filter: 'display_name=house-price-estimator' });
+    const models = await raw.call(ServiceNames.model, 'ListModels', {
+      parent: US,
+      filter: 'display_name=house-price-estimator',
+    });
     const op = await raw.call(ServiceNames.model, 'DeleteModel', { name: models.models[0].name });
     sandbox.clock.advance(600);
     assert.equal((await raw.call(ServiceNames.operations, 'GetOperation', { name: op.name })).done, true);
@@ -210,14 +260,21 @@ describe('sandbox gRPC through a plain grpc-js client: waits, auth metadata, fau
       Array.from({ length: 16 }, async () => {
         while (next < 1001) {
           const i = next++;
-          await raw.call(ServiceNames.model, 'UploadModel', { parent, model: { displayName: `bulk-${i}`, containerSpec: { imageUri: 'us-docker.pkg.dev/p/r/i:1' } } });
+          await raw.call(ServiceNames.model, 'UploadModel', {
+            parent,
+            model: { displayName: `bulk-${i}`, containerSpec: { imageUri: 'us-docker.pkg.dev/p/r/i:1' } },
+          });
         }
       }),
     );
     const page = await raw.call(ServiceNames.model, 'ListModels', { parent, pageSize: 5000 });
     assert.equal(page.models.length, 1000);
     assert.ok(page.nextPageToken);
-    const rest = await raw.call(ServiceNames.model, 'ListModels', { parent, pageSize: 5000, pageToken: page.nextPageToken });
+    const rest = await raw.call(ServiceNames.model, 'ListModels', {
+      parent,
+      pageSize: 5000,
+      pageToken: page.nextPageToken,
+    });
     assert.equal(rest.models.length, 1);
     assert.equal(rest.nextPageToken, '');
     const defaults = await raw.call(ServiceNames.model, 'ListModels', { parent });

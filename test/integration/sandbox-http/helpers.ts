@@ -11,7 +11,7 @@ export async function freshSandbox(seed: SeedName = 'demo'): Promise<Sandbox> {
 
 export interface Reply {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -55,7 +55,10 @@ export function iso(ms: number): string {
 
 export function expectError(reply: Reply, httpStatus: number, status: string, pattern?: RegExp): void {
   if (reply.status !== httpStatus || reply.body?.error?.status !== status || reply.body?.error?.code !== httpStatus) {
-    throw new Error(`expected ${httpStatus} ${status}, got ${reply.status}: ${JSON.stringify(reply.body).slice(0, 400)}`);
+    throw new Error(
+      `expected ${httpStatus} ${status}, got ${reply.status}: ${JSON.stringify(reply.body).slice(0, 400)}`,
+    );
   }
-  if (pattern && !pattern.test(reply.body.error.message)) throw new Error(`message ${JSON.stringify(reply.body.error.message)} does not match ${pattern}`);
+  if (pattern && !pattern.test(reply.body.error.message))
+    throw new Error(`message ${JSON.stringify(reply.body.error.message)} does not match ${pattern}`);
 }

@@ -4,7 +4,14 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { createMessageConnection, IPCMessageReader, IPCMessageWriter, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import {
+  createMessageConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from 'vscode-jsonrpc/node';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -26,14 +33,28 @@ export function serverPath(): string {
   const sources = Math.max(newestSource(join(ROOT, 'src/udm')), newestSource(join(ROOT, 'src/server')));
   if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return dist;
   const out = join(mkdtempSync(join(tmpdir(), 'udm-server-')), 'server.js');
-  buildSync({ entryPoints: [join(ROOT, 'src/server/main.ts')], bundle: true, platform: 'node', target: 'node20', format: 'cjs', outfile: out, logLevel: 'error' });
+  buildSync({
+    entryPoints: [join(ROOT, 'src/server/main.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile: out,
+    logLevel: 'error',
+  });
   return out;
 }
 
 export interface PublishedDiagnostics {
   uri: string;
   version?: number;
-  diagnostics: Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; message: string; severity?: number; code?: string | number; data?: unknown }>;
+  diagnostics: Array<{
+    range: { start: { line: number; character: number }; end: { line: number; character: number } };
+    message: string;
+    severity?: number;
+    code?: string | number;
+    data?: unknown;
+  }>;
 }
 
 export class LspClient {
@@ -51,7 +72,7 @@ export class LspClient {
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
       this.published.push(p);
       const i = this.waiters.findIndex((w) => w.uri === p.uri);
-      if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(p);
+      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(p);
     });
     this.connection.listen();
   }
@@ -82,11 +103,16 @@ export class LspClient {
   }
 
   open(uri: string, text: string, version = 1): Promise<void> {
-    return this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'udm', version, text } });
+    return this.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'udm', version, text },
+    });
   }
 
   change(uri: string, text: string, version: number): Promise<void> {
-    return this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+    return this.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version },
+      contentChanges: [{ text }],
+    });
   }
 
   request<R>(method: string, params: unknown): Promise<R> {

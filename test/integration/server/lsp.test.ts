@@ -25,7 +25,17 @@ describe('UDM language server over stdio', function () {
   });
 
   it('announces its features', () => {
-    for (const key of ['completionProvider', 'hoverProvider', 'signatureHelpProvider', 'documentFormattingProvider', 'codeActionProvider', 'foldingRangeProvider', 'semanticTokensProvider', 'diagnosticProvider', 'documentSymbolProvider']) {
+    for (const key of [
+      'completionProvider',
+      'hoverProvider',
+      'signatureHelpProvider',
+      'documentFormattingProvider',
+      'codeActionProvider',
+      'foldingRangeProvider',
+      'semanticTokensProvider',
+      'diagnosticProvider',
+      'documentSymbolProvider',
+    ]) {
       assert.ok(capabilities[key], `missing ${key}`);
     }
   });
@@ -54,13 +64,18 @@ describe('UDM language server over stdio', function () {
   });
 
   it('answers pull diagnostics with the same findings', async () => {
-    const report = await client.request<{ kind: string; items: Array<{ code?: string }> }>('textDocument/diagnostic', { textDocument: { uri } });
+    const report = await client.request<{ kind: string; items: Array<{ code?: string }> }>('textDocument/diagnostic', {
+      textDocument: { uri },
+    });
     assert.equal(report.kind, 'full');
     assert.deepEqual(report.items.map((d) => d.code).sort(), ['empty-segment', 'unknown-field']);
   });
 
   it('completes field paths segment by segment', async () => {
-    const items = await client.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 2, character: 9 } });
+    const items = await client.request<CompletionItem[]>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 2, character: 9 },
+    });
     const eventType = items.find((i) => i.label === 'event_type');
     assert.ok(eventType);
     assert.equal(eventType.detail, 'enum Metadata.EventType');
@@ -69,27 +84,38 @@ describe('UDM language server over stdio', function () {
   });
 
   it('completes enum values quoted after an operator', async () => {
-    const items = await client.request<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 22 } });
+    const items = await client.request<CompletionItem[]>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 0, character: 22 },
+    });
     assert.ok(items.some((i) => i.label === '"USER_LOGIN"'));
   });
 
   it('hovers fields and enum values', async () => {
-    const h = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 12 } });
+    const h = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 0, character: 12 },
+    });
     assert.match(h.contents.value, /metadata\.event_type/);
     assert.match(h.contents.value, /enum Metadata\.EventType/);
-    const e = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: 26 } });
+    const e = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 0, character: 26 },
+    });
     assert.match(e.contents.value, /USER_LOGIN` = 15001/);
   });
 
   it('offers the "did you mean" quick fix', async () => {
-    const actions = await client.request<Array<{ title: string; edit: { changes: Record<string, Array<{ newText: string }>> } }>>('textDocument/codeAction', {
+    const actions = await client.request<
+      Array<{ title: string; edit: { changes: Record<string, Array<{ newText: string }>> } }>
+    >('textDocument/codeAction', {
       textDocument: { uri },
       range: { start: { line: 1, character: 12 }, end: { line: 1, character: 12 } },
       context: { diagnostics: [] },
     });
     const fix = actions.find((a) => a.title === 'Change to hostname');
     assert.ok(fix);
-    assert.equal(fix.edit.changes[uri]![0]!.newText, 'hostname');
+    assert.equal(fix.edit.changes[uri][0].newText, 'hostname');
   });
 
   it('formats, folds and colours', async () => {
@@ -97,11 +123,21 @@ describe('UDM language server over stdio', function () {
     const published = client.nextDiagnostics(doc2);
     await client.open(doc2, '$h=principal.hostname\nmatch:\n$h\noutcome:\n$c = count( metadata.id )\n');
     assert.deepEqual((await published).diagnostics, []);
-    const edits = await client.request<Array<{ newText: string }>>('textDocument/formatting', { textDocument: { uri: doc2 }, options: { tabSize: 2, insertSpaces: true } });
-    assert.equal(edits[0]!.newText, '$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\n');
-    const folds = await client.request<Array<{ startLine: number; endLine: number }>>('textDocument/foldingRange', { textDocument: { uri: doc2 } });
-    assert.deepEqual(folds, [{ startLine: 1, endLine: 2 }, { startLine: 3, endLine: 4 }]);
-    const tokens = await client.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: doc2 } });
+    const edits = await client.request<Array<{ newText: string }>>('textDocument/formatting', {
+      textDocument: { uri: doc2 },
+      options: { tabSize: 2, insertSpaces: true },
+    });
+    assert.equal(edits[0].newText, '$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\n');
+    const folds = await client.request<Array<{ startLine: number; endLine: number }>>('textDocument/foldingRange', {
+      textDocument: { uri: doc2 },
+    });
+    assert.deepEqual(folds, [
+      { startLine: 1, endLine: 2 },
+      { startLine: 3, endLine: 4 },
+    ]);
+    const tokens = await client.request<{ data: number[] }>('textDocument/semanticTokens/full', {
+      textDocument: { uri: doc2 },
+    });
     assert.equal(tokens.data.length % 5, 0);
     assert.ok(tokens.data.length >= 5 * 10);
   });
@@ -109,8 +145,11 @@ describe('UDM language server over stdio', function () {
   it('gives signature help inside a function call', async () => {
     const doc3 = 'file:///work/fn.udm';
     await client.open(doc3, 'net.ip_in_range_cidr(principal.ip, ');
-    const help = await client.request<{ signatures: Array<{ label: string }>; activeParameter: number }>('textDocument/signatureHelp', { textDocument: { uri: doc3 }, position: { line: 0, character: 35 } });
-    assert.match(help.signatures[0]!.label, /^net\.ip_in_range_cidr\(ip: string, cidr: string\)/);
+    const help = await client.request<{ signatures: Array<{ label: string }>; activeParameter: number }>(
+      'textDocument/signatureHelp',
+      { textDocument: { uri: doc3 }, position: { line: 0, character: 35 } },
+    );
+    assert.match(help.signatures[0].label, /^net\.ip_in_range_cidr\(ip: string, cidr: string\)/);
     assert.equal(help.activeParameter, 1);
   });
 });
@@ -129,9 +168,15 @@ describe('UDM language server over node IPC (as the extension starts it)', funct
       await client.connection.sendNotification('cloudbench/udm/referenceLists', { lists: { admin: ['root'] } });
       const p = await second;
       assert.equal(p.diagnostics[0]?.code, 'unknown-list');
-      assert.match(p.diagnostics[0]!.message, /Did you mean %admin\?/);
-      const items = await client.request<Array<{ label: string }>>('textDocument/completion', { textDocument: { uri }, position: { line: 0, character: 32 } });
-      assert.deepEqual(items.map((i) => i.label), ['%admin']);
+      assert.match(p.diagnostics[0].message, /Did you mean %admin\?/);
+      const items = await client.request<Array<{ label: string }>>('textDocument/completion', {
+        textDocument: { uri },
+        position: { line: 0, character: 32 },
+      });
+      assert.deepEqual(
+        items.map((i) => i.label),
+        ['%admin'],
+      );
     } finally {
       await client.stop();
     }

@@ -49,8 +49,16 @@ describe('Check Request: method matching', () => {
     ['Get*', 'google.cloud.translate.v2.TranslateService.GetSupportedLanguage', true],
     ['Get*', 'TranslateText', false],
     ['translate.googleapis.com.Get*', 'GetSupportedLanguage', true],
-    ['google.cloud.translate.v2.TranslateService.GetSupportedLanguage', 'google.cloud.translate.v2.TranslateService.GetSupportedLanguage', true],
-    ['google.cloud.translate.v2.TranslateService.GetSupportedLanguage', 'google.cloud.translate.v2.TranslateService.TranslateText', false],
+    [
+      'google.cloud.translate.v2.TranslateService.GetSupportedLanguage',
+      'google.cloud.translate.v2.TranslateService.GetSupportedLanguage',
+      true,
+    ],
+    [
+      'google.cloud.translate.v2.TranslateService.GetSupportedLanguage',
+      'google.cloud.translate.v2.TranslateService.TranslateText',
+      false,
+    ],
     ['google.cloud.translate.v2.*', 'google.cloud.translate.v2.TranslateService.TranslateText', true],
     ['*', 'Anything', true],
   ];
@@ -74,7 +82,10 @@ describe('Check Request: verdicts', () => {
     const ok = checkRequest(r, { referrer: 'https://shop.example.com/cart' });
     assert.equal(ok.allowed, true);
     assert.match(ok.decidedBy, /matches the allowed referrer "\*\.example\.com\/\*"/);
-    assert.deepEqual(ok.requiredHeaders.map((h) => h.name), ['Referer']);
+    assert.deepEqual(
+      ok.requiredHeaders.map((h) => h.name),
+      ['Referer'],
+    );
     const bad = checkRequest(r, { referrer: 'https://evil.test/' });
     assert.equal(bad.allowed, false);
     assert.match(bad.decidedBy, /matches none of the 2 allowed referrers/);
@@ -84,7 +95,10 @@ describe('Check Request: verdicts', () => {
   });
 
   it('explains origin-only referrers against page-specific keys', () => {
-    const result = checkRequest({ browserKeyRestrictions: { allowedReferrers: ['https://example.com/app.html'] } }, { referrer: 'https://example.com/' });
+    const result = checkRequest(
+      { browserKeyRestrictions: { allowedReferrers: ['https://example.com/app.html'] } },
+      { referrer: 'https://example.com/' },
+    );
     assert.equal(result.allowed, false);
     assert.match(result.decidedBy, /send only the origin/);
   });
@@ -92,7 +106,10 @@ describe('Check Request: verdicts', () => {
   it('checks CIDR membership for server keys, IPv4-mapped callers included', () => {
     const r: Restrictions = { serverKeyRestrictions: { allowedIps: ['104.133.8.0/24', '2001:4860::/32'] } };
     assert.equal(checkRequest(r, { callerIp: '104.133.8.200' }).allowed, true);
-    assert.match(checkRequest(r, { callerIp: '104.133.8.200' }).decidedBy, /inside the allowed range 104\.133\.8\.0\/24/);
+    assert.match(
+      checkRequest(r, { callerIp: '104.133.8.200' }).decidedBy,
+      /inside the allowed range 104\.133\.8\.0\/24/,
+    );
     assert.equal(checkRequest(r, { callerIp: '::ffff:104.133.8.1' }).allowed, true);
     assert.equal(checkRequest(r, { callerIp: '2001:4860:1::5' }).allowed, true);
     assert.equal(checkRequest(r, { callerIp: '104.133.9.1' }).allowed, false);
@@ -101,15 +118,28 @@ describe('Check Request: verdicts', () => {
 
   it('matches Android apps by package and fingerprint in either spelling, and lists the headers to send', () => {
     const r: Restrictions = {
-      androidKeyRestrictions: { allowedApplications: [{ packageName: 'com.example.app', sha1Fingerprint: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' }] },
+      androidKeyRestrictions: {
+        allowedApplications: [
+          { packageName: 'com.example.app', sha1Fingerprint: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' },
+        ],
+      },
     };
-    const ok = checkRequest(r, { androidPackage: 'com.example.app', androidCert: 'da:39:a3:ee:5e:6b:4b:0d:32:55:bf:ef:95:60:18:90:af:d8:07:09' });
+    const ok = checkRequest(r, {
+      androidPackage: 'com.example.app',
+      androidCert: 'da:39:a3:ee:5e:6b:4b:0d:32:55:bf:ef:95:60:18:90:af:d8:07:09',
+    });
     assert.equal(ok.allowed, true);
-    assert.deepEqual(ok.requiredHeaders.map((h) => [h.name, h.neutralName]), [
-      ['X-Android-Package', 'X-PlatformA-Package'],
-      ['X-Android-Cert', 'X-PlatformA-Cert'],
-    ]);
-    const wrongCert = checkRequest(r, { androidPackage: 'com.example.app', androidCert: '0000000000000000000000000000000000000000' });
+    assert.deepEqual(
+      ok.requiredHeaders.map((h) => [h.name, h.neutralName]),
+      [
+        ['X-Android-Package', 'X-PlatformA-Package'],
+        ['X-Android-Cert', 'X-PlatformA-Cert'],
+      ],
+    );
+    const wrongCert = checkRequest(r, {
+      androidPackage: 'com.example.app',
+      androidCert: '0000000000000000000000000000000000000000',
+    });
     assert.equal(wrongCert.allowed, false);
     assert.match(wrongCert.decidedBy, /listed, but not with the certificate fingerprint/);
     const noHeaders = checkRequest(r, {});
@@ -120,29 +150,46 @@ describe('Check Request: verdicts', () => {
     const r: Restrictions = { iosKeyRestrictions: { allowedBundleIds: ['my.app'] } };
     const ok = checkRequest(r, { iosBundleId: 'my.app' });
     assert.equal(ok.allowed, true);
-    assert.deepEqual(ok.requiredHeaders, [{ name: 'X-Ios-Bundle-Identifier', value: 'my.app', neutralName: 'X-PlatformB-Bundle-Identifier' }]);
+    assert.deepEqual(ok.requiredHeaders, [
+      { name: 'X-Ios-Bundle-Identifier', value: 'my.app', neutralName: 'X-PlatformB-Bundle-Identifier' },
+    ]);
     assert.equal(checkRequest(r, { iosBundleId: 'other.app' }).allowed, false);
   });
 
   it('applies API targets after the application restriction and names the deciding method', () => {
     const r: Restrictions = {
       serverKeyRestrictions: { allowedIps: ['8.8.8.8'] },
-      apiTargets: [{ service: 'translate.googleapis.com', methods: ['Get*'] }, { service: 'aiplatform.googleapis.com' }],
+      apiTargets: [
+        { service: 'translate.googleapis.com', methods: ['Get*'] },
+        { service: 'aiplatform.googleapis.com' },
+      ],
     };
-    const ok = checkRequest(r, { callerIp: '8.8.8.8', service: 'Translate.googleapis.com', method: 'GetSupportedLanguage' });
+    const ok = checkRequest(r, {
+      callerIp: '8.8.8.8',
+      service: 'Translate.googleapis.com',
+      method: 'GetSupportedLanguage',
+    });
     assert.equal(ok.allowed, true);
     assert.match(ok.decidedBy, /matches the allowed method "Get\*"/);
-    const wrongMethod = checkRequest(r, { callerIp: '8.8.8.8', service: 'translate.googleapis.com', method: 'TranslateText' });
+    const wrongMethod = checkRequest(r, {
+      callerIp: '8.8.8.8',
+      service: 'translate.googleapis.com',
+      method: 'TranslateText',
+    });
     assert.equal(wrongMethod.allowed, false);
     assert.match(wrongMethod.decidedBy, /TranslateText matches none of the allowed methods/);
     const wrongService = checkRequest(r, { callerIp: '8.8.8.8', service: 'vision.googleapis.com' });
     assert.equal(wrongService.allowed, false);
     assert.match(wrongService.decidedBy, /not among the allowed APIs/);
-    const allMethods = checkRequest(r, { callerIp: '8.8.8.8', service: 'aiplatform.googleapis.com', method: 'Predict' });
+    const allMethods = checkRequest(r, {
+      callerIp: '8.8.8.8',
+      service: 'aiplatform.googleapis.com',
+      method: 'Predict',
+    });
     assert.equal(allMethods.allowed, true);
     const blockedIp = checkRequest(r, { callerIp: '8.8.4.4', service: 'aiplatform.googleapis.com' });
     assert.equal(blockedIp.allowed, false);
-    assert.equal(blockedIp.steps[0]!.passed, false);
+    assert.equal(blockedIp.steps[0].passed, false);
     assert.match(blockedIp.decidedBy, /none of the 1 allowed addresses/);
   });
 });
@@ -153,28 +200,45 @@ describe('Check Request properties', () => {
   const path = fc.array(fc.stringMatching(/^[a-z0-9_-]{1,8}$/), { maxLength: 4 }).map((parts) => `/${parts.join('/')}`);
 
   it('a site pattern with a wildcard path accepts every page of that site and of no other site', () => {
-    fc.assert(fc.property(domain, domain, path, fc.constantFrom('http', 'https'), (site, other, page, scheme) => {
-      const bare = parseReferrer(`${site}/*`);
-      const sub = parseReferrer(`*.${site}/*`);
-      assert.ok(bare.ok && sub.ok);
-      assert.equal(referrerMatches(bare.value, new URL(`${scheme}://${site}${page}`)), true);
-      assert.equal(referrerMatches(sub.value, new URL(`${scheme}://www.${site}${page}`)), true);
-      assert.equal(referrerMatches(sub.value, new URL(`${scheme}://${site}${page}`)), false);
-      if (other !== site && !other.endsWith(`.${site}`)) {
-        assert.equal(referrerMatches(bare.value, new URL(`${scheme}://${other}${page}`)), false);
-        assert.equal(referrerMatches(sub.value, new URL(`${scheme}://www.${other}${page}`)), false);
-      }
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(domain, domain, path, fc.constantFrom('http', 'https'), (site, other, page, scheme) => {
+        const bare = parseReferrer(`${site}/*`);
+        const sub = parseReferrer(`*.${site}/*`);
+        assert.ok(bare.ok && sub.ok);
+        assert.equal(referrerMatches(bare.value, new URL(`${scheme}://${site}${page}`)), true);
+        assert.equal(referrerMatches(sub.value, new URL(`${scheme}://www.${site}${page}`)), true);
+        assert.equal(referrerMatches(sub.value, new URL(`${scheme}://${site}${page}`)), false);
+        if (other !== site && !other.endsWith(`.${site}`)) {
+          assert.equal(referrerMatches(bare.value, new URL(`${scheme}://${other}${page}`)), false);
+          assert.equal(referrerMatches(sub.value, new URL(`${scheme}://www.${other}${page}`)), false);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('a server key accepts exactly the callers inside its ranges', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), (a, b, c) => {
-      const range = `${a * 11 + 1}.${b}.0.0/16`;
-      if (validateIp(range) !== undefined) return;
-      const inside = checkRequest({ serverKeyRestrictions: { allowedIps: [range] } }, { callerIp: `${a * 11 + 1}.${b}.${c}.7` });
-      const outside = checkRequest({ serverKeyRestrictions: { allowedIps: [range] } }, { callerIp: `${a * 11 + 1}.${(b + 1) % 256}.${c}.7` });
-      assert.equal(inside.allowed, true);
-      assert.equal(outside.allowed, false);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 0, max: 255 }),
+        (a, b, c) => {
+          const range = `${a * 11 + 1}.${b}.0.0/16`;
+          if (validateIp(range) !== undefined) return;
+          const inside = checkRequest(
+            { serverKeyRestrictions: { allowedIps: [range] } },
+            { callerIp: `${a * 11 + 1}.${b}.${c}.7` },
+          );
+          const outside = checkRequest(
+            { serverKeyRestrictions: { allowedIps: [range] } },
+            { callerIp: `${a * 11 + 1}.${(b + 1) % 256}.${c}.7` },
+          );
+          assert.equal(inside.allowed, true);
+          assert.equal(outside.allowed, false);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -237,19 +237,31 @@ describe('whole restrictions', () => {
       serverKeyRestrictions: { allowedIps: ['8.8.8.8'] },
     });
     assert.equal(problems.length, 1);
-    assert.match(problems[0]!.message, /only one application restriction type; found Websites \(HTTP referrers\) and IP addresses \(servers\)/);
+    assert.match(
+      problems[0].message,
+      /only one application restriction type; found Websites \(HTTP referrers\) and IP addresses \(servers\)/,
+    );
   });
 
   it('allows only server restrictions on a service-account-bound key', () => {
     const bound = { serviceAccountBound: true };
-    assert.deepEqual(validateRestrictions({ serverKeyRestrictions: { allowedIps: ['8.8.8.8'] }, apiTargets: [{ service: 'aiplatform.googleapis.com' }] }, bound), []);
+    assert.deepEqual(
+      validateRestrictions(
+        { serverKeyRestrictions: { allowedIps: ['8.8.8.8'] }, apiTargets: [{ service: 'aiplatform.googleapis.com' }] },
+        bound,
+      ),
+      [],
+    );
     const wrongApi = validateRestrictions({ apiTargets: [{ service: 'translate.googleapis.com' }] }, bound);
-    assert.deepEqual(wrongApi.map((p) => p.path), ['apiTargets[0].service']);
-    assert.match(wrongApi[0]!.message, /works only with aiplatform\.googleapis\.com, not translate\.googleapis\.com/);
+    assert.deepEqual(
+      wrongApi.map((p) => p.path),
+      ['apiTargets[0].service'],
+    );
+    assert.match(wrongApi[0].message, /works only with aiplatform\.googleapis\.com, not translate\.googleapis\.com/);
     const problems = validateRestrictions({ iosKeyRestrictions: { allowedBundleIds: ['my.app'] } }, bound);
     assert.equal(problems.length, 1);
-    assert.equal(problems[0]!.path, 'iosKeyRestrictions');
-    assert.match(problems[0]!.message, /bound to a service account, which allows only IP address/);
+    assert.equal(problems[0].path, 'iosKeyRestrictions');
+    assert.match(problems[0].message, /bound to a service account, which allows only IP address/);
   });
 
   it('points at each bad entry by path, one message per value', () => {
@@ -262,17 +274,22 @@ describe('whole restrictions', () => {
       },
       apiTargets: [{ service: 'translate.googleapis.com', methods: ['G*et'] }],
     });
-    assert.deepEqual(problems.map((p) => p.path), [
-      'androidKeyRestrictions.allowedApplications[1].packageName',
-      'androidKeyRestrictions.allowedApplications[1].sha1Fingerprint',
-      'apiTargets[0].methods[0]',
-    ]);
+    assert.deepEqual(
+      problems.map((p) => p.path),
+      [
+        'androidKeyRestrictions.allowedApplications[1].packageName',
+        'androidKeyRestrictions.allowedApplications[1].sha1Fingerprint',
+        'apiTargets[0].methods[0]',
+      ],
+    );
   });
 
   it('refuses duplicates, counting equivalent spellings as the same', () => {
-    const ipProblems = validateRestrictions({ serverKeyRestrictions: { allowedIps: ['2001:4860::8888', '2001:4860:0:0::8888'] } });
+    const ipProblems = validateRestrictions({
+      serverKeyRestrictions: { allowedIps: ['2001:4860::8888', '2001:4860:0:0::8888'] },
+    });
     assert.equal(ipProblems.length, 1);
-    assert.match(ipProblems[0]!.message, /listed twice \(also entry 1\)/);
+    assert.match(ipProblems[0].message, /listed twice \(also entry 1\)/);
     const appProblems = validateRestrictions({
       androidKeyRestrictions: {
         allowedApplications: [
@@ -282,25 +299,39 @@ describe('whole restrictions', () => {
       },
     });
     assert.equal(appProblems.length, 1);
-    const targetProblems = validateRestrictions({ apiTargets: [{ service: 'a.googleapis.com' }, { service: 'A.googleapis.com' }] });
-    assert.match(targetProblems[0]!.message, /listed twice/);
+    const targetProblems = validateRestrictions({
+      apiTargets: [{ service: 'a.googleapis.com' }, { service: 'A.googleapis.com' }],
+    });
+    assert.match(targetProblems[0].message, /listed twice/);
   });
 
   it('refuses an application restriction with an empty list', () => {
     const problems = validateRestrictions({ browserKeyRestrictions: { allowedReferrers: [] } });
-    assert.match(problems[0]!.message, /Add at least one website referrer/);
+    assert.match(problems[0].message, /Add at least one website referrer/);
   });
 
   it('normalizes fingerprints and addresses to the stored form', () => {
-    assert.equal(normalizeFingerprint('da:39:a3:ee:5e:6b:4b:0d:32:55:bf:ef:95:60:18:90:af:d8:07:09'), 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709');
-    const normalized = normalizeRestrictions({ serverKeyRestrictions: { allowedIps: ['2001:4860:0:0:0:0:0:8888', '8.8.8.8'] }, apiTargets: [] });
+    assert.equal(
+      normalizeFingerprint('da:39:a3:ee:5e:6b:4b:0d:32:55:bf:ef:95:60:18:90:af:d8:07:09'),
+      'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709',
+    );
+    const normalized = normalizeRestrictions({
+      serverKeyRestrictions: { allowedIps: ['2001:4860:0:0:0:0:0:8888', '8.8.8.8'] },
+      apiTargets: [],
+    });
     assert.deepEqual(normalized, { serverKeyRestrictions: { allowedIps: ['2001:4860::8888', '8.8.8.8'] } });
   });
 });
 
 describe('CIDR properties', () => {
   const publicV4 = fc
-    .tuple(fc.integer({ min: 1, max: 223 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 8, max: 32 }))
+    .tuple(
+      fc.integer({ min: 1, max: 223 }),
+      fc.integer({ min: 0, max: 255 }),
+      fc.integer({ min: 0, max: 255 }),
+      fc.integer({ min: 0, max: 255 }),
+      fc.integer({ min: 8, max: 32 }),
+    )
     .map(([a, b, c, d, prefix]) => {
       const network = ipaddr.IPv4.networkAddressFromCIDR(`${a}.${b}.${c}.${d}/${prefix}`);
       return `${network.toString()}/${prefix}`;
@@ -308,49 +339,61 @@ describe('CIDR properties', () => {
     .filter((cidr) => validateIp(cidr) === undefined);
 
   const publicV6 = fc
-    .tuple(fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 }), fc.integer({ min: 16, max: 128 }))
+    .tuple(
+      fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 7, maxLength: 7 }),
+      fc.integer({ min: 16, max: 128 }),
+    )
     .map(([rest, prefix]) => {
       // 2000::/3 is global unicast; keep the first group inside it.
-      const parts = [0x2400 + (rest[0]! % 0x1000), ...rest.slice(1), 0];
+      const parts = [0x2400 + (rest[0] % 0x1000), ...rest.slice(1), 0];
       const network = ipaddr.IPv6.networkAddressFromCIDR(`${parts.map((p) => p.toString(16)).join(':')}/${prefix}`);
       return `${network.toRFC5952String()}/${prefix}`;
     })
     .filter((cidr) => validateIp(cidr) === undefined);
 
   it('valid IPv4 CIDRs round-trip through parse and format', () => {
-    fc.assert(fc.property(publicV4, (cidr) => {
-      const parsed = parseIpRestriction(cidr);
-      assert.ok(parsed.ok);
-      assert.equal(formatIpRange(parsed.value), cidr);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(publicV4, (cidr) => {
+        const parsed = parseIpRestriction(cidr);
+        assert.ok(parsed.ok);
+        assert.equal(formatIpRange(parsed.value), cidr);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('valid IPv6 CIDRs round-trip, and any spelling formats to the same canonical text', () => {
-    fc.assert(fc.property(publicV6, (cidr) => {
-      const parsed = parseIpRestriction(cidr);
-      assert.ok(parsed.ok);
-      assert.equal(formatIpRange(parsed.value), cidr);
-      const [address, prefix] = cidr.split('/');
-      const longForm = `${ipaddr.IPv6.parse(address!).toNormalizedString()}/${prefix}`;
-      const reparsed = parseIpRestriction(longForm);
-      assert.ok(reparsed.ok);
-      assert.equal(formatIpRange(reparsed.value), cidr);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(publicV6, (cidr) => {
+        const parsed = parseIpRestriction(cidr);
+        assert.ok(parsed.ok);
+        assert.equal(formatIpRange(parsed.value), cidr);
+        const [address, prefix] = cidr.split('/');
+        const longForm = `${ipaddr.IPv6.parse(address).toNormalizedString()}/${prefix}`;
+        const reparsed = parseIpRestriction(longForm);
+        assert.ok(reparsed.ok);
+        assert.equal(formatIpRange(reparsed.value), cidr);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('every address inside an accepted range is a member and the one past its end is not', () => {
-    fc.assert(fc.property(publicV4, (cidr) => {
-      const parsed = parseIpRestriction(cidr);
-      assert.ok(parsed.ok);
-      const broadcast = ipaddr.IPv4.broadcastAddressFromCIDR(cidr);
-      assert.ok(ipInRange(parsed.value.address, parsed.value));
-      assert.ok(ipInRange(broadcast, parsed.value));
-      assert.ok(ipInRange(broadcast.toIPv4MappedAddress(), parsed.value));
-      const next = broadcast.toByteArray().reduce((n, b) => n * 256 + b, 0) + 1;
-      if (next < 2 ** 32) {
-        const nextAddress = ipaddr.IPv4.parse([24, 16, 8, 0].map((s) => Math.floor(next / 2 ** s) % 256).join('.'));
-        assert.equal(ipInRange(nextAddress, parsed.value), false);
-      }
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(publicV4, (cidr) => {
+        const parsed = parseIpRestriction(cidr);
+        assert.ok(parsed.ok);
+        const broadcast = ipaddr.IPv4.broadcastAddressFromCIDR(cidr);
+        assert.ok(ipInRange(parsed.value.address, parsed.value));
+        assert.ok(ipInRange(broadcast, parsed.value));
+        assert.ok(ipInRange(broadcast.toIPv4MappedAddress(), parsed.value));
+        const next = broadcast.toByteArray().reduce((n, b) => n * 256 + b, 0) + 1;
+        if (next < 2 ** 32) {
+          const nextAddress = ipaddr.IPv4.parse([24, 16, 8, 0].map((s) => Math.floor(next / 2 ** s) % 256).join('.'));
+          assert.equal(ipInRange(nextAddress, parsed.value), false);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

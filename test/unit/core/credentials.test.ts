@@ -3,15 +3,32 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CredentialsError, SANDBOX_TOKEN, checkCredentialsFile, isLoopbackEndpoint, tokenSourceFor,
+  CredentialsError,
+  SANDBOX_TOKEN,
+  checkCredentialsFile,
+  isLoopbackEndpoint,
+  tokenSourceFor,
 } from '../../../src/core/google/credentials';
 
 describe('credentials', () => {
   it('recognises loopback endpoints in every form', () => {
-    for (const e of ['127.0.0.1:50051', 'localhost:8080', 'http://127.0.0.1:9000', 'http://[::1]:80', '[::1]:443', '127.1.2.3']) {
+    for (const e of [
+      '127.0.0.1:50051',
+      'localhost:8080',
+      'http://127.0.0.1:9000',
+      'http://[::1]:80',
+      '[::1]:443',
+      '127.1.2.3',
+    ]) {
       assert.ok(isLoopbackEndpoint(e), e);
     }
-    for (const e of ['us-central1-aiplatform.googleapis.com:443', 'https://apikeys.googleapis.com', '10.0.0.1:80', 'http://127.0.0.1.evil.com', 'not a url://']) {
+    for (const e of [
+      'us-central1-aiplatform.googleapis.com:443',
+      'https://apikeys.googleapis.com',
+      '10.0.0.1:80',
+      'http://127.0.0.1.evil.com',
+      'not a url://',
+    ]) {
       assert.ok(!isLoopbackEndpoint(e), e);
     }
   });
@@ -31,14 +48,28 @@ describe('credentials', () => {
     writeFileSync(notKey, '{"hello":1}');
     const good = join(dir, 'good.json');
     writeFileSync(good, '{"type":"service_account"}');
-    await assert.rejects(checkCredentialsFile(join(dir, 'missing.json')), (e: unknown) => e instanceof CredentialsError && /cloudbench.credentialsFile cannot be read \(ENOENT\)/.test(e.message));
-    await assert.rejects(checkCredentialsFile(bad, 'cloudbench.secops.credentialsFile'), /cloudbench.secops.credentialsFile is not valid JSON/);
+    await assert.rejects(
+      checkCredentialsFile(join(dir, 'missing.json')),
+      (e: unknown) =>
+        e instanceof CredentialsError && /cloudbench.credentialsFile cannot be read \(ENOENT\)/.test(e.message),
+    );
+    await assert.rejects(
+      checkCredentialsFile(bad, 'cloudbench.secops.credentialsFile'),
+      /cloudbench.secops.credentialsFile is not valid JSON/,
+    );
     await assert.rejects(checkCredentialsFile(notKey), /no "type" field/);
     await checkCredentialsFile(good);
   });
 
   it('reports a missing key file through the token source without calling Google', async () => {
-    const source = tokenSourceFor('https://apikeys.googleapis.com', { scopes: ['s'], keyFile: '/nonexistent/key.json', setting: 'cloudbench.credentialsFile' });
-    await assert.rejects(source.getAccessToken(), (e: unknown) => e instanceof CredentialsError && e.setting === 'cloudbench.credentialsFile');
+    const source = tokenSourceFor('https://apikeys.googleapis.com', {
+      scopes: ['s'],
+      keyFile: '/nonexistent/key.json',
+      setting: 'cloudbench.credentialsFile',
+    });
+    await assert.rejects(
+      source.getAccessToken(),
+      (e: unknown) => e instanceof CredentialsError && e.setting === 'cloudbench.credentialsFile',
+    );
   });
 });

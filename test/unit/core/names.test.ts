@@ -1,9 +1,24 @@
 import { strict as assert } from 'node:assert';
 import {
-  ResourceNameError, checkKeyId, formatEndpointName, formatEvaluationName, formatKeyName, formatLocationName,
-  formatModelName, formatOperationName, formatSliceName, parseEndpointName, parseEvaluationName,
-  parseExplicitVersionName, parseKeyName, parseLocationName, parseModelName, parseModelVersionName,
-  parseOperationName, parseSliceName, shortName,
+  ResourceNameError,
+  checkKeyId,
+  formatEndpointName,
+  formatEvaluationName,
+  formatKeyName,
+  formatLocationName,
+  formatModelName,
+  formatOperationName,
+  formatSliceName,
+  parseEndpointName,
+  parseEvaluationName,
+  parseExplicitVersionName,
+  parseKeyName,
+  parseLocationName,
+  parseModelName,
+  parseModelVersionName,
+  parseOperationName,
+  parseSliceName,
+  shortName,
 } from '../../../src/core/names';
 
 const LOC = 'projects/p1/locations/us-central1';
@@ -43,7 +58,13 @@ describe('resource names', () => {
     const e = `${LOC}/models/m/evaluations/e1`;
     assert.equal(formatEvaluationName(parseEvaluationName(e)), e);
     const s = `${e}/slices/s1`;
-    assert.deepEqual(parseSliceName(s), { project: 'p1', location: 'us-central1', model: 'm', evaluation: 'e1', slice: 's1' });
+    assert.deepEqual(parseSliceName(s), {
+      project: 'p1',
+      location: 'us-central1',
+      model: 'm',
+      evaluation: 'e1',
+      slice: 's1',
+    });
     assert.equal(formatSliceName(parseSliceName(s)), s);
     const ep = `${LOC}/endpoints/42`;
     assert.equal(formatEndpointName(parseEndpointName(ep)), ep);
@@ -67,22 +88,42 @@ describe('resource names', () => {
 
   const refusals: Array<[string, () => unknown, RegExp]> = [
     ['empty', () => parseModelName(''), /empty/],
-    ['missing segments', () => parseModelName('projects/p1/locations/us-central1/models'), /expected 3 collection\/id pairs/],
+    [
+      'missing segments',
+      () => parseModelName('projects/p1/locations/us-central1/models'),
+      /expected 3 collection\/id pairs/,
+    ],
     ['empty id', () => parseModelName('projects/p1/locations/us-central1/models//'), /trailing "\/"|empty segment/],
     ['double slash', () => parseLocationName('projects//locations/x'), /empty segment/],
     ['two @', () => parseModelVersionName(`${LOC}/models/m@1@2`), /more than one "@"/],
     ['empty version', () => parseModelVersionName(`${LOC}/models/m@`), /after "@" is empty/],
     ['empty model before @', () => parseModelVersionName(`${LOC}/models/@1`), /before "@" is empty/],
-    ['wrong collection', () => parseModelName('projects/p1/locations/us-central1/endpoints/1'), /segment 5 must be "models"/],
+    [
+      'wrong collection',
+      () => parseModelName('projects/p1/locations/us-central1/endpoints/1'),
+      /segment 5 must be "models"/,
+    ],
     ['wrong root', () => parseLocationName('project/p1/locations/x'), /segment 1 must be "projects"/],
     ['bad location', () => parseLocationName('projects/p1/locations/US_CENTRAL'), /not a location id/],
     ['key outside global', () => parseKeyName('projects/p1/locations/us-central1/keys/k'), /only in location "global"/],
     ['key upper case', () => parseKeyName('projects/p1/locations/global/keys/MyKey'), /not allowed/],
     ['spaces', () => parseLocationName(' projects/p/locations/x'), /spaces/],
     ['@ in evaluation model', () => parseEvaluationName(`${LOC}/models/m@1/evaluations/e`), /contains "@"/],
-    ['slice wrong collection', () => parseSliceName(`${LOC}/models/m/evaluations/e/slice/s`), /segment 9 must be "slices"/],
-    ['operation without collection', () => parseOperationName(`${LOC}/models/m/ops/1`), /next-to-last segment must be "operations"/],
-    ['operation under unknown collection', () => parseOperationName(`${LOC}/widgets/m/operations/1`), /not a collection that has operations/],
+    [
+      'slice wrong collection',
+      () => parseSliceName(`${LOC}/models/m/evaluations/e/slice/s`),
+      /segment 9 must be "slices"/,
+    ],
+    [
+      'operation without collection',
+      () => parseOperationName(`${LOC}/models/m/ops/1`),
+      /next-to-last segment must be "operations"/,
+    ],
+    [
+      'operation under unknown collection',
+      () => parseOperationName(`${LOC}/widgets/m/operations/1`),
+      /not a collection that has operations/,
+    ],
     ['global operation wrong root', () => parseOperationName('ops/1'), /segment 1 must be "operations"/],
   ];
   for (const [title, fn, fragment] of refusals) {

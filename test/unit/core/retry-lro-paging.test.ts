@@ -1,5 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { CancelledError, GoogleApiError, describeError, isCancellation, statusFromHttp } from '../../../src/core/google/errors';
+import {
+  CancelledError,
+  GoogleApiError,
+  describeError,
+  isCancellation,
+  statusFromHttp,
+} from '../../../src/core/google/errors';
 import { backoffDelay, DEFAULT_RETRY, sleep, withRetry } from '../../../src/core/google/retry';
 import { OperationFailedError, pollOperation, type OperationLike } from '../../../src/core/lro';
 import { PagedList, paginate } from '../../../src/core/paging';
@@ -35,8 +41,14 @@ describe('retry', () => {
   it('keeps backoff within the jittered exponential ceiling', () => {
     for (let attempt = 0; attempt < 8; attempt++) {
       const ceiling = Math.min(DEFAULT_RETRY.maxBackoffMs, DEFAULT_RETRY.initialBackoffMs * 2 ** attempt);
-      assert.equal(backoffDelay(DEFAULT_RETRY, attempt, () => 0.999999), Math.round(ceiling * 0.9999995));
-      assert.equal(backoffDelay(DEFAULT_RETRY, attempt, () => 0), Math.round(ceiling / 2));
+      assert.equal(
+        backoffDelay(DEFAULT_RETRY, attempt, () => 0.999999),
+        Math.round(ceiling * 0.9999995),
+      );
+      assert.equal(
+        backoffDelay(DEFAULT_RETRY, attempt, () => 0),
+        Math.round(ceiling / 2),
+      );
     }
   });
 
@@ -53,10 +65,25 @@ describe('retry', () => {
 
   it('does not retry a non-retryable status and stops after maxRetries', async () => {
     let calls = 0;
-    await assert.rejects(withRetry(async () => { calls++; throw new GoogleApiError('NOT_FOUND', 'gone'); }, fast), /gone/);
+    await assert.rejects(
+      withRetry(async () => {
+        calls++;
+        throw new GoogleApiError('NOT_FOUND', 'gone');
+      }, fast),
+      /gone/,
+    );
     assert.equal(calls, 1);
     calls = 0;
-    await assert.rejects(withRetry(async () => { calls++; throw new GoogleApiError('UNAVAILABLE', 'down'); }, { ...fast, maxRetries: 2 }), /down/);
+    await assert.rejects(
+      withRetry(
+        async () => {
+          calls++;
+          throw new GoogleApiError('UNAVAILABLE', 'down');
+        },
+        { ...fast, maxRetries: 2 },
+      ),
+      /down/,
+    );
     assert.equal(calls, 3);
   });
 
@@ -70,32 +97,48 @@ describe('retry', () => {
 
 describe('pollOperation', () => {
   it('polls until done and reports each state', async () => {
-    const states: OperationLike[] = [{ name: 'op', done: false, metadata: 1 }, { name: 'op', done: true, response: 'r' }];
+    const states: OperationLike[] = [
+      { name: 'op', done: false, metadata: 1 },
+      { name: 'op', done: true, response: 'r' },
+    ];
     const seen: unknown[] = [];
-    const done = await pollOperation({ name: 'op', done: false, metadata: 0 }, {
-      get: async () => states.shift()!,
-      initialDelayMs: 1,
-      onUpdate: (op) => seen.push(op.metadata ?? op.response),
-    });
+    const done = await pollOperation(
+      { name: 'op', done: false, metadata: 0 },
+      {
+        get: async () => states.shift()!,
+        initialDelayMs: 1,
+        onUpdate: (op) => seen.push(op.metadata ?? op.response),
+      },
+    );
     assert.equal(done.response, 'r');
     assert.deepEqual(seen, [0, 1, 'r']);
   });
 
   it('turns an operation error into OperationFailedError with its status', async () => {
     await assert.rejects(
-      pollOperation({ name: 'op', done: true, error: { code: 9, message: 'model is deployed' } }, { get: async () => assert.fail('no poll') }),
-      (err: unknown) => err instanceof OperationFailedError && err.status === 'FAILED_PRECONDITION' && /deployed/.test(err.message),
+      pollOperation(
+        { name: 'op', done: true, error: { code: 9, message: 'model is deployed' } },
+        { get: async () => assert.fail('no poll') },
+      ),
+      (err: unknown) =>
+        err instanceof OperationFailedError && err.status === 'FAILED_PRECONDITION' && /deployed/.test(err.message),
     );
   });
 
   it('stops waiting when aborted, without another poll', async () => {
     const controller = new AbortController();
     let polls = 0;
-    const pending = pollOperation({ name: 'op', done: false }, {
-      get: async () => { polls++; return { name: 'op', done: false }; },
-      signal: controller.signal,
-      initialDelayMs: 50_000,
-    });
+    const pending = pollOperation(
+      { name: 'op', done: false },
+      {
+        get: async () => {
+          polls++;
+          return { name: 'op', done: false };
+        },
+        signal: controller.signal,
+        initialDelayMs: 50_000,
+      },
+    );
     controller.abort();
     await assert.rejects(pending, CancelledError);
     assert.equal(polls, 0);
@@ -111,7 +154,10 @@ describe('paging', () => {
 
   it('fetches pages only as the consumer reads', async () => {
     const fetched: string[] = [];
-    const it = paginate(async (token) => { fetched.push(token ?? ''); return pages[token ?? '']!; });
+    const it = paginate(async (token) => {
+      fetched.push(token ?? '');
+      return pages[token ?? ''];
+    });
     const first = await it.next();
     assert.equal(first.value, 1);
     assert.deepEqual(fetched, ['']);
@@ -123,11 +169,15 @@ describe('paging', () => {
 
   it('refuses a server that repeats a page token', async () => {
     const it = paginate(async () => ({ items: [1], nextPageToken: 'same' }));
-    await assert.rejects(async () => { for await (const _ of it) { /* drain */ } }, /repeated page token/);
+    await assert.rejects(async () => {
+      for await (const _ of it) {
+        /* drain */
+      }
+    }, /repeated page token/);
   });
 
   it('loads a tree list page by page', async () => {
-    const list = new PagedList(async (token) => pages[token ?? '']!);
+    const list = new PagedList(async (token) => pages[token ?? '']);
     assert.ok(list.hasMore);
     await list.loadMore();
     assert.deepEqual(list.items, [1, 2]);

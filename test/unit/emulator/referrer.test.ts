@@ -3,7 +3,8 @@ import { validateReferrer } from '../../../src/emulator/keys-data/validate';
 
 describe('sandbox referrer validation', () => {
   it('accepts bracketed IPv6 hosts with and without a port', () => {
-    for (const r of ['[2001:4860::1]:8080/*', '[2001:4860::1]/*', 'https://[2001:db8::1]:443/path']) validateReferrer(r);
+    for (const r of ['[2001:4860::1]:8080/*', '[2001:4860::1]/*', 'https://[2001:db8::1]:443/path'])
+      validateReferrer(r);
   });
 
   it('refuses a broken IPv6 host or a bad port with a reason', () => {

@@ -12,13 +12,18 @@ export const record: FakeVscodeRecord = { commands: new Map(), contextKeys: new 
 
 /** A value that accepts any property access, call or construction, for APIs a test does not look at. */
 function inert(): any {
-  const target = function () { /* inert */ };
+  const target = function () {
+    /* inert */
+  };
   const cache = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
     get(_t, prop) {
       if (prop === 'then') return undefined;
       if (prop === Symbol.toPrimitive) return () => '';
-      if (prop === Symbol.iterator) return function* () { /* empty */ };
+      if (prop === Symbol.iterator)
+        return function* () {
+          /* empty */
+        };
       if (prop === 'dispose') return () => undefined;
       if (!cache.has(prop)) cache.set(prop, inert());
       return cache.get(prop);
@@ -37,31 +42,57 @@ class Disposable {
     return new Disposable(() => items.forEach((i) => i.dispose()));
   }
   constructor(private readonly fn: () => unknown = () => undefined) {}
-  dispose(): void { this.fn(); }
+  dispose(): void {
+    this.fn();
+  }
 }
 
 class EventEmitter<T> {
   private listeners: Array<(e: T) => unknown> = [];
   event = (listener: (e: T) => unknown): Disposable => {
     this.listeners.push(listener);
-    return new Disposable(() => { this.listeners = this.listeners.filter((l) => l !== listener); });
+    return new Disposable(() => {
+      this.listeners = this.listeners.filter((l) => l !== listener);
+    });
   };
-  fire(e: T): void { for (const l of this.listeners) l(e); }
-  dispose(): void { this.listeners = []; }
+  fire(e: T): void {
+    for (const l of this.listeners) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
 }
 
 class Uri {
-  constructor(readonly scheme: string, readonly path: string) {}
-  get fsPath(): string { return this.path; }
-  static file(path: string): Uri { return new Uri('file', path); }
-  static parse(value: string): Uri { return new Uri(value.split(':')[0] ?? 'file', value.replace(/^[a-z]+:\/*/, '/')); }
-  static joinPath(base: Uri, ...parts: string[]): Uri { return new Uri(base.scheme, [base.path, ...parts].join('/')); }
-  with(): Uri { return this; }
-  toString(): string { return `${this.scheme}://${this.path}`; }
+  constructor(
+    readonly scheme: string,
+    readonly path: string,
+  ) {}
+  get fsPath(): string {
+    return this.path;
+  }
+  static file(path: string): Uri {
+    return new Uri('file', path);
+  }
+  static parse(value: string): Uri {
+    return new Uri(value.split(':')[0] ?? 'file', value.replace(/^[a-z]+:\/*/, '/'));
+  }
+  static joinPath(base: Uri, ...parts: string[]): Uri {
+    return new Uri(base.scheme, [base.path, ...parts].join('/'));
+  }
+  with(): Uri {
+    return this;
+  }
+  toString(): string {
+    return `${this.scheme}://${this.path}`;
+  }
 }
 
 class TreeItem {
-  constructor(public label: unknown, public collapsibleState?: number) {}
+  constructor(
+    public label: unknown,
+    public collapsibleState?: number,
+  ) {}
 }
 
 const configuration = {
@@ -71,50 +102,113 @@ const configuration = {
   update: async () => undefined,
 };
 
-const fake: Record<string, unknown> = new Proxy({
-  Disposable,
-  EventEmitter,
-  Uri,
-  TreeItem,
-  ThemeIcon: class { constructor(readonly id: string, readonly color?: unknown) {} },
-  ThemeColor: class { constructor(readonly id: string) {} },
-  MarkdownString: class { value = ''; constructor(v = '') { this.value = v; } appendMarkdown(v: string) { this.value += v; return this; } appendText(v: string) { this.value += v; return this; } appendCodeblock(v: string) { this.value += v; return this; } },
-  CodeLens: class { constructor(readonly range: unknown, readonly command?: unknown) {} },
-  Range: class { constructor(...args: unknown[]) { void args; } },
-  Position: class { constructor(readonly line: number, readonly character: number) {} },
-  Selection: class { constructor(...args: unknown[]) { void args; } },
-  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
-  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
-  ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
-  StatusBarAlignment: { Left: 1, Right: 2 },
-  ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
-  LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
-  commands: new Proxy({
-    registerCommand(id: string, fn: (...args: unknown[]) => unknown) {
-      if (record.commands.has(id)) throw new Error(`command '${id}' already exists`);
-      record.commands.set(id, fn);
-      return new Disposable(() => record.commands.delete(id));
+const fake: Record<string, unknown> = new Proxy(
+  {
+    Disposable,
+    EventEmitter,
+    Uri,
+    TreeItem,
+    ThemeIcon: class {
+      constructor(
+        readonly id: string,
+        readonly color?: unknown,
+      ) {}
     },
-    executeCommand: async (id: string, ...args: unknown[]) => {
-      if (id === 'setContext') record.contextKeys.set(String(args[0]), args[1]);
-      return undefined;
+    ThemeColor: class {
+      constructor(readonly id: string) {}
     },
-    getCommands: async () => [...record.commands.keys()],
-  }, { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
-  window: new Proxy({
-    showInformationMessage: async (text: string) => { record.messages.push({ level: 'info', text }); return undefined; },
-    showWarningMessage: async (text: string) => { record.messages.push({ level: 'warning', text }); return undefined; },
-    showErrorMessage: async (text: string) => { record.messages.push({ level: 'error', text }); return undefined; },
-    createOutputChannel: () => inert(),
-  }, { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
-  languages: new Proxy({}, { get: () => inert() }),
-  workspace: new Proxy({
-    getConfiguration: () => configuration,
-    onDidChangeConfiguration: () => new Disposable(),
-    workspaceFolders: undefined,
-    textDocuments: [],
-  }, { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
-}, { get: (t, p) => (p in t ? (t as any)[p] : inert()) });
+    MarkdownString: class {
+      value = '';
+      constructor(v = '') {
+        this.value = v;
+      }
+      appendMarkdown(v: string) {
+        this.value += v;
+        return this;
+      }
+      appendText(v: string) {
+        this.value += v;
+        return this;
+      }
+      appendCodeblock(v: string) {
+        this.value += v;
+        return this;
+      }
+    },
+    CodeLens: class {
+      constructor(
+        readonly range: unknown,
+        readonly command?: unknown,
+      ) {}
+    },
+    Range: class {
+      constructor(...args: unknown[]) {
+        void args;
+      }
+    },
+    Position: class {
+      constructor(
+        readonly line: number,
+        readonly character: number,
+      ) {}
+    },
+    Selection: class {
+      constructor(...args: unknown[]) {
+        void args;
+      }
+    },
+    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+    ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+    StatusBarAlignment: { Left: 1, Right: 2 },
+    ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
+    LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
+    commands: new Proxy(
+      {
+        registerCommand(id: string, fn: (...args: unknown[]) => unknown) {
+          if (record.commands.has(id)) throw new Error(`command '${id}' already exists`);
+          record.commands.set(id, fn);
+          return new Disposable(() => record.commands.delete(id));
+        },
+        executeCommand: async (id: string, ...args: unknown[]) => {
+          if (id === 'setContext') record.contextKeys.set(String(args[0]), args[1]);
+          return undefined;
+        },
+        getCommands: async () => [...record.commands.keys()],
+      },
+      { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
+    ),
+    window: new Proxy(
+      {
+        showInformationMessage: async (text: string) => {
+          record.messages.push({ level: 'info', text });
+          return undefined;
+        },
+        showWarningMessage: async (text: string) => {
+          record.messages.push({ level: 'warning', text });
+          return undefined;
+        },
+        showErrorMessage: async (text: string) => {
+          record.messages.push({ level: 'error', text });
+          return undefined;
+        },
+        createOutputChannel: () => inert(),
+      },
+      { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
+    ),
+    languages: new Proxy({}, { get: () => inert() }),
+    workspace: new Proxy(
+      {
+        getConfiguration: () => configuration,
+        onDidChangeConfiguration: () => new Disposable(),
+        workspaceFolders: undefined,
+        textDocuments: [],
+      },
+      { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
+    ),
+  },
+  { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
+);
 
 let installed = false;
 
@@ -135,7 +229,13 @@ export function useFakeVscode(): typeof record {
 /** A minimal ExtensionContext whose subscriptions the test can dispose. */
 export function fakeExtensionContext(packageJSON: unknown, extensionPath: string): any {
   const state = new Map<string, unknown>();
-  const memento = { get: (k: string, d?: unknown) => (state.has(k) ? state.get(k) : d), update: async (k: string, v: unknown) => { state.set(k, v); }, keys: () => [...state.keys()] };
+  const memento = {
+    get: (k: string, d?: unknown) => (state.has(k) ? state.get(k) : d),
+    update: async (k: string, v: unknown) => {
+      state.set(k, v);
+    },
+    keys: () => [...state.keys()],
+  };
   return {
     subscriptions: [] as Array<{ dispose(): unknown }>,
     extensionUri: Uri.file(extensionPath),
@@ -143,7 +243,12 @@ export function fakeExtensionContext(packageJSON: unknown, extensionPath: string
     extension: { packageJSON, id: 'cloudbench.cloudbench' },
     globalState: memento,
     workspaceState: memento,
-    secrets: { get: async () => undefined, store: async () => undefined, delete: async () => undefined, onDidChange: () => new Disposable() },
+    secrets: {
+      get: async () => undefined,
+      store: async () => undefined,
+      delete: async () => undefined,
+      onDidChange: () => new Disposable(),
+    },
     globalStorageUri: Uri.file(`${extensionPath}/.tmp/global`),
     storageUri: undefined,
     logUri: Uri.file(`${extensionPath}/.tmp/log`),

@@ -35,9 +35,14 @@ describe('manifest', () => {
   });
 
   it('hides every command that needs a tree node from the palette', () => {
-    const hidden = new Set(pkg.contributes.menus.commandPalette.filter((m: { when: string }) => m.when === 'false').map((m: { command: string }) => m.command));
+    const hidden = new Set(
+      pkg.contributes.menus.commandPalette
+        .filter((m: { when: string }) => m.when === 'false')
+        .map((m: { command: string }) => m.command),
+    );
     const nodeMenus = pkg.contributes.menus['view/item/context'].map((m: { command: string }) => m.command);
-    for (const command of nodeMenus) assert.ok(hidden.has(command), `${command} appears in the palette but needs a node`);
+    for (const command of nodeMenus)
+      assert.ok(hidden.has(command), `${command} appears in the palette but needs a node`);
   });
 
   it('gives every setting a title or description and a cloudbench. prefix', () => {
@@ -65,7 +70,8 @@ describe('manifest', () => {
       }
       for (const file of files) {
         const text = readFileSync(file, 'utf8');
-        if (/from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\)/.test(text)) offenders.push(file.slice(root.length + 1));
+        if (/from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\)/.test(text))
+          offenders.push(file.slice(root.length + 1));
       }
     }
     assert.deepEqual(offenders, []);
@@ -74,7 +80,7 @@ describe('manifest', () => {
   it('registers every declared command at activation, and nothing undeclared', function () {
     this.timeout(60_000);
     const record = useFakeVscode();
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+
     const extension = require('../../../src/extension') as typeof import('../../../src/extension');
     const context = fakeExtensionContext(pkg, root);
     const api = extension.activate(context);

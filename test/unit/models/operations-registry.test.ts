@@ -2,8 +2,9 @@ import { strict as assert } from 'node:assert';
 import { useFakeVscode } from '../fakes/vscode';
 
 useFakeVscode();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
+
+const { OperationsRegistry } =
+  require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
 
 describe('operations registry (Operations view model)', () => {
   it('lists running operations first and records how each ended', () => {
@@ -12,7 +13,10 @@ describe('operations registry (Operations view model)', () => {
     reg.onDidChange(() => changes++);
     const a = reg.start({ title: 'Copy model a', resource: 'r/a', source: 'models' });
     const b = reg.start({ title: 'Delete key b', resource: 'r/b', source: 'keys' });
-    assert.deepEqual(reg.list().map((o) => o.title), ['Delete key b', 'Copy model a']);
+    assert.deepEqual(
+      reg.list().map((o) => o.title),
+      ['Delete key b', 'Copy model a'],
+    );
     a.progress('running for 3 s');
     a.finish('succeeded', 'done');
     a.progress('ignored after the end');
@@ -22,13 +26,24 @@ describe('operations registry (Operations view model)', () => {
     assert.equal(b.operation.state, 'running');
     assert.ok(changes >= 4);
     assert.equal(reg.clearFinished(), 1);
-    assert.deepEqual(reg.list().map((o) => o.title), ['Delete key b']);
+    assert.deepEqual(
+      reg.list().map((o) => o.title),
+      ['Delete key b'],
+    );
   });
 
-  it('cancel goes through the operation\'s own action and keeps it running until the server says so', async () => {
+  it("cancel goes through the operation's own action and keeps it running until the server says so", async () => {
     const reg = new OperationsRegistry();
     const calls: string[] = [];
-    const h = reg.start({ title: 'Export', resource: 'r', source: 'models', cancel: async () => { calls.push('cancel'); return 'Cancellation was requested.'; } });
+    const h = reg.start({
+      title: 'Export',
+      resource: 'r',
+      source: 'models',
+      cancel: async () => {
+        calls.push('cancel');
+        return 'Cancellation was requested.';
+      },
+    });
     assert.equal(await reg.cancel(h.operation.id), 'Cancellation was requested.');
     assert.deepEqual(calls, ['cancel']);
     assert.equal(h.operation.state, 'running');
@@ -40,7 +55,15 @@ describe('operations registry (Operations view model)', () => {
   it('stop waiting calls the stop action, marks the entry and aborts the local wait', async () => {
     const reg = new OperationsRegistry();
     const calls: string[] = [];
-    const h = reg.start({ title: 'Copy', resource: 'r', source: 'models', stopWaiting: async () => { calls.push('delete'); return 'Stopped waiting.'; } });
+    const h = reg.start({
+      title: 'Copy',
+      resource: 'r',
+      source: 'models',
+      stopWaiting: async () => {
+        calls.push('delete');
+        return 'Stopped waiting.';
+      },
+    });
     assert.equal(await reg.stopWaiting(h.operation.id), 'Stopped waiting.');
     assert.deepEqual(calls, ['delete']);
     assert.equal(h.operation.state, 'detached');
@@ -53,8 +76,8 @@ describe('operations registry (Operations view model)', () => {
 
 describe('operations view items', () => {
   it('shows an operation whose polling failed as outcome unknown, not as failed', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { OperationItem } = require('../../../src/features/operations/view') as typeof import('../../../src/features/operations/view');
+    const { OperationItem } =
+      require('../../../src/features/operations/view') as typeof import('../../../src/features/operations/view');
     const reg = new OperationsRegistry();
     const h = reg.start({ title: 'Copy model a', resource: 'r/a', source: 'models' });
     h.finish('lost', 'Lost track of op/1');

@@ -1,7 +1,17 @@
 import { strict as assert } from 'node:assert';
 import {
-  aliasBadges, checkpointDescription, filterExpression, isDefaultVersion, modelContextValue, sliceLabel, splitVersion, validateAlias,
-  validateModelId, versionContextValue, versionDescription, versionName,
+  aliasBadges,
+  checkpointDescription,
+  filterExpression,
+  isDefaultVersion,
+  modelContextValue,
+  sliceLabel,
+  splitVersion,
+  validateAlias,
+  validateModelId,
+  versionContextValue,
+  versionDescription,
+  versionName,
 } from '../../../src/features/models/presentation';
 import { arrayFromFile, parseImport } from '../../../src/features/models/import-files';
 import { readFileSync } from 'node:fs';
@@ -15,7 +25,7 @@ function menuCommandsFor(contextValue: string): string[] {
     .filter((m) => m.when.includes('view == cloudbench.models'))
     .filter((m) => {
       const re = m.when.match(/viewItem =~ \/(.+)\/(?:\s|$)/);
-      if (re) return new RegExp(re[1]!.replace(/\\\\/g, '\\')).test(contextValue);
+      if (re) return new RegExp(re[1].replace(/\\\\/g, '\\')).test(contextValue);
       const eq = m.when.match(/viewItem == ([\w.]+)/);
       return eq ? eq[1] === contextValue : false;
     })
@@ -23,7 +33,12 @@ function menuCommandsFor(contextValue: string): string[] {
 }
 
 describe('models tree presentation', () => {
-  const exportable = { name: 'projects/p/locations/l/models/m', versionId: '2', versionAliases: ['default', 'golden'], supportedExportFormats: [{ id: 'tflite' }] };
+  const exportable = {
+    name: 'projects/p/locations/l/models/m',
+    versionId: '2',
+    versionAliases: ['default', 'golden'],
+    supportedExportFormats: [{ id: 'tflite' }],
+  };
   const plain = { name: 'projects/p/locations/l/models/m@3', versionId: '3', versionAliases: [] };
 
   it('gives contextValues that the package.json menus match', () => {
@@ -32,7 +47,11 @@ describe('models tree presentation', () => {
     assert.equal(versionContextValue(exportable), 'modelVersion.exportable');
     assert.equal(versionContextValue(plain), 'modelVersion');
     const model = menuCommandsFor('model');
-    assert.ok(model.includes('cloudbench.models.copyModel') && model.includes('cloudbench.models.deleteModel') && model.includes('cloudbench.models.showIamPolicy'));
+    assert.ok(
+      model.includes('cloudbench.models.copyModel') &&
+        model.includes('cloudbench.models.deleteModel') &&
+        model.includes('cloudbench.models.showIamPolicy'),
+    );
     assert.ok(!model.includes('cloudbench.models.exportModel'));
     assert.ok(menuCommandsFor('model.exportable').includes('cloudbench.models.exportModel'));
     assert.ok(menuCommandsFor('modelVersion.exportable').includes('cloudbench.models.exportModel'));
@@ -58,7 +77,10 @@ describe('models tree presentation', () => {
   it('labels slices and checkpoints', () => {
     assert.equal(sliceLabel({ slice: { dimension: 'annotationSpec', value: 'cat' } }), 'annotationSpec = cat');
     assert.equal(sliceLabel({ name: 'x/slices/9' }), 'Slice 9');
-    assert.equal(checkpointDescription({ checkpointId: 'c1', epoch: '3', step: '100' }, 'c1'), 'epoch 3 · step 100 · ★ default');
+    assert.equal(
+      checkpointDescription({ checkpointId: 'c1', epoch: '3', step: '100' }, 'c1'),
+      'epoch 3 · step 100 · ★ default',
+    );
   });
 
   it('validates model IDs and aliases as the API documents them', () => {
@@ -87,13 +109,23 @@ describe('models import files', () => {
     assert.deepEqual(arrayFromFile([1], 'modelEvaluationSlices', 'f.json'), [1]);
     assert.deepEqual(arrayFromFile({ modelEvaluationSlices: [2] }, 'modelEvaluationSlices', 'f.json'), [2]);
     assert.deepEqual(arrayFromFile({ model_evaluation_slices: [3] }, 'modelEvaluationSlices', 'f.json'), [3]);
-    assert.throws(() => arrayFromFile({ slices: [] }, 'modelEvaluationSlices', '/x/f.json'), /f\.json must hold a JSON array/);
+    assert.throws(
+      () => arrayFromFile({ slices: [] }, 'modelEvaluationSlices', '/x/f.json'),
+      /f\.json must hold a JSON array/,
+    );
   });
 
   it('names the file and the entry when an entry is invalid, and refuses empty files', () => {
     const V = 'google.cloud.aiplatform.v1beta1';
-    assert.equal(parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE', predictions: [{ label: 'cat' }] }], 'a.json').length, 1);
-    assert.throws(() => parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE' }, { typo: 1 }], '/d/a.json'), /a\.json \[1\]\.typo: unknown field/);
+    assert.equal(
+      parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE', predictions: [{ label: 'cat' }] }], 'a.json')
+        .length,
+      1,
+    );
+    assert.throws(
+      () => parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE' }, { typo: 1 }], '/d/a.json'),
+      /a\.json \[1\]\.typo: unknown field/,
+    );
     assert.throws(() => parseImport(`${V}.EvaluatedAnnotation`, [], '/d/a.json'), /no entries/);
   });
 });

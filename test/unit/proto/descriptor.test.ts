@@ -69,7 +69,14 @@ describe('compact proto descriptor', function () {
       assert.deepEqual(actual, expected, name);
     }
     const endpoint = Object.keys(loadProtoRoot().lookupService(ServiceNames.endpoint).methods);
-    for (const m of ['CreateEndpoint', 'GetEndpoint', 'ListEndpoints', 'DeleteEndpoint', 'DeployModel', 'UndeployModel']) {
+    for (const m of [
+      'CreateEndpoint',
+      'GetEndpoint',
+      'ListEndpoints',
+      'DeleteEndpoint',
+      'DeployModel',
+      'UndeployModel',
+    ]) {
       assert.ok(endpoint.includes(m), m);
     }
   });
@@ -87,7 +94,11 @@ describe('compact proto descriptor', function () {
             assert.equal(field.repeated, ref.repeated, `${child.fullName}.${field.name} repeated`);
             field.resolve();
             ref.resolve();
-            assert.equal(field.resolvedType?.fullName ?? field.type, ref.resolvedType?.fullName ?? ref.type, `${child.fullName}.${field.name} type`);
+            assert.equal(
+              field.resolvedType?.fullName ?? field.type,
+              ref.resolvedType?.fullName ?? ref.type,
+              `${child.fullName}.${field.name} type`,
+            );
             checked++;
           }
           assert.equal(child.fieldsArray.length, reference.fieldsArray.length, `${child.fullName} field count`);
@@ -109,7 +120,10 @@ describe('compact proto descriptor', function () {
       createTime: { seconds: 1_700_000_000, nanos: 5 },
       supportedExportFormats: [{ id: 'tf-saved-model', exportableContents: ['ARTIFACT'] }],
     };
-    const decoded = decodeMessage<Record<string, any>>(`${AIPLATFORM}.Model`, encodeMessage(`${AIPLATFORM}.Model`, model));
+    const decoded = decodeMessage<Record<string, any>>(
+      `${AIPLATFORM}.Model`,
+      encodeMessage(`${AIPLATFORM}.Model`, model),
+    );
     assert.equal(decoded.name, model.name);
     assert.deepEqual(decoded.versionAliases, ['default', 'golden']);
     assert.deepEqual(decoded.labels, { team: 'risk' });
@@ -130,11 +144,24 @@ describe('compact proto descriptor', function () {
     // An Any nested in a message survives the wire, as operations carry their metadata.
     const op = decodeMessage<Record<string, any>>(
       'google.longrunning.Operation',
-      encodeMessage('google.longrunning.Operation', { name: 'operations/1', done: true, metadata: meta, response: any }),
+      encodeMessage('google.longrunning.Operation', {
+        name: 'operations/1',
+        done: true,
+        metadata: meta,
+        response: any,
+      }),
     );
     assert.equal(op.result, 'response');
-    assert.equal(unpackAny<Record<string, any>>(op.metadata, `${AIPLATFORM}.DeleteOperationMetadata`).genericMetadata.createTime.seconds, '10');
-    assert.equal(unpackAny<Record<string, any>>({ type_url: meta.type_url, value: Buffer.from(meta.value).toString('base64') }).genericMetadata.createTime.seconds, '10');
+    assert.equal(
+      unpackAny<Record<string, any>>(op.metadata, `${AIPLATFORM}.DeleteOperationMetadata`).genericMetadata.createTime
+        .seconds,
+      '10',
+    );
+    assert.equal(
+      unpackAny<Record<string, any>>({ type_url: meta.type_url, value: Buffer.from(meta.value).toString('base64') })
+        .genericMetadata.createTime.seconds,
+      '10',
+    );
   });
 
   it('names the LRO result and metadata types of each long-running method', () => {
@@ -151,17 +178,26 @@ describe('compact proto descriptor', function () {
 
   it('builds gRPC service definitions that put the same bytes on the wire as @grpc/proto-loader', () => {
     const ours = grpcServiceDefinition(ServiceNames.model);
-    const reference = protoLoader.fromJSON(loadProtoRoot().toJSON(), { longs: String, enums: String, defaults: true, oneofs: true })[
-      ServiceNames.model
-    ] as protoLoader.ServiceDefinition;
+    const reference = protoLoader.fromJSON(loadProtoRoot().toJSON(), {
+      longs: String,
+      enums: String,
+      defaults: true,
+      oneofs: true,
+    })[ServiceNames.model] as protoLoader.ServiceDefinition;
     assert.deepEqual(Object.keys(ours).sort(), Object.keys(reference).sort());
-    const request = { parent: 'projects/p/locations/l', filter: 'labels.team=risk', pageSize: 7, pageToken: 'abc', readMask: { paths: ['name'] } };
-    const method = ours.ListModels!;
+    const request = {
+      parent: 'projects/p/locations/l',
+      filter: 'labels.team=risk',
+      pageSize: 7,
+      pageToken: 'abc',
+      readMask: { paths: ['name'] },
+    };
+    const method = ours.ListModels;
     assert.equal(method.path, `/${ServiceNames.model}/ListModels`);
-    assert.deepEqual(method.requestSerialize(request), reference.ListModels!.requestSerialize(request));
+    assert.deepEqual(method.requestSerialize(request), reference.ListModels.requestSerialize(request));
     const response = { models: [{ name: 'm', labels: { a: 'b' } }], nextPageToken: 't' };
-    const bytes = reference.ListModels!.responseSerialize(response);
-    assert.deepEqual(method.responseDeserialize(bytes), reference.ListModels!.responseDeserialize(bytes));
+    const bytes = reference.ListModels.responseSerialize(response);
+    assert.deepEqual(method.responseDeserialize(bytes), reference.ListModels.responseDeserialize(bytes));
   });
 
   it('normalizes plain objects through a message type', () => {
@@ -175,7 +211,10 @@ describe('compact proto descriptor', function () {
     const dir = mkdtempSync(path.join(tmpdir(), 'gen-protos-'));
     try {
       const out = path.join(dir, 'aiplatform.json');
-      execFileSync(process.execPath, [path.join(repoRoot, 'scripts/gen-protos.mjs')], { env: { ...process.env, GEN_PROTOS_OUT: out }, stdio: 'pipe' });
+      execFileSync(process.execPath, [path.join(repoRoot, 'scripts/gen-protos.mjs')], {
+        env: { ...process.env, GEN_PROTOS_OUT: out },
+        stdio: 'pipe',
+      });
       const committed = readFileSync(path.join(repoRoot, 'src/core/proto/aiplatform.json'), 'utf8');
       assert.equal(readFileSync(out, 'utf8'), committed);
       assert.ok(committed.length < 200_000, `the descriptor stays compact (${committed.length} bytes)`);

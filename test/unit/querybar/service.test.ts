@@ -31,9 +31,12 @@ describe('query bar: extension-side answers', () => {
     if (answer.type !== 'querybar.diagnostics') return;
     assert.deepEqual(answer.diagnostics, toLspDiagnostics(analyze(text)));
     assert.equal(answer.diagnostics.length, 1);
-    assert.equal(answer.diagnostics[0]!.severity, 1);
-    assert.match(messageText(answer.diagnostics[0]!.message), /event_typo/);
-    assert.deepEqual(answer.diagnostics[0]!.range, { start: { line: 0, character: 9 }, end: { line: 0, character: 19 } });
+    assert.equal(answer.diagnostics[0].severity, 1);
+    assert.match(messageText(answer.diagnostics[0].message), /event_typo/);
+    assert.deepEqual(answer.diagnostics[0].range, {
+      start: { line: 0, character: 9 },
+      end: { line: 0, character: 19 },
+    });
     const ok = answerQueryBar({ type: 'querybar.validate', id: 9, text: 'metadata.event_type = "NETWORK_DNS"' });
     assert.deepEqual(ok.type === 'querybar.diagnostics' && ok.diagnostics, []);
   });
@@ -41,18 +44,32 @@ describe('query bar: extension-side answers', () => {
   it('uses the reference lists the language server has: known lists complete, unknown ones are reported', () => {
     const lists = { bad_hosts: ['a'], vip_users: ['b'] };
     const text = 'principal.hostname in %';
-    const answer = answerQueryBar({ type: 'querybar.complete', id: 1, text, position: { line: 0, character: text.length } }, lists);
+    const answer = answerQueryBar(
+      { type: 'querybar.complete', id: 1, text, position: { line: 0, character: text.length } },
+      lists,
+    );
     const labels = answer.type === 'querybar.completions' ? answer.items.map((i) => i.label) : [];
-    assert.ok(labels.some((l) => l.includes('bad_hosts')), labels.join(', '));
+    assert.ok(
+      labels.some((l) => l.includes('bad_hosts')),
+      labels.join(', '),
+    );
     const unknown = answerQueryBar({ type: 'querybar.validate', id: 2, text: 'principal.hostname in %nope' }, lists);
-    assert.ok(unknown.type === 'querybar.diagnostics' && unknown.diagnostics.some((d) => /nope/.test(messageText(d.message))));
+    assert.ok(
+      unknown.type === 'querybar.diagnostics' && unknown.diagnostics.some((d) => /nope/.test(messageText(d.message))),
+    );
     const withoutLists = answerQueryBar({ type: 'querybar.validate', id: 3, text: 'principal.hostname in %nope' });
-    assert.ok(withoutLists.type === 'querybar.diagnostics' && !withoutLists.diagnostics.some((d) => /nope/.test(messageText(d.message))));
+    assert.ok(
+      withoutLists.type === 'querybar.diagnostics' &&
+        !withoutLists.diagnostics.some((d) => /nope/.test(messageText(d.message))),
+    );
   });
 
-  it('tells query bar requests from the panel\'s other messages', () => {
+  it("tells query bar requests from the panel's other messages", () => {
     assert.equal(isQueryBarRequest({ type: 'querybar.validate', id: 1, text: '' }), true);
-    assert.equal(isQueryBarRequest({ type: 'querybar.complete', id: 1, text: '', position: { line: 0, character: 0 } }), true);
+    assert.equal(
+      isQueryBarRequest({ type: 'querybar.complete', id: 1, text: '', position: { line: 0, character: 0 } }),
+      true,
+    );
     assert.equal(isQueryBarRequest({ type: 'runQuery', query: 'x' }), false);
     assert.equal(isQueryBarRequest({ type: 'ready' }), false);
   });

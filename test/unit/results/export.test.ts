@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { csvField, displayText, exportResults, isOpenableLink, toCsv, toNdjson } from '../../../src/core/secops/results/export';
+import {
+  csvField,
+  displayText,
+  exportResults,
+  isOpenableLink,
+  toCsv,
+  toNdjson,
+} from '../../../src/core/secops/results/export';
 import { defaultColumns } from '../../../src/core/secops/results/fields';
 import { decodeRows, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
 import { pivotsFor, pivotResultKind } from '../../../src/core/secops/results/pivots';
@@ -26,21 +33,36 @@ function parseCsv(text: string): string[][] {
   let field = '';
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+    const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; }
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; }
-    else if (c === '\r' && text[i + 1] === '\n') { row.push(field); rows.push(row); row = []; field = ''; i++; }
-    else field += c;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
   }
   return rows;
 }
 
 describe('export', () => {
-  const rows = HOSTILE.map((s, i) => ({ name: `n${i}`, udm: { metadata: { eventTimestamp: '2024-01-01T00:00:00Z', eventType: 'GENERIC_EVENT' }, principal: { hostname: s } } }));
+  const rows = HOSTILE.map((s, i) => ({
+    name: `n${i}`,
+    udm: {
+      metadata: { eventTimestamp: '2024-01-01T00:00:00Z', eventType: 'GENERIC_EVENT' },
+      principal: { hostname: s },
+    },
+  }));
   const columns = defaultColumns('udm');
 
   it('writes RFC 4180 CSV that round-trips hostile strings, with formula cells defused', () => {
@@ -49,7 +71,7 @@ describe('export', () => {
     assert.equal(parsed.length, rows.length + 1);
     assert.deepEqual(parsed[0], ['Time', 'Event type', 'Principal', 'Target', 'Security result']);
     HOSTILE.forEach((s, i) => {
-      const cell = parsed[i + 1]![2]!;
+      const cell = parsed[i + 1][2];
       if (/^[=+\-@]/.test(s)) assert.equal(cell, `'${s}`);
       else assert.equal(cell, s);
     });
@@ -66,7 +88,10 @@ describe('export', () => {
     assert.deepEqual(JSON.parse(exportResults('json', rows, columns)), rows);
     const lines = toNdjson(rows).trimEnd().split('\n');
     assert.equal(lines.length, rows.length);
-    assert.deepEqual(lines.map((l) => JSON.parse(l)), rows);
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l)),
+      rows,
+    );
   });
 
   it('makes control and bidi characters visible and cuts long cells', () => {
@@ -76,13 +101,26 @@ describe('export', () => {
     const shown = displayText(long, 100);
     assert.ok(shown.length < 140);
     assert.ok(shown.endsWith('(1,000,000 chars)'));
-    assert.equal(displayText(HOSTILE[0]!), HOSTILE[0], 'markup stays literal text; the page inserts it with textContent');
+    assert.equal(
+      displayText(HOSTILE[0]),
+      HOSTILE[0],
+      'markup stays literal text; the page inserts it with textContent',
+    );
   });
 
   it('opens only http(s) links', () => {
     assert.equal(isOpenableLink('https://tenant.backstory.chronicle.security/assetResults?x=1'), true);
     assert.equal(isOpenableLink('http://example.com'), true);
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<script>1</script>', 'file:///etc/passwd', 'vscode://x', 'command:workbench.action.quit', 'not a url', 'https://']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<script>1</script>',
+      'file:///etc/passwd',
+      'vscode://x',
+      'command:workbench.action.quit',
+      'not a url',
+      'https://',
+    ]) {
       assert.equal(isOpenableLink(bad), false, bad);
     }
   });
@@ -91,27 +129,55 @@ describe('export', () => {
 describe('webview messages', () => {
   it('accepts well-formed messages from the page', () => {
     assert.deepEqual(parseFromWebview({ type: 'ready' }), { type: 'ready' });
-    assert.deepEqual(parseFromWebview({ type: 'pivot', runId: 'r', action: 'assetEvents.hostname', value: 'h', row: 3 }), { type: 'pivot', runId: 'r', action: 'assetEvents.hostname', value: 'h', row: 3 });
-    const exp = parseFromWebview({ type: 'export', runId: 'r', format: 'csv', columns: [{ id: 'a', label: 'A', extra: 1 }] });
+    assert.deepEqual(
+      parseFromWebview({ type: 'pivot', runId: 'r', action: 'assetEvents.hostname', value: 'h', row: 3 }),
+      { type: 'pivot', runId: 'r', action: 'assetEvents.hostname', value: 'h', row: 3 },
+    );
+    const exp = parseFromWebview({
+      type: 'export',
+      runId: 'r',
+      format: 'csv',
+      columns: [{ id: 'a', label: 'A', extra: 1 }],
+    });
     assert.deepEqual(exp, { type: 'export', runId: 'r', format: 'csv', columns: [{ id: 'a', label: 'A' }] });
   });
 
   it('refuses anything else, naming the problem', () => {
     const bad: unknown[] = [
-      null, 'ready', [], { type: 'nope' }, { type: 'export', runId: 'r', format: 'xlsx', columns: [] },
-      { type: 'pivot', runId: 'r', action: 'deleteEverything', value: 'x' }, { type: 'pivot', runId: 'r', action: 'rawLog', value: 'x', row: -1 },
-      { type: 'openLink', url: 42 }, { type: 'fetchRest' }, { type: 'export', runId: 'r', format: 'csv', columns: [{ id: 1 }] },
+      null,
+      'ready',
+      [],
+      { type: 'nope' },
+      { type: 'export', runId: 'r', format: 'xlsx', columns: [] },
+      { type: 'pivot', runId: 'r', action: 'deleteEverything', value: 'x' },
+      { type: 'pivot', runId: 'r', action: 'rawLog', value: 'x', row: -1 },
+      { type: 'openLink', url: 42 },
+      { type: 'fetchRest' },
+      { type: 'export', runId: 'r', format: 'csv', columns: [{ id: 1 }] },
     ];
     for (const m of bad) assert.throws(() => parseFromWebview(m), /./, JSON.stringify(m));
   });
 
   it('checks messages to the page too', () => {
-    const ok = parseToWebview({ type: 'results', run: { runId: 'r', kind: 'udm', title: 't', uri: ['https://x', 5] }, columns: [], rowsJson: '[{"a":1}]', moreDataAvailable: true });
+    const ok = parseToWebview({
+      type: 'results',
+      run: { runId: 'r', kind: 'udm', title: 't', uri: ['https://x', 5] },
+      columns: [],
+      rowsJson: '[{"a":1}]',
+      moreDataAvailable: true,
+    });
     assert.equal(ok.type, 'results');
     assert.deepEqual(ok.type === 'results' && ok.run.uri, ['https://x']);
     assert.deepEqual(ok.type === 'results' && decodeRows(ok.rowsJson), [{ a: 1 }]);
-    assert.throws(() => parseToWebview({ type: 'results', run: { runId: 'r', kind: 'evil', title: 't' }, columns: [], rowsJson: '[]' }), /run/);
-    assert.throws(() => parseToWebview({ type: 'results', run: { runId: 'r', kind: 'udm', title: 't' }, columns: [], rows: [] }), /rowsJson/);
+    assert.throws(
+      () =>
+        parseToWebview({ type: 'results', run: { runId: 'r', kind: 'evil', title: 't' }, columns: [], rowsJson: '[]' }),
+      /run/,
+    );
+    assert.throws(
+      () => parseToWebview({ type: 'results', run: { runId: 'r', kind: 'udm', title: 't' }, columns: [], rows: [] }),
+      /rowsJson/,
+    );
     assert.throws(() => decodeRows('{"not":"an array"}'), /JSON array/);
     assert.throws(() => decodeRows('<img src=x onerror=alert(1)>'), /not valid JSON/);
     assert.throws(() => parseToWebview({ type: 'status', runId: 'r', state: 'exploded' }), /state/);
@@ -121,8 +187,18 @@ describe('webview messages', () => {
 describe('pivots', () => {
   it('offers the right follow-ups per field and value shape', () => {
     assert.deepEqual(pivotsFor('principal.hostname', 'host-a'), ['assetEvents.hostname', 'assetAliases.hostname']);
-    assert.deepEqual(pivotsFor('target.hostname', 'evil.example.com'), ['assetEvents.hostname', 'assetAliases.hostname', 'assets.domain', 'iocDetails.domain']);
-    assert.deepEqual(pivotsFor('principal.ip', '10.0.0.5'), ['assetEvents.ip', 'assets.ip', 'iocDetails.ip', 'assetAliases.ip']);
+    assert.deepEqual(pivotsFor('target.hostname', 'evil.example.com'), [
+      'assetEvents.hostname',
+      'assetAliases.hostname',
+      'assets.domain',
+      'iocDetails.domain',
+    ]);
+    assert.deepEqual(pivotsFor('principal.ip', '10.0.0.5'), [
+      'assetEvents.ip',
+      'assets.ip',
+      'iocDetails.ip',
+      'assetAliases.ip',
+    ]);
     assert.deepEqual(pivotsFor('principal.ip', 'not-an-ip'), []);
     assert.deepEqual(pivotsFor('principal.mac', '00:11:22:33:44:55'), ['assetEvents.mac', 'assetAliases.mac']);
     assert.deepEqual(pivotsFor('target.process.file.sha256', 'a'.repeat(64)), ['assets.sha256']);
@@ -130,7 +206,10 @@ describe('pivots', () => {
     assert.deepEqual(pivotsFor('metadata.id', 'AAAA'), ['rawLog', 'fullEvent']);
     assert.deepEqual(pivotsFor('network.dns.questions.name', 'a.example.org'), ['assets.domain', 'iocDetails.domain']);
     assert.deepEqual(pivotsFor('principal.user.userid', 'alice'), ['userAliases.username']);
-    assert.deepEqual(pivotsFor('principal.hostname', '<img src=x onerror=alert(1)>'), ['assetEvents.hostname', 'assetAliases.hostname']);
+    assert.deepEqual(pivotsFor('principal.hostname', '<img src=x onerror=alert(1)>'), [
+      'assetEvents.hostname',
+      'assetAliases.hostname',
+    ]);
     assert.equal(pivotResultKind('assets.md5'), 'assets');
     assert.equal(pivotResultKind('rawLog'), 'text');
   });
@@ -142,14 +221,21 @@ describe('time range', () => {
     const w = resolveTimeRange({ kind: 'preset', preset: '1h' }, now);
     assert.equal(w.end, '2024-05-01T12:00:01Z');
     assert.equal(w.start, '2024-05-01T11:00:01Z');
-    assert.equal(resolveTimeRange({ kind: 'preset', preset: '7d' }, now).endMs - resolveTimeRange({ kind: 'preset', preset: '7d' }, now).startMs, 7 * 86_400_000);
+    assert.equal(
+      resolveTimeRange({ kind: 'preset', preset: '7d' }, now).endMs -
+        resolveTimeRange({ kind: 'preset', preset: '7d' }, now).startMs,
+      7 * 86_400_000,
+    );
     assert.equal(describeTimeRange({ kind: 'preset', preset: '24h' }), 'Last 24 hours');
   });
 
   it('checks custom ranges', () => {
     const w = resolveTimeRange({ kind: 'custom', start: '2024-05-01T00:00:00+02:00', end: '2024-05-01T00:00:00Z' }, 0);
     assert.equal(w.start, '2024-04-30T22:00:00Z');
-    assert.throws(() => resolveTimeRange({ kind: 'custom', start: '2024-05-02T00:00:00Z', end: '2024-05-01T00:00:00Z' }, 0), /after it ends/);
+    assert.throws(
+      () => resolveTimeRange({ kind: 'custom', start: '2024-05-02T00:00:00Z', end: '2024-05-01T00:00:00Z' }, 0),
+      /after it ends/,
+    );
   });
 
   it('reads typed times: RFC 3339, now and offsets', () => {

@@ -1,6 +1,20 @@
 import assert from 'node:assert/strict';
-import { cellText, defaultColumns, discoverColumns, valuesAt, type ColumnSpec } from '../../../src/core/secops/results/fields';
-import { SearchIndex, compareCells, filterIndices, histogram, parseFilter, sortIndices, timesOf } from '../../../src/core/secops/results/table';
+import {
+  cellText,
+  defaultColumns,
+  discoverColumns,
+  valuesAt,
+  type ColumnSpec,
+} from '../../../src/core/secops/results/fields';
+import {
+  SearchIndex,
+  compareCells,
+  filterIndices,
+  histogram,
+  parseFilter,
+  sortIndices,
+  timesOf,
+} from '../../../src/core/secops/results/table';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -8,7 +22,11 @@ function udmRow(i: number, extra: Record<string, unknown> = {}): unknown {
   return {
     name: `ev-${i}`,
     udm: {
-      metadata: { eventTimestamp: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(), eventType: i % 2 ? 'NETWORK_DNS' : 'USER_LOGIN', id: `id${i}` },
+      metadata: {
+        eventTimestamp: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+        eventType: i % 2 ? 'NETWORK_DNS' : 'USER_LOGIN',
+        id: `id${i}`,
+      },
       principal: { hostname: `host-${i % 3}`, ip: [`10.0.0.${i}`, `10.1.0.${i}`] },
       target: i % 2 ? { ip: ['203.0.113.9'] } : { hostname: 'dc-1' },
       securityResult: [{ action: ['ALLOW'] }, { action: ['BLOCK'] }],
@@ -33,21 +51,27 @@ describe('result fields', () => {
 
   it('has the five default event columns and falls back from hostname to IP', () => {
     const cols = defaultColumns('udm');
-    assert.deepEqual(cols.map((c) => c.label), ['Time', 'Event type', 'Principal', 'Target', 'Security result']);
-    assert.equal(cellText(udmRow(1), cols[3]!), '203.0.113.9');
-    assert.equal(cellText(udmRow(2), cols[3]!), 'dc-1');
-    assert.equal(cellText(udmRow(2), cols[4]!), 'ALLOW, BLOCK');
+    assert.deepEqual(
+      cols.map((c) => c.label),
+      ['Time', 'Event type', 'Principal', 'Target', 'Security result'],
+    );
+    assert.equal(cellText(udmRow(1), cols[3]), '203.0.113.9');
+    assert.equal(cellText(udmRow(2), cols[3]), 'dc-1');
+    assert.equal(cellText(udmRow(2), cols[4]), 'ALLOW, BLOCK');
     assert.deepEqual(defaultColumns('assetEvents').map((c) => c.id)[0], 'metadata.eventTimestamp');
   });
 
   it('shows artifact indicators as their value, whatever their kind', () => {
-    const ioc = defaultColumns('iocMatches')[0]!;
+    const ioc = defaultColumns('iocMatches')[0];
     assert.equal(cellText({ artifact: { domainName: 'evil.example' } }, ioc), 'evil.example');
     assert.equal(cellText({ artifact: { destinationIpAddress: '198.51.100.23' } }, ioc), '198.51.100.23');
     const details = defaultColumns('iocDetails');
-    assert.equal(cellText({ addresses: [{ ipAddress: '198.51.100.23', port: [443, 8443] }] }, details[1]!), '198.51.100.23');
-    assert.equal(cellText({ addresses: [{ ipAddress: '198.51.100.23', port: [443, 8443] }] }, details[2]!), '443, 8443');
-    const asset = defaultColumns('assets')[3]!;
+    assert.equal(
+      cellText({ addresses: [{ ipAddress: '198.51.100.23', port: [443, 8443] }] }, details[1]),
+      '198.51.100.23',
+    );
+    assert.equal(cellText({ addresses: [{ ipAddress: '198.51.100.23', port: [443, 8443] }] }, details[2]), '443, 8443');
+    const asset = defaultColumns('assets')[3];
     assert.equal(cellText({ firstSeenArtifactInfo: { artifactIndicator: { hashMd5: 'abc' } } }, asset), 'abc');
   });
 
@@ -85,10 +109,10 @@ describe('sorting', () => {
   it('sorts 10,000 rows quickly enough for a click', () => {
     const big = Array.from({ length: 10_000 }, (_, i) => udmRow((i * 7919) % 10_000));
     const started = process.hrtime.bigint();
-    const order = sortIndices(big, Uint32Array.from(big.keys()), defaultColumns('udm')[0]!, 'asc');
+    const order = sortIndices(big, Uint32Array.from(big.keys()), defaultColumns('udm')[0], 'asc');
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     assert.equal(order.length, 10_000);
-    const times = [...order].map((i) => cellText(big[i], defaultColumns('udm')[0]!));
+    const times = [...order].map((i) => cellText(big[i], defaultColumns('udm')[0]));
     assert.deepEqual(times, [...times].sort());
     assert.ok(ms < 2000, `took ${ms} ms`);
   });
@@ -131,11 +155,14 @@ describe('histogram', () => {
     const times = Float64Array.from([start, start + 59_999, start + 60_000, end - 1, end, Number.NaN, start - 1]);
     const bins = histogram(times, start, end, 60);
     assert.equal(bins.length, 60);
-    assert.equal(bins[0]!.end - bins[0]!.start, 60_000);
-    assert.equal(bins[0]!.count, 2);
-    assert.equal(bins[1]!.count, 1);
-    assert.equal(bins[59]!.count, 1);
-    assert.equal(bins.reduce((s, b) => s + b.count, 0), 4);
+    assert.equal(bins[0].end - bins[0].start, 60_000);
+    assert.equal(bins[0].count, 2);
+    assert.equal(bins[1].count, 1);
+    assert.equal(bins[59].count, 1);
+    assert.equal(
+      bins.reduce((s, b) => s + b.count, 0),
+      4,
+    );
   });
 
   it('never makes more bins than asked for, even for odd spans', () => {
@@ -149,6 +176,6 @@ describe('histogram', () => {
   it('reads timestamps from rows', () => {
     const t = timesOf([udmRow(1), { udm: {} }], 'udm.metadata.eventTimestamp');
     assert.equal(t[0], Date.UTC(2024, 0, 1, 0, 1));
-    assert.ok(Number.isNaN(t[1]!));
+    assert.ok(Number.isNaN(t[1]));
   });
 });

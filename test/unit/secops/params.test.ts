@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { SecOpsParamError, exactlyOne, formatTime, checkPageSize, checkHash, checkIp, checkMac } from '../../../src/core/secops/params';
+import {
+  SecOpsParamError,
+  exactlyOne,
+  formatTime,
+  checkPageSize,
+  checkHash,
+  checkIp,
+  checkMac,
+} from '../../../src/core/secops/params';
 import { SECOPS_REGIONS, resolveSecOpsBaseUrl, SecOpsConfigError } from '../../../src/core/secops/regions';
 import { decodeLogBytes, withPreciseRetryDelay } from '../../../src/core/secops/client';
 import { GoogleApiError } from '../../../src/core/google/errors';
@@ -13,18 +21,39 @@ describe('SecOps parameters', () => {
   });
 
   it('refuses times that are not RFC 3339, naming the parameter', () => {
-    for (const bad of ['2024-05-01', '2024-05-01 12:00:00Z', 'yesterday', '2024-13-01T00:00:00Z', '2024-05-01T25:00:00Z', '1714564800']) {
-      assert.throws(() => formatTime(bad, 'start_time'), (err: unknown) => err instanceof SecOpsParamError && err.parameter === 'start_time', bad);
+    for (const bad of [
+      '2024-05-01',
+      '2024-05-01 12:00:00Z',
+      'yesterday',
+      '2024-13-01T00:00:00Z',
+      '2024-05-01T25:00:00Z',
+      '1714564800',
+    ]) {
+      assert.throws(
+        () => formatTime(bad, 'start_time'),
+        (err: unknown) => err instanceof SecOpsParamError && err.parameter === 'start_time',
+        bad,
+      );
     }
     assert.throws(() => formatTime(Number.NaN, 'end_time'), /end_time/);
   });
 
   it('requires exactly one indicator', () => {
     const fields = { hostname: 'asset.hostname', mac: 'asset.mac' };
-    assert.deepEqual(exactlyOne({ hostname: 'host-1' }, fields, 'asset indicator'), { key: 'hostname', parameter: 'asset.hostname', value: 'host-1' });
-    assert.throws(() => exactlyOne({}, fields, 'asset indicator'), /exactly one asset indicator: one of asset.hostname, asset.mac/);
+    assert.deepEqual(exactlyOne({ hostname: 'host-1' }, fields, 'asset indicator'), {
+      key: 'hostname',
+      parameter: 'asset.hostname',
+      value: 'host-1',
+    });
+    assert.throws(
+      () => exactlyOne({}, fields, 'asset indicator'),
+      /exactly one asset indicator: one of asset.hostname, asset.mac/,
+    );
     assert.throws(() => exactlyOne({ hostname: ' ' }, fields, 'asset indicator'), /exactly one/);
-    assert.throws(() => exactlyOne({ hostname: 'a', mac: '00:11:22:33:44:55' }, fields, 'asset indicator'), /not asset.hostname and asset.mac/);
+    assert.throws(
+      () => exactlyOne({ hostname: 'a', mac: '00:11:22:33:44:55' }, fields, 'asset indicator'),
+      /not asset.hostname and asset.mac/,
+    );
   });
 
   it('checks page-size ranges', () => {
@@ -57,16 +86,29 @@ describe('SecOps regions', () => {
   });
 
   it('matches the region enum of the manifest', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const pkg = require('../../../package.json') as { contributes: { configuration: { properties: Record<string, { enum?: string[] }> } } };
-    assert.deepEqual(pkg.contributes.configuration.properties['cloudbench.secops.region']!.enum, SECOPS_REGIONS.map((r) => r.id));
+    const pkg = require('../../../package.json') as {
+      contributes: { configuration: { properties: Record<string, { enum?: string[] }> } };
+    };
+    assert.deepEqual(
+      pkg.contributes.configuration.properties['cloudbench.secops.region'].enum,
+      SECOPS_REGIONS.map((r) => r.id),
+    );
   });
 
   it('lets an endpoint override win and refuses bad values, naming the setting', () => {
-    assert.equal(resolveSecOpsBaseUrl({ region: 'europe', endpointOverride: 'http://127.0.0.1:9000/' }), 'http://127.0.0.1:9000');
-    assert.throws(() => resolveSecOpsBaseUrl({ endpointOverride: 'not a url' }), (e: unknown) => e instanceof SecOpsConfigError && e.setting === 'cloudbench.endpoints.secops');
+    assert.equal(
+      resolveSecOpsBaseUrl({ region: 'europe', endpointOverride: 'http://127.0.0.1:9000/' }),
+      'http://127.0.0.1:9000',
+    );
+    assert.throws(
+      () => resolveSecOpsBaseUrl({ endpointOverride: 'not a url' }),
+      (e: unknown) => e instanceof SecOpsConfigError && e.setting === 'cloudbench.endpoints.secops',
+    );
     assert.throws(() => resolveSecOpsBaseUrl({ endpointOverride: 'ftp://x' }), /http or https/);
-    assert.throws(() => resolveSecOpsBaseUrl({ region: 'mars-1' }), (e: unknown) => e instanceof SecOpsConfigError && e.setting === 'cloudbench.secops.region');
+    assert.throws(
+      () => resolveSecOpsBaseUrl({ region: 'mars-1' }),
+      (e: unknown) => e instanceof SecOpsConfigError && e.setting === 'cloudbench.secops.region',
+    );
   });
 });
 
@@ -90,24 +132,33 @@ describe('SecOps helpers', () => {
 });
 
 describe('query history and saved queries', () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const h = require('../../../src/core/secops/history') as typeof import('../../../src/core/secops/history');
-  const entry = (query: string, i = 0) => ({ query, ranAt: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(), timeRange: 'Last hour' });
+  const entry = (query: string, i = 0) => ({
+    query,
+    ranAt: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),
+    timeRange: 'Last hour',
+  });
 
   it('keeps the newest first, once per query (whitespace aside), capped at 100', () => {
     let list = h.addToHistory([], entry('a = 1'));
     list = h.addToHistory(list, entry('b = 2'));
     list = h.addToHistory(list, entry('a  =   1', 5));
-    assert.deepEqual(list.map((e) => e.query), ['a  =   1', 'b = 2']);
+    assert.deepEqual(
+      list.map((e) => e.query),
+      ['a  =   1', 'b = 2'],
+    );
     for (let i = 0; i < 150; i++) list = h.addToHistory(list, entry(`q = ${i}`));
     assert.equal(list.length, h.HISTORY_LIMIT);
-    assert.equal(list[0]!.query, 'q = 149');
+    assert.equal(list[0].query, 'q = 149');
     assert.deepEqual(h.addToHistory(list, entry('   ')), list);
   });
 
   it('keeps queries that hold a key string or token out of history and saved queries', () => {
     const secret = `principal.hostname = "AIza${'B'.repeat(35)}"`;
-    assert.deepEqual(h.addToHistory([entry('a = 1')], entry(secret)).map((e) => e.query), ['a = 1']);
+    assert.deepEqual(
+      h.addToHistory([entry('a = 1')], entry(secret)).map((e) => e.query),
+      ['a = 1'],
+    );
     assert.throws(() => h.saveQuery([], 'leaky', secret, new Date()), /looks like a key string or token/);
   });
 
@@ -116,15 +167,26 @@ describe('query history and saved queries', () => {
     let saved = h.saveQuery([], 'Logins', 'metadata.event_type = "USER_LOGIN"', now);
     saved = h.saveQuery(saved, 'DNS', 'metadata.event_type = "NETWORK_DNS"', now);
     saved = h.saveQuery(saved, 'logins', 'metadata.event_type = "USER_LOGOUT"', now);
-    assert.deepEqual(saved.map((s) => s.name), ['DNS', 'logins']);
+    assert.deepEqual(
+      saved.map((s) => s.name),
+      ['DNS', 'logins'],
+    );
     assert.throws(() => h.saveQuery(saved, ' ', 'x', now), /needs a name/);
     assert.throws(() => h.saveQuery(saved, 'n', '  ', now), /no query/);
-    assert.deepEqual(h.removeSaved(saved, 'DNS').map((s) => s.name), ['logins']);
+    assert.deepEqual(
+      h.removeSaved(saved, 'DNS').map((s) => s.name),
+      ['logins'],
+    );
   });
 
   it('reads stored state defensively', () => {
     assert.deepEqual(h.readHistory('nope'), []);
-    assert.deepEqual(h.readHistory([entry('a'), { query: 1 }, null]).map((e) => e.query), ['a']);
-    assert.deepEqual(h.readSaved([{ name: 'n', query: 'q', savedAt: 't', extra: '<script>' }]), [{ name: 'n', query: 'q', savedAt: 't' }]);
+    assert.deepEqual(
+      h.readHistory([entry('a'), { query: 1 }, null]).map((e) => e.query),
+      ['a'],
+    );
+    assert.deepEqual(h.readSaved([{ name: 'n', query: 'q', savedAt: 't', extra: '<script>' }]), [
+      { name: 'n', query: 'q', savedAt: 't' },
+    ]);
   });
 });

@@ -2,12 +2,16 @@ import { strict as assert } from 'node:assert';
 import { useFakeVscode } from '../fakes/vscode';
 
 useFakeVscode();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { queryTitle } = require('../../../src/features/search/controller') as typeof import('../../../src/features/search/controller');
+
+const { queryTitle } =
+  require('../../../src/features/search/controller') as typeof import('../../../src/features/search/controller');
 
 describe('results panel title', () => {
   it('leaves out comments and joins the query onto one line', () => {
-    assert.equal(queryTitle('// Blocked sign-ins\nmetadata.event_type = "USER_LOGIN"\n  security_result.action = "BLOCK"'), 'metadata.event_type = "USER_LOGIN" security_result.action = "BLOCK"');
+    assert.equal(
+      queryTitle('// Blocked sign-ins\nmetadata.event_type = "USER_LOGIN"\n  security_result.action = "BLOCK"'),
+      'metadata.event_type = "USER_LOGIN" security_result.action = "BLOCK"',
+    );
     assert.equal(queryTitle('/* many\nlines */ principal.hostname = "a"'), 'principal.hostname = "a"');
     assert.equal(queryTitle('target.url = "https://example.com/x"'), 'target.url = "https://example.com/x"');
   });

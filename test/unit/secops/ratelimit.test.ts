@@ -37,12 +37,16 @@ describe('RateLimiter', () => {
       await limiter.acquire('m');
       starts.push(clock.time);
     }
-    for (let i = 0; i + 3 < starts.length; i++) assert.ok(starts[i + 3]! - starts[i]! >= 1000, `calls ${i}..${i + 3} fit in one window`);
+    for (let i = 0; i + 3 < starts.length; i++)
+      assert.ok(starts[i + 3] - starts[i] >= 1000, `calls ${i}..${i + 3} fit in one window`);
   });
 
   it('keeps at least the minimum safety spacing on short windows', async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ m: { limit: 1, windowMs: 1000 } }, { clock, windowScale: 0.05, safetyMargin: 0.01, minSafetyMs: 10 });
+    const limiter = new RateLimiter(
+      { m: { limit: 1, windowMs: 1000 } },
+      { clock, windowScale: 0.05, safetyMargin: 0.01, minSafetyMs: 10 },
+    );
     await limiter.acquire('m');
     const before = clock.time;
     await limiter.acquire('m');
@@ -68,7 +72,10 @@ describe('RateLimiter', () => {
 
   it('scales windows so an hour can pass in a test', async () => {
     const clock = fakeClock();
-    const limiter = new RateLimiter({ udmSearch: { limit: 2, windowMs: 3_600_000 } }, { clock, windowScale: 0.001, safetyMargin: 0, minSafetyMs: 0 });
+    const limiter = new RateLimiter(
+      { udmSearch: { limit: 2, windowMs: 3_600_000 } },
+      { clock, windowScale: 0.001, safetyMargin: 0, minSafetyMs: 0 },
+    );
     await limiter.acquire('udmSearch');
     await limiter.acquire('udmSearch');
     assert.equal(limiter.canAcquireNow('udmSearch'), false);
@@ -117,8 +124,16 @@ describe('RateLimiter', () => {
     assert.deepEqual(
       Object.fromEntries(Object.entries(SECOPS_BUDGETS).map(([m, b]) => [m, `${b.limit}/${b.windowMs}`])),
       {
-        ListAlerts: '1/1000', ListEvents: '1/1000', ListIoCs: '1/1000', ListIoCDetails: '1/1000', ListAssets: '5/1000',
-        ListAssetAliases: '1/1000', ListUserAliases: '1/1000', udmSearch: '360/3600000', GetLog: '60/1000', GetEvent: '60/1000',
+        ListAlerts: '1/1000',
+        ListEvents: '1/1000',
+        ListIoCs: '1/1000',
+        ListIoCDetails: '1/1000',
+        ListAssets: '5/1000',
+        ListAssetAliases: '1/1000',
+        ListUserAliases: '1/1000',
+        udmSearch: '360/3600000',
+        GetLog: '60/1000',
+        GetEvent: '60/1000',
       },
     );
   });

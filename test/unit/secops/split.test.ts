@@ -20,7 +20,10 @@ describe('fetchAllInWindows', () => {
     assert.equal(first.truncated, true);
     const result = await fetchAllInWindows(0, 100_000, fetch, { keyOf: String, initial: first.items, minWindowMs: 1 });
     assert.equal(result.complete, true);
-    assert.deepEqual([...result.items].sort((a, b) => a - b), [...new Set(times)].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...result.items].sort((a, b) => a - b),
+      [...new Set(times)].sort((a, b) => a - b),
+    );
     assert.ok(calls.length > 10);
     for (const [from, to] of calls) assert.ok(to > from);
   });
@@ -40,7 +43,10 @@ describe('fetchAllInWindows', () => {
       minWindowMs: 1,
     });
     assert.equal(last, 50);
-    assert.deepEqual(added.sort((a, b) => a - b), times.slice(20));
+    assert.deepEqual(
+      added.sort((a, b) => a - b),
+      times.slice(20),
+    );
   });
 
   it('stops at the item cap and says so', async () => {

@@ -4,10 +4,20 @@ import { compileQuery } from '../../../src/udm/index';
 const LISTS = { admins: ['root', 'admin'], corp: ['10.0.0.0/8', '2001:db8::/32'], bad: ['evil\\.example$', '^ftp:'] };
 
 const login = {
-  metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-03-01T22:15:30.5Z', id: 'AAA=', productName: 'Okta', ingestionLabels: [{ key: 'env', value: 'prod' }] },
+  metadata: {
+    eventType: 'USER_LOGIN',
+    eventTimestamp: '2024-03-01T22:15:30.5Z',
+    id: 'AAA=',
+    productName: 'Okta',
+    ingestionLabels: [{ key: 'env', value: 'prod' }],
+  },
   principal: { hostname: 'WS-Alice', ip: ['10.1.2.3', '8.8.8.8'], user: { userid: 'root' } },
   target: { hostname: 'mail.evil.example', port: 443, url: 'https://mail.evil.example/x.exe' },
-  network: { sentBytes: '54321', ipProtocol: 'TCP', dns: { questions: [{ name: 'a.example' }, { name: 'b.example' }] } },
+  network: {
+    sentBytes: '54321',
+    ipProtocol: 'TCP',
+    dns: { questions: [{ name: 'a.example' }, { name: 'b.example' }] },
+  },
   securityResult: [{ action: ['ALLOW'] }, { action: ['BLOCK', 'QUARANTINE'], severity: 'HIGH' }],
   additional: { source_zone: 'dmz' },
 };
@@ -111,18 +121,49 @@ describe('UDM evaluator', () => {
   });
 
   it('never throws on odd event shapes', () => {
-    const c = compileQuery('principal.ip = "1" and metadata.event_timestamp.seconds > 1 and principal.user.userid in %admins', { referenceLists: LISTS });
-    for (const ev of [null, undefined, 42, 'x', [], { principal: 5 }, { principal: { ip: [null, {}, 3] } }, { metadata: { eventTimestamp: 'garbage' } }]) {
+    const c = compileQuery(
+      'principal.ip = "1" and metadata.event_timestamp.seconds > 1 and principal.user.userid in %admins',
+      { referenceLists: LISTS },
+    );
+    for (const ev of [
+      null,
+      undefined,
+      42,
+      'x',
+      [],
+      { principal: 5 },
+      { principal: { ip: [null, {}, 3] } },
+      { metadata: { eventTimestamp: 'garbage' } },
+    ]) {
       assert.equal(c.matches(ev), false);
     }
   });
 
   it('aggregates statistics sections: groups, counts, order and limit', () => {
     const events = [
-      { metadata: { eventType: 'USER_LOGIN', id: '1', eventTimestamp: '2024-01-01T00:00:10Z' }, principal: { user: { userid: 'bob' } }, target: { hostname: 'h1' }, network: { sentBytes: '10' } },
-      { metadata: { eventType: 'USER_LOGIN', id: '2', eventTimestamp: '2024-01-01T00:00:05Z' }, principal: { user: { userid: 'bob' } }, target: { hostname: 'h2' }, network: { sentBytes: '30' } },
-      { metadata: { eventType: 'USER_LOGIN', id: '3', eventTimestamp: '2024-01-01T00:00:20Z' }, principal: { user: { userid: 'eve' } }, target: { hostname: 'h1' }, network: { sentBytes: '5' } },
-      { metadata: { eventType: 'USER_LOGIN', id: '4', eventTimestamp: '2024-01-01T00:00:30Z' }, principal: { user: { userid: 'bob' } }, target: { hostname: 'h1' } },
+      {
+        metadata: { eventType: 'USER_LOGIN', id: '1', eventTimestamp: '2024-01-01T00:00:10Z' },
+        principal: { user: { userid: 'bob' } },
+        target: { hostname: 'h1' },
+        network: { sentBytes: '10' },
+      },
+      {
+        metadata: { eventType: 'USER_LOGIN', id: '2', eventTimestamp: '2024-01-01T00:00:05Z' },
+        principal: { user: { userid: 'bob' } },
+        target: { hostname: 'h2' },
+        network: { sentBytes: '30' },
+      },
+      {
+        metadata: { eventType: 'USER_LOGIN', id: '3', eventTimestamp: '2024-01-01T00:00:20Z' },
+        principal: { user: { userid: 'eve' } },
+        target: { hostname: 'h1' },
+        network: { sentBytes: '5' },
+      },
+      {
+        metadata: { eventType: 'USER_LOGIN', id: '4', eventTimestamp: '2024-01-01T00:00:30Z' },
+        principal: { user: { userid: 'bob' } },
+        target: { hostname: 'h1' },
+      },
       { metadata: { eventType: 'NETWORK_DNS', id: '5' }, principal: { user: { userid: 'bob' } } },
     ];
     const c = compileQuery(
@@ -134,7 +175,9 @@ describe('UDM evaluator', () => {
       { user: 'bob', logins: 3, hosts: 2, first: Date.UTC(2024, 0, 1, 0, 0, 5) / 1000, bytes: 40, max: 30 },
       { user: 'eve', logins: 1, hosts: 1, first: Date.UTC(2024, 0, 1, 0, 0, 20) / 1000, bytes: 5, max: 5 },
     ]);
-    const limited = compileQuery('$user = principal.user.userid\nmatch:\n  $user\noutcome:\n  $n = count(metadata.id)\norder:\n  $user desc\nlimit:\n  1');
+    const limited = compileQuery(
+      '$user = principal.user.userid\nmatch:\n  $user\noutcome:\n  $n = count(metadata.id)\norder:\n  $user desc\nlimit:\n  1',
+    );
     assert.deepEqual(limited.aggregate!(events), [{ user: 'eve', n: 1 }]);
   });
 
@@ -145,8 +188,13 @@ describe('UDM evaluator', () => {
   });
 
   it('filters 200,000 events with a selective query quickly enough for the sandbox', () => {
-    const events = Array.from({ length: 200000 }, (_, i) => ({ metadata: { eventType: i % 2 ? 'NETWORK_DNS' : 'USER_LOGIN', id: String(i) }, principal: { hostname: `h${i % 100}`, ip: [`10.0.${i % 256}.1`] } }));
-    const c = compileQuery('metadata.event_type = "USER_LOGIN" and principal.hostname = "h42" and net.ip_in_range_cidr(principal.ip, "10.0.0.0/16")');
+    const events = Array.from({ length: 200000 }, (_, i) => ({
+      metadata: { eventType: i % 2 ? 'NETWORK_DNS' : 'USER_LOGIN', id: String(i) },
+      principal: { hostname: `h${i % 100}`, ip: [`10.0.${i % 256}.1`] },
+    }));
+    const c = compileQuery(
+      'metadata.event_type = "USER_LOGIN" and principal.hostname = "h42" and net.ip_in_range_cidr(principal.ip, "10.0.0.0/16")',
+    );
     let n = 0;
     for (const e of events) if (c.matches(e)) n++;
     assert.equal(n, 2000);

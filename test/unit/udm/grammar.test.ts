@@ -17,18 +17,24 @@ interface Rule {
   patterns?: Rule[];
 }
 
-const grammar = JSON.parse(readFileSync(join(ROOT, 'syntaxes/udm.tmLanguage.json'), 'utf8')) as { patterns: Rule[]; repository: Record<string, Rule> };
+const grammar = JSON.parse(readFileSync(join(ROOT, 'syntaxes/udm.tmLanguage.json'), 'utf8')) as {
+  patterns: Rule[];
+  repository: Record<string, Rule>;
+};
 
 /** Oniguruma's `(?i:...)` has no JavaScript equivalent in Node 20; spell the letters out instead. */
 function toJs(src: string): RegExp {
-  const converted = src.replace(/\(\?i:([^()]*)\)/g, (_, body: string) => `(?:${body.replace(/[a-zA-Z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)})`);
+  const converted = src.replace(
+    /\(\?i:([^()]*)\)/g,
+    (_, body: string) => `(?:${body.replace(/[a-zA-Z]/g, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`)})`,
+  );
   return new RegExp(converted, 'gd');
 }
 
 function flatten(rules: Rule[]): Rule[] {
   const out: Rule[] = [];
   for (const r of rules) {
-    if (r.include) out.push(...flatten([grammar.repository[r.include.slice(1)]!]));
+    if (r.include) out.push(...flatten([grammar.repository[r.include.slice(1)]]));
     else if (r.patterns && !r.begin && !r.match) out.push(...flatten(r.patterns));
     else out.push(r);
   }
@@ -94,7 +100,7 @@ const EXPECTED_SCOPE: Record<string, string[]> = {
 };
 
 describe('UDM TextMate grammar', () => {
-  it('is consistent with the language server\'s semantic token kinds', () => {
+  it("is consistent with the language server's semantic token kinds", () => {
     const samples = VALID_QUERIES.filter((q) => !q.includes('/*'));
     let checked = 0;
     for (const text of samples) {
@@ -106,8 +112,11 @@ describe('UDM TextMate grammar', () => {
       }
       for (const t of classify(analyze(text))) {
         const scopes = scoped.filter((s) => s.start <= t.start && t.start < s.end).map((s) => s.scope);
-        const ok = EXPECTED_SCOPE[t.type]!.some((prefix) => scopes.some((s) => s.startsWith(prefix)));
-        assert.ok(ok, `${JSON.stringify(text.slice(t.start, t.end))} in ${JSON.stringify(text)}: server says ${t.type}, grammar says ${scopes.join(', ') || 'nothing'}`);
+        const ok = EXPECTED_SCOPE[t.type].some((prefix) => scopes.some((s) => s.startsWith(prefix)));
+        assert.ok(
+          ok,
+          `${JSON.stringify(text.slice(t.start, t.end))} in ${JSON.stringify(text)}: server says ${t.type}, grammar says ${scopes.join(', ') || 'nothing'}`,
+        );
         checked++;
       }
     }

@@ -2,7 +2,11 @@ import * as assert from 'node:assert/strict';
 import { analyze, compileQuery, lex, parse } from '../../../src/udm/index';
 import { BROKEN_QUERIES, VALID_QUERIES } from './corpus';
 
-const LISTS = { my_hosts: ['alpha', 'beta'], corp_ranges: ['10.0.0.0/8', '192.168.0.0/16'], bad_urls: ['evil\\.example', '^http://'] };
+const LISTS = {
+  my_hosts: ['alpha', 'beta'],
+  corp_ranges: ['10.0.0.0/8', '192.168.0.0/16'],
+  bad_urls: ['evil\\.example', '^http://'],
+};
 
 describe('UDM lexer', () => {
   it('splits a condition into tokens with exact offsets', () => {
@@ -19,32 +23,32 @@ describe('UDM lexer', () => {
         ['eof', 34, 34],
       ],
     );
-    assert.equal(tokens[4]!.value, 'a"b');
+    assert.equal(tokens[4].value, 'a"b');
   });
 
   it('reads regexes, comments, placeholders, reference lists and all operators', () => {
     const { tokens, comments } = lex('a /x\\/y[/]z/ // c\n/* b */ $v %list != >= <= > <');
-    assert.equal(tokens[1]!.kind, 'regex');
-    assert.equal(tokens[1]!.value, 'x/y[/]z');
+    assert.equal(tokens[1].kind, 'regex');
+    assert.equal(tokens[1].value, 'x/y[/]z');
     assert.equal(comments.length, 2);
     assert.deepEqual(
       tokens.slice(2, -1).map((t) => `${t.kind}:${t.value}`),
       ['variable:v', 'reflist:list', 'op:!=', 'op:>=', 'op:<=', 'op:>', 'op:<'],
     );
-    assert.equal(tokens[2]!.newlineBefore, true);
+    assert.equal(tokens[2].newlineBefore, true);
   });
 
   it('marks unterminated strings and regexes instead of throwing', () => {
     const s = lex('a = "open');
-    assert.match(s.tokens[2]!.error ?? '', /Unterminated string/);
+    assert.match(s.tokens[2].error ?? '', /Unterminated string/);
     const r = lex('a = /open\nb');
-    assert.match(r.tokens[2]!.error ?? '', /Unterminated regular expression/);
-    assert.equal(r.tokens[3]!.value, 'b');
+    assert.match(r.tokens[2].error ?? '', /Unterminated regular expression/);
+    assert.equal(r.tokens[3].value, 'b');
   });
 
   it('keeps unknown escapes so regex strings mean what they say', () => {
     const { tokens } = lex('"\\d+\\.exe"');
-    assert.equal(tokens[0]!.value, '\\d+\\.exe');
+    assert.equal(tokens[0].value, '\\d+\\.exe');
   });
 });
 
@@ -55,8 +59,8 @@ describe('UDM parser', () => {
     const f = query.filter!;
     assert.equal(f.type, 'or');
     if (f.type !== 'or') return;
-    assert.equal(f.items[0]!.type, 'and');
-    assert.equal(f.items[1]!.type, 'not');
+    assert.equal(f.items[0].type, 'and');
+    assert.equal(f.items[1].type, 'not');
   });
 
   it('parses keywords in any case', () => {
@@ -68,16 +72,22 @@ describe('UDM parser', () => {
   it('parses sections with their items', () => {
     const { query, diagnostics } = parse(VALID_QUERIES.find((q) => q.includes('$failures'))!);
     assert.deepEqual(diagnostics, []);
-    assert.deepEqual(query.sections.map((s) => s.kind), ['match', 'outcome', 'order', 'limit']);
-    assert.equal(query.sections[1]!.outcomes.length, 4);
-    assert.deepEqual(query.sections[2]!.order.map((o) => o.direction?.value), ['desc', 'asc']);
-    assert.equal(query.sections[3]!.limit!.value, 100);
+    assert.deepEqual(
+      query.sections.map((s) => s.kind),
+      ['match', 'outcome', 'order', 'limit'],
+    );
+    assert.equal(query.sections[1].outcomes.length, 4);
+    assert.deepEqual(
+      query.sections[2].order.map((o) => o.direction?.value),
+      ['desc', 'asc'],
+    );
+    assert.equal(query.sections[3].limit!.value, 100);
   });
 
   it('recovers after errors and still parses later conditions', () => {
     const { query, diagnostics } = parse('principal.hostname = \nmetadata.event_type = "USER_LOGIN"');
     assert.equal(diagnostics.length, 1);
-    assert.equal(diagnostics[0]!.start, 20);
+    assert.equal(diagnostics[0].start, 20);
     const f = query.filter!;
     assert.equal(f.type, 'and');
   });
@@ -117,26 +127,31 @@ describe('UDM corpus of broken queries', () => {
       const offset = typeof b.at === 'number' ? b.at : b.query.indexOf(b.at);
       assert.ok(offset >= 0);
       const severity = b.severity ?? 'error';
-      const hit = c.diagnostics.find((d) => d.offset === offset && d.severity === severity && (!b.code || d.code === b.code));
-      assert.ok(hit, `expected ${severity} ${b.code ?? ''} at ${offset}; got ${JSON.stringify(c.diagnostics.map((d) => [d.offset, d.severity, d.code, d.message]))}`);
+      const hit = c.diagnostics.find(
+        (d) => d.offset === offset && d.severity === severity && (!b.code || d.code === b.code),
+      );
+      assert.ok(
+        hit,
+        `expected ${severity} ${b.code ?? ''} at ${offset}; got ${JSON.stringify(c.diagnostics.map((d) => [d.offset, d.severity, d.code, d.message]))}`,
+      );
       if (severity === 'error') assert.equal(c.hasErrors, true);
       const lines = b.query.split('\n');
       const before = b.query.slice(0, offset).split('\n');
-      assert.deepEqual(hit.range.start, { line: before.length - 1, character: before[before.length - 1]!.length });
+      assert.deepEqual(hit.range.start, { line: before.length - 1, character: before[before.length - 1].length });
       assert.ok(hit.range.end.line < lines.length);
     });
   }
 
   it('offers "did you mean" replacements', () => {
     const c = compileQuery('principal.hostnme = "x" and metadata.event_type = "USER_LOGON"');
-    assert.deepEqual((c.diagnostics[0]!.data as { replacements: string[] }).replacements[0], 'hostname');
-    assert.deepEqual((c.diagnostics[1]!.data as { replacements: string[] }).replacements[0], '"USER_LOGIN"');
+    assert.deepEqual((c.diagnostics[0].data as { replacements: string[] }).replacements[0], 'hostname');
+    assert.deepEqual((c.diagnostics[1].data as { replacements: string[] }).replacements[0], '"USER_LOGIN"');
   });
 
   it('reports unknown reference lists only when lists are known', () => {
     assert.equal(compileQuery('principal.hostname in %nope').hasErrors, false);
     const c = compileQuery('principal.hostname in %my_host', { referenceLists: LISTS });
-    assert.equal(c.diagnostics[0]!.code, 'unknown-list');
-    assert.deepEqual((c.diagnostics[0]!.data as { replacements: string[] }).replacements, ['%my_hosts']);
+    assert.equal(c.diagnostics[0].code, 'unknown-list');
+    assert.deepEqual((c.diagnostics[0].data as { replacements: string[] }).replacements, ['%my_hosts']);
   });
 });

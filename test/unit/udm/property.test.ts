@@ -1,15 +1,87 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze, compileQuery, lex } from '../../../src/udm/index';
-import { classify, complete, foldingRanges, formatText, hover, semanticTokens, signatureHelp } from '../../../src/udm/service';
+import {
+  classify,
+  complete,
+  foldingRanges,
+  formatText,
+  hover,
+  semanticTokens,
+  signatureHelp,
+} from '../../../src/udm/service';
 
 /** Fragments that make random input look like queries, so the parser's deeper paths are exercised. */
 const FRAGMENTS = [
-  'metadata', 'principal', 'target', '.', 'hostname', 'ip', 'event_type', 'event_timestamp', 'seconds', 'security_result', 'action',
-  ' = ', ' != ', ' > ', ' <= ', '=', ' AND ', ' or ', ' NOT ', ' not ', ' in ', ' regex ', ' cidr ', ' nocase', '(', ')', '[', ']', ',',
-  '"USER_LOGIN"', '"x', '"a\\"b"', '`raw`', '/re.*/', '/unterminated', '443', '-1', '1.5', '$h', '$', '%list', '%', '\n', '\n', ' ',
-  'match:', 'outcome:', 'order:', 'limit:', 'count(', 'metadata.id', 'desc', 'net.ip_in_range_cidr(', 're.regex(', 'strings.lower(',
-  '// c\n', '/* b\n */', '/*', 'udm.', 'true', 'any ', "'s'", '!', '==', '\u00e9', '\ud83d\ude00', '\r\n', '\t', '@#',
+  'metadata',
+  'principal',
+  'target',
+  '.',
+  'hostname',
+  'ip',
+  'event_type',
+  'event_timestamp',
+  'seconds',
+  'security_result',
+  'action',
+  ' = ',
+  ' != ',
+  ' > ',
+  ' <= ',
+  '=',
+  ' AND ',
+  ' or ',
+  ' NOT ',
+  ' not ',
+  ' in ',
+  ' regex ',
+  ' cidr ',
+  ' nocase',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  '"USER_LOGIN"',
+  '"x',
+  '"a\\"b"',
+  '`raw`',
+  '/re.*/',
+  '/unterminated',
+  '443',
+  '-1',
+  '1.5',
+  '$h',
+  '$',
+  '%list',
+  '%',
+  '\n',
+  '\n',
+  ' ',
+  'match:',
+  'outcome:',
+  'order:',
+  'limit:',
+  'count(',
+  'metadata.id',
+  'desc',
+  'net.ip_in_range_cidr(',
+  're.regex(',
+  'strings.lower(',
+  '// c\n',
+  '/* b\n */',
+  '/*',
+  'udm.',
+  'true',
+  'any ',
+  "'s'",
+  '!',
+  '==',
+  '\u00e9',
+  '\ud83d\ude00',
+  '\r\n',
+  '\t',
+  '@#',
 ];
 
 const queryLike = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 60 }).map((parts) => parts.join(''));
@@ -17,7 +89,10 @@ const anyText = fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), queryLik
 
 const RANDOM_EVENTS: unknown[] = [
   {},
-  { metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z', id: 'x' }, principal: { hostname: 'h', ip: ['10.0.0.1'] } },
+  {
+    metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z', id: 'x' },
+    principal: { hostname: 'h', ip: ['10.0.0.1'] },
+  },
   { principal: { ip: [null, 5, {}] }, securityResult: 'oops' },
 ];
 
@@ -25,13 +100,19 @@ function checkRanges(text: string): void {
   const a = analyze(text);
   const lineCount = text.split('\n').length;
   for (const d of a.diagnostics) {
-    assert.ok(d.offset >= 0 && d.length >= 0 && d.offset + d.length <= text.length, `diagnostic outside the document: ${JSON.stringify(d)}`);
+    assert.ok(
+      d.offset >= 0 && d.length >= 0 && d.offset + d.length <= text.length,
+      `diagnostic outside the document: ${JSON.stringify(d)}`,
+    );
     for (const p of [d.range.start, d.range.end]) {
       assert.ok(p.line >= 0 && p.line < lineCount, `line out of range: ${JSON.stringify(d)}`);
-      const lineText = text.split('\n')[p.line]!;
+      const lineText = text.split('\n')[p.line];
       assert.ok(p.character >= 0 && p.character <= lineText.length, `character out of range: ${JSON.stringify(d)}`);
     }
-    assert.ok(d.range.start.line < d.range.end.line || (d.range.start.line === d.range.end.line && d.range.start.character <= d.range.end.character));
+    assert.ok(
+      d.range.start.line < d.range.end.line ||
+        (d.range.start.line === d.range.end.line && d.range.start.character <= d.range.end.character),
+    );
   }
 }
 
@@ -65,7 +146,7 @@ describe('UDM properties (fast-check)', function () {
         foldingRanges(a);
         const data = semanticTokens(a);
         assert.equal(data.length % 5, 0);
-        for (let i = 2; i < data.length; i += 5) assert.ok(data[i]! > 0);
+        for (let i = 2; i < data.length; i += 5) assert.ok(data[i] > 0);
         formatText(a);
       }),
       { numRuns: 1000 },
@@ -80,7 +161,8 @@ describe('UDM properties (fast-check)', function () {
         const once = formatText(a);
         const twice = formatText(analyze(once));
         assert.equal(twice, once);
-        const sig = (s: string): string[] => lex(s).tokens.map((t) => `${t.kind}:${t.kind === 'ident' ? t.value.toLowerCase() : t.value}`);
+        const sig = (s: string): string[] =>
+          lex(s).tokens.map((t) => `${t.kind}:${t.kind === 'ident' ? t.value.toLowerCase() : t.value}`);
         assert.deepEqual(sig(once), sig(text));
       }),
       { numRuns: 1000 },
@@ -92,7 +174,7 @@ describe('UDM properties (fast-check)', function () {
       fc.property(queryLike, (text) => {
         const a = analyze(text);
         const classified = classify(a);
-        for (let i = 1; i < classified.length; i++) assert.ok(classified[i]!.start >= classified[i - 1]!.end);
+        for (let i = 1; i < classified.length; i++) assert.ok(classified[i].start >= classified[i - 1].end);
       }),
       { numRuns: 500 },
     );

@@ -1,6 +1,18 @@
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/udm/index';
-import { codeActions, complete, documentSymbols, foldingRanges, format, formatText, hover, SEMANTIC_TOKEN_TYPES, semanticTokens, signatureHelp, toLspDiagnostics } from '../../../src/udm/service';
+import {
+  codeActions,
+  complete,
+  documentSymbols,
+  foldingRanges,
+  format,
+  formatText,
+  hover,
+  SEMANTIC_TOKEN_TYPES,
+  semanticTokens,
+  signatureHelp,
+  toLspDiagnostics,
+} from '../../../src/udm/service';
 
 /** `|` marks the cursor. */
 function at(textWithCursor: string): { a: ReturnType<typeof analyze>; pos: { line: number; character: number } } {
@@ -18,7 +30,8 @@ function labels(textWithCursor: string, lists: string[] = []): string[] {
 describe('UDM completion', () => {
   it('offers root fields, function namespaces and NOT at the start', () => {
     const l = labels('|');
-    for (const x of ['metadata', 'principal', 'target', 'network', 'security_result', 'net', 'strings', 'NOT']) assert.ok(l.includes(x), x);
+    for (const x of ['metadata', 'principal', 'target', 'network', 'security_result', 'net', 'strings', 'NOT'])
+      assert.ok(l.includes(x), x);
   });
 
   it('offers the fields of the type reached so far, replacing the partial segment', () => {
@@ -26,7 +39,10 @@ describe('UDM completion', () => {
     const items = complete(a, pos);
     const userid = items.find((i) => i.label === 'userid');
     assert.ok(userid);
-    assert.deepEqual((userid.textEdit as { range: unknown }).range, { start: { line: 0, character: 15 }, end: { line: 0, character: 17 } });
+    assert.deepEqual((userid.textEdit as { range: unknown }).range, {
+      start: { line: 0, character: 15 },
+      end: { line: 0, character: 17 },
+    });
     assert.ok(!items.some((i) => i.label === 'hostname'));
     assert.deepEqual(labels('metadata.event_timestamp.|'), ['seconds', 'nanos']);
   });
@@ -47,7 +63,10 @@ describe('UDM completion', () => {
     const items = complete(inside.a, inside.pos);
     const block = items.find((i) => i.label === '"BLOCK"');
     assert.ok(block);
-    assert.deepEqual((block.textEdit as { range: unknown }).range, { start: { line: 0, character: 25 }, end: { line: 0, character: 29 } });
+    assert.deepEqual((block.textEdit as { range: unknown }).range, {
+      start: { line: 0, character: 25 },
+      end: { line: 0, character: 29 },
+    });
   });
 
   it('offers AND/OR and nocase after a complete condition', () => {
@@ -59,8 +78,11 @@ describe('UDM completion', () => {
   it('offers function names with signatures in a namespace', () => {
     const { a, pos } = at('net.|');
     const items = complete(a, pos);
-    assert.deepEqual(items.map((i) => i.label), ['ip_in_range_cidr']);
-    assert.match(items[0]!.detail!, /ip_in_range_cidr\(ip: string, cidr: string\): bool/);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['ip_in_range_cidr'],
+    );
+    assert.match(items[0].detail!, /ip_in_range_cidr\(ip: string, cidr: string\): bool/);
   });
 
   it('offers placeholders, reference lists and section keywords in order', () => {
@@ -107,7 +129,7 @@ describe('UDM hover, signature help and quick fixes', () => {
   it('tracks the active parameter of a call', () => {
     const { a, pos } = at('strings.concat(principal.hostname, "-", |');
     const s = signatureHelp(a, pos)!;
-    assert.match(s.signatures[0]!.label, /^strings\.concat/);
+    assert.match(s.signatures[0].label, /^strings\.concat/);
     assert.equal(s.activeParameter, 1);
     const first = at('re.regex(|');
     assert.equal(signatureHelp(first.a, first.pos)!.activeParameter, 0);
@@ -117,29 +139,43 @@ describe('UDM hover, signature help and quick fixes', () => {
 
   it('turns "did you mean" diagnostics into quick fixes', () => {
     const a = analyze('metadata.event_type = "USER_LOGON"\nmetadata.event_timestamp > 5');
-    const actions = codeActions(a, 'file:///q.udm', { start: { line: 0, character: 0 }, end: { line: 1, character: 30 } });
-    assert.deepEqual(actions.map((x) => x.title), ['Change to "USER_LOGIN"', 'Change to "USER_LOGOUT"', 'Compare metadata.event_timestamp.seconds']);
-    const edit = actions[2]!.edit!.changes!['file:///q.udm']![0]!;
+    const actions = codeActions(a, 'file:///q.udm', {
+      start: { line: 0, character: 0 },
+      end: { line: 1, character: 30 },
+    });
+    assert.deepEqual(
+      actions.map((x) => x.title),
+      ['Change to "USER_LOGIN"', 'Change to "USER_LOGOUT"', 'Compare metadata.event_timestamp.seconds'],
+    );
+    const edit = actions[2].edit!.changes!['file:///q.udm'][0];
     assert.deepEqual(edit.range, { start: { line: 1, character: 0 }, end: { line: 1, character: 24 } });
-    assert.equal(actions[0]!.isPreferred, true);
+    assert.equal(actions[0].isPreferred, true);
   });
 
   it('repairs == and single-quoted strings', () => {
     const a = analyze("principal.hostname == 'ws-1'");
-    const actions = codeActions(a, 'file:///q.udm', { start: { line: 0, character: 0 }, end: { line: 0, character: 28 } });
-    assert.deepEqual(actions.map((x) => x.title), ['Change to =', 'Change to "ws-1"']);
+    const actions = codeActions(a, 'file:///q.udm', {
+      start: { line: 0, character: 0 },
+      end: { line: 0, character: 28 },
+    });
+    assert.deepEqual(
+      actions.map((x) => x.title),
+      ['Change to =', 'Change to "ws-1"'],
+    );
   });
 
   it('maps severities and tags deprecated fields', () => {
     const d = toLspDiagnostics(analyze('principal.labels["a"] = "b"'));
-    assert.equal(d[0]!.severity, 2);
-    assert.deepEqual(d[0]!.tags, [2]);
+    assert.equal(d[0].severity, 2);
+    assert.deepEqual(d[0].tags, [2]);
   });
 });
 
 describe('UDM formatting, folding and semantic tokens', () => {
   it('normalises spacing and keyword case and indents sections', () => {
-    const a = analyze('metadata.event_type="USER_LOGIN"   and  not(target.port=22 or target.port = 23)\n\n\n\n$h=principal.hostname\nMATCH:\n$h\noutcome:\n$c=count( metadata.id )\nORDER: $c DESC\n');
+    const a = analyze(
+      'metadata.event_type="USER_LOGIN"   and  not(target.port=22 or target.port = 23)\n\n\n\n$h=principal.hostname\nMATCH:\n$h\noutcome:\n$c=count( metadata.id )\nORDER: $c DESC\n',
+    );
     assert.equal(
       formatText(a),
       'metadata.event_type = "USER_LOGIN" AND NOT (target.port = 22 OR target.port = 23)\n\n$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\norder: $c desc\n',
@@ -153,11 +189,11 @@ describe('UDM formatting, folding and semantic tokens', () => {
     assert.equal(formatText(analyze(once)), once);
   });
 
-  it('indents with the editor\'s tab settings', () => {
+  it("indents with the editor's tab settings", () => {
     const edits = format(analyze('$h = a.b\nmatch:\n$h\n'), { tabSize: 4, insertSpaces: false });
-    assert.equal(edits[0]!.newText, '$h = a.b\nmatch:\n\t$h\n');
+    assert.equal(edits[0].newText, '$h = a.b\nmatch:\n\t$h\n');
     const spaces = format(analyze('$h = a.b\nmatch:\n$h\n'), { tabSize: 4, insertSpaces: true });
-    assert.equal(spaces[0]!.newText, '$h = a.b\nmatch:\n    $h\n');
+    assert.equal(spaces[0].newText, '$h = a.b\nmatch:\n    $h\n');
   });
 
   it('leaves documents with lexical errors alone', () => {
@@ -165,8 +201,16 @@ describe('UDM formatting, folding and semantic tokens', () => {
   });
 
   it('folds sections and multi-line parentheses', () => {
-    const folds = foldingRanges(analyze('(a.b = 1\n OR a.b = 2\n)\n$h = a.b\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\n  $d = count(metadata.id)'));
-    assert.deepEqual(folds, [{ startLine: 4, endLine: 5 }, { startLine: 6, endLine: 8 }, { startLine: 0, endLine: 1 }]);
+    const folds = foldingRanges(
+      analyze(
+        '(a.b = 1\n OR a.b = 2\n)\n$h = a.b\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\n  $d = count(metadata.id)',
+      ),
+    );
+    assert.deepEqual(folds, [
+      { startLine: 4, endLine: 5 },
+      { startLine: 6, endLine: 8 },
+      { startLine: 0, endLine: 1 },
+    ]);
   });
 
   it('encodes semantic tokens relative to the previous one', () => {
@@ -175,9 +219,9 @@ describe('UDM formatting, folding and semantic tokens', () => {
     let line = 0;
     let ch = 0;
     for (let i = 0; i < data.length; i += 5) {
-      line += data[i]!;
-      ch = data[i]! === 0 ? ch + data[i + 1]! : data[i + 1]!;
-      decoded.push([line, ch, data[i + 2]!, SEMANTIC_TOKEN_TYPES[data[i + 3]!]!]);
+      line += data[i];
+      ch = data[i] === 0 ? ch + data[i + 1] : data[i + 1];
+      decoded.push([line, ch, data[i + 2], SEMANTIC_TOKEN_TYPES[data[i + 3]]]);
     }
     assert.deepEqual(decoded, [
       [0, 0, 8, 'property'],
@@ -193,7 +237,11 @@ describe('UDM formatting, folding and semantic tokens', () => {
 
 describe('UDM outline', () => {
   it('lists the filter with its placeholders and each section with its variables', () => {
-    const symbols = documentSymbols(analyze('$h = principal.hostname\nmetadata.event_type = "USER_LOGIN"\nmatch:\n  $h\noutcome:\n  $n = count(metadata.id)\nlimit:\n  5'));
+    const symbols = documentSymbols(
+      analyze(
+        '$h = principal.hostname\nmetadata.event_type = "USER_LOGIN"\nmatch:\n  $h\noutcome:\n  $n = count(metadata.id)\nlimit:\n  5',
+      ),
+    );
     assert.deepEqual(
       symbols.map((s) => [s.name, s.detail, (s.children ?? []).map((c) => `${c.name} ${c.detail ?? ''}`.trim())]),
       [
@@ -203,6 +251,6 @@ describe('UDM outline', () => {
         ['limit:', '5', []],
       ],
     );
-    assert.deepEqual(symbols[2]!.range, { start: { line: 4, character: 0 }, end: { line: 5, character: 25 } });
+    assert.deepEqual(symbols[2].range, { start: { line: 4, character: 0 }, end: { line: 5, character: 25 } });
   });
 });

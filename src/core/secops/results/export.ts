@@ -33,9 +33,12 @@ export function toNdjson(rows: readonly unknown[]): string {
 
 export function exportResults(format: ExportFormat, rows: readonly unknown[], columns: readonly ColumnSpec[]): string {
   switch (format) {
-    case 'csv': return toCsv(rows, columns);
-    case 'json': return toJson(rows);
-    case 'ndjson': return toNdjson(rows);
+    case 'csv':
+      return toCsv(rows, columns);
+    case 'json':
+      return toJson(rows);
+    case 'ndjson':
+      return toNdjson(rows);
   }
 }
 
@@ -52,7 +55,9 @@ const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u200B-\u200F\u2
  */
 export function displayText(value: string, max = 300): string {
   let text = value.length > max * 4 ? value.slice(0, max * 4) : value;
-  text = text.replace(/\r\n|\r|\n|\t/g, ' ').replace(INVISIBLE, (c) => `\u2039U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}\u203A`);
+  text = text
+    .replace(/\r\n|\r|\n|\t/g, ' ')
+    .replace(INVISIBLE, (c) => `\u2039U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}\u203A`);
   return text.length > max ? `${text.slice(0, max)}\u2026 (${value.length.toLocaleString('en-US')} chars)` : text;
 }
 

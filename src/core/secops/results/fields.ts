@@ -1,7 +1,8 @@
 // Reading result rows as columns: dotted paths through nested JSON, arrays flattened, plus the
 // default columns each kind of result opens with. Pure: runs in the webview and in Node tests.
 
-export type ResultKind = 'udm' | 'assetEvents' | 'assets' | 'iocMatches' | 'iocDetails' | 'assetAliases' | 'userAliases' | 'alerts';
+export type ResultKind =
+  'udm' | 'assetEvents' | 'assets' | 'iocMatches' | 'iocDetails' | 'assetAliases' | 'userAliases' | 'alerts';
 
 export interface ColumnSpec {
   /** Dotted path from the row root; arrays are stepped through without an index ("principal.ip"). */
@@ -27,16 +28,32 @@ export function defaultColumns(kind: ResultKind): ColumnSpec[] {
       return [
         { id: `${r}metadata.eventTimestamp`, label: 'Time' },
         { id: `${r}metadata.eventType`, label: 'Event type' },
-        { id: `${r}principal.hostname`, label: 'Principal', fallbacks: [`${r}principal.ip`, `${r}principal.user.userid`, `${r}principal.asset.hostname`] },
-        { id: `${r}target.hostname`, label: 'Target', fallbacks: [`${r}target.ip`, `${r}target.url`, `${r}target.user.userid`] },
-        { id: `${r}securityResult.action`, label: 'Security result', fallbacks: [`${r}securityResult.severity`, `${r}securityResult.summary`] },
+        {
+          id: `${r}principal.hostname`,
+          label: 'Principal',
+          fallbacks: [`${r}principal.ip`, `${r}principal.user.userid`, `${r}principal.asset.hostname`],
+        },
+        {
+          id: `${r}target.hostname`,
+          label: 'Target',
+          fallbacks: [`${r}target.ip`, `${r}target.url`, `${r}target.user.userid`],
+        },
+        {
+          id: `${r}securityResult.action`,
+          label: 'Security result',
+          fallbacks: [`${r}securityResult.severity`, `${r}securityResult.summary`],
+        },
       ];
     case 'assets':
       return [
         { id: 'asset.hostname', label: 'Asset', fallbacks: ['asset.assetIpAddress', 'asset.mac', 'asset.productId'] },
         { id: 'firstSeenArtifactInfo.seenTime', label: 'First seen' },
         { id: 'lastSeenArtifactInfo.seenTime', label: 'Last seen' },
-        { id: 'firstSeenArtifactInfo.artifactIndicator.domainName', label: 'Artifact', fallbacks: ARTIFACT_KEYS.slice(1).map((k) => `firstSeenArtifactInfo.artifactIndicator.${k}`) },
+        {
+          id: 'firstSeenArtifactInfo.artifactIndicator.domainName',
+          label: 'Artifact',
+          fallbacks: ARTIFACT_KEYS.slice(1).map((k) => `firstSeenArtifactInfo.artifactIndicator.${k}`),
+        },
       ];
     case 'iocMatches':
       return [
@@ -60,13 +77,21 @@ export function defaultColumns(kind: ResultKind): ColumnSpec[] {
       ];
     case 'assetAliases':
       return [
-        { id: 'entity.asset.hostname', label: 'Hostname', fallbacks: ['entity.asset.ip', 'entity.asset.mac', 'entity.asset.assetId'] },
+        {
+          id: 'entity.asset.hostname',
+          label: 'Hostname',
+          fallbacks: ['entity.asset.ip', 'entity.asset.mac', 'entity.asset.assetId'],
+        },
         { id: 'metadata.interval.startTime', label: 'From' },
         { id: 'metadata.interval.endTime', label: 'To' },
       ];
     case 'userAliases':
       return [
-        { id: 'entity.user.userid', label: 'User', fallbacks: ['entity.user.emailAddresses', 'entity.user.productObjectId'] },
+        {
+          id: 'entity.user.userid',
+          label: 'User',
+          fallbacks: ['entity.user.emailAddresses', 'entity.user.productObjectId'],
+        },
         { id: 'entity.user.userDisplayName', label: 'Name' },
         { id: 'entity.user.title', label: 'Title' },
         { id: 'metadata.interval.startTime', label: 'From' },
@@ -106,7 +131,12 @@ export function valuesAt(root: unknown, path: string): unknown[] {
     for (const value of current) {
       if (Array.isArray(value)) {
         for (const item of value) {
-          if (item !== null && typeof item === 'object' && !Array.isArray(item) && Object.prototype.hasOwnProperty.call(item, segment)) {
+          if (
+            item !== null &&
+            typeof item === 'object' &&
+            !Array.isArray(item) &&
+            Object.prototype.hasOwnProperty.call(item, segment)
+          ) {
             next.push((item as Record<string, unknown>)[segment]);
           }
         }
@@ -158,7 +188,8 @@ export function discoverColumns(rows: readonly unknown[], limit = 2000): string[
       return;
     }
     if (value !== null && typeof value === 'object') {
-      for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
+      for (const key of Object.keys(value))
+        walk((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key, depth + 1);
       return;
     }
     if (path) seen.add(path);

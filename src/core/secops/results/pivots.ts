@@ -22,9 +22,24 @@ export type PivotAction =
   | 'fullEvent';
 
 export const PIVOT_ACTIONS: readonly PivotAction[] = [
-  'assetEvents.hostname', 'assetEvents.ip', 'assetEvents.mac', 'assets.domain', 'assets.ip', 'assets.md5', 'assets.sha1',
-  'assets.sha256', 'iocDetails.domain', 'iocDetails.ip', 'assetAliases.hostname', 'assetAliases.ip', 'assetAliases.mac',
-  'userAliases.email', 'userAliases.username', 'userAliases.windowsSid', 'rawLog', 'fullEvent',
+  'assetEvents.hostname',
+  'assetEvents.ip',
+  'assetEvents.mac',
+  'assets.domain',
+  'assets.ip',
+  'assets.md5',
+  'assets.sha1',
+  'assets.sha256',
+  'iocDetails.domain',
+  'iocDetails.ip',
+  'assetAliases.hostname',
+  'assetAliases.ip',
+  'assetAliases.mac',
+  'userAliases.email',
+  'userAliases.username',
+  'userAliases.windowsSid',
+  'rawLog',
+  'fullEvent',
 ];
 
 export const PIVOT_LABELS: Record<PivotAction, string> = {
@@ -69,7 +84,13 @@ export function pivotsFor(path: string, value: string): PivotAction[] {
     if (DOMAIN.test(v)) out.push('assets.domain', 'iocDetails.domain');
     return out;
   }
-  if (last === 'ip' || last === 'assetipaddress' || last === 'ipaddress' || last === 'destinationipaddress' || last === 'natip') {
+  if (
+    last === 'ip' ||
+    last === 'assetipaddress' ||
+    last === 'ipaddress' ||
+    last === 'destinationipaddress' ||
+    last === 'natip'
+  ) {
     if (isIp(v)) out.push('assetEvents.ip', 'assets.ip', 'iocDetails.ip', 'assetAliases.ip');
     return out;
   }

@@ -21,18 +21,23 @@ export function compareCells(a: string, b: string): number {
  * The order of `indices` sorted by `column`, stable (ties keep their current order); blank cells
  * stay at the end in both directions.
  */
-export function sortIndices(rows: readonly unknown[], indices: ArrayLike<number>, column: ColumnSpec, direction: SortDirection): Uint32Array {
+export function sortIndices(
+  rows: readonly unknown[],
+  indices: ArrayLike<number>,
+  column: ColumnSpec,
+  direction: SortDirection,
+): Uint32Array {
   const n = indices.length;
   const keys = new Array<string>(n);
   const order = new Array<number>(n);
   for (let i = 0; i < n; i++) {
-    keys[i] = cellText(rows[indices[i]!], column);
+    keys[i] = cellText(rows[indices[i]], column);
     order[i] = i;
   }
   const sign = direction === 'asc' ? 1 : -1;
   order.sort((x, y) => {
-    const a = keys[x]!;
-    const b = keys[y]!;
+    const a = keys[x];
+    const b = keys[y];
     if (a === '' || b === '') {
       const c = compareCells(a, b);
       return c !== 0 ? c : x - y;
@@ -41,7 +46,7 @@ export function sortIndices(rows: readonly unknown[], indices: ArrayLike<number>
     return c !== 0 ? c : x - y;
   });
   const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = indices[order[i]!]!;
+  for (let i = 0; i < n; i++) out[i] = indices[order[i]]!;
   return out;
 }
 
@@ -92,7 +97,11 @@ export class SearchIndex {
  * Indices of the rows matching a quick filter: whitespace-separated terms that must all appear
  * (case-insensitive); a term "path:value" must appear in that field.
  */
-export function filterIndices(rows: readonly unknown[], filter: string, index: SearchIndex = new SearchIndex(rows)): Uint32Array {
+export function filterIndices(
+  rows: readonly unknown[],
+  filter: string,
+  index: SearchIndex = new SearchIndex(rows),
+): Uint32Array {
   const terms = parseFilter(filter);
   const out: number[] = [];
   for (let i = 0; i < rows.length; i++) {
@@ -140,8 +149,22 @@ export interface HistogramBin {
 }
 
 const NICE_STEPS = [
-  1000, 5000, 10_000, 30_000, 60_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000,
-  12 * 3_600_000, 86_400_000, 7 * 86_400_000, 30 * 86_400_000,
+  1000,
+  5000,
+  10_000,
+  30_000,
+  60_000,
+  300_000,
+  600_000,
+  900_000,
+  1_800_000,
+  3_600_000,
+  3 * 3_600_000,
+  6 * 3_600_000,
+  12 * 3_600_000,
+  86_400_000,
+  7 * 86_400_000,
+  30 * 86_400_000,
 ];
 
 /**
@@ -157,10 +180,10 @@ export function histogram(times: ArrayLike<number>, start: number, end: number, 
   const bins: HistogramBin[] = [];
   for (let i = 0; i < count; i++) bins.push({ start: first + i * width, end: first + (i + 1) * width, count: 0 });
   for (let i = 0; i < times.length; i++) {
-    const t = times[i]!;
+    const t = times[i];
     if (!(t >= start && t < end)) continue;
     const b = Math.floor((t - first) / width);
-    if (b >= 0 && b < bins.length) bins[b]!.count++;
+    if (b >= 0 && b < bins.length) bins[b].count++;
   }
   return bins;
 }
