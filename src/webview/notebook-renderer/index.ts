@@ -88,7 +88,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   const note =
     data.totalEvents === 0
       ? 'No events matched.'
-      : `${fmt(data.totalEvents)} events${data.moreDataAvailable ? ' (cut at the limit)' : ''}` +
+      : `${fmt(data.totalEvents)} event${data.totalEvents === 1 ? '' : 's'}${data.moreDataAvailable ? ' (cut at the limit)' : ''}` +
         (data.keptRows < data.totalEvents ? `, ${fmt(data.keptRows)} kept in the notebook` : '') +
         ` · ${data.window.start} – ${data.window.end} · ran ${data.ranAt} in ${fmt(data.durationMs)} ms`;
   box.append(el('div', { class: 'cb-note', 'data-testid': 'kept-note' }, note));
