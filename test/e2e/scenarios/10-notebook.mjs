@@ -58,7 +58,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   if ((await frame.locator('.cb-row').count()) === 0) throw new Error('no result rows rendered in the outputs');
   await screenshot('ran-all');
   const path = join(workspace, FILE);
-  let saved = await saveUntil(page, path, (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3);
+  const saved = await saveUntil(page, path, (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3);
   log(`saved: ${saved.cells.map((c) => (c.output ? `${c.output.keptRows}/${c.output.totalEvents}` : '-')).join(', ')}`);
 
   // Cancel: the sandbox answers slowly; start the first cell and stop it.
@@ -78,7 +78,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   // Run it again, so all three cells hold results, and save.
   await cells.first().locator('.monaco-editor .view-lines').click();
   await page.keyboard.press('Control+Enter');
-  saved = await saveUntil(
+  await saveUntil(
     page,
     path,
     (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3 && nb.cells[1].executionOrder > 3,

@@ -50,7 +50,10 @@ describe('UDM notebook file', () => {
     };
     const text = serializeNotebook(nb);
     assert.ok(text.endsWith('\n'));
-    assert.ok(text.includes('\n        "metadata.event_type = \\"USER_LOGIN\\"",\n'), 'each source line on its own line');
+    assert.ok(
+      text.includes('\n        "metadata.event_type = \\"USER_LOGIN\\"",\n'),
+      'each source line on its own line',
+    );
     const back = parseNotebook(text);
     assert.deepEqual(back, nb);
     assert.equal(serializeNotebook(back), text, 'stable: saving again changes nothing');
@@ -94,7 +97,7 @@ describe('UDM notebook file', () => {
     const nb = parseNotebook(
       '{"format":"cloudbench-udm-notebook","version":1,"cells":[{"kind":"udm","source":"a = 1\\nb = 2"}]}',
     );
-    assert.deepEqual(nb.cells[0]!.source, ['a = 1', 'b = 2']);
+    assert.deepEqual(nb.cells[0].source, ['a = 1', 'b = 2']);
   });
 
   it('keeps the first rows up to the setting and says how many', () => {
@@ -129,7 +132,7 @@ describe('UDM notebook file', () => {
         { kind: 'udm', source: ['x'], output: { kind: 'results', events: [1, 2, 3], keptRows: 99, totalEvents: 1 } },
       ],
     });
-    const out = parseNotebook(text).cells[0]!.output;
+    const out = parseNotebook(text).cells[0].output;
     assert.ok(out && out.kind === 'results');
     assert.equal(out.keptRows, 3);
     assert.equal(out.totalEvents, 3);
