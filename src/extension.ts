@@ -6,6 +6,7 @@ import { activateLanguage } from './features/language';
 import { activateModels } from './features/models';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
+import { activateStatistics } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
@@ -23,6 +24,7 @@ const FEATURES: Array<[string, FeatureActivator]> = [
   ['Models', activateModels],
   ['API Keys', activateKeys],
   ['SecOps search', activateSearch],
+  ['Statistical search', activateStatistics],
   ['UDM language', activateLanguage],
 ];
 
