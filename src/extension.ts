@@ -7,6 +7,7 @@ import { activateModels } from './features/models';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
 import { createServices, showSettingProblem, type Services } from './features/services';
+import { activateTrust } from './features/trust';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
@@ -19,6 +20,7 @@ export interface CloudbenchApi {
 type FeatureActivator = (context: vscode.ExtensionContext, services: Services) => void;
 
 const FEATURES: Array<[string, FeatureActivator]> = [
+  ['workspace trust', (context) => activateTrust(context)],
   ['account and sandbox', activateAccount],
   ['Models', activateModels],
   ['API Keys', activateKeys],
