@@ -183,8 +183,8 @@ describe('token policy: where a Google credential may go', () => {
         p.authorize('https://GW.corp.example.:9443/c'),
       ]);
       assert.equal(asked.length, 1);
-      assert.equal(asked[0]!.display, 'gw.corp.example:9443');
-      assert.equal(asked[0]!.universeDomain, 'googleapis.com');
+      assert.equal(asked[0]?.display, 'gw.corp.example:9443');
+      assert.equal(asked[0]?.universeDomain, 'googleapis.com');
     });
 
     it('remembers a no for the session, so a refresh does not ask again', async () => {

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type * as SettingsModule from '../../../src/platform/settings';
 import { useFakeVscode } from '../fakes/vscode';
 
 useFakeVscode();
 // Loaded after the fake is in place.
-const { SENSITIVE_SETTINGS, isSensitiveSetting } =
-  require('../../../src/platform/settings') as typeof import('../../../src/platform/settings');
+const { SENSITIVE_SETTINGS, isSensitiveSetting } = require('../../../src/platform/settings') as typeof SettingsModule;
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
