@@ -4,9 +4,11 @@ import * as vscode from 'vscode';
 import { activateKeys } from './features/keys';
 import { activateLanguage } from './features/language';
 import { activateModels } from './features/models';
+import { activateNotebooks } from './features/notebooks';
 import { activateReferenceLists } from './features/referenceLists';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
+import { activateStatistics } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
@@ -24,7 +26,9 @@ const FEATURES: Array<[string, FeatureActivator]> = [
   ['Models', activateModels],
   ['API Keys', activateKeys],
   ['SecOps search', activateSearch],
+  ['Statistical search', activateStatistics],
   ['UDM language', activateLanguage],
+  ['UDM notebooks', activateNotebooks],
   ['Reference lists', activateReferenceLists],
 ];
 
