@@ -57,6 +57,16 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   log(`ran: ${notes.map((n) => n.split(' · ')[0]).join(' | ')}`);
   if ((await frame.locator('.cb-row').count()) === 0) throw new Error('no result rows rendered in the outputs');
   await screenshot('ran-all');
+
+  // A row action from the output: the full event opens in an editor.
+  await frame.locator('.cb-row').first().click();
+  await frame.locator('.cb-detail button', { hasText: 'Full event' }).click();
+  await page
+    .locator('.editor-instance .view-lines', { hasText: /"eventType":\s*"USER_LOGIN"/ })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  log('the row action opened the full event');
+  await wb.openFile(page, 'password-guessing.udmnb');
   const path = join(workspace, FILE);
   const saved = await saveUntil(page, path, (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3);
   log(`saved: ${saved.cells.map((c) => (c.output ? `${c.output.keptRows}/${c.output.totalEvents}` : '-')).join(', ')}`);
