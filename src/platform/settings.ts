@@ -13,6 +13,10 @@ export interface CloudbenchSettings {
    */
   invalidEndpoints: Partial<Record<EndpointKind, string>>;
   universeDomain: string | undefined;
+  /** cloudbench.quotaProject: sent as x-goog-user-project (else GOOGLE_CLOUD_QUOTA_PROJECT, else the credentials'). */
+  quotaProject: string | undefined;
+  /** cloudbench.mtls.*: undefined means "follow the environment variable". */
+  mtls: { endpoint: 'auto' | 'always' | 'never' | undefined; clientCertificate: boolean | undefined };
   secops: { region: string; credentialsFile: string | undefined };
   search: { defaultLimit: number; defaultTimeRange: '1h' | '24h' | '7d' };
   retry: RetryPolicy;
@@ -55,6 +59,37 @@ function checkUrl(
     invalid[kind] = `${setting}: ${message}`;
     return undefined;
   }
+}
+
+function readQuotaProject(config: vscode.WorkspaceConfiguration, problems: SettingProblem[]): string | undefined {
+  const value = text(config, 'quotaProject');
+  if (value !== undefined && !PROJECT.test(value)) {
+    problems.push({
+      setting: 'cloudbench.quotaProject',
+      message: `"${value}" is not a project ID or number; not sent.`,
+    });
+    return undefined;
+  }
+  return value;
+}
+
+function readMtls(config: vscode.WorkspaceConfiguration, problems: SettingProblem[]): CloudbenchSettings['mtls'] {
+  const endpoint = text(config, 'mtls.endpoint') ?? 'default';
+  const cert = text(config, 'mtls.clientCertificate') ?? 'default';
+  if (!['default', 'auto', 'always', 'never'].includes(endpoint))
+    problems.push({
+      setting: 'cloudbench.mtls.endpoint',
+      message: `"${endpoint}" is not default, auto, always or never; using default.`,
+    });
+  if (!['default', 'on', 'off'].includes(cert))
+    problems.push({
+      setting: 'cloudbench.mtls.clientCertificate',
+      message: `"${cert}" is not default, on or off; using default.`,
+    });
+  return {
+    endpoint: endpoint === 'auto' || endpoint === 'always' || endpoint === 'never' ? endpoint : undefined,
+    clientCertificate: cert === 'on' ? true : cert === 'off' ? false : undefined,
+  };
 }
 
 /** Reads every cloudbench.* setting, keeping what is usable and listing what is not. */
@@ -126,6 +161,8 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
     },
     invalidEndpoints,
     universeDomain: text(config, 'universeDomain'),
+    quotaProject: readQuotaProject(config, problems),
+    mtls: readMtls(config, problems),
     secops: { region, credentialsFile: text(config, 'secops.credentialsFile') },
     search: {
       defaultLimit: Math.round(numberIn('cloudbench.search.defaultLimit', limit, 1, 10000, 10000)),
