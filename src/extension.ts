@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { activateKeys } from './features/keys';
 import { activateLanguage } from './features/language';
 import { activateModels } from './features/models';
+import { activateNotebooks } from './features/notebooks';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
 import { createServices, showSettingProblem, type Services } from './features/services';
@@ -24,6 +25,7 @@ const FEATURES: Array<[string, FeatureActivator]> = [
   ['API Keys', activateKeys],
   ['SecOps search', activateSearch],
   ['UDM language', activateLanguage],
+  ['UDM notebooks', activateNotebooks],
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {
