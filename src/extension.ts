@@ -7,6 +7,7 @@ import { activateModels } from './features/models';
 import { activateNotebooks } from './features/notebooks';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
+import { activateStatistics } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
@@ -24,6 +25,7 @@ const FEATURES: Array<[string, FeatureActivator]> = [
   ['Models', activateModels],
   ['API Keys', activateKeys],
   ['SecOps search', activateSearch],
+  ['Statistical search', activateStatistics],
   ['UDM language', activateLanguage],
   ['UDM notebooks', activateNotebooks],
 ];

@@ -7,16 +7,9 @@ import type { Compiler } from '../evaluate';
 import { findFunction, timestampSeconds, toStr } from '../functions';
 import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
 import { bucketStart, ZoneOffsets } from './buckets';
-import { isAggregateName, type AggregateName, type StatsPlan } from './plan';
+import { isAggregateName, type AggregateName, type ColumnType, type StatsColumn, type StatsPlan } from './plan';
 
-export type ColumnRole = 'key' | 'bucket' | 'outcome';
-export type ColumnType = 'string' | 'number' | 'bool' | 'timestamp' | 'array' | 'mixed';
-
-export interface StatsColumn {
-  name: string;
-  role: ColumnRole;
-  type: ColumnType;
-}
+export type { ColumnRole, ColumnType, StatsColumn } from './plan';
 
 export interface StatsResult {
   columns: StatsColumn[];

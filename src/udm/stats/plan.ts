@@ -61,3 +61,13 @@ export type AggregateName = (typeof AGGREGATE_NAMES)[number];
 export function isAggregateName(name: string): name is AggregateName {
   return (AGGREGATE_NAMES as readonly string[]).includes(name.toLowerCase());
 }
+
+export type ColumnRole = 'key' | 'bucket' | 'outcome';
+export type ColumnType = 'string' | 'number' | 'bool' | 'timestamp' | 'array' | 'mixed';
+
+/** A column of a statistics table: a match key, the time bucket, or an outcome variable. */
+export interface StatsColumn {
+  name: string;
+  role: ColumnRole;
+  type: ColumnType;
+}
