@@ -9,6 +9,7 @@ import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
 import { activateStatistics } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
+import { activateTrust } from './features/trust';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
@@ -21,6 +22,7 @@ export interface CloudbenchApi {
 type FeatureActivator = (context: vscode.ExtensionContext, services: Services) => void;
 
 const FEATURES: Array<[string, FeatureActivator]> = [
+  ['workspace trust', (context) => activateTrust(context)],
   ['account and sandbox', activateAccount],
   ['Models', activateModels],
   ['API Keys', activateKeys],

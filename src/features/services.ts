@@ -10,6 +10,8 @@ import {
   type TokenSource,
 } from '../core/google/credentials';
 import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestService } from '../core/google/endpoints';
+import { DEFAULT_UNIVERSE, TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
+import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
 
@@ -41,6 +43,8 @@ export interface Connection {
    * SecOps region and the mTLS rules). Throws InvalidSettingError for an unusable override.
    */
   restEndpoint(service: RestService): EndpointPlan & { baseUrl: string };
+  /** Decides which hosts may receive a Google credential (the universe's hosts and the user's allow-list). */
+  readonly tokenPolicy: TokenPolicy;
 }
 
 export class InvalidSettingError extends Error {
@@ -60,6 +64,14 @@ export function createServices(context: vscode.ExtensionContext): Services {
   context.subscriptions.push(emitter);
   const tokenCache = new Map<string, TokenSource>();
   const sandboxTokens = sandboxTokenSource();
+  let settingsNow: CloudbenchSettings | undefined;
+  // One policy for the session, so a host the user declined is not asked about again on every refresh.
+  const tokenPolicy = new TokenPolicy({
+    universeDomain: () =>
+      settingsNow?.universeDomain ?? process.env['GOOGLE_CLOUD_UNIVERSE_DOMAIN']?.trim() ?? DEFAULT_UNIVERSE,
+    allowedHosts: () => settingsNow?.allowedTokenHosts ?? [],
+    askConsent: askTokenHostConsent,
+  });
 
   const googleTokens = (
     settings: CloudbenchSettings,
@@ -82,10 +94,30 @@ export function createServices(context: vscode.ExtensionContext): Services {
     const cacheKey = JSON.stringify(options);
     let source = tokenCache.get(cacheKey);
     if (!source) {
-      source = googleTokenSource(options);
+      source = googleTokenSource({ ...options, policy: tokenPolicy });
       tokenCache.set(cacheKey, source);
     }
     return source;
+  };
+  /**
+   * Chooses by where each request really goes: loopback (the sandbox) gets the sandbox token only,
+   * everything else Google credentials, which the token policy checks for that destination.
+   */
+  const byDestination = (hint: string | undefined, google: () => TokenSource): TokenSource => {
+    const loopbackHint = !!hint && isLoopbackEndpoint(hint);
+    return {
+      kind: loopbackHint ? 'sandbox' : 'google',
+      getAccessToken: (destination, signal) => {
+        const parsed = parseDestination(destination);
+        return 'host' in parsed && isLoopbackHost(parsed.host)
+          ? sandboxTokens.getAccessToken(destination, signal)
+          : google().getAccessToken(destination, signal);
+      },
+      // The quota project and the description belong to the Google credentials, not the sandbox.
+      requestHeaders: (signal) =>
+        loopbackHint ? Promise.resolve({}) : (google().requestHeaders?.(signal) ?? Promise.resolve({})),
+      ...(loopbackHint ? {} : { describe: (signal?: AbortSignal) => google().describe!(signal) }),
+    };
   };
 
   let problems: SettingProblem[] = [];
@@ -94,6 +126,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     problems = read.problems;
     for (const p of problems) log.warn(`${p.setting}: ${p.message}`);
     const { settings } = read;
+    settingsNow = settings;
     const endpoints = [settings.endpoints.models, settings.endpoints.apiKeys, settings.endpoints.secops].filter(
       (e): e is string => !!e,
     );
@@ -107,15 +140,16 @@ export function createServices(context: vscode.ExtensionContext): Services {
         return settings.endpoints[kind];
       },
       cloudTokens: (endpoint) =>
-        endpoint && isLoopbackEndpoint(endpoint)
-          ? sandboxTokens
-          : googleTokens(settings, settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+        byDestination(endpoint, () =>
+          googleTokens(settings, settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+        ),
       secopsTokens: (endpoint) =>
-        endpoint && isLoopbackEndpoint(endpoint)
-          ? sandboxTokens
-          : settings.secops.credentialsFile
+        byDestination(endpoint, () =>
+          settings.secops.credentialsFile
             ? googleTokens(settings, settings.secops.credentialsFile, SECOPS_SCOPE, 'cloudbench.secops.credentialsFile')
             : googleTokens(settings, settings.credentialsFile, SECOPS_SCOPE, 'cloudbench.credentialsFile'),
+        ),
+      tokenPolicy,
       modelsEndpointOptions: () => {
         const invalid = settings.invalidEndpoints.models;
         if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
@@ -190,6 +224,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
         e.affectsConfiguration('cloudbench.secops.credentialsFile')
       )
         tokenCache.clear();
+      if (e.affectsConfiguration('cloudbench.allowedTokenHosts') || e.affectsConfiguration('cloudbench.endpoints'))
+        tokenPolicy.reset();
       const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
       current = build();
       watchCredentialFiles();

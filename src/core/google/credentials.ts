@@ -12,6 +12,7 @@ import type { AuthClient, GoogleAuth } from 'google-auth-library';
 import { CancelledError } from './errors';
 import { DEFAULT_UNIVERSE_DOMAIN } from './endpoints';
 import { redactSecrets } from '../secrets';
+import type { TokenPolicy } from './token-policy';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 /** The Search API's single OAuth scope (reference C.1). */
@@ -107,8 +108,11 @@ export interface CredentialInfo {
 
 export interface TokenSource {
   readonly kind: 'sandbox' | 'google';
-  /** A bearer access token; never log it. */
-  getAccessToken(signal?: AbortSignal): Promise<string>;
+  /**
+   * A bearer access token for one request to `destination` (the URL the request goes to); never
+   * log it. Google sources refuse destinations their TokenPolicy does not allow.
+   */
+  getAccessToken(destination: string, signal?: AbortSignal): Promise<string>;
   /** Non-secret headers every call made with these credentials carries (x-goog-user-project). */
   requestHeaders?(signal?: AbortSignal): Promise<Record<string, string>>;
   /** The credentials behind the tokens (loads them, never fetches a token). */
@@ -484,6 +488,8 @@ export interface GoogleTokenOptions {
   scopes: string[];
   /** Setting that named the key file, for messages. */
   setting?: string;
+  /** Decides which destinations may get the token (token-policy.ts); checked before any credential is read. */
+  policy: TokenPolicy;
   /** Which service the tokens are for: SecOps advice and scope checks differ. Default "cloud". */
   service?: CredentialService;
   /** Project ID given to the auth library, so it never probes the metadata server for one. */
@@ -627,7 +633,8 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
 
   return {
     kind: 'google',
-    async getAccessToken(signal) {
+    async getAccessToken(destination, signal) {
+      await abortable(options.policy.authorize(destination), signal);
       const l = await abortable(load(), signal);
       const token = await abortable(
         (async () => {

@@ -17,7 +17,11 @@ import {
   tokenSourceFor,
   type CredentialOrigin,
 } from '../../../src/core/google/credentials';
+import { TokenPolicy } from '../../../src/core/google/token-policy';
 import { redactSecrets } from '../../../src/core/secrets';
+
+const policy = new TokenPolicy({ universeDomain: () => 'googleapis.com', allowedHosts: () => [] });
+const DEST = 'https://apikeys.googleapis.com/v2/projects/p/locations/global/keys';
 
 const PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 })
   .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -87,10 +91,10 @@ describe('credentials', () => {
   });
 
   it('uses the sandbox token for loopback endpoints and Google credentials otherwise', async () => {
-    const sandbox = tokenSourceFor('http://127.0.0.1:1234', { scopes: ['s'] });
+    const sandbox = tokenSourceFor('http://127.0.0.1:1234', { scopes: ['s'], policy });
     assert.equal(sandbox.kind, 'sandbox');
-    assert.equal(await sandbox.getAccessToken(), SANDBOX_TOKEN);
-    assert.equal(tokenSourceFor('https://apikeys.googleapis.com', { scopes: ['s'] }).kind, 'google');
+    assert.equal(await sandbox.getAccessToken('http://127.0.0.1:1234/v2/keys'), SANDBOX_TOKEN);
+    assert.equal(tokenSourceFor('https://apikeys.googleapis.com', { scopes: ['s'], policy }).kind, 'google');
   });
 
   it('names the setting, the file and the cause for missing, broken and wrong files', async () => {
@@ -168,25 +172,26 @@ describe('credentials', () => {
   it('describes the credentials and picks the quota project: setting, then GOOGLE_CLOUD_QUOTA_PROJECT, then the file', async () => {
     const file = write('adc.json', USER);
     const base = { keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], setting: 'cloudbench.credentialsFile' };
-    const fromFile = googleTokenSource({ ...base, env: {} });
+    const fromFile = googleTokenSource({ policy, ...base, env: {} });
     assert.deepEqual(await fromFile.requestHeaders!(), { 'x-goog-user-project': 'billing-proj' });
     const info = await fromFile.describe!();
     assert.equal(info.type, 'authorized_user');
     assert.equal(info.quotaProjectSource, 'credentials');
     assert.equal(info.universeDomain, 'googleapis.com');
 
-    const fromEnv = googleTokenSource({ ...base, env: { GOOGLE_CLOUD_QUOTA_PROJECT: 'env-proj' } });
+    const fromEnv = googleTokenSource({ policy, ...base, env: { GOOGLE_CLOUD_QUOTA_PROJECT: 'env-proj' } });
     assert.deepEqual(await fromEnv.requestHeaders!(), { 'x-goog-user-project': 'env-proj' });
     const fromSetting = googleTokenSource({
+      policy,
       ...base,
       quotaProject: 'setting-proj',
       env: { GOOGLE_CLOUD_QUOTA_PROJECT: 'env-proj' },
     });
     assert.deepEqual(await fromSetting.requestHeaders!(), { 'x-goog-user-project': 'setting-proj' });
-    const secops = googleTokenSource({ ...base, sendQuotaProject: false, env: {} });
+    const secops = googleTokenSource({ policy, ...base, sendQuotaProject: false, env: {} });
     assert.deepEqual(await secops.requestHeaders!(), {});
 
-    const sa = googleTokenSource({ ...base, keyFile: write('sa.json', serviceAccount()), env: {} });
+    const sa = googleTokenSource({ policy, ...base, keyFile: write('sa.json', serviceAccount()), env: {} });
     const saInfo = await sa.describe!();
     assert.equal(saInfo.account, 'svc@p.iam.gserviceaccount.com');
     assert.equal(saInfo.quotaProject, undefined);
@@ -195,12 +200,13 @@ describe('credentials', () => {
 
   it('refuses credentials of another universe before any call, naming both universes', async () => {
     const file = write('tpc.json', serviceAccount({ universe_domain: 'example-universe.test' }));
-    const source = googleTokenSource({ keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], env: {} });
-    const err = await refusal(source.getAccessToken());
+    const source = googleTokenSource({ policy, keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], env: {} });
+    const err = await refusal(source.getAccessToken(DEST));
     assert.equal(err.problem, 'universe-mismatch');
     assert.match(err.message, /"example-universe\.test"/);
     assert.match(err.message, /"googleapis\.com"/);
     const matching = googleTokenSource({
+      policy,
       keyFile: file,
       scopes: [CLOUD_PLATFORM_SCOPE],
       universeDomain: 'example-universe.test',
@@ -208,16 +214,17 @@ describe('credentials', () => {
     });
     assert.equal((await matching.describe!()).universeDomain, 'example-universe.test');
     const viaEnv = googleTokenSource({
+      policy,
       keyFile: write('plain.json', serviceAccount()),
       scopes: [CLOUD_PLATFORM_SCOPE],
       env: { GOOGLE_CLOUD_UNIVERSE_DOMAIN: 'example-universe.test' },
     });
-    assert.equal((await refusal(viaEnv.getAccessToken())).problem, 'universe-mismatch');
+    assert.equal((await refusal(viaEnv.getAccessToken(DEST))).problem, 'universe-mismatch');
   });
 
   it('reads a credentials file again once it is fixed on disk', async () => {
     const file = write('later.json', '{ broken');
-    const source = googleTokenSource({ keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], env: {} });
+    const source = googleTokenSource({ policy, keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], env: {} });
     assert.equal((await refusal(source.describe!())).problem, 'not-json');
     assert.equal((await refusal(source.describe!())).problem, 'not-json');
     await new Promise((r) => setTimeout(r, 15));
@@ -230,15 +237,15 @@ describe('credentials', () => {
     const previous = process.env['METADATA_SERVER_DETECTION'];
     process.env['METADATA_SERVER_DETECTION'] = 'none';
     try {
-      const source = googleTokenSource({ scopes: [CLOUD_PLATFORM_SCOPE], env: {}, home, projectId: 'p' });
-      const err = await refusal(source.getAccessToken());
+      const source = googleTokenSource({ policy, scopes: [CLOUD_PLATFORM_SCOPE], env: {}, home, projectId: 'p' });
+      const err = await refusal(source.getAccessToken(DEST));
       assert.equal(err.problem, 'missing');
       assert.match(err.message, /No Google Cloud credentials were found/);
       assert.ok(err.message.includes(join(home, '.config', 'gcloud', 'application_default_credentials.json')));
       assert.match(err.message, /gcloud auth application-default login/);
       assert.ok(err.fixes.some((f) => f.copy === 'gcloud auth application-default login'));
-      const secops = googleTokenSource({ scopes: [SECOPS_SCOPE], service: 'secops', env: {}, home });
-      const secopsErr = await refusal(secops.getAccessToken());
+      const secops = googleTokenSource({ policy, scopes: [SECOPS_SCOPE], service: 'secops', env: {}, home });
+      const secopsErr = await refusal(secops.getAccessToken(DEST));
       assert.match(secopsErr.message, /service-account key file Google SecOps gave you/);
     } finally {
       if (previous === undefined) delete process.env['METADATA_SERVER_DETECTION'];
