@@ -337,7 +337,12 @@ export class SecOpsClient {
             ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           });
         } catch (err) {
-          throw withPreciseRetryDelay(err);
+          const precise = withPreciseRetryDelay(err);
+          // The server is the judge: its 429 empties this method's budget for every caller, and the
+          // refused call's token is given back so that its retry is not counted twice.
+          if (precise instanceof GoogleApiError && precise.status === 'RESOURCE_EXHAUSTED')
+            this.limiter.refused(method, precise.retryAfterMs ?? this.retry.initialBackoffMs);
+          throw precise;
         }
       },
       policy,
@@ -350,7 +355,7 @@ export class SecOpsClient {
               policy.retryable.includes(err.status) && (idempotent || err.options.httpStatus !== undefined)
             : idempotent && !isCancellation(err) && isTransportError(err),
         onRetry: (err, attempt, delayMs) => {
-          // The server is the judge: hold every caller of this method, not just this one.
+          // Hold every caller of this method for as long as this one waits, not just this one.
           if (err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED')
             this.limiter.penalize(method, delayMs);
           this.options.onRetry?.(method, err, attempt, delayMs);
