@@ -83,10 +83,8 @@ function buildClient(connection: Connection): ModelRegistryClient | undefined {
   const endpoint = connection.endpoint('models');
   return new (lazy.client().ModelRegistryClient)({
     tokenSource: connection.cloudTokens(endpoint),
-    endpoint: {
-      ...(endpoint ? { apiEndpoint: endpoint } : {}),
-      ...(s.universeDomain ? { universeDomain: s.universeDomain } : {}),
-    },
+    // The override, universe domain and mTLS settings: every regional host follows them.
+    endpoint: connection.modelsEndpointOptions(),
     retry: s.retry,
     timeoutMs: s.timeoutMs,
     log: (m) => log.debug(m),

@@ -17,7 +17,6 @@ import {
 import type { FromWebview, RunInfo } from '../../core/secops/messages';
 import { answerQueryBar } from '../../core/secops/querybar-service';
 import { getReferenceLists } from '../language';
-import { resolveSecOpsBaseUrl } from '../../core/secops/regions';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
@@ -129,14 +128,15 @@ export class SearchController implements vscode.Disposable {
     const { settings } = connection;
     // endpoint() refuses a malformed override: falling back to the region's production host would
     // send the user's searches somewhere they did not mean.
-    const override = connection.endpoint('secops');
-    const baseUrl = resolveSecOpsBaseUrl({
-      region: settings.secops.region,
-      ...(override ? { endpointOverride: override } : {}),
-    });
+    // The region's host in the configured universe domain (or its mTLS host), or the override.
+    const target = connection.restEndpoint('secops');
+    const baseUrl = target.baseUrl;
     const tokens = connection.secopsTokens(baseUrl);
     const key = JSON.stringify([
       baseUrl,
+      target.mtls,
+      settings.universeDomain,
+      settings.quotaProject,
       settings.secops.credentialsFile,
       settings.credentialsFile,
       settings.timeoutMs,
@@ -156,6 +156,7 @@ export class SearchController implements vscode.Disposable {
       this.client = new SecOpsClient({
         baseUrl,
         tokens,
+        ...(target.certSource ? { clientCert: target.certSource } : {}),
         limiter,
         retry: settings.retry,
         timeoutMs: settings.timeoutMs,
