@@ -4,7 +4,7 @@
 // host allowed, the same call does arrive, token and all).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer, type AddressInfo } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -99,20 +99,26 @@ describe('token destinations: the product path never sends a credential to a ref
   let undo: (() => void) | undefined;
   let restoreAuth: (() => void) | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'cloudbench-trust-'));
+  const keyFile = join(dir, 'adc.json');
 
   before(async () => {
     https = await startHttpsRecorder(dir);
     tcp = await startTcpRecorder();
     sandbox = await startSandbox({ seed: 'demo' });
     // The Google credential the product would mint: a known string, so the recorders can look for it.
+    // Everything up to the auth library is the product's own path (file, universe, policy).
     const lib = require('google-auth-library') as typeof AuthLibrary;
-    const original = lib.GoogleAuth.prototype.getAccessToken;
-    lib.GoogleAuth.prototype.getAccessToken = async function () {
-      return SECRET_TOKEN;
+    const original = lib.GoogleAuth.prototype.getClient;
+    lib.GoogleAuth.prototype.getClient = async function () {
+      return { getAccessToken: async () => ({ token: SECRET_TOKEN }), credentials: {} } as never;
     };
     restoreAuth = () => {
-      lib.GoogleAuth.prototype.getAccessToken = original;
+      lib.GoogleAuth.prototype.getClient = original;
     };
+    writeFileSync(
+      keyFile,
+      JSON.stringify({ type: 'authorized_user', client_id: 'c', client_secret: 's', refresh_token: 'r' }),
+    );
   });
   after(async () => {
     restoreAuth?.();
@@ -127,7 +133,7 @@ describe('token destinations: the product path never sends a credential to a ref
   });
 
   function connect(userSettings: Record<string, unknown>): ReturnType<ServicesModule.Services['connection']> {
-    undo = scriptConfiguration({ project: 'cloudbench-demo', ...userSettings });
+    undo = scriptConfiguration({ project: 'cloudbench-demo', credentialsFile: keyFile, ...userSettings });
     freshProductModules();
     const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
     return createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')).connection();
