@@ -153,7 +153,7 @@ describe('reliability: the statistics view (headless Chromium)', function () {
     assert.deepEqual(sorted, ['30', '12', '5']);
 
     await page.fill('#stats-filter', 'host-b');
-    await page.waitForFunction(() => document.querySelectorAll('.stats-row').length === 1);
+    await page.waitForFunction(() => browser$().document.querySelectorAll('.stats-row').length === 1);
     assert.match((await page.textContent('#stats-count')) ?? '', /1 of 3 groups/);
 
     await page.click('.stats-row');
