@@ -48,7 +48,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await wb.answerInputBox(page, LIST, 'Create Reference List (1/3)');
   await wb.answerInputBox(page, 'Hosts watched by the e2e test', 'Create Reference List (2/3)');
   await wb.pickQuickItem(page, 'Regular expressions', 'Create Reference List (3/3)');
-  await page.locator('.tabs-container .tab.active', { hasText: LIST }).waitFor();
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${LIST}"]`).waitFor();
   const editor = page.locator('.editor-instance .monaco-editor').first();
 
   // A bad regex line: flagged as you type, and the save is refused with nothing sent.
@@ -72,7 +72,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await setEditorText(page, editor, ['// database servers', '^srv-db-.*']);
   await editor.locator('.squiggly-error').first().waitFor({ state: 'hidden' });
   await save(page);
-  await page.locator('.tabs-container .tab.active.dirty', { hasText: LIST }).waitFor({ state: 'hidden' });
+  await page.locator(`.tabs-container .tab.active.dirty[data-resource-name="${LIST}"]`).waitFor({ state: 'hidden' });
   const created = await serverList(wb, sandbox);
   if (created.status !== 200 || JSON.stringify(created.json.lines) !== '["// database servers","^srv-db-.*"]')
     throw new Error(`after the save the server holds ${JSON.stringify(created.json)}`);
@@ -96,7 +96,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const queryEditor = page.locator('.editor-instance .monaco-editor').first();
   await queryEditor.locator('.view-lines span', { hasText: LIST }).last().click();
   await page.keyboard.press('F12');
-  await page.locator('.tabs-container .tab.active', { hasText: LIST }).waitFor();
+  await page.locator(`.tabs-container .tab.active[data-resource-name="${LIST}"]`).waitFor();
   log('Go to Definition on %name opened the list');
 
   // Edit the list and run the same query again: more events.
@@ -104,7 +104,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await listEditor.locator('.view-lines', { hasText: 'srv-db' }).waitFor();
   await setEditorText(page, listEditor, ['// database and web servers', '^srv-db-.*', '^srv-web-.*']);
   await save(page);
-  await page.locator('.tabs-container .tab.active.dirty', { hasText: LIST }).waitFor({ state: 'hidden' });
+  await page.locator(`.tabs-container .tab.active.dirty[data-resource-name="${LIST}"]`).waitFor({ state: 'hidden' });
   const edited = await serverList(wb, sandbox);
   if (!edited.json?.lines?.includes('^srv-web-.*'))
     throw new Error(`the edit did not reach the server: ${JSON.stringify(edited.json)}`);
