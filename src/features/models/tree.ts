@@ -12,6 +12,7 @@ import type {
 } from '../../core/models/types';
 import { PagedList } from '../../core/paging';
 import { describeError, GoogleApiError } from '../../core/google/errors';
+import { treeRowFix, type Fix } from '../../platform/commands';
 import {
   annotationLabel,
   checkpointDescription,
@@ -77,10 +78,14 @@ export class MessageNode extends ModelsNode {
 }
 
 export class ErrorNode extends MessageNode {
+  /** The fix the message suggests; the row's button and click run it. */
+  readonly fix: Fix;
   constructor(what: string, err: unknown) {
     super(`Could not load ${what}`, 'error', describeError(err));
     this.description = err instanceof GoogleApiError ? err.status : undefined;
-    this.contextValue = 'error';
+    this.contextValue = 'error.fix';
+    this.fix = treeRowFix(err);
+    this.command = { command: 'cloudbench.runFix', title: this.fix.label, arguments: [this] };
   }
 }
 
