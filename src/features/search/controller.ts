@@ -227,8 +227,12 @@ export class SearchController implements vscode.Disposable {
         return await call();
       } catch (err) {
         if (!isQuotaError(err) || signal.aborted) throw err;
-        const limiter = this.getClient().limiter;
-        const until = limiter.snapshot(method).blockedUntil ?? Date.now() + (err.retryAfterMs ?? DEFAULT_QUOTA_WAIT_MS);
+        // Until the server takes calls again and the budget (refilled as the server admits calls)
+        // has one to spend.
+        const snap = this.getClient().limiter.snapshot(method);
+        const until =
+          Math.max(snap.blockedUntil ?? 0, snap.remaining === 0 ? (snap.nextRefillAt ?? 0) : 0) ||
+          Date.now() + (err.retryAfterMs ?? DEFAULT_QUOTA_WAIT_MS);
         log.info(`${method}: quota exhausted on the server; waiting until ${new Date(until).toISOString()}`);
         for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
           report(`Waiting for quota, retrying in ${Math.ceil(left / 1000)} s`);
@@ -370,7 +374,7 @@ export class SearchController implements vscode.Disposable {
       const { firstMs, lastMs, order } = plan.span;
       if (firstMs !== undefined && lastMs !== undefined) {
         const from = order === 'ascending' ? run.window.startMs : firstMs;
-        const to = order === 'descending' ? run.window.endMs : lastMs + 1;
+        const to = order === 'descending' ? run.window.endMs : Math.floor(lastMs / 1000) * 1000 + 1000;
         run.info.covered = { start: formatTime(from, 'start'), end: formatTime(Math.min(to, run.window.endMs), 'end') };
       }
       run.info.restSearches = plan.windows.length;
