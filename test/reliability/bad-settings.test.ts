@@ -20,6 +20,8 @@ import { ApiKeysClient } from '../../src/core/apikeys/client';
 import { SecOpsClient } from '../../src/core/secops/client';
 import { sandboxTokenSource } from '../../src/core/google/credentials';
 import { redactSecrets } from '../../src/core/secrets';
+import type * as FeaturesServicesModule from '../../src/features/services';
+import type * as SearchControllerModule from '../../src/features/search/controller';
 
 const FAKE_PRIVATE_KEY =
   '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCfakefakefake\n-----END PRIVATE KEY-----\n';
@@ -98,7 +100,7 @@ describe('reliability: bad settings', () => {
     function services(values: Record<string, unknown>) {
       undo = scriptConfiguration({ project: 'cloudbench-demo', ...values });
       freshProductModules();
-      const { createServices } = require('../../src/features/services') as typeof import('../../src/features/services');
+      const { createServices } = require('../../src/features/services') as typeof FeaturesServicesModule;
       return createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent'));
     }
 
@@ -121,8 +123,7 @@ describe('reliability: bad settings', () => {
 
     it('the search client for a malformed cloudbench.endpoints.secops is refused, not pointed at the region host', () => {
       const s = services({ 'endpoints.secops': 'htp:/127.0.0.1:8080' });
-      const { SearchController } =
-        require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
+      const { SearchController } = require('../../src/features/search/controller') as typeof SearchControllerModule;
       const self = { services: s, limiters: new Map(), budgetEmitter: { fire() {} } };
       let baseUrl: string;
       try {

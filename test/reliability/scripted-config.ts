@@ -1,12 +1,14 @@
 // Scripted `cloudbench.*` values for the shared vscode fake, whose configuration answers defaults.
 import { useFakeVscode } from '../unit/fakes/vscode';
+import type * as VscodeModule from 'vscode';
+import type * as PlatformSettingsModule from '../../src/platform/settings';
 
 useFakeVscode();
 
 /** Makes getConfiguration('cloudbench').get(key) answer `values[key]`; returns the undo. */
 export function scriptConfiguration(values: Record<string, unknown>): () => void {
   // Required after the fake is installed: a static import would load the real module name first.
-  const vscode = require('vscode') as typeof import('vscode');
+  const vscode = require('vscode') as typeof VscodeModule;
   const configuration = vscode.workspace.getConfiguration('cloudbench') as unknown as {
     get: (key: string, fallback?: unknown) => unknown;
   };
@@ -19,8 +21,8 @@ export function scriptConfiguration(values: Record<string, unknown>): () => void
 }
 
 /** src/platform/settings, loaded once the fake is in place. */
-export function loadSettingsModule(): typeof import('../../src/platform/settings') {
-  return require('../../src/platform/settings') as typeof import('../../src/platform/settings');
+export function loadSettingsModule(): typeof PlatformSettingsModule {
+  return require('../../src/platform/settings') as typeof PlatformSettingsModule;
 }
 
 /**

@@ -44,7 +44,7 @@ export function isLoopbackEndpoint(endpoint: string): boolean {
 }
 
 export function sandboxTokenSource(): TokenSource {
-  return { kind: 'sandbox', getAccessToken: async () => SANDBOX_TOKEN };
+  return { kind: 'sandbox', getAccessToken: () => Promise.resolve(SANDBOX_TOKEN) };
 }
 
 function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -58,9 +58,9 @@ function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
         signal.removeEventListener('abort', onAbort);
         resolve(v);
       },
-      (e) => {
+      (e: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(e);
+        reject(e instanceof Error ? e : new Error('Getting an access token failed.', { cause: e }));
       },
     );
   });

@@ -193,7 +193,7 @@ export function findDefaultClientCertSource(home: string = homedir()): ClientCer
       );
     }
     const output = await new Promise<string>((resolve, reject) => {
-      execFile(command[0], command.slice(1), { timeout: 30_000 }, (err, stdout) =>
+      execFile(command[0], command.slice(1), { timeout: 30_000 }, (err: Error | null, stdout) =>
         err ? reject(err) : resolve(stdout),
       );
     }).catch((err: unknown) => {

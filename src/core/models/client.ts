@@ -467,8 +467,7 @@ export class ModelRegistryClient {
   }
 
   private async call<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
-    const routingName = s.routing.map((f) => getPath(request, f)).find((v) => typeof v === 'string') as
-      string | undefined;
+    const routingName = s.routing.map((f) => getPath(request, f)).find((v): v is string => typeof v === 'string');
     const { client } = await this.channelFor(locationOfName(routingName));
     const policy = { ...this.retry, ...opts.retry };
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;

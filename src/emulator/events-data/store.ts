@@ -71,7 +71,7 @@ export class EventStore {
       if (this.sorted.length === 0 || incoming[0].t >= this.sorted[this.sorted.length - 1].t) {
         for (const e of incoming) this.sorted.push(e);
       } else {
-        const merged: StoredEvent[] = new Array(this.sorted.length + incoming.length);
+        const merged = new Array<StoredEvent>(this.sorted.length + incoming.length);
         let i = 0;
         let j = 0;
         let k = 0;

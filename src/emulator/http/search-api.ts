@@ -80,7 +80,7 @@ function nouns(udm: Udm): Json[] {
 }
 
 function strArray(v: unknown): string[] {
-  return Array.isArray(v) ? (v.filter((x) => typeof x === 'string') as string[]) : [];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
 function nounHas(noun: Json, key: string, value: string): boolean {
@@ -215,7 +215,8 @@ function rawLogOf(e: StoredEvent): string {
   const kv = fields
     .filter(([, v]) => v !== undefined && v !== '')
     .map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`);
-  return `${String(md.eventTimestamp)} ${String(md.vendorName ?? 'unknown')} ${kv.join(' ')}`;
+  const vendor = typeof md.vendorName === 'string' ? md.vendorName : 'unknown';
+  return `${String(md.eventTimestamp)} ${vendor} ${kv.join(' ')}`;
 }
 
 function eventByParam(store: EventStore, params: Params): StoredEvent {
@@ -417,11 +418,12 @@ export function matchSearchRoute(
               if (typeof n.hostname !== 'string' || strArray(n.ip).length === 0) continue;
               if (!nounHas(n, kind, ind.value)) continue;
               const asset = (n.asset ?? {}) as Json;
-              const entity: Json = { hostname: n.hostname, ip: strArray(n.ip) };
+              const ip = strArray(n.ip);
+              const entity: Json = { hostname: n.hostname, ip };
               const mac = strArray(n.mac);
               if (mac.length > 0) entity.mac = mac;
               if (typeof asset.assetId === 'string') entity.assetId = asset.assetId;
-              const k = `${n.hostname}|${entity.ip}|${mac.join(',')}`;
+              const k = `${n.hostname}|${ip.join(',')}|${mac.join(',')}`;
               const c = combos.get(k);
               if (!c) combos.set(k, { asset: entity, first: e.t, last: e.t });
               else c.last = e.t;

@@ -132,7 +132,8 @@ export class KeyNode extends vscode.TreeItem {
     now: number,
   ) {
     const keyId = keyIdOf(key.name);
-    super(key.displayName || keyId, vscode.TreeItemCollapsibleState.None);
+    const label = key.displayName || keyId;
+    super(label, vscode.TreeItemCollapsibleState.None);
     this.id = `key:${deleted ? 'deleted' : 'active'}:${key.name}`;
     const bound = key.serviceAccountEmail ? '.bound' : '';
     const lines = [
@@ -161,7 +162,7 @@ export class KeyNode extends vscode.TreeItem {
     }
     lines.push('', ...describeRestrictions(key.restrictions));
     this.tooltip = lines.join('\n');
-    this.accessibilityInformation = { label: `${this.label}, key ${keyId}, ${this.description}` };
+    this.accessibilityInformation = { label: `${label}, key ${keyId}, ${String(this.description ?? '')}` };
   }
 }
 

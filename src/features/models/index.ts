@@ -2,7 +2,9 @@
 // operations (copy, export, delete model, delete version) with progress and cancel.
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
+import type * as ClientModuleTypes from '../../core/models/client';
 import type { ModelRegistryClient } from '../../core/models/client';
+import type * as WireModuleTypes from '../../core/models/wire';
 import type { EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
 import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
@@ -17,6 +19,7 @@ import {
   validateAlias,
   validateModelId,
 } from './presentation';
+import type * as ImportModuleTypes from './import-files';
 import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
 import {
   AnnotationNode,
@@ -65,9 +68,9 @@ function detailsType(node: ModelsNode): string | undefined {
 
 // The gRPC stack and the proto descriptor cost tens of milliseconds to load, so they are required on
 // first use (a project being browsed), not when the extension activates.
-type ClientModule = typeof import('../../core/models/client');
-type WireModule = typeof import('../../core/models/wire');
-type ImportModule = typeof import('./import-files');
+type ClientModule = typeof ClientModuleTypes;
+type WireModule = typeof WireModuleTypes;
+type ImportModule = typeof ImportModuleTypes;
 /* eslint-disable @typescript-eslint/no-require-imports */
 const lazy = {
   client: (): ClientModule => require('../../core/models/client') as ClientModule,
@@ -110,12 +113,12 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
         ? await readFile(uri.fsPath, 'utf8')
         : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch (err) {
-    throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`);
+    throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`, { cause: err });
   }
   try {
     return { path: uri.fsPath, json: JSON.parse(text) };
   } catch (err) {
-    throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
 }
 

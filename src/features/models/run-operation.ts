@@ -106,7 +106,8 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           }
         },
       });
-      token.onCancellationRequested(() => {
+      const onCancel = token.onCancellationRequested(() => {
+        onCancel.dispose();
         progress.report({ message: 'asking the server to cancel…' });
         cancel().then(
           (message) => {

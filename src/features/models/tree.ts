@@ -428,7 +428,7 @@ export class SliceNode extends ModelsNode {
     this.iconPath = new vscode.ThemeIcon('pie-chart');
   }
 
-  override async getChildren(): Promise<ModelsNode[]> {
+  override getChildren(): Promise<ModelsNode[]> {
     const annotations = this.ctx.importedAnnotations(this.resourceName);
     const nodes: ModelsNode[] = annotations.map((a, i) => {
       const n = new AnnotationNode(this.resourceName, a, i);
@@ -444,7 +444,7 @@ export class SliceNode extends ModelsNode {
         'The Model Registry API imports evaluated annotations but has no call that lists them, so this tree shows the ones imported here.',
       ),
     );
-    return nodes;
+    return Promise.resolve(nodes);
   }
 
   override details(): unknown {

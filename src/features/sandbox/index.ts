@@ -144,8 +144,12 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
       { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox', cancellable: true },
       async (_progress, token) => {
         const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
-        return controller.start(seed, abort.signal);
+        const onCancel = token.onCancellationRequested(() => abort.abort());
+        try {
+          return await controller.start(seed, abort.signal);
+        } finally {
+          onCancel.dispose();
+        }
       },
     );
     await pointSettingsAtSandbox(context, ready);

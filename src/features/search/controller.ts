@@ -68,6 +68,7 @@ export class SearchController implements vscode.Disposable {
   private clientKey = '';
   /** One limiter per base URL that outlives clients, so a settings change does not reset the budget. */
   private readonly limiters = new Map<string, RateLimiter>();
+  private readonly limiterListeners: Array<{ dispose(): void }> = [];
   private readonly budgetEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeBudget = this.budgetEmitter.event;
   private readonly runEmitter = new vscode.EventEmitter<{ query: string; window: ResolvedWindow; events: number }>();
@@ -78,6 +79,7 @@ export class SearchController implements vscode.Disposable {
 
   dispose(): void {
     for (const run of this.runs.values()) run.fetch?.abort();
+    for (const listener of this.limiterListeners.splice(0)) listener.dispose();
     this.budgetEmitter.dispose();
     this.runEmitter.dispose();
     ResultsPanel.disposeAll();
@@ -106,7 +108,9 @@ export class SearchController implements vscode.Disposable {
       let limiter = this.limiters.get(baseUrl);
       if (!limiter) {
         limiter = new RateLimiter(SECOPS_BUDGETS);
-        limiter.onDidChange((method) => method === 'udmSearch' && this.budgetEmitter.fire());
+        this.limiterListeners.push(
+          limiter.onDidChange((method) => method === 'udmSearch' && this.budgetEmitter.fire()),
+        );
         this.limiters.set(baseUrl, limiter);
       }
       this.client = new SecOpsClient({
@@ -517,7 +521,7 @@ export class SearchController implements vscode.Disposable {
   };
 
   /** Set by the feature: the question "Run Query" asks before spending a search on a query with errors. */
-  confirmQuery: (query: string) => Promise<boolean> = async () => true;
+  confirmQuery: (query: string) => Promise<boolean> = () => Promise.resolve(true);
 
   /** The query bar's Run: the same time range, limit and confirmation as the Run Query command. */
   async runEditedQuery(query: string): Promise<void> {

@@ -323,7 +323,7 @@ async function documentFor(uri: unknown): Promise<vscode.TextDocument> {
 
 /** Each search spends one of 360 hourly searches; a query the checker already rejects is worth a question. */
 async function confirmDespiteErrors(query: string): Promise<boolean> {
-  let errors: string[] = [];
+  let errors: string[];
   try {
     errors = analyze(query)
       .diagnostics.filter((d) => d.severity === 'error')
@@ -391,27 +391,31 @@ async function pickStoredQuery(
   }
   return new Promise((resolve) => {
     let result: { query: string; open: boolean } | undefined;
-    pick.onDidTriggerItemButton(async (e) => {
-      if (e.button === openButton && e.item.query !== undefined) {
-        result = { query: e.item.query, open: true };
+    const listeners: vscode.Disposable[] = [];
+    listeners.push(
+      pick.onDidTriggerItemButton(async (e) => {
+        if (e.button === openButton && e.item.query !== undefined) {
+          result = { query: e.item.query, open: true };
+          pick.hide();
+        } else if (e.button === deleteButton && e.item.saved) {
+          await context.workspaceState.update(
+            SAVED_KEY,
+            removeSaved(readSaved(context.workspaceState.get(SAVED_KEY)), e.item.saved.name),
+          );
+          pick.items = build();
+        }
+      }),
+      pick.onDidAccept(() => {
+        const item = pick.selectedItems[0];
+        if (item?.query !== undefined) result = { query: item.query, open: false };
         pick.hide();
-      } else if (e.button === deleteButton && e.item.saved) {
-        await context.workspaceState.update(
-          SAVED_KEY,
-          removeSaved(readSaved(context.workspaceState.get(SAVED_KEY)), e.item.saved.name),
-        );
-        pick.items = build();
-      }
-    });
-    pick.onDidAccept(() => {
-      const item = pick.selectedItems[0];
-      if (item?.query !== undefined) result = { query: item.query, open: false };
-      pick.hide();
-    });
-    pick.onDidHide(() => {
-      pick.dispose();
-      resolve(result);
-    });
+      }),
+      pick.onDidHide(() => {
+        for (const listener of listeners) listener.dispose();
+        pick.dispose();
+        resolve(result);
+      }),
+    );
     pick.show();
   });
 }

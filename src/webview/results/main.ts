@@ -55,8 +55,11 @@ function chosenColumns(kind: ResultKind): ColumnSpec[] | undefined {
   const list = state?.columns?.[kind];
   if (!Array.isArray(list) || list.length === 0) return undefined;
   const valid = list.filter(
-    (c): c is ColumnSpec =>
-      typeof c === 'object' && c !== null && typeof c.id === 'string' && typeof c.label === 'string',
+    (c: unknown): c is ColumnSpec =>
+      typeof c === 'object' &&
+      c !== null &&
+      typeof (c as Partial<ColumnSpec>).id === 'string' &&
+      typeof (c as Partial<ColumnSpec>).label === 'string',
   );
   return valid.length ? valid : undefined;
 }
@@ -713,7 +716,7 @@ window.addEventListener('resize', () => scheduleRender());
 
 // Tooltips are filled on hover, not on every render: scrolling touches only the visible text.
 spacer.addEventListener('mouseover', (event) => {
-  const cell = (event.target as HTMLElement).closest('.cell') as HTMLElement | null;
+  const cell = (event.target as HTMLElement).closest<HTMLElement>('.cell');
   const node = cell?.parentElement;
   if (!cell || !node?.dataset.index) return;
   const column = columns[Array.prototype.indexOf.call(node.children, cell)];
@@ -723,7 +726,7 @@ spacer.addEventListener('mouseover', (event) => {
 });
 
 spacer.addEventListener('click', (event) => {
-  const node = (event.target as HTMLElement).closest('.row') as HTMLElement | null;
+  const node = (event.target as HTMLElement).closest<HTMLElement>('.row');
   if (!node || node.dataset.pos === undefined || node.dataset.pos === '') return;
   select(Number(node.dataset.pos), true);
   grid.focus({ preventScroll: true });
@@ -747,7 +750,7 @@ grid.addEventListener('keydown', (event) => {
 });
 
 gridHeader.addEventListener('click', (event) => {
-  const cell = (event.target as HTMLElement).closest('[data-column]') as HTMLElement | null;
+  const cell = (event.target as HTMLElement).closest<HTMLElement>('[data-column]');
   const column = columns.find((c) => c.id === cell?.dataset.column);
   if (!column) return;
   if (sort?.column.id === column.id) sort = sort.direction === 'asc' ? { column, direction: 'desc' } : undefined;

@@ -149,7 +149,7 @@ export function valuesAt(root: unknown, path: string): unknown[] {
   }
   const out: unknown[] = [];
   for (const value of current) {
-    if (Array.isArray(value)) out.push(...value);
+    if (Array.isArray(value)) out.push(...(value as unknown[]));
     else if (value !== undefined) out.push(value);
   }
   return out;
@@ -171,7 +171,8 @@ export function scalarText(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {
-    return String(value);
+    // A cycle or a BigInt deep inside: the value's own text is the best that can be shown.
+    return Object.prototype.toString.call(value);
   }
 }
 
