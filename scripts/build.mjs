@@ -61,6 +61,19 @@ const configs = [
         },
       ]
     : []),
+  // The notebook renderer is an ES module VS Code imports into the notebook's webview.
+  ...(existsSync(join(root, 'src/webview/notebook-renderer/index.ts'))
+    ? [
+        {
+          ...common,
+          entryPoints: [{ in: 'src/webview/notebook-renderer/index.ts', out: 'notebook-renderer' }],
+          outdir: 'dist/webview',
+          platform: 'browser',
+          target: 'es2022',
+          format: 'esm',
+        },
+      ]
+    : []),
 ];
 
 if (watch) {

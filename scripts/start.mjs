@@ -86,6 +86,7 @@ async function main() {
   console.log(`  Cloudbench is running. Open ${url}`);
   console.log(`  Sandbox: gRPC ${sandbox.grpc}, HTTP ${sandbox.http} (project cloudbench-demo)`);
   console.log(`  Sample query: ${join(workspace, 'queries/failed-logins.udm')}`);
+  console.log(`  Sample hunt notebook: ${join(workspace, 'hunts/password-guessing.udmnb')}`);
   console.log('  Press Ctrl+C to stop.');
   console.log('');
 

@@ -4,9 +4,12 @@ import * as vscode from 'vscode';
 import { activateKeys } from './features/keys';
 import { activateLanguage } from './features/language';
 import { activateModels } from './features/models';
+import { activateNotebooks } from './features/notebooks';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
+import { activateStatistics } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
+import { activateTrust } from './features/trust';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
@@ -19,11 +22,14 @@ export interface CloudbenchApi {
 type FeatureActivator = (context: vscode.ExtensionContext, services: Services) => void;
 
 const FEATURES: Array<[string, FeatureActivator]> = [
+  ['workspace trust', (context) => activateTrust(context)],
   ['account and sandbox', activateAccount],
   ['Models', activateModels],
   ['API Keys', activateKeys],
   ['SecOps search', activateSearch],
+  ['Statistical search', activateStatistics],
   ['UDM language', activateLanguage],
+  ['UDM notebooks', activateNotebooks],
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {

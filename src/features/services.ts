@@ -7,6 +7,8 @@ import {
   sandboxTokenSource,
   type TokenSource,
 } from '../core/google/credentials';
+import { DEFAULT_UNIVERSE, TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
+import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
 
@@ -28,6 +30,8 @@ export interface Connection {
   cloudTokens(endpoint: string | undefined): TokenSource;
   /** Tokens for the SecOps Search API (its own service-account file and scope). */
   secopsTokens(endpoint: string | undefined): TokenSource;
+  /** Decides which hosts may receive a Google credential (the universe's hosts and the user's allow-list). */
+  readonly tokenPolicy: TokenPolicy;
 }
 
 export class InvalidSettingError extends Error {
@@ -47,16 +51,37 @@ export function createServices(context: vscode.ExtensionContext): Services {
   context.subscriptions.push(emitter);
   const tokenCache = new Map<string, TokenSource>();
   const sandboxTokens = sandboxTokenSource();
+  let settingsNow: CloudbenchSettings | undefined;
+  // One policy for the session, so a host the user declined is not asked about again on every refresh.
+  const tokenPolicy = new TokenPolicy({
+    universeDomain: () =>
+      settingsNow?.universeDomain ?? process.env['GOOGLE_CLOUD_UNIVERSE_DOMAIN']?.trim() ?? DEFAULT_UNIVERSE,
+    allowedHosts: () => settingsNow?.allowedTokenHosts ?? [],
+    askConsent: askTokenHostConsent,
+  });
 
   const googleTokens = (keyFile: string | undefined, scope: string, setting: string): TokenSource => {
     const cacheKey = `${scope}\n${keyFile ?? ''}`;
     let source = tokenCache.get(cacheKey);
     if (!source) {
-      source = googleTokenSource({ scopes: [scope], setting, ...(keyFile ? { keyFile } : {}) });
+      source = googleTokenSource({ scopes: [scope], setting, policy: tokenPolicy, ...(keyFile ? { keyFile } : {}) });
       tokenCache.set(cacheKey, source);
     }
     return source;
   };
+  /**
+   * Chooses by where each request really goes: loopback (the sandbox) gets the sandbox token only,
+   * everything else Google credentials, which the token policy checks for that destination.
+   */
+  const byDestination = (hint: string | undefined, google: () => TokenSource): TokenSource => ({
+    kind: hint && isLoopbackEndpoint(hint) ? 'sandbox' : 'google',
+    getAccessToken: (destination, signal) => {
+      const parsed = parseDestination(destination);
+      return 'host' in parsed && isLoopbackHost(parsed.host)
+        ? sandboxTokens.getAccessToken(destination, signal)
+        : google().getAccessToken(destination, signal);
+    },
+  });
 
   let problems: SettingProblem[] = [];
   const build = (): Connection => {
@@ -64,6 +89,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
     problems = read.problems;
     for (const p of problems) log.warn(`${p.setting}: ${p.message}`);
     const { settings } = read;
+    settingsNow = settings;
     const endpoints = [settings.endpoints.models, settings.endpoints.apiKeys, settings.endpoints.secops].filter(
       (e): e is string => !!e,
     );
@@ -77,15 +103,16 @@ export function createServices(context: vscode.ExtensionContext): Services {
         return settings.endpoints[kind];
       },
       cloudTokens: (endpoint) =>
-        endpoint && isLoopbackEndpoint(endpoint)
-          ? sandboxTokens
-          : googleTokens(settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+        byDestination(endpoint, () =>
+          googleTokens(settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+        ),
       secopsTokens: (endpoint) =>
-        endpoint && isLoopbackEndpoint(endpoint)
-          ? sandboxTokens
-          : settings.secops.credentialsFile
+        byDestination(endpoint, () =>
+          settings.secops.credentialsFile
             ? googleTokens(settings.secops.credentialsFile, SECOPS_SCOPE, 'cloudbench.secops.credentialsFile')
             : googleTokens(settings.credentialsFile, SECOPS_SCOPE, 'cloudbench.credentialsFile'),
+        ),
+      tokenPolicy,
     };
   };
 
@@ -98,6 +125,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
         e.affectsConfiguration('cloudbench.secops.credentialsFile')
       )
         tokenCache.clear();
+      if (e.affectsConfiguration('cloudbench.allowedTokenHosts') || e.affectsConfiguration('cloudbench.endpoints'))
+        tokenPolicy.reset();
       const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
       current = build();
       for (const p of problems) {

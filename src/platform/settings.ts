@@ -13,6 +13,8 @@ export interface CloudbenchSettings {
    */
   invalidEndpoints: Partial<Record<EndpointKind, string>>;
   universeDomain: string | undefined;
+  /** Hosts outside the universe the user allowed to receive Google credentials (user settings only). */
+  allowedTokenHosts: string[];
   secops: { region: string; credentialsFile: string | undefined };
   search: { defaultLimit: number; defaultTimeRange: '1h' | '24h' | '7d' };
   retry: RetryPolicy;
@@ -30,6 +32,53 @@ export interface SettingProblem {
 
 const PROJECT = /^([a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,20}|[a-z][a-z0-9.:-]*)$/;
 const HOST_PORT = /^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
+/**
+ * Settings that decide where a token goes or whose identity is used. package.json makes them
+ * machine scoped and lists them in restrictedConfigurations; here they are read from user (and
+ * remote machine) settings only, so no workspace file can set them, trusted or not.
+ */
+export const SENSITIVE_SETTINGS: readonly string[] = [
+  'cloudbench.credentialsFile',
+  'cloudbench.secops.credentialsFile',
+  'cloudbench.endpoints.models',
+  'cloudbench.endpoints.apiKeys',
+  'cloudbench.endpoints.secops',
+  'cloudbench.universeDomain',
+  'cloudbench.allowedTokenHosts',
+];
+
+/** True for a sensitive setting, also for ones added later under the same families (endpoints, mTLS, credential files). */
+export function isSensitiveSetting(key: string): boolean {
+  return (
+    SENSITIVE_SETTINGS.includes(key) ||
+    /^cloudbench\.(endpoints|mtls)\./.test(key) ||
+    /^cloudbench\.(.+\.)?credentialsFile$/.test(key)
+  );
+}
+
+/**
+ * The one place sensitive settings are read: the user's value (user or remote machine settings),
+ * else the default, never a workspace or folder value. VS Code already drops workspace values of
+ * machine-scoped settings, and of restricted ones in Restricted Mode; this keeps it true whatever
+ * the editor does with the manifest.
+ */
+export function userLevelValue<T>(config: vscode.WorkspaceConfiguration, key: string): T | undefined {
+  const seen = config.inspect<T>(key);
+  return seen?.globalValue ?? seen?.defaultValue;
+}
+
+/** getConfiguration('cloudbench') whose get() reads sensitive settings through userLevelValue. */
+export function cloudbenchConfiguration(): vscode.WorkspaceConfiguration {
+  const config = vscode.workspace.getConfiguration('cloudbench');
+  const get = ((key: string, fallback?: unknown): unknown =>
+    isSensitiveSetting(`cloudbench.${key}`)
+      ? (userLevelValue(config, key) ?? fallback)
+      : config.get(key, fallback)) as vscode.WorkspaceConfiguration['get'];
+  return new Proxy(config, {
+    get: (target, prop, receiver): unknown => (prop === 'get' ? get : (Reflect.get(target, prop, receiver) as unknown)),
+  });
+}
 
 function text(config: vscode.WorkspaceConfiguration, key: string): string | undefined {
   const value = config.get<unknown>(key);
@@ -57,9 +106,21 @@ function checkUrl(
   }
 }
 
+function readAllowedHosts(config: vscode.WorkspaceConfiguration, problems: SettingProblem[]): string[] {
+  const raw = config.get<unknown>('allowedTokenHosts');
+  if (!Array.isArray(raw)) return [];
+  const hosts = raw.filter((h): h is string => typeof h === 'string' && HOST_PORT.test(h.trim())).map((h) => h.trim());
+  if (hosts.length !== raw.length)
+    problems.push({
+      setting: 'cloudbench.allowedTokenHosts',
+      message: 'Some entries are not host or host:port (IPv6 in brackets) and were ignored.',
+    });
+  return hosts;
+}
+
 /** Reads every cloudbench.* setting, keeping what is usable and listing what is not. */
 export function readSettings(): { settings: CloudbenchSettings; problems: SettingProblem[] } {
-  const config = vscode.workspace.getConfiguration('cloudbench');
+  const config = cloudbenchConfiguration();
   const problems: SettingProblem[] = [];
 
   let project = text(config, 'project');
@@ -126,6 +187,7 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
     },
     invalidEndpoints,
     universeDomain: text(config, 'universeDomain'),
+    allowedTokenHosts: readAllowedHosts(config, problems),
     secops: { region, credentialsFile: text(config, 'secops.credentialsFile') },
     search: {
       defaultLimit: Math.round(numberIn('cloudbench.search.defaultLimit', limit, 1, 10000, 10000)),

@@ -15,13 +15,14 @@ import {
 } from '../../src/core/google/credentials';
 import { SecOpsConfigError, resolveSecOpsBaseUrl } from '../../src/core/secops/regions';
 import { EndpointConfigError } from '../../src/core/google/endpoints';
+import { TokenPolicy } from '../../src/core/google/token-policy';
+import type * as ServicesModule from '../../src/features/services';
+import type * as ControllerModule from '../../src/features/search/controller';
 import { ModelRegistryClient } from '../../src/core/models/client';
 import { ApiKeysClient } from '../../src/core/apikeys/client';
 import { SecOpsClient } from '../../src/core/secops/client';
 import { sandboxTokenSource } from '../../src/core/google/credentials';
 import { redactSecrets } from '../../src/core/secrets';
-import type * as FeaturesServicesModule from '../../src/features/services';
-import type * as SearchControllerModule from '../../src/features/search/controller';
 
 const FAKE_PRIVATE_KEY =
   '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCfakefakefake\n-----END PRIVATE KEY-----\n';
@@ -100,7 +101,7 @@ describe('reliability: bad settings', () => {
     function services(values: Record<string, unknown>) {
       undo = scriptConfiguration({ project: 'cloudbench-demo', ...values });
       freshProductModules();
-      const { createServices } = require('../../src/features/services') as typeof FeaturesServicesModule;
+      const { createServices } = require('../../src/features/services') as typeof ServicesModule;
       return createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent'));
     }
 
@@ -123,7 +124,7 @@ describe('reliability: bad settings', () => {
 
     it('the search client for a malformed cloudbench.endpoints.secops is refused, not pointed at the region host', () => {
       const s = services({ 'endpoints.secops': 'htp:/127.0.0.1:8080' });
-      const { SearchController } = require('../../src/features/search/controller') as typeof SearchControllerModule;
+      const { SearchController } = require('../../src/features/search/controller') as typeof ControllerModule;
       const self = { services: s, limiters: new Map(), budgetEmitter: { fire() {} } };
       let baseUrl: string;
       try {
@@ -193,9 +194,10 @@ describe('reliability: bad settings', () => {
     };
 
     async function refusal(path: string, setting: string): Promise<CredentialsError> {
-      const source = googleTokenSource({ keyFile: path, scopes: [CLOUD_PLATFORM_SCOPE], setting });
+      const policy = new TokenPolicy({ universeDomain: () => 'googleapis.com', allowedHosts: () => [] });
+      const source = googleTokenSource({ keyFile: path, scopes: [CLOUD_PLATFORM_SCOPE], setting, policy });
       try {
-        await source.getAccessToken();
+        await source.getAccessToken('https://aiplatform.googleapis.com');
       } catch (err) {
         assert.ok(err instanceof CredentialsError, `${String(err)}`);
         assert.equal(err.setting, setting);

@@ -1,28 +1,33 @@
 // Scripted `cloudbench.*` values for the shared vscode fake, whose configuration answers defaults.
+import type * as Vscode from 'vscode';
+import type * as SettingsModule from '../../src/platform/settings';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import type * as VscodeModule from 'vscode';
-import type * as PlatformSettingsModule from '../../src/platform/settings';
 
 useFakeVscode();
 
 /** Makes getConfiguration('cloudbench').get(key) answer `values[key]`; returns the undo. */
 export function scriptConfiguration(values: Record<string, unknown>): () => void {
   // Required after the fake is installed: a static import would load the real module name first.
-  const vscode = require('vscode') as typeof VscodeModule;
+  const vscode = require('vscode') as typeof Vscode;
   const configuration = vscode.workspace.getConfiguration('cloudbench') as unknown as {
     get: (key: string, fallback?: unknown) => unknown;
+    inspect: (key: string) => unknown;
   };
   const original = configuration.get;
-  configuration.get = (key: string, fallback?: unknown) =>
-    Object.prototype.hasOwnProperty.call(values, key) ? values[key] : fallback;
+  const originalInspect = configuration.inspect;
+  const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(values, key);
+  configuration.get = (key: string, fallback?: unknown) => (has(key) ? values[key] : fallback);
+  // Scripted values are user settings (settings that decide where tokens go are read from there).
+  configuration.inspect = (key: string) => (has(key) ? { key, globalValue: values[key] } : undefined);
   return () => {
     configuration.get = original;
+    configuration.inspect = originalInspect;
   };
 }
 
 /** src/platform/settings, loaded once the fake is in place. */
-export function loadSettingsModule(): typeof PlatformSettingsModule {
-  return require('../../src/platform/settings') as typeof PlatformSettingsModule;
+export function loadSettingsModule(): typeof SettingsModule {
+  return require('../../src/platform/settings') as typeof SettingsModule;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { GoogleAuth } from 'google-auth-library';
 import { CancelledError } from './errors';
+import type { TokenPolicy } from './token-policy';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 /** The Search API's single OAuth scope (reference C.1). */
@@ -11,8 +12,11 @@ export const SANDBOX_TOKEN = 'cloudbench-sandbox';
 
 export interface TokenSource {
   readonly kind: 'sandbox' | 'google';
-  /** A bearer access token; never log it. */
-  getAccessToken(signal?: AbortSignal): Promise<string>;
+  /**
+   * A bearer access token for one request to `destination` (the URL the request goes to); never
+   * log it. Google sources refuse destinations their TokenPolicy does not allow.
+   */
+  getAccessToken(destination: string, signal?: AbortSignal): Promise<string>;
 }
 
 export class CredentialsError extends Error {
@@ -60,7 +64,7 @@ function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
       },
       (e: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(e instanceof Error ? e : new Error('Getting an access token failed.', { cause: e }));
+        reject(e instanceof Error ? e : new Error(String(e)));
       },
     );
   });
@@ -100,6 +104,8 @@ export interface GoogleTokenOptions {
   scopes: string[];
   /** Setting that named the key file, for messages. */
   setting?: string;
+  /** Decides which destinations may get the token (token-policy.ts); checked before any credential is read. */
+  policy: TokenPolicy;
 }
 
 /** Application default credentials, or a key file, through google-auth-library. */
@@ -115,7 +121,8 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
   let checked: Promise<void> | undefined;
   return {
     kind: 'google',
-    async getAccessToken(signal) {
+    async getAccessToken(destination, signal) {
+      await abortable(options.policy.authorize(destination), signal);
       if (options.keyFile) {
         checked ??= checkCredentialsFile(options.keyFile, options.setting);
         await checked;

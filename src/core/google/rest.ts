@@ -101,7 +101,9 @@ export class RestClient {
 
   private async once<T>(req: RestRequest, methodName: string, idempotent: boolean): Promise<T> {
     throwIfAborted(req.signal);
-    const token = await this.options.tokens.getAccessToken(req.signal);
+    const url = this.baseUrl + req.path + encodeQuery(req.query);
+    // The token is asked for this exact URL, so the token policy sees where it would go.
+    const token = await this.options.tokens.getAccessToken(url, req.signal);
     const timeoutMs = req.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
@@ -118,7 +120,7 @@ export class RestClient {
     }
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(this.baseUrl + req.path + encodeQuery(req.query), {
+      res = await request(url, {
         method: req.method,
         headers,
         ...(body !== undefined ? { body } : {}),

@@ -468,12 +468,14 @@ export class ModelRegistryClient {
 
   private async call<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
     const routingName = s.routing.map((f) => getPath(request, f)).find((v): v is string => typeof v === 'string');
-    const { client } = await this.channelFor(locationOfName(routingName));
+    const { client, choice } = await this.channelFor(locationOfName(routingName));
+    // What the token policy checks: the host and port the channel really connects to.
+    const destination = `${choice.plaintext ? 'http' : 'https'}://${choice.address}`;
     const policy = { ...this.retry, ...opts.retry };
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const bytes = encodeMessage(s.requestType, request);
     const attempt = async (): Promise<Res> => {
-      const token = await this.options.tokenSource.getAccessToken(opts.signal);
+      const token = await this.options.tokenSource.getAccessToken(destination, opts.signal);
       const metadata = new grpc.Metadata();
       metadata.set('authorization', `Bearer ${token}`);
       const params = routingHeader(request, s.routing);

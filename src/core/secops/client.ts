@@ -40,6 +40,12 @@ import type {
   UdmSearchResponse,
   UserAlias,
 } from './types';
+import {
+  checkReferenceListName,
+  isReferenceListContentType,
+  type ReferenceListContentType,
+  type ReferenceListLineError,
+} from './reference-lists';
 
 export type SecOpsMethod =
   | 'udmSearch'
@@ -52,7 +58,11 @@ export type SecOpsMethod =
   | 'GetEvent'
   | 'GetLog'
   | 'ListAlerts'
-  | 'GetReferenceList';
+  | 'GetReferenceList'
+  | 'ListReferenceLists'
+  | 'CreateReferenceList'
+  | 'UpdateReferenceList'
+  | 'VerifyReferenceList';
 
 /** The service's own limit on how long an API-started UDM search may run. */
 export const UDM_SEARCH_SERVER_TIMEOUT_MS = 10 * 60_000;
@@ -275,18 +285,37 @@ export class SecOpsClient {
     return this.rest.base;
   }
 
-  private async get<T>(
+  private get<T>(
     method: SecOpsMethod,
     path: string,
     query: Record<string, QueryValue>,
     signal?: AbortSignal,
     timeoutMs?: number,
   ): Promise<T> {
+    return this.send<T>(method, 'GET', path, query, undefined, signal, timeoutMs);
+  }
+
+  /**
+   * One call through the limiter with retries. Calls that change something are retried only when
+   * the server said it did not act (429, UNAVAILABLE), never after a lost connection.
+   */
+  private async send<T>(
+    method: SecOpsMethod,
+    httpMethod: 'GET' | 'POST' | 'PATCH',
+    path: string,
+    query: Record<string, QueryValue>,
+    body: unknown,
+    signal?: AbortSignal,
+    timeoutMs?: number,
+    idempotent = httpMethod === 'GET',
+  ): Promise<T> {
     const retryable =
       method === 'udmSearch' ? this.retry.retryable.filter((s) => s !== 'DEADLINE_EXCEEDED') : this.retry.retryable;
     const policy: RetryPolicy = {
       ...this.retry,
-      retryable: Array.from(new Set([...retryable, 'RESOURCE_EXHAUSTED' as const])),
+      retryable: Array.from(new Set([...retryable, 'RESOURCE_EXHAUSTED' as const])).filter(
+        (s) => idempotent || s === 'RESOURCE_EXHAUSTED' || s === 'UNAVAILABLE',
+      ),
     };
     return withRetry(
       async () => {
@@ -298,10 +327,12 @@ export class SecOpsClient {
         }
         try {
           return await this.rest.request<T>({
-            method: 'GET',
+            method: httpMethod,
             path,
             query,
             methodName: method,
+            idempotent,
+            ...(body !== undefined ? { body } : {}),
             ...(signal ? { signal } : {}),
             ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           });
@@ -315,8 +346,9 @@ export class SecOpsClient {
         ...(this.options.random ? { random: this.options.random } : {}),
         isRetryable: (err) =>
           err instanceof GoogleApiError
-            ? policy.retryable.includes(err.status)
-            : !isCancellation(err) && isTransportError(err),
+            ? // Without an HTTP answer (a lost connection) a change may have been applied: not repeated.
+              policy.retryable.includes(err.status) && (idempotent || err.options.httpStatus !== undefined)
+            : idempotent && !isCancellation(err) && isTransportError(err),
         onRetry: (err, attempt, delayMs) => {
           // The server is the judge: hold every caller of this method, not just this one.
           if (err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED')
@@ -492,18 +524,143 @@ export class SecOpsClient {
     return { alerts: arrayOf<JsonObject>(body.alerts), userAlerts: arrayOf<JsonObject>(body.userAlerts) };
   }
 
-  /** A reference list, read from the v2 path. */
-  async getReferenceList(name: string, signal?: AbortSignal): Promise<ReferenceList> {
+  /** A reference list, read from the v2 path (FULL view, with its lines, unless BASIC is asked for). */
+  async getReferenceList(
+    name: string,
+    signal?: AbortSignal,
+    options: { view?: ReferenceListView } = {},
+  ): Promise<ReferenceListDetails> {
     checkNonEmpty(name, 'name');
     if (/[/\\]/.test(name) || name === '.' || name === '..')
       throw new SecOpsParamError(`Reference list name must be a single path segment: "${name}"`, 'name');
     const body = await this.get<Partial<ReferenceList>>(
       'GetReferenceList',
       `/v2/lists/${encodeURIComponent(name.trim())}`,
-      {},
+      options.view ? { view: checkView(options.view) } : {},
       signal,
     );
-    return { ...body, lines: arrayOf<string>(body.lines) };
+    return normalizeList(body, name.trim());
+  }
+
+  /** One page of reference lists (GET /v2/lists); BASIC (the default) leaves the lines out. */
+  async listReferenceLists(req: ListReferenceListsRequest = {}, signal?: AbortSignal): Promise<ListReferenceListsPage> {
+    const query: Record<string, QueryValue> = {
+      page_size: checkPageSize(req.pageSize, 1, 1000, 'page_size'),
+      page_token: req.pageToken || undefined,
+      view: req.view ? checkView(req.view) : undefined,
+    };
+    const body = await this.get<{ lists?: unknown; nextPageToken?: unknown }>(
+      'ListReferenceLists',
+      '/v2/lists',
+      query,
+      signal,
+    );
+    const lists = arrayOf<Partial<ReferenceList>>(body.lists).map((l) => normalizeList(l, ''));
+    return {
+      lists,
+      ...(typeof body.nextPageToken === 'string' && body.nextPageToken ? { nextPageToken: body.nextPageToken } : {}),
+    };
+  }
+
+  /** Every reference list, following the pages. */
+  async listAllReferenceLists(
+    view: ReferenceListView = 'BASIC',
+    signal?: AbortSignal,
+  ): Promise<ReferenceListDetails[]> {
+    const out: ReferenceListDetails[] = [];
+    let pageToken: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const page = await this.listReferenceLists({ view, pageSize: 1000, ...(pageToken ? { pageToken } : {}) }, signal);
+      out.push(...page.lists);
+      pageToken = page.nextPageToken;
+      // A server that hands back the same token would loop forever.
+      if (pageToken !== undefined && seen.has(pageToken)) break;
+      if (pageToken !== undefined) seen.add(pageToken);
+    } while (pageToken);
+    return out;
+  }
+
+  /** Creates a list (POST /v2/lists); ALREADY_EXISTS when the name is taken. */
+  async createReferenceList(req: CreateReferenceListRequest, signal?: AbortSignal): Promise<ReferenceListDetails> {
+    const name = checkListName(req.name);
+    const description = checkNonEmpty(req.description, 'description');
+    const contentType = checkContentType(req.contentType);
+    const lines = checkLines(req.lines);
+    const body = await this.send<Partial<ReferenceList>>(
+      'CreateReferenceList',
+      'POST',
+      '/v2/lists',
+      {},
+      { name, description, lines, contentType },
+      signal,
+    );
+    return normalizeList(body, name);
+  }
+
+  /**
+   * Replaces the given fields of a list (PATCH /v2/lists with an update mask naming exactly those
+   * fields). Sending the same change twice leaves the same list, so it is retried like a read.
+   */
+  async updateReferenceList(req: UpdateReferenceListRequest, signal?: AbortSignal): Promise<ReferenceListDetails> {
+    const name = checkListName(req.name);
+    const list: Record<string, unknown> = { name };
+    const mask: string[] = [];
+    if (req.lines !== undefined) {
+      list.lines = checkLines(req.lines);
+      mask.push('list.lines');
+    }
+    if (req.description !== undefined) {
+      list.description = checkNonEmpty(req.description, 'description');
+      mask.push('list.description');
+    }
+    if (req.contentType !== undefined) {
+      list.contentType = checkContentType(req.contentType);
+      mask.push('list.content_type');
+    }
+    if (mask.length === 0)
+      throw new SecOpsParamError('Nothing to update: give lines, description or contentType', 'update_mask');
+    const body = await this.send<Partial<ReferenceList>>(
+      'UpdateReferenceList',
+      'PATCH',
+      '/v2/lists',
+      { update_mask: mask.join(',') },
+      list,
+      signal,
+      undefined,
+      true,
+    );
+    return normalizeList(body, name);
+  }
+
+  /**
+   * Checks lines for a content type on the server without saving anything. The legacy path of this
+   * call is not documented (the current Chronicle API has POST {instance}:verifyReferenceList);
+   * this client uses POST /v2/lists:verifyReferenceList, the same custom method on the legacy collection.
+   */
+  async verifyReferenceList(
+    contentType: ReferenceListContentType,
+    lines: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<VerifyReferenceListResult> {
+    const type = checkContentType(contentType);
+    const body = await this.send<{ success?: unknown; errors?: unknown }>(
+      'VerifyReferenceList',
+      'POST',
+      '/v2/lists:verifyReferenceList',
+      {},
+      { contentType: type, lines: checkLines(lines) },
+      signal,
+      undefined,
+      true,
+    );
+    const errors = arrayOf<Partial<ReferenceListLineError>>(body.errors)
+      .filter((e) => e && typeof e === 'object')
+      .map((e) => ({
+        lineNumber: typeof e.lineNumber === 'number' ? e.lineNumber : Number(e.lineNumber ?? -1),
+        errorMessage: typeof e.errorMessage === 'string' ? e.errorMessage : 'invalid line',
+      }));
+    return { success: body.success === true || errors.length === 0, errors };
   }
 }
 
@@ -540,4 +697,83 @@ export function decodeLogBytes(logBytes: string | undefined): string {
   if (!logBytes) return '';
   const normalized = logBytes.replace(/-/g, '+').replace(/_/g, '/').replace(/\s+/g, '');
   return Buffer.from(normalized, 'base64').toString('utf8');
+}
+
+export type ReferenceListView = 'BASIC' | 'FULL';
+
+/** A reference list as the client hands it on: content type defaulted; lines are empty in the BASIC view. */
+export interface ReferenceListDetails extends ReferenceList {
+  name: string;
+  description: string;
+  contentType: ReferenceListContentType;
+}
+
+export interface ListReferenceListsRequest {
+  view?: ReferenceListView;
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface ListReferenceListsPage {
+  lists: ReferenceListDetails[];
+  nextPageToken?: string;
+}
+
+export interface CreateReferenceListRequest {
+  name: string;
+  description: string;
+  contentType: ReferenceListContentType;
+  lines: readonly string[];
+}
+
+export interface UpdateReferenceListRequest {
+  name: string;
+  description?: string;
+  contentType?: ReferenceListContentType;
+  lines?: readonly string[];
+}
+
+export interface VerifyReferenceListResult {
+  success: boolean;
+  /** 1-based line numbers; -1 is about the whole list. */
+  errors: ReferenceListLineError[];
+}
+
+function checkView(view: string): ReferenceListView {
+  if (view !== 'BASIC' && view !== 'FULL')
+    throw new SecOpsParamError(`view must be BASIC or FULL, got "${view}"`, 'view');
+  return view;
+}
+
+function checkListName(name: string): string {
+  const problem = checkReferenceListName(typeof name === 'string' ? name : '');
+  if (problem) throw new SecOpsParamError(problem, 'name');
+  return name;
+}
+
+function checkContentType(type: unknown): ReferenceListContentType {
+  if (!isReferenceListContentType(type))
+    throw new SecOpsParamError(
+      `content_type must be CONTENT_TYPE_DEFAULT_STRING, REGEX or CIDR, got ${JSON.stringify(type)}`,
+      'content_type',
+    );
+  return type;
+}
+
+function checkLines(lines: readonly string[]): string[] {
+  if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string'))
+    throw new SecOpsParamError('lines must be an array of strings', 'lines');
+  return [...lines];
+}
+
+/** proto3 JSON leaves out a default enum, so a missing content type is CONTENT_TYPE_DEFAULT_STRING. */
+function normalizeList(body: Partial<ReferenceList>, fallbackName: string): ReferenceListDetails {
+  const contentType = isReferenceListContentType(body.contentType) ? body.contentType : 'CONTENT_TYPE_DEFAULT_STRING';
+  return {
+    ...body,
+    name: typeof body.name === 'string' && body.name ? body.name : fallbackName,
+    description: typeof body.description === 'string' ? body.description : '',
+    contentType,
+    lines: arrayOf<string>(body.lines),
+  };
 }

@@ -589,6 +589,47 @@ export function generateDemo(anchor: number, count = 50_000): DemoData {
       contentType: 'REGEX',
       createTime: start - 15 * DAY,
     },
+    // The lists below carry comment lines (`//`), as lists maintained by a team do.
+    {
+      name: 'critical_servers',
+      description: 'Servers whose sign-ins and changes are reviewed daily',
+      lines: [
+        '// Tier 0: identity and data',
+        'srv-dc-01',
+        'srv-db-01',
+        'srv-files-01',
+        '// Tier 1: mail',
+        'srv-mail-01',
+      ],
+      contentType: 'CONTENT_TYPE_DEFAULT_STRING',
+      createTime: start - 60 * DAY,
+    },
+    {
+      name: 'threat_ip_ranges',
+      description: 'Address ranges of known command-and-control and scanning infrastructure',
+      lines: [
+        '// From the threat-intel feed; reviewed weekly',
+        '198.51.100.0/24',
+        '203.0.113.64/26',
+        '2001:db8:bad::/48',
+      ],
+      contentType: 'CIDR',
+      createTime: start - 5 * DAY,
+    },
+    {
+      name: 'server_networks',
+      description: 'The data-centre server subnet',
+      lines: ['10.10.0.0/24'],
+      contentType: 'CIDR',
+      createTime: start - 200 * DAY,
+    },
+    {
+      name: 'phishing_domain_patterns',
+      description: 'Look-alike login and file-sharing domains',
+      lines: ['// Credential-harvesting look-alikes', '.*-login\\.test$', '^share-.*\\.test$'],
+      contentType: 'REGEX',
+      createTime: start - 20 * DAY,
+    },
   ];
   return { events, users, iocs, lists };
 }

@@ -55,7 +55,8 @@ export class EventStore {
     for (const e of demo.events) this.add({ t: e.t, name: e.name, udm: e.udm });
     this.users.push(...demo.users);
     for (const ioc of demo.iocs) this.iocs.set(iocKey(ioc.kind, ioc.value), ioc);
-    for (const l of demo.lists) this.lists.set(l.name, l);
+    // Lists can be edited, so each store gets its own copies of the shared demo lists.
+    for (const l of demo.lists) this.lists.set(l.name, { ...l, lines: [...l.lines] });
   }
 
   private add(e: StoredEvent): void {
@@ -164,6 +165,49 @@ export class EventStore {
     for (const e of prepared) this.add(e);
     this.version++;
     return prepared.length;
+  }
+
+  /** Reference lists in name order. */
+  referenceLists(): ReferenceList[] {
+    this.materialize();
+    return [...this.lists.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  referenceList(name: string): ReferenceList | undefined {
+    this.materialize();
+    return this.lists.get(name);
+  }
+
+  /** Stores a new list (the caller has checked it); undefined when the name is taken. */
+  createReferenceList(list: Omit<ReferenceList, 'createTime'>): ReferenceList | undefined {
+    this.materialize();
+    if (this.lists.has(list.name)) return undefined;
+    const stored: ReferenceList = { ...list, lines: [...list.lines], createTime: this.now() };
+    this.lists.set(stored.name, stored);
+    this.version++;
+    return stored;
+  }
+
+  /**
+   * Replaces the given fields of a list. The time of the change becomes the list's createTime: the
+   * legacy API keeps a revision per update and reports when the current one was made.
+   */
+  updateReferenceList(
+    name: string,
+    change: Partial<Pick<ReferenceList, 'description' | 'lines' | 'contentType'>>,
+  ): ReferenceList | undefined {
+    this.materialize();
+    const old = this.lists.get(name);
+    if (!old) return undefined;
+    const next: ReferenceList = {
+      ...old,
+      ...change,
+      lines: [...(change.lines ?? old.lines)],
+      createTime: Math.max(this.now(), old.createTime + 1),
+    };
+    this.lists.set(name, next);
+    this.version++;
+    return next;
   }
 
   /** Adds users, IoCs and reference lists (admin entities:ingest). */

@@ -1,6 +1,6 @@
-// Search API v1 (Google SecOps "Backstory" search) and the v2 reference-list read, all GET with
-// query parameters, answered from the event store. Empty lists and false flags are left out of the
-// JSON, as proto3 JSON rendering does on the real service.
+// Search API v1 (Google SecOps "Backstory" search), all GET with query parameters, answered from
+// the event store (the v2 reference lists are in lists-api.ts). Empty lists and false flags are left
+// out of the JSON, as proto3 JSON rendering does on the real service.
 import { invalidArgument, notFound } from './errors';
 import type { Params } from './request';
 import type { Route } from './route';
@@ -215,8 +215,7 @@ function rawLogOf(e: StoredEvent): string {
   const kv = fields
     .filter(([, v]) => v !== undefined && v !== '')
     .map(([k, v]) => `${k}=${typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`);
-  const vendor = typeof md.vendorName === 'string' ? md.vendorName : 'unknown';
-  return `${String(md.eventTimestamp)} ${vendor} ${kv.join(' ')}`;
+  return `${String(md.eventTimestamp)} ${typeof md.vendorName === 'string' ? md.vendorName : 'unknown'} ${kv.join(' ')}`;
 }
 
 function eventByParam(store: EventStore, params: Params): StoredEvent {
@@ -423,7 +422,7 @@ export function matchSearchRoute(
               const mac = strArray(n.mac);
               if (mac.length > 0) entity.mac = mac;
               if (typeof asset.assetId === 'string') entity.assetId = asset.assetId;
-              const k = `${n.hostname}|${ip.join(',')}|${mac.join(',')}`;
+              const k = `${n.hostname}|${strArray(n.ip).join(',')}|${mac.join(',')}`;
               const c = combos.get(k);
               if (!c) combos.set(k, { asset: entity, first: e.t, last: e.t });
               else c.last = e.t;
@@ -631,26 +630,6 @@ export function matchSearchRoute(
           return dropEmpty({ alerts: [...byAsset.values()], userAlerts: [...byUser.values()] });
         },
       };
-  }
-  if (segments.length === 3 && segments[0] === 'v2' && segments[1] === 'lists') {
-    const name = segments[2];
-    return {
-      method: 'secops.getReferenceList',
-      handle: ({ params }) => {
-        params.get('view');
-        params.rejectUnknown();
-        store.entitiesReady();
-        const list = store.lists.get(name);
-        if (!list) throw notFound(`Reference list "${name}" was not found.`);
-        return {
-          name: list.name,
-          description: list.description,
-          lines: list.lines,
-          contentType: list.contentType,
-          createTime: formatRfc3339(list.createTime),
-        };
-      },
-    };
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { ApiError, faultError } from './errors';
 import { handleAdmin, type AdminDeps } from './admin-api';
 import { matchKeysRoute } from './keys-api';
+import { matchListsRoute } from './lists-api';
 import { matchSearchRoute } from './search-api';
 import { RateLimiter } from './ratelimit';
 import { Params, parseJson, parseQuery, readBody } from './request';
@@ -112,7 +113,9 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
     const segments = splitPath(rawPath);
     const params = new Params(parseQuery(rawQuery));
     const route: Route | undefined =
-      matchKeysRoute(httpMethod, segments, keys) ?? matchSearchRoute(httpMethod, segments, events, () => clock.now());
+      matchKeysRoute(httpMethod, segments, keys) ??
+      matchSearchRoute(httpMethod, segments, events, () => clock.now()) ??
+      matchListsRoute(httpMethod, segments, events);
     if (!route) {
       throw new ApiError(
         'NOT_FOUND',

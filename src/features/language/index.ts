@@ -71,6 +71,7 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
     documentSelector: [
       { language: UDM_LANGUAGE_ID, scheme: 'file' },
       { language: UDM_LANGUAGE_ID, scheme: 'untitled' },
+      { language: UDM_LANGUAGE_ID, scheme: 'vscode-notebook-cell' },
     ],
     traceOutputChannel: traceChannel,
     initializationOptions,

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import * as vscode from 'vscode';
-import { checkCredentialsFile, CredentialsError } from '../../core/google/credentials';
+import { checkCredentialsFile, CredentialsError, isLoopbackEndpoint } from '../../core/google/credentials';
 import { registerCommand } from '../../platform/commands';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
@@ -120,7 +120,10 @@ async function updateSignedIn(services: Services): Promise<void> {
   if (!signedIn) {
     try {
       const endpoint = connection.endpoint('models') ?? connection.endpoint('apiKeys');
-      await connection.cloudTokens(endpoint).getAccessToken(AbortSignal.timeout(15_000));
+      // Only whether a token can be had matters here; it is sent nowhere, so a universe host is named.
+      const probe =
+        endpoint && isLoopbackEndpoint(endpoint) ? endpoint : `https://oauth2.${connection.tokenPolicy.universeDomain}`;
+      await connection.cloudTokens(endpoint).getAccessToken(probe, AbortSignal.timeout(15_000));
       signedIn = true;
     } catch (err) {
       log.info(`no usable credentials: ${(err as Error).message}`);
@@ -144,11 +147,11 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
       { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox', cancellable: true },
       async (_progress, token) => {
         const abort = new AbortController();
-        const onCancel = token.onCancellationRequested(() => abort.abort());
+        const cancelled = token.onCancellationRequested(() => abort.abort());
         try {
           return await controller.start(seed, abort.signal);
         } finally {
-          onCancel.dispose();
+          cancelled.dispose();
         }
       },
     );

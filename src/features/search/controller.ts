@@ -43,6 +43,10 @@ function postResults(
   if (rows.length > FIRST_PAINT_ROWS)
     panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) });
 }
+/** Set by the statistics feature: runs a query with match:/outcome: sections itself (true when it did). */
+export const searchHooks: {
+  statistics?: (controller: SearchController, query: string, window: ResolvedWindow) => Promise<boolean>;
+} = {};
 /** Only the runs a panel still shows can be exported or completed; older ones are let go. */
 const KEEP_RUNS = 4;
 /** "Fetch the rest" stops here: beyond it the panel is no longer the right tool (export or narrow). */
@@ -155,6 +159,7 @@ export class SearchController implements vscode.Disposable {
 
   /** Runs a UDM search with progress and cancel, and shows its results. */
   async runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined> {
+    if (await searchHooks.statistics?.(this, query, window)) return undefined;
     const client = this.getClient();
     const cappedLimit = Math.min(UDM_SEARCH_MAX_LIMIT, Math.max(1, Math.floor(limit)));
     const title = queryTitle(query);

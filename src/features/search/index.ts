@@ -31,6 +31,12 @@ const TIME_RANGE_KEY = 'cloudbench.search.timeRange';
 const HISTORY_KEY = 'cloudbench.search.history';
 const SAVED_KEY = 'cloudbench.search.savedQueries';
 
+let shared: { controller: SearchController; timeRange: () => TimeRangeSpec } | undefined;
+/** The running search feature: notebooks run cells with its client, rate limiter and budget. */
+export function searchFeature(): { controller: SearchController; timeRange: () => TimeRangeSpec } | undefined {
+  return shared;
+}
+
 export function activateSearch(context: vscode.ExtensionContext, services: Services): void {
   const controller = new SearchController(services);
   context.subscriptions.push(controller);
@@ -38,6 +44,8 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   const timeRange = new TimeRangeState(context, services);
   controller.currentWindow = () => resolveTimeRange(timeRange.spec, Date.now());
   controller.confirmQuery = confirmDespiteErrors;
+  shared = { controller, timeRange: () => timeRange.spec };
+  context.subscriptions.push({ dispose: () => (shared = undefined) });
 
   // ---- status bar -------------------------------------------------------------------------------
   const rangeItem = vscode.window.createStatusBarItem(
@@ -96,7 +104,10 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     lensEmitter,
     timeRange.onDidChange(() => lensEmitter.fire()),
     vscode.languages.registerCodeLensProvider(
-      { language: 'udm' },
+      [
+        { language: 'udm', scheme: 'file' },
+        { language: 'udm', scheme: 'untitled' },
+      ],
       {
         onDidChangeCodeLenses: lensEmitter.event,
         provideCodeLenses(document) {
@@ -453,7 +464,7 @@ class TimeRangeState {
   }
 }
 
-async function pickTimeRange(current: TimeRangeSpec): Promise<TimeRangeSpec | undefined> {
+export async function pickTimeRange(current: TimeRangeSpec): Promise<TimeRangeSpec | undefined> {
   type Item = vscode.QuickPickItem & { spec?: TimeRangeSpec };
   const presets: Item[] = (Object.keys(PRESET_LABELS) as TimePreset[]).map((preset) => ({
     label: PRESET_LABELS[preset],

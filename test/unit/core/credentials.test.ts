@@ -9,6 +9,9 @@ import {
   isLoopbackEndpoint,
   tokenSourceFor,
 } from '../../../src/core/google/credentials';
+import { TokenPolicy } from '../../../src/core/google/token-policy';
+
+const policy = new TokenPolicy({ universeDomain: () => 'googleapis.com', allowedHosts: () => [] });
 
 describe('credentials', () => {
   it('recognises loopback endpoints in every form', () => {
@@ -34,10 +37,10 @@ describe('credentials', () => {
   });
 
   it('uses the sandbox token for loopback endpoints and Google credentials otherwise', async () => {
-    const sandbox = tokenSourceFor('http://127.0.0.1:1234', { scopes: ['s'] });
+    const sandbox = tokenSourceFor('http://127.0.0.1:1234', { scopes: ['s'], policy });
     assert.equal(sandbox.kind, 'sandbox');
-    assert.equal(await sandbox.getAccessToken(), SANDBOX_TOKEN);
-    assert.equal(tokenSourceFor('https://apikeys.googleapis.com', { scopes: ['s'] }).kind, 'google');
+    assert.equal(await sandbox.getAccessToken('http://127.0.0.1:1234/v2/keys'), SANDBOX_TOKEN);
+    assert.equal(tokenSourceFor('https://apikeys.googleapis.com', { scopes: ['s'], policy }).kind, 'google');
   });
 
   it('names the setting when a key file is missing, not JSON or not a key', async () => {
@@ -66,9 +69,10 @@ describe('credentials', () => {
       scopes: ['s'],
       keyFile: '/nonexistent/key.json',
       setting: 'cloudbench.credentialsFile',
+      policy,
     });
     await assert.rejects(
-      source.getAccessToken(),
+      source.getAccessToken('https://apikeys.googleapis.com/v2/keys'),
       (e: unknown) => e instanceof CredentialsError && e.setting === 'cloudbench.credentialsFile',
     );
   });

@@ -197,6 +197,7 @@ const fake: Record<string, unknown> = new Proxy(
       { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
     ),
     languages: new Proxy({}, { get: () => inert() }),
+    notebooks: new Proxy({}, { get: () => inert() }),
     workspace: new Proxy(
       {
         getConfiguration: () => configuration,

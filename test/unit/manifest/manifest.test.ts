@@ -32,7 +32,10 @@ describe('manifest', () => {
     for (const [menu, items] of Object.entries(menus)) {
       for (const item of items) assert.ok(declared.has(item.command), `${menu} names undeclared ${item.command}`);
     }
-    for (const kb of pkg.contributes.keybindings) assert.ok(declared.has(kb.command), kb.command);
+    // VS Code's own commands a keybinding may point at (Ctrl+Enter runs a UDM notebook cell).
+    const builtIn = new Set(['notebook.cell.execute']);
+    for (const kb of pkg.contributes.keybindings)
+      assert.ok(declared.has(kb.command) || builtIn.has(kb.command), kb.command);
   });
 
   it('hides every command that needs a tree node from the palette', () => {

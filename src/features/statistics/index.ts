@@ -1,0 +1,226 @@
+// Statistical search in the editor: a query with match:/outcome:/condition:/dedup:/order:/limit:
+// sections runs its filter through udmSearch (the search controller's client and budget), fetches
+// the rest of the events only with the user's approval, computes the table locally and shows it in
+// the statistics view, with exports and a drill-down into the events of a group.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
+import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
+import { EXPORT_EXTENSIONS, type ExportFormat } from '../../core/secops/results/export';
+import type { ResolvedWindow } from '../../core/secops/timerange';
+import type { UdmSearchEvent } from '../../core/secops/types';
+import { reportError } from '../../platform/commands';
+import { getLogger } from '../../platform/log';
+import { compileStatistics, type StatsResult } from '../../udm/stats';
+import { getReferenceLists } from '../language';
+import { FETCH_REST_MAX_EVENTS, queryTitle, searchHooks, type SearchController } from '../search/controller';
+import type { Services } from '../services';
+import { fetchStatisticsEvents, type MoreSearchesQuestion } from './fetch';
+import { StatisticsPanel } from './panel';
+import { cellText, columnLabel, exportTable, type FromStatsView, type StatsRunInfo } from './protocol';
+
+const log = getLogger('statistics');
+
+interface StatsRun {
+  info: StatsRunInfo;
+  events: UdmSearchEvent[];
+  result: StatsResult;
+  window: ResolvedWindow;
+}
+
+export function activateStatistics(context: vscode.ExtensionContext, services: Services): void {
+  const feature = new StatisticsFeature(services);
+  context.subscriptions.push(feature);
+  searchHooks.statistics = (controller, query, window) => feature.run(controller, query, window);
+  context.subscriptions.push({ dispose: () => (searchHooks.statistics = undefined) });
+}
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+export class StatisticsFeature implements vscode.Disposable {
+  private last: StatsRun | undefined;
+  private controller: SearchController | undefined;
+  private fetching: AbortController | undefined;
+
+  constructor(private readonly services: Services) {}
+
+  dispose(): void {
+    this.fetching?.abort();
+    StatisticsPanel.disposeAll();
+  }
+
+  /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
+  async run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean> {
+    const compiled = compileStatistics(query, { referenceLists: getReferenceLists() ?? {} });
+    if (!compiled) return false;
+    if (compiled.filter === '')
+      throw new Error(
+        'A statistical search needs filtering statements before match: (for example metadata.event_type = "USER_LOGIN"): udmSearch searches with them and Cloudbench computes the sections over the events it returns.',
+      );
+    this.controller = controller;
+    const client = controller.getClient();
+    const title = queryTitle(query);
+    const panel = StatisticsPanel.show(this.services.extensionUri, (m) => void this.onMessage(m));
+    panel.setTitle(`Statistics: ${title}`);
+    this.fetching?.abort();
+    const abort = new AbortController();
+    this.fetching = abort;
+    panel.post({
+      type: 'running',
+      title,
+      message: `Searching ${window.start} – ${window.end} for the events to compute over…`,
+    });
+    let fetched: Awaited<ReturnType<typeof fetchStatisticsEvents>>;
+    try {
+      fetched = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Statistical search', cancellable: true },
+        async (progress, token) => {
+          const sub = token.onCancellationRequested(() => abort.abort());
+          try {
+            progress.report({ message: 'searching for the events…' });
+            return await fetchStatisticsEvents({
+              client,
+              query: compiled.filter,
+              startMs: window.startMs,
+              endMs: window.endMs,
+              limit: UDM_SEARCH_MAX_LIMIT,
+              maxEvents: FETCH_REST_MAX_EVENTS,
+              signal: abort.signal,
+              confirmMore: (q) => askForMoreSearches(q),
+              onProgress: (p) => {
+                panel.post({ type: 'progress', ...p });
+                progress.report({
+                  message: `${count(p.events)} events, ${p.searches} searches${p.windowsPending ? `, ${p.windowsPending} windows to go` : ''}`,
+                });
+              },
+            });
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
+    } catch (err) {
+      const cancelled = isCancellation(err) || abort.signal.aborted;
+      panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
+      if (cancelled) return true;
+      throw err;
+    } finally {
+      if (this.fetching === abort) this.fetching = undefined;
+    }
+
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const started = performance.now();
+    const result = compiled.engine.run(
+      fetched.events.map((e) => e.udm),
+      { timeZone },
+    );
+    log.info(
+      `computed ${result.rows.length} rows over ${fetched.events.length} events (${fetched.searches} searches) in ${(performance.now() - started).toFixed(0)} ms${fetched.partial ? `; partial: ${fetched.partial}` : ''}`,
+    );
+    const info: StatsRunInfo = {
+      runId: randomUUID(),
+      title,
+      startTime: window.start,
+      endTime: window.end,
+      eventsFetched: fetched.events.length,
+      searches: fetched.searches,
+      groupsTotal: result.groupsTotal,
+      ...(fetched.partial ? { partial: fetched.partial } : {}),
+      timeZone: result.timeZone,
+      warnings: [
+        ...(compiled.hasErrors ? ['The query has errors; the table may not be what you meant.'] : []),
+        ...result.warnings,
+      ],
+    };
+    this.last = { info, events: fetched.events, result, window };
+    panel.post({ type: 'table', run: info, columns: result.columns, rowsJson: JSON.stringify(result.rows) });
+    return true;
+  }
+
+  private async onMessage(message: FromStatsView): Promise<void> {
+    try {
+      switch (message.type) {
+        case 'stop':
+          this.fetching?.abort();
+          return;
+        case 'copy':
+          await vscode.env.clipboard.writeText(message.text);
+          void vscode.window.setStatusBarMessage('Statistics copied', 3000);
+          return;
+        case 'export':
+          await this.exportRun(message.runId, message.format);
+          return;
+        case 'openGroup':
+          await this.openGroup(message.runId, message.row);
+          return;
+        case 'ready':
+          return;
+      }
+    } catch (err) {
+      if (err instanceof CancelledError || isCancellation(err)) return;
+      await reportError(message.type === 'export' ? 'Export statistics' : 'Statistics', err);
+    }
+  }
+
+  private runOf(runId: string): StatsRun {
+    const run = this.last;
+    if (!run || run.info.runId !== runId)
+      throw new Error('This table is no longer held; run the query again to export it or open its events.');
+    return run;
+  }
+
+  async exportRun(runId: string, format: ExportFormat): Promise<vscode.Uri | undefined> {
+    const run = this.runOf(runId);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
+    const fileName = `udm-statistics-${stamp}.${EXPORT_EXTENSIONS[format]}`;
+    const target = await vscode.window.showSaveDialog({
+      title: `Export ${count(run.result.rows.length)} rows as ${format.toUpperCase()}`,
+      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
+      filters: { [format.toUpperCase()]: [EXPORT_EXTENSIONS[format]] },
+      saveLabel: 'Export',
+    });
+    if (!target) return undefined;
+    const text = exportTable(format, run.result.columns, run.result.rows, run.info.timeZone);
+    await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+    log.info(`exported ${run.result.rows.length} statistics rows as ${format} to ${target.fsPath}`);
+    void vscode.window.showInformationMessage(
+      `Exported ${count(run.result.rows.length)} rows to ${vscode.workspace.asRelativePath(target)}.`,
+    );
+    return target;
+  }
+
+  /** The events behind one row, in the pivot panel (the events table with its detail pane). */
+  async openGroup(runId: string, row: number): Promise<void> {
+    const run = this.runOf(runId);
+    const members = run.result.members[row];
+    const values = run.result.rows[row];
+    if (!members || !values) throw new Error(`The table has no row ${row + 1}.`);
+    const label =
+      run.result.columns
+        .filter((c) => c.role !== 'outcome')
+        .map((c) => `${columnLabel(c)} = ${cellText(values[run.result.columns.indexOf(c)], c, run.info.timeZone)}`)
+        .join(', ') || 'all events';
+    const events = members.map((i) => run.events[i]);
+    if (!this.controller) throw new Error('Run the query again to open its events.');
+    await Promise.resolve(this.controller.showRows('udm', `Events of ${label}`, events, { window: run.window }));
+  }
+}
+
+/** Asks before spending more than the first search; Esc or closing keeps the partial table. */
+async function askForMoreSearches(q: MoreSearchesQuestion): Promise<boolean> {
+  const spend =
+    q.likely !== undefined
+      ? `at least ${q.atLeast} more searches, likely about ${q.likely}`
+      : `at least ${q.atLeast} more searches (how many depends on how the events spread over the time range)`;
+  const choice = await vscode.window.showWarningMessage(
+    `udmSearch returned ${count(q.fetched)} events and says more match: statistics over them would be wrong.`,
+    {
+      modal: true,
+      detail: `Fetching the rest splits the time range into smaller windows: ${spend}. ${q.remaining} of ${q.limit} udmSearch calls are left this hour; Cloudbench stops when they run out and marks the table partial. Without the rest, the table is computed over these ${count(q.fetched)} events and marked partial.`,
+    },
+    'Fetch the Rest',
+    'Show Partial Table',
+  );
+  return choice === 'Fetch the Rest';
+}

@@ -1,0 +1,88 @@
+// The statistics webview panel: one, created on first use and revealed afterwards. Messages from the
+// page are checked before anything acts on them.
+import * as vscode from 'vscode';
+import { getLogger } from '../../platform/log';
+import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+import { parseFromStatsView, StatsMessageError, type FromStatsView, type ToStatsView } from './protocol';
+
+const log = getLogger('statistics');
+
+export class StatisticsPanel implements vscode.Disposable {
+  private static current: StatisticsPanel | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private queue: ToStatsView[] = [];
+  private handler: (message: FromStatsView) => void = () => undefined;
+
+  static show(extensionUri: vscode.Uri, onMessage: (message: FromStatsView) => void): StatisticsPanel {
+    let p = StatisticsPanel.current;
+    if (p) {
+      p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+    } else {
+      const panel = vscode.window.createWebviewPanel(
+        'cloudbench.search.statistics',
+        'UDM Statistics',
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        webviewPanelOptions(extensionUri),
+      );
+      panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
+      p = new StatisticsPanel(panel, extensionUri);
+      StatisticsPanel.current = p;
+    }
+    p.handler = onMessage;
+    return p;
+  }
+
+  static get(): StatisticsPanel | undefined {
+    return StatisticsPanel.current;
+  }
+
+  static disposeAll(): void {
+    StatisticsPanel.current?.panel.dispose();
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+  ) {
+    panel.webview.html = renderWebviewPage(panel.webview, extensionUri, { bundle: 'stats', title: 'UDM Statistics' });
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        let message: FromStatsView;
+        try {
+          message = parseFromStatsView(raw);
+        } catch (err) {
+          log.warn(
+            `ignored a malformed message from the statistics page: ${err instanceof StatsMessageError ? err.message : String(err)}`,
+          );
+          return;
+        }
+        if (message.type === 'ready') {
+          this.ready = true;
+          for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
+          return;
+        }
+        this.handler(message);
+      }),
+    );
+  }
+
+  setTitle(title: string): void {
+    this.panel.title = title.length > 60 ? `${title.slice(0, 57)}…` : title;
+  }
+
+  post(message: ToStatsView): void {
+    if (!this.ready) {
+      if (message.type === 'table' || message.type === 'running') this.queue = [];
+      this.queue.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    if (StatisticsPanel.current === this) StatisticsPanel.current = undefined;
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

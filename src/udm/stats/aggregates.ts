@@ -1,0 +1,212 @@
+// The aggregate functions of the outcome section. Each accumulator takes the values of its argument
+// event by event (every element of a repeated field is a value) and skips nulls: a missing field
+// is null here, as Google documents for avg ("NULL values are ignored"). An empty group therefore
+// counts 0, sums 0, and has no min, max, avg, stddev, earliest or latest (null).
+import { toNum } from '../functions';
+import type { AggregateName } from './plan';
+
+/** array and array_distinct keep at most this many values (Google's documented limit). */
+export const ARRAY_LIMIT = 25;
+
+export interface Accumulator {
+  add(value: unknown): void;
+  result(): unknown;
+}
+
+export function createAccumulator(name: AggregateName): Accumulator {
+  switch (name) {
+    case 'count':
+      return new Count();
+    case 'count_distinct':
+      return new CountDistinct();
+    case 'sum':
+      return new Sum();
+    case 'min':
+      return new Extreme(-1);
+    case 'max':
+      return new Extreme(1);
+    case 'avg':
+      return new Mean();
+    case 'stddev':
+      return new StdDev();
+    case 'array':
+      return new ArrayOf(false);
+    case 'array_distinct':
+      return new ArrayOf(true);
+    case 'earliest':
+      return new TimeExtreme(-1);
+    case 'latest':
+      return new TimeExtreme(1);
+  }
+}
+
+/** A numeric reading of a value, or undefined when it has none (text such as "abc"). */
+export function numericValue(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'string') {
+    if (v.trim() === '') return undefined;
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/** Identity of a value for distinct counting: 80 and "80" (an int64 in the JSON) are one value. */
+export function distinctKey(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+class Count implements Accumulator {
+  private n = 0;
+  add(): void {
+    this.n++;
+  }
+  result(): number {
+    return this.n;
+  }
+}
+
+class CountDistinct implements Accumulator {
+  private readonly seen = new Set<string>();
+  add(v: unknown): void {
+    this.seen.add(distinctKey(v));
+  }
+  result(): number {
+    return this.seen.size;
+  }
+}
+
+class Sum implements Accumulator {
+  private total = 0;
+  add(v: unknown): void {
+    const n = numericValue(v);
+    if (n !== undefined) this.total += n;
+  }
+  result(): number {
+    return this.total;
+  }
+}
+
+class Extreme implements Accumulator {
+  private best: number | undefined;
+  constructor(private readonly sign: 1 | -1) {}
+  add(v: unknown): void {
+    const n = numericValue(v);
+    if (n === undefined) return;
+    if (this.best === undefined || (this.sign > 0 ? n > this.best : n < this.best)) this.best = n;
+  }
+  result(): number | null {
+    return this.best ?? null;
+  }
+}
+
+class Mean implements Accumulator {
+  private n = 0;
+  private total = 0;
+  add(v: unknown): void {
+    const x = numericValue(v);
+    if (x === undefined) return;
+    this.n++;
+    this.total += x;
+  }
+  result(): number | null {
+    return this.n ? this.total / this.n : null;
+  }
+}
+
+/**
+ * Population standard deviation (divides by n, 0 for a single value), computed with Welford's
+ * update so large values (byte counts, timestamps) do not lose precision.
+ */
+class StdDev implements Accumulator {
+  private n = 0;
+  private mean = 0;
+  private m2 = 0;
+  add(v: unknown): void {
+    const x = numericValue(v);
+    if (x === undefined) return;
+    this.n++;
+    const d = x - this.mean;
+    this.mean += d / this.n;
+    this.m2 += d * (x - this.mean);
+  }
+  result(): number | null {
+    return this.n ? Math.sqrt(Math.max(0, this.m2 / this.n)) : null;
+  }
+}
+
+/**
+ * array keeps the first 25 values, array_distinct the first 25 distinct ones (distinct values are
+ * found before the list is cut, as documented). Google keeps 25 arbitrary values; keeping the first
+ * ones in event order makes the table repeatable.
+ */
+class ArrayOf implements Accumulator {
+  private readonly values: unknown[] = [];
+  private readonly seen = new Set<string>();
+  constructor(private readonly distinct: boolean) {}
+  add(v: unknown): void {
+    if (this.values.length >= ARRAY_LIMIT) return;
+    if (this.distinct) {
+      const k = distinctKey(v);
+      if (this.seen.has(k)) return;
+      this.seen.add(k);
+    }
+    this.values.push(v);
+  }
+  result(): unknown[] {
+    return this.values;
+  }
+}
+
+/** earliest/latest: TIMESTAMP in (RFC 3339 text, {seconds, nanos} or epoch seconds), TIMESTAMP (epoch seconds) out. */
+class TimeExtreme implements Accumulator {
+  private seconds: number | undefined;
+  private nanos = 0;
+  constructor(private readonly sign: 1 | -1) {}
+  add(v: unknown): void {
+    const t = timestampParts(v);
+    if (!t) return;
+    if (this.seconds === undefined) {
+      this.seconds = t.seconds;
+      this.nanos = t.nanos;
+      return;
+    }
+    const c = t.seconds - this.seconds || t.nanos - this.nanos;
+    if (this.sign > 0 ? c > 0 : c < 0) {
+      this.seconds = t.seconds;
+      this.nanos = t.nanos;
+    }
+  }
+  result(): number | null {
+    return this.seconds === undefined ? null : this.seconds + this.nanos / 1e9;
+  }
+}
+
+/** Whole seconds and nanoseconds of a timestamp value, exact to the nanosecond for RFC 3339 text. */
+export function timestampParts(v: unknown): { seconds: number; nanos: number } | undefined {
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return undefined;
+    const s = Math.floor(v);
+    return { seconds: s, nanos: Math.round((v - s) * 1e9) };
+  }
+  if (typeof v === 'string') {
+    const text = v.trim();
+    if (text === '') return undefined;
+    if (/^-?\d+(\.\d+)?$/.test(text)) return timestampParts(Number(text));
+    const m = /^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/.exec(text);
+    if (!m) return undefined;
+    const ms = Date.parse(`${m[1].replace(/[t ]/, 'T')}${m[3].toUpperCase()}`);
+    if (Number.isNaN(ms)) return undefined;
+    return { seconds: Math.floor(ms / 1000), nanos: m[2] ? Number(m[2].padEnd(9, '0')) : 0 };
+  }
+  if (v && typeof v === 'object' && 'seconds' in v) {
+    const s = toNum(v.seconds);
+    if (!Number.isFinite(s)) return undefined;
+    const n = toNum((v as { nanos?: unknown }).nanos ?? 0);
+    return { seconds: s, nanos: Number.isFinite(n) ? n : 0 };
+  }
+  return undefined;
+}

@@ -1,0 +1,583 @@
+// Computes a statistical query over fetched events: groups by the match: keys (and a time bucket),
+// aggregates the outcome: expressions, then applies condition:, order: and limit:. Per-event values
+// (fields, placeholders, functions of them) come from the same Compiler that filters events in the
+// sandbox's udmSearch, so a field reads the same here as everywhere else.
+import type { CompareOp, Expr, Operand } from '../ast';
+import type { Compiler } from '../evaluate';
+import { findFunction, timestampSeconds, toStr } from '../functions';
+import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
+import { bucketStart, ZoneOffsets } from './buckets';
+import { isAggregateName, type AggregateName, type ColumnType, type StatsColumn, type StatsPlan } from './plan';
+
+export type { ColumnRole, ColumnType, StatsColumn } from './plan';
+
+export interface StatsResult {
+  columns: StatsColumn[];
+  /** One array of values per row, in column order. Timestamps are epoch seconds. */
+  rows: unknown[][];
+  /** Indices (into the events given) of the events behind each row, for drill-down. */
+  members: number[][];
+  /** Events given, and events left after dedup: (those the table is computed from). */
+  eventsIn: number;
+  eventsUsed: number;
+  /** Groups before condition: and limit: dropped some. */
+  groupsTotal: number;
+  /** The IANA time zone buckets were computed in. */
+  timeZone: string;
+  /** Things the user should know about the table (an order: name that is no column, …). */
+  warnings: string[];
+}
+
+export interface StatsOptions {
+  /** IANA time zone for time buckets; the machine's own when absent. */
+  timeZone?: string;
+  /** Only events this accepts are counted (the filter part, when the events are not filtered already). */
+  filter?: (event: unknown) => boolean;
+  /** Stops between events when aborted (throws the signal's reason). */
+  signal?: AbortSignal;
+}
+
+/** A bucket column's name in the table. */
+export const BUCKET_COLUMN = 'time_bucket';
+/** Combinations of repeated-field values one event may add itself to. */
+const MAX_KEY_COMBINATIONS = 256;
+
+type Values = (event: unknown) => unknown[];
+
+interface Ctx {
+  event?: unknown;
+  /** values of match keys and outcome variables computed so far, by name */
+  vars: Map<string, unknown>;
+  accs?: Accumulator[];
+}
+type GroupExpr = (ctx: Ctx) => unknown[];
+
+interface AggregateSlot {
+  name: AggregateName;
+  values: Values;
+}
+
+/**
+ * Match keys (and outcomes in a grouped query) are never the zero value: like YARA-L's match
+ * section, events whose key is missing, "", 0 or false are left out of the groups.
+ */
+function isZeroValue(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || v === 0 || v === false || v === '0';
+}
+
+export class StatsEngine {
+  private readonly aggregates: AggregateSlot[] = [];
+  private readonly outcomeExprs: Array<{ name: string; expr: GroupExpr; aggregate?: AggregateName }> = [];
+  private readonly keyValues: Values[];
+  private readonly dedupValues: Values[];
+  private readonly warnings: string[] = [];
+  readonly grouped: boolean;
+  readonly columns: StatsColumn[];
+
+  constructor(
+    private readonly plan: StatsPlan,
+    private readonly compiler: Compiler,
+  ) {
+    const hasAggregate = plan.outcomes.some((o) => containsAggregate(o.value));
+    this.grouped = plan.grouped || plan.keys.length > 0 || !!plan.bucket || hasAggregate;
+    this.keyValues = plan.keys.map((k) => compiler.values(k.operand));
+    this.dedupValues = plan.dedup.map((d) => compiler.values(d));
+    const known = new Set<string>(plan.keys.map((k) => k.name));
+    if (plan.bucket) known.add(BUCKET_COLUMN);
+    for (const o of plan.outcomes) {
+      this.outcomeExprs.push({
+        name: o.name,
+        expr: this.compileOutcome(o.value, known),
+        ...(o.value.type === 'call' && isAggregateName(o.value.name)
+          ? { aggregate: o.value.name.toLowerCase() as AggregateName }
+          : {}),
+      });
+      known.add(o.name);
+    }
+    this.columns = [
+      ...plan.keys.map((k): StatsColumn => ({ name: k.name, role: 'key', type: 'string' })),
+      ...(plan.bucket ? [{ name: BUCKET_COLUMN, role: 'bucket', type: 'timestamp' } satisfies StatsColumn] : []),
+      ...plan.outcomes.map((o): StatsColumn => ({ name: o.name, role: 'outcome', type: 'mixed' })),
+    ];
+  }
+
+  // ---- outcome expressions ----------------------------------------------------------------------
+
+  private compileOutcome(op: Operand, known: Set<string>): GroupExpr {
+    if (!needsGroupContext(op, known)) {
+      if (this.grouped && dependsOnEvent(op)) {
+        this.warnings.push(
+          `An outcome uses an event value outside an aggregate in a grouped query; wrap it in one (for example array_distinct(...)).`,
+        );
+        return () => [];
+      }
+      const values = this.compiler.values(op);
+      return (ctx) => (ctx.event !== undefined ? values(ctx.event) : values(undefined));
+    }
+    switch (op.type) {
+      case 'variable':
+        return (ctx) => (ctx.vars.has(op.name) ? [ctx.vars.get(op.name)] : []);
+      case 'call': {
+        if (isAggregateName(op.name)) {
+          const slot = this.aggregates.length;
+          const arg = op.args[0];
+          this.aggregates.push({
+            name: op.name.toLowerCase() as AggregateName,
+            values: arg ? this.eventValues(arg, known) : () => [],
+          });
+          return (ctx) => (ctx.accs ? [ctx.accs[slot].result()] : []);
+        }
+        const fn = findFunction(op.name);
+        const args = op.args.map((a) => this.compileOutcome(a, known));
+        if (!fn) return () => [];
+        return (ctx) => {
+          const r = fn.impl(args.map((a) => first(a(ctx))));
+          return r === undefined ? [] : [r];
+        };
+      }
+      default:
+        return () => [];
+    }
+  }
+
+  /** Per-event values of an aggregate's argument; a match key used inside reads the event's own value. */
+  private eventValues(op: Operand, known: Set<string>): Values {
+    if (op.type === 'variable' && known.has(op.name) && !this.plan.keys.some((k) => k.name === op.name)) {
+      this.warnings.push(`$${op.name} is an outcome; an aggregate takes event values, not another outcome.`);
+      return () => [];
+    }
+    return this.compiler.values(op);
+  }
+
+  private columnType(index: number, rows: unknown[][]): ColumnType {
+    const column = this.columns[index];
+    if (column.role === 'bucket') return 'timestamp';
+    if (column.role === 'outcome') {
+      const o = this.outcomeExprs.find((x) => x.name === column.name);
+      const fixed = o?.aggregate ? AGGREGATE_TYPES[o.aggregate] : undefined;
+      if (fixed) return fixed;
+    }
+    return typeOfValues(rows, index);
+  }
+
+  // ---- running ----------------------------------------------------------------------------------
+
+  run(events: readonly unknown[], options: StatsOptions = {}): StatsResult {
+    const zone = new ZoneOffsets(options.timeZone);
+    const compileWarnings = this.warnings.length;
+    const keep = this.dedup(events, options.filter);
+    const result = this.grouped ? this.runGrouped(events, keep, zone, options.signal) : this.runPlain(events, keep);
+    const filtered = this.applyCondition(result.rows, result.members);
+    const ordered = this.applyOrder(filtered.rows, filtered.members);
+    const limit = this.plan.limit;
+    const rows = limit !== undefined && limit >= 0 ? ordered.rows.slice(0, limit) : ordered.rows;
+    const members = limit !== undefined && limit >= 0 ? ordered.members.slice(0, limit) : ordered.members;
+    return {
+      columns: this.columns.map((c, i) => ({ ...c, type: this.columnType(i, rows) })),
+      rows,
+      members,
+      eventsIn: events.length,
+      eventsUsed: keep.length,
+      groupsTotal: result.rows.length,
+      timeZone: zone.timeZone,
+      warnings: [...new Set(this.warnings.concat(this.warnings.splice(compileWarnings)))],
+    };
+  }
+
+  /** Indices of the events that count: accepted by the filter and first of their dedup: value. */
+  private dedup(events: readonly unknown[], filter: ((e: unknown) => boolean) | undefined): number[] {
+    const out: number[] = [];
+    const seen = this.dedupValues.length ? new Set<string>() : undefined;
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i];
+      if (filter && !filter(ev)) continue;
+      if (seen) {
+        const key = this.dedupValues.map((v) => v(ev).map(distinctKey).sort().join('\u001e')).join('\u001f');
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      out.push(i);
+    }
+    return out;
+  }
+
+  private runPlain(events: readonly unknown[], keep: number[]): { rows: unknown[][]; members: number[][] } {
+    const rows: unknown[][] = [];
+    const members: number[][] = [];
+    for (const i of keep) {
+      const ctx: Ctx = { event: events[i], vars: new Map() };
+      const row: unknown[] = [];
+      for (const o of this.outcomeExprs) {
+        const v = collapse(o.expr(ctx));
+        ctx.vars.set(o.name, v);
+        row.push(v);
+      }
+      rows.push(row);
+      members.push([i]);
+    }
+    return { rows, members };
+  }
+
+  private runGrouped(
+    events: readonly unknown[],
+    keep: number[],
+    zone: ZoneOffsets,
+    signal: AbortSignal | undefined,
+  ): { rows: unknown[][]; members: number[][] } {
+    interface Group {
+      key: unknown[];
+      accs: Accumulator[];
+      members: number[];
+    }
+    const groups = new Map<string, Group>();
+    const aggs = this.aggregates;
+    const nAggs = aggs.length;
+    const keyFns = this.keyValues;
+    const nKeys = keyFns.length;
+    const bucket = this.plan.bucket;
+    const argValues: unknown[][] = new Array<unknown[]>(nAggs);
+    const keyLists: unknown[][] = new Array<unknown[]>(nKeys + (bucket ? 1 : 0));
+    const newGroup = (key: unknown[]): Group => ({
+      key,
+      accs: aggs.map((a) => createAccumulator(a.name)),
+      members: [],
+    });
+    const addTo = (id: string, key: () => unknown[], index: number): void => {
+      let g = groups.get(id);
+      if (!g) {
+        g = newGroup(key());
+        groups.set(id, g);
+      }
+      g.members.push(index);
+      for (let k = 0; k < nAggs; k++) {
+        const vals = argValues[k];
+        const acc = g.accs[k];
+        for (let j = 0; j < vals.length; j++) {
+          const v = vals[j];
+          if (v !== undefined && v !== null) acc.add(v);
+        }
+      }
+    };
+
+    for (let n = 0; n < keep.length; n++) {
+      if ((n & 4095) === 0 && signal?.aborted) throw signal.reason;
+      const index = keep[n];
+      const ev = events[index];
+      let skip = false;
+      let combos = 1;
+      for (let k = 0; k < nKeys; k++) {
+        const raw = keyFns[k](ev);
+        let list: unknown[];
+        if (raw.length === 1) list = isZeroValue(raw[0]) ? [] : raw;
+        else {
+          const seen = new Set<string>();
+          list = [];
+          for (const v of raw) {
+            if (isZeroValue(v)) continue;
+            const id = distinctKey(v);
+            if (!seen.has(id)) {
+              seen.add(id);
+              list.push(v);
+            }
+          }
+        }
+        if (list.length === 0) {
+          skip = true;
+          break;
+        }
+        combos *= list.length;
+        keyLists[k] = list;
+      }
+      if (skip) continue;
+      if (bucket) {
+        const t = eventSeconds(ev);
+        if (t === undefined) continue;
+        keyLists[nKeys] = [bucketStart(t, bucket, zone)];
+      }
+      for (let k = 0; k < nAggs; k++) argValues[k] = aggs[k].values(ev);
+      if (combos === 1) {
+        const key = keyLists.map((l) => l[0]);
+        addTo(key.length === 1 ? distinctKey(key[0]) : key.map(distinctKey).join('\u001f'), () => key, index);
+        continue;
+      }
+      let budget = MAX_KEY_COMBINATIONS;
+      const current: unknown[] = new Array<unknown>(keyLists.length);
+      const rec = (k: number): void => {
+        if (budget <= 0) return;
+        if (k === keyLists.length) {
+          budget--;
+          const key = current.slice();
+          addTo(key.map(distinctKey).join('\u001f'), () => key, index);
+          return;
+        }
+        for (const v of keyLists[k]) {
+          current[k] = v;
+          rec(k + 1);
+        }
+      };
+      rec(0);
+    }
+    // An ungrouped aggregate (outcome: $n = count(...) without match:) has one row even over no events.
+    if (nKeys === 0 && !bucket && groups.size === 0) groups.set('', newGroup([]));
+
+    const rows: unknown[][] = [];
+    const members: number[][] = [];
+    const names = [...this.plan.keys.map((k) => k.name), ...(bucket ? [BUCKET_COLUMN] : [])];
+    for (const g of groups.values()) {
+      const ctx: Ctx = { vars: new Map(), accs: g.accs };
+      names.forEach((name, i) => ctx.vars.set(name, g.key[i]));
+      const row = g.key.slice();
+      for (const o of this.outcomeExprs) {
+        const v = collapse(o.expr(ctx));
+        ctx.vars.set(o.name, v);
+        row.push(v);
+      }
+      rows.push(row);
+      members.push(g.members);
+    }
+    return { rows, members };
+  }
+
+  // ---- condition, order ---------------------------------------------------------------------------
+
+  private applyCondition(rows: unknown[][], members: number[][]): { rows: unknown[][]; members: number[][] } {
+    const cond = this.plan.condition;
+    if (!cond) return { rows, members };
+    const pred = compileCondition(cond, (name) => this.columns.findIndex((c) => c.name === name), this.warnings);
+    const outRows: unknown[][] = [];
+    const outMembers: number[][] = [];
+    rows.forEach((row, i) => {
+      if (pred(row)) {
+        outRows.push(row);
+        outMembers.push(members[i]);
+      }
+    });
+    return { rows: outRows, members: outMembers };
+  }
+
+  private applyOrder(rows: unknown[][], members: number[][]): { rows: unknown[][]; members: number[][] } {
+    if (this.plan.order.length === 0) return { rows, members };
+    const spec = this.plan.order
+      .map((o) => ({ index: this.columns.findIndex((c) => c.name === o.name), desc: o.descending, name: o.name }))
+      .filter((s) => {
+        if (s.index < 0) this.warnings.push(`order: ${s.name} is not a column of the table; it was ignored.`);
+        return s.index >= 0;
+      });
+    const idx = rows.map((_, i) => i);
+    idx.sort((a, b) => {
+      for (const s of spec) {
+        const c = compareValues(rows[a][s.index], rows[b][s.index]);
+        if (c !== 0) return s.desc ? -c : c;
+      }
+      return a - b;
+    });
+    return { rows: idx.map((i) => rows[i]), members: idx.map((i) => members[i]) };
+  }
+}
+
+/** Event time of a UDM event (the `udm` object), in epoch seconds. */
+export function eventSeconds(udm: unknown): number | undefined {
+  const md = (udm as { metadata?: { eventTimestamp?: unknown; event_timestamp?: unknown } } | null)?.metadata;
+  const t = md?.eventTimestamp ?? md?.event_timestamp;
+  return t === undefined ? undefined : timestampSeconds(t);
+}
+
+function first(values: unknown[]): unknown {
+  return values.length ? values[0] : undefined;
+}
+
+function collapse(values: unknown[]): unknown {
+  if (values.length === 0) return null;
+  return values.length === 1 ? (values[0] ?? null) : values;
+}
+
+function containsAggregate(op: Operand): boolean {
+  return op.type === 'call' && (isAggregateName(op.name) || op.args.some(containsAggregate));
+}
+
+function dependsOnEvent(op: Operand): boolean {
+  switch (op.type) {
+    case 'field':
+    case 'variable':
+      return true;
+    case 'call':
+      return op.args.some(dependsOnEvent) || op.name.startsWith('math.random');
+    default:
+      return false;
+  }
+}
+
+/** True when the operand holds an aggregate or names a key/outcome: it is evaluated per group, not per event. */
+function needsGroupContext(op: Operand, known: Set<string>): boolean {
+  if (op.type === 'variable') return known.has(op.name);
+  if (op.type === 'call') return isAggregateName(op.name) || op.args.some((a) => needsGroupContext(a, known));
+  return false;
+}
+
+const AGGREGATE_TYPES: Record<AggregateName, ColumnType | undefined> = {
+  count: 'number',
+  count_distinct: 'number',
+  sum: 'number',
+  min: 'number',
+  max: 'number',
+  avg: 'number',
+  stddev: 'number',
+  array: 'array',
+  array_distinct: 'array',
+  earliest: 'timestamp',
+  latest: 'timestamp',
+};
+
+/** The type of a column from the values it holds (nulls say nothing). */
+function typeOfValues(rows: unknown[][], index: number): ColumnType {
+  let type: ColumnType | undefined;
+  for (const row of rows) {
+    const v = row[index];
+    if (v === null || v === undefined) continue;
+    const t: ColumnType = Array.isArray(v)
+      ? 'array'
+      : typeof v === 'number'
+        ? 'number'
+        : typeof v === 'boolean'
+          ? 'bool'
+          : 'string';
+    if (type === undefined) type = t;
+    else if (type !== t) return 'mixed';
+  }
+  return type ?? 'string';
+}
+
+export function compareValues(a: unknown, b: unknown): number {
+  const aNull = a === undefined || a === null;
+  const bNull = b === undefined || b === null;
+  if (aNull || bNull) return aNull === bNull ? 0 : aNull ? -1 : 1;
+  const na = numericValue(a);
+  const nb = numericValue(b);
+  if (na !== undefined && nb !== undefined) return na - nb;
+  const sa = Array.isArray(a) ? a.join(', ') : toStr(a);
+  const sb = Array.isArray(b) ? b.join(', ') : toStr(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+// ---- condition: --------------------------------------------------------------------------------
+
+type RowPred = (row: unknown[]) => boolean;
+type RowValue = (row: unknown[]) => unknown;
+
+function compileCondition(e: Expr, column: (name: string) => number, warnings: string[]): RowPred {
+  switch (e.type) {
+    case 'and': {
+      const parts = e.items.map((i) => compileCondition(i, column, warnings));
+      return (row) => parts.every((p) => p(row));
+    }
+    case 'or': {
+      const parts = e.items.map((i) => compileCondition(i, column, warnings));
+      return (row) => parts.some((p) => p(row));
+    }
+    case 'not': {
+      const inner = compileCondition(e.expr, column, warnings);
+      return (row) => !inner(row);
+    }
+    case 'compare': {
+      if (!e.right) return () => false;
+      const left = rowValue(e.left, column, warnings);
+      const right = rowValue(e.right, column, warnings);
+      const op = e.op;
+      const nocase = !!e.nocase;
+      if (e.right.type === 'regex') {
+        const pattern = e.right.pattern;
+        let re: RegExp | undefined;
+        try {
+          re = new RegExp(pattern, nocase ? 'i' : '');
+        } catch {
+          re = undefined;
+        }
+        return (row) => {
+          const hit = !!re && re.test(toStr(left(row)));
+          return op === '!=' ? !hit : op === '=' ? hit : false;
+        };
+      }
+      return (row) => compareOp(left(row), right(row), op, nocase);
+    }
+    case 'callExpr': {
+      const v = rowValue(e.call, column, warnings);
+      return (row) => v(row) === true;
+    }
+    case 'assign':
+      return () => true;
+    default:
+      warnings.push('condition: holds a test that cannot apply to a table row; it filters nothing out.');
+      return () => true;
+  }
+}
+
+function rowValue(op: Operand, column: (name: string) => number, warnings: string[]): RowValue {
+  switch (op.type) {
+    case 'variable': {
+      const i = column(op.name);
+      if (i < 0) {
+        warnings.push(`condition: $${op.name} is neither a match: nor an outcome: variable.`);
+        return () => null;
+      }
+      return (row) => row[i];
+    }
+    case 'field': {
+      const name = op.segments.map((s) => s.name).join('.');
+      const i = column(name);
+      if (i < 0) {
+        warnings.push(`condition: ${name} is not a column of the table.`);
+        return () => null;
+      }
+      return (row) => row[i];
+    }
+    case 'string':
+      return () => op.value;
+    case 'number':
+      return () => op.value;
+    case 'bool':
+      return () => op.value;
+    case 'enum':
+      return () => op.name;
+    case 'regex':
+      return () => op.pattern;
+    case 'call': {
+      const fn = findFunction(op.name);
+      const args = op.args.map((a) => rowValue(a, column, warnings));
+      if (!fn) {
+        warnings.push(`condition: ${op.name} is not a function a condition can use.`);
+        return () => null;
+      }
+      return (row) => fn.impl(args.map((a) => a(row))) ?? null;
+    }
+  }
+}
+
+function compareOp(a: unknown, b: unknown, op: CompareOp, nocase: boolean): boolean {
+  const na = numericValue(a);
+  const nb = numericValue(b);
+  let c: number;
+  if (na !== undefined && nb !== undefined && (typeof a === 'number' || typeof b === 'number')) c = na - nb;
+  else {
+    let sa = a === null || a === undefined ? '' : toStr(a);
+    let sb = b === null || b === undefined ? '' : toStr(b);
+    if (nocase) {
+      sa = sa.toLowerCase();
+      sb = sb.toLowerCase();
+    }
+    c = sa < sb ? -1 : sa > sb ? 1 : 0;
+  }
+  switch (op) {
+    case '=':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    case '>=':
+      return c >= 0;
+  }
+}

@@ -1,0 +1,275 @@
+// The notebook renderer for UDM cell results: the results table's sorting, quick filter and
+// histogram (the same pure modules as the results panel), virtualized so 10,000 rows stay smooth,
+// themed with VS Code's colours, and every value inserted as text.
+import { cellText, defaultColumns, scalarText, type ColumnSpec } from '../../core/secops/results/fields';
+import { PIVOT_LABELS, pivotsFor, type PivotAction } from '../../core/secops/results/pivots';
+import {
+  SearchIndex,
+  filterIndices,
+  histogram,
+  sortIndices,
+  timesOf,
+  type SortDirection,
+} from '../../core/secops/results/table';
+import { displayText } from '../../core/secops/results/export';
+
+interface OutputItem {
+  readonly id: string;
+  readonly mime: string;
+  json(): unknown;
+}
+interface RendererContext {
+  postMessage?(message: unknown): void;
+}
+
+interface KeptResults {
+  kind: 'results';
+  ranAt: string;
+  durationMs: number;
+  query: string;
+  window: { start: string; end: string };
+  totalEvents: number;
+  moreDataAvailable: boolean;
+  keptRows: number;
+  events: unknown[];
+}
+
+const ROW_HEIGHT = 22;
+const VIEW_ROWS = 16;
+const STYLE = `
+.cb-out { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); }
+.cb-note { margin: 2px 0 6px; color: var(--vscode-descriptionForeground); }
+.cb-bar { display: flex; gap: 6px; align-items: center; margin-bottom: 4px; }
+.cb-bar input { flex: 1; background: var(--vscode-input-background); color: var(--vscode-input-foreground);
+  border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px; }
+.cb-hist { display: flex; align-items: flex-end; height: 36px; gap: 1px; margin: 4px 0; }
+.cb-hist div { flex: 1; background: var(--vscode-charts-blue, var(--vscode-focusBorder)); min-height: 1px; }
+.cb-head, .cb-row { display: grid; gap: 0 8px; white-space: nowrap; }
+.cb-head { font-weight: 600; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
+.cb-head button { all: unset; cursor: pointer; overflow: hidden; text-overflow: ellipsis; }
+.cb-head button:focus-visible, .cb-row:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.cb-scroll { position: relative; overflow-y: auto; max-height: ${ROW_HEIGHT * VIEW_ROWS}px; }
+.cb-row { position: absolute; left: 0; right: 0; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px; cursor: default; }
+.cb-row span { overflow: hidden; text-overflow: ellipsis; }
+.cb-row:hover { background: var(--vscode-list-hoverBackground); }
+.cb-row.sel { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }
+.cb-detail { margin-top: 6px; border-top: 1px solid var(--vscode-editorWidget-border, #8884); padding-top: 4px; }
+.cb-detail pre { max-height: 240px; overflow: auto; margin: 4px 0; font-family: var(--vscode-editor-font-family); }
+.cb-detail button, .cb-bar button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground);
+  border: none; padding: 2px 8px; margin: 2px 4px 2px 0; cursor: pointer; }
+`;
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function isKept(v: unknown): v is KeptResults {
+  const r = v as Partial<KeptResults> | null;
+  return !!r && r.kind === 'results' && Array.isArray(r.events) && !!r.window && typeof r.window.start === 'string';
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+function eventIdOf(row: unknown): string {
+  return scalarText((row as { udm?: { metadata?: { id?: unknown } } } | null)?.udm?.metadata?.id);
+}
+
+function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): void {
+  const rows = data.events;
+  const columns: ColumnSpec[] = defaultColumns('udm');
+  const box = el('div', { class: 'cb-out' });
+  const note =
+    data.totalEvents === 0
+      ? 'No events matched.'
+      : `${fmt(data.totalEvents)} event${data.totalEvents === 1 ? '' : 's'}${data.moreDataAvailable ? ' (cut at the limit)' : ''}` +
+        (data.keptRows < data.totalEvents ? `, ${fmt(data.keptRows)} kept in the notebook` : '') +
+        ` · ${data.window.start} – ${data.window.end} · ran ${data.ranAt} in ${fmt(data.durationMs)} ms`;
+  box.append(el('div', { class: 'cb-note', 'data-testid': 'kept-note' }, note));
+  root.replaceChildren(box);
+  if (rows.length === 0) return;
+
+  // Histogram over the window.
+  const startMs = Date.parse(data.window.start);
+  const endMs = Date.parse(data.window.end);
+  const bins = histogram(timesOf(rows, 'udm.metadata.eventTimestamp'), startMs, endMs, 60);
+  const peak = Math.max(1, ...bins.map((b) => b.count));
+  const hist = el('div', { class: 'cb-hist', role: 'img', 'aria-label': 'Events over time' });
+  for (const b of bins) {
+    const bar = el('div', { title: `${new Date(b.start).toISOString()}: ${fmt(b.count)}` });
+    bar.style.height = `${Math.round((b.count / peak) * 100)}%`;
+    hist.append(bar);
+  }
+
+  const bar = el('div', { class: 'cb-bar' });
+  const filter = el('input', {
+    type: 'text',
+    placeholder: 'Filter rows (words, field:value, -exclude)',
+    'aria-label': 'Filter rows',
+  });
+  const count = el('span', { class: 'cb-note' });
+  bar.append(filter, count);
+
+  const template = columns.map(() => 'minmax(80px, 1fr)').join(' ');
+  const head = el('div', { class: 'cb-head', role: 'row' });
+  head.style.gridTemplateColumns = template;
+  const scroll = el('div', { class: 'cb-scroll', tabindex: '0', role: 'grid', 'aria-rowcount': String(rows.length) });
+  const spacer = el('div');
+  scroll.append(spacer);
+  const detail = el('div', { class: 'cb-detail' });
+  detail.hidden = true;
+  box.append(hist, bar, head, scroll, detail);
+
+  const index = new SearchIndex(rows);
+  let visible: Uint32Array = Uint32Array.from(rows.keys());
+  let sort: { col: number; dir: SortDirection } | undefined;
+  let selected = -1;
+
+  const post = (action: PivotAction, value: string): void =>
+    ctx.postMessage?.({ type: 'pivot', action, value, start: data.window.start, end: data.window.end });
+
+  const showDetail = (rowIndex: number): void => {
+    selected = rowIndex;
+    const row = rows[rowIndex];
+    detail.replaceChildren();
+    detail.hidden = false;
+    const actions = el('div');
+    const id = eventIdOf(row);
+    if (id && ctx.postMessage) {
+      for (const action of ['fullEvent', 'rawLog'] as const) {
+        const b = el('button', { type: 'button' }, PIVOT_LABELS[action]);
+        b.addEventListener('click', () => post(action, id));
+        actions.append(b);
+      }
+    }
+    if (ctx.postMessage) {
+      for (const c of columns) {
+        const value = cellText(row, c);
+        if (!value || value.includes(', ')) continue;
+        const path = c.id.startsWith('udm.') ? c.id.slice(4) : c.id;
+        for (const action of pivotsFor(path, value)) {
+          if (action === 'rawLog' || action === 'fullEvent') continue;
+          const b = el(
+            'button',
+            { type: 'button', title: `${PIVOT_LABELS[action]}: ${value}` },
+            `${PIVOT_LABELS[action]}: ${displayText(value, 40)}`,
+          );
+          b.addEventListener('click', () => post(action, value));
+          actions.append(b);
+        }
+      }
+    }
+    const close = el('button', { type: 'button' }, 'Close');
+    close.addEventListener('click', () => {
+      detail.hidden = true;
+      selected = -1;
+      paint();
+    });
+    actions.append(close);
+    let json: string;
+    try {
+      json = JSON.stringify(row, null, 2);
+    } catch {
+      json = String(row);
+    }
+    detail.append(actions, el('pre', {}, displayText(json, 200_000)));
+    paint();
+  };
+
+  const paint = (): void => {
+    const first = Math.max(0, Math.floor(scroll.scrollTop / ROW_HEIGHT) - 4);
+    const last = Math.min(visible.length, first + VIEW_ROWS + 8);
+    spacer.style.height = `${visible.length * ROW_HEIGHT}px`;
+    const frag = document.createDocumentFragment();
+    frag.append(spacer);
+    for (let i = first; i < last; i++) {
+      const rowIndex = visible[i];
+      const line = el('div', {
+        class: rowIndex === selected ? 'cb-row sel' : 'cb-row',
+        role: 'row',
+        'data-row': String(rowIndex),
+      });
+      line.style.top = `${i * ROW_HEIGHT}px`;
+      line.style.gridTemplateColumns = template;
+      for (const c of columns) {
+        const text = cellText(rows[rowIndex], c);
+        line.append(el('span', { role: 'gridcell', title: displayText(text, 1000) }, displayText(text, 300)));
+      }
+      line.addEventListener('click', () => showDetail(rowIndex));
+      frag.append(line);
+    }
+    scroll.replaceChildren(frag);
+    count.textContent =
+      visible.length === rows.length
+        ? `${fmt(rows.length)} rows`
+        : `${fmt(visible.length)} of ${fmt(rows.length)} rows`;
+  };
+
+  const recompute = (): void => {
+    let idx: Uint32Array = filter.value.trim()
+      ? filterIndices(rows, filter.value, index)
+      : Uint32Array.from(rows.keys());
+    if (sort) idx = sortIndices(rows, idx, columns[sort.col], sort.dir);
+    visible = idx;
+    scroll.scrollTop = 0;
+    paint();
+  };
+
+  columns.forEach((c, i) => {
+    const b = el('button', { type: 'button', title: `Sort by ${c.label}` }, c.label);
+    b.addEventListener('click', () => {
+      sort = sort?.col === i ? { col: i, dir: sort.dir === 'asc' ? 'desc' : 'asc' } : { col: i, dir: 'asc' };
+      for (const other of Array.from(head.children)) other.removeAttribute('aria-sort');
+      b.setAttribute('aria-sort', sort.dir === 'asc' ? 'ascending' : 'descending');
+      b.textContent = `${c.label} ${sort.dir === 'asc' ? '▲' : '▼'}`;
+      recompute();
+    });
+    head.append(b);
+  });
+  let pending = 0;
+  filter.addEventListener('input', () => {
+    window.clearTimeout(pending);
+    pending = window.setTimeout(recompute, 120);
+  });
+  scroll.addEventListener('scroll', () => paint(), { passive: true });
+  scroll.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Enter') return;
+    e.preventDefault();
+    const pos = Math.max(0, visible.indexOf(selected));
+    const next =
+      e.key === 'Enter' ? pos : Math.min(visible.length - 1, Math.max(0, pos + (e.key === 'ArrowDown' ? 1 : -1)));
+    if (visible.length > 0) showDetail(visible[next]);
+  });
+  paint();
+}
+
+export const activate = (ctx: RendererContext) => {
+  if (!document.getElementById('cloudbench-udm-renderer-style')) {
+    const style = el('style', { id: 'cloudbench-udm-renderer-style' });
+    style.textContent = STYLE;
+    document.head.append(style);
+  }
+  return {
+    renderOutputItem(item: OutputItem, element: HTMLElement): void {
+      let data: unknown;
+      try {
+        data = item.json();
+      } catch {
+        data = undefined;
+      }
+      if (!isKept(data)) {
+        element.replaceChildren(
+          el('div', { class: 'cb-note' }, 'This output is not a UDM result this version can show.'),
+        );
+        return;
+      }
+      render(ctx, data, element);
+    },
+  };
+};

@@ -1,0 +1,122 @@
+// UDM notebook: open the sample hunt, run all its cells, cancel a slow one, save, reload the window
+// and find the kept results again without a search, then export a Markdown report.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const name = 'notebook: run a hunt, cancel, reload with kept results, export';
+
+const FILE = 'hunts/password-guessing.udmnb';
+
+async function outputFrame(wb, page, pattern, timeout = 60_000) {
+  return wb.findWebviewFrame(page, '[data-testid="kept-note"]', pattern, { timeout });
+}
+
+async function waitForNotes(frame, count, timeout = 90_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const n = await frame.locator('[data-testid="kept-note"]').count();
+    if (n >= count) return n;
+    if (Date.now() > deadline) throw new Error(`expected ${count} kept results, saw ${n}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Saves the notebook until the file on disk satisfies `done` (runs finish in their own time). */
+async function saveUntil(page, path, done, timeout = 90_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    await page.keyboard.press('Control+S');
+    await new Promise((r) => setTimeout(r, 500));
+    const nb = JSON.parse(readFileSync(path, 'utf8'));
+    if (done(nb)) return nb;
+    if (Date.now() > deadline)
+      throw new Error(
+        `the saved notebook never reached the expected state: ${JSON.stringify(nb.cells.map((c) => c.output?.kind ?? null))}`,
+      );
+  }
+}
+
+export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
+  await wb.openFile(page, 'password-guessing.udmnb');
+  const cells = page.locator('.notebook-editor .code-cell-row');
+  await cells.first().waitFor({ timeout: 30_000 });
+  const cellCount = await cells.count();
+  if (cellCount !== 3) throw new Error(`the sample hunt shows ${cellCount} UDM cells, expected 3`);
+
+  // The cell status bar shows each cell's time range and limit.
+  const statusBar = cells.first().locator('.cell-statusbar-container');
+  await statusBar.filter({ hasText: /Last 24 hours/ }).waitFor({ timeout: 30_000 });
+  const status = await statusBar.innerText();
+  if (!/events/.test(status)) throw new Error(`the first cell's status bar shows no limit: "${status}"`);
+
+  // Run All: three searches, three results (the file, once saved, is the proof for cells out of view).
+  await wb.runCommand(page, 'Notebook: Run All');
+  const frame = await outputFrame(wb, page, /events|No events matched/);
+  await waitForNotes(frame, 2);
+  const notes = await frame.locator('[data-testid="kept-note"]').allInnerTexts();
+  log(`ran: ${notes.map((n) => n.split(' · ')[0]).join(' | ')}`);
+  if ((await frame.locator('.cb-row').count()) === 0) throw new Error('no result rows rendered in the outputs');
+  await screenshot('ran-all');
+
+  // A row action from the output: the full event opens in an editor.
+  await frame.locator('.cb-row').first().click();
+  await frame.locator('.cb-detail button', { hasText: 'Full event' }).click();
+  await page
+    .locator('.editor-instance .view-lines', { hasText: /"eventType":\s*"USER_LOGIN"/ })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  log('the row action opened the full event');
+  await wb.openFile(page, 'password-guessing.udmnb');
+  const path = join(workspace, FILE);
+  const saved = await saveUntil(page, path, (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3);
+  log(`saved: ${saved.cells.map((c) => (c.output ? `${c.output.keptRows}/${c.output.totalEvents}` : '-')).join(', ')}`);
+
+  // Cancel: the sandbox answers slowly; start the first cell and stop it.
+  await wb.sandboxAdmin(sandbox, 'faults', { rules: [{ method: 'secops.udmSearch', latencyMs: 60_000 }] });
+  await cells.first().locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+Enter');
+  await cells
+    .first()
+    .locator('.codicon-notebook-state-executing, .codicon-loading, .codicon-modifier-spin')
+    .first()
+    .waitFor({ timeout: 30_000 });
+  await wb.runCommand(page, 'Notebook: Stop Execution');
+  await wb.findWebviewFrame(page, 'body', /Cancelled: the search was stopped/, { timeout: 30_000 });
+  log('a running cell was cancelled and says so');
+  await wb.sandboxAdmin(sandbox, 'faults', { rules: [] });
+
+  // Run it again, so all three cells hold results, and save.
+  await cells.first().locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+Enter');
+  await saveUntil(
+    page,
+    path,
+    (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3 && nb.cells[1].executionOrder > 3,
+  );
+
+  // Reload: searches would now fail, so kept results on screen prove nothing was searched again.
+  await wb.sandboxAdmin(sandbox, 'faults', {
+    rules: [{ method: 'secops.udmSearch', errorRate: 1, codes: ['INTERNAL'] }],
+  });
+  await wb.runCommand(page, 'Developer: Reload Window');
+  await page.locator('.notebook-editor .code-cell-row').first().waitFor({ timeout: 60_000 });
+  const reloaded = await outputFrame(wb, page, /events|No events matched/, 90_000);
+  await waitForNotes(reloaded, 1);
+  const body = await reloaded.locator('body').innerText();
+  if (/INTERNAL/.test(body)) throw new Error('reopening the notebook ran a search');
+  await screenshot('reloaded');
+  log('after reload the kept results show without a search');
+  await wb.sandboxAdmin(sandbox, 'faults', { rules: [] });
+
+  // Export a Markdown report next to the notebook.
+  await wb.runCommand(page, 'Cloudbench: Export Notebook as Markdown…');
+  await wb.quickInput(page);
+  await page.locator('.quick-input-widget input.input').press('Enter');
+  await wb.waitForNotification(page, /Exported the notebook to/);
+  const report = join(workspace, 'hunts/password-guessing.md');
+  if (!existsSync(report)) throw new Error('no Markdown report next to the notebook');
+  const md = readFileSync(report, 'utf8');
+  for (const part of ['# password-guessing', '## Query 1', '```udm', '| Time |'])
+    if (!md.includes(part)) throw new Error(`the report lacks "${part}"`);
+  log(`exported ${md.split('\n').length} lines of Markdown`);
+}

@@ -1,0 +1,190 @@
+// The statistics view (dist/webview/stats.js) in headless Chromium, on the HTML and CSP that
+// StatisticsPanel generates under the vscode fake: the table, the header that says the figures were
+// computed locally, the partial mark inside the table, the chart, sort, filter, drill-down and
+// exports, with hostile group values inserted as text and no CSP violation.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type * as PanelModule from '../../src/features/statistics/panel';
+import { useFakeVscode } from '../unit/fakes/vscode';
+import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+
+const browser$ = (): any => globalThis as any;
+const BUNDLE = join(ROOT, 'dist/webview/stats.js');
+
+useFakeVscode();
+const vscode = require('vscode') as Record<string, any>;
+
+function statsPageHtml(origin: string): string {
+  const { webview, html } = capturingWebview(origin);
+  vscode.window.createWebviewPanel = () => ({
+    webview,
+    onDidDispose: () => ({ dispose() {} }),
+    reveal() {},
+    dispose() {},
+    title: '',
+    iconPath: undefined,
+    viewColumn: 1,
+  });
+  const { StatisticsPanel } = require('../../src/features/statistics/panel') as typeof PanelModule;
+  const panel = StatisticsPanel.show(vscode.Uri.file(ROOT), () => undefined);
+  panel.dispose();
+  return html();
+}
+
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+function tableMessage(partial?: string): unknown {
+  return {
+    type: 'table',
+    run: {
+      runId: 'run-1',
+      title: 'metadata.event_type = "USER_LOGIN" match: principal.hostname outcome: $logins = count(metadata.id)',
+      startTime: '2026-11-24T10:00:00Z',
+      endTime: '2026-11-25T10:00:00Z',
+      eventsFetched: 47,
+      searches: 3,
+      groupsTotal: 3,
+      timeZone: 'UTC',
+      warnings: [],
+      ...(partial ? { partial } : {}),
+    },
+    columns: [
+      { name: 'principal.hostname', role: 'key', type: 'string' },
+      { name: 'logins', role: 'outcome', type: 'number' },
+    ],
+    rowsJson: JSON.stringify([
+      ['host-a', 30],
+      [HOSTILE, 5],
+      ['host-b', 12],
+    ]),
+  };
+}
+
+describe('reliability: the statistics view (headless Chromium)', function () {
+  this.timeout(60_000);
+  let server: Awaited<ReturnType<typeof serveWebviewPages>>;
+  let browser: Browser;
+  let page: Page;
+  let html = '';
+  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-stats-'));
+
+  before(async () => {
+    assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build (npm test does) first`);
+    assert.ok(
+      existsSync(CHROMIUM),
+      `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`,
+    );
+    server = await serveWebviewPages(() => ({ '/': html }));
+    html = statsPageHtml(server.origin);
+    browser = await launchChromium(userData);
+  });
+
+  after(async () => {
+    delete vscode.window.createWebviewPanel;
+    await browser?.close();
+    await server?.close();
+    rmSync(userData, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.addInitScript(`
+      window.__name = (f) => f;
+      window.browser$ = () => window;
+      window.__posted = [];
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
+      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });
+    `);
+    await page.goto(`${server.origin}/`);
+    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+  });
+
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  const send = (message: unknown): Promise<void> => page.evaluate((m) => browser$().postMessage(m, '*'), message);
+  const posted = (): Promise<Array<Record<string, unknown>>> => page.evaluate(() => browser$().__posted);
+
+  it('the page is locked down: scripts by nonce only, no inline styles', () => {
+    assert.match(html, /default-src 'none'/);
+    assert.match(html, /script-src 'nonce-[^']+'/);
+    assert.doesNotMatch(html, /unsafe-inline/);
+  });
+
+  it('shows one row per group, says it was computed locally, charts it, inserts values as text', async () => {
+    await send(tableMessage());
+    await page.waitForSelector('.stats-row');
+    assert.match(
+      (await page.textContent('#stats-summary')) ?? '',
+      /Computed by Cloudbench over 47 events fetched from the API \(3 searches\)/,
+    );
+    const heads = await page.$$eval('.stats-head-cell', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(heads, ['principal.hostname', '$logins']);
+    const cells = await page.$$eval('.stats-row', (els) => els.map((e) => e.textContent));
+    assert.equal(cells.length, 3);
+    assert.ok(cells.includes(`${HOSTILE}5`), 'the hostile value shows as its text');
+    assert.equal(await page.evaluate(() => browser$().__pwned), undefined);
+    assert.equal(await page.isVisible('#stats-partial'), false, 'a complete table is not marked partial');
+    assert.equal(await page.isVisible('#stats-chart'), true);
+    const kinds = await page.$$eval('#stats-chart-kind option', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(kinds, ['Bars', 'Table only']);
+    mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-results', 'stats-view.png') });
+    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+  });
+
+  it('marks a partial table inside the table, sorts, filters, drills down and exports', async () => {
+    await send(tableMessage('computed over the first 10 events only: fetching the rest was not approved'));
+    await page.waitForSelector('.stats-row');
+    assert.equal(await page.isVisible('#stats-partial'), true);
+    assert.match((await page.textContent('#stats-partial')) ?? '', /Partial table: computed over the first 10 events/);
+
+    // numbers sort largest first on the first click
+    await page.click('.stats-head-cell >> nth=1');
+    const sorted = await page.$$eval('.stats-row', (els) =>
+      [...els].sort((a, b) => a.offsetTop - b.offsetTop).map((e) => e.lastElementChild?.textContent),
+    );
+    assert.deepEqual(sorted, ['30', '12', '5']);
+
+    await page.fill('#stats-filter', 'host-b');
+    await page.waitForFunction(() => browser$().document.querySelectorAll('.stats-row').length === 1);
+    assert.match((await page.textContent('#stats-count')) ?? '', /1 of 3 groups/);
+
+    await page.click('.stats-row');
+    await page.click('.stats-export >> text=CSV');
+    await page.click('#stats-copy');
+    const msgs = await posted();
+    assert.deepEqual(
+      msgs.find((m) => m.type === 'openGroup'),
+      { type: 'openGroup', runId: 'run-1', row: 2 },
+      'the row index is the table row, not the shown position',
+    );
+    assert.deepEqual(
+      msgs.find((m) => m.type === 'export'),
+      { type: 'export', runId: 'run-1', format: 'csv' },
+    );
+    const copy = msgs.find((m) => m.type === 'copy');
+    assert.equal(copy?.text, 'principal.hostname,$logins\r\nhost-b,12\r\n', 'copy takes the shown rows');
+  });
+
+  it('a table with nothing to chart shows only the table; a failed run shows the error', async () => {
+    const message = tableMessage() as { columns: unknown[]; rowsJson: string };
+    message.columns = [
+      { name: 'principal.hostname', role: 'key', type: 'string' },
+      { name: 'ips', role: 'outcome', type: 'array' },
+    ];
+    message.rowsJson = JSON.stringify([['h', ['10.0.0.1', '10.0.0.2']]]);
+    await send(message);
+    await page.waitForSelector('.stats-row');
+    assert.equal(await page.isVisible('#stats-chart'), false);
+    assert.match((await page.textContent('.stats-row')) ?? '', /10\.0\.0\.1, 10\.0\.0\.2/);
+    await send({ type: 'failed', title: 'q', message: 'udmSearch failed: PERMISSION_DENIED', cancelled: false });
+    assert.match((await page.textContent('#stats-summary')) ?? '', /PERMISSION_DENIED/);
+  });
+});
