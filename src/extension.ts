@@ -5,6 +5,7 @@ import { activateKeys } from './features/keys';
 import { activateLanguage } from './features/language';
 import { activateModels } from './features/models';
 import { activateNotebooks } from './features/notebooks';
+import { activateReferenceLists } from './features/referenceLists';
 import { activateAccount } from './features/sandbox';
 import { activateSearch } from './features/search';
 import { activateStatistics } from './features/statistics';
@@ -30,6 +31,7 @@ const FEATURES: Array<[string, FeatureActivator]> = [
   ['Statistical search', activateStatistics],
   ['UDM language', activateLanguage],
   ['UDM notebooks', activateNotebooks],
+  ['Reference lists', activateReferenceLists],
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {

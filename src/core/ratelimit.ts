@@ -186,6 +186,27 @@ export class RateLimiter {
     this.emit(method);
   }
 
+  /**
+   * The server refused a call with 429: its count is the truth. The refused call's token is given
+   * back (the server did not run it, so its retry is not counted twice), and the budget shows none
+   * left: tokens come back one per interval (window / limit) from the end of the server's wait on,
+   * as the server admits them.
+   */
+  refused(method: string, retryAfterMs: number): void {
+    const bucket = this.buckets.get(method);
+    if (!bucket) return;
+    const now = this.clock.now();
+    this.expire(bucket, now);
+    bucket.returns.pop();
+    const until = now + Math.max(0, retryAfterMs);
+    bucket.blockedUntil = Math.max(bucket.blockedUntil, until);
+    const interval = (bucket.budget.windowMs * this.scale) / bucket.budget.limit;
+    const added: number[] = [];
+    for (let k = 0; bucket.returns.length + added.length < bucket.budget.limit; k++) added.push(until + k * interval);
+    if (added.length > 0) bucket.returns = [...bucket.returns, ...added].sort((a, b) => a - b);
+    this.emit(method);
+  }
+
   snapshot(method: string): BudgetSnapshot {
     const bucket = this.bucket(method);
     const now = this.clock.now();
@@ -193,7 +214,7 @@ export class RateLimiter {
     return {
       method,
       limit: bucket.budget.limit,
-      remaining: bucket.budget.limit - bucket.returns.length,
+      remaining: bucket.blockedUntil > now ? 0 : bucket.budget.limit - bucket.returns.length,
       windowMs: bucket.budget.windowMs * this.scale,
       nextRefillAt: bucket.returns[0],
       blockedUntil: bucket.blockedUntil > now ? bucket.blockedUntil : undefined,

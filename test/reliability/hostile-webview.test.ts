@@ -110,6 +110,12 @@ const PAYLOADS = [
   '\u202egnp.exe',
 ];
 
+/**
+ * Where a row of hostileRows() sits in the table, which opens newest first: the deep row (02:00),
+ * then the huge one (01:00), then the payloads from the last (00:07) to the first (00:00).
+ */
+const POS = { deep: 0, huge: 1, payload: (i: number): number => 2 + (PAYLOADS.length - 1 - i) };
+
 function hostileRows(): unknown[] {
   const rows: unknown[] = PAYLOADS.map((payload, i) => ({
     name: `events/${i}`,
@@ -335,7 +341,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     const rowCount = await page.locator('#spacer .row').count();
     assert.ok(rowCount >= PAYLOADS.length);
     for (let i = 0; i < PAYLOADS.length; i++) {
-      const row = page.locator(`#spacer .row[data-pos="${i}"]`);
+      const row = page.locator(`#spacer .row[data-pos="${POS.payload(i)}"]`);
       await row.locator('.cell').first().hover();
       await row.click();
     }
@@ -369,7 +375,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
 
   it('an RTL override is shown as a visible marker, not applied', async () => {
     await postResults(hostileRows());
-    const texts = await page.locator('#spacer .row[data-pos="7"] .cell').allTextContents();
+    const texts = await page.locator(`#spacer .row[data-pos="${POS.payload(7)}"] .cell`).allTextContents();
     const joined = texts.join(' | ');
     assert.ok(!joined.includes('\u202e'), `raw U+202E reached the page: ${joined}`);
     assert.match(joined, /U\+202E/);
@@ -384,12 +390,12 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       `page scrolls sideways: ${state.scrollWidth} > ${state.innerWidth}`,
     );
     assert.ok(state.gridHeight <= state.innerHeight, `grid ${state.gridHeight}px in a ${state.innerHeight}px window`);
-    const cellTexts = await page.locator('#spacer .row[data-pos="8"] .cell').allTextContents();
+    const cellTexts = await page.locator(`#spacer .row[data-pos="${POS.huge}"] .cell`).allTextContents();
     assert.ok(
       cellTexts.every((t) => t.length < 400),
       `a cell holds ${Math.max(...cellTexts.map((t) => t.length))} characters`,
     );
-    for (const pos of [8, 9]) {
+    for (const pos of [POS.huge, POS.deep]) {
       const started = Date.now();
       await page.locator(`#spacer .row[data-pos="${pos}"]`).click();
       await page.locator('#detail.visible').waitFor();
@@ -409,11 +415,11 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
 
   it('links leave the page only as an openLink request: https offered, javascript: not, nothing navigates', async () => {
     await postResults(hostileRows(), { uri: ['https://console.example.com/search?q=1'] });
-    await page.locator('#spacer .row[data-pos="8"]').click();
+    await page.locator(`#spacer .row[data-pos="${POS.huge}"]`).click();
     const openButtons = page.locator('#detail [data-action="open-link"]');
     assert.equal(await openButtons.count(), 1, 'one Open link button, for the https url');
     await openButtons.first().click();
-    await page.locator('#spacer .row[data-pos="4"]').click();
+    await page.locator(`#spacer .row[data-pos="${POS.payload(4)}"]`).click();
     assert.equal(await page.locator('#detail [data-action="open-link"]').count(), 0, 'no Open link for javascript:');
     await page.locator('#open-console').click();
     const posted = await page.evaluate(() =>

@@ -2,6 +2,7 @@
 // paced by the per-method budgets, with 429s honoured and everything cancellable.
 import type { Dispatcher } from 'undici';
 import type { TokenSource } from '../google/credentials';
+import type { ClientCertSource } from '../google/endpoints';
 import { CancelledError, GoogleApiError, isCancellation } from '../google/errors';
 import { RestClient, isTransportError, type QueryValue } from '../google/rest';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
@@ -83,6 +84,8 @@ export interface SecOpsClientOptions {
   /** Deadline for udmSearch; by default a little over the server's own 10 minutes, so its answer wins. */
   udmSearchTimeoutMs?: number;
   dispatcher?: Dispatcher;
+  /** Client certificate for an mTLS endpoint. */
+  clientCert?: ClientCertSource;
   userAgent?: string;
   /** Told about every retry (never given secrets): for logs. */
   onRetry?: (method: SecOpsMethod, err: unknown, attempt: number, delayMs: number) => void;
@@ -278,6 +281,7 @@ export class SecOpsClient {
       timeoutMs: this.timeoutMs,
       userAgent: options.userAgent ?? 'cloudbench-secops',
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.clientCert ? { clientCert: options.clientCert } : {}),
     });
   }
 
@@ -337,7 +341,12 @@ export class SecOpsClient {
             ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           });
         } catch (err) {
-          throw withPreciseRetryDelay(err);
+          const precise = withPreciseRetryDelay(err);
+          // The server is the judge: its 429 empties this method's budget for every caller, and the
+          // refused call's token is given back so that its retry is not counted twice.
+          if (precise instanceof GoogleApiError && precise.status === 'RESOURCE_EXHAUSTED')
+            this.limiter.refused(method, precise.retryAfterMs ?? this.retry.initialBackoffMs);
+          throw precise;
         }
       },
       policy,
@@ -350,7 +359,7 @@ export class SecOpsClient {
               policy.retryable.includes(err.status) && (idempotent || err.options.httpStatus !== undefined)
             : idempotent && !isCancellation(err) && isTransportError(err),
         onRetry: (err, attempt, delayMs) => {
-          // The server is the judge: hold every caller of this method, not just this one.
+          // Hold every caller of this method for as long as this one waits, not just this one.
           if (err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED')
             this.limiter.penalize(method, delayMs);
           this.options.onRetry?.(method, err, attempt, delayMs);

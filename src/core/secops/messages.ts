@@ -30,6 +30,14 @@ export interface RunInfo {
   uri?: string[];
   /** The UDM query text as run (the title collapses its whitespace), for the query bar. */
   query?: string;
+  /** The pivot behind a pivot panel, so it can be run again after a reload. */
+  pivot?: { action: PivotAction; value: string };
+  /** Where a pivot came from ("from: <query>"), shown under its title. */
+  source?: string;
+  /** When the answer was cut at the limit: the part of the time range its rows cover (RFC 3339). */
+  covered?: { start: string; end: string };
+  /** Searches "fetch the rest" expects to spend (at least). */
+  restSearches?: number;
 }
 
 export type RunState = 'running' | 'done' | 'error' | 'cancelled';
@@ -55,7 +63,7 @@ export type ToWebview =
       moreDataAvailable?: boolean;
       fetching?: FetchProgress;
     }
-  | { type: 'running'; title: string }
+  | { type: 'running'; title: string; message?: string }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
   // Answers to the query bar, computed by the same UDM language service as the editor's server.
   | { type: 'querybar.completions'; id: number; items: CompletionItem[] }
@@ -70,6 +78,8 @@ export type FromWebview =
   | { type: 'openLink'; url: string }
   | { type: 'pivot'; runId: string; action: PivotAction; value: string; row?: number }
   | { type: 'rerun'; runId: string }
+  /** Run the same query again over only the newest part of its range (the part a cut answer misses). */
+  | { type: 'narrowToNewest'; runId: string }
   /** The query bar's text, run with the current time range and default limit like "Run Query". */
   | { type: 'runQuery'; query: string }
   | { type: 'querybar.complete'; id: number; text: string; position: Position }
@@ -154,6 +164,7 @@ export function parseFromWebview(data: unknown): FromWebview {
     case 'fetchRest':
     case 'stopFetch':
     case 'rerun':
+    case 'narrowToNewest':
       return { type: data.type, runId: str(data, 'runId', 100) };
     case 'export': {
       const format = data.format;
@@ -222,6 +233,20 @@ export function parseToWebview(data: unknown): ToWebview {
           ...(typeof run.endTime === 'string' ? { endTime: run.endTime } : {}),
           ...(uri ? { uri } : {}),
           ...(typeof run.query === 'string' && run.query.length <= MAX_QUERY_TEXT ? { query: run.query } : {}),
+          ...(isRecord(run.pivot) && isPivotAction(run.pivot.action) && typeof run.pivot.value === 'string'
+            ? { pivot: { action: run.pivot.action, value: run.pivot.value.slice(0, 4096) } }
+            : {}),
+          ...(typeof run.source === 'string' && run.source.length <= 10_000 ? { source: run.source } : {}),
+          ...(isRecord(run.covered) &&
+          typeof run.covered.start === 'string' &&
+          typeof run.covered.end === 'string' &&
+          run.covered.start.length <= 64 &&
+          run.covered.end.length <= 64
+            ? { covered: { start: run.covered.start, end: run.covered.end } }
+            : {}),
+          ...(typeof run.restSearches === 'number' && Number.isSafeInteger(run.restSearches) && run.restSearches >= 0
+            ? { restSearches: run.restSearches }
+            : {}),
         },
         columns: columnsOf(data.columns),
         rowsJson: data.rowsJson,
@@ -253,7 +278,11 @@ export function parseToWebview(data: unknown): ToWebview {
       };
     }
     case 'running':
-      return { type: 'running', title: str(data, 'title') };
+      return {
+        type: 'running',
+        title: str(data, 'title'),
+        ...(typeof data.message === 'string' && data.message.length <= 1000 ? { message: data.message } : {}),
+      };
     case 'failed':
       return {
         type: 'failed',

@@ -115,3 +115,183 @@ function split(from: number, to: number, parts: number, minWidth: number): Array
   }
   return out;
 }
+
+// ---- completing a truncated answer by its own shape -----------------------------------------------
+
+/** Where a truncated answer's rows sit in its window, and which parts of the window they leave out. */
+export interface CoveredSpan {
+  /** Earliest and latest row time (epoch ms); undefined when no row has a readable time. */
+  firstMs: number | undefined;
+  lastMs: number | undefined;
+  /** The order the service returned the rows in. */
+  order: 'ascending' | 'descending' | 'mixed';
+}
+
+export function coveredSpan(times: ArrayLike<number>): CoveredSpan {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let up = true;
+  let down = true;
+  let prev = Number.NaN;
+  let seen = 0;
+  for (let i = 0; i < times.length; i++) {
+    const t = times[i];
+    if (!Number.isFinite(t)) continue;
+    seen++;
+    if (t < first) first = t;
+    if (t > last) last = t;
+    if (!Number.isNaN(prev)) {
+      if (t < prev) up = false;
+      if (t > prev) down = false;
+    }
+    prev = t;
+  }
+  if (seen === 0) return { firstMs: undefined, lastMs: undefined, order: 'mixed' };
+  return { firstMs: first, lastMs: last, order: up ? 'ascending' : down ? 'descending' : 'mixed' };
+}
+
+const SECOND = 1000;
+
+/**
+ * The parts of [startMs, endMs) a truncated answer did not cover. A service that returns the oldest
+ * matches first and stops at its limit has covered everything before its last row's second; one that
+ * returns the newest first has covered everything after its first row's second. Rows in no order
+ * say nothing, so the whole window is left to fetch (rows already held are not counted twice).
+ */
+export function uncoveredRanges(startMs: number, endMs: number, span: CoveredSpan): Array<[number, number]> {
+  if (span.firstMs === undefined || span.lastMs === undefined || span.order === 'mixed') return [[startMs, endMs]];
+  if (span.order === 'ascending') {
+    // From the start of the last row's second: rows sharing it may have been cut.
+    const from = Math.max(startMs, Math.floor(span.lastMs / SECOND) * SECOND);
+    return from < endMs ? [[from, endMs]] : [];
+  }
+  const to = Math.min(endMs, Math.floor(span.firstMs / SECOND) * SECOND + SECOND);
+  return to > startMs ? [[startMs, to]] : [];
+}
+
+/** Events per millisecond the rows show over the span they cover (at least one second wide). */
+export function densityOf(count: number, span: CoveredSpan): number {
+  if (span.firstMs === undefined || span.lastMs === undefined) return 0;
+  return count / Math.max(SECOND, span.lastMs - span.firstMs);
+}
+
+/**
+ * Cuts [from, to) into windows expected to hold `fill` of the limit each at the given density, on
+ * whole seconds (the service's time resolution for ranges).
+ */
+export function windowsByDensity(
+  from: number,
+  to: number,
+  density: number,
+  limit: number,
+  fill = 0.8,
+): Array<[number, number]> {
+  if (!(to > from)) return [];
+  const target = Math.max(1, limit * fill);
+  const width = density > 0 ? Math.max(SECOND, Math.floor(target / density / SECOND) * SECOND) : to - from;
+  const out: Array<[number, number]> = [];
+  for (let a = from; a < to; a += width) out.push([a, Math.min(to, a + width)]);
+  return out;
+}
+
+export interface RestPlan {
+  /** Windows to ask for, earliest first. */
+  windows: Array<[number, number]>;
+  span: CoveredSpan;
+}
+
+/** What "fetch the rest" will ask for, from the truncated answer's row times (in the order returned). */
+export function planRest(startMs: number, endMs: number, times: ArrayLike<number>, limit: number): RestPlan {
+  const span = coveredSpan(times);
+  const density = densityOf(times.length, span);
+  const windows = uncoveredRanges(startMs, endMs, span).flatMap(([a, b]) => windowsByDensity(a, b, density, limit));
+  return { windows, span };
+}
+
+export interface RestOptions<T> {
+  keyOf: (item: T) => string;
+  /** The row's time in epoch ms (NaN when it has none). */
+  timeOf: (item: T) => number;
+  initial?: T[];
+  limit: number;
+  /** A window this narrow that is still truncated is left incomplete. */
+  minWindowMs?: number;
+  maxItems?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: SplitProgress, added: T[]) => void;
+}
+
+/**
+ * Fetches the planned windows one by one; a window that comes back truncated is continued from
+ * where its own rows stop, sized by their density, so every search brings new rows. Progress counts
+ * the windows actually asked for and the ones planned (which grows only when a window overflows).
+ */
+export async function fetchRest<T>(
+  plan: RestPlan,
+  fetchWindow: (startMs: number, endMs: number, signal?: AbortSignal) => Promise<WindowResult<T>>,
+  options: RestOptions<T>,
+): Promise<SplitResult<T>> {
+  const minWindowMs = Math.max(1, options.minWindowMs ?? SECOND);
+  const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
+  const seen = new Map<string, T>();
+  for (const item of options.initial ?? []) seen.set(options.keyOf(item), item);
+  const pending = plan.windows.slice();
+  let windowsDone = 0;
+  let incomplete = 0;
+  let stoppedBy: SplitResult<T>['stoppedBy'];
+  while (pending.length > 0) {
+    if (options.signal?.aborted) throw new CancelledError();
+    if (seen.size >= maxItems) {
+      stoppedBy = 'maxItems';
+      break;
+    }
+    const [from, to] = pending.shift()!;
+    const result = await fetchWindow(from, to, options.signal);
+    if (options.signal?.aborted) throw new CancelledError();
+    const added: T[] = [];
+    for (const item of result.items) {
+      const key = options.keyOf(item);
+      if (!seen.has(key)) {
+        seen.set(key, item);
+        added.push(item);
+      }
+    }
+    windowsDone++;
+    if (result.truncated) {
+      const span = coveredSpan(result.items.map(options.timeOf));
+      let rest = uncoveredRanges(from, to, span);
+      // A window whose rows all share its first second cannot be continued by time: that second
+      // holds more than the limit and is skipped (reported as incomplete).
+      if (rest.length === 1 && rest[0][0] <= from && rest[0][1] >= to) {
+        if (span.order === 'mixed' && to - from >= 2 * minWindowMs) {
+          const mid = from + Math.max(minWindowMs, Math.floor((to - from) / 2));
+          rest = [
+            [from, mid],
+            [mid, to],
+          ];
+        } else {
+          incomplete++;
+          stoppedBy = 'minWindow';
+          rest = from + minWindowMs < to ? [[from + minWindowMs, to]] : [];
+        }
+      }
+      const density = densityOf(result.items.length, span);
+      pending.unshift(
+        ...rest.flatMap(([a, b]) =>
+          span.order === 'mixed' ? [[a, b] as [number, number]] : windowsByDensity(a, b, density, options.limit),
+        ),
+      );
+    }
+    options.onProgress?.(
+      { items: seen.size, windowsDone, windowsPending: pending.length, windowsIncomplete: incomplete },
+      added,
+    );
+  }
+  const complete = pending.length === 0 && incomplete === 0;
+  return {
+    items: [...seen.values()],
+    complete,
+    ...(complete ? {} : { stoppedBy: stoppedBy ?? 'maxItems' }),
+    windowsFetched: windowsDone,
+  };
+}

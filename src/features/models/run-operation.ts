@@ -107,7 +107,6 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         },
       });
       const onCancel = token.onCancellationRequested(() => {
-        onCancel.dispose();
         progress.report({ message: 'asking the server to cancel…' });
         cancel().then(
           (message) => {
@@ -156,6 +155,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         handle.finish('failed', message);
         return { state: 'failed', message };
       } finally {
+        onCancel.dispose();
         if (!keepInJournal) options.journal?.remove(started.name);
       }
     },

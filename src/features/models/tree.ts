@@ -11,6 +11,7 @@ import type {
   ModelEvaluationSlice,
 } from '../../core/models/types';
 import { PagedList } from '../../core/paging';
+import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../core/models/metrics';
 import { describeError, GoogleApiError } from '../../core/google/errors';
 import {
   annotationLabel,
@@ -395,8 +396,18 @@ export class EvaluationNode extends PagedParent {
     this.resourceName = evaluation.name ?? '';
     this.id = `evaluation:${this.resourceName}`;
     this.contextValue = 'evaluation';
-    this.description = evaluationDescription(evaluation);
-    this.tooltip = `${evaluationLabel(evaluation)}\n${this.resourceName}\nMetrics schema: ${evaluation.metricsSchemaUri ?? '—'}\nCreated: ${formatTime(evaluation.createTime)}`;
+    const headline = headlineSummary(evaluation.metrics, evaluation.metricsSchemaUri);
+    this.description = headline || evaluationDescription(evaluation);
+    this.tooltip = [
+      evaluationLabel(evaluation),
+      ...headlineLines(evaluation.metrics, evaluation.metricsSchemaUri),
+      this.resourceName,
+      `Metrics schema: ${SCHEMA_TITLES[schemaOf(evaluation.metricsSchemaUri)]} (${evaluation.metricsSchemaUri ?? '—'})`,
+      (evaluation.sliceDimensions ?? []).length ? `Slices by ${(evaluation.sliceDimensions ?? []).join(', ')}` : '',
+      `Created: ${formatTime(evaluation.createTime)}`,
+    ]
+      .filter(Boolean)
+      .join('\n');
     this.iconPath = new vscode.ThemeIcon('graph');
   }
 
@@ -423,8 +434,13 @@ export class SliceNode extends ModelsNode {
     this.resourceName = slice.name ?? '';
     this.id = `slice:${this.resourceName}`;
     this.contextValue = 'slice';
-    this.description = lastSegment(slice.name);
-    this.tooltip = `${sliceLabel(slice)}\n${this.resourceName}\nCreated: ${formatTime(slice.createTime)}`;
+    this.description = headlineSummary(slice.metrics, slice.metricsSchemaUri) || lastSegment(slice.name);
+    this.tooltip = [
+      sliceLabel(slice),
+      ...headlineLines(slice.metrics, slice.metricsSchemaUri),
+      this.resourceName,
+      `Created: ${formatTime(slice.createTime)}`,
+    ].join('\n');
     this.iconPath = new vscode.ThemeIcon('pie-chart');
   }
 

@@ -1,23 +1,34 @@
 // Runs UDM searches and pivots, keeps their results for export and "fetch the rest", and feeds the
-// results panels.
+// results panels. The hourly udmSearch budget is never spent twice for the same intent: a query that
+// is already running is revealed, a 429 waits in one place until the server takes calls again.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
+import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
+import { sleep } from '../../core/google/retry';
 import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
-import { SecOpsClient, decodeLogBytes, UDM_SEARCH_MAX_LIMIT, type AssetIndicator } from '../../core/secops/client';
+import {
+  SecOpsClient,
+  decodeLogBytes,
+  UDM_SEARCH_MAX_LIMIT,
+  type AssetIndicator,
+  type SecOpsMethod,
+  type UserIndicator,
+} from '../../core/secops/client';
 import type { FromWebview, RunInfo } from '../../core/secops/messages';
 import { answerQueryBar } from '../../core/secops/querybar-service';
 import { getReferenceLists } from '../language';
-import { resolveSecOpsBaseUrl } from '../../core/secops/regions';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
-import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
+import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
-import { fetchAllInWindows } from '../../core/secops/split';
-import type { ResolvedWindow } from '../../core/secops/timerange';
+import { sortNewestFirst, timesOf } from '../../core/secops/results/table';
+import { fetchRest, planRest, type RestPlan } from '../../core/secops/split';
+import { formatTime } from '../../core/secops/params';
+import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
 import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
-import { ResultsPanel, type PanelSlot } from './panel';
+import { SecOpsDocuments, eventTitle } from './documents';
+import { QUERY_SLOT, ResultsPanel, type PanelSlot } from './panel';
 
 const log = getLogger('search');
 /**
@@ -47,12 +58,14 @@ function postResults(
 export const searchHooks: {
   statistics?: (controller: SearchController, query: string, window: ResolvedWindow) => Promise<boolean>;
 } = {};
-/** Only the runs a panel still shows can be exported or completed; older ones are let go. */
-const KEEP_RUNS = 4;
+/** Only the runs panels still show can be exported or completed; older ones are let go. */
+const KEEP_RUNS = 12;
 /** "Fetch the rest" stops here: beyond it the panel is no longer the right tool (export or narrow). */
 export const FETCH_REST_MAX_EVENTS = 200_000;
+/** How long to wait after a 429 that names no time. */
+const DEFAULT_QUOTA_WAIT_MS = 10_000;
 
-interface RunRecord {
+export interface RunRecord {
   info: RunInfo;
   slot: PanelSlot;
   rows: unknown[];
@@ -62,30 +75,50 @@ interface RunRecord {
   window?: ResolvedWindow;
   /** The asset of an "events for asset" pivot, to ask again over smaller windows. */
   asset?: AssetIndicator;
+  /** What "fetch the rest" will ask for, planned from the cut answer. */
+  rest?: RestPlan;
   /** Set while "fetch the rest" runs. */
   fetch?: AbortController;
+}
+
+/** The query run in progress in the query panel. */
+interface ActiveRun {
+  query: string;
+  limit: number;
+  spanMs: number;
+  title: string;
+  controller: AbortController;
+  done: Promise<RunRecord | undefined>;
+}
+
+export function isQuotaError(err: unknown): err is GoogleApiError {
+  return err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED';
 }
 
 export class SearchController implements vscode.Disposable {
   private readonly runs = new Map<string, RunRecord>();
   private client: SecOpsClient | undefined;
   private clientKey = '';
-  /** One limiter per base URL that outlives clients, so a settings change does not reset the budget. */
+  /** One limiter per endpoint that outlives clients, so a settings change does not reset the budget. */
   private readonly limiters = new Map<string, RateLimiter>();
-  private readonly limiterListeners: Array<{ dispose(): void }> = [];
   private readonly budgetEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeBudget = this.budgetEmitter.event;
   private readonly runEmitter = new vscode.EventEmitter<{ query: string; window: ResolvedWindow; events: number }>();
   /** A UDM search finished with results (for the query history). */
   readonly onDidRunQuery = this.runEmitter.event;
+  private active: ActiveRun | undefined;
+  private readonly limiterListeners: Array<{ dispose(): void }> = [];
+  readonly documents = new SecOpsDocuments();
 
   constructor(private readonly services: Services) {}
 
   dispose(): void {
+    this.active?.controller.abort();
     for (const run of this.runs.values()) run.fetch?.abort();
-    for (const listener of this.limiterListeners.splice(0)) listener.dispose();
     this.budgetEmitter.dispose();
     this.runEmitter.dispose();
+    this.documents.dispose();
+    for (const l of this.limiterListeners.splice(0)) l.dispose();
     ResultsPanel.disposeAll();
   }
 
@@ -95,31 +128,35 @@ export class SearchController implements vscode.Disposable {
     const { settings } = connection;
     // endpoint() refuses a malformed override: falling back to the region's production host would
     // send the user's searches somewhere they did not mean.
-    const override = connection.endpoint('secops');
-    const baseUrl = resolveSecOpsBaseUrl({
-      region: settings.secops.region,
-      ...(override ? { endpointOverride: override } : {}),
-    });
+    // The region's host in the configured universe domain (or its mTLS host), or the override.
+    const target = connection.restEndpoint('secops');
+    const baseUrl = target.baseUrl;
     const tokens = connection.secopsTokens(baseUrl);
     const key = JSON.stringify([
       baseUrl,
+      target.mtls,
+      settings.universeDomain,
+      settings.quotaProject,
       settings.secops.credentialsFile,
       settings.credentialsFile,
       settings.timeoutMs,
       settings.retry,
     ]);
     if (!this.client || key !== this.clientKey) {
-      let limiter = this.limiters.get(baseUrl);
+      const endpoint = endpointKey(baseUrl);
+      let limiter = this.limiters.get(endpoint);
       if (!limiter) {
         limiter = new RateLimiter(SECOPS_BUDGETS);
+        // The limiter lives as long as this controller; its listener goes with it.
         this.limiterListeners.push(
           limiter.onDidChange((method) => method === 'udmSearch' && this.budgetEmitter.fire()),
         );
-        this.limiters.set(baseUrl, limiter);
+        this.limiters.set(endpoint, limiter);
       }
       this.client = new SecOpsClient({
         baseUrl,
         tokens,
+        ...(target.certSource ? { clientCert: target.certSource } : {}),
         limiter,
         retry: settings.retry,
         timeoutMs: settings.timeoutMs,
@@ -132,10 +169,17 @@ export class SearchController implements vscode.Disposable {
     return this.client;
   }
 
-  budget(): { remaining: number; limit: number; nextRefillAt: number | undefined } | undefined {
+  budget():
+    | { remaining: number; limit: number; nextRefillAt: number | undefined; blockedUntil: number | undefined }
+    | undefined {
     try {
       const snap = this.getClient().limiter.snapshot('udmSearch');
-      return { remaining: snap.remaining, limit: snap.limit, nextRefillAt: snap.nextRefillAt };
+      return {
+        remaining: snap.remaining,
+        limit: snap.limit,
+        nextRefillAt: snap.nextRefillAt,
+        blockedUntil: snap.blockedUntil,
+      };
     } catch {
       return undefined;
     }
@@ -157,31 +201,125 @@ export class SearchController implements vscode.Disposable {
     return ResultsPanel.show(slot, this.services.extensionUri, (message, panel) => void this.onMessage(message, panel));
   }
 
-  /** Runs a UDM search with progress and cancel, and shows its results. */
+  /** Hands a panel VS Code restored after a reload to this controller. */
+  adoptPanel(slot: PanelSlot, webviewPanel: vscode.WebviewPanel): ResultsPanel {
+    return ResultsPanel.adopt(
+      slot,
+      webviewPanel,
+      this.services.extensionUri,
+      (message, panel) => void this.onMessage(message, panel),
+    );
+  }
+
+  /**
+   * Runs `call`, and while the server answers 429 waits (one countdown in `report`) and tries again,
+   * until the call goes through or `signal` aborts. The limiter already holds every other caller of
+   * the method for the same time, so waiting callers form one queue.
+   */
+  async withQuota<T>(
+    method: SecOpsMethod,
+    call: () => Promise<T>,
+    signal: AbortSignal,
+    report: (message: string) => void,
+  ): Promise<T> {
+    for (;;) {
+      try {
+        return await call();
+      } catch (err) {
+        if (!isQuotaError(err) || signal.aborted) throw err;
+        // Until the server takes calls again and the budget (refilled as the server admits calls)
+        // has one to spend.
+        const snap = this.getClient().limiter.snapshot(method);
+        const until =
+          Math.max(snap.blockedUntil ?? 0, snap.remaining === 0 ? (snap.nextRefillAt ?? 0) : 0) ||
+          Date.now() + (err.retryAfterMs ?? DEFAULT_QUOTA_WAIT_MS);
+        log.info(`${method}: quota exhausted on the server; waiting until ${new Date(until).toISOString()}`);
+        for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
+          report(`Waiting for quota, retrying in ${Math.ceil(left / 1000)} s`);
+          await sleep(Math.min(1000, left), signal);
+        }
+        report('Retrying…');
+      }
+    }
+  }
+
+  /** The query run in progress, if any (for tests and the status bar). */
+  get runningQuery(): string | undefined {
+    return this.active?.query;
+  }
+
+  /**
+   * Runs a UDM search with progress and cancel, and shows its results. The same query while it runs
+   * reveals it instead of spending another search; a different one asks before cancelling it.
+   */
   async runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined> {
     if (await searchHooks.statistics?.(this, query, window)) return undefined;
-    const client = this.getClient();
     const cappedLimit = Math.min(UDM_SEARCH_MAX_LIMIT, Math.max(1, Math.floor(limit)));
+    const spanMs = window.endMs - window.startMs;
+    const active = this.active;
+    if (active) {
+      if (active.query === query && active.limit === cappedLimit && active.spanMs === spanMs) {
+        log.info('the same UDM search is already running: revealed it instead of running it again');
+        ResultsPanel.get(QUERY_SLOT)?.reveal();
+        return active.done;
+      }
+      const answer = await vscode.window.showWarningMessage(
+        `A UDM search is still running: "${active.title}". Cancel it and run the new query? (Each search spends one of the hourly budget.)`,
+        { modal: true },
+        'Cancel It and Run',
+      );
+      if (answer !== 'Cancel It and Run') {
+        ResultsPanel.get(QUERY_SLOT)?.reveal();
+        return undefined;
+      }
+      active.controller.abort();
+      await active.done.catch(() => undefined);
+      // Someone else may have started a run while this one waited for the answer.
+      if (this.active) return this.runQuery(query, window, limit);
+    }
+    const controller = new AbortController();
     const title = queryTitle(query);
-    const panel = this.panel('query');
+    const done = this.startQuery(query, window, cappedLimit, title, controller);
+    const entry: ActiveRun = { query, limit: cappedLimit, spanMs, title, controller, done };
+    this.active = entry;
+    try {
+      return await done;
+    } finally {
+      if (this.active === entry) this.active = undefined;
+    }
+  }
+
+  private async startQuery(
+    query: string,
+    window: ResolvedWindow,
+    limit: number,
+    title: string,
+    controller: AbortController,
+  ): Promise<RunRecord | undefined> {
+    const client = this.getClient();
+    const panel = this.panel(QUERY_SLOT);
     panel.setTitle(`UDM: ${title}`);
-    // The panel clears for the new search, so the old run's fetch has nobody left to show rows to.
-    for (const other of this.runs.values()) if (other.slot === 'query') other.fetch?.abort();
+    // The panel shows the new search, so the old run's fetch has nobody left to show rows to.
+    for (const other of this.runs.values()) if (other.slot === QUERY_SLOT) other.fetch?.abort();
     panel.post({ type: 'running', title });
     const started = Date.now();
+    const range = `${window.start} – ${window.end}, up to ${limit.toLocaleString('en-US')} events`;
     const response = await vscode.window
       .withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Running UDM search', cancellable: true },
         async (progress, token) => {
-          progress.report({
-            message: `${window.start} – ${window.end}, up to ${cappedLimit.toLocaleString('en-US')} events`,
-          });
-          const controller = new AbortController();
+          progress.report({ message: range });
           const sub = token.onCancellationRequested(() => controller.abort());
           try {
-            return await client.udmSearch(
-              { query, startTime: window.startMs, endTime: window.endMs, limit: cappedLimit },
+            return await this.withQuota(
+              'udmSearch',
+              () =>
+                client.udmSearch({ query, startTime: window.startMs, endTime: window.endMs, limit }, controller.signal),
               controller.signal,
+              (message) => {
+                progress.report({ message });
+                panel.post({ type: 'running', title, message });
+              },
             );
           } finally {
             sub.dispose();
@@ -191,35 +329,73 @@ export class SearchController implements vscode.Disposable {
       .then(
         (r) => r,
         (err: unknown) => {
-          const cancelled = isCancellation(err);
+          const cancelled = isCancellation(err) || controller.signal.aborted;
           panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
-          throw err;
+          throw cancelled && !(err instanceof CancelledError) ? new CancelledError() : err;
         },
       );
     log.info(
       `udmSearch returned ${response.events.length} events in ${Date.now() - started} ms (moreDataAvailable=${response.moreDataAvailable})`,
     );
+    const info: RunInfo = {
+      runId: randomUUID(),
+      kind: 'udm',
+      title,
+      startTime: window.start,
+      endTime: window.end,
+      query,
+    };
     const run: RunRecord = {
-      info: { runId: randomUUID(), kind: 'udm', title, startTime: window.start, endTime: window.end, query },
-      slot: 'query',
+      info,
+      slot: QUERY_SLOT,
       rows: response.events,
       moreDataAvailable: response.moreDataAvailable,
       query,
-      limit: cappedLimit,
+      limit,
       window,
     };
+    this.arrange(run);
     this.remember(run);
     postResults(panel, run.info, defaultColumns('udm'), run.rows, run.moreDataAvailable);
     this.runEmitter.fire({ query, window, events: run.rows.length });
     return run;
   }
 
-  /** Shows rows from a pivot (or an IoC listing) in the pivot panel. */
+  /**
+   * Newest rows first; for an answer cut at its limit, the part of the range it covers and what
+   * fetching the rest will ask for (planned from the order the service returned the rows in).
+   */
+  private arrange(run: RunRecord): void {
+    const path = timeField(run.info.kind);
+    if (!path) return;
+    if (run.moreDataAvailable && run.window) {
+      const plan = planRest(run.window.startMs, run.window.endMs, timesOf(run.rows, path), run.limit ?? 10_000);
+      run.rest = plan;
+      const { firstMs, lastMs, order } = plan.span;
+      if (firstMs !== undefined && lastMs !== undefined) {
+        const from = order === 'ascending' ? run.window.startMs : firstMs;
+        const to = order === 'descending' ? run.window.endMs : Math.floor(lastMs / 1000) * 1000 + 1000;
+        run.info.covered = { start: formatTime(from, 'start'), end: formatTime(Math.min(to, run.window.endMs), 'end') };
+      }
+      run.info.restSearches = plan.windows.length;
+    }
+    run.rows = sortNewestFirst(run.rows, path);
+  }
+
+  /** Shows rows from a pivot (or an IoC listing) in a panel of its own. */
   showRows(
     kind: ResultKind,
     title: string,
     rows: unknown[],
-    extra: { uri?: string[]; window?: ResolvedWindow; moreDataAvailable?: boolean; asset?: AssetIndicator } = {},
+    extra: {
+      uri?: string[];
+      window?: ResolvedWindow;
+      moreDataAvailable?: boolean;
+      asset?: AssetIndicator;
+      source?: string;
+      slot?: PanelSlot;
+      pivot?: { action: PivotAction; value: string };
+    } = {},
   ): RunRecord {
     const run: RunRecord = {
       info: {
@@ -228,49 +404,78 @@ export class SearchController implements vscode.Disposable {
         title,
         ...(extra.window ? { startTime: extra.window.start, endTime: extra.window.end } : {}),
         ...(extra.uri?.length ? { uri: extra.uri } : {}),
+        ...(extra.source ? { source: extra.source } : {}),
+        ...(extra.pivot ? { pivot: extra.pivot } : {}),
       },
-      slot: 'pivot',
+      slot: extra.slot ?? ResultsPanel.nextPivotSlot(),
       rows,
       moreDataAvailable: extra.moreDataAvailable ?? false,
+      limit: 10_000,
       ...(extra.window ? { window: extra.window } : {}),
       ...(extra.asset ? { asset: extra.asset } : {}),
     };
+    this.arrange(run);
     this.remember(run);
-    const panel = this.panel('pivot');
-    panel.setTitle(title);
-    postResults(panel, run.info, defaultColumns(kind), rows, run.moreDataAvailable);
+    const panel = this.panel(run.slot);
+    panel.setTitle(extra.source ? `${title} · ${extra.source}` : title);
+    postResults(panel, run.info, defaultColumns(kind), run.rows, run.moreDataAvailable);
     return run;
   }
 
+  /** Where a pivot from a run came from, as its panel says it ("from: <query>"). */
+  private sourceOf(runId: string | undefined): string | undefined {
+    const run = runId ? this.runs.get(runId) : undefined;
+    if (!run) return undefined;
+    return `from ${run.info.kind === 'udm' ? `"${run.info.title}"` : run.info.title}`;
+  }
+
   /** Runs a pivot with progress and cancel; `window` bounds the calls that take a time range. */
-  async pivot(action: PivotAction, value: string, window: ResolvedWindow): Promise<void> {
+  async pivot(
+    action: PivotAction,
+    value: string,
+    window: ResolvedWindow,
+    from?: { runId?: string; row?: number; slot?: PanelSlot },
+  ): Promise<void> {
     const client = this.getClient();
     const label = `${PIVOT_LABELS[action]}: ${value}`;
+    const source = this.sourceOf(from?.runId);
+    const pivot = { action, value };
+    const shown = (
+      extra: Parameters<SearchController['showRows']>[3],
+    ): Parameters<SearchController['showRows']>[3] => ({
+      ...extra,
+      ...(source ? { source } : {}),
+      ...(from?.slot ? { slot: from.slot } : {}),
+      pivot,
+    });
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: label, cancellable: true },
-      async (_progress, token) => {
+      async (progress, token) => {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         const signal = controller.signal;
         const span = { startTime: window.startMs, endTime: window.endMs };
+        const quota = <T>(method: SecOpsMethod, call: () => Promise<T>): Promise<T> =>
+          this.withQuota(method, call, signal, (message) => progress.report({ message }));
         try {
           switch (action) {
             case 'assetEvents.hostname':
             case 'assetEvents.ip':
-            case 'assetEvents.mac': {
-              const asset =
-                action === 'assetEvents.hostname'
-                  ? { hostname: value }
-                  : action === 'assetEvents.ip'
-                    ? { assetIpAddress: value }
-                    : { mac: value };
-              const res = await client.listEvents({ asset, ...span }, signal);
-              this.showRows('assetEvents', `Events for ${value}`, res.events, {
-                uri: res.uri,
-                window,
-                asset,
-                moreDataAvailable: res.moreDataAvailable || res.events.length >= 10_000,
-              });
+            case 'assetEvents.mac':
+            case 'assetEvents.productId': {
+              const asset = assetIndicator(action, value);
+              const res = await quota('ListEvents', () => client.listEvents({ asset, ...span }, signal));
+              this.showRows(
+                'assetEvents',
+                `Events for ${value}`,
+                res.events,
+                shown({
+                  uri: res.uri,
+                  window,
+                  asset,
+                  moreDataAvailable: res.moreDataAvailable || res.events.length >= 10_000,
+                }),
+              );
               return;
             }
             case 'assets.domain':
@@ -285,61 +490,60 @@ export class SearchController implements vscode.Disposable {
                 'assets.sha1': 'hashSha1',
                 'assets.sha256': 'hashSha256',
               }[action];
-              const res = await client.listAssets({ artifact: { [key]: value }, ...span }, signal);
-              this.showRows('assets', `Assets for ${value}`, res.assets, { uri: res.uri, window });
+              const res = await quota('ListAssets', () =>
+                client.listAssets({ artifact: { [key]: value }, ...span }, signal),
+              );
+              this.showRows('assets', `Assets for ${value}`, res.assets, shown({ uri: res.uri, window }));
               return;
             }
             case 'iocDetails.domain':
             case 'iocDetails.ip': {
-              const res = await client.listIocDetails(
-                { artifact: action === 'iocDetails.domain' ? { domainName: value } : { destinationIpAddress: value } },
-                signal,
+              const res = await quota('ListIoCDetails', () =>
+                client.listIocDetails(
+                  {
+                    artifact: action === 'iocDetails.domain' ? { domainName: value } : { destinationIpAddress: value },
+                  },
+                  signal,
+                ),
               );
-              this.showRows('iocDetails', `IoC details for ${value}`, res.sources, { uri: res.uri });
+              this.showRows('iocDetails', `IoC details for ${value}`, res.sources, shown({ uri: res.uri }));
               if (res.sources.length === 0) void vscode.window.showInformationMessage(`No IoC source lists ${value}.`);
               return;
             }
             case 'assetAliases.hostname':
             case 'assetAliases.ip':
-            case 'assetAliases.mac': {
-              const asset =
-                action === 'assetAliases.hostname'
-                  ? { hostname: value }
-                  : action === 'assetAliases.ip'
-                    ? { assetIpAddress: value }
-                    : { mac: value };
-              const res = await client.listAssetAliases({ asset, ...span }, signal);
-              this.showRows('assetAliases', `Aliases of ${value}`, res.aliases, { window });
+            case 'assetAliases.mac':
+            case 'assetAliases.productId': {
+              const asset = assetIndicator(action, value);
+              const res = await quota('ListAssetAliases', () => client.listAssetAliases({ asset, ...span }, signal));
+              this.showRows('assetAliases', `Aliases of ${value}`, res.aliases, shown({ window }));
               return;
             }
             case 'userAliases.email':
             case 'userAliases.username':
-            case 'userAliases.windowsSid': {
-              const user =
-                action === 'userAliases.email'
-                  ? { email: value }
-                  : action === 'userAliases.username'
-                    ? { username: value }
-                    : { windowsSid: value };
-              const res = await client.listUserAliases({ user, ...span }, signal);
-              this.showRows('userAliases', `Aliases of user ${value}`, res.userAliases, { window });
+            case 'userAliases.windowsSid':
+            case 'userAliases.employeeId':
+            case 'userAliases.productObjectId': {
+              const user = userIndicator(action, value);
+              const res = await quota('ListUserAliases', () => client.listUserAliases({ user, ...span }, signal));
+              this.showRows('userAliases', `Aliases of user ${value}`, res.userAliases, shown({ window }));
               return;
             }
             case 'rawLog': {
-              const res = await client.getLog(value, signal);
+              const res = await quota('GetLog', () => client.getLog(value, signal));
               const text = decodeLogBytes(res.log.logBytes);
+              const row = this.rowOf(from);
               const header = `# Raw log of event ${value}\n# source product: ${res.log.sourceProduct ?? 'unknown'}, type: ${res.log.type ?? 'unknown'}\n\n`;
-              const doc = await vscode.workspace.openTextDocument({ content: header + text, language: 'log' });
-              await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
+              await this.documents.open(`Raw log ${eventTitle(row, value)}`, 'log', header + text);
               return;
             }
             case 'fullEvent': {
-              const res = await client.getEvent(value, signal);
-              const doc = await vscode.workspace.openTextDocument({
-                content: JSON.stringify(res.udm, null, 2),
-                language: 'json',
-              });
-              await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Active });
+              const res = await quota('GetEvent', () => client.getEvent(value, signal));
+              await this.documents.open(
+                `Event ${eventTitle(res.udm, value)}`,
+                'json',
+                JSON.stringify(res.udm, null, 2),
+              );
               return;
             }
           }
@@ -350,16 +554,29 @@ export class SearchController implements vscode.Disposable {
     );
   }
 
+  /** The UDM event of a run's row, for titles. */
+  private rowOf(from: { runId?: string; row?: number } | undefined): unknown {
+    const run = from?.runId ? this.runs.get(from.runId) : undefined;
+    if (!run || from?.row === undefined) return undefined;
+    const row = run.rows[from.row] as { udm?: unknown } | undefined;
+    return run.info.kind === 'udm' ? row?.udm : row;
+  }
+
   /** IoC matches discovered since the window's start. */
   async showIocMatches(window: ResolvedWindow): Promise<void> {
     const client = this.getClient();
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Listing IoC matches', cancellable: true },
-      async (_p, token) => {
+      async (progress, token) => {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         try {
-          const res = await client.listIocs({ startTime: window.startMs }, controller.signal);
+          const res = await this.withQuota(
+            'ListIoCs',
+            () => client.listIocs({ startTime: window.startMs }, controller.signal),
+            controller.signal,
+            (message) => progress.report({ message }),
+          );
           this.showRows('iocMatches', `IoC matches since ${window.start}`, res.matches, {
             window,
             moreDataAvailable: res.moreDataAvailable,
@@ -371,12 +588,16 @@ export class SearchController implements vscode.Disposable {
     );
   }
 
-  /** Splits the run's window into smaller ones until every event is fetched or the user stops. */
+  /**
+   * Completes a cut answer: says how many searches it will spend and how many remain this hour, and
+   * only starts when the user agrees; then asks window by window, counting the windows truly.
+   */
   async fetchRest(runId: string): Promise<void> {
     const run = this.runs.get(runId);
     const panel = run && ResultsPanel.get(run.slot);
     if (!run || !panel || run.fetch) return;
-    if (!run.window || !(run.info.kind === 'udm' ? run.query : run.info.kind === 'assetEvents' && run.asset)) {
+    const path = timeField(run.info.kind);
+    if (!run.window || !path || !(run.info.kind === 'udm' ? run.query : run.info.kind === 'assetEvents' && run.asset)) {
       panel.post({
         type: 'status',
         runId,
@@ -386,16 +607,33 @@ export class SearchController implements vscode.Disposable {
       });
       return;
     }
+    const isUdm = run.info.kind === 'udm';
+    const limit = isUdm ? (run.limit ?? UDM_SEARCH_MAX_LIMIT) : 10_000;
+    const plan = run.rest ?? planRest(run.window.startMs, run.window.endMs, timesOf(run.rows, path), limit);
+    if (isUdm) {
+      const budget = this.budget();
+      const planned = plan.windows.length;
+      const left = budget
+        ? ` ${budget.remaining} of ${budget.limit} remain this hour${budget.remaining < planned ? ', so it will wait for the budget part of the way' : ''}.`
+        : '';
+      const answer = await vscode.window.showWarningMessage(
+        `Fetching the rest will spend about ${planned} UDM ${planned === 1 ? 'search' : 'searches'} (more if parts of the range are busier than the part already fetched).${left}`,
+        { modal: true },
+        'Fetch the Rest',
+      );
+      if (answer !== 'Fetch the Rest') {
+        panel.post({ type: 'status', runId, state: 'done', moreDataAvailable: true });
+        return;
+      }
+    }
     const client = this.getClient();
     const controller = new AbortController();
     run.fetch = controller;
-    const window = run.window;
-    const limit = run.info.kind === 'udm' ? (run.limit ?? UDM_SEARCH_MAX_LIMIT) : 10_000;
     panel.post({
       type: 'status',
       runId,
       state: 'running',
-      fetching: { items: run.rows.length, windowsDone: 0, windowsPending: 2 },
+      fetching: { items: run.rows.length, windowsDone: 0, windowsPending: plan.windows.length },
     });
     try {
       const result = await vscode.window.withProgress(
@@ -406,21 +644,33 @@ export class SearchController implements vscode.Disposable {
         },
         async (progress, token) => {
           const sub = token.onCancellationRequested(() => controller.abort());
+          const report = (message: string): void => progress.report({ message });
           try {
-            return await fetchAllInWindows<unknown>(
-              window.startMs,
-              window.endMs,
+            return await fetchRest<unknown>(
+              plan,
               async (from, to, signal) => {
-                if (run.info.kind === 'udm') {
-                  const r = await client.udmSearch({ query: run.query!, startTime: from, endTime: to, limit }, signal);
+                if (isUdm) {
+                  const r = await this.withQuota(
+                    'udmSearch',
+                    () => client.udmSearch({ query: run.query!, startTime: from, endTime: to, limit }, signal),
+                    controller.signal,
+                    report,
+                  );
                   return { items: r.events, truncated: r.moreDataAvailable };
                 }
-                const r = await client.listEvents({ asset: run.asset!, startTime: from, endTime: to }, signal);
+                const r = await this.withQuota(
+                  'ListEvents',
+                  () => client.listEvents({ asset: run.asset!, startTime: from, endTime: to }, signal),
+                  controller.signal,
+                  report,
+                );
                 return { items: r.events, truncated: r.moreDataAvailable || r.events.length >= 10_000 };
               },
               {
                 keyOf: (row) => rowKey(row),
+                timeOf: (row) => timesOf([row], path)[0],
                 initial: run.rows,
+                limit,
                 maxItems: FETCH_REST_MAX_EVENTS,
                 signal: controller.signal,
                 onProgress: (p, added) => {
@@ -434,9 +684,10 @@ export class SearchController implements vscode.Disposable {
                     state: 'running',
                     fetching: { items: p.items, windowsDone: p.windowsDone, windowsPending: p.windowsPending },
                   });
-                  progress.report({
-                    message: `${p.items.toLocaleString('en-US')} events, ${p.windowsPending} windows to go`,
-                  });
+                  const total = p.windowsDone + p.windowsPending;
+                  report(
+                    `${p.items.toLocaleString('en-US')} events · ${p.windowsDone} of ${total} ${total === 1 ? 'search' : 'searches'} done`,
+                  );
                 },
               },
             );
@@ -446,8 +697,10 @@ export class SearchController implements vscode.Disposable {
         },
       );
       run.moreDataAvailable = !result.complete;
+      run.rows = sortNewestFirst(run.rows, path);
+      if (result.complete) delete run.info.covered;
       const message = result.complete
-        ? `All ${run.rows.length.toLocaleString('en-US')} events fetched in ${result.windowsFetched} windows.`
+        ? `All ${run.rows.length.toLocaleString('en-US')} events fetched with ${result.windowsFetched} more ${result.windowsFetched === 1 ? 'search' : 'searches'}.`
         : result.stoppedBy === 'maxItems'
           ? `Stopped at ${run.rows.length.toLocaleString('en-US')} events (the panel's cap); narrow the time range for the rest.`
           : `Some one-second windows still hold more events than the limit; ${run.rows.length.toLocaleString('en-US')} events fetched.`;
@@ -468,6 +721,21 @@ export class SearchController implements vscode.Disposable {
       run.fetch = undefined;
     }
   }
+
+  /** Runs a cut query again over only the newest part of its range, as wide as the part it covered. */
+  async narrowToNewest(runId: string): Promise<void> {
+    const run = this.runs.get(runId);
+    if (!run?.query || !run.window || !run.info.covered) return;
+    const width = Math.max(1000, Date.parse(run.info.covered.end) - Date.parse(run.info.covered.start));
+    const endMs = run.window.endMs;
+    const startMs = Math.max(run.window.startMs, Math.floor((endMs - width) / 1000) * 1000);
+    const spec: TimeRangeSpec = { kind: 'custom', start: formatTime(startMs, 'start'), end: formatTime(endMs, 'end') };
+    await this.setTimeRange(spec);
+    await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
+  }
+
+  /** Set by the feature: changes the search time range (status bar, CodeLens). */
+  setTimeRange: (spec: TimeRangeSpec) => Promise<void> = () => Promise.resolve();
 
   /** Writes the whole result set (not only the filtered rows) where the user chooses. */
   async exportRun(runId: string, format: ExportFormat, columns: ColumnSpec[]): Promise<vscode.Uri | undefined> {
@@ -551,7 +819,15 @@ export class SearchController implements vscode.Disposable {
           await this.openLink(message.url);
           return;
         case 'pivot':
-          await this.pivot(message.action, message.value, this.pivotWindow(message.runId, this.currentWindow));
+          await this.pivot(message.action, message.value, this.pivotWindow(message.runId, this.currentWindow), {
+            runId: message.runId,
+            ...(message.row !== undefined ? { row: message.row } : {}),
+            // A pivot panel restored after a reload runs its pivot again in itself.
+            ...(!this.runs.has(message.runId) && panel.slot !== QUERY_SLOT ? { slot: panel.slot } : {}),
+          });
+          return;
+        case 'narrowToNewest':
+          await this.narrowToNewest(message.runId);
           return;
         case 'rerun': {
           const run = this.runs.get(message.runId);
@@ -587,6 +863,7 @@ function describeMessage(message: FromWebview): string {
       return 'Open link';
     case 'rerun':
     case 'runQuery':
+    case 'narrowToNewest':
       return 'Run UDM Query';
     case 'querybar.complete':
     case 'querybar.validate':
@@ -613,4 +890,50 @@ export function queryTitle(query: string): string {
     .replace(/\s+/g, ' ')
     .trim();
   return text || 'query';
+}
+
+/** Limiters belong to an endpoint: the same address however the setting spells it. */
+export function endpointKey(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`.toLowerCase();
+  } catch {
+    return baseUrl.trim().replace(/\/+$/, '').toLowerCase();
+  }
+}
+
+function assetIndicator(action: PivotAction, value: string): AssetIndicator {
+  switch (action) {
+    case 'assetEvents.hostname':
+    case 'assetAliases.hostname':
+      return { hostname: value };
+    case 'assetEvents.ip':
+    case 'assetAliases.ip':
+      return { assetIpAddress: value };
+    case 'assetEvents.mac':
+    case 'assetAliases.mac':
+      return { mac: value };
+    case 'assetAliases.productId': {
+      // The alias call takes the number alone; an events-style "CS:1234" gives its number.
+      const m = /^[A-Za-z]{2}:(\d+)$/.exec(value);
+      return { productId: m ? m[1] : value };
+    }
+    default:
+      return { productId: value };
+  }
+}
+
+function userIndicator(action: PivotAction, value: string): UserIndicator {
+  switch (action) {
+    case 'userAliases.email':
+      return { email: value };
+    case 'userAliases.windowsSid':
+      return { windowsSid: value };
+    case 'userAliases.employeeId':
+      return { employeeId: value };
+    case 'userAliases.productObjectId':
+      return { productObjectId: value };
+    default:
+      return { username: value };
+  }
 }

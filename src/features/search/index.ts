@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { analyze } from '../../udm';
 import { CancelledError } from '../../core/google/errors';
-import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
+import { PIVOT_LABELS, PRODUCT_ID, type PivotAction } from '../../core/secops/results/pivots';
 import {
   PRESET_LABELS,
   describeTimeRange,
@@ -44,6 +44,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   const timeRange = new TimeRangeState(context, services);
   controller.currentWindow = () => resolveTimeRange(timeRange.spec, Date.now());
   controller.confirmQuery = confirmDespiteErrors;
+  controller.setTimeRange = (spec) => timeRange.set(spec);
   shared = { controller, timeRange: () => timeRange.spec };
   context.subscriptions.push({ dispose: () => (shared = undefined) });
 
@@ -72,7 +73,10 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
       const refill = budget.nextRefillAt
         ? ` The next one frees up at ${new Date(budget.nextRefillAt).toLocaleTimeString()}.`
         : '';
-      budgetItem.tooltip = `UDM searches left this hour: ${budget.remaining} of ${budget.limit} (the Search API allows ${budget.limit} per hour).${refill}`;
+      const blocked = budget.blockedUntil
+        ? ` The server refused searches (quota exhausted); it takes them again from ${new Date(budget.blockedUntil).toLocaleTimeString()}.`
+        : '';
+      budgetItem.tooltip = `UDM searches left this hour: ${budget.remaining} of ${budget.limit} (the Search API allows ${budget.limit} per hour).${blocked}${refill}`;
       budgetItem.backgroundColor =
         budget.remaining < budget.limit * 0.1 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     } else {
@@ -260,6 +264,9 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     ),
     choice('assetEvents.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
     choice('assetEvents.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
+    choice('assetEvents.productId', 'Asset product ID', 'CS:1234-5678', (v) =>
+      PRODUCT_ID.test(v) ? undefined : 'Enter a two-letter type, a colon and the ID, such as CS:1234-5678.',
+    ),
   ]);
   pivotCommand('cloudbench.search.iocDetails', 'Show IoC Details', [
     choice('iocDetails.domain', 'Domain name', 'evil.example.com', (v) => check(() => checkDomain(v, 'domain'))),
@@ -271,6 +278,9 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     ),
     choice('assetAliases.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
     choice('assetAliases.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
+    choice('assetAliases.productId', 'Asset product ID', '1234 (or CS:1234)', (v) =>
+      /^(?:[A-Za-z]{2}:)?\d+$/.test(v) ? undefined : 'Enter the numeric product ID, such as 1234.',
+    ),
   ]);
   pivotCommand('cloudbench.search.userAliases', 'Show User Aliases', [
     choice('userAliases.email', 'Email address', 'alice@example.com', (v) =>
@@ -279,6 +289,12 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     choice('userAliases.username', 'User name', 'alice', (v) => (v === '' ? 'Enter a user name.' : undefined)),
     choice('userAliases.windowsSid', 'Windows SID', 'S-1-5-21-…', (v) =>
       /^S-\d-\d+(-\d+)*$/i.test(v) ? undefined : 'Enter a Windows SID such as S-1-5-21-1004.',
+    ),
+    choice('userAliases.employeeId', 'Employee ID', 'E10247', (v) =>
+      v === '' || /\s/.test(v) ? 'Enter an employee ID without spaces.' : undefined,
+    ),
+    choice('userAliases.productObjectId', 'User product object ID', 'a GUID such as 3f2b…', (v) =>
+      v === '' || /\s/.test(v) ? 'Enter a product object ID without spaces.' : undefined,
     ),
   ]);
   const eventId = (v: string): string | undefined =>
@@ -402,8 +418,8 @@ async function pickStoredQuery(
   }
   return new Promise((resolve) => {
     let result: { query: string; open: boolean } | undefined;
-    const listeners: vscode.Disposable[] = [];
-    listeners.push(
+    const subs: vscode.Disposable[] = [];
+    subs.push(
       pick.onDidTriggerItemButton(async (e) => {
         if (e.button === openButton && e.item.query !== undefined) {
           result = { query: e.item.query, open: true };
@@ -416,13 +432,17 @@ async function pickStoredQuery(
           pick.items = build();
         }
       }),
+    );
+    subs.push(
       pick.onDidAccept(() => {
         const item = pick.selectedItems[0];
         if (item?.query !== undefined) result = { query: item.query, open: false };
         pick.hide();
       }),
+    );
+    subs.push(
       pick.onDidHide(() => {
-        for (const listener of listeners) listener.dispose();
+        for (const s of subs.splice(0)) s.dispose();
         pick.dispose();
         resolve(result);
       }),

@@ -1,5 +1,6 @@
-// The results webview panel: one for query runs and one for pivots, each created on first use and
-// reused (revealed) afterwards. Messages from the page are validated before anything acts on them.
+// The results webview panels: one for query runs (reused, revealed) and one per pivot, each titled by
+// what it shows. Panels come back after a window reload through a serializer; messages from the page
+// are validated before anything acts on them.
 import * as vscode from 'vscode';
 import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
 import { getLogger } from '../../platform/log';
@@ -7,45 +8,69 @@ import { renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../plat
 
 const log = getLogger('search');
 
-export type PanelSlot = 'query' | 'pivot';
+/** "query" is the one panel of query runs; every pivot has its own key. */
+export type PanelSlot = string;
+export const QUERY_SLOT = 'query';
+export const RESULTS_VIEW_TYPE = 'cloudbench.search.results';
+export const PIVOT_VIEW_TYPE = 'cloudbench.search.pivot';
+
+export type PanelMessageHandler = (message: FromWebview, panel: ResultsPanel) => void;
 
 export class ResultsPanel implements vscode.Disposable {
   private static readonly panels = new Map<PanelSlot, ResultsPanel>();
+  private static pivotCounter = 0;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
   private ready = false;
   private queue: ToWebview[] = [];
 
   /** The panel of a slot, created and revealed (beside the editor) when needed. */
-  static show(
-    slot: PanelSlot,
-    extensionUri: vscode.Uri,
-    onMessage: (message: FromWebview, panel: ResultsPanel) => void,
-  ): ResultsPanel {
+  static show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: PanelMessageHandler): ResultsPanel {
     const existing = ResultsPanel.panels.get(slot);
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
       return existing;
     }
+    const isQuery = slot === QUERY_SLOT;
     const panel = vscode.window.createWebviewPanel(
-      slot === 'query' ? 'cloudbench.search.results' : 'cloudbench.search.pivot',
-      slot === 'query' ? 'UDM Search Results' : 'SecOps Pivot',
-      // Pivots open as a tab beside the results they came from, not in yet another column.
+      isQuery ? RESULTS_VIEW_TYPE : PIVOT_VIEW_TYPE,
+      isQuery ? 'UDM Search Results' : 'SecOps Pivot',
+      // Pivots open as tabs beside the results they came from, not in yet another column.
       {
         viewColumn:
-          (slot === 'pivot' ? ResultsPanel.panels.get('query')?.panel.viewColumn : undefined) ??
-          vscode.ViewColumn.Beside,
+          (isQuery ? undefined : ResultsPanel.panels.get(QUERY_SLOT)?.panel.viewColumn) ?? vscode.ViewColumn.Beside,
         preserveFocus: true,
       },
       webviewPanelOptions(extensionUri),
     );
+    return ResultsPanel.adopt(slot, panel, extensionUri, onMessage);
+  }
+
+  /** Wraps a panel VS Code created (a new one, or one it restored after a reload). */
+  static adopt(
+    slot: PanelSlot,
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    onMessage: PanelMessageHandler,
+  ): ResultsPanel {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
     const created = new ResultsPanel(slot, panel, extensionUri, onMessage);
     ResultsPanel.panels.set(slot, created);
     return created;
   }
 
+  /** A key for a new pivot panel. */
+  static nextPivotSlot(): PanelSlot {
+    return `pivot-${++ResultsPanel.pivotCounter}`;
+  }
+
   static get(slot: PanelSlot): ResultsPanel | undefined {
     return ResultsPanel.panels.get(slot);
+  }
+
+  static all(): ResultsPanel[] {
+    return [...ResultsPanel.panels.values()];
   }
 
   static disposeAll(): void {
@@ -56,9 +81,9 @@ export class ResultsPanel implements vscode.Disposable {
     readonly slot: PanelSlot,
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
-    onMessage: (message: FromWebview, panel: ResultsPanel) => void,
+    onMessage: PanelMessageHandler,
   ) {
-    panel.webview.html = renderHtml(panel.webview, extensionUri, slot);
+    panel.webview.html = renderHtml(panel.webview, extensionUri, slot === QUERY_SLOT ? 'query' : 'pivot');
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((raw: unknown) => {
@@ -85,6 +110,10 @@ export class ResultsPanel implements vscode.Disposable {
     this.panel.title = title.length > 60 ? `${title.slice(0, 57)}…` : title;
   }
 
+  reveal(): void {
+    this.panel.reveal(this.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+  }
+
   post(message: ToWebview): void {
     if (!this.ready) {
       // A new "results" replaces anything queued before it: only the latest state matters.
@@ -98,13 +127,15 @@ export class ResultsPanel implements vscode.Disposable {
   dispose(): void {
     if (ResultsPanel.panels.get(this.slot) === this) ResultsPanel.panels.delete(this.slot);
     for (const d of this.disposables.splice(0)) d.dispose();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
   }
 }
 
-export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, slot: PanelSlot): string {
+export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, kind: 'query' | 'pivot'): string {
   // The query panel's bar upgrades to Monaco after the table's first paint: results.js adds the
   // Monaco bundle with this page's nonce, so no script is ever allowed by anything but the nonce.
-  const queryBar = slot === 'query';
+  const queryBar = kind === 'query';
   const asset = (name: string): string => webviewAsset(webview, extensionUri, name);
   return renderWebviewPage(webview, extensionUri, {
     bundle: 'results',

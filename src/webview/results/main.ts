@@ -26,6 +26,7 @@ import {
   SearchIndex,
   filterIndices,
   histogram,
+  newestFirstOrder,
   sortIndices,
   timesOf,
   type SortDirection,
@@ -54,12 +55,12 @@ function chosenColumns(kind: ResultKind): ColumnSpec[] | undefined {
   const state = vscode.getState?.() as { columns?: Record<string, unknown> } | undefined;
   const list = state?.columns?.[kind];
   if (!Array.isArray(list) || list.length === 0) return undefined;
-  const valid = list.filter(
-    (c: unknown): c is ColumnSpec =>
+  const valid = (list as unknown[]).filter(
+    (c): c is ColumnSpec =>
       typeof c === 'object' &&
       c !== null &&
-      typeof (c as Partial<ColumnSpec>).id === 'string' &&
-      typeof (c as Partial<ColumnSpec>).label === 'string',
+      typeof (c as { id?: unknown }).id === 'string' &&
+      typeof (c as { label?: unknown }).label === 'string',
   );
   return valid.length ? valid : undefined;
 }
@@ -94,7 +95,8 @@ const runSummary = el(
   { id: 'run-summary', role: 'status' },
   'Run a UDM query (Ctrl+Enter in a .udm file) to see events here.',
 );
-header.append(runTitle, runSummary);
+const runSource = el('div', { id: 'run-source' });
+header.append(runTitle, runSource, runSummary);
 
 // The query bar paints as a plain textarea; querybar.js replaces it with Monaco after the table's
 // first paint and keeps the textarea's value in step, so Run here always reads the current text.
@@ -159,8 +161,13 @@ toolbar.append(
 const banner = el('div', { id: 'banner', role: 'alert' });
 const bannerText = el('span', { id: 'banner-text' });
 const fetchRestButton = el('button', { id: 'fetch-rest', type: 'button', class: 'primary' }, 'Fetch the rest');
+const narrowButton = el(
+  'button',
+  { id: 'narrow-newest', type: 'button', title: 'Run the query again over only the newest part of the range' },
+  'Search only the newest part',
+);
 const stopFetchButton = el('button', { id: 'stop-fetch', type: 'button' }, 'Stop');
-banner.append(bannerText, fetchRestButton, stopFetchButton);
+banner.append(bannerText, fetchRestButton, narrowButton, stopFetchButton);
 
 const histogramBox = el('div', { id: 'histogram', role: 'img', 'aria-label': 'Events over time' });
 
@@ -183,6 +190,8 @@ document.body.append(app);
 // ---- state --------------------------------------------------------------------------------------
 let run: RunInfo | undefined;
 let rows: unknown[] = [];
+/** Each row's time (epoch ms, NaN when none) for results that open newest first. */
+let rowTimes: Float64Array = new Float64Array(0);
 let columns: ColumnSpec[] = [];
 let view: Uint32Array = new Uint32Array(0);
 let sort: { column: ColumnSpec; direction: SortDirection } | undefined;
@@ -246,7 +255,11 @@ function recompute(): void {
     searchIndex.setRows(rows);
     indices = filterIndices(rows, filter, searchIndex);
   }
-  view = sort ? sortIndices(rows, indices, sort.column, sort.direction) : indices;
+  view = sort
+    ? sortIndices(rows, indices, sort.column, sort.direction)
+    : run && timeField(run.kind)
+      ? newestFirstOrder(rowTimes, indices)
+      : indices;
   if (selected >= view.length) selected = -1;
   grid.setAttribute('aria-rowcount', String(view.length + 1));
   spacer.style.height = `${view.length * ROW_H}px`;
@@ -309,6 +322,11 @@ function render(): void {
     node.classList.toggle('selected', pos === selected);
     node.setAttribute('aria-selected', pos === selected ? 'true' : 'false');
   }
+}
+
+function timesFor(list: readonly unknown[]): Float64Array {
+  const path = run ? timeField(run.kind) : undefined;
+  return path ? timesOf(list, path) : new Float64Array(list.length).fill(Number.NaN);
 }
 
 // ---- histogram ----------------------------------------------------------------------------------
@@ -508,17 +526,48 @@ function updateBanner(progressText?: string): void {
   const show = moreDataAvailable || fetching;
   banner.classList.toggle('visible', show);
   fetchRestButton.style.display = moreDataAvailable && !fetching ? '' : 'none';
+  const covered = run?.covered;
+  narrowButton.style.display = moreDataAvailable && !fetching && covered && run?.kind === 'udm' ? '' : 'none';
   stopFetchButton.style.display = fetching ? '' : 'none';
+  const searches = run?.restSearches;
+  fetchRestButton.textContent =
+    searches !== undefined
+      ? `Fetch the rest (about ${searches} ${searches === 1 ? 'search' : 'searches'})`
+      : 'Fetch the rest';
+  if (covered && run?.startTime && run.endTime) {
+    const width = Date.parse(covered.end) - Date.parse(covered.start);
+    narrowButton.textContent = `Search only the newest ${describeDuration(width)}`;
+  }
   if (fetching)
     bannerText.textContent = progressText ?? `Fetching the rest… ${rows.length.toLocaleString('en-US')} events so far.`;
   else if (moreDataAvailable)
-    bannerText.textContent =
-      'More events match than the search returned (it stopped at its limit). Narrow the time range, or fetch the rest in smaller windows.';
+    bannerText.textContent = covered
+      ? `The search stopped at its limit: these ${rows.length.toLocaleString('en-US')} rows cover only ${covered.start} – ${covered.end} of the range ${run?.startTime ?? '?'} – ${run?.endTime ?? '?'} (${coveredShare(covered)} of it). Fetch the rest, or search only the newest part.`
+      : 'More events match than the search returned (it stopped at its limit). Narrow the time range, or fetch the rest in smaller windows.';
+}
+
+/** "3 h", "2 d 4 h", "45 min": a duration as a person says it. */
+function describeDuration(ms: number): string {
+  const min = Math.max(1, Math.round(ms / 60_000));
+  if (min < 120) return `${min} min`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `${h} h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
+}
+
+function coveredShare(covered: { start: string; end: string }): string {
+  const total = run?.startTime && run.endTime ? Date.parse(run.endTime) - Date.parse(run.startTime) : 0;
+  const part = Date.parse(covered.end) - Date.parse(covered.start);
+  if (!(total > 0) || !(part >= 0)) return 'part';
+  const pct = (part / total) * 100;
+  return `${pct < 1 ? pct.toFixed(1) : Math.round(pct)}%`;
 }
 
 function clearResults(): void {
   run = undefined;
   rows = [];
+  rowTimes = new Float64Array(0);
   searchIndex = new SearchIndex(rows);
   sort = undefined;
   selected = -1;
@@ -595,10 +644,11 @@ function onMessage(message: ToWebview): void {
   switch (message.type) {
     case 'running':
       // A new search replaces the table: rows of the previous one under the new title would mislead.
-      clearResults();
+      if (message.message === undefined || run !== undefined) clearResults();
       runTitle.textContent = message.title;
       runTitle.title = message.title;
-      runSummary.textContent = 'Running…';
+      runSource.textContent = '';
+      runSummary.textContent = message.message ? `Running… ${message.message}` : 'Running…';
       runSummary.classList.remove('error');
       return;
     case 'failed':
@@ -613,6 +663,7 @@ function onMessage(message: ToWebview): void {
     case 'results': {
       run = message.run;
       rows = decodeRows(message.rowsJson);
+      rowTimes = timesFor(rows);
       searchIndex = new SearchIndex(rows);
       sort = undefined;
       selected = -1;
@@ -622,6 +673,7 @@ function onMessage(message: ToWebview): void {
       closeChooser();
       runTitle.textContent = run.title;
       runTitle.title = run.title;
+      runSource.textContent = run.source ?? '';
       // The bar shows the query behind the table, unless the user is typing in it right now.
       if (run.kind === 'udm' && !queryHost.contains(document.activeElement)) setQueryText(run.query ?? run.title);
       updateSummary();
@@ -655,7 +707,12 @@ function onMessage(message: ToWebview): void {
       // Decoding thousands of rows waits until the first rows are on screen.
       afterFirstPaint = afterFirstPaint.then(() => {
         if (!run || runId !== run.runId) return;
-        rows = rows.concat(decodeRows(rowsJson));
+        const added = decodeRows(rowsJson);
+        rows = rows.concat(added);
+        const times = new Float64Array(rows.length);
+        times.set(rowTimes);
+        times.set(timesFor(added), rowTimes.length);
+        rowTimes = times;
         searchIndex.setRows(rows);
         for (const node of rowPool) node.dataset.pos = '';
         recompute();
@@ -786,6 +843,7 @@ fetchRestButton.addEventListener('click', () => {
   updateBanner();
   post({ type: 'fetchRest', runId: run.runId });
 });
+narrowButton.addEventListener('click', () => run && post({ type: 'narrowToNewest', runId: run.runId }));
 stopFetchButton.addEventListener('click', () => run && post({ type: 'stopFetch', runId: run.runId }));
 rerunButton.addEventListener('click', () => run && post({ type: 'rerun', runId: run.runId }));
 consoleLink.addEventListener('click', () => {

@@ -75,7 +75,10 @@ class Uri {
     return new Uri('file', path);
   }
   static parse(value: string): Uri {
-    return new Uri(value.split(':')[0] ?? 'file', value.replace(/^[a-z]+:\/*/, '/'));
+    return new Uri(value.split(':')[0] ?? 'file', value.replace(/^[a-z][a-z0-9+.-]*:\/*/, '/'));
+  }
+  static from(components: { scheme: string; path?: string; query?: string }): Uri {
+    return new Uri(components.scheme, `${components.path ?? ''}${components.query ? `?${components.query}` : ''}`);
   }
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return new Uri(base.scheme, [base.path, ...parts].join('/'));
@@ -85,6 +88,18 @@ class Uri {
   }
   toString(): string {
     return `${this.scheme}://${this.path}`;
+  }
+}
+
+class FileSystemError extends Error {
+  static FileNotFound(what?: unknown): FileSystemError {
+    return new FileSystemError(`FileNotFound: ${String(what)}`);
+  }
+  static NoPermissions(what?: unknown): FileSystemError {
+    return new FileSystemError(`NoPermissions: ${String(what)}`);
+  }
+  static Unavailable(what?: unknown): FileSystemError {
+    return new FileSystemError(`Unavailable: ${String(what)}`);
   }
 }
 
@@ -158,6 +173,17 @@ const fake: Record<string, unknown> = new Proxy(
       }
     },
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+    FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
+    FileSystemError,
+    DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+    Diagnostic: class {
+      source?: string;
+      constructor(
+        readonly range: unknown,
+        readonly message: string,
+        readonly severity?: number,
+      ) {}
+    },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
     StatusBarAlignment: { Left: 1, Right: 2 },

@@ -171,7 +171,6 @@ export function scalarText(value: unknown): string {
   try {
     return JSON.stringify(value);
   } catch {
-    // A cycle or a BigInt deep inside: the value's own text is the best that can be shown.
     return Object.prototype.toString.call(value);
   }
 }

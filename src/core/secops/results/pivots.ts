@@ -5,6 +5,7 @@ export type PivotAction =
   | 'assetEvents.hostname'
   | 'assetEvents.ip'
   | 'assetEvents.mac'
+  | 'assetEvents.productId'
   | 'assets.domain'
   | 'assets.ip'
   | 'assets.md5'
@@ -15,9 +16,12 @@ export type PivotAction =
   | 'assetAliases.hostname'
   | 'assetAliases.ip'
   | 'assetAliases.mac'
+  | 'assetAliases.productId'
   | 'userAliases.email'
   | 'userAliases.username'
   | 'userAliases.windowsSid'
+  | 'userAliases.employeeId'
+  | 'userAliases.productObjectId'
   | 'rawLog'
   | 'fullEvent';
 
@@ -25,6 +29,7 @@ export const PIVOT_ACTIONS: readonly PivotAction[] = [
   'assetEvents.hostname',
   'assetEvents.ip',
   'assetEvents.mac',
+  'assetEvents.productId',
   'assets.domain',
   'assets.ip',
   'assets.md5',
@@ -35,9 +40,12 @@ export const PIVOT_ACTIONS: readonly PivotAction[] = [
   'assetAliases.hostname',
   'assetAliases.ip',
   'assetAliases.mac',
+  'assetAliases.productId',
   'userAliases.email',
   'userAliases.username',
   'userAliases.windowsSid',
+  'userAliases.employeeId',
+  'userAliases.productObjectId',
   'rawLog',
   'fullEvent',
 ];
@@ -46,6 +54,7 @@ export const PIVOT_LABELS: Record<PivotAction, string> = {
   'assetEvents.hostname': 'Events for this host',
   'assetEvents.ip': 'Events for this IP',
   'assetEvents.mac': 'Events for this MAC',
+  'assetEvents.productId': 'Events for this asset product ID',
   'assets.domain': 'Assets that saw this domain',
   'assets.ip': 'Assets that contacted this IP',
   'assets.md5': 'Assets with this MD5',
@@ -56,9 +65,12 @@ export const PIVOT_LABELS: Record<PivotAction, string> = {
   'assetAliases.hostname': 'Aliases of this host',
   'assetAliases.ip': 'Aliases of this IP',
   'assetAliases.mac': 'Aliases of this MAC',
+  'assetAliases.productId': 'Aliases of this asset product ID',
   'userAliases.email': 'Aliases of this user (email)',
   'userAliases.username': 'Aliases of this user',
   'userAliases.windowsSid': 'Aliases of this Windows SID',
+  'userAliases.employeeId': 'Aliases of this employee ID',
+  'userAliases.productObjectId': 'Aliases of this user product object ID',
   rawLog: 'Raw log',
   fullEvent: 'Full event',
 };
@@ -66,6 +78,8 @@ export const PIVOT_LABELS: Record<PivotAction, string> = {
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 const IPV6 = /^[0-9a-fA-F:]+$/;
 const MAC = /^([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$/;
+/** An asset product ID as ListEvents takes it: a two-letter type, a colon and an id (CS:1234-5678). */
+export const PRODUCT_ID = /^[A-Za-z]{2}:\S+$/;
 const DOMAIN = /^(?=.{1,253}$)([a-zA-Z0-9_](?:[a-zA-Z0-9_-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}\.?$/;
 
 function isIp(value: string): boolean {
@@ -106,6 +120,13 @@ export function pivotsFor(path: string, value: string): PivotAction[] {
     return out;
   }
   if (last === 'userid') return ['userAliases.username'];
+  if (last === 'employeeid') return ['userAliases.employeeId'];
+  // A user's product object ID pivots to user aliases; an asset's is not a product ID of the API.
+  if (last === 'productobjectid') return /(^|\.)user\./.test(path) ? ['userAliases.productObjectId'] : [];
+  if (last === 'assetid' || last === 'productid') {
+    if (PRODUCT_ID.test(v)) out.push('assetEvents.productId', 'assetAliases.productId');
+    return out;
+  }
   if (last === 'windowssid') return ['userAliases.windowsSid'];
   if (last === 'domainname' || last === 'name' || last === 'domain' || last === 'administrativedomain') {
     if (DOMAIN.test(v)) out.push('assets.domain', 'iocDetails.domain');

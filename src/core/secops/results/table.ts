@@ -197,3 +197,41 @@ export function timesOf(rows: readonly unknown[], path: string): Float64Array {
   }
   return out;
 }
+
+/**
+ * Row positions newest first by the times given (stable; rows without a time at the end). The
+ * order a results table opens in, whatever order the service returned.
+ */
+export function newestFirstOrder(times: ArrayLike<number>, indices?: ArrayLike<number>): Uint32Array {
+  const n = indices ? indices.length : times.length;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = indices ? indices[i] : i;
+  // A result that is already newest first (or a fresh ascending one) is common: skip the sort.
+  let descending = true;
+  for (let i = 1; i < n && descending; i++) {
+    const a = times[order[i - 1]];
+    const b = times[order[i]];
+    if (Number.isNaN(b) ? false : Number.isNaN(a) || a < b) descending = false;
+  }
+  if (descending) return order;
+  const positions = Array.from(order);
+  const rank = new Map<number, number>();
+  positions.forEach((p, i) => rank.set(p, i));
+  positions.sort((x, y) => {
+    const a = times[x];
+    const b = times[y];
+    const na = Number.isNaN(a);
+    const nb = Number.isNaN(b);
+    if (na || nb) return na === nb ? rank.get(x)! - rank.get(y)! : na ? 1 : -1;
+    return b - a || rank.get(x)! - rank.get(y)!;
+  });
+  return Uint32Array.from(positions);
+}
+
+/** The rows reordered newest first by the timestamp at `path`. */
+export function sortNewestFirst<T>(rows: readonly T[], path: string): T[] {
+  const order = newestFirstOrder(timesOf(rows, path));
+  const out = new Array<T>(rows.length);
+  for (let i = 0; i < order.length; i++) out[i] = rows[order[i]]!;
+  return out;
+}
