@@ -1,6 +1,6 @@
 // From the parser's statistical sections to the engine's plan, and the filter part of a query
 // (what udmSearch is asked for: everything before the first statistical section).
-import type { Query, Section } from '../ast';
+import { sectionsByKind, type Query } from '../ast';
 import { fieldPathOf } from '../check';
 import type { OrderSpec, StatsPlan } from './plan';
 
@@ -8,15 +8,8 @@ export function hasStatisticalSections(query: Query): boolean {
   return query.sections.length > 0;
 }
 
-function sectionOf(query: Query, kind: string): Section | undefined {
-  return query.sections.find((s) => (s.kind as string) === kind);
-}
-
 export function planFromQuery(query: Query): StatsPlan {
-  const match = sectionOf(query, 'match');
-  const outcome = sectionOf(query, 'outcome');
-  const order = sectionOf(query, 'order');
-  const limit = sectionOf(query, 'limit');
+  const { match, outcome, order, limit } = sectionsByKind(query.sections);
   return {
     grouped: !!match,
     keys: (match?.keys ?? []).map((k) => ({

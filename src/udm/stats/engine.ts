@@ -549,6 +549,9 @@ function rowValue(op: Operand, column: (name: string) => number, warnings: strin
       }
       return (row) => fn.impl(args.map((a) => a(row))) ?? null;
     }
+    default:
+      warnings.push(`condition: this ${op.type} value cannot be computed on a table row yet.`);
+      return () => null;
   }
 }
 

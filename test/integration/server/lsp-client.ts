@@ -61,7 +61,7 @@ export class LspClient {
   readonly connection: MessageConnection;
   private readonly waiters: Array<{ uri: string; resolve: (p: PublishedDiagnostics) => void }> = [];
   readonly published: PublishedDiagnostics[] = [];
-  private readonly diagnosticsListener: { dispose(): void };
+  private readonly subscription: { dispose(): void };
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -70,14 +70,12 @@ export class LspClient {
     this.connection = ipc
       ? createMessageConnection(new IPCMessageReader(proc), new IPCMessageWriter(proc))
       : createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
-    this.diagnosticsListener = this.connection.onNotification(
-      'textDocument/publishDiagnostics',
-      (p: PublishedDiagnostics) => {
-        this.published.push(p);
-        const i = this.waiters.findIndex((w) => w.uri === p.uri);
-        if (i >= 0) this.waiters.splice(i, 1)[0].resolve(p);
-      },
-    );
+    // Lives as long as the connection, which stop() disposes.
+    this.subscription = this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
+      this.published.push(p);
+      const i = this.waiters.findIndex((w) => w.uri === p.uri);
+      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(p);
+    });
     this.connection.listen();
   }
 
@@ -93,7 +91,12 @@ export class LspClient {
     const client = new LspClient(proc, ipc);
     const initializeResult = await client.connection.sendRequest<{ capabilities: Record<string, unknown> }>(
       'initialize',
-      { processId: process.pid, rootUri: null, capabilities, initializationOptions },
+      {
+        processId: process.pid,
+        rootUri: null,
+        capabilities,
+        initializationOptions,
+      },
     );
     await client.connection.sendNotification('initialized', {});
     return { client, initializeResult };
@@ -133,7 +136,7 @@ export class LspClient {
       this.proc.kill();
     }
     await exited;
-    this.diagnosticsListener.dispose();
+    this.subscription.dispose();
     this.connection.dispose();
   }
 }
