@@ -135,8 +135,16 @@ export class StatsEngine {
           return r === undefined ? [] : [r];
         };
       }
-      default:
-        return () => [];
+      default: {
+        const arith = asArith(op);
+        if (!arith) return () => [];
+        const left = this.compileOutcome(arith.left, known);
+        const right = arith.right ? this.compileOutcome(arith.right, known) : () => [];
+        return (ctx) => {
+          const r = arithmetic(arith.op, first(left(ctx)), first(right(ctx)));
+          return r === null ? [] : [r];
+        };
+      }
     }
   }
 
@@ -402,8 +410,10 @@ function dependsOnEvent(op: Operand): boolean {
       return true;
     case 'call':
       return op.args.some(dependsOnEvent) || op.name.startsWith('math.random');
-    default:
-      return false;
+    default: {
+      const arith = asArith(op);
+      return !!arith && (dependsOnEvent(arith.left) || (!!arith.right && dependsOnEvent(arith.right)));
+    }
   }
 }
 
@@ -411,7 +421,42 @@ function dependsOnEvent(op: Operand): boolean {
 function needsGroupContext(op: Operand, known: Set<string>): boolean {
   if (op.type === 'variable') return known.has(op.name);
   if (op.type === 'call') return isAggregateName(op.name) || op.args.some((a) => needsGroupContext(a, known));
+  const arith = asArith(op);
+  if (arith) return needsGroupContext(arith.left, known) || (!!arith.right && needsGroupContext(arith.right, known));
   return false;
+}
+
+interface ArithView {
+  op: string;
+  left: Operand;
+  right: Operand | null;
+}
+
+/** Arithmetic (`sum(a) / count(b)`, `$x * 2`) as the parser writes it. */
+function asArith(op: Operand): ArithView | undefined {
+  const o = op as unknown as { type: string } & Partial<ArithView>;
+  return o.type === 'arith' && o.left && typeof o.op === 'string' ? (o as ArithView) : undefined;
+}
+
+/** `+ - * / %` over two values; null when either is not a number or on division by zero. */
+export function arithmetic(op: string, a: unknown, b: unknown): number | null {
+  const x = numericValue(a);
+  const y = numericValue(b);
+  if (x === undefined || y === undefined) return null;
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return y === 0 ? null : x / y;
+    case '%':
+      return y === 0 ? null : x % y;
+    default:
+      return null;
+  }
 }
 
 const AGGREGATE_TYPES: Record<AggregateName, ColumnType | undefined> = {
@@ -548,6 +593,13 @@ function rowValue(op: Operand, column: (name: string) => number, warnings: strin
         return () => null;
       }
       return (row) => fn.impl(args.map((a) => a(row))) ?? null;
+    }
+    default: {
+      const arith = asArith(op);
+      if (!arith) return () => null;
+      const left = rowValue(arith.left, column, warnings);
+      const right = arith.right ? rowValue(arith.right, column, warnings) : () => null;
+      return (row) => arithmetic(arith.op, left(row), right(row));
     }
   }
 }

@@ -277,6 +277,20 @@ outcome:
     assert.equal(r.eventsUsed, 3);
   });
 
+  it('arithmetic between aggregates: bytes per event, and on a condition', () => {
+    const sum = (exprOf('$b = sum(network.sent_bytes)') as { value: Operand }).value;
+    const cnt = (exprOf('$n = count(metadata.id)') as { value: Operand }).value;
+    const ratio = { type: 'arith', op: '/', left: sum, right: cnt, start: 0, end: 0 } as unknown as Operand;
+    const e = engine({
+      keys: [{ name: 'principal.hostname', operand: operandOf('principal.hostname') }],
+      outcomes: [{ name: 'per_event', value: ratio }],
+      condition: exprOf('$per_event >= 100'),
+      order: [{ name: 'principal.hostname', descending: false }],
+    });
+    // web-01: (100 + 300) / 2 = 200; web-02: 50 / 1 = 50, dropped by the condition
+    assert.deepEqual(asObjects(e.run(EVENTS)), [{ 'principal.hostname': 'web-01', per_event: 200 }]);
+  });
+
   it('an order: name that is no column is reported, not silently dropped', () => {
     const r = table(`metadata.id != ""
 match:
