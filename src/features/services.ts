@@ -1,12 +1,15 @@
+import { dirname, basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import {
   CLOUD_PLATFORM_SCOPE,
   SECOPS_SCOPE,
+  gcloudConfigDir,
   googleTokenSource,
   isLoopbackEndpoint,
   sandboxTokenSource,
   type TokenSource,
 } from '../core/google/credentials';
+import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestService } from '../core/google/endpoints';
 import { DEFAULT_UNIVERSE, TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
 import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
@@ -30,6 +33,16 @@ export interface Connection {
   cloudTokens(endpoint: string | undefined): TokenSource;
   /** Tokens for the SecOps Search API (its own service-account file and scope). */
   secopsTokens(endpoint: string | undefined): TokenSource;
+  /**
+   * Endpoint rules for the Vertex AI gRPC client: the override, the universe domain and the mTLS
+   * settings (the location comes from each call). Throws InvalidSettingError like endpoint().
+   */
+  modelsEndpointOptions(): Omit<EndpointOptions, 'location'>;
+  /**
+   * Where API Keys or SecOps calls go: the override, else the host in the universe domain (with the
+   * SecOps region and the mTLS rules). Throws InvalidSettingError for an unusable override.
+   */
+  restEndpoint(service: RestService): EndpointPlan & { baseUrl: string };
   /** Decides which hosts may receive a Google credential (the universe's hosts and the user's allow-list). */
   readonly tokenPolicy: TokenPolicy;
 }
@@ -60,11 +73,28 @@ export function createServices(context: vscode.ExtensionContext): Services {
     askConsent: askTokenHostConsent,
   });
 
-  const googleTokens = (keyFile: string | undefined, scope: string, setting: string): TokenSource => {
-    const cacheKey = `${scope}\n${keyFile ?? ''}`;
+  const googleTokens = (
+    settings: CloudbenchSettings,
+    keyFile: string | undefined,
+    scope: string,
+    setting: string,
+  ): TokenSource => {
+    const secops = scope === SECOPS_SCOPE;
+    const options = {
+      scopes: [scope],
+      setting,
+      service: secops ? ('secops' as const) : ('cloud' as const),
+      // The quota project bills Vertex AI and API Keys; the SecOps instance is not billed through it.
+      sendQuotaProject: !secops,
+      ...(keyFile ? { keyFile } : {}),
+      ...(settings.project && !secops ? { projectId: settings.project } : {}),
+      ...(settings.universeDomain ? { universeDomain: settings.universeDomain } : {}),
+      ...(settings.quotaProject ? { quotaProject: settings.quotaProject } : {}),
+    };
+    const cacheKey = JSON.stringify(options);
     let source = tokenCache.get(cacheKey);
     if (!source) {
-      source = googleTokenSource({ scopes: [scope], setting, policy: tokenPolicy, ...(keyFile ? { keyFile } : {}) });
+      source = googleTokenSource({ ...options, policy: tokenPolicy });
       tokenCache.set(cacheKey, source);
     }
     return source;
@@ -73,15 +103,22 @@ export function createServices(context: vscode.ExtensionContext): Services {
    * Chooses by where each request really goes: loopback (the sandbox) gets the sandbox token only,
    * everything else Google credentials, which the token policy checks for that destination.
    */
-  const byDestination = (hint: string | undefined, google: () => TokenSource): TokenSource => ({
-    kind: hint && isLoopbackEndpoint(hint) ? 'sandbox' : 'google',
-    getAccessToken: (destination, signal) => {
-      const parsed = parseDestination(destination);
-      return 'host' in parsed && isLoopbackHost(parsed.host)
-        ? sandboxTokens.getAccessToken(destination, signal)
-        : google().getAccessToken(destination, signal);
-    },
-  });
+  const byDestination = (hint: string | undefined, google: () => TokenSource): TokenSource => {
+    const loopbackHint = !!hint && isLoopbackEndpoint(hint);
+    return {
+      kind: loopbackHint ? 'sandbox' : 'google',
+      getAccessToken: (destination, signal) => {
+        const parsed = parseDestination(destination);
+        return 'host' in parsed && isLoopbackHost(parsed.host)
+          ? sandboxTokens.getAccessToken(destination, signal)
+          : google().getAccessToken(destination, signal);
+      },
+      // The quota project and the description belong to the Google credentials, not the sandbox.
+      requestHeaders: (signal) =>
+        loopbackHint ? Promise.resolve({}) : (google().requestHeaders?.(signal) ?? Promise.resolve({})),
+      ...(loopbackHint ? {} : { describe: (signal?: AbortSignal) => google().describe!(signal) }),
+    };
+  };
 
   let problems: SettingProblem[] = [];
   const build = (): Connection => {
@@ -104,19 +141,81 @@ export function createServices(context: vscode.ExtensionContext): Services {
       },
       cloudTokens: (endpoint) =>
         byDestination(endpoint, () =>
-          googleTokens(settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+          googleTokens(settings, settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
         ),
       secopsTokens: (endpoint) =>
         byDestination(endpoint, () =>
           settings.secops.credentialsFile
-            ? googleTokens(settings.secops.credentialsFile, SECOPS_SCOPE, 'cloudbench.secops.credentialsFile')
-            : googleTokens(settings.credentialsFile, SECOPS_SCOPE, 'cloudbench.credentialsFile'),
+            ? googleTokens(settings, settings.secops.credentialsFile, SECOPS_SCOPE, 'cloudbench.secops.credentialsFile')
+            : googleTokens(settings, settings.credentialsFile, SECOPS_SCOPE, 'cloudbench.credentialsFile'),
         ),
       tokenPolicy,
+      modelsEndpointOptions: () => {
+        const invalid = settings.invalidEndpoints.models;
+        if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
+        return {
+          ...(settings.endpoints.models ? { apiEndpoint: settings.endpoints.models } : {}),
+          ...(settings.universeDomain ? { universeDomain: settings.universeDomain } : {}),
+          ...mtlsOptions(settings),
+        };
+      },
+      restEndpoint: (service) => {
+        const kind = service === 'apikeys' ? 'apiKeys' : 'secops';
+        const invalid = settings.invalidEndpoints[kind];
+        if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
+        const override = settings.endpoints[kind];
+        return planRestEndpoint(service, {
+          ...(override ? { override } : {}),
+          ...(service === 'secops' ? { region: settings.secops.region } : {}),
+          ...(settings.universeDomain ? { universeDomain: settings.universeDomain } : {}),
+          ...mtlsOptions(settings),
+        });
+      },
     };
   };
 
   let current = build();
+
+  // A credentials file fixed, replaced or created on disk (gcloud writes the ADC file at login) is
+  // read again by the token sources; the watcher makes the trees and the signed-in state follow.
+  const watchers: vscode.Disposable[] = [];
+  const watchCredentialFiles = (): void => {
+    for (const w of watchers.splice(0)) w.dispose();
+    const s = current.settings;
+    const files = new Set(
+      [
+        s.credentialsFile,
+        s.secops.credentialsFile,
+        process.env['GOOGLE_APPLICATION_CREDENTIALS'],
+        join(gcloudConfigDir(), 'application_default_credentials.json'),
+      ].filter((f): f is string => !!f),
+    );
+    for (const file of files) {
+      try {
+        const watcher = vscode.workspace.createFileSystemWatcher(
+          new vscode.RelativePattern(vscode.Uri.file(dirname(file)), basename(file)),
+        );
+        const changed = (): void => {
+          log.info(`credentials file changed on disk: ${file}`);
+          emitter.fire(current);
+        };
+        watchers.push(
+          watcher,
+          watcher.onDidChange(changed),
+          watcher.onDidCreate(changed),
+          watcher.onDidDelete(changed),
+        );
+      } catch (err) {
+        log.debug(`cannot watch ${file}: ${(err as Error).message}`);
+      }
+    }
+  };
+  watchCredentialFiles();
+  context.subscriptions.push({
+    dispose: () => {
+      for (const w of watchers.splice(0)) w.dispose();
+    },
+  });
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('cloudbench')) return;
@@ -129,6 +228,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
         tokenPolicy.reset();
       const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
       current = build();
+      watchCredentialFiles();
       for (const p of problems) {
         if (!before.has(`${p.setting}\n${p.message}`)) void showSettingProblem(p);
       }
@@ -141,6 +241,13 @@ export function createServices(context: vscode.ExtensionContext): Services {
     connection: () => current,
     onDidChangeConnection: emitter.event,
     settingProblems: () => problems,
+  };
+}
+
+function mtlsOptions(settings: CloudbenchSettings): Pick<EndpointOptions, 'mtlsEndpoint' | 'useClientCertificate'> {
+  return {
+    ...(settings.mtls.endpoint ? { mtlsEndpoint: settings.mtls.endpoint } : {}),
+    ...(settings.mtls.clientCertificate !== undefined ? { useClientCertificate: settings.mtls.clientCertificate } : {}),
   };
 }
 

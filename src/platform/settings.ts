@@ -13,6 +13,10 @@ export interface CloudbenchSettings {
    */
   invalidEndpoints: Partial<Record<EndpointKind, string>>;
   universeDomain: string | undefined;
+  /** cloudbench.quotaProject: sent as x-goog-user-project (else GOOGLE_CLOUD_QUOTA_PROJECT, else the credentials'). */
+  quotaProject: string | undefined;
+  /** cloudbench.mtls.*: undefined means "follow the environment variable". */
+  mtls: { endpoint: 'auto' | 'always' | 'never' | undefined; clientCertificate: boolean | undefined };
   /** Hosts outside the universe the user allowed to receive Google credentials (user settings only). */
   allowedTokenHosts: string[];
   secops: { region: string; credentialsFile: string | undefined };
@@ -46,6 +50,7 @@ export const SENSITIVE_SETTINGS: readonly string[] = [
   'cloudbench.endpoints.secops',
   'cloudbench.universeDomain',
   'cloudbench.allowedTokenHosts',
+  'cloudbench.quotaProject',
 ];
 
 /** True for a sensitive setting, also for ones added later under the same families (endpoints, mTLS, credential files). */
@@ -75,9 +80,15 @@ export function cloudbenchConfiguration(): vscode.WorkspaceConfiguration {
     isSensitiveSetting(`cloudbench.${key}`)
       ? (userLevelValue(config, key) ?? fallback)
       : config.get(key, fallback)) as vscode.WorkspaceConfiguration['get'];
-  return new Proxy(config, {
-    get: (target, prop, receiver): unknown => (prop === 'get' ? get : (Reflect.get(target, prop, receiver) as unknown)),
-  });
+  // A plain object, not a Proxy: VS Code's configuration object is frozen, and a Proxy that answers
+  // `get` with another function breaks the Proxy invariants (a TypeError in the real editor).
+  const wrapped: vscode.WorkspaceConfiguration = {
+    get,
+    has: (key: string) => config.has(key),
+    inspect: <T>(key: string) => config.inspect<T>(key),
+    update: (key, value, target, overrideInLanguage) => config.update(key, value, target, overrideInLanguage),
+  };
+  return wrapped;
 }
 
 function text(config: vscode.WorkspaceConfiguration, key: string): string | undefined {
@@ -104,6 +115,37 @@ function checkUrl(
     invalid[kind] = `${setting}: ${message}`;
     return undefined;
   }
+}
+
+function readQuotaProject(config: vscode.WorkspaceConfiguration, problems: SettingProblem[]): string | undefined {
+  const value = text(config, 'quotaProject');
+  if (value !== undefined && !PROJECT.test(value)) {
+    problems.push({
+      setting: 'cloudbench.quotaProject',
+      message: `"${value}" is not a project ID or number; not sent.`,
+    });
+    return undefined;
+  }
+  return value;
+}
+
+function readMtls(config: vscode.WorkspaceConfiguration, problems: SettingProblem[]): CloudbenchSettings['mtls'] {
+  const endpoint = text(config, 'mtls.endpoint') ?? 'default';
+  const cert = text(config, 'mtls.clientCertificate') ?? 'default';
+  if (!['default', 'auto', 'always', 'never'].includes(endpoint))
+    problems.push({
+      setting: 'cloudbench.mtls.endpoint',
+      message: `"${endpoint}" is not default, auto, always or never; using default.`,
+    });
+  if (!['default', 'on', 'off'].includes(cert))
+    problems.push({
+      setting: 'cloudbench.mtls.clientCertificate',
+      message: `"${cert}" is not default, on or off; using default.`,
+    });
+  return {
+    endpoint: endpoint === 'auto' || endpoint === 'always' || endpoint === 'never' ? endpoint : undefined,
+    clientCertificate: cert === 'on' ? true : cert === 'off' ? false : undefined,
+  };
 }
 
 function readAllowedHosts(config: vscode.WorkspaceConfiguration, problems: SettingProblem[]): string[] {
@@ -187,6 +229,8 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
     },
     invalidEndpoints,
     universeDomain: text(config, 'universeDomain'),
+    quotaProject: readQuotaProject(config, problems),
+    mtls: readMtls(config, problems),
     allowedTokenHosts: readAllowedHosts(config, problems),
     secops: { region, credentialsFile: text(config, 'secops.credentialsFile') },
     search: {

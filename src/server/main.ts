@@ -9,6 +9,17 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
+import type {
+  CodeActionParams,
+  CompletionParams,
+  DocumentDiagnosticParams,
+  DocumentFormattingParams,
+  DocumentSymbolParams,
+  FoldingRangeParams,
+  HoverParams,
+  SemanticTokensParams,
+  SignatureHelpParams,
+} from 'vscode-languageserver-protocol/lib/common/api';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   SEMANTIC_TOKEN_MODIFIERS,
@@ -24,8 +35,12 @@ import {
   signatureHelp,
   toLspDiagnostics,
 } from '../udm/service';
+import type { CompileOptions } from '../udm/index';
+import { knownListMap, type KnownReferenceList } from '../udm/reference-lists';
 import {
+  KNOWN_REFERENCE_LISTS_NOTIFICATION,
   REFERENCE_LISTS_NOTIFICATION,
+  isKnownReferenceListsParams,
   isReferenceLists,
   isReferenceListsParams,
   type UdmInitializationOptions,
@@ -38,6 +53,8 @@ const connection = createConnection(ProposedFeatures.all);
 const documents: TextDocuments<TextDocument> = new TextDocuments(TextDocument);
 const udmDocs = new Map<string, UdmDocument>();
 let referenceLists: Record<string, string[]> | undefined;
+/** What the extension told us of the lists (names, types, sizes); undefined: names unknown. */
+let knownLists: { list: KnownReferenceList[]; byName: Map<string, KnownReferenceList> } | undefined;
 let pushDiagnostics = true;
 const pending = new Map<string, NodeJS.Timeout>();
 
@@ -48,7 +65,7 @@ function udmDoc(uri: string): UdmDocument | undefined {
   const doc = documents.get(uri);
   if (!doc) return undefined;
   let u = udmDocs.get(uri);
-  const options = referenceLists ? { referenceLists } : {};
+  const options = compileOptions();
   if (!u) {
     u = new UdmDocument(doc.getText(), doc.version, options);
     udmDocs.set(uri, u);
@@ -56,6 +73,23 @@ function udmDoc(uri: string): UdmDocument | undefined {
     u.update(doc.getText(), doc.version);
   }
   return u;
+}
+
+function compileOptions(): CompileOptions {
+  // Known lists (from the Reference Lists view) win: they flag unknown names as warnings only.
+  if (knownLists) return { knownLists: knownLists.byName };
+  return referenceLists ? { referenceLists } : {};
+}
+
+function setKnownLists(list: KnownReferenceList[]): void {
+  knownLists = { list, byName: knownListMap(list) };
+}
+
+function optionsChanged(): void {
+  const options = compileOptions();
+  for (const u of udmDocs.values()) u.setOptions(options);
+  for (const doc of documents.all()) schedulePush(doc.uri);
+  void connection.languages.diagnostics.refresh().catch(() => undefined);
 }
 
 function schedulePush(uri: string): void {
@@ -76,6 +110,10 @@ function schedulePush(uri: string): void {
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const init = (params.initializationOptions ?? {}) as UdmInitializationOptions;
   if (isReferenceLists(init.referenceLists)) referenceLists = init.referenceLists;
+  if (init.knownReferenceLists !== undefined) {
+    if (isKnownReferenceListsParams({ lists: init.knownReferenceLists })) setKnownLists(init.knownReferenceLists);
+    else connection.console.warn('Ignored known reference lists with an unexpected shape');
+  }
   const canPull = !!params.capabilities.textDocument?.diagnostic;
   // A client that pulls would show pushed diagnostics twice.
   pushDiagnostics = init.pushDiagnostics === true || !canPull;
@@ -105,14 +143,31 @@ connection.onNotification(REFERENCE_LISTS_NOTIFICATION, (params: unknown) => {
     return;
   }
   referenceLists = params.lists;
-  for (const u of udmDocs.values()) u.setOptions({ referenceLists });
-  for (const doc of documents.all()) schedulePush(doc.uri);
-  void connection.languages.diagnostics.refresh().catch(() => undefined);
+  optionsChanged();
 });
 
-documents.onDidOpen((e: DocumentEvent) => schedulePush(e.document.uri));
-documents.onDidChangeContent((e: DocumentEvent) => schedulePush(e.document.uri));
-documents.onDidClose((e: DocumentEvent) => {
+connection.onNotification(KNOWN_REFERENCE_LISTS_NOTIFICATION, (params: unknown) => {
+  if (!isKnownReferenceListsParams(params)) {
+    connection.console.warn(
+      'Ignored reference lists with an unexpected shape (expected {lists: [{name, contentType, size, preview}]})',
+    );
+    return;
+  }
+  setKnownLists(params.lists);
+  optionsChanged();
+});
+
+/** The events of TextDocuments used here, typed locally for the same reason as DocumentEvent. */
+interface DocumentEvents {
+  onDidOpen(listener: (e: DocumentEvent) => void): unknown;
+  onDidChangeContent(listener: (e: DocumentEvent) => void): unknown;
+  onDidClose(listener: (e: DocumentEvent) => void): unknown;
+}
+const documentEvents: DocumentEvents = documents;
+
+documentEvents.onDidOpen((e) => schedulePush(e.document.uri));
+documentEvents.onDidChangeContent((e) => schedulePush(e.document.uri));
+documentEvents.onDidClose((e) => {
   udmDocs.delete(e.document.uri);
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
@@ -120,48 +175,49 @@ documents.onDidClose((e: DocumentEvent) => {
   if (pushDiagnostics) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
-connection.languages.diagnostics.on((params) => {
+connection.languages.diagnostics.on((params: DocumentDiagnosticParams) => {
   const u = udmDoc(params.textDocument.uri);
   return { kind: DocumentDiagnosticReportKind.Full, items: u ? toLspDiagnostics(u.analysis) : [] };
 });
 
-connection.onCompletion((params) => {
+connection.onCompletion((params: CompletionParams) => {
   const u = udmDoc(params.textDocument.uri);
   if (!u) return [];
-  return complete(u.analysis, params.position, referenceLists ? Object.keys(referenceLists) : []);
+  const lists = knownLists ? knownLists.list : referenceLists ? Object.keys(referenceLists) : [];
+  return complete(u.analysis, params.position, lists);
 });
 
-connection.onHover((params) => {
+connection.onHover((params: HoverParams) => {
   const u = udmDoc(params.textDocument.uri);
-  return u ? hover(u.analysis, params.position, referenceLists ?? {}) : null;
+  return u ? hover(u.analysis, params.position, knownLists ? knownLists.byName : (referenceLists ?? {})) : null;
 });
 
-connection.onSignatureHelp((params) => {
+connection.onSignatureHelp((params: SignatureHelpParams) => {
   const u = udmDoc(params.textDocument.uri);
   return u ? signatureHelp(u.analysis, params.position) : null;
 });
 
-connection.onDocumentFormatting((params) => {
+connection.onDocumentFormatting((params: DocumentFormattingParams) => {
   const u = udmDoc(params.textDocument.uri);
   return u ? format(u.analysis, params.options) : [];
 });
 
-connection.onCodeAction((params) => {
+connection.onCodeAction((params: CodeActionParams) => {
   const u = udmDoc(params.textDocument.uri);
   return u ? codeActions(u.analysis, params.textDocument.uri, params.range) : [];
 });
 
-connection.onFoldingRanges((params) => {
+connection.onFoldingRanges((params: FoldingRangeParams) => {
   const u = udmDoc(params.textDocument.uri);
   return u ? foldingRanges(u.analysis) : [];
 });
 
-connection.onDocumentSymbol((params) => {
+connection.onDocumentSymbol((params: DocumentSymbolParams) => {
   const u = udmDoc(params.textDocument.uri);
   return u ? documentSymbols(u.analysis) : [];
 });
 
-connection.languages.semanticTokens.on((params) => {
+connection.languages.semanticTokens.on((params: SemanticTokensParams) => {
   const u = udmDoc(params.textDocument.uri);
   return { data: u ? semanticTokens(u.analysis) : [] };
 });

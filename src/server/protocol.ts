@@ -2,7 +2,30 @@
  * Custom messages between the extension and the UDM language server. Both sides import this file
  * (it has no `vscode` import) and check payloads on arrival.
  */
+import { isKnownReferenceList, type KnownReferenceList } from '../udm/reference-lists';
+
 export const REFERENCE_LISTS_NOTIFICATION = 'cloudbench/udm/referenceLists';
+
+/**
+ * What is known of the reference lists (names, types, sizes, descriptions, a preview): `%`
+ * completes these names, an unknown `%name` is a warning, hover shows type, size, description and
+ * preview. Sent by the extension whenever the Reference Lists view learns of them; replaces the
+ * previous table. An empty array means "no lists exist" (every name is flagged).
+ */
+export const KNOWN_REFERENCE_LISTS_NOTIFICATION = 'cloudbench/referenceLists';
+
+export interface KnownReferenceListsParams {
+  lists: KnownReferenceList[];
+}
+
+/** At most this many lists are taken from one notification (the API pages at 1000). */
+export const MAX_KNOWN_LISTS = 10000;
+
+export function isKnownReferenceListsParams(value: unknown): value is KnownReferenceListsParams {
+  if (!value || typeof value !== 'object') return false;
+  const lists = (value as { lists?: unknown }).lists;
+  return Array.isArray(lists) && lists.length <= MAX_KNOWN_LISTS && lists.every(isKnownReferenceList);
+}
 
 export interface ReferenceListsParams {
   /** list name (without `%`) → entries */
@@ -11,6 +34,8 @@ export interface ReferenceListsParams {
 
 export interface UdmInitializationOptions {
   referenceLists?: Record<string, string[]>;
+  /** What is known of the reference lists when the server starts (see KNOWN_REFERENCE_LISTS_NOTIFICATION). */
+  knownReferenceLists?: KnownReferenceList[];
   /** Push diagnostics even when the client can pull them. */
   pushDiagnostics?: boolean;
 }

@@ -5,13 +5,28 @@ export interface Span {
 
 export interface Segment extends Span {
   name: string;
+  /** `[n]` right after this segment: 0-based element of a repeated field (`principal.ip[0]`, `about[1].hostname`) */
+  index?: NumberNode;
 }
 
+/** `any` / `all` before a repeated field, in a comparison or as a function argument. */
+export interface Quantifier extends Span {
+  kind: 'any' | 'all';
+}
+
+/**
+ * A UDM field path. `segments` never include the event variable; a leading `udm` segment (as in
+ * `$e.udm.additional.fields["k"]`) is kept here and dropped by `fieldPathOf` in check.ts.
+ */
 export interface FieldNode extends Span {
   type: 'field';
   segments: Segment[];
-  /** `field["key"]` map/struct/label access */
+  /** `field["key"]` map/struct/label access (after the last segment) */
   key?: StringNode;
+  /** `$e.` in `$e.principal.hostname`: the optional event variable prefix */
+  eventVar?: VariableNode;
+  /** `any` / `all` written before the field inside function arguments (`f(all principal.ip, ...)`) */
+  quantifier?: Quantifier;
 }
 
 export interface StringNode extends Span {
@@ -61,7 +76,42 @@ export interface CallNode extends Span {
   commas: number[];
 }
 
-export type Operand = FieldNode | StringNode | NumberNode | BoolNode | RegexNode | EnumNode | VariableNode | CallNode;
+/** `["a", "b"]`: an array literal, as a function argument. */
+export interface ArrayNode extends Span {
+  type: 'array';
+  items: Operand[];
+}
+
+/** `b'...'`: a bytes literal; `value` is the text between the quotes (hex digits or text). */
+export interface BytesNode extends Span {
+  type: 'bytes';
+  value: string;
+}
+
+export type ArithOp = '+' | '-' | '*' | '/' | '%';
+
+/** `left op right`: arithmetic (`*` `/` `%` bind tighter than `+` `-`). */
+export interface ArithNode extends Span {
+  type: 'arith';
+  op: ArithOp;
+  opSpan: Span;
+  left: Operand;
+  /** null when the right operand is missing (already reported) */
+  right: Operand | null;
+}
+
+export type Operand =
+  | FieldNode
+  | StringNode
+  | NumberNode
+  | BoolNode
+  | RegexNode
+  | EnumNode
+  | VariableNode
+  | CallNode
+  | ArrayNode
+  | BytesNode
+  | ArithNode;
 
 export type CompareOp = '=' | '!=' | '>' | '>=' | '<' | '<=';
 
@@ -72,7 +122,7 @@ export interface CompareExpr extends Span {
   opSpan: Span;
   right: Operand | null;
   nocase?: Span;
-  quantifier?: { kind: 'any' | 'all' } & Span;
+  quantifier?: Quantifier;
 }
 
 export interface InListExpr extends Span {
@@ -81,12 +131,17 @@ export interface InListExpr extends Span {
   mode: 'exact' | 'regex' | 'cidr';
   list: ({ name: string } & Span) | null;
   negated: boolean;
+  /** `not in` / `in` (the `regex` / `cidr` word is not included) */
   keyword: Span;
+  /** `nocase` after the list name */
+  nocase?: Span;
 }
 
+/** A boolean function call standing as a condition: `re.regex(target.hostname, "x") nocase`. */
 export interface CallExpr extends Span {
   type: 'callExpr';
   call: CallNode;
+  nocase?: Span;
 }
 
 /** `$name = field` defines a placeholder; it never filters events out. */
@@ -120,30 +175,160 @@ export interface ErrorExpr extends Span {
 
 export type Expr = CompareExpr | InListExpr | CallExpr | AssignExpr | AndExpr | OrExpr | NotExpr | ErrorExpr;
 
-export type SectionKind = 'match' | 'outcome' | 'order' | 'limit';
-export const SECTION_ORDER: readonly SectionKind[] = ['match', 'outcome', 'order', 'limit'];
+// ---- statistical sections ------------------------------------------------------------------------
+//
+// A search is: filtering statements (optionally under an `events:` header), then sections in
+// this order: match:, outcome:, condition:, dedup:, order:, limit: (select:/unselect: are
+// accepted and placed with dedup:). Section names are case-insensitive. The parser keeps
+// sections in source order; check.ts reports a wrong order or a duplicate.
 
+export type SectionKind = 'match' | 'outcome' | 'condition' | 'dedup' | 'select' | 'unselect' | 'order' | 'limit';
+
+/** Documented order of sections; select:/unselect: have no documented place and sit with dedup:. */
+export const SECTION_ORDER: readonly SectionKind[] = [
+  'match',
+  'outcome',
+  'condition',
+  'dedup',
+  'select',
+  'unselect',
+  'order',
+  'limit',
+];
+
+/** The aggregate functions of outcome: (lower case; calls are matched case-insensitively). */
+export const AGGREGATE_NAMES: readonly string[] = [
+  'count',
+  'count_distinct',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'stddev',
+  'array',
+  'array_distinct',
+  'earliest',
+  'latest',
+];
+
+/** True when the call is one of AGGREGATE_NAMES (`count(...)`, `MAX(...)`). */
+export function isAggregateCall(node: Operand): boolean {
+  return node.type === 'call' && !node.name.includes('.') && AGGREGATE_NAMES.includes(node.name.toLowerCase());
+}
+
+/** What match: and dedup: group by: a field or a placeholder defined in the filter. */
+export type GroupKey = VariableNode | FieldNode;
+
+export type TimeUnit = 'minute' | 'hour' | 'day' | 'week' | 'month';
+
+/**
+ * The time window of match: `by 2h`, `by minute`, `over every day`, `over every 1 week`.
+ * Events are bucketed by `metadata.event_timestamp` into windows of `size` × `unit` aligned on
+ * the epoch (UTC; months are calendar months). `kind: 'over'` without `every` is a rule's
+ * sliding window: check.ts reports it as invalid in search, but it is still parsed.
+ */
+export interface MatchWindow extends Span {
+  kind: 'by' | 'over';
+  /** `over every` */
+  every: boolean;
+  /** the optional `first` word (`by first hour`) */
+  first: boolean;
+  /** the number before the unit; 1 when written without one (`by hour`) */
+  size: number;
+  /** null when the unit is missing or unknown (already reported) */
+  unit: TimeUnit | null;
+  /** the unit as written: `2h`, `minute`, `d`... */
+  raw: string;
+  /** the `by` / `over` word */
+  keyword: Span;
+}
+
+interface SectionBase extends Span {
+  /** the section name and its colon */
+  keyword: Span;
+}
+
+/** `match: $host, principal.ip by 1h`: grouping keys and an optional time window. */
+export interface MatchSection extends SectionBase {
+  kind: 'match';
+  keys: GroupKey[];
+  window?: MatchWindow;
+}
+
+/**
+ * One `$name = value` of outcome:. `value` is any operand: an aggregate call (`count(metadata.id)`,
+ * see isAggregateCall), a function around aggregates (`cast.as_int(sum(network.sent_bytes))`),
+ * arithmetic (`sum(a) / count(b)`), or a plain per-event value when there is no match:
+ * (`cast.as_int(network.sent_bytes)`, `strings.concat($first, " ", $last)`).
+ */
 export interface OutcomeItem extends Span {
   variable: VariableNode;
+  /** null when missing after `=` (already reported) */
   value: Operand | null;
 }
 
+export interface OutcomeSection extends SectionBase {
+  kind: 'outcome';
+  outcomes: OutcomeItem[];
+}
+
+/** `condition: $count > 5 and $bytes > 100`: a boolean expression over match:/outcome: variables. */
+export interface ConditionSection extends SectionBase {
+  kind: 'condition';
+  expr: Expr | null;
+}
+
+/** `dedup: target.hostname` (also select:/unselect:): a list of fields or placeholders. */
+export interface DedupSection extends SectionBase {
+  kind: 'dedup' | 'select' | 'unselect';
+  keys: GroupKey[];
+}
+
 export interface OrderItem extends Span {
+  /** a match:/outcome: variable, or a field that match: groups by */
   variable: VariableNode | FieldNode;
+  /** absent means ascending */
   direction?: { value: 'asc' | 'desc' } & Span;
 }
 
-export interface Section extends Span {
-  kind: SectionKind;
-  keyword: Span;
-  /** match: grouping keys */
-  keys: (VariableNode | FieldNode)[];
-  outcomes: OutcomeItem[];
+/** `order: $count desc, $host asc` */
+export interface OrderSection extends SectionBase {
+  kind: 'order';
   order: OrderItem[];
+}
+
+/** `limit: 20` */
+export interface LimitSection extends SectionBase {
+  kind: 'limit';
+  /** absent when no number was written (already reported) */
   limit?: NumberNode;
 }
 
+export type Section = MatchSection | OutcomeSection | ConditionSection | DedupSection | OrderSection | LimitSection;
+
+/** Sections by kind, typed (the first of each kind when a section is repeated). */
+export interface SectionsByKind {
+  match?: MatchSection;
+  outcome?: OutcomeSection;
+  condition?: ConditionSection;
+  dedup?: DedupSection;
+  select?: DedupSection;
+  unselect?: DedupSection;
+  order?: OrderSection;
+  limit?: LimitSection;
+}
+
+export function sectionsByKind(sections: readonly Section[]): SectionsByKind {
+  const out: SectionsByKind = {};
+  for (const s of sections) if (out[s.kind] === undefined) (out as Record<string, Section>)[s.kind] = s;
+  return out;
+}
+
 export interface Query {
+  /** `events:` header before the filtering statements, when written */
+  events?: Span;
+  /** the filtering statements (lines ANDed); null when there are none */
   filter: Expr | null;
+  /** statistical sections in source order */
   sections: Section[];
 }

@@ -7,12 +7,13 @@ import type {
   Operand,
   Query,
   Section,
-  SectionKind,
+  SectionsByKind,
   VariableNode,
 } from './ast';
-import { SECTION_ORDER } from './ast';
-import { AGGREGATES, FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
+import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall } from './ast';
+import { FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
+import type { KnownReferenceLists } from './reference-lists';
 import { findRe2Problem } from './regex';
 import {
   childFields,
@@ -48,11 +49,14 @@ export interface CheckResult {
   diagnostics: RawDiagnostic[];
   facts: Map<FieldNode, FieldFacts>;
   placeholders: Map<string, AssignExpr>;
-  sectionsByKind: Map<SectionKind, Section>;
+  sectionsByKind: SectionsByKind;
 }
 
 export interface CheckOptions {
+  /** Lists with their entries (the sandbox's store): an unknown name is an error, entries are checked. */
   referenceLists?: Record<string, string[]>;
+  /** What the editor knows of the lists (names, types, sizes): an unknown name is a warning. */
+  knownLists?: KnownReferenceLists;
 }
 
 /** Documented cap of udmSearch results. */
@@ -181,6 +185,33 @@ class Checker {
           );
         }
         const lists = this.options.referenceLists;
+        const known = this.options.knownLists;
+        if (e.list && !lists && known && !known.has(e.list.name)) {
+          const s = suggest(e.list.name, known.keys());
+          this.report(
+            'warning',
+            `Unknown reference list %${e.list.name}${s.length ? `. Did you mean %${s[0]}?` : ''}`,
+            e.list.start,
+            e.list.end,
+            'unknown-list',
+            s.length ? { replacements: s.map((x) => `%${x}`) } : undefined,
+          );
+        }
+        const knownList = e.list ? known?.get(e.list.name) : undefined;
+        if (e.list && knownList) {
+          const expected = e.mode === 'regex' ? 'REGEX' : e.mode === 'cidr' ? 'CIDR' : 'CONTENT_TYPE_DEFAULT_STRING';
+          if (knownList.contentType !== expected) {
+            this.report(
+              'warning',
+              `%${e.list.name} is a ${listTypeLabel(knownList.contentType)} list; use 'in ${listTypeKeyword(knownList.contentType)}%${e.list.name}'`,
+              e.list.start,
+              e.list.end,
+              'list-type',
+            );
+          }
+        }
+        if (e.nocase && e.mode === 'cidr')
+          this.report('error', "'nocase' does not apply to CIDR ranges", e.nocase.start, e.nocase.end, 'bad-nocase');
         if (e.list && lists && !Object.prototype.hasOwnProperty.call(lists, e.list.name)) {
           const s = suggest(e.list.name, Object.keys(lists));
           this.report(
@@ -269,6 +300,24 @@ class Checker {
       }
       case 'call':
         this.checkCall(op);
+        return undefined;
+      case 'array':
+        for (const item of op.items) this.operand(item);
+        return undefined;
+      case 'arith':
+        for (const side of [op.left, op.right]) {
+          const f = this.operand(side);
+          if (side && f && !f.unknown && f.kind !== 'number' && f.kind !== 'unknown')
+            this.report(
+              'error',
+              `Arithmetic needs numbers; ${f.key} is ${article(f)}`,
+              side.start,
+              side.end,
+              'type-mismatch',
+            );
+          else if (side && (side.type === 'string' || side.type === 'regex' || side.type === 'bool'))
+            this.report('error', 'Arithmetic needs numbers', side.start, side.end, 'type-mismatch');
+        }
         return undefined;
       case 'regex': {
         const p = findRe2Problem(op.pattern);
@@ -623,10 +672,10 @@ class Checker {
     return this.checkCall(call);
   }
 
-  private checkCall(call: CallNode): ArgType | undefined {
+  private checkCall(call: CallNode, visitArgs = true): ArgType | undefined {
     const agg = findAggregate(call.name);
     const fn = findFunction(call.name);
-    for (const a of call.args) this.operand(a);
+    if (visitArgs) for (const a of call.args) this.operand(a);
     if (!fn) {
       if (agg) {
         this.report(
@@ -791,34 +840,34 @@ class Checker {
     }
   }
 
-  private checkSections(sections: Section[]): Map<SectionKind, Section> {
-    const byKind = new Map<SectionKind, Section>();
+  private checkSections(sections: Section[]): SectionsByKind {
+    const byKind: SectionsByKind = {};
     let lastRank = -1;
     for (const s of sections) {
       const rank = SECTION_ORDER.indexOf(s.kind);
-      if (byKind.has(s.kind)) {
+      if (byKind[s.kind]) {
         this.report('error', `Duplicate ${s.kind}: section`, s.keyword.start, s.keyword.end, 'duplicate-section');
         continue;
       }
       if (rank < lastRank) {
         this.report(
           'error',
-          `Section ${s.kind}: must come before ${SECTION_ORDER[lastRank]}: (order is match:, outcome:, order:, limit:)`,
+          `Section ${s.kind}: must come before ${SECTION_ORDER[lastRank]}: (the order is match:, outcome:, condition:, dedup:, order:, limit:)`,
           s.keyword.start,
           s.keyword.end,
           'section-order',
         );
       }
       lastRank = Math.max(lastRank, rank);
-      byKind.set(s.kind, s);
+      (byKind as Record<string, Section>)[s.kind] = s;
     }
     const groupNames = new Set<string>();
-    const match = byKind.get('match');
+    const match = byKind.match;
     if (match) {
       if (match.keys.length === 0)
         this.report(
           'error',
-          'match: needs at least one placeholder to group by',
+          'match: needs at least one field or placeholder to group by',
           match.keyword.start,
           match.keyword.end,
           'empty-section',
@@ -840,9 +889,20 @@ class Checker {
           groupNames.add(fieldPathOf(k).join('.'));
         }
       }
+      const w = match.window;
+      if (w && w.kind === 'over' && !w.every) {
+        this.report(
+          'error',
+          `'over ${w.raw}' is a detection rule's sliding window, not valid in search; use 'by ${w.raw || '1h'}' or 'over every ${w.unit ?? 'day'}'`,
+          w.start,
+          w.end,
+          'rule-window',
+          { replacements: [`by ${w.raw || '1h'}`] },
+        );
+      }
     }
     const outcomeNames = new Set<string>();
-    const outcome = byKind.get('outcome');
+    const outcome = byKind.outcome;
     if (outcome) {
       if (outcome.outcomes.length === 0)
         this.report(
@@ -872,52 +932,52 @@ class Checker {
         }
         outcomeNames.add(o.variable.name);
         if (!o.value) continue;
-        if (o.value.type !== 'call' || !findAggregate(o.value.name)) {
-          const s =
-            o.value.type === 'call'
-              ? suggest(
-                  o.value.name,
-                  AGGREGATES.map((a) => a.name),
-                )
-              : [];
+        const aggregates = this.outcomeValue(o.value, false);
+        if (match && aggregates === 0 && usesEventValues(o.value, this.placeholders, groupNames)) {
           this.report(
             'error',
-            o.value.type === 'call'
-              ? `Unknown aggregate ${o.value.name}${s.length ? `. Did you mean ${s[0]}?` : ''} (aggregates: ${AGGREGATES.map((a) => a.name).join(', ')})`
-              : 'An outcome is an aggregate such as count(metadata.id) or max(network.sent_bytes)',
-            o.value.type === 'call' ? o.value.nameSpan.start : o.value.start,
-            o.value.type === 'call' ? o.value.nameSpan.end : o.value.end,
-            'bad-aggregate',
-            s.length ? { replacements: s } : undefined,
-          );
-          if (o.value.type === 'call') for (const a of o.value.args) this.outcomeArg(a);
-          continue;
-        }
-        const agg = findAggregate(o.value.name)!;
-        if (o.value.args.length !== 1) {
-          this.report(
-            'error',
-            `${agg.name} takes 1 argument, got ${o.value.args.length}`,
+            `With match:, an outcome aggregates each group: wrap the value in an aggregate such as max(...) or array_distinct(...)`,
             o.value.start,
             o.value.end,
-            'arity',
+            'missing-aggregate',
           );
-        }
-        for (const a of o.value.args) {
-          const f = this.outcomeArg(a);
-          if (f && !f.unknown && agg.params[0].type === 'number' && f.kind !== 'number' && f.kind !== 'unknown') {
-            this.report(
-              'error',
-              `${agg.name} needs a numeric field; ${f.key} is ${article(f)}`,
-              a.start,
-              a.end,
-              'type-mismatch',
-            );
-          }
         }
       }
     }
-    const order = byKind.get('order');
+    const condition = byKind.condition;
+    if (condition) {
+      if (!condition.expr)
+        this.report(
+          'error',
+          'condition: needs a test of an outcome variable, e.g. $count > 5',
+          condition.keyword.start,
+          condition.keyword.end,
+          'empty-section',
+        );
+      else this.checkCondition(condition.expr, groupNames, outcomeNames);
+    }
+    for (const d of [byKind.dedup, byKind.select, byKind.unselect]) {
+      if (!d) continue;
+      if (d.keys.length === 0)
+        this.report(
+          'error',
+          `${d.kind}: needs at least one field, e.g. ${d.kind}: target.hostname`,
+          d.keyword.start,
+          d.keyword.end,
+          'empty-section',
+        );
+      for (const k of d.keys) {
+        if (k.type === 'variable') {
+          if (!this.placeholders.has(k.name) && !outcomeNames.has(k.name) && !groupNames.has(k.name))
+            this.undefinedPlaceholder(k);
+        } else {
+          const f = this.resolveField(k);
+          if (!f.unknown && f.kind === 'message')
+            this.report('error', `${f.key} is a message; name one of its fields`, k.start, k.end, 'message-compare');
+        }
+      }
+    }
+    const order = byKind.order;
     if (order) {
       if (!match && !outcome)
         this.report(
@@ -948,7 +1008,7 @@ class Checker {
           'empty-section',
         );
     }
-    const limit = byKind.get('limit');
+    const limit = byKind.limit;
     if (limit?.limit) {
       const v = limit.limit.value;
       if (!Number.isInteger(v) || v < 1 || v > MAX_LIMIT) {
@@ -962,6 +1022,140 @@ class Checker {
       }
     }
     return byKind;
+  }
+
+  /** Checks an outcome value; returns how many aggregate calls it holds. */
+  private outcomeValue(v: Operand, insideAggregate: boolean): number {
+    switch (v.type) {
+      case 'call': {
+        if (isAggregateCall(v)) {
+          if (insideAggregate)
+            this.report('error', 'Aggregates cannot be nested', v.nameSpan.start, v.nameSpan.end, 'nested-aggregate');
+          this.checkAggregate(v);
+          return 1;
+        }
+        if (!findFunction(v.name)) {
+          if (v.name.includes('.')) {
+            let n = 0;
+            for (const a of v.args) n += this.outcomeValue(a, insideAggregate);
+            this.checkCall(v, false);
+            // unknown: do not also ask for an aggregate around it
+            return Math.max(n, 1);
+          }
+          // An undotted unknown name in outcome: is most likely a misspelt aggregate.
+          const s = suggest(v.name, AGGREGATE_NAMES);
+          this.report(
+            'error',
+            `Unknown aggregate ${v.name}${s.length ? `. Did you mean ${s[0]}?` : ''} (aggregates: ${AGGREGATE_NAMES.join(', ')})`,
+            v.nameSpan.start,
+            v.nameSpan.end,
+            'bad-aggregate',
+            s.length ? { replacements: s } : undefined,
+          );
+          for (const a of v.args) this.outcomeValue(a, true);
+          return 1;
+        }
+        let n = 0;
+        for (const a of v.args) n += this.outcomeValue(a, insideAggregate);
+        // the arguments were visited above
+        this.checkCall(v, false);
+        return n;
+      }
+      case 'arith': {
+        let n = this.outcomeValue(v.left, insideAggregate);
+        if (v.right) n += this.outcomeValue(v.right, insideAggregate);
+        return n;
+      }
+      case 'variable':
+        this.outcomeArg(v);
+        return 0;
+      default:
+        this.operand(v);
+        return 0;
+    }
+  }
+
+  private checkAggregate(call: CallNode): void {
+    const agg = findAggregate(call.name)!;
+    if (call.args.length !== 1) {
+      this.report('error', `${agg.name} takes 1 argument, got ${call.args.length}`, call.start, call.end, 'arity');
+    }
+    for (const a of call.args) {
+      if (a.type === 'call' && isAggregateCall(a)) {
+        this.outcomeValue(a, true);
+        continue;
+      }
+      const f = a.type === 'call' || a.type === 'arith' ? (this.outcomeValue(a, true), undefined) : this.outcomeArg(a);
+      if (f && !f.unknown && agg.params[0].type === 'number' && f.kind !== 'number' && f.kind !== 'unknown') {
+        this.report(
+          'error',
+          `${agg.name} needs a numeric field; ${f.key} is ${article(f)}`,
+          a.start,
+          a.end,
+          'type-mismatch',
+        );
+      }
+    }
+  }
+
+  /** condition: tests match:/outcome: variables. */
+  private checkCondition(e: Expr, groupNames: Set<string>, outcomeNames: Set<string>): void {
+    const variable = (op: Operand | null): void => {
+      if (!op) return;
+      if (op.type === 'variable') {
+        if (!outcomeNames.has(op.name) && !groupNames.has(op.name))
+          this.report(
+            'error',
+            `condition: tests outcome: or match: variables; $${op.name} is neither`,
+            op.start,
+            op.end,
+            'condition-unknown',
+          );
+      } else if (op.type === 'field') {
+        this.report(
+          'error',
+          'condition: tests outcome: variables, not event fields; define one in outcome: first',
+          op.start,
+          op.end,
+          'condition-field',
+        );
+      } else if (op.type === 'arith') {
+        variable(op.left);
+        variable(op.right);
+      } else if (op.type === 'call') {
+        for (const a of op.args) variable(a);
+      }
+    };
+    switch (e.type) {
+      case 'and':
+      case 'or':
+        for (const i of e.items) this.checkCondition(i, groupNames, outcomeNames);
+        return;
+      case 'not':
+        this.checkCondition(e.expr, groupNames, outcomeNames);
+        return;
+      case 'compare':
+        variable(e.left);
+        variable(e.right);
+        return;
+      case 'assign':
+        this.report(
+          'error',
+          'condition: compares values; it cannot define a placeholder',
+          e.start,
+          e.end,
+          'condition-assign',
+        );
+        return;
+      case 'in':
+        variable(e.left);
+        return;
+      case 'callExpr':
+        for (const a of e.call.args) variable(a);
+        return;
+      case 'error':
+        return;
+    }
   }
 
   private outcomeArg(a: Operand): FieldFacts | undefined {
@@ -991,6 +1185,35 @@ class Checker {
       s.length ? { replacements: s.map((x) => `$${x}`) } : undefined,
     );
   }
+}
+
+/** True when an outcome value reads event fields (directly or through a filter placeholder). */
+function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, groupNames: Set<string>): boolean {
+  switch (v.type) {
+    case 'field':
+      return true;
+    case 'variable':
+      return placeholders.has(v.name) && !groupNames.has(v.name);
+    case 'call':
+      return v.args.some((a) => usesEventValues(a, placeholders, groupNames));
+    case 'arith':
+      return (
+        usesEventValues(v.left, placeholders, groupNames) ||
+        (!!v.right && usesEventValues(v.right, placeholders, groupNames))
+      );
+    case 'array':
+      return v.items.some((a) => usesEventValues(a, placeholders, groupNames));
+    default:
+      return false;
+  }
+}
+
+function listTypeLabel(t: string): string {
+  return t === 'REGEX' ? 'regular expression' : t === 'CIDR' ? 'CIDR' : 'string';
+}
+
+function listTypeKeyword(t: string): string {
+  return t === 'REGEX' ? 'regex ' : t === 'CIDR' ? 'cidr ' : '';
 }
 
 function literalKind(op: Operand): 'string' | 'number' | 'bool' | 'regex' | 'enum' | 'field' | undefined {

@@ -1,14 +1,4 @@
-import type {
-  CallNode,
-  CompareExpr,
-  CompareOp,
-  Expr,
-  FieldNode,
-  InListExpr,
-  Operand,
-  Section,
-  SectionKind,
-} from './ast';
+import type { CallNode, CompareExpr, CompareOp, Expr, FieldNode, InListExpr, Operand, SectionsByKind } from './ast';
 import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
 import { cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
 import { translateRegex } from './regex';
@@ -167,9 +157,9 @@ function stringOp(op: CompareOp, b: string, nocase: boolean): Pred {
   }
   switch (op) {
     case '=':
-      return (v) => (v === undefined || v === null ? b === '' : typeof v === 'string' ? v === b : String(v) === b);
+      return (v) => (v === undefined || v === null ? b === '' : typeof v === 'string' ? v === b : toStr(v) === b);
     case '!=':
-      return (v) => (v === undefined || v === null ? b !== '' : typeof v === 'string' ? v !== b : String(v) !== b);
+      return (v) => (v === undefined || v === null ? b !== '' : typeof v === 'string' ? v !== b : toStr(v) !== b);
     case '>':
       return (v) => toStr(v) > b;
     case '>=':
@@ -273,6 +263,24 @@ export class Compiler {
       }
       case 'call':
         return this.callValues(op, depth);
+      case 'bytes':
+        return () => [op.value];
+      case 'array': {
+        const items = op.items.map((i) => this.values(i, depth + 1));
+        return (ev) => [items.flatMap((f) => f(ev))];
+      }
+      case 'arith': {
+        const left = this.values(op.left, depth + 1);
+        const right = op.right ? this.values(op.right, depth + 1) : () => [];
+        const f = ARITH[op.op];
+        return (ev) => {
+          const out: unknown[] = [];
+          const ls = left(ev);
+          const rs = right(ev);
+          for (const a of ls) for (const b of rs) if (out.length < MAX_COMBINATIONS) out.push(f(toNum(a), toNum(b)));
+          return out;
+        };
+      }
     }
   }
 
@@ -394,7 +402,7 @@ export class Compiler {
     if (!e.right) return () => false;
     const { visit, kind } = this.leftAccess(e.left);
     const nocase = !!e.nocase;
-    let pred = literalPred(e.op, e.right, nocase, kind);
+    const pred = literalPred(e.op, e.right, nocase, kind);
     if (pred) {
       const p = pred;
       if (e.quantifier?.kind === 'all') return (ev) => !visit(ev, (v) => !p(v));
@@ -403,7 +411,6 @@ export class Compiler {
     // Field (or placeholder, or function) on the right: compare every pair of values.
     const rightValues = this.values(e.right);
     const op = e.op;
-    pred = undefined;
     if (e.quantifier?.kind === 'all') {
       return (ev) => {
         const rs = rightValues(ev);
@@ -445,11 +452,11 @@ export class Compiler {
   // ---- statistics ------------------------------------------------------------------------------
 
   compileAggregate(
-    sections: Map<SectionKind, Section>,
+    sections: SectionsByKind,
     matches: EventPredicate,
   ): ((events: Iterable<unknown>) => Array<Record<string, unknown>>) | undefined {
-    const match = sections.get('match');
-    const outcome = sections.get('outcome');
+    const match = sections.match;
+    const outcome = sections.outcome;
     if (!match && !outcome) return undefined;
     const keys = (match?.keys ?? []).map((k) => ({
       name: k.type === 'variable' ? k.name : fieldPathOf(k).join('.'),
@@ -466,8 +473,8 @@ export class Compiler {
           values: arg ? this.values(arg) : () => [] as unknown[],
         };
       });
-    const order = sections.get('order')?.order ?? [];
-    const limit = sections.get('limit')?.limit?.value;
+    const order = sections.order?.order ?? [];
+    const limit = sections.limit?.limit?.value;
     return (events) => {
       const groups = new Map<string, { key: unknown[]; acc: Accumulator[] }>();
       const newGroup = (key: unknown[]): { key: unknown[]; acc: Accumulator[] } => ({
@@ -525,6 +532,14 @@ export class Compiler {
   }
 }
 
+const ARITH: Record<string, (a: number, b: number) => number> = {
+  '+': (a, b) => a + b,
+  '-': (a, b) => a - b,
+  '*': (a, b) => a * b,
+  '/': (a, b) => a / b,
+  '%': (a, b) => a % b,
+};
+
 /** Rough relative cost of evaluating a condition; conditions are pure, so cheap ones go first. */
 function cost(e: Expr): number {
   switch (e.type) {
@@ -578,11 +593,13 @@ function compareForSort(a: unknown, b: unknown): number {
     typeof b !== 'object' &&
     !Number.isNaN(na) &&
     !Number.isNaN(nb) &&
-    String(a) !== '' &&
-    String(b) !== ''
+    toStr(a) !== '' &&
+    toStr(b) !== ''
   )
     return na - nb;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  const sa = toStr(a);
+  const sb = toStr(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
 const ARRAY_CAP = 25;

@@ -23,7 +23,10 @@ export interface FunctionDef {
 
 export function toStr(v: unknown): string {
   if (v === undefined || v === null) return '';
-  return typeof v === 'string' ? v : String(v);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (Array.isArray(v)) return v.map(toStr).join(',');
+  return JSON.stringify(v) ?? '';
 }
 
 export function toNum(v: unknown): number {

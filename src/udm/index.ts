@@ -1,6 +1,7 @@
 import { check, type CheckResult } from './check';
 import { Compiler } from './evaluate';
 import { parse, type ParseResult } from './parser';
+import type { KnownReferenceLists } from './reference-lists';
 import { LineIndex } from './text';
 
 export interface UdmDiagnostic {
@@ -27,8 +28,13 @@ export interface CompiledQuery {
 }
 
 export interface CompileOptions {
-  /** Reference lists by name (without `%`). When given, unknown names are reported. */
+  /** Reference lists by name (without `%`) with their entries. When given, unknown names are errors. */
   referenceLists?: Record<string, string[]>;
+  /**
+   * What the editor knows of the lists (name, type, size, preview). When given (and no
+   * `referenceLists`), an unknown `%name` is a warning.
+   */
+  knownLists?: KnownReferenceLists;
 }
 
 /** Parse + semantic check of a document, shared by compileQuery and the language server. */
@@ -57,10 +63,11 @@ class LazyAnalysis implements Analysis {
   }
 
   get check(): CheckResult {
-    this.checked ??= check(
-      this.parse.query,
-      this.options.referenceLists ? { referenceLists: this.options.referenceLists } : {},
-    );
+    const { referenceLists, knownLists } = this.options;
+    this.checked ??= check(this.parse.query, {
+      ...(referenceLists ? { referenceLists } : {}),
+      ...(knownLists ? { knownLists } : {}),
+    });
     return this.checked;
   }
 
@@ -113,7 +120,7 @@ export function compileQuery(text: string, options?: CompileOptions): CompiledQu
       }
     },
   };
-  const aggregate = compiler.compileAggregate(a.check.sectionsByKind, compiled.matches);
+  const aggregate = compiler.compileAggregate(a.check.sectionsByKind, (ev) => compiled.matches(ev));
   if (aggregate) compiled.aggregate = aggregate;
   return compiled;
 }
@@ -124,3 +131,4 @@ export type { Token, TokenKind } from './lexer';
 export { check } from './check';
 export { LineIndex } from './text';
 export { snakeToCamel, camelToSnake, resolvePath } from './schema';
+export type { KnownReferenceList, KnownReferenceLists, ReferenceListContentType } from './reference-lists';

@@ -15,6 +15,8 @@ export type TokenKind =
   | 'dot'
   | 'colon'
   | 'minus'
+  | 'arith' // + * / % between values (`-` is 'minus')
+  | 'bytes' // b'...' (value: the text between the quotes)
   | 'comment'
   | 'invalid'
   | 'eof';
@@ -85,6 +87,17 @@ export function lex(text: string): LexResult {
       continue;
     }
     const start = i;
+    if ((c === 98 || c === 66) && text.charCodeAt(i + 1) === 39) {
+      // b'...': a bytes literal (hex or text), used as a function argument
+      const t = lexStringToken(text, i + 1, 39);
+      t.kind = 'bytes';
+      t.start = start;
+      t.value = text.slice(start + 2, t.error ? t.end : t.end - 1);
+      if (t.error) t.error = "Unterminated bytes literal: add the closing '";
+      push(t);
+      i = t.end;
+      continue;
+    }
     if (isIdentStart(c)) {
       i++;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
@@ -145,9 +158,20 @@ export function lex(text: string): LexResult {
           i = end;
           continue;
         }
-        const prev = tokens[tokens.length - 1];
-        if (prev && !prev.newlineBefore && prev.end === i && (prev.kind === 'number' || prev.kind === 'rparen')) {
-          push({ kind: 'invalid', start, end: i + 1, value: '/', error: "Arithmetic is not supported here: '/'" });
+        // After a value on the same line, `/` divides; elsewhere it starts a regular expression.
+        const prevTok = tokens[tokens.length - 1];
+        if (
+          !newline &&
+          afterValue(prevTok) &&
+          // after a name, `/x/` is still a regex: division wants a space, a number, `(` or `$` after it
+          (prevTok.kind !== 'ident' ||
+            next === C_SPACE ||
+            next === C_TAB ||
+            next === 40 ||
+            next === 36 ||
+            isDigit(next))
+        ) {
+          push(mk('arith', start, i + 1, '/'));
           i++;
           continue;
         }
@@ -156,6 +180,12 @@ export function lex(text: string): LexResult {
       }
       case 36 /* $ */:
       case 37 /* % */: {
+        if (c === 37 && !isIdentPart(text.charCodeAt(i + 1)) && !newline && afterValue(tokens[tokens.length - 1])) {
+          // `a % b`: the remainder operator (a reference list name follows `%` directly)
+          push(mk('arith', start, i + 1, '%'));
+          i++;
+          continue;
+        }
         let j = i + 1;
         while (j < n && isIdentPart(text.charCodeAt(j))) j++;
         const kind: TokenKind = c === 36 ? 'variable' : 'reflist';
@@ -224,12 +254,17 @@ export function lex(text: string): LexResult {
         push(mk('minus', start, i + 1, '-'));
         i++;
         continue;
+      case 43 /* + */:
+      case 42 /* * */:
+        push(mk('arith', start, i + 1, text[i]));
+        i++;
+        continue;
       default: {
         // Consume a whole run of unexpected characters (surrogate pairs included) as one token.
         let j = i + 1;
         while (j < n) {
           const d = text.charCodeAt(j);
-          if (d <= 32 || isIdentPart(d) || '"`\'/$%=!<>()[],.:-'.includes(text[j])) break;
+          if (d <= 32 || isIdentPart(d) || '"`\'/$%=!<>()[],.:-+*'.includes(text[j])) break;
           j++;
         }
         push({
@@ -247,6 +282,24 @@ export function lex(text: string): LexResult {
   eof.newlineBefore = newline;
   tokens.push(eof);
   return { tokens, comments };
+}
+
+/** True when a token ends a value, so a following `/` divides. */
+function afterValue(prev: Token | undefined): boolean {
+  if (!prev) return false;
+  switch (prev.kind) {
+    case 'number':
+    case 'rparen':
+    case 'rbracket':
+    case 'variable':
+      return true;
+    case 'ident': {
+      const w = prev.value.toLowerCase();
+      return w !== 'and' && w !== 'or' && w !== 'not' && w !== 'in' && w !== 'regex';
+    }
+    default:
+      return false;
+  }
 }
 
 const ESCAPES: Record<string, string> = {

@@ -1,16 +1,22 @@
 import type {
+  ArithOp,
   CallNode,
   CompareOp,
   Expr,
   FieldNode,
+  GroupKey,
+  MatchWindow,
   NumberNode,
   Operand,
   OrderItem,
   OutcomeItem,
+  Quantifier,
   Query,
   Section,
   SectionKind,
   Segment,
+  Span,
+  TimeUnit,
   VariableNode,
 } from './ast';
 import { lex, type Token } from './lexer';
@@ -31,13 +37,43 @@ export interface ParseResult {
   diagnostics: RawDiagnostic[];
 }
 
-const SECTION_NAMES = new Set<string>(['match', 'outcome', 'order', 'limit']);
+const SECTION_NAMES = new Set<string>([
+  'events',
+  'match',
+  'outcome',
+  'condition',
+  'dedup',
+  'select',
+  'unselect',
+  'order',
+  'limit',
+]);
 /** Words that end a condition or join conditions; never field names. */
 const RESERVED = new Set(['and', 'or', 'not', 'in', 'nocase']);
 
+/** Time units of a match: window, as written (case-insensitive). */
+const TIME_UNITS: Record<string, TimeUnit> = {
+  m: 'minute',
+  min: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  h: 'hour',
+  hour: 'hour',
+  hours: 'hour',
+  d: 'day',
+  day: 'day',
+  days: 'day',
+  w: 'week',
+  week: 'week',
+  weeks: 'week',
+  mo: 'month',
+  month: 'month',
+  months: 'month',
+};
+
 /** Lower-cased identifier when it is short enough to be a keyword, else ''. Avoids allocating per token. */
 function shortLower(t: Token): string {
-  return t.value.length <= 7 ? t.value.toLowerCase() : '';
+  return t.value.length <= 9 ? t.value.toLowerCase() : '';
 }
 
 /** A replacement that repairs a malformed token, when there is an obvious one. */
@@ -88,10 +124,26 @@ class Parser {
     for (const c of this.comments) {
       if (c.error) this.error(c.error, c.start, c.end, 'lex');
     }
+    let events: Span | undefined;
+    if (this.isWord(this.peek(), 'events') && this.peek(1).kind === 'colon') {
+      const kw = this.next();
+      events = { start: kw.start, end: this.next().end };
+    }
     const filter = this.parseFilter();
     const sections: Section[] = [];
     while (this.peek().kind !== 'eof') {
-      if (this.atSectionStart()) {
+      if (this.isWord(this.peek(), 'events') && this.peek(1).kind === 'colon') {
+        const kw = this.next();
+        const colon = this.next();
+        this.error(
+          'events: comes first, before the filtering statements and the other sections',
+          kw.start,
+          colon.end,
+          'section-order',
+        );
+        // Its statements are still read, so nothing after it is reported twice.
+        this.parseFilter();
+      } else if (this.atSectionStart()) {
         sections.push(this.parseSection());
       } else {
         // parseFilter stops only at a section or the end; anything else here is stray text after sections
@@ -99,7 +151,9 @@ class Parser {
         this.error(`Unexpected '${this.tokenText(t)}'`, t.start, t.end);
       }
     }
-    return { query: { filter, sections }, tokens: this.tokens, comments: this.comments, diagnostics: this.diagnostics };
+    const query: Query = { filter, sections };
+    if (events) query.events = events;
+    return { query, tokens: this.tokens, comments: this.comments, diagnostics: this.diagnostics };
   }
 
   // ---- token helpers -------------------------------------------------------------------------
@@ -151,12 +205,21 @@ class Parser {
   }
 
   private parseFilter(): Expr | null {
+    return this.parseSequence(false);
+  }
+
+  /**
+   * Conditions one after another (lines, or side by side) are ANDed. Inside parentheses
+   * (`inParens`) the sequence ends at the closing ')'.
+   */
+  private parseSequence(inParens: boolean): Expr | null {
     const items: Expr[] = [];
-    while (!this.atFilterEnd()) {
+    while (!this.atFilterEnd() && !(inParens && this.peek().kind === 'rparen')) {
       const before = this.p;
       const e = this.parseOr();
       if (e) items.push(e);
       if (this.p === before) {
+        if (inParens && this.peek().kind !== 'rparen' && !this.canStartCondition(this.peek())) break;
         const t = this.next();
         this.error(t.kind === 'rparen' ? "Unmatched ')'" : `Unexpected '${this.tokenText(t)}'`, t.start, t.end);
       }
@@ -205,6 +268,7 @@ class Parser {
 
   private parseAnd(): Expr | null {
     const items: Expr[] = [];
+    let joined = false;
     for (;;) {
       const t = this.peek();
       if (this.isWord(t, 'and')) {
@@ -214,9 +278,14 @@ class Parser {
           this.error(`Expected a condition after '${t.value}'`, t.start, t.end);
           break;
         }
+        joined = true;
         continue;
       }
       if (this.atFilterEnd() || !this.canStartCondition(t)) break;
+      // A condition on a new line without an explicit AND starts the next line's group: lines are
+      // ANDed after an `or` between lines has joined its neighbours (`a` / `or b` / `c` = `(a or b) and c`).
+      if (items.length > 0 && !joined && t.newlineBefore) break;
+      joined = false;
       const before = this.p;
       const e = this.parseUnary();
       if (e) items.push(e);
@@ -249,7 +318,7 @@ class Parser {
     if (t.kind === 'lparen') {
       this.next();
       this.depth++;
-      const inner = this.parseOr();
+      const inner = this.parseSequence(true);
       this.depth--;
       const close = this.peek();
       if (close.kind === 'rparen') {
@@ -267,18 +336,32 @@ class Parser {
     return this.parseCondition();
   }
 
-  private parseCondition(): Expr | null {
-    const first = this.peek();
-    let quantifier: ({ kind: 'any' | 'all' } & { start: number; end: number }) | undefined;
-    if (
-      (this.isWord(first, 'any') || this.isWord(first, 'all')) &&
-      this.peek(1).kind === 'ident' &&
-      !RESERVED.has(shortLower(this.peek(1)))
-    ) {
+  /** `any` / `all` before a field (not before `in`, `=`...: then it is a field named any/all). */
+  private parseQuantifier(): Quantifier | undefined {
+    const t = this.peek();
+    if (!(this.isWord(t, 'any') || this.isWord(t, 'all'))) return undefined;
+    const n = this.peek(1);
+    if (n.newlineBefore) return undefined;
+    if ((n.kind === 'ident' && !RESERVED.has(shortLower(n))) || n.kind === 'variable') {
       this.next();
-      quantifier = { kind: first.value.toLowerCase() as 'any' | 'all', start: first.start, end: first.end };
+      return { kind: t.value.toLowerCase() as 'any' | 'all', start: t.start, end: t.end };
     }
+    return undefined;
+  }
+
+  private parseCondition(): Expr | null {
+    const quantifier = this.parseQuantifier();
     const left = this.parseOperand('left');
+    if (quantifier && left && left.type !== 'field') {
+      this.error(
+        left.type === 'call'
+          ? `'${quantifier.kind}' cannot come before a function call; put it before the repeated field inside the call`
+          : `'${quantifier.kind}' must be followed by a repeated field`,
+        quantifier.start,
+        quantifier.end,
+        'bad-quantifier',
+      );
+    }
     if (!left) {
       const t = this.peek();
       if (t.kind === 'reflist') {
@@ -290,6 +373,7 @@ class Parser {
         this.next(); // already reported by the lexer
         return { type: 'error', start: t.start, end: t.end };
       }
+      if (quantifier) return { type: 'error', start: quantifier.start, end: quantifier.end };
       return null;
     }
     const start = quantifier ? quantifier.start : left.start;
@@ -302,17 +386,13 @@ class Parser {
         this.errorHere(`Expected a value after '${op}'`);
       }
       let end = right ? right.end : t.end;
-      let nocase: { start: number; end: number } | undefined;
-      if (this.isWord(this.peek(), 'nocase')) {
-        const nc = this.next();
-        nocase = { start: nc.start, end: nc.end };
-        end = nc.end;
-      }
+      const nocase = this.parseNocase();
+      if (nocase) end = nocase.end;
       if (
         left.type === 'variable' &&
         op === '=' &&
         right &&
-        (right.type === 'field' || right.type === 'call') &&
+        (right.type === 'field' || right.type === 'call' || right.type === 'arith') &&
         !nocase &&
         !quantifier
       ) {
@@ -336,7 +416,7 @@ class Parser {
         mode = 'cidr';
       }
       const lt = this.peek();
-      let list: ({ name: string } & { start: number; end: number }) | null = null;
+      let list: ({ name: string } & Span) | null = null;
       let end = this.tokens[this.p - 1].end;
       if (lt.kind === 'reflist') {
         this.next();
@@ -345,8 +425,17 @@ class Parser {
       } else {
         this.errorHere("Expected a reference list such as %my_list after 'in'");
       }
+      const nocase = this.parseNocase();
+      if (nocase) end = nocase.end;
       const kwStart = notTok ? notTok.start : inTok.start;
-      return {
+      if (quantifier)
+        this.error(
+          `'${quantifier.kind}' cannot be used with a reference list`,
+          quantifier.start,
+          quantifier.end,
+          'bad-quantifier',
+        );
+      const inExpr: Expr = {
         type: 'in',
         left,
         mode,
@@ -356,9 +445,14 @@ class Parser {
         start,
         end,
       };
+      if (nocase) inExpr.nocase = nocase;
+      return inExpr;
     }
     if (left.type === 'call') {
-      return { type: 'callExpr', call: left, start, end: left.end };
+      const nocase = this.parseNocase();
+      const callExpr: Expr = { type: 'callExpr', call: left, start, end: nocase ? nocase.end : left.end };
+      if (nocase) callExpr.nocase = nocase;
+      return callExpr;
     }
     if (this.isWord(t, 'nocase')) {
       this.next();
@@ -389,6 +483,13 @@ class Parser {
     return { type: 'error', operand: left, start, end: left.end };
   }
 
+  private parseNocase(): Span | undefined {
+    const t = this.peek();
+    if (!this.isWord(t, 'nocase')) return undefined;
+    this.next();
+    return { start: t.start, end: t.end };
+  }
+
   private atValueStart(): boolean {
     const t = this.peek();
     switch (t.kind) {
@@ -397,7 +498,11 @@ class Parser {
       case 'regex':
       case 'variable':
       case 'minus':
+      case 'lbracket':
+      case 'bytes':
         return true;
+      case 'lparen':
+        return !t.newlineBefore;
       case 'ident':
         if (this.atSectionStart() || RESERVED.has(shortLower(t))) return false;
         // A path that starts a new line and is followed by '.' or an operator begins the next condition.
@@ -410,7 +515,51 @@ class Parser {
 
   // ---- operands ------------------------------------------------------------------------------
 
+  /** An operand with arithmetic: `*` `/` `%` bind tighter than `+` `-`; operators must be on the same line. */
   private parseOperand(side: 'left' | 'right'): Operand | null {
+    const left = this.parseTerm(side);
+    if (!left) return null;
+    return this.parseArithTail(left, false);
+  }
+
+  private parseTerm(side: 'left' | 'right'): Operand | null {
+    const left = this.parsePrimary(side);
+    if (!left) return null;
+    return this.parseArithTail(left, true);
+  }
+
+  private arithOpAhead(multiplicative: boolean): boolean {
+    const t = this.peek();
+    if (t.newlineBefore) return false;
+    if (t.kind === 'minus') return !multiplicative;
+    if (t.kind !== 'arith') return false;
+    const mul = t.value !== '+';
+    return mul === multiplicative;
+  }
+
+  private parseArithTail(first: Operand, multiplicative: boolean): Operand {
+    let left = first;
+    while (this.arithOpAhead(multiplicative)) {
+      if (this.depth > MAX_DEPTH) break;
+      const opTok = this.next();
+      this.depth++;
+      const right = multiplicative ? this.parsePrimary('right') : this.parseTerm('right');
+      this.depth--;
+      if (!right) this.errorHere(`Expected a value after '${opTok.value}'`);
+      left = {
+        type: 'arith',
+        op: opTok.value as ArithOp,
+        opSpan: { start: opTok.start, end: opTok.end },
+        left,
+        right,
+        start: left.start,
+        end: right ? right.end : opTok.end,
+      };
+    }
+    return left;
+  }
+
+  private parsePrimary(side: 'left' | 'right'): Operand | null {
     const t = this.peek();
     switch (t.kind) {
       case 'string':
@@ -425,6 +574,9 @@ class Parser {
       case 'regex':
         this.next();
         return { type: 'regex', pattern: t.value, start: t.start, end: t.end };
+      case 'bytes':
+        this.next();
+        return { type: 'bytes', value: t.value, start: t.start, end: t.end };
       case 'number':
         this.next();
         return { type: 'number', value: Number(t.value), raw: t.value, start: t.start, end: t.end };
@@ -438,9 +590,46 @@ class Parser {
         this.error("Expected a number after '-'", t.start, t.end);
         return null;
       }
-      case 'variable':
+      case 'variable': {
         this.next();
-        return { type: 'variable', name: t.value, start: t.start, end: t.end };
+        const v: VariableNode = { type: 'variable', name: t.value, start: t.start, end: t.end };
+        const dot = this.peek();
+        const seg = this.peek(1);
+        if (dot.kind === 'dot' && dot.start === t.end && seg.kind === 'ident' && seg.start === dot.end) {
+          // `$e.principal.hostname`: the event variable prefix, optional in search
+          this.next();
+          const field = this.parsePathOrCall('left');
+          if (field.type === 'field') {
+            field.eventVar = v;
+            field.start = v.start;
+          } else {
+            this.error(
+              `'$${v.name}.' prefixes a field, not a function`,
+              v.start,
+              field.type === 'call' ? field.nameSpan.end : field.end,
+            );
+          }
+          return field;
+        }
+        return v;
+      }
+      case 'lbracket':
+        return this.parseArrayLiteral();
+      case 'lparen': {
+        // Parentheses inside a value group arithmetic: `(a + b) * 2`.
+        if (side === 'left') return null;
+        this.next();
+        this.depth++;
+        const inner = this.depth > MAX_DEPTH ? null : this.parseOperand('right');
+        this.depth--;
+        if (!inner) this.errorHere('Expected a value');
+        if (this.peek().kind === 'rparen') {
+          const close = this.next();
+          return inner ? { ...inner, start: t.start, end: close.end } : null;
+        }
+        this.error("Missing ')' to close this '('", t.start, t.end, 'unclosed-paren');
+        return inner;
+      }
       case 'ident': {
         const lower = shortLower(t);
         if (RESERVED.has(lower)) return null;
@@ -457,46 +646,101 @@ class Parser {
     }
   }
 
+  private parseArrayLiteral(): Operand {
+    const open = this.next();
+    const items: Operand[] = [];
+    let end = open.end;
+    this.depth++;
+    while (this.depth <= MAX_DEPTH) {
+      const t = this.peek();
+      if (t.kind === 'rbracket') {
+        end = this.next().end;
+        break;
+      }
+      const item = this.atValueStart() ? this.parseOperand('right') : null;
+      if (!item) {
+        this.error("Missing ']' to close this array", open.start, open.end, 'unclosed-bracket');
+        break;
+      }
+      items.push(item);
+      end = item.end;
+      if (this.peek().kind === 'comma') {
+        end = this.next().end;
+        continue;
+      }
+      if (this.peek().kind !== 'rbracket') {
+        this.error("Missing ']' to close this array", open.start, open.end, 'unclosed-bracket');
+        break;
+      }
+    }
+    this.depth--;
+    return { type: 'array', items, start: open.start, end };
+  }
+
   private parsePathOrCall(side: 'left' | 'right'): Operand {
     const first = this.next();
     const segments: Segment[] = [{ name: first.value, start: first.start, end: first.end }];
-    while (this.peek().kind === 'dot') {
+    let key: FieldNode['key'];
+    let end = first.end;
+    for (;;) {
+      const t = this.peek();
+      if (t.kind === 'lbracket' && t.start === end && !key) {
+        const open = this.next();
+        const inner = this.peek();
+        const seg = segments[segments.length - 1];
+        if (inner.kind === 'number') {
+          this.next();
+          seg.index = {
+            type: 'number',
+            value: Number(inner.value),
+            raw: inner.value,
+            start: inner.start,
+            end: inner.end,
+          };
+        } else if (inner.kind === 'string') {
+          this.next();
+          key = {
+            type: 'string',
+            value: inner.value,
+            quoted: this.text.charCodeAt(inner.start) === 34,
+            start: inner.start,
+            end: inner.end,
+          };
+        } else {
+          this.errorHere('Expected an index such as [0] or a quoted key such as ["key"]');
+        }
+        if (this.peek().kind === 'rbracket') {
+          end = this.next().end;
+        } else {
+          this.error("Missing ']'", open.start, open.end, 'unclosed-bracket');
+          end = this.tokens[this.p - 1].end;
+        }
+        continue;
+      }
+      if (t.kind !== 'dot' || key) break;
       const dot = this.next();
       const seg = this.peek();
       if (seg.kind === 'ident' && seg.start === dot.end) {
         this.next();
         segments.push({ name: seg.value, start: seg.start, end: seg.end });
+        end = seg.end;
       } else {
         // Keep an empty segment so completion knows a field name is expected here.
         segments.push({ name: '', start: dot.end, end: dot.end });
         this.error("Expected a field name after '.'", dot.start, dot.end, 'empty-segment');
+        end = dot.end;
         break;
       }
     }
     const last = segments[segments.length - 1];
-    if (this.peek().kind === 'lparen' && last.name !== '') {
+    if (this.peek().kind === 'lparen' && last.name !== '' && !key && !segments.some((s) => s.index)) {
       return this.parseCall(segments);
     }
-    if (side === 'right' && segments.length === 1) {
+    if (side === 'right' && segments.length === 1 && !key && !last.index) {
       return { type: 'enum', name: first.value, start: first.start, end: first.end };
     }
-    const field: FieldNode = { type: 'field', segments, start: first.start, end: last.end };
-    if (this.peek().kind === 'lbracket') {
-      const open = this.next();
-      const key = this.peek();
-      if (key.kind === 'string') {
-        this.next();
-        field.key = { type: 'string', value: key.value, quoted: true, start: key.start, end: key.end };
-      } else {
-        this.errorHere('Expected a quoted key, e.g. ["key"]');
-      }
-      if (this.peek().kind === 'rbracket') {
-        field.end = this.next().end;
-      } else {
-        this.error("Missing ']'", open.start, open.end);
-        field.end = this.tokens[this.p - 1].end;
-      }
-    }
+    const field: FieldNode = { type: 'field', segments, start: first.start, end };
+    if (key) field.key = key;
     return field;
   }
 
@@ -525,17 +769,32 @@ class Parser {
         this.errorHere('Query is nested too deeply');
         break;
       }
-      const arg = this.atValueStart() ? this.parseOperand('right') : null;
+      const quantifier = this.parseQuantifier();
+      let arg = this.atValueStart() ? this.parseOperand('right') : null;
+      // `re.regex(field, ...)`: a lone identifier in argument position is a field, not an enum value.
+      if (arg && arg.type === 'enum')
+        arg = {
+          type: 'field',
+          segments: [{ name: arg.name, start: arg.start, end: arg.end }],
+          start: arg.start,
+          end: arg.end,
+        };
+      if (quantifier) {
+        if (arg && arg.type === 'field') {
+          arg.quantifier = quantifier;
+          arg.start = quantifier.start;
+        } else
+          this.error(
+            arg?.type === 'call'
+              ? `'${quantifier.kind}' cannot come before a function call`
+              : `'${quantifier.kind}' must be followed by a repeated field`,
+            quantifier.start,
+            quantifier.end,
+            'bad-quantifier',
+          );
+      }
       if (arg) {
-        // `re.regex(field, ...)`: a lone identifier in argument position is a field, not an enum value.
-        if (arg.type === 'enum')
-          call.args.push({
-            type: 'field',
-            segments: [{ name: arg.name, start: arg.start, end: arg.end }],
-            start: arg.start,
-            end: arg.end,
-          });
-        else call.args.push(arg);
+        call.args.push(arg);
         call.end = arg.end;
       } else {
         this.errorHere('Expected an argument');
@@ -566,42 +825,61 @@ class Parser {
     const kw = this.next();
     const colon = this.next();
     const kind = kw.value.toLowerCase() as SectionKind;
-    const section: Section = {
-      kind,
-      keyword: { start: kw.start, end: colon.end },
-      keys: [],
-      outcomes: [],
-      order: [],
-      start: kw.start,
-      end: colon.end,
-    };
+    const keyword = { start: kw.start, end: colon.end };
     const atEnd = (): boolean => this.peek().kind === 'eof' || this.atSectionStart();
+    let end = colon.end;
     const skipJunk = (what: string): void => {
       const t = this.next();
       this.error(`Unexpected '${this.tokenText(t)}' in ${kind}: section; expected ${what}`, t.start, t.end);
-      section.end = t.end;
+      end = t.end;
     };
     switch (kind) {
-      case 'match':
+      case 'match': {
+        const keys: GroupKey[] = [];
+        let window: MatchWindow | undefined;
         while (!atEnd()) {
           const t = this.peek();
           if (t.kind === 'comma') {
-            this.next();
+            end = this.next().end;
             continue;
           }
-          if (t.kind === 'variable') {
-            this.next();
-            section.keys.push({ type: 'variable', name: t.value, start: t.start, end: t.end });
-            section.end = t.end;
-          } else if (t.kind === 'ident' && !RESERVED.has(shortLower(t))) {
-            const op = this.parsePathOrCall('left');
-            if (op.type === 'field') section.keys.push(op);
-            else this.error('Expected a placeholder or field to group by', op.start, op.end);
-            section.end = op.end;
-          } else skipJunk('placeholders such as $host');
+          if (this.isWord(t, 'by') || this.isWord(t, 'over')) {
+            if (window) this.error('match: has one time window', t.start, t.end, 'duplicate-window');
+            window = this.parseWindow();
+            end = window.end;
+            continue;
+          }
+          const key = this.parseGroupKey();
+          if (key) {
+            if (window) this.error('Grouping keys come before the time window', key.start, key.end, 'window-order');
+            keys.push(key);
+            end = key.end;
+          } else skipJunk('fields or placeholders such as $host, then optionally by 1h or over every day');
         }
-        break;
-      case 'outcome':
+        const section: Section = { kind, keyword, keys, start: kw.start, end };
+        if (window) section.window = window;
+        return section;
+      }
+      case 'dedup':
+      case 'select':
+      case 'unselect': {
+        const keys: GroupKey[] = [];
+        while (!atEnd()) {
+          const t = this.peek();
+          if (t.kind === 'comma') {
+            end = this.next().end;
+            continue;
+          }
+          const key = this.parseGroupKey();
+          if (key) {
+            keys.push(key);
+            end = key.end;
+          } else skipJunk('fields or placeholders');
+        }
+        return { kind, keyword, keys, start: kw.start, end };
+      }
+      case 'outcome': {
+        const outcomes: OutcomeItem[] = [];
         while (!atEnd()) {
           const t = this.peek();
           if (t.kind === 'comma') {
@@ -626,11 +904,18 @@ class Parser {
           } else {
             this.errorHere(`Expected '=' after $${t.value}`);
           }
-          section.outcomes.push(item);
-          section.end = item.end;
+          outcomes.push(item);
+          end = item.end;
         }
-        break;
-      case 'order':
+        return { kind, keyword, outcomes, start: kw.start, end };
+      }
+      case 'condition': {
+        const expr = this.parseFilter();
+        if (expr) end = expr.end;
+        return { kind, keyword, expr, start: kw.start, end };
+      }
+      case 'order': {
+        const order: OrderItem[] = [];
         while (!atEnd()) {
           const t = this.peek();
           if (t.kind === 'comma') {
@@ -638,13 +923,18 @@ class Parser {
             continue;
           }
           let variable: VariableNode | FieldNode;
-          if (t.kind === 'variable') {
+          if (t.kind === 'variable' && this.peek(1).kind !== 'dot') {
             this.next();
             variable = { type: 'variable', name: t.value, start: t.start, end: t.end };
-          } else if (t.kind === 'ident' && !this.isWord(t, 'asc') && !this.isWord(t, 'desc')) {
-            const op = this.parsePathOrCall('left');
-            if (op.type !== 'field') {
-              this.error('Expected a placeholder to order by', op.start, op.end);
+          } else if (
+            (t.kind === 'ident' || t.kind === 'variable') &&
+            !this.isWord(t, 'asc') &&
+            !this.isWord(t, 'desc')
+          ) {
+            const op = this.parsePrimary('left');
+            if (!op || op.type !== 'field') {
+              if (op) this.error('Expected a placeholder to order by', op.start, op.end);
+              else skipJunk('$name asc|desc');
               continue;
             }
             variable = op;
@@ -659,26 +949,116 @@ class Parser {
             item.direction = { value: d.value.toLowerCase() as 'asc' | 'desc', start: d.start, end: d.end };
             item.end = d.end;
           }
-          section.order.push(item);
-          section.end = item.end;
+          order.push(item);
+          end = item.end;
         }
-        break;
+        return { kind, keyword, order, start: kw.start, end };
+      }
       case 'limit': {
         const t = this.peek();
+        let limit: NumberNode | undefined;
         if (t.kind === 'number') {
           this.next();
-          const num: NumberNode = { type: 'number', value: Number(t.value), raw: t.value, start: t.start, end: t.end };
-          section.limit = num;
-          section.end = t.end;
+          limit = { type: 'number', value: Number(t.value), raw: t.value, start: t.start, end: t.end };
+          end = t.end;
         } else if (!atEnd()) {
           skipJunk('a number');
         } else {
           this.error('Expected the number of rows after limit:', kw.start, colon.end);
         }
         while (!atEnd()) skipJunk('nothing more');
-        break;
+        const section: Section = { kind, keyword, start: kw.start, end };
+        if (limit) section.limit = limit;
+        return section;
+      }
+      default: {
+        // 'events' is handled by run(); SECTION_NAMES holds no other name.
+        const section: Section = { kind: 'dedup', keyword, keys: [], start: kw.start, end };
+        return section;
       }
     }
-    return section;
+  }
+
+  /** A field or placeholder in match:, dedup:, select:. */
+  private parseGroupKey(): GroupKey | null {
+    const t = this.peek();
+    if (t.kind === 'variable' || (t.kind === 'ident' && !RESERVED.has(shortLower(t)))) {
+      const op = this.parsePrimary('left');
+      if (!op) return null;
+      if (op.type === 'field' || op.type === 'variable') return op;
+      this.error('Expected a field or placeholder', op.start, op.end);
+      return null;
+    }
+    return null;
+  }
+
+  /** `by 2h`, `by minute`, `over every day`, `by first hour`, `over 5m` (a rule window; check.ts reports it). */
+  private parseWindow(): MatchWindow {
+    const kwTok = this.next();
+    const kind = kwTok.value.toLowerCase() as 'by' | 'over';
+    const w: MatchWindow = {
+      kind,
+      every: false,
+      first: false,
+      size: 1,
+      unit: null,
+      raw: '',
+      keyword: { start: kwTok.start, end: kwTok.end },
+      start: kwTok.start,
+      end: kwTok.end,
+    };
+    if (kind === 'over' && this.isWord(this.peek(), 'every')) w.end = this.next().end;
+    if (kind === 'over') w.every = w.end !== kwTok.end;
+    if (this.isWord(this.peek(), 'first')) {
+      w.first = true;
+      w.end = this.next().end;
+    }
+    const t = this.peek();
+    let rawStart = t.start;
+    if (t.kind === 'number' && !t.newlineBefore) {
+      this.next();
+      w.size = Number(t.value);
+      w.end = t.end;
+      rawStart = t.start;
+      const u = this.peek();
+      if (u.kind === 'ident' && u.start === t.end) {
+        // `2 h` is not lexed glued; `2h` lexes as an invalid number token, handled below
+      }
+      if (u.kind === 'ident' && !u.newlineBefore && TIME_UNITS[u.value.toLowerCase()]) {
+        this.next();
+        w.unit = TIME_UNITS[u.value.toLowerCase()];
+        w.end = u.end;
+      }
+    } else if (t.kind === 'invalid' && /^\d+[a-zA-Z]+$/.test(t.value) && !t.newlineBefore) {
+      // `2h`, `30m`, `1d`: the lexer read a number glued to letters
+      this.next();
+      const m = /^(\d+)([a-zA-Z]+)$/.exec(t.value)!;
+      w.size = Number(m[1]);
+      w.unit = TIME_UNITS[m[2].toLowerCase()] ?? null;
+      w.end = t.end;
+      if (w.unit) this.dropLexError(t);
+    } else if (t.kind === 'ident' && !t.newlineBefore && TIME_UNITS[t.value.toLowerCase()]) {
+      this.next();
+      w.unit = TIME_UNITS[t.value.toLowerCase()];
+      w.end = t.end;
+    }
+    w.raw = this.text.slice(rawStart, w.end);
+    if (!w.unit) {
+      this.error(
+        `Expected a time unit after '${this.text.slice(kwTok.start, w.end)}': minute (m), hour (h), day (d), week (w) or month (mo), e.g. by 1h`,
+        kwTok.start,
+        Math.max(w.end, this.peek().end),
+        'bad-window',
+      );
+    }
+    if (w.size <= 0 || !Number.isInteger(w.size))
+      this.error('The window size must be a whole number of at least 1', w.start, w.end, 'bad-window');
+    return w;
+  }
+
+  /** A glued number and unit (`2h`) is valid inside a match: window. */
+  private dropLexError(t: Token): void {
+    const i = this.diagnostics.findIndex((d) => d.code === 'lex' && d.start === t.start);
+    if (i >= 0) this.diagnostics.splice(i, 1);
   }
 }

@@ -21,7 +21,7 @@ import {
   TextEdit,
   type Range,
 } from 'vscode-languageserver-types';
-import type { Section } from './ast';
+import type { OutcomeItem, Section, SectionKind } from './ast';
 import { fieldPathOf } from './check';
 import {
   AGGREGATES,
@@ -35,6 +35,12 @@ import {
 } from './functions';
 import { analyze, type Analysis, type CompileOptions, type UdmDiagnostic } from './index';
 import type { Token } from './lexer';
+import {
+  contentTypeLabel,
+  knownFromEntries,
+  type KnownReferenceList,
+  type KnownReferenceLists,
+} from './reference-lists';
 import {
   childFields,
   describeType,
@@ -67,7 +73,16 @@ export const KEYWORD_DOCS: Record<string, string> = {
   false: 'Boolean false.',
 };
 
-const SECTION_KEYWORDS = ['match', 'outcome', 'order', 'limit'] as const;
+const SECTION_KEYWORDS: readonly SectionKind[] = ['match', 'outcome', 'condition', 'dedup', 'order', 'limit'];
+
+const SECTION_SNIPPETS: Record<string, string> = {
+  match: 'match:\n  ${1:principal.hostname}',
+  outcome: 'outcome:\n  \\$${1:count} = ${2:count}(${3:metadata.id})',
+  condition: 'condition:\n  \\$${1:count} > ${2:5}',
+  dedup: 'dedup:\n  ${1:target.hostname}',
+  order: 'order:\n  \\$${1:count} ${2|desc,asc|}',
+  limit: 'limit:\n  ${1:100}',
+};
 
 // ---- documents ---------------------------------------------------------------------------------
 
@@ -357,8 +372,12 @@ function placeholderNames(a: Analysis): string[] {
   return [...a.check.placeholders.keys()];
 }
 
+function outcomeItems(a: Analysis): OutcomeItem[] {
+  return a.parse.query.sections.flatMap((s) => (s.kind === 'outcome' ? s.outcomes : []));
+}
+
 function outcomeNames(a: Analysis): string[] {
-  return a.parse.query.sections.flatMap((s) => s.outcomes.map((o) => o.variable.name));
+  return outcomeItems(a).map((o) => o.variable.name);
 }
 
 /** Facts about the field (or placeholder) that ends at token index `i`, if any. */
@@ -405,10 +424,52 @@ function fieldBefore(a: Analysis, i: number): { kind: string; type: string; repe
   };
 }
 
+/** Reference lists for completion: names, or what is known of them (type, size, description). */
+export type ListsForCompletion = readonly (string | KnownReferenceList)[];
+
+function listItems(lists: ListsForCompletion, range: Range): CompletionItem[] {
+  return lists.map((l) => {
+    const name = typeof l === 'string' ? l : l.name;
+    const item: CompletionItem = {
+      label: `%${name}`,
+      kind: CompletionItemKind.Reference,
+      textEdit: TextEdit.replace(range, `%${name}`),
+      detail:
+        typeof l === 'string'
+          ? 'reference list'
+          : `${contentTypeLabel(l.contentType)} list, ${l.size} entr${l.size === 1 ? 'y' : 'ies'}`,
+      sortText: `0${name}`,
+    };
+    if (typeof l !== 'string') item.documentation = { kind: MarkupKind.Markdown, value: listDoc(l) };
+    return item;
+  });
+}
+
+function listDoc(l: KnownReferenceList): string {
+  const parts = [
+    `**%${l.name}**: ${contentTypeLabel(l.contentType)} reference list, ${l.size} entr${l.size === 1 ? 'y' : 'ies'}`,
+  ];
+  if (l.description) parts.push(escapeMarkdown(l.description));
+  if (l.preview.length) {
+    const more = l.size > l.preview.length ? `\n… ${l.size - l.preview.length} more` : '';
+    parts.push(`\`\`\`\n${l.preview.map((p) => p.replace(/`/g, "'")).join('\n')}${more}\n\`\`\``);
+  }
+  if (l.updateTime) parts.push(`Updated ${l.updateTime}`);
+  return parts.join('\n\n');
+}
+
+function isListMap(x: unknown): x is ReadonlyMap<string, KnownReferenceList> {
+  return x instanceof Map;
+}
+
+function escapeMarkdown(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (c) => `\\${c}`);
+}
+
 export function complete(
   a: Analysis,
   position: { line: number; character: number },
-  referenceLists: string[] = [],
+  referenceLists: ListsForCompletion = [],
 ): CompletionItem[] {
   const offset = a.lines.offset(position);
   if (inComment(a, offset)) return [];
@@ -432,14 +493,7 @@ export function complete(
   // Placeholders and reference lists.
   if (cur && (cur.kind === 'variable' || cur.kind === 'reflist') && cur.end >= offset) {
     const range = a.lines.range(cur.start, offset);
-    if (cur.kind === 'reflist') {
-      return referenceLists.map((n) => ({
-        label: `%${n}`,
-        kind: CompletionItemKind.Reference,
-        textEdit: TextEdit.replace(range, `%${n}`),
-        detail: 'reference list',
-      }));
-    }
+    if (cur.kind === 'reflist') return listItems(referenceLists, range);
     const sec = sectionAt(a, offset);
     const names =
       sec && (sec.kind === 'order' || sec.kind === 'limit')
@@ -556,18 +610,9 @@ export function complete(
     return [
       keywordItem('regex', emptyRange, '0'),
       keywordItem('cidr', emptyRange, '0'),
-      ...referenceLists.map((n) => ({
-        label: `%${n}`,
-        kind: CompletionItemKind.Reference,
-        textEdit: TextEdit.replace(emptyRange, `%${n}`),
-      })),
+      ...listItems(referenceLists, emptyRange),
     ];
-  if (isWord(cur, 'regex') || isWord(cur, 'cidr'))
-    return referenceLists.map((n) => ({
-      label: `%${n}`,
-      kind: CompletionItemKind.Reference,
-      textEdit: TextEdit.replace(emptyRange, `%${n}`),
-    }));
+  if (isWord(cur, 'regex') || isWord(cur, 'cidr')) return listItems(referenceLists, emptyRange);
   const f = isValueEnd(cur) ? fieldBefore(a, idx) : undefined;
   // Timestamps are compared through .seconds and messages through a sub-field; no operator fits.
   if (
@@ -618,7 +663,7 @@ function describePlaceholder(a: Analysis, name: string): string {
   const def = a.check.placeholders.get(name);
   if (def?.value.type === 'field') return `= ${fieldPathOf(def.value).join('.')}`;
   if (def?.value.type === 'call') return `= ${def.value.name}(…)`;
-  const out = a.parse.query.sections.flatMap((s) => s.outcomes).find((o) => o.variable.name === name);
+  const out = outcomeItems(a).find((o) => o.variable.name === name);
   if (out?.value?.type === 'call') return `outcome = ${out.value.name}(…)`;
   return 'placeholder';
 }
@@ -631,16 +676,7 @@ function sectionKeywordItems(a: Analysis, range: Range, current: Section | undef
     kind: CompletionItemKind.Keyword,
     documentation: KEYWORD_DOCS[k],
     insertTextFormat: InsertTextFormat.Snippet,
-    textEdit: TextEdit.replace(
-      range,
-      k === 'limit'
-        ? 'limit:\n  ${1:100}'
-        : k === 'outcome'
-          ? 'outcome:\n  \\$${1:count} = ${2:count}(${3:metadata.id})'
-          : k === 'order'
-            ? 'order:\n  \\$${1:count} ${2|desc,asc|}'
-            : 'match:\n  \\$${1:placeholder}',
-    ),
+    textEdit: TextEdit.replace(range, SECTION_SNIPPETS[k]),
     sortText: `7${i}`,
   }));
 }
@@ -700,9 +736,9 @@ function sectionItems(
     }
     const names = new Set([
       ...outcomeNames(a),
-      ...(a.parse.query.sections
-        .find((s) => s.kind === 'match')
-        ?.keys.map((k) => (k.type === 'variable' ? k.name : '')) ?? []),
+      ...a.parse.query.sections.flatMap((s) =>
+        s.kind === 'match' ? s.keys.map((k) => (k.type === 'variable' ? k.name : '')) : [],
+      ),
     ]);
     for (const n of names)
       if (n)
@@ -722,7 +758,7 @@ function sectionItems(
 export function hover(
   a: Analysis,
   position: { line: number; character: number },
-  referenceLists: Record<string, string[]> = {},
+  referenceLists: Record<string, string[]> | KnownReferenceLists = {},
 ): Hover | null {
   const offset = a.lines.offset(position);
   const { tokens } = a.parse;
@@ -824,13 +860,21 @@ export function hover(
     };
   }
   if (t.kind === 'reflist') {
-    const list = referenceLists[t.value];
+    let known: KnownReferenceList | undefined;
+    const isMap = isListMap(referenceLists);
+    if (isListMap(referenceLists)) known = referenceLists.get(t.value);
+    else if (Object.prototype.hasOwnProperty.call(referenceLists, t.value)) {
+      const entries: string[] = referenceLists[t.value];
+      known = knownFromEntries({ [t.value]: entries }).get(t.value);
+    }
     return {
       contents: {
         kind: MarkupKind.Markdown,
-        value: list
-          ? `**%${t.value}** — reference list with ${list.length} entr${list.length === 1 ? 'y' : 'ies'}`
-          : `**%${t.value}** — reference list`,
+        value: known
+          ? listDoc(known)
+          : isMap
+            ? `**%${t.value}**: no reference list of this name is known`
+            : `**%${t.value}**: reference list`,
       },
       range,
     };
@@ -936,7 +980,6 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
   let inSection = false;
   let prev: Token | undefined;
   let parenDepth = 0;
-  let blank = 0;
   const flush = (): void => {
     out.push(line.replace(/\s+$/, ''));
     line = '';
@@ -948,7 +991,7 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
       const newlines = (gap.match(/\n/g) ?? []).length;
       if (newlines > 0) {
         flush();
-        blank = Math.min(newlines - 1, 1);
+        const blank = Math.min(newlines - 1, 1);
         for (let b = 0; b < blank; b++) out.push('');
       }
     }
@@ -1057,7 +1100,7 @@ export function classify(a: Analysis): ClassifiedToken[] {
   }
   const assignTargets = new Set<number>();
   for (const def of a.check.placeholders.values()) assignTargets.add(def.variable.start);
-  for (const s of a.parse.query.sections) for (const o of s.outcomes) assignTargets.add(o.variable.start);
+  for (const o of outcomeItems(a)) assignTargets.add(o.variable.start);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     let type: SemType | undefined;
@@ -1203,7 +1246,8 @@ export function documentSymbols(a: Analysis): DocumentSymbol[] {
   }
   for (const s of sections) {
     const children: DocumentSymbol[] = [];
-    for (const k of s.keys)
+    const keys = s.kind === 'match' || s.kind === 'dedup' || s.kind === 'select' || s.kind === 'unselect' ? s.keys : [];
+    for (const k of keys)
       children.push(
         DocumentSymbol.create(
           k.type === 'variable' ? `$${k.name}` : fieldPathOf(k).join('.'),
@@ -1213,7 +1257,7 @@ export function documentSymbols(a: Analysis): DocumentSymbol[] {
           a.lines.range(k.start, k.end),
         ),
       );
-    for (const o of s.outcomes) {
+    for (const o of s.kind === 'outcome' ? s.outcomes : []) {
       const detail = o.value?.type === 'call' ? `${o.value.name}(…)` : undefined;
       children.push(
         DocumentSymbol.create(
@@ -1228,7 +1272,7 @@ export function documentSymbols(a: Analysis): DocumentSymbol[] {
     out.push(
       DocumentSymbol.create(
         `${s.kind}:`,
-        s.limit ? String(s.limit.value) : undefined,
+        s.kind === 'limit' && s.limit ? String(s.limit.value) : undefined,
         SymbolKind.Namespace,
         a.lines.range(s.start, s.end),
         a.lines.range(s.keyword.start, s.keyword.end),

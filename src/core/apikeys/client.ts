@@ -5,6 +5,7 @@ import { GoogleApiError, type StatusName } from '../google/errors';
 import { RestClient } from '../google/rest';
 import type { RetryPolicy } from '../google/retry';
 import type { TokenSource } from '../google/credentials';
+import type { ClientCertSource } from '../google/endpoints';
 import { pollOperation } from '../lro';
 import { paginate, type Page } from '../paging';
 import { formatKeyName, parseKeyName, parseOperationName } from '../names';
@@ -27,6 +28,8 @@ export interface ApiKeysClientOptions {
   retry?: RetryPolicy;
   timeoutMs?: number;
   dispatcher?: Dispatcher;
+  /** Client certificate for an mTLS endpoint. */
+  clientCert?: ClientCertSource;
   /** First delay between operation polls. */
   pollInitialDelayMs?: number;
   pollMaxDelayMs?: number;
@@ -109,6 +112,7 @@ export class ApiKeysClient {
       ...(options.retry ? { retry: options.retry } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.clientCert ? { clientCert: options.clientCert } : {}),
       ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     });
   }

@@ -1,14 +1,110 @@
 // Every credential and token comes from google-auth-library; the local sandbox accepts any
 // non-empty bearer token, so loopback endpoints get a fixed one and no Google sign-in.
-import { readFile } from 'node:fs/promises';
-import type { GoogleAuth } from 'google-auth-library';
+//
+// Cloudbench finds and checks the credentials file itself before the library sees it, so that
+// every failure names its source (the setting and file, or application default credentials and
+// where they were found), its cause and the next step that fits the service.
+import { createPrivateKey } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { AuthClient, GoogleAuth } from 'google-auth-library';
 import { CancelledError } from './errors';
+import { DEFAULT_UNIVERSE_DOMAIN } from './endpoints';
+import { redactSecrets } from '../secrets';
 import type { TokenPolicy } from './token-policy';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 /** The Search API's single OAuth scope (reference C.1). */
 export const SECOPS_SCOPE = 'https://www.googleapis.com/auth/chronicle-backstory';
 export const SANDBOX_TOKEN = 'cloudbench-sandbox';
+
+export const ADC_LOGIN_COMMAND = 'gcloud auth application-default login';
+/** The login that gives user credentials the SecOps scope as well as cloud-platform. */
+export const ADC_SECOPS_LOGIN_COMMAND = `gcloud auth application-default login --scopes=${CLOUD_PLATFORM_SCOPE},${SECOPS_SCOPE}`;
+
+export type CredentialType =
+  | 'service_account'
+  | 'authorized_user'
+  | 'external_account'
+  | 'external_account_authorized_user'
+  | 'impersonated_service_account'
+  | 'gdch_service_account'
+  | 'metadata_server';
+
+const FILE_TYPES: readonly string[] = [
+  'service_account',
+  'authorized_user',
+  'external_account',
+  'external_account_authorized_user',
+  'impersonated_service_account',
+  'gdch_service_account',
+];
+
+/** Which service the credentials are for: the advice differs (SecOps keys come from SecOps). */
+export type CredentialService = 'cloud' | 'secops';
+
+/** What went wrong, for buttons and tests; the message says it in words. */
+export type CredentialProblem =
+  | 'missing'
+  | 'unreadable'
+  | 'not-json'
+  | 'wrong-type'
+  | 'malformed'
+  | 'revoked'
+  | 'clock-skew'
+  | 'unreachable'
+  | 'scope-missing'
+  | 'universe-mismatch'
+  | 'failed';
+
+/** A button that fixes the problem: a command to run, or a command line to copy. */
+export interface CredentialFix {
+  label: string;
+  command?: string;
+  args?: unknown[];
+  copy?: string;
+}
+
+/** Where the credentials came from. */
+export interface CredentialOrigin {
+  kind: 'setting' | 'env' | 'gcloud' | 'metadata';
+  /** The setting that named the file (kind "setting"). */
+  setting?: string;
+  file?: string;
+  /** For messages, e.g. "the file in cloudbench.credentialsFile (/home/a/key.json)". */
+  label: string;
+}
+
+export class CredentialsError extends Error {
+  override readonly name = 'CredentialsError';
+  readonly problem: CredentialProblem;
+  readonly fixes: readonly CredentialFix[];
+  constructor(
+    message: string,
+    readonly setting?: string,
+    details: { problem?: CredentialProblem; fixes?: CredentialFix[]; cause?: unknown } = {},
+  ) {
+    super(message, details.cause !== undefined ? { cause: details.cause } : undefined);
+    this.problem = details.problem ?? 'failed';
+    this.fixes = details.fixes ?? [];
+  }
+}
+
+/** What Check Connection and the status tooltip show; never any token or key material. */
+export interface CredentialInfo {
+  origin: CredentialOrigin;
+  type: CredentialType;
+  /** Service-account e-mail (or the impersonation target); for user logins when known. */
+  account?: string;
+  universeDomain: string;
+  quotaProject?: string;
+  quotaProjectSource?: 'setting' | 'GOOGLE_CLOUD_QUOTA_PROJECT' | 'credentials';
+  /** Scopes asked for. */
+  requestedScopes: string[];
+  /** Scopes the last token carries, when the token endpoint said so. */
+  grantedScopes?: string[];
+}
 
 export interface TokenSource {
   readonly kind: 'sandbox' | 'google';
@@ -17,16 +113,10 @@ export interface TokenSource {
    * log it. Google sources refuse destinations their TokenPolicy does not allow.
    */
   getAccessToken(destination: string, signal?: AbortSignal): Promise<string>;
-}
-
-export class CredentialsError extends Error {
-  override readonly name = 'CredentialsError';
-  constructor(
-    message: string,
-    readonly setting?: string,
-  ) {
-    super(message);
-  }
+  /** Non-secret headers every call made with these credentials carries (x-goog-user-project). */
+  requestHeaders?(signal?: AbortSignal): Promise<Record<string, string>>;
+  /** The credentials behind the tokens (loads them, never fetches a token). */
+  describe?(signal?: AbortSignal): Promise<CredentialInfo>;
 }
 
 /** True for 127.0.0.0/8, ::1 and localhost, given a host, host:port or URL. */
@@ -70,34 +160,328 @@ function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   });
 }
 
+// ---- Finding the credentials ---------------------------------------------------------------------
+
+export interface LocateOptions {
+  /** The file named by a setting; wins over everything else. */
+  keyFile?: string;
+  /** The setting that named it, for messages. */
+  setting?: string;
+  env?: Record<string, string | undefined>;
+  /** Home folder (tests pass their own). */
+  home?: string;
+  platform?: NodeJS.Platform;
+}
+
+/** The gcloud configuration folder, where `gcloud auth application-default login` writes. */
+export function gcloudConfigDir(
+  env: Record<string, string | undefined> = process.env,
+  home: string = homedir(),
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (env['CLOUDSDK_CONFIG']) return env['CLOUDSDK_CONFIG'];
+  if (platform === 'win32' && env['APPDATA']) return join(env['APPDATA'], 'gcloud');
+  return join(home, '.config', 'gcloud');
+}
+
 /**
- * Checks a service-account or authorized-user key file before google-auth-library sees it, so a
- * wrong path or a broken file gets a message that names the setting instead of a stack trace.
+ * Where application default credentials come from, in Google's order: the setting's file,
+ * GOOGLE_APPLICATION_CREDENTIALS, gcloud's well-known file, then the metadata server.
  */
-export async function checkCredentialsFile(path: string, setting = 'cloudbench.credentialsFile'): Promise<void> {
+export async function locateCredentials(options: LocateOptions = {}): Promise<CredentialOrigin> {
+  const env = options.env ?? process.env;
+  if (options.keyFile) {
+    const setting = options.setting ?? 'cloudbench.credentialsFile';
+    return { kind: 'setting', setting, file: options.keyFile, label: `the file in ${setting} (${options.keyFile})` };
+  }
+  const fromEnv = env['GOOGLE_APPLICATION_CREDENTIALS'];
+  if (fromEnv) return { kind: 'env', file: fromEnv, label: `GOOGLE_APPLICATION_CREDENTIALS (${fromEnv})` };
+  const wellKnown = join(gcloudConfigDir(env, options.home, options.platform), 'application_default_credentials.json');
+  try {
+    await stat(wellKnown);
+    return { kind: 'gcloud', file: wellKnown, label: `application default credentials (${wellKnown})` };
+  } catch {
+    return {
+      kind: 'metadata',
+      label: `application default credentials (no file at ${wellKnown}, no GOOGLE_APPLICATION_CREDENTIALS)`,
+    };
+  }
+}
+
+function settingOf(origin: CredentialOrigin): string | undefined {
+  return origin.kind === 'setting' ? origin.setting : undefined;
+}
+
+function chooseFileFix(service: CredentialService): CredentialFix {
+  return service === 'secops'
+    ? { label: 'Choose SecOps Key File…', command: 'cloudbench.chooseSecOpsCredentialsFile' }
+    : { label: 'Choose Credentials File…', command: 'cloudbench.chooseCredentialsFile' };
+}
+
+/** The next step for a broken or unusable credentials source, fitting the service and source. */
+function nextStep(
+  origin: CredentialOrigin,
+  service: CredentialService,
+  problem: CredentialProblem,
+): { text: string; fixes: CredentialFix[] } {
+  if (service === 'secops' && (origin.kind === 'setting' || problem === 'missing')) {
+    const text =
+      problem === 'revoked'
+        ? 'Ask your Google SecOps administrator for a new service-account key file and choose it in cloudbench.secops.credentialsFile.'
+        : 'Choose the service-account key file Google SecOps gave you (cloudbench.secops.credentialsFile).';
+    return {
+      text,
+      fixes: [
+        chooseFileFix('secops'),
+        {
+          label: 'Open Settings',
+          command: 'workbench.action.openSettings',
+          args: ['cloudbench.secops.credentialsFile'],
+        },
+      ],
+    };
+  }
+  if (origin.kind === 'setting') {
+    const text =
+      problem === 'revoked'
+        ? `Create a new key for the service account, or choose another file in ${origin.setting}.`
+        : `Choose a valid key file in ${origin.setting}, or clear the setting to use application default credentials.`;
+    return {
+      text,
+      fixes: [
+        chooseFileFix(service),
+        { label: 'Open Settings', command: 'workbench.action.openSettings', args: [origin.setting] },
+      ],
+    };
+  }
+  if (origin.kind === 'env') {
+    return {
+      text: 'Fix or unset GOOGLE_APPLICATION_CREDENTIALS (then restart VS Code), or choose a credentials file.',
+      fixes: [chooseFileFix(service)],
+    };
+  }
+  const command = service === 'secops' ? ADC_SECOPS_LOGIN_COMMAND : ADC_LOGIN_COMMAND;
+  return {
+    text: `Run \`${command}\` in a terminal, or choose a credentials file.`,
+    fixes: [{ label: 'Copy Command', copy: command }, chooseFileFix(service)],
+  };
+}
+
+function fail(
+  origin: CredentialOrigin,
+  service: CredentialService,
+  problem: CredentialProblem,
+  what: string,
+  cause?: unknown,
+): CredentialsError {
+  const step = nextStep(origin, service, problem);
+  return new CredentialsError(redactSecrets(`${what} ${step.text}`), settingOf(origin), {
+    problem,
+    fixes: step.fixes,
+    ...(cause !== undefined ? { cause } : {}),
+  });
+}
+
+interface ParsedFile {
+  json: Record<string, unknown>;
+  type: CredentialType;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Reads and checks a credentials file; every refusal names the source and says what to do. */
+async function readCredentialsFile(origin: CredentialOrigin, service: CredentialService): Promise<ParsedFile> {
+  const path = origin.file!;
+  const where =
+    origin.kind === 'setting' ? `The credentials file in ${origin.setting}` : `The credentials file of ${origin.label}`;
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new CredentialsError(
-      `The credentials file in ${setting} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): ${path}`,
-      setting,
-    );
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    const problem = code === 'ENOENT' ? 'missing' : 'unreadable';
+    throw fail(origin, service, problem, `${where} cannot be read (${code}): ${path}.`, err);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw new CredentialsError(`The credentials file in ${setting} is not valid JSON: ${path}`, setting);
+    throw fail(origin, service, 'not-json', `${where} is not valid JSON: ${path}.`);
   }
-  const type = (json as { type?: unknown } | null)?.type;
-  if (typeof json !== 'object' || json === null || typeof type !== 'string') {
-    throw new CredentialsError(
-      `The credentials file in ${setting} has no "type" field; expected a service-account or authorized-user key: ${path}`,
-      setting,
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw fail(origin, service, 'not-json', `${where} is not a JSON object: ${path}.`);
+  }
+  const obj = json as Record<string, unknown>;
+  if (obj['installed'] !== undefined || obj['web'] !== undefined) {
+    throw fail(
+      origin,
+      service,
+      'wrong-type',
+      `${where} is an OAuth client ID file, not credentials: ${path}. Use a service-account key, or the file \`${ADC_LOGIN_COMMAND}\` writes.`,
     );
   }
+  const type = obj['type'];
+  if (typeof type !== 'string') {
+    throw fail(
+      origin,
+      service,
+      'wrong-type',
+      `${where} has no "type" field; expected a service-account or authorized-user key: ${path}.`,
+    );
+  }
+  if (!FILE_TYPES.includes(type)) {
+    throw fail(origin, service, 'wrong-type', `${where} has the unknown credentials type "${type}": ${path}.`);
+  }
+  if (service === 'secops' && origin.kind === 'setting' && type !== 'service_account') {
+    throw fail(
+      origin,
+      service,
+      'wrong-type',
+      `${where} holds "${type}" credentials; cloudbench.secops.credentialsFile takes the service-account key file (type "service_account") that Google SecOps gives out: ${path}. For a user login use application default credentials with the SecOps scope (\`${ADC_SECOPS_LOGIN_COMMAND}\`) and leave the setting empty.`,
+    );
+  }
+  const missing = (fields: string[]): string[] => fields.filter((f) => str(obj[f]) === undefined);
+  if (type === 'service_account') {
+    const absent = missing(['client_email', 'private_key']);
+    if (absent.length)
+      throw fail(
+        origin,
+        service,
+        'malformed',
+        `${where} is a service-account key without ${absent.join(' and ')}: ${path}.`,
+      );
+    try {
+      createPrivateKey(obj['private_key'] as string);
+    } catch {
+      throw fail(
+        origin,
+        service,
+        'malformed',
+        `${where} has a private_key that is not a valid PEM private key (the file is damaged or was edited): ${path}.`,
+      );
+    }
+  } else if (type === 'authorized_user') {
+    const absent = missing(['client_id', 'client_secret', 'refresh_token']);
+    if (absent.length)
+      throw fail(origin, service, 'malformed', `${where} is a user login without ${absent.join(', ')}: ${path}.`);
+  }
+  return { json: obj, type: type as CredentialType };
 }
+
+/**
+ * Checks a service-account or authorized-user key file before google-auth-library sees it, so a
+ * wrong path or a broken file gets a message that names the setting instead of a stack trace.
+ */
+export async function checkCredentialsFile(
+  path: string,
+  setting = 'cloudbench.credentialsFile',
+  service: CredentialService = setting === 'cloudbench.secops.credentialsFile' ? 'secops' : 'cloud',
+): Promise<void> {
+  await readCredentialsFile(
+    { kind: 'setting', setting, file: path, label: `the file in ${setting} (${path})` },
+    service,
+  );
+}
+
+// ---- Token errors --------------------------------------------------------------------------------
+
+const NETWORK_CODES =
+  /^(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_\w+|ERR_SOCKET\w*|ECONNABORTED)$/;
+const TLS_CODES =
+  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_\w+)$/;
+
+function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && !/^\d+$/.test(code)) return code;
+    const errno = (e as { errno?: unknown }).errno;
+    if (typeof errno === 'string') return errno;
+  }
+  return undefined;
+}
+
+function oauthError(err: unknown): { error?: string; description?: string } {
+  const data = (err as { response?: { data?: unknown } } | null)?.response?.data;
+  if (data && typeof data === 'object') {
+    const d = data as { error?: unknown; error_description?: unknown };
+    return {
+      ...(typeof d.error === 'string' ? { error: d.error } : {}),
+      ...(typeof d.error_description === 'string' ? { description: d.error_description } : {}),
+    };
+  }
+  return {};
+}
+
+/** Turns a token failure from google-auth-library into a message with the cause and the next step. */
+export function explainTokenError(
+  err: unknown,
+  origin: CredentialOrigin,
+  service: CredentialService,
+  context: { type?: CredentialType; account?: string; tokenHost?: string } = {},
+): CredentialsError {
+  if (err instanceof CredentialsError) return err;
+  const { error, description } = oauthError(err);
+  const message = (err as Error)?.message ?? String(err);
+  const said = description ? `${error}: ${description}` : (error ?? message);
+  const who = context.account ? ` for ${context.account}` : '';
+  const source = origin.label;
+  const code = errorCode(err);
+  if (
+    /Could not load the default credentials|Unable to detect a Project Id|metadata/i.test(message) &&
+    origin.kind === 'metadata'
+  ) {
+    return fail(origin, service, 'missing', `No Google Cloud credentials were found: ${source}.`, err);
+  }
+  if (error === 'invalid_grant' || error === 'invalid_client' || error === 'unauthorized_client') {
+    const text = `${description ?? ''} ${message}`;
+    if (/iat|exp\b|timeframe|clock/i.test(text)) {
+      return fail(
+        origin,
+        service,
+        'clock-skew',
+        `Google refused the sign-in from ${source}${who} because this computer's clock is off (${said}). Set the system clock to the right time (turn on automatic time sync), then try again.`,
+        err,
+      );
+    }
+    if (context.type === 'authorized_user' || origin.kind === 'gcloud') {
+      return fail(
+        origin,
+        service,
+        'revoked',
+        `The Google login in ${source} has expired or was revoked (${said}).`,
+        err,
+      );
+    }
+    return fail(
+      origin,
+      service,
+      'revoked',
+      `Google refused the key in ${source}${who}: the key or its service account was deleted or disabled (${said}).`,
+      err,
+    );
+  }
+  if (error === 'invalid_scope') {
+    return fail(origin, service, 'scope-missing', `Google refused the scopes asked for with ${source} (${said}).`, err);
+  }
+  if (code && (NETWORK_CODES.test(code) || TLS_CODES.test(code))) {
+    const host = context.tokenHost ?? 'oauth2.googleapis.com';
+    const tls = TLS_CODES.test(code)
+      ? ' The certificate chain is not trusted: behind a TLS-inspecting proxy, add its CA with NODE_EXTRA_CA_CERTS.'
+      : ' Check the network connection and any proxy (HTTPS_PROXY), then try again.';
+    return new CredentialsError(
+      `The Google token endpoint ${host} could not be reached for ${source} (${code}).${tls}`,
+      settingOf(origin),
+      {
+        problem: 'unreachable',
+        cause: err,
+        fixes: [{ label: 'Check Connection', command: 'cloudbench.checkConnection' }],
+      },
+    );
+  }
+  return fail(origin, service, 'failed', `Getting a Google access token with ${source} failed: ${said}.`, err);
+}
+
+// ---- Token sources -------------------------------------------------------------------------------
 
 export interface GoogleTokenOptions {
   keyFile?: string;
@@ -106,40 +490,193 @@ export interface GoogleTokenOptions {
   setting?: string;
   /** Decides which destinations may get the token (token-policy.ts); checked before any credential is read. */
   policy: TokenPolicy;
+  /** Which service the tokens are for: SecOps advice and scope checks differ. Default "cloud". */
+  service?: CredentialService;
+  /** Project ID given to the auth library, so it never probes the metadata server for one. */
+  projectId?: string;
+  /** The configured universe (setting); GOOGLE_CLOUD_UNIVERSE_DOMAIN, then googleapis.com otherwise. */
+  universeDomain?: string;
+  /** cloudbench.quotaProject; GOOGLE_CLOUD_QUOTA_PROJECT, then the credentials' quota_project_id otherwise. */
+  quotaProject?: string;
+  /** Send x-goog-user-project (Vertex AI and API Keys; not SecOps). Default true. */
+  sendQuotaProject?: boolean;
+  env?: Record<string, string | undefined>;
+  home?: string;
+}
+
+/** The configured universe domain: the setting, GOOGLE_CLOUD_UNIVERSE_DOMAIN, then googleapis.com. */
+export function configuredUniverse(
+  setting: string | undefined,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  return setting?.trim() || env['GOOGLE_CLOUD_UNIVERSE_DOMAIN']?.trim() || DEFAULT_UNIVERSE_DOMAIN;
+}
+
+interface Loaded {
+  /** Identity of the file version: re-read when it changes on disk. */
+  stamp: string;
+  origin: CredentialOrigin;
+  info: CredentialInfo;
+  auth: GoogleAuth;
+  client?: Promise<AuthClient>;
 }
 
 /** Application default credentials, or a key file, through google-auth-library. */
 export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
-  // google-auth-library is loaded on the first token request, so sandbox-only sessions and cold
-  // starts never pay for it.
-  let auth: Promise<GoogleAuth> | undefined;
-  const getAuth = (): Promise<GoogleAuth> =>
-    (auth ??= import('google-auth-library').then(
-      (lib) =>
-        new lib.GoogleAuth({ scopes: options.scopes, ...(options.keyFile ? { keyFilename: options.keyFile } : {}) }),
-    ));
-  let checked: Promise<void> | undefined;
+  const service = options.service ?? 'cloud';
+  const env = options.env ?? process.env;
+  let loaded: Promise<Loaded> | undefined;
+  let loadedStamp: string | undefined;
+  let failedStamp: string | undefined;
+  let failure: unknown;
+
+  const stampOf = async (origin: CredentialOrigin): Promise<string> => {
+    if (!origin.file) return `${origin.kind}`;
+    try {
+      const s = await stat(origin.file);
+      return `${origin.file}\n${s.mtimeMs}\n${s.size}\n${s.ino}`;
+    } catch (err) {
+      return `${origin.file}\n${(err as NodeJS.ErrnoException).code ?? 'error'}`;
+    }
+  };
+
+  const build = async (origin: CredentialOrigin, stamp: string): Promise<Loaded> => {
+    const universe = configuredUniverse(options.universeDomain, env);
+    let json: Record<string, unknown> | undefined;
+    let type: CredentialType = 'metadata_server';
+    if (origin.file) ({ json, type } = await readCredentialsFile(origin, service));
+    const fileUniverse = str(json?.['universe_domain']) ?? DEFAULT_UNIVERSE_DOMAIN;
+    if (json && fileUniverse !== universe) {
+      throw fail(
+        origin,
+        service,
+        'universe-mismatch',
+        `The credentials in ${origin.label} belong to the universe "${fileUniverse}", but Cloudbench is set to "${universe}" (cloudbench.universeDomain or GOOGLE_CLOUD_UNIVERSE_DOMAIN); nothing was sent. Use credentials of "${universe}" or change the setting.`,
+      );
+    }
+    const account =
+      str(json?.['client_email']) ??
+      str(json?.['service_account_impersonation_url'])?.match(/serviceAccounts\/([^:/]+)/)?.[1] ??
+      str(json?.['account']);
+    const quota = options.quotaProject?.trim()
+      ? { quotaProject: options.quotaProject.trim(), quotaProjectSource: 'setting' as const }
+      : env['GOOGLE_CLOUD_QUOTA_PROJECT']?.trim()
+        ? {
+            quotaProject: env['GOOGLE_CLOUD_QUOTA_PROJECT'].trim(),
+            quotaProjectSource: 'GOOGLE_CLOUD_QUOTA_PROJECT' as const,
+          }
+        : str(json?.['quota_project_id'])
+          ? { quotaProject: str(json?.['quota_project_id'])!, quotaProjectSource: 'credentials' as const }
+          : {};
+    const info: CredentialInfo = {
+      origin,
+      type,
+      ...(account ? { account } : {}),
+      universeDomain: universe,
+      ...quota,
+      requestedScopes: options.scopes,
+    };
+    // google-auth-library is loaded on the first token request, so sandbox-only sessions and cold
+    // starts never pay for it.
+    const lib = await import('google-auth-library');
+    const projectId = options.projectId ?? str(json?.['project_id']);
+    const auth = new lib.GoogleAuth({
+      scopes: options.scopes,
+      ...(json ? { credentials: json as never } : {}),
+      ...(projectId ? { projectId } : {}),
+      universeDomain: universe,
+    });
+    return { stamp, origin, info, auth };
+  };
+
+  const load = async (): Promise<Loaded> => {
+    const origin = await locateCredentials({
+      ...(options.keyFile ? { keyFile: options.keyFile } : {}),
+      ...(options.setting ? { setting: options.setting } : {}),
+      env,
+      ...(options.home ? { home: options.home } : {}),
+    });
+    const stamp = `${origin.kind}\n${await stampOf(origin)}`;
+    // A file fixed (or broken) on disk is read again; an unchanged file is not.
+    if (loaded && loadedStamp === stamp) return loaded;
+    if (failedStamp === stamp) throw failure;
+    loadedStamp = stamp;
+    loaded = build(origin, stamp);
+    loaded.catch((err: unknown) => {
+      failedStamp = stamp;
+      failure = err;
+      loaded = undefined;
+      loadedStamp = undefined;
+    });
+    return loaded;
+  };
+
+  const checkScopes = (l: Loaded, client: AuthClient): void => {
+    const scope = (client as { credentials?: { scope?: unknown } }).credentials?.scope;
+    if (typeof scope !== 'string' || scope === '') return;
+    const granted = scope.split(/\s+/).filter(Boolean);
+    l.info.grantedScopes = granted;
+    const needed = options.scopes.filter((s) => !granted.includes(s));
+    // Only user logins carry the scopes of the login; a service account gets what it asks for.
+    if (needed.length && l.info.type === 'authorized_user') {
+      const command = service === 'secops' ? ADC_SECOPS_LOGIN_COMMAND : ADC_LOGIN_COMMAND;
+      throw new CredentialsError(
+        `The Google login in ${l.origin.label} has no ${needed.join(' ')} scope${service === 'secops' ? ', which the SecOps Search API needs' : ''}. Sign in again with the scope: \`${command}\`${service === 'secops' ? ', or choose the SecOps service-account key file in cloudbench.secops.credentialsFile' : ''}.`,
+        settingOf(l.origin),
+        {
+          problem: 'scope-missing',
+          fixes: [{ label: 'Copy Command', copy: command }, ...(service === 'secops' ? [chooseFileFix('secops')] : [])],
+        },
+      );
+    }
+  };
+
   return {
     kind: 'google',
     async getAccessToken(destination, signal) {
       await abortable(options.policy.authorize(destination), signal);
-      if (options.keyFile) {
-        checked ??= checkCredentialsFile(options.keyFile, options.setting);
-        await checked;
-      }
+      const l = await abortable(load(), signal);
       const token = await abortable(
-        getAuth()
-          .then((a) => a.getAccessToken())
-          .catch((err: unknown) => {
-            throw new CredentialsError(
-              `No Google Cloud credentials: ${(err as Error).message}. Run \`gcloud auth application-default login\` or choose a credentials file.`,
-              options.setting,
-            );
-          }),
+        (async () => {
+          let client: AuthClient;
+          try {
+            client = await (l.client ??= l.auth.getClient());
+          } catch (err) {
+            l.client = undefined;
+            throw explainTokenError(err, l.origin, service, { type: l.info.type });
+          }
+          let value: string | null | undefined;
+          try {
+            value = (await client.getAccessToken()).token;
+          } catch (err) {
+            throw explainTokenError(err, l.origin, service, {
+              type: l.info.type,
+              ...(l.info.account ? { account: l.info.account } : {}),
+              tokenHost: `oauth2.${l.info.universeDomain}`,
+            });
+          }
+          checkScopes(l, client);
+          return value;
+        })(),
         signal,
       );
-      if (!token) throw new CredentialsError('Google sign-in returned no access token.', options.setting);
+      if (!token)
+        throw new CredentialsError(
+          `Google sign-in with ${l.origin.label} returned no access token.`,
+          settingOf(l.origin),
+        );
       return token;
+    },
+    async requestHeaders(signal): Promise<Record<string, string>> {
+      const headers: Record<string, string> = {};
+      if (options.sendQuotaProject === false) return headers;
+      const l = await abortable(load(), signal);
+      if (l.info.quotaProject) headers['x-goog-user-project'] = l.info.quotaProject;
+      return headers;
+    },
+    async describe(signal) {
+      const l = await abortable(load(), signal);
+      return { ...l.info, origin: { ...l.info.origin }, requestedScopes: [...l.info.requestedScopes] };
     },
   };
 }

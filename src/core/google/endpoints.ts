@@ -59,6 +59,10 @@ export interface EndpointOptions {
   env?: Record<string, string | undefined>;
   /** Service prefix of the host; "aiplatform" by default. */
   service?: string;
+  /** cloudbench.mtls.endpoint; when set it wins over GOOGLE_API_USE_MTLS_ENDPOINT. */
+  mtlsEndpoint?: MtlsEndpointMode;
+  /** cloudbench.mtls.clientCertificate; when set it wins over GOOGLE_API_USE_CLIENT_CERTIFICATE. */
+  useClientCertificate?: boolean;
 }
 
 export interface EndpointChoice {
@@ -77,7 +81,8 @@ export interface EndpointChoice {
   clientCert?: ClientCertificate;
 }
 
-function readUseClientCertificate(env: Record<string, string | undefined>): boolean {
+function readUseClientCertificate(options: EndpointOptions, env: Record<string, string | undefined>): boolean {
+  if (options.useClientCertificate !== undefined) return options.useClientCertificate;
   const raw = env['GOOGLE_API_USE_CLIENT_CERTIFICATE'];
   if (raw === undefined || raw === '') return false;
   const value = raw.toLowerCase();
@@ -89,7 +94,8 @@ function readUseClientCertificate(env: Record<string, string | undefined>): bool
   );
 }
 
-function readMtlsMode(env: Record<string, string | undefined>): MtlsEndpointMode {
+function readMtlsMode(options: EndpointOptions, env: Record<string, string | undefined>): MtlsEndpointMode {
+  if (options.mtlsEndpoint !== undefined) return options.mtlsEndpoint;
   const raw = env['GOOGLE_API_USE_MTLS_ENDPOINT'];
   if (raw === undefined || raw === '') return 'auto';
   const value = raw.toLowerCase();
@@ -193,9 +199,10 @@ export function findDefaultClientCertSource(home: string = homedir()): ClientCer
       );
     }
     const output = await new Promise<string>((resolve, reject) => {
-      execFile(command[0], command.slice(1), { timeout: 30_000 }, (err, stdout) =>
-        err ? reject(err) : resolve(stdout),
-      );
+      execFile(command[0], command.slice(1), { timeout: 30_000 }, (err, stdout) => {
+        if (err) reject(err instanceof Error ? err : new Error('the certificate provider failed'));
+        else resolve(stdout);
+      });
     }).catch((err: unknown) => {
       throw new MutualTlsChannelError(`The client certificate provider failed: ${(err as Error).message}`, {
         cause: err,
@@ -209,17 +216,24 @@ export function findDefaultClientCertSource(home: string = homedir()): ClientCer
   };
 }
 
+/** The endpoint decision without the certificate itself (loading it may run a helper program). */
+export interface EndpointPlan extends Omit<EndpointChoice, 'clientCert'> {
+  /** Where the client certificate comes from, when one is to be presented. */
+  certSource?: ClientCertSource;
+}
+
 /**
  * Picks the endpoint for one location, exactly as seed 000 "Authentication" 3-6 describes:
- * an explicit endpoint wins; otherwise GOOGLE_API_USE_MTLS_ENDPOINT (auto by default) decides
- * between the mTLS and the regular host; a client certificate is used only when
- * GOOGLE_API_USE_CLIENT_CERTIFICATE is true, the supplied source first, then the default one;
+ * an explicit endpoint wins; otherwise the mTLS mode (cloudbench.mtls.endpoint, else
+ * GOOGLE_API_USE_MTLS_ENDPOINT, auto by default) decides between the mTLS and the regular host; a
+ * client certificate is used only when cloudbench.mtls.clientCertificate (else
+ * GOOGLE_API_USE_CLIENT_CERTIFICATE) is on, the supplied source first, then the default one;
  * the universe domain is refused together with mTLS.
  */
-export async function chooseEndpoint(options: EndpointOptions = {}): Promise<EndpointChoice> {
+export function planEndpoint(options: EndpointOptions = {}): EndpointPlan {
   const env = options.env ?? process.env;
-  const useClientCert = readUseClientCertificate(env);
-  const mode = readMtlsMode(env);
+  const useClientCert = readUseClientCertificate(options, env);
+  const mode = readMtlsMode(options, env);
   const universeDomain = readUniverseDomain(options, env);
   const explicit = options.apiEndpoint?.trim();
 
@@ -237,22 +251,13 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
     };
   }
 
-  let clientCert: ClientCertificate | undefined;
+  let certSource: ClientCertSource | undefined;
   if (useClientCert) {
     const defaultSource =
       options.defaultClientCertSource === undefined ? findDefaultClientCertSource() : options.defaultClientCertSource;
-    const source = options.clientCertSource ?? defaultSource ?? undefined;
-    if (source) {
-      try {
-        clientCert = await source();
-      } catch (err) {
-        if (err instanceof MutualTlsChannelError) throw err;
-        throw new MutualTlsChannelError(`The client certificate could not be loaded: ${(err as Error).message}`, {
-          cause: err,
-        });
-      }
-    }
+    certSource = options.clientCertSource ?? defaultSource ?? undefined;
   }
+  const withCert = certSource ? { certSource } : {};
 
   if (explicit) {
     const { host, port } = splitHostPort(explicit);
@@ -260,17 +265,17 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
       address: formatAddress(host, port),
       host,
       port,
-      mtls: clientCert !== undefined,
+      mtls: certSource !== undefined,
       plaintext: false,
       universeDomain,
       reason: 'explicit',
-      ...(clientCert ? { clientCert } : {}),
+      ...withCert,
     };
   }
 
   const service = options.service ?? AIPLATFORM_SERVICE;
   const location = options.location && options.location !== 'global' ? options.location : undefined;
-  const useMtls = mode === 'always' || (mode === 'auto' && clientCert !== undefined);
+  const useMtls = mode === 'always' || (mode === 'auto' && certSource !== undefined);
   if (useMtls) {
     if (universeDomain !== DEFAULT_UNIVERSE_DOMAIN) {
       throw new MutualTlsChannelError(
@@ -288,11 +293,11 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
       plaintext: false,
       universeDomain,
       reason: 'mtls',
-      ...(clientCert ? { clientCert } : {}),
+      ...withCert,
     };
   }
   const host = location ? `${location}-${service}.${universeDomain}` : `${service}.${universeDomain}`;
-  // A certificate found while GOOGLE_API_USE_MTLS_ENDPOINT=never is still presented, as Google's clients do.
+  // A certificate found while the mTLS endpoint is "never" is still presented, as Google's clients do.
   return {
     address: formatAddress(host, DEFAULT_PORT),
     host,
@@ -301,6 +306,60 @@ export async function chooseEndpoint(options: EndpointOptions = {}): Promise<End
     plaintext: false,
     universeDomain,
     reason: location ? 'regional' : 'global',
-    ...(clientCert ? { clientCert } : {}),
+    ...withCert,
   };
+}
+
+/** Loads the client certificate a plan names, with the mutual-TLS error type for every failure. */
+export async function loadClientCertificate(source: ClientCertSource): Promise<ClientCertificate> {
+  try {
+    return await source();
+  } catch (err) {
+    if (err instanceof MutualTlsChannelError) throw err;
+    throw new MutualTlsChannelError(`The client certificate could not be loaded: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+}
+
+/** planEndpoint, then the client certificate loaded: what a gRPC channel needs. */
+export async function chooseEndpoint(options: EndpointOptions = {}): Promise<EndpointChoice> {
+  const { certSource, ...plan } = planEndpoint(options);
+  if (!certSource) return plan;
+  return { ...plan, clientCert: await loadClientCertificate(certSource) };
+}
+
+/** The https:// (or, for the loopback sandbox, http://) base URL of a REST plan. */
+export function restBaseUrl(plan: EndpointPlan, explicitUrl?: string): string {
+  if (plan.reason === 'explicit' && explicitUrl) return explicitUrl.replace(/\/+$/, '');
+  const scheme = plan.plaintext ? 'http' : 'https';
+  const host = plan.host.includes(':') ? `[${plan.host}]` : plan.host;
+  return plan.port === DEFAULT_PORT && !plan.plaintext ? `${scheme}://${host}` : `${scheme}://${host}:${plan.port}`;
+}
+
+export type RestService = 'apikeys' | 'secops';
+
+export interface RestEndpointOptions extends Omit<EndpointOptions, 'service' | 'location' | 'apiEndpoint'> {
+  /** The endpoint override (a base URL); always wins. */
+  override?: string;
+  /** SecOps region id ("us" has no host prefix). */
+  region?: string;
+}
+
+/**
+ * The base URL of API Keys or the SecOps Search API with every rule of the gRPC endpoints:
+ * override, mTLS host, the SecOps region prefix and the universe domain.
+ */
+export function planRestEndpoint(
+  service: RestService,
+  options: RestEndpointOptions = {},
+): EndpointPlan & { baseUrl: string } {
+  const { override, region, ...rest } = options;
+  const plan = planEndpoint({
+    ...rest,
+    service: service === 'apikeys' ? 'apikeys' : 'backstory',
+    ...(service === 'secops' && region && region !== 'us' ? { location: region } : {}),
+    ...(override ? { apiEndpoint: override } : {}),
+  });
+  return { ...plan, baseUrl: restBaseUrl(plan, override) };
 }

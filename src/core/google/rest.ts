@@ -1,8 +1,34 @@
 // JSON over HTTP for Google REST APIs (API Keys v2, SecOps Search v1) on undici.
-import { request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { CancelledError, GoogleApiError, throwIfAborted } from './errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry';
 import type { TokenSource } from './credentials';
+import { loadClientCertificate, type ClientCertSource } from './endpoints';
+
+export const REST_CLIENT_VERSION = '0.1.0';
+
+/** x-goog-api-client for REST calls: names Node, the HTTP library and Cloudbench, as Google's clients do. */
+export function restApiClientHeader(): string {
+  return `gl-node/${process.versions.node} rest/undici cloudbench/${REST_CLIENT_VERSION}`;
+}
+
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+/**
+ * The dispatcher for calls to Google: through the proxy of HTTPS_PROXY / HTTP_PROXY (NO_PROXY
+ * honoured) when one is set, presenting the client certificate for mTLS when there is one;
+ * undefined means undici's default.
+ */
+export function googleDispatcher(
+  clientCert?: { cert: string; key: string },
+  env: Record<string, string | undefined> = process.env,
+): Dispatcher | undefined {
+  const proxied = PROXY_VARIABLES.some((v) => env[v]);
+  const tls = clientCert ? { cert: clientCert.cert, key: clientCert.key } : undefined;
+  if (proxied) return new EnvHttpProxyAgent({ ...(tls ? { connect: tls, requestTls: tls } : {}) });
+  if (tls) return new Agent({ connect: tls });
+  return undefined;
+}
 
 export type QueryValue = string | number | boolean | undefined | null | ReadonlyArray<string | number | boolean>;
 
@@ -28,6 +54,8 @@ export interface RestClientOptions {
   timeoutMs?: number;
   userAgent?: string;
   dispatcher?: Dispatcher;
+  /** Client certificate to present (mTLS endpoints); loaded on the first call. */
+  clientCert?: ClientCertSource;
   /** Called before each retry: for logs (never pass it secrets). */
   onRetry?: (methodName: string, err: unknown, attempt: number, delayMs: number) => void;
 }
@@ -58,6 +86,7 @@ function parseRetryAfter(header: string | string[] | undefined): number | undefi
 
 export class RestClient {
   private readonly baseUrl: string;
+  private dispatcher: Promise<Dispatcher | undefined> | undefined;
   constructor(private readonly options: RestClientOptions) {
     let url: URL;
     try {
@@ -72,6 +101,18 @@ export class RestClient {
 
   get base(): string {
     return this.baseUrl;
+  }
+
+  private getDispatcher(): Promise<Dispatcher | undefined> {
+    if (this.options.dispatcher) return Promise.resolve(this.options.dispatcher);
+    if (!this.dispatcher) {
+      const source = this.options.clientCert;
+      this.dispatcher = (source ? loadClientCertificate(source) : Promise.resolve(undefined)).then((cert) =>
+        googleDispatcher(cert),
+      );
+      this.dispatcher.catch(() => (this.dispatcher = undefined));
+    }
+    return this.dispatcher;
   }
 
   async request<T>(req: RestRequest): Promise<T> {
@@ -111,8 +152,11 @@ export class RestClient {
       authorization: `Bearer ${token}`,
       accept: 'application/json',
       'user-agent': this.options.userAgent ?? 'cloudbench',
+      'x-goog-api-client': restApiClientHeader(),
+      ...(await this.options.tokens.requestHeaders?.(req.signal)),
       ...req.headers,
     };
+    const dispatcher = await this.getDispatcher();
     let body: string | undefined;
     if (req.body !== undefined) {
       body = JSON.stringify(req.body);
@@ -125,7 +169,7 @@ export class RestClient {
         headers,
         ...(body !== undefined ? { body } : {}),
         signal,
-        ...(this.options.dispatcher ? { dispatcher: this.options.dispatcher } : {}),
+        ...(dispatcher ? { dispatcher } : {}),
       });
     } catch (err) {
       if (req.signal?.aborted) throw new CancelledError();

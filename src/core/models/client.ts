@@ -484,6 +484,9 @@ export class ModelRegistryClient {
         'x-goog-api-client',
         `gl-node/${process.versions.node} grpc/${grpcVersion()} cloudbench/${CLIENT_VERSION}`,
       );
+      // The quota project (x-goog-user-project) and any other non-secret headers of the credentials.
+      for (const [name, value] of Object.entries((await this.options.tokenSource.requestHeaders?.(opts.signal)) ?? {}))
+        metadata.set(name, value);
       return new Promise<Res>((resolve, reject) => {
         if (opts.signal?.aborted) return reject(new CancelledError());
         let onAbort: (() => void) | undefined;

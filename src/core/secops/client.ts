@@ -2,6 +2,7 @@
 // paced by the per-method budgets, with 429s honoured and everything cancellable.
 import type { Dispatcher } from 'undici';
 import type { TokenSource } from '../google/credentials';
+import type { ClientCertSource } from '../google/endpoints';
 import { CancelledError, GoogleApiError, isCancellation } from '../google/errors';
 import { RestClient, isTransportError, type QueryValue } from '../google/rest';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
@@ -83,6 +84,8 @@ export interface SecOpsClientOptions {
   /** Deadline for udmSearch; by default a little over the server's own 10 minutes, so its answer wins. */
   udmSearchTimeoutMs?: number;
   dispatcher?: Dispatcher;
+  /** Client certificate for an mTLS endpoint. */
+  clientCert?: ClientCertSource;
   userAgent?: string;
   /** Told about every retry (never given secrets): for logs. */
   onRetry?: (method: SecOpsMethod, err: unknown, attempt: number, delayMs: number) => void;
@@ -278,6 +281,7 @@ export class SecOpsClient {
       timeoutMs: this.timeoutMs,
       userAgent: options.userAgent ?? 'cloudbench-secops',
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.clientCert ? { clientCert: options.clientCert } : {}),
     });
   }
 

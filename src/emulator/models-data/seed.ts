@@ -15,6 +15,11 @@ import {
 import { jsonToValue, numericId, type Json } from '../grpc/util';
 import { CATALOG, DEMO_ENDPOINTS, type CatalogEntry, type ModelKind } from './catalog';
 import { mulberry32 } from '../random';
+import {
+  classificationMetrics as classificationMetricsOf,
+  regressionMetrics as regressionMetricsOf,
+  textGenerationMetrics,
+} from './metrics';
 
 const DAY = 86_400_000;
 const SCHEMA = 'gs://google-cloud-aiplatform/schema/modelevaluation';
@@ -161,58 +166,27 @@ function kindSpec(entry: CatalogEntry, versionIndex: number, rng: Rng): ProtoObj
   }
 }
 
-function classificationMetrics(classes: string[], quality: number, rng: Rng): Json {
-  const thresholds = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
-  const confidenceMetrics = thresholds.map((t) => {
-    const recall = round(Math.max(0, Math.min(1, quality + (0.5 - t) * 0.35 + between(rng, -0.02, 0.02))));
-    const precision = round(Math.max(0, Math.min(1, quality - (0.5 - t) * 0.25 + between(rng, -0.02, 0.02))));
-    const f1Score = precision + recall > 0 ? round((2 * precision * recall) / (precision + recall)) : 0;
-    return {
-      confidenceThreshold: t,
-      recall,
-      precision,
-      f1Score,
-      falsePositiveRate: round(Math.max(0, (1 - precision) * (1 - t) * 0.6)),
-    };
-  });
-  const total = 2000 + Math.floor(rng() * 8000);
-  const perClass = Math.floor(total / classes.length);
-  const rows = classes.map((_, i) =>
-    classes.map((__, j) => {
-      if (i === j) return Math.round(perClass * quality);
-      return Math.round((perClass * (1 - quality)) / Math.max(1, classes.length - 1));
-    }),
-  );
-  return {
-    auPrc: round(Math.min(0.999, quality + 0.03)),
-    auRoc: round(Math.min(0.999, quality + 0.05)),
-    logLoss: round(between(rng, 0.08, 0.45)),
-    confidenceMetrics,
-    confusionMatrix: {
-      annotationSpecs: classes.map((c, i) => ({ id: String(i + 1), displayName: c })),
-      rows,
-    },
-  };
+/**
+ * The demo's metrics come from ./metrics with a generator of their own, seeded by the evaluation;
+ * the shared generator still advances by as many draws as the first demo's metrics took, so every
+ * other part of the demo (aliases, labels, evaluation counts) stays as it was.
+ */
+function burn(rng: Rng, draws: number): void {
+  for (let i = 0; i < draws; i++) rng();
 }
 
-function regressionMetrics(quality: number, rng: Rng, forecasting: boolean): Json {
-  const rmse = round(between(rng, 2, 40) * (1.2 - quality));
-  const base: Record<string, Json> = {
-    rootMeanSquaredError: rmse,
-    meanAbsoluteError: round(rmse * 0.72),
-    meanAbsolutePercentageError: round(between(rng, 4, 25) * (1.2 - quality)),
-    rSquared: round(quality),
-    rootMeanSquaredLogError: round(between(rng, 0.05, 0.3)),
-  };
-  if (forecasting) {
-    base.weightedAbsolutePercentageError = round(between(rng, 5, 20) * (1.2 - quality));
-    base.quantileMetrics = [0.1, 0.5, 0.9].map((q) => ({
-      quantile: q,
-      scaledPinballLoss: round(between(rng, 0.02, 0.2)),
-      observedQuantile: round(q + between(rng, -0.03, 0.03)),
-    }));
-  }
-  return base;
+function localRng(seed: string): Rng {
+  return mulberry32(Number(numericId(seed).slice(-9)));
+}
+
+function classificationMetrics(classes: string[], quality: number, rng: Rng, seed: string): Json {
+  burn(rng, 24);
+  return classificationMetricsOf(classes, quality, localRng(seed));
+}
+
+function regressionMetrics(quality: number, rng: Rng, forecasting: boolean, seed: string): Json {
+  burn(rng, forecasting ? 10 : 3);
+  return regressionMetricsOf(quality, localRng(seed), forecasting);
 }
 
 function detectionMetrics(quality: number): Json {
@@ -289,15 +263,26 @@ function addEvaluations(
   index: number,
   rng: Rng,
 ): void {
+  if (entry.kind === 'tuned-llm') {
+    addTextGenerationEvaluation(model, entry, version, index);
+    return;
+  }
   const schema = schemaFor(entry.kind, !!entry.classes?.length);
   if (!schema) return;
   const count = index === 1 || rng() < 0.6 ? 1 : 2;
   for (let e = 0; e < count; e++) {
     const quality = Math.min(0.97, 0.72 + index * 0.035 + between(rng, -0.03, 0.04) - e * 0.01);
     let metrics: Json;
-    if (schema.classification) metrics = classificationMetrics(entry.classes!, quality, rng);
+    const seed = `metrics:${entry.displayName}:${version.versionId}:${e}`;
+    if (schema.classification) metrics = classificationMetrics(entry.classes!, quality, rng, seed);
     else if (entry.kind === 'object-detection') metrics = detectionMetrics(quality);
-    else metrics = regressionMetrics(quality, rng, entry.kind === 'forecasting' || entry.displayName.includes('arima'));
+    else
+      metrics = regressionMetrics(
+        quality,
+        rng,
+        entry.kind === 'forecasting' || entry.displayName.includes('arima'),
+        seed,
+      );
     const createTime = version.createTime + (e + 1) * 3_600_000;
     const id = numericId(`evaluation:${entry.displayName}:${version.versionId}:${e}`);
     const evaluation: EvaluationRecord = {
@@ -328,7 +313,9 @@ function addEvaluations(
           message: {
             slice: { dimension: 'annotationSpec', value: className },
             metricsSchemaUri: schema.uri,
-            metrics: jsonToValue(classificationMetrics([className, 'other'], sliceQuality, rng)),
+            metrics: jsonToValue(
+              classificationMetrics([className, 'other'], sliceQuality, rng, `${seed}:${className}`),
+            ),
           },
           annotations:
             e === 0 && (entry.kind === 'image-classification' || entry.kind === 'text-classification')
@@ -340,6 +327,29 @@ function addEvaluations(
     model.evaluations.set(id, evaluation);
   }
   void store;
+}
+
+/** A tuned language model's evaluation on its held-out prompts (its own generator: see burn()). */
+function addTextGenerationEvaluation(model: ModelRecord, entry: CatalogEntry, version: VersionRecord, index: number) {
+  const rng = localRng(`metrics:${entry.displayName}:${version.versionId}:text`);
+  const id = numericId(`evaluation:${entry.displayName}:${version.versionId}:text`);
+  const quality = Math.min(0.95, 0.7 + index * 0.05 + between(rng, -0.02, 0.02));
+  model.evaluations.set(id, {
+    id,
+    versionId: version.versionId,
+    createTime: version.createTime + 3_600_000,
+    message: {
+      displayName: `evaluation-v${version.versionId}-heldout-prompts`,
+      metricsSchemaUri: `${SCHEMA}/general_text_generation_metrics_1.0.0.yaml`,
+      metrics: jsonToValue(textGenerationMetrics(quality, rng)),
+      sliceDimensions: [],
+      metadata: jsonToValue({
+        evaluation_dataset_path: [`gs://cloudbench-demo-data/${entry.displayName}/eval/heldout.jsonl`],
+        evaluation_dataset_type: 'gcs',
+      }),
+    },
+    slices: new Map(),
+  });
 }
 
 const EXTRA_ALIASES = ['champion', 'challenger', 'staging', 'canary', 'golden', 'baseline'];

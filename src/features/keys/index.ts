@@ -1,13 +1,7 @@
 // API keys in the editor (seed 001): the keys tree and every cloudbench.keys.* command.
 import * as vscode from 'vscode';
 import { checkRequest, formatCheckReport } from '../../core/apikeys/check';
-import {
-  ApiKeysClient,
-  DEFAULT_API_KEYS_ENDPOINT,
-  EtagConflictError,
-  daysLeftToUndelete,
-  explainKeysError,
-} from '../../core/apikeys/client';
+import { ApiKeysClient, EtagConflictError, daysLeftToUndelete, explainKeysError } from '../../core/apikeys/client';
 import { summarizeRestrictions } from '../../core/apikeys/describe';
 import { UNDELETE_WINDOW_DAYS, type ApiKey } from '../../core/apikeys/types';
 import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
@@ -67,10 +61,12 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
 
   const client = (): ApiKeysClient => {
     const connection = services.connection();
-    const endpoint = connection.endpoint('apiKeys');
+    // The override, else apikeys.<universe domain> (or its mTLS host).
+    const target = connection.restEndpoint('apikeys');
     return new ApiKeysClient({
-      baseUrl: endpoint ?? DEFAULT_API_KEYS_ENDPOINT,
-      tokens: connection.cloudTokens(endpoint ?? DEFAULT_API_KEYS_ENDPOINT),
+      baseUrl: target.baseUrl,
+      tokens: connection.cloudTokens(target.baseUrl),
+      ...(target.certSource ? { clientCert: target.certSource } : {}),
       retry: connection.settings.retry,
       timeoutMs: connection.settings.timeoutMs,
       onRetry: (method, err, attempt, delay) =>

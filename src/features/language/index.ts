@@ -12,11 +12,15 @@ import {
 import { registerCommand } from '../../platform/commands';
 import { getLogger, showLogs } from '../../platform/log';
 import {
+  KNOWN_REFERENCE_LISTS_NOTIFICATION,
   REFERENCE_LISTS_NOTIFICATION,
+  isKnownReferenceListsParams,
   isReferenceLists,
+  type KnownReferenceListsParams,
   type ReferenceListsParams,
   type UdmInitializationOptions,
 } from '../../server/protocol';
+import type { KnownReferenceList } from '../../udm/reference-lists';
 import type { Services } from '../services';
 
 const log = getLogger('udm-language');
@@ -39,17 +43,18 @@ let client: LanguageClient | undefined;
 let starting: Promise<void> | undefined;
 let traceChannel: vscode.LogOutputChannel | undefined;
 let referenceLists: Record<string, string[]> | undefined;
+let knownReferenceLists: KnownReferenceList[] | undefined;
 const crashTimes: number[] = [];
 
-/**
- * Tells the language server which reference lists exist, so `in %name` is checked and completed.
- * Safe to call before the server runs; the lists are handed over when it starts.
- */
 /** The reference lists the language server was given, so other UDM inputs check them the same way. */
 export function getReferenceLists(): Record<string, string[]> | undefined {
   return referenceLists;
 }
 
+/**
+ * Tells the language server which reference lists exist with their entries, so `in %name` is checked
+ * and completed. Safe to call before the server runs; the lists are handed over when it starts.
+ */
 export function setReferenceLists(lists: Record<string, string[]>): void {
   if (!isReferenceLists(lists)) throw new Error('reference lists must map names to arrays of strings');
   referenceLists = lists;
@@ -59,6 +64,25 @@ export function setReferenceLists(lists: Record<string, string[]>): void {
   }
 }
 
+/**
+ * Tells the language server what is known of the reference lists (name, type, size, description,
+ * preview), so `%` completes them, an unknown `%name` is a warning and hover describes the list.
+ * Each call replaces the previous table. Safe to call before the server runs: the lists are handed
+ * over when it starts (and again after a restart).
+ */
+export function setKnownReferenceLists(lists: readonly KnownReferenceList[]): void {
+  const params: KnownReferenceListsParams = { lists: lists.map((l) => ({ ...l, preview: [...l.preview] })) };
+  if (!isKnownReferenceListsParams(params))
+    throw new Error('reference lists need a name (letters, digits, _), a contentType, a size and a preview');
+  knownReferenceLists = params.lists;
+  if (client?.isRunning()) void client.sendNotification(KNOWN_REFERENCE_LISTS_NOTIFICATION, params);
+}
+
+/** What setKnownReferenceLists was last given (for other UDM inputs such as the results panel's query bar). */
+export function getKnownReferenceLists(): readonly KnownReferenceList[] | undefined {
+  return knownReferenceLists;
+}
+
 function createClient(context: vscode.ExtensionContext): LanguageClient {
   const module = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
@@ -66,7 +90,11 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   traceChannel ??= vscode.window.createOutputChannel(TRACE_CHANNEL_NAME, { log: true });
-  const initializationOptions: UdmInitializationOptions = referenceLists ? { referenceLists } : {};
+  // Read when the client starts, so a restart hands over the latest lists too.
+  const initializationOptions = (): UdmInitializationOptions => ({
+    ...(referenceLists ? { referenceLists } : {}),
+    ...(knownReferenceLists ? { knownReferenceLists } : {}),
+  });
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
       { language: UDM_LANGUAGE_ID, scheme: 'file' },
@@ -122,6 +150,11 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       log.info('UDM language server started');
       if (referenceLists)
         void c.sendNotification(REFERENCE_LISTS_NOTIFICATION, { lists: referenceLists } satisfies ReferenceListsParams);
+      // Lists set while the server was starting missed the initialization options.
+      if (knownReferenceLists)
+        void c.sendNotification(KNOWN_REFERENCE_LISTS_NOTIFICATION, {
+          lists: knownReferenceLists,
+        } satisfies KnownReferenceListsParams);
     } catch (err) {
       client = undefined;
       log.error('UDM language server did not start', err);

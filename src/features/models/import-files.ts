@@ -18,7 +18,7 @@ export function parseImport<T>(typeName: string, values: unknown[], file: string
     try {
       return fromProto3Json(typeName, v, `[${i}]`) as T;
     } catch (err) {
-      if (err instanceof ProtoJsonError) throw new Error(`${lastSegment(file)} ${err.message}`);
+      if (err instanceof ProtoJsonError) throw new Error(`${lastSegment(file)} ${err.message}`, { cause: err });
       throw err;
     }
   });

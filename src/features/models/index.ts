@@ -3,6 +3,9 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import type { ModelRegistryClient } from '../../core/models/client';
+import type * as ClientModuleType from '../../core/models/client';
+import type * as WireModuleType from '../../core/models/wire';
+import type * as ImportModuleType from './import-files';
 import type { EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
 import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
@@ -17,6 +20,8 @@ import {
   validateAlias,
   validateModelId,
 } from './presentation';
+import { MetricsPanel } from './metrics-panel';
+import { metricsSourceFor } from './metrics-source';
 import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
 import {
   AnnotationNode,
@@ -65,9 +70,9 @@ function detailsType(node: ModelsNode): string | undefined {
 
 // The gRPC stack and the proto descriptor cost tens of milliseconds to load, so they are required on
 // first use (a project being browsed), not when the extension activates.
-type ClientModule = typeof import('../../core/models/client');
-type WireModule = typeof import('../../core/models/wire');
-type ImportModule = typeof import('./import-files');
+type ClientModule = typeof ClientModuleType;
+type WireModule = typeof WireModuleType;
+type ImportModule = typeof ImportModuleType;
 /* eslint-disable @typescript-eslint/no-require-imports */
 const lazy = {
   client: (): ClientModule => require('../../core/models/client') as ClientModule,
@@ -83,10 +88,8 @@ function buildClient(connection: Connection): ModelRegistryClient | undefined {
   const endpoint = connection.endpoint('models');
   return new (lazy.client().ModelRegistryClient)({
     tokenSource: connection.cloudTokens(endpoint),
-    endpoint: {
-      ...(endpoint ? { apiEndpoint: endpoint } : {}),
-      ...(s.universeDomain ? { universeDomain: s.universeDomain } : {}),
-    },
+    // The override, universe domain and mTLS settings: every regional host follows them.
+    endpoint: connection.modelsEndpointOptions(),
     retry: s.retry,
     timeoutMs: s.timeoutMs,
     log: (m) => log.debug(m),
@@ -110,12 +113,12 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
         ? await readFile(uri.fsPath, 'utf8')
         : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch (err) {
-    throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`);
+    throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`, { cause: err });
   }
   try {
     return { path: uri.fsPath, json: JSON.parse(text) };
   } catch (err) {
-    throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -166,6 +169,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       connection = c;
       built = undefined;
       old?.close();
+      MetricsPanel.closeAll();
       provider.refresh();
     }),
     { dispose: () => built?.client?.close() },
@@ -233,6 +237,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
           ? `${n.resourceName}/checkpoint-${n.checkpoint.checkpointId ?? ''}`
           : n.resourceName;
     await details.open(path, toProto3Json(type, value));
+  });
+
+  registerCommand(context, 'cloudbench.models.showMetrics', (node?: ModelsNode) => {
+    const n = nodeOf(node, EvaluationNode, SliceNode);
+    MetricsPanel.show(context.extensionUri, metricsSourceFor(need(), n));
   });
 
   registerCommand(context, 'cloudbench.models.copyResourceName', async (node?: ModelsNode) => {
@@ -437,6 +446,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
     });
     provider.refresh(refreshNode);
+    if (outcome.state === 'succeeded') MetricsPanel.markDeleted(modelName);
     reportOutcome(title, outcome, `Deleted model ${label}.`);
   };
 
@@ -523,6 +533,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
     });
     provider.refresh(n.parent);
+    if (outcome.state === 'succeeded') MetricsPanel.markDeleted(n.modelName, n.version.versionId);
     reportOutcome(title, outcome, `Deleted ${label}.`);
   });
 

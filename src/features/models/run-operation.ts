@@ -106,7 +106,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           }
         },
       });
-      token.onCancellationRequested(() => {
+      const onCancel = token.onCancellationRequested(() => {
         progress.report({ message: 'asking the server to cancel…' });
         cancel().then(
           (message) => {
@@ -155,6 +155,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         handle.finish('failed', message);
         return { state: 'failed', message };
       } finally {
+        onCancel.dispose();
         if (!keepInJournal) options.journal?.remove(started.name);
       }
     },

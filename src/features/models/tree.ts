@@ -11,6 +11,7 @@ import type {
   ModelEvaluationSlice,
 } from '../../core/models/types';
 import { PagedList } from '../../core/paging';
+import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../core/models/metrics';
 import { describeError, GoogleApiError } from '../../core/google/errors';
 import {
   annotationLabel,
@@ -395,8 +396,18 @@ export class EvaluationNode extends PagedParent {
     this.resourceName = evaluation.name ?? '';
     this.id = `evaluation:${this.resourceName}`;
     this.contextValue = 'evaluation';
-    this.description = evaluationDescription(evaluation);
-    this.tooltip = `${evaluationLabel(evaluation)}\n${this.resourceName}\nMetrics schema: ${evaluation.metricsSchemaUri ?? '—'}\nCreated: ${formatTime(evaluation.createTime)}`;
+    const headline = headlineSummary(evaluation.metrics, evaluation.metricsSchemaUri);
+    this.description = headline || evaluationDescription(evaluation);
+    this.tooltip = [
+      evaluationLabel(evaluation),
+      ...headlineLines(evaluation.metrics, evaluation.metricsSchemaUri),
+      this.resourceName,
+      `Metrics schema: ${SCHEMA_TITLES[schemaOf(evaluation.metricsSchemaUri)]} (${evaluation.metricsSchemaUri ?? '—'})`,
+      (evaluation.sliceDimensions ?? []).length ? `Slices by ${(evaluation.sliceDimensions ?? []).join(', ')}` : '',
+      `Created: ${formatTime(evaluation.createTime)}`,
+    ]
+      .filter(Boolean)
+      .join('\n');
     this.iconPath = new vscode.ThemeIcon('graph');
   }
 
@@ -423,12 +434,17 @@ export class SliceNode extends ModelsNode {
     this.resourceName = slice.name ?? '';
     this.id = `slice:${this.resourceName}`;
     this.contextValue = 'slice';
-    this.description = lastSegment(slice.name);
-    this.tooltip = `${sliceLabel(slice)}\n${this.resourceName}\nCreated: ${formatTime(slice.createTime)}`;
+    this.description = headlineSummary(slice.metrics, slice.metricsSchemaUri) || lastSegment(slice.name);
+    this.tooltip = [
+      sliceLabel(slice),
+      ...headlineLines(slice.metrics, slice.metricsSchemaUri),
+      this.resourceName,
+      `Created: ${formatTime(slice.createTime)}`,
+    ].join('\n');
     this.iconPath = new vscode.ThemeIcon('pie-chart');
   }
 
-  override async getChildren(): Promise<ModelsNode[]> {
+  override getChildren(): Promise<ModelsNode[]> {
     const annotations = this.ctx.importedAnnotations(this.resourceName);
     const nodes: ModelsNode[] = annotations.map((a, i) => {
       const n = new AnnotationNode(this.resourceName, a, i);
@@ -444,7 +460,7 @@ export class SliceNode extends ModelsNode {
         'The Model Registry API imports evaluated annotations but has no call that lists them, so this tree shows the ones imported here.',
       ),
     );
-    return nodes;
+    return Promise.resolve(nodes);
   }
 
   override details(): unknown {

@@ -17,7 +17,6 @@ import {
 import type { FromWebview, RunInfo } from '../../core/secops/messages';
 import { answerQueryBar } from '../../core/secops/querybar-service';
 import { getReferenceLists } from '../language';
-import { resolveSecOpsBaseUrl } from '../../core/secops/regions';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
@@ -129,14 +128,15 @@ export class SearchController implements vscode.Disposable {
     const { settings } = connection;
     // endpoint() refuses a malformed override: falling back to the region's production host would
     // send the user's searches somewhere they did not mean.
-    const override = connection.endpoint('secops');
-    const baseUrl = resolveSecOpsBaseUrl({
-      region: settings.secops.region,
-      ...(override ? { endpointOverride: override } : {}),
-    });
+    // The region's host in the configured universe domain (or its mTLS host), or the override.
+    const target = connection.restEndpoint('secops');
+    const baseUrl = target.baseUrl;
     const tokens = connection.secopsTokens(baseUrl);
     const key = JSON.stringify([
       baseUrl,
+      target.mtls,
+      settings.universeDomain,
+      settings.quotaProject,
       settings.secops.credentialsFile,
       settings.credentialsFile,
       settings.timeoutMs,
@@ -156,6 +156,7 @@ export class SearchController implements vscode.Disposable {
       this.client = new SecOpsClient({
         baseUrl,
         tokens,
+        ...(target.certSource ? { clientCert: target.certSource } : {}),
         limiter,
         retry: settings.retry,
         timeoutMs: settings.timeoutMs,
@@ -226,8 +227,12 @@ export class SearchController implements vscode.Disposable {
         return await call();
       } catch (err) {
         if (!isQuotaError(err) || signal.aborted) throw err;
-        const limiter = this.getClient().limiter;
-        const until = limiter.snapshot(method).blockedUntil ?? Date.now() + (err.retryAfterMs ?? DEFAULT_QUOTA_WAIT_MS);
+        // Until the server takes calls again and the budget (refilled as the server admits calls)
+        // has one to spend.
+        const snap = this.getClient().limiter.snapshot(method);
+        const until =
+          Math.max(snap.blockedUntil ?? 0, snap.remaining === 0 ? (snap.nextRefillAt ?? 0) : 0) ||
+          Date.now() + (err.retryAfterMs ?? DEFAULT_QUOTA_WAIT_MS);
         log.info(`${method}: quota exhausted on the server; waiting until ${new Date(until).toISOString()}`);
         for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
           report(`Waiting for quota, retrying in ${Math.ceil(left / 1000)} s`);
@@ -369,7 +374,7 @@ export class SearchController implements vscode.Disposable {
       const { firstMs, lastMs, order } = plan.span;
       if (firstMs !== undefined && lastMs !== undefined) {
         const from = order === 'ascending' ? run.window.startMs : firstMs;
-        const to = order === 'descending' ? run.window.endMs : lastMs + 1;
+        const to = order === 'descending' ? run.window.endMs : Math.floor(lastMs / 1000) * 1000 + 1000;
         run.info.covered = { start: formatTime(from, 'start'), end: formatTime(Math.min(to, run.window.endMs), 'end') };
       }
       run.info.restSearches = plan.windows.length;

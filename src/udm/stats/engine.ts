@@ -2,7 +2,7 @@
 // aggregates the outcome: expressions, then applies condition:, order: and limit:. Per-event values
 // (fields, placeholders, functions of them) come from the same Compiler that filters events in the
 // sandbox's udmSearch, so a field reads the same here as everywhere else.
-import type { CompareOp, Expr, Operand } from '../ast';
+import type { ArithNode, CompareOp, Expr, Operand } from '../ast';
 import type { Compiler } from '../evaluate';
 import { findFunction, timestampSeconds, toStr } from '../functions';
 import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
@@ -426,16 +426,9 @@ function needsGroupContext(op: Operand, known: Set<string>): boolean {
   return false;
 }
 
-interface ArithView {
-  op: string;
-  left: Operand;
-  right: Operand | null;
-}
-
-/** Arithmetic (`sum(a) / count(b)`, `$x * 2`) as the parser writes it. */
-function asArith(op: Operand): ArithView | undefined {
-  const o = op as unknown as { type: string } & Partial<ArithView>;
-  return o.type === 'arith' && o.left && typeof o.op === 'string' ? (o as ArithView) : undefined;
+/** Arithmetic (`sum(a) / count(b)`, `$x * 2`). */
+function asArith(op: Operand): ArithNode | undefined {
+  return op.type === 'arith' ? op : undefined;
 }
 
 /** `+ - * / %` over two values; null when either is not a number or on division by zero. */
@@ -596,7 +589,10 @@ function rowValue(op: Operand, column: (name: string) => number, warnings: strin
     }
     default: {
       const arith = asArith(op);
-      if (!arith) return () => null;
+      if (!arith) {
+        warnings.push(`condition: a ${op.type} value cannot be compared on a table row.`);
+        return () => null;
+      }
       const left = rowValue(arith.left, column, warnings);
       const right = arith.right ? rowValue(arith.right, column, warnings) : () => null;
       return (row) => arithmetic(arith.op, left(row), right(row));

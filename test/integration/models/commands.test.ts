@@ -149,6 +149,7 @@ describe('models commands against the sandbox', function () {
       endpoint: (kind: 'models' | 'apiKeys' | 'secops') => (kind === 'models' ? sandbox.grpc : undefined),
       cloudTokens: () => sandboxTokenSource(),
       secopsTokens: () => sandboxTokenSource(),
+      modelsEndpointOptions: () => ({ apiEndpoint: sandbox.grpc }),
     };
     services = {
       extensionUri: context.extensionUri,

@@ -61,6 +61,7 @@ export class LspClient {
   readonly connection: MessageConnection;
   private readonly waiters: Array<{ uri: string; resolve: (p: PublishedDiagnostics) => void }> = [];
   readonly published: PublishedDiagnostics[] = [];
+  private readonly subscription: { dispose(): void };
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -69,7 +70,8 @@ export class LspClient {
     this.connection = ipc
       ? createMessageConnection(new IPCMessageReader(proc), new IPCMessageWriter(proc))
       : createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
-    this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
+    // Lives as long as the connection, which stop() disposes.
+    this.subscription = this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishedDiagnostics) => {
       this.published.push(p);
       const i = this.waiters.findIndex((w) => w.uri === p.uri);
       if (i >= 0) this.waiters.splice(i, 1)[0].resolve(p);
@@ -87,12 +89,15 @@ export class LspClient {
       ? fork(serverPath(), ['--node-ipc'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
       : spawn(process.execPath, [serverPath(), '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const client = new LspClient(proc, ipc);
-    const initializeResult = (await client.connection.sendRequest('initialize', {
-      processId: process.pid,
-      rootUri: null,
-      capabilities,
-      initializationOptions,
-    })) as { capabilities: Record<string, unknown> };
+    const initializeResult = await client.connection.sendRequest<{ capabilities: Record<string, unknown> }>(
+      'initialize',
+      {
+        processId: process.pid,
+        rootUri: null,
+        capabilities,
+        initializationOptions,
+      },
+    );
     await client.connection.sendNotification('initialized', {});
     return { client, initializeResult };
   }
@@ -116,7 +121,7 @@ export class LspClient {
   }
 
   request<R>(method: string, params: unknown): Promise<R> {
-    return this.connection.sendRequest(method, params) as Promise<R>;
+    return this.connection.sendRequest<R>(method, params);
   }
 
   async stop(): Promise<void> {
@@ -131,6 +136,7 @@ export class LspClient {
       this.proc.kill();
     }
     await exited;
+    this.subscription.dispose();
     this.connection.dispose();
   }
 }

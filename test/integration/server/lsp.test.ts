@@ -182,3 +182,71 @@ describe('UDM language server over node IPC (as the extension starts it)', funct
     }
   });
 });
+
+describe('UDM language server: what the Reference Lists view knows of the lists', function () {
+  this.timeout(60000);
+  const LISTS = [
+    {
+      name: 'corp_ranges',
+      contentType: 'CIDR',
+      size: 7,
+      description: 'Corporate ranges',
+      preview: ['10.0.0.0/8', '192.168.0.0/16'],
+    },
+    { name: 'admins', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 1, preview: ['root'] },
+  ];
+
+  it('completes known names with type and size, warns on unknown ones, hovers the list', async () => {
+    const { client } = await LspClient.start({}, undefined, true);
+    try {
+      const uri = 'file:///work/lists.udm';
+      const first = client.nextDiagnostics(uri);
+      await client.open(uri, 'principal.ip in cidr %corp');
+      assert.deepEqual((await first).diagnostics, [], 'names are not known yet: nothing is flagged');
+
+      const second = client.nextDiagnostics(uri);
+      await client.connection.sendNotification('cloudbench/referenceLists', { lists: LISTS });
+      const p = await second;
+      assert.equal(p.diagnostics.length, 1);
+      assert.equal(p.diagnostics[0].code, 'unknown-list');
+      assert.equal(p.diagnostics[0].severity, 2, 'an unknown name is a warning');
+      assert.match(p.diagnostics[0].message, /Did you mean %corp_ranges\?/);
+
+      const items = await client.request<CompletionItem[]>('textDocument/completion', {
+        textDocument: { uri },
+        position: { line: 0, character: 22 },
+      });
+      assert.deepEqual(items.map((i) => i.label).sort(), ['%admins', '%corp_ranges']);
+      assert.equal(items.find((i) => i.label === '%corp_ranges')?.detail, 'CIDR list, 7 entries');
+
+      // A malformed table is ignored; the known one stays.
+      await client.connection.sendNotification('cloudbench/referenceLists', { lists: [{ name: 'x' }] });
+      const third = client.nextDiagnostics(uri);
+      await client.change(uri, 'principal.ip in cidr %corp_ranges', 2);
+      assert.deepEqual((await third).diagnostics, []);
+      const h = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: 0, character: 25 },
+      });
+      assert.match(h.contents.value, /CIDR reference list, 7 entries/);
+      assert.match(h.contents.value, /Corporate ranges/);
+      assert.match(h.contents.value, /10\.0\.0\.0\/8\n192\.168\.0\.0\/16\n… 5 more/);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('takes the known lists from the initialization options', async () => {
+    const { client } = await LspClient.start({}, { knownReferenceLists: LISTS }, true);
+    try {
+      const uri = 'file:///work/lists2.udm';
+      const first = client.nextDiagnostics(uri);
+      await client.open(uri, 'principal.user.userid in %admin');
+      const p = await first;
+      assert.equal(p.diagnostics[0]?.code, 'unknown-list');
+      assert.match(p.diagnostics[0].message, /Did you mean %admins\?/);
+    } finally {
+      await client.stop();
+    }
+  });
+});

@@ -1,19 +1,73 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  ADC_SECOPS_LOGIN_COMMAND,
+  CLOUD_PLATFORM_SCOPE,
   CredentialsError,
   SANDBOX_TOKEN,
+  SECOPS_SCOPE,
   checkCredentialsFile,
+  explainTokenError,
+  googleTokenSource,
   isLoopbackEndpoint,
+  locateCredentials,
   tokenSourceFor,
+  type CredentialOrigin,
 } from '../../../src/core/google/credentials';
 import { TokenPolicy } from '../../../src/core/google/token-policy';
+import { redactSecrets } from '../../../src/core/secrets';
 
 const policy = new TokenPolicy({ universeDomain: () => 'googleapis.com', allowedHosts: () => [] });
+const DEST = 'https://apikeys.googleapis.com/v2/projects/p/locations/global/keys';
+
+const PRIVATE_KEY = generateKeyPairSync('rsa', { modulusLength: 1024 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
+
+function serviceAccount(extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    type: 'service_account',
+    project_id: 'p',
+    private_key_id: 'k1',
+    private_key: PRIVATE_KEY,
+    client_email: 'svc@p.iam.gserviceaccount.com',
+    client_id: '1',
+    token_uri: 'https://oauth2.googleapis.com/token',
+    ...extra,
+  });
+}
+
+const USER = JSON.stringify({
+  type: 'authorized_user',
+  client_id: 'cid.apps.googleusercontent.com',
+  client_secret: 'd-FL95Q19q7MQmFpd7hHD0Ty',
+  refresh_token: '1//refresh-token-value',
+  quota_project_id: 'billing-proj',
+});
+
+async function refusal(promise: Promise<unknown>): Promise<CredentialsError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof CredentialsError, String(err));
+    assert.ok(!/PRIVATE KEY|refresh-token-value|d-FL95Q19/.test(err.message), `leaks secrets: ${err.message}`);
+    assert.equal(redactSecrets(err.message), err.message);
+    return err;
+  }
+  assert.fail('expected a CredentialsError');
+}
 
 describe('credentials', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cb-cred-'));
+  const write = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
   it('recognises loopback endpoints in every form', () => {
     for (const e of [
       '127.0.0.1:50051',
@@ -43,37 +97,223 @@ describe('credentials', () => {
     assert.equal(tokenSourceFor('https://apikeys.googleapis.com', { scopes: ['s'], policy }).kind, 'google');
   });
 
-  it('names the setting when a key file is missing, not JSON or not a key', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cb-cred-'));
-    const bad = join(dir, 'bad.json');
-    writeFileSync(bad, '{ not json');
-    const notKey = join(dir, 'nokey.json');
-    writeFileSync(notKey, '{"hello":1}');
-    const good = join(dir, 'good.json');
-    writeFileSync(good, '{"type":"service_account"}');
-    await assert.rejects(
-      checkCredentialsFile(join(dir, 'missing.json')),
-      (e: unknown) =>
-        e instanceof CredentialsError && /cloudbench.credentialsFile cannot be read \(ENOENT\)/.test(e.message),
+  it('names the setting, the file and the cause for missing, broken and wrong files', async () => {
+    const missing = await refusal(checkCredentialsFile(join(dir, 'missing.json')));
+    assert.match(missing.message, /cloudbench\.credentialsFile cannot be read \(ENOENT\)/);
+    assert.equal(missing.problem, 'missing');
+    assert.ok(missing.fixes.some((f) => f.command === 'cloudbench.chooseCredentialsFile'));
+
+    const bad = await refusal(
+      checkCredentialsFile(write('bad.json', '{ not json'), 'cloudbench.secops.credentialsFile'),
     );
-    await assert.rejects(
-      checkCredentialsFile(bad, 'cloudbench.secops.credentialsFile'),
-      /cloudbench.secops.credentialsFile is not valid JSON/,
+    assert.match(bad.message, /cloudbench\.secops\.credentialsFile is not valid JSON/);
+    assert.match(bad.message, /Google SecOps gave you/);
+    assert.equal(bad.problem, 'not-json');
+
+    const untyped = await refusal(checkCredentialsFile(write('nokey.json', '{"hello":1}')));
+    assert.match(untyped.message, /no "type" field/);
+    assert.equal(untyped.problem, 'wrong-type');
+
+    const oauthClient = await refusal(
+      checkCredentialsFile(write('client.json', '{"installed":{"client_id":"x","client_secret":"y"}}')),
     );
-    await assert.rejects(checkCredentialsFile(notKey), /no "type" field/);
-    await checkCredentialsFile(good);
+    assert.match(oauthClient.message, /OAuth client ID file, not credentials/);
+
+    const userForSecops = await refusal(
+      checkCredentialsFile(write('user.json', USER), 'cloudbench.secops.credentialsFile'),
+    );
+    assert.equal(userForSecops.problem, 'wrong-type');
+    assert.match(userForSecops.message, /"authorized_user" credentials; cloudbench\.secops\.credentialsFile takes/);
+    assert.ok(userForSecops.message.includes(ADC_SECOPS_LOGIN_COMMAND));
+
+    const badPem = await refusal(
+      checkCredentialsFile(
+        write(
+          'badpem.json',
+          serviceAccount({ private_key: '-----BEGIN PRIVATE KEY-----\nMIIEfake\n-----END PRIVATE KEY-----\n' }),
+        ),
+      ),
+    );
+    assert.equal(badPem.problem, 'malformed');
+    assert.match(badPem.message, /not a valid PEM private key/);
+
+    const noEmail = await refusal(checkCredentialsFile(write('noemail.json', serviceAccount({ client_email: '' }))));
+    assert.match(noEmail.message, /without client_email/);
+
+    await checkCredentialsFile(write('good.json', serviceAccount()));
+    await checkCredentialsFile(write('user-ok.json', USER));
   });
 
-  it('reports a missing key file through the token source without calling Google', async () => {
-    const source = tokenSourceFor('https://apikeys.googleapis.com', {
-      scopes: ['s'],
-      keyFile: '/nonexistent/key.json',
-      setting: 'cloudbench.credentialsFile',
-      policy,
-    });
-    await assert.rejects(
-      source.getAccessToken('https://apikeys.googleapis.com/v2/keys'),
-      (e: unknown) => e instanceof CredentialsError && e.setting === 'cloudbench.credentialsFile',
+  it('finds application default credentials the way gcloud and Google clients do', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cb-home-'));
+    assert.equal((await locateCredentials({ env: {}, home })).kind, 'metadata');
+    mkdirSync(join(home, '.config', 'gcloud'), { recursive: true });
+    writeFileSync(join(home, '.config', 'gcloud', 'application_default_credentials.json'), USER);
+    const gcloud = await locateCredentials({ env: {}, home });
+    assert.equal(gcloud.kind, 'gcloud');
+    assert.equal(gcloud.file, join(home, '.config', 'gcloud', 'application_default_credentials.json'));
+    const fromEnv = await locateCredentials({ env: { GOOGLE_APPLICATION_CREDENTIALS: '/x/key.json' }, home });
+    assert.equal(fromEnv.kind, 'env');
+    const configDir = mkdtempSync(join(tmpdir(), 'cb-sdk-'));
+    writeFileSync(join(configDir, 'application_default_credentials.json'), USER);
+    assert.equal(
+      (await locateCredentials({ env: { CLOUDSDK_CONFIG: configDir }, home })).file?.startsWith(configDir),
+      true,
     );
+    const setting = await locateCredentials({
+      keyFile: '/k.json',
+      setting: 'cloudbench.credentialsFile',
+      env: {},
+      home,
+    });
+    assert.deepEqual([setting.kind, setting.setting], ['setting', 'cloudbench.credentialsFile']);
+  });
+
+  it('describes the credentials and picks the quota project: setting, then GOOGLE_CLOUD_QUOTA_PROJECT, then the file', async () => {
+    const file = write('adc.json', USER);
+    const base = { keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], setting: 'cloudbench.credentialsFile' };
+    const fromFile = googleTokenSource({ policy, ...base, env: {} });
+    assert.deepEqual(await fromFile.requestHeaders!(), { 'x-goog-user-project': 'billing-proj' });
+    const info = await fromFile.describe!();
+    assert.equal(info.type, 'authorized_user');
+    assert.equal(info.quotaProjectSource, 'credentials');
+    assert.equal(info.universeDomain, 'googleapis.com');
+
+    const fromEnv = googleTokenSource({ policy, ...base, env: { GOOGLE_CLOUD_QUOTA_PROJECT: 'env-proj' } });
+    assert.deepEqual(await fromEnv.requestHeaders!(), { 'x-goog-user-project': 'env-proj' });
+    const fromSetting = googleTokenSource({
+      policy,
+      ...base,
+      quotaProject: 'setting-proj',
+      env: { GOOGLE_CLOUD_QUOTA_PROJECT: 'env-proj' },
+    });
+    assert.deepEqual(await fromSetting.requestHeaders!(), { 'x-goog-user-project': 'setting-proj' });
+    const secops = googleTokenSource({ policy, ...base, sendQuotaProject: false, env: {} });
+    assert.deepEqual(await secops.requestHeaders!(), {});
+
+    const sa = googleTokenSource({ policy, ...base, keyFile: write('sa.json', serviceAccount()), env: {} });
+    const saInfo = await sa.describe!();
+    assert.equal(saInfo.account, 'svc@p.iam.gserviceaccount.com');
+    assert.equal(saInfo.quotaProject, undefined);
+    assert.ok(!JSON.stringify(saInfo).includes('PRIVATE KEY'));
+  });
+
+  it('refuses credentials of another universe before any call, naming both universes', async () => {
+    const file = write('tpc.json', serviceAccount({ universe_domain: 'example-universe.test' }));
+    const source = googleTokenSource({ policy, keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], env: {} });
+    const err = await refusal(source.getAccessToken(DEST));
+    assert.equal(err.problem, 'universe-mismatch');
+    assert.match(err.message, /"example-universe\.test"/);
+    assert.match(err.message, /"googleapis\.com"/);
+    const matching = googleTokenSource({
+      policy,
+      keyFile: file,
+      scopes: [CLOUD_PLATFORM_SCOPE],
+      universeDomain: 'example-universe.test',
+      env: {},
+    });
+    assert.equal((await matching.describe!()).universeDomain, 'example-universe.test');
+    const viaEnv = googleTokenSource({
+      policy,
+      keyFile: write('plain.json', serviceAccount()),
+      scopes: [CLOUD_PLATFORM_SCOPE],
+      env: { GOOGLE_CLOUD_UNIVERSE_DOMAIN: 'example-universe.test' },
+    });
+    assert.equal((await refusal(viaEnv.getAccessToken(DEST))).problem, 'universe-mismatch');
+  });
+
+  it('reads a credentials file again once it is fixed on disk', async () => {
+    const file = write('later.json', '{ broken');
+    const source = googleTokenSource({ policy, keyFile: file, scopes: [CLOUD_PLATFORM_SCOPE], env: {} });
+    assert.equal((await refusal(source.describe!())).problem, 'not-json');
+    assert.equal((await refusal(source.describe!())).problem, 'not-json');
+    await new Promise((r) => setTimeout(r, 15));
+    writeFileSync(file, serviceAccount({ client_email: 'fixed@p.iam.gserviceaccount.com' }));
+    assert.equal((await source.describe!()).account, 'fixed@p.iam.gserviceaccount.com');
+  });
+
+  it('reports missing application default credentials with where it looked and the gcloud command', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cb-empty-'));
+    const previous = process.env['METADATA_SERVER_DETECTION'];
+    process.env['METADATA_SERVER_DETECTION'] = 'none';
+    try {
+      const source = googleTokenSource({ policy, scopes: [CLOUD_PLATFORM_SCOPE], env: {}, home, projectId: 'p' });
+      const err = await refusal(source.getAccessToken(DEST));
+      assert.equal(err.problem, 'missing');
+      assert.match(err.message, /No Google Cloud credentials were found/);
+      assert.ok(err.message.includes(join(home, '.config', 'gcloud', 'application_default_credentials.json')));
+      assert.match(err.message, /gcloud auth application-default login/);
+      assert.ok(err.fixes.some((f) => f.copy === 'gcloud auth application-default login'));
+      const secops = googleTokenSource({ policy, scopes: [SECOPS_SCOPE], service: 'secops', env: {}, home });
+      const secopsErr = await refusal(secops.getAccessToken(DEST));
+      assert.match(secopsErr.message, /service-account key file Google SecOps gave you/);
+    } finally {
+      if (previous === undefined) delete process.env['METADATA_SERVER_DETECTION'];
+      else process.env['METADATA_SERVER_DETECTION'] = previous;
+    }
+  });
+
+  describe('token failures', () => {
+    const adc: CredentialOrigin = {
+      kind: 'gcloud',
+      file: '/h/adc.json',
+      label: 'application default credentials (/h/adc.json)',
+    };
+    const secopsFile: CredentialOrigin = {
+      kind: 'setting',
+      setting: 'cloudbench.secops.credentialsFile',
+      file: '/k/secops.json',
+      label: 'the file in cloudbench.secops.credentialsFile (/k/secops.json)',
+    };
+    const oauth = (error: string, description: string): Error =>
+      Object.assign(new Error(`${error}: ${description}`), {
+        response: { status: 400, data: { error, error_description: description } },
+      });
+
+    it('an expired or revoked gcloud login says so and gives the login command', () => {
+      const err = explainTokenError(oauth('invalid_grant', 'Token has been expired or revoked.'), adc, 'cloud', {
+        type: 'authorized_user',
+      });
+      assert.equal(err.problem, 'revoked');
+      assert.match(
+        err.message,
+        /login in application default credentials \(\/h\/adc\.json\) has expired or was revoked/,
+      );
+      assert.match(err.message, /gcloud auth application-default login/);
+    });
+
+    it('a revoked SecOps key points at the SecOps administrator, not gcloud', () => {
+      const err = explainTokenError(oauth('invalid_grant', 'Invalid JWT Signature.'), secopsFile, 'secops', {
+        type: 'service_account',
+        account: 'x@y.iam.gserviceaccount.com',
+      });
+      assert.equal(err.problem, 'revoked');
+      assert.equal(err.setting, 'cloudbench.secops.credentialsFile');
+      assert.match(err.message, /x@y\.iam\.gserviceaccount\.com/);
+      assert.match(err.message, /Google SecOps administrator for a new service-account key file/);
+      assert.doesNotMatch(err.message, /gcloud/);
+    });
+
+    it('clock skew and an unreachable token endpoint are told apart', () => {
+      const skew = explainTokenError(
+        oauth(
+          'invalid_grant',
+          'Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.',
+        ),
+        secopsFile,
+        'secops',
+        { type: 'service_account' },
+      );
+      assert.equal(skew.problem, 'clock-skew');
+      assert.match(skew.message, /clock/);
+      const down = explainTokenError(
+        Object.assign(new Error('request to https://oauth2.googleapis.com/token failed'), { code: 'ECONNREFUSED' }),
+        adc,
+        'cloud',
+      );
+      assert.equal(down.problem, 'unreachable');
+      assert.match(down.message, /oauth2\.googleapis\.com could not be reached .*ECONNREFUSED/);
+      assert.match(down.message, /HTTPS_PROXY/);
+    });
   });
 });

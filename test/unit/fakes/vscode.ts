@@ -77,6 +77,9 @@ class Uri {
   static parse(value: string): Uri {
     return new Uri(value.split(':')[0] ?? 'file', value.replace(/^[a-z][a-z0-9+.-]*:\/*/, '/'));
   }
+  static from(components: { scheme: string; path?: string; query?: string }): Uri {
+    return new Uri(components.scheme, `${components.path ?? ''}${components.query ? `?${components.query}` : ''}`);
+  }
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return new Uri(base.scheme, [base.path, ...parts].join('/'));
   }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { analyze, compileQuery, lex, parse } from '../../../src/udm/index';
+import { sectionsByKind } from '../../../src/udm/ast';
 import { BROKEN_QUERIES, VALID_QUERIES } from './corpus';
 
 const LISTS = {
@@ -76,12 +77,13 @@ describe('UDM parser', () => {
       query.sections.map((s) => s.kind),
       ['match', 'outcome', 'order', 'limit'],
     );
-    assert.equal(query.sections[1].outcomes.length, 4);
+    const { outcome, order, limit } = sectionsByKind(query.sections);
+    assert.equal(outcome!.outcomes.length, 4);
     assert.deepEqual(
-      query.sections[2].order.map((o) => o.direction?.value),
+      order!.order.map((o) => o.direction?.value),
       ['desc', 'asc'],
     );
-    assert.equal(query.sections[3].limit!.value, 100);
+    assert.equal(limit!.limit!.value, 100);
   });
 
   it('recovers after errors and still parses later conditions', () => {

@@ -1,0 +1,218 @@
+// "Show Metrics": a webview panel per evaluation or slice, with its headline metrics, curves and
+// confusion matrix, a comparison with another evaluation or with the whole evaluation, and CSV
+// export. One panel per resource; a deleted model or version marks its panels instead of leaving
+// them showing something that no longer exists.
+import * as vscode from 'vscode';
+import { metricsCsv } from '../../core/models/metrics';
+import {
+  parseMetricsFromWebview,
+  type CompareCandidate,
+  type MetricsSet,
+  type MetricsToWebview,
+} from '../../core/models/metrics-messages';
+import { describeError, isCancellation } from '../../core/google/errors';
+import { getLogger } from '../../platform/log';
+import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+
+const log = getLogger('models');
+
+export interface MetricsPanelSource {
+  /** The evaluation or slice shown. */
+  subject: MetricsSet;
+  /** Model resource name (no version) and version ID the subject belongs to. */
+  modelName: string;
+  versionId: string;
+  /** Tab title: names model, version and evaluation (and slice). */
+  title: string;
+  /** What the subject can be compared with; loaded when the panel opens. */
+  candidates(): Promise<CompareCandidate[]>;
+  /** Loads one candidate's metrics. */
+  load(name: string): Promise<MetricsSet>;
+  /** Compared from the start (a slice opens next to its whole evaluation). */
+  initialCompare?: string;
+}
+
+function fileSafe(text: string): string {
+  return (
+    text
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 120) || 'metrics'
+  );
+}
+
+export class MetricsPanel implements vscode.Disposable {
+  private static readonly open = new Map<string, MetricsPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private compare: MetricsSet | undefined;
+  private candidates: CompareCandidate[] = [];
+  private threshold = 0.5;
+  private stale: string | undefined;
+
+  /** Opens (or reveals) the panel of `source.subject`; it lives until the user closes it. */
+  static show(extensionUri: vscode.Uri, source: MetricsPanelSource): void {
+    const existing = MetricsPanel.open.get(source.subject.name);
+    if (existing) {
+      existing.panel.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      'cloudbench.models.metrics',
+      source.title,
+      vscode.ViewColumn.Active,
+      webviewPanelOptions(extensionUri),
+    );
+    MetricsPanel.open.set(source.subject.name, new MetricsPanel(panel, extensionUri, source));
+  }
+
+  /** The open panel of a resource, if any (tests and the command palette use it). */
+  static get(name: string): MetricsPanel | undefined {
+    return MetricsPanel.open.get(name);
+  }
+
+  /**
+   * Marks every panel of a deleted model (versionId undefined) or model version: the panel keeps
+   * its content, its title and a banner say it was deleted.
+   */
+  static markDeleted(modelName: string, versionId?: string): number {
+    let marked = 0;
+    for (const p of MetricsPanel.open.values()) {
+      if (p.source.modelName !== modelName) continue;
+      if (versionId !== undefined && p.source.versionId !== versionId) continue;
+      p.markStale(
+        versionId === undefined
+          ? 'This model was deleted; the metrics below are what it held.'
+          : `Version ${versionId} was deleted; the metrics below are what it held.`,
+      );
+      marked++;
+    }
+    return marked;
+  }
+
+  static closeAll(): void {
+    for (const p of [...MetricsPanel.open.values()]) p.panel.dispose();
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    readonly source: MetricsPanelSource,
+  ) {
+    panel.webview.html = renderWebviewPage(panel.webview, extensionUri, {
+      bundle: 'metrics',
+      title: source.title,
+      placeholder: '<main id="app"><p>Loading metrics…</p></main>',
+    });
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+    );
+  }
+
+  get isStale(): boolean {
+    return this.stale !== undefined;
+  }
+
+  get comparedWith(): string | undefined {
+    return this.compare?.name;
+  }
+
+  private post(message: MetricsToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  markStale(message: string): void {
+    this.stale = message;
+    if (!this.panel.title.endsWith('(deleted)')) this.panel.title = `${this.source.title} (deleted)`;
+    this.post({ type: 'stale', message });
+  }
+
+  private async onMessage(raw: unknown): Promise<void> {
+    const message = parseMetricsFromWebview(raw);
+    if (!message) {
+      log.warn('metrics panel: ignored a malformed message from the webview');
+      return;
+    }
+    try {
+      switch (message.type) {
+        case 'ready':
+          await this.init();
+          return;
+        case 'compare':
+          await this.setCompare(message.name || undefined);
+          return;
+        case 'threshold':
+          this.threshold = message.value;
+          return;
+        case 'exportCsv':
+          await this.exportCsv();
+          return;
+      }
+    } catch (err) {
+      if (isCancellation(err)) return;
+      log.warn(`metrics panel: ${describeError(err)}`);
+      this.post({ type: 'error', message: describeError(err) });
+    }
+  }
+
+  private async init(): Promise<void> {
+    if (this.source.initialCompare && !this.compare) {
+      try {
+        this.compare = await this.source.load(this.source.initialCompare);
+      } catch (err) {
+        this.post({ type: 'error', message: `Could not load the comparison: ${describeError(err)}` });
+      }
+    }
+    try {
+      this.candidates = await this.source.candidates();
+    } catch (err) {
+      this.candidates = this.compare ? [{ name: this.compare.name, label: this.compare.label }] : [];
+      this.post({ type: 'error', message: `Could not list what to compare with: ${describeError(err)}` });
+    }
+    this.post({
+      type: 'init',
+      title: this.source.title,
+      subject: this.source.subject,
+      candidates: this.candidates,
+      compare: this.compare,
+    });
+    if (this.stale) this.post({ type: 'stale', message: this.stale });
+  }
+
+  /** Compares with `name` (one of the candidates), or with nothing. */
+  async setCompare(name: string | undefined): Promise<void> {
+    if (name !== undefined && !this.candidates.some((c) => c.name === name) && name !== this.source.initialCompare)
+      throw new Error('Pick something to compare with from the list.');
+    this.compare = name ? await this.source.load(name) : undefined;
+    this.post({ type: 'comparison', compare: this.compare });
+  }
+
+  /** The CSV the export writes: one column for the subject, one for the comparison if any. */
+  csv(): string {
+    const sets = [this.source.subject, ...(this.compare ? [this.compare] : [])];
+    return metricsCsv(
+      sets.map((s) => ({ label: s.label, metrics: s.metrics, schemaUri: s.schemaUri })),
+      this.threshold,
+    );
+  }
+
+  private async exportCsv(): Promise<void> {
+    const base = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const fileName = `${fileSafe(this.source.title)}.csv`;
+    const target = await vscode.window.showSaveDialog({
+      title: `Export metrics of ${this.source.subject.label}`,
+      filters: { CSV: ['csv'] },
+      ...(base ? { defaultUri: vscode.Uri.joinPath(base, fileName) } : {}),
+    });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.csv()));
+    void vscode.window.showInformationMessage(
+      `Exported the metrics of ${this.source.subject.label} to ${target.fsPath}.`,
+    );
+  }
+
+  dispose(): void {
+    if (MetricsPanel.open.get(this.source.subject.name) === this) MetricsPanel.open.delete(this.source.subject.name);
+    while (this.disposables.length) this.disposables.pop()!.dispose();
+  }
+}

@@ -1,0 +1,263 @@
+// The search budget through the real SearchController against the sandbox (vscode fake for the
+// editor UI only): repeated runs of a running query spend one search, a changed query asks first,
+// a 429 storm waits in one countdown without error toasts and empties the budget, a cut answer
+// opens newest first with the part of the range it covers, "fetch the rest" asks with its cost,
+// full events open as read-only documents and every pivot gets its own titled panel.
+import assert from 'node:assert/strict';
+import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
+import type { ResolvedWindow } from '../../../src/core/secops/timerange';
+import type * as ServicesModule from '../../../src/features/services';
+import type * as ControllerModule from '../../../src/features/search/controller';
+import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
+import { fakeExtensionContext } from '../../unit/fakes/vscode';
+
+const vscode = require('vscode') as Record<string, any>;
+
+async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
+  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+interface Panel {
+  title: string;
+  viewType: string;
+  posted: Array<{ type: string; [k: string]: any }>;
+  fromPage: (raw: unknown) => void;
+}
+
+describe('search budget, cut answers, documents and pivot panels (sandbox)', function () {
+  this.timeout(60_000);
+  let sb: Sandbox;
+  let undo: () => void;
+  let window: ResolvedWindow;
+  let controller: any;
+  const panels: Panel[] = [];
+  const progress: string[] = [];
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  let warningAnswer: string | undefined;
+  const searches: Array<{ query: string; startTime: number; endTime: number }> = [];
+  const documents = new Map<string, string>();
+  let provider: { provideTextDocumentContent(uri: unknown): string } | undefined;
+  const EVENTS = 60;
+
+  before(async () => {
+    sb = await startSandbox({ seed: 'empty' });
+    const now = Math.floor(sb.clock.now() / 1000) * 1000;
+    const events = Array.from({ length: EVENTS }, (_, i) => ({
+      udm: {
+        metadata: {
+          id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'),
+          eventTimestamp: iso(now - (EVENTS - i) * 60_000),
+          eventType: 'NETWORK_DNS',
+        },
+        principal: { hostname: 'host-a', user: { employeeId: 'E1' } },
+      },
+    }));
+    await admin(sb, 'events:ingest', { events });
+    window = { startMs: now - 3_600_000 - 60_000, endMs: now, start: iso(now - 3_660_000), end: iso(now) };
+
+    undo = scriptConfiguration({
+      project: 'cloudbench-demo',
+      'endpoints.secops': sb.http,
+      'search.defaultLimit': 20,
+      'requests.maxRetries': 1,
+      'requests.initialBackoffMs': 50,
+    });
+    freshProductModules();
+    vscode.window.withProgress = async (_o: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) =>
+      task(
+        { report: (m: { message?: string }) => m.message && progress.push(m.message) },
+        { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) },
+      );
+    vscode.window.showErrorMessage = async (text: string) => {
+      errors.push(text);
+      return undefined;
+    };
+    vscode.window.showWarningMessage = async (text: string) => {
+      warnings.push(text);
+      return warningAnswer;
+    };
+    vscode.window.showTextDocument = async () => undefined;
+    vscode.workspace.registerTextDocumentContentProvider = (_scheme: string, p: typeof provider) => {
+      provider = p;
+      return { dispose() {} };
+    };
+    vscode.workspace.openTextDocument = async (uri: { toString(): string }) => {
+      documents.set(uri.toString(), provider!.provideTextDocumentContent(uri));
+      return { uri };
+    };
+    vscode.window.createWebviewPanel = (viewType: string) => {
+      const panel: Panel = { title: '', viewType, posted: [], fromPage: () => undefined };
+      panels.push(panel);
+      const webviewPanel = {
+        webview: {
+          cspSource: 'https://webview',
+          html: '',
+          asWebviewUri: (u: unknown) => u,
+          onDidReceiveMessage: (handler: (raw: unknown) => void) => {
+            panel.fromPage = handler;
+            return { dispose() {} };
+          },
+          postMessage: async (m: { type: string }) => {
+            panel.posted.push(m);
+            return true;
+          },
+        },
+        onDidDispose: () => ({ dispose() {} }),
+        reveal() {},
+        dispose() {},
+        set title(t: string) {
+          panel.title = t;
+        },
+        get title() {
+          return panel.title;
+        },
+        viewColumn: 1,
+      };
+      // The page says it is ready as soon as it exists.
+      queueMicrotask(() => panel.fromPage({ type: 'ready' }));
+      return webviewPanel;
+    };
+    const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
+    const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
+    controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
+    controller.currentWindow = () => window;
+    const client = controller.getClient();
+    const udmSearch = client.udmSearch.bind(client);
+    client.udmSearch = (request: (typeof searches)[number], signal?: AbortSignal) => {
+      searches.push(request);
+      return udmSearch(request, signal);
+    };
+  });
+
+  after(async () => {
+    controller?.dispose();
+    undo?.();
+    await sb?.close();
+  });
+
+  beforeEach(async () => {
+    await admin(sb, 'faults', []);
+    searches.length = 0;
+    progress.length = 0;
+    errors.length = 0;
+    warnings.length = 0;
+  });
+
+  it('pressing Run five times while the query runs spends one search and shows one run', async () => {
+    await admin(sb, 'faults', [{ method: 'secops.udmSearch', latencyMs: 600 }]);
+    const runs = Array.from({ length: 5 }, () => controller.runQuery('principal.hostname = "host-a"', window, 20));
+    const records = await Promise.all(runs);
+    assert.equal(searches.length, 1);
+    assert.ok(records.every((r) => r === records[0]));
+    assert.deepEqual(warnings, [], 'the same query asks nothing');
+  });
+
+  it('a changed query while one runs asks first; declining keeps the running one, agreeing cancels it', async () => {
+    await admin(sb, 'faults', [{ method: 'secops.udmSearch', latencyMs: 600 }]);
+    warningAnswer = undefined;
+    const first = controller.runQuery('principal.hostname = "host-a"', window, 20);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await controller.runQuery('metadata.event_type = "NETWORK_DNS"', window, 20), undefined);
+    assert.match(warnings[0], /still running: "principal\.hostname = "host-a""/);
+    assert.ok((await first).rows.length > 0, 'the running search went on');
+    assert.equal(searches.length, 1);
+
+    warningAnswer = 'Cancel It and Run';
+    const second = controller.runQuery('principal.hostname = "host-a"', window, 20);
+    second.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    const third = await controller.runQuery('metadata.event_type = "NETWORK_DNS"', window, 20);
+    await assert.rejects(second, (err: Error) => err.name === 'CancelledError');
+    assert.equal(third.query, 'metadata.event_type = "NETWORK_DNS"');
+    assert.equal(searches.length, 3);
+  });
+
+  it('a cut answer opens newest first, names the part of the range it covers, and Fetch the rest asks with its cost', async () => {
+    const record = await controller.runQuery('principal.hostname = "host-a"', window, 20);
+    const panel = panels.find((p) => p.viewType === 'cloudbench.search.results')!;
+    const results = panel.posted.filter((m) => m.type === 'results').at(-1)!;
+    const rows = JSON.parse(results.rowsJson) as Array<{ udm: { metadata: { eventTimestamp: string } } }>;
+    const times = rows.map((r) => Date.parse(r.udm.metadata.eventTimestamp));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => b - a),
+      'newest first',
+    );
+    assert.equal(results.moreDataAvailable, true);
+    // The sandbox keeps the oldest 20 of 60: the rows cover the start of the range up to the 20th.
+    assert.equal(results.run.covered.start, window.start);
+    assert.equal(Date.parse(results.run.covered.end), Math.max(...times) + 1000);
+    assert.ok(results.run.restSearches >= 2, `plans ${results.run.restSearches} searches`);
+
+    warningAnswer = undefined;
+    panel.fromPage({ type: 'fetchRest', runId: record.info.runId });
+    await new Promise((r) => setTimeout(r, 200));
+    assert.match(warnings.at(-1)!, /will spend about \d+ UDM searches.*\d+ of 360 remain this hour/);
+    assert.equal(searches.length, 1, 'declining spends nothing');
+
+    warningAnswer = 'Fetch the Rest';
+    await controller.fetchRest(record.info.runId);
+    const all = controller.runInfo(record.info.runId).rows as unknown[];
+    assert.equal(all.length, EVENTS);
+    const done = panel.posted.filter((m) => m.type === 'status').at(-1)!;
+    assert.equal(done.moreDataAvailable, false);
+    assert.match(done.message, /All 60 events fetched with \d+ more searches?\./);
+    assert.ok(searches.length - 1 <= results.run.restSearches + 1, `${searches.length - 1} searches spent`);
+  });
+
+  it('a full event opens as a read-only document titled by the event', async () => {
+    const record = await controller.runQuery('principal.hostname = "host-a"', window, 20);
+    const id = (record.rows[0] as { udm: { metadata: { id: string } } }).udm.metadata.id;
+    await controller.pivot('fullEvent', id, window, { runId: record.info.runId, row: 0 });
+    const [uri, text] = [...documents.entries()].at(-1)!;
+    assert.match(uri, /^cloudbench-secops:\/\/\/Event NETWORK_DNS host-a \d{4}-\d\d-\d\dT[\d:]+Z\.json\?\d+$/);
+    assert.equal(JSON.parse(text).metadata.id, id);
+  });
+
+  it('each pivot opens its own panel, titled by what it pivots on and where it came from', async () => {
+    const record = await controller.runQuery('principal.hostname = "host-a"', window, 20);
+    const before = panels.length;
+    await controller.pivot('assetEvents.hostname', 'host-a', window, { runId: record.info.runId });
+    await controller.pivot('userAliases.employeeId', 'E1', window, { runId: record.info.runId });
+    const opened = panels.slice(before);
+    assert.equal(opened.length, 2);
+    assert.deepEqual(
+      opened.map((p) => p.title),
+      [
+        'Events for host-a · from "principal.hostname = "host-a""',
+        'Aliases of user E1 · from "principal.hostname = "host-a""',
+      ],
+    );
+    assert.ok(opened.every((p) => p.viewType === 'cloudbench.search.pivot'));
+    const results = opened[0].posted.find((m) => m.type === 'results')!;
+    assert.equal(results.run.source, 'from "principal.hostname = "host-a""');
+    assert.deepEqual(results.run.pivot, { action: 'assetEvents.hostname', value: 'host-a' });
+  });
+  // Last: after a 429 the budget comes back one search per 10 s, as the server's hourly quota does.
+  it('under a 429 storm the run waits with one countdown, shows no error and the budget says none left', async () => {
+    await admin(sb, 'faults', [{ method: 'secops.udmSearch', errorRate: 1, codes: [429] }]);
+    const budgets: number[] = [];
+    const sub = controller.onDidChangeBudget(() => budgets.push(controller.budget().remaining));
+    const run = controller.runQuery('principal.hostname = "host-a"', window, 20);
+    while (!progress.some((m) => m.startsWith('Waiting for quota'))) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(controller.budget().remaining, 0, 'the budget agrees with the server: nothing left');
+    await admin(sb, 'faults', []);
+    const record = await run;
+    sub.dispose();
+    assert.ok(record.rows.length > 0);
+    assert.deepEqual(errors, [], 'no error toast');
+    assert.ok(
+      progress.some((m) => /^Waiting for quota, retrying in \d+ s$/.test(m)),
+      `progress: ${progress.join(' | ')}`,
+    );
+    assert.ok(budgets.includes(0));
+  });
+});
