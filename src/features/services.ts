@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import {
   CLOUD_PLATFORM_SCOPE,
   SECOPS_SCOPE,
+  configuredUniverse,
   gcloudConfigDir,
   googleTokenSource,
   isLoopbackEndpoint,
@@ -10,7 +11,7 @@ import {
   type TokenSource,
 } from '../core/google/credentials';
 import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestService } from '../core/google/endpoints';
-import { DEFAULT_UNIVERSE, TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
+import { TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
 import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
@@ -67,8 +68,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   let settingsNow: CloudbenchSettings | undefined;
   // One policy for the session, so a host the user declined is not asked about again on every refresh.
   const tokenPolicy = new TokenPolicy({
-    universeDomain: () =>
-      settingsNow?.universeDomain ?? process.env['GOOGLE_CLOUD_UNIVERSE_DOMAIN']?.trim() ?? DEFAULT_UNIVERSE,
+    universeDomain: () => configuredUniverse(settingsNow?.universeDomain),
     allowedHosts: () => settingsNow?.allowedTokenHosts ?? [],
     askConsent: askTokenHostConsent,
   });

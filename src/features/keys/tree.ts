@@ -14,7 +14,10 @@ const PAGE_SIZE = 50;
 /** The service's message plus, for the usual causes (role, org policy, location), what to do. */
 export function describeKeysFailure(err: unknown): string {
   const explanation = explainKeysError(err);
-  return explanation ? `${describeError(err)} ${explanation}` : describeError(err);
+  if (!explanation) return describeError(err);
+  // describeError may already hold the explanation (a method's permission and role): say it once.
+  const described = describeError(err);
+  return described.includes(explanation) ? described : `${described} ${explanation}`;
 }
 
 export function keyIdOf(name: string): string {
@@ -161,7 +164,8 @@ export class KeyNode extends vscode.TreeItem {
     }
     lines.push('', ...describeRestrictions(key.restrictions));
     this.tooltip = lines.join('\n');
-    this.accessibilityInformation = { label: `${this.label}, key ${keyId}, ${this.description}` };
+    const label = typeof this.label === 'string' ? this.label : (this.label?.label ?? '');
+    this.accessibilityInformation = { label: `${label}, key ${keyId}, ${String(this.description ?? '')}` };
   }
 }
 

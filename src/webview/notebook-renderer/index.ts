@@ -112,7 +112,7 @@ function renderStats(data: KeptStatistics, root: HTMLElement): void {
     el(
       'div',
       { class: 'cb-note', 'data-testid': 'kept-note' },
-      `${fmt(data.totalRows)} rows from ${fmt(data.eventsFetched)} events (${data.searches} searches)${kept} · ${data.window.start} – ${data.window.end} · time zone ${data.timeZone}`,
+      `${fmt(data.totalRows)} rows from ${fmt(data.eventsFetched)} events (${data.searches} search${data.searches === 1 ? '' : 'es'})${kept} · ${data.window.start} – ${data.window.end} · time zone ${data.timeZone}`,
     ),
   );
   if (data.partial) box.append(el('div', { class: 'cb-partial', role: 'status' }, `Partial table: ${data.partial}.`));

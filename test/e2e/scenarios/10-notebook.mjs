@@ -146,4 +146,12 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   for (const part of ['# password-guessing', '## Query 1', '```udm', '| Time |', '| principal.hostname | $failures |'])
     if (!md.includes(part)) throw new Error(`the report lacks "${part}"`);
   log(`exported ${md.split('\n').length} lines of Markdown`);
+
+  // A new notebook from the command: an untitled UDM notebook with a note and a query cell.
+  await wb.runCommand(page, 'Cloudbench: New UDM Notebook');
+  await page.locator('.tabs-container .tab.active', { hasText: /Untitled/ }).waitFor({ timeout: 30_000 });
+  const fresh = page.locator('.notebook-editor:visible .code-cell-row');
+  await fresh.first().waitFor({ timeout: 30_000 });
+  if ((await fresh.count()) !== 1) throw new Error('the new notebook has no single UDM cell');
+  log('New UDM Notebook opened an untitled notebook');
 }
