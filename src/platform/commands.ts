@@ -19,15 +19,16 @@ export async function reportError(context: string, err: unknown): Promise<void> 
 }
 
 /** Registers a command whose handler errors are reported, never thrown into VS Code's generic toast. */
-export function registerCommand(
+export function registerCommand<Args extends unknown[]>(
   context: vscode.ExtensionContext,
   id: string,
-  handler: (...args: any[]) => unknown,
+  handler: (...args: Args) => unknown,
 ): vscode.Disposable {
   const title = commandTitle(context, id);
   const disposable = vscode.commands.registerCommand(id, async (...args: unknown[]) => {
     try {
-      return await handler(...args);
+      // VS Code passes what the caller gave (a tree node, a URI, nothing); handlers check their arguments.
+      return await handler(...(args as Args));
     } catch (err) {
       await reportError(title, err);
       return undefined;

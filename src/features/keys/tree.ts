@@ -135,7 +135,8 @@ export class KeyNode extends vscode.TreeItem {
     now: number,
   ) {
     const keyId = keyIdOf(key.name);
-    super(key.displayName || keyId, vscode.TreeItemCollapsibleState.None);
+    const label = key.displayName || keyId;
+    super(label, vscode.TreeItemCollapsibleState.None);
     this.id = `key:${deleted ? 'deleted' : 'active'}:${key.name}`;
     const bound = key.serviceAccountEmail ? '.bound' : '';
     const lines = [
@@ -164,7 +165,6 @@ export class KeyNode extends vscode.TreeItem {
     }
     lines.push('', ...describeRestrictions(key.restrictions));
     this.tooltip = lines.join('\n');
-    const label = typeof this.label === 'string' ? this.label : (this.label?.label ?? '');
     this.accessibilityInformation = { label: `${label}, key ${keyId}, ${String(this.description ?? '')}` };
   }
 }

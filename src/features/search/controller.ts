@@ -734,6 +734,16 @@ export class SearchController implements vscode.Disposable {
     await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
   }
 
+  /** The timeline's "search only this period": the run's query over the picked period (one search). */
+  async searchPeriod(runId: string, startTime: string, endTime: string): Promise<void> {
+    const run = this.runs.get(runId);
+    if (!run?.query) return;
+    const startMs = Math.floor(Date.parse(startTime) / 1000) * 1000;
+    const endMs = Math.ceil(Date.parse(endTime) / 1000) * 1000;
+    await this.setTimeRange({ kind: 'custom', start: formatTime(startMs, 'start'), end: formatTime(endMs, 'end') });
+    await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
+  }
+
   /** Set by the feature: changes the search time range (status bar, CodeLens). */
   setTimeRange: (spec: TimeRangeSpec) => Promise<void> = () => Promise.resolve();
 
@@ -829,6 +839,9 @@ export class SearchController implements vscode.Disposable {
         case 'narrowToNewest':
           await this.narrowToNewest(message.runId);
           return;
+        case 'searchPeriod':
+          await this.searchPeriod(message.runId, message.startTime, message.endTime);
+          return;
         case 'rerun': {
           const run = this.runs.get(message.runId);
           if (run?.query) await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
@@ -864,6 +877,7 @@ function describeMessage(message: FromWebview): string {
     case 'rerun':
     case 'runQuery':
     case 'narrowToNewest':
+    case 'searchPeriod':
       return 'Run UDM Query';
     case 'querybar.complete':
     case 'querybar.validate':
