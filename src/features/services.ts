@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import {
   CLOUD_PLATFORM_SCOPE,
   SECOPS_SCOPE,
+  configuredUniverse,
   gcloudConfigDir,
   googleTokenSource,
   isLoopbackEndpoint,
@@ -10,7 +11,7 @@ import {
   type TokenSource,
 } from '../core/google/credentials';
 import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestService } from '../core/google/endpoints';
-import { DEFAULT_UNIVERSE, TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
+import { TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
 import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
@@ -57,6 +58,11 @@ export interface Services {
   readonly onDidChangeConnection: vscode.Event<Connection>;
   /** Problems in the current settings, each naming its setting. */
   settingProblems(): SettingProblem[];
+  /** Whether Google credentials give a token (true on the sandbox); undefined until known. */
+  signedIn(): boolean | undefined;
+  setSignedIn(value: boolean): void;
+  /** Fires when signedIn() changes: signed-out trees empty themselves so their welcome view shows. */
+  readonly onDidChangeSignedIn: vscode.Event<boolean>;
 }
 
 export function createServices(context: vscode.ExtensionContext): Services {
@@ -67,8 +73,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   let settingsNow: CloudbenchSettings | undefined;
   // One policy for the session, so a host the user declined is not asked about again on every refresh.
   const tokenPolicy = new TokenPolicy({
-    universeDomain: () =>
-      settingsNow?.universeDomain ?? process.env['GOOGLE_CLOUD_UNIVERSE_DOMAIN']?.trim() ?? DEFAULT_UNIVERSE,
+    universeDomain: () => configuredUniverse(settingsNow?.universeDomain),
     allowedHosts: () => settingsNow?.allowedTokenHosts ?? [],
     askConsent: askTokenHostConsent,
   });
@@ -236,11 +241,22 @@ export function createServices(context: vscode.ExtensionContext): Services {
     }),
   );
 
+  let signedIn: boolean | undefined;
+  const signedInEmitter = new vscode.EventEmitter<boolean>();
+  context.subscriptions.push(signedInEmitter);
+
   return {
     extensionUri: context.extensionUri,
     connection: () => current,
     onDidChangeConnection: emitter.event,
     settingProblems: () => problems,
+    signedIn: () => signedIn,
+    setSignedIn: (value) => {
+      if (value === signedIn) return;
+      signedIn = value;
+      signedInEmitter.fire(value);
+    },
+    onDidChangeSignedIn: signedInEmitter.event,
   };
 }
 

@@ -80,9 +80,15 @@ export function cloudbenchConfiguration(): vscode.WorkspaceConfiguration {
     isSensitiveSetting(`cloudbench.${key}`)
       ? (userLevelValue(config, key) ?? fallback)
       : config.get(key, fallback)) as vscode.WorkspaceConfiguration['get'];
-  return new Proxy(config, {
-    get: (target, prop, receiver): unknown => (prop === 'get' ? get : (Reflect.get(target, prop, receiver) as unknown)),
-  });
+  // A plain object, not a Proxy: VS Code's configuration object is frozen, and a Proxy that answers
+  // `get` with another function breaks the Proxy invariants (a TypeError in the real editor).
+  const wrapped: vscode.WorkspaceConfiguration = {
+    get,
+    has: (key: string) => config.has(key),
+    inspect: <T>(key: string) => config.inspect<T>(key),
+    update: (key, value, target, overrideInLanguage) => config.update(key, value, target, overrideInLanguage),
+  };
+  return wrapped;
 }
 
 function text(config: vscode.WorkspaceConfiguration, key: string): string | undefined {

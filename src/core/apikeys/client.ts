@@ -3,6 +3,7 @@
 import type { Dispatcher } from 'undici';
 import { GoogleApiError, type StatusName } from '../google/errors';
 import { RestClient } from '../google/rest';
+import { permissionSentence, requirementOf } from '../google/method-requirements';
 import type { RetryPolicy } from '../google/retry';
 import type { TokenSource } from '../google/credentials';
 import type { ClientCertSource } from '../google/endpoints';
@@ -366,6 +367,8 @@ export function explainKeysError(err: unknown): string | undefined {
     return `Binding keys to service accounts is blocked by the organization policy constraint ${SERVICE_ACCOUNT_BINDING_CONSTRAINT}. An organization policy administrator must add a rule with enforce: false on the organization, folder or project. Projects without an organization cannot bind keys.`;
   }
   if (status === 'PERMISSION_DENIED') {
+    const requirement = requirementOf(err.options.method);
+    if (requirement) return permissionSentence(requirement);
     return `You need the role ${API_KEYS_ADMIN_ROLE} on the project to manage its API keys (and roles/serviceusage.serviceUsageViewer to pick APIs). Ask a project owner to grant it, then refresh.`;
   }
   if (

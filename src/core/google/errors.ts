@@ -1,5 +1,6 @@
 // One error type for every Google API failure, whether it came over gRPC or REST, so features
 // explain failures the same way whatever the transport.
+import { isBarePrecondition, permissionSentence, preconditionSentence, requirementOf } from './method-requirements';
 
 export const STATUS_NAMES = [
   'OK',
@@ -162,6 +163,15 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /** A message for people: the server's message, plus what to do next for the statuses that have a usual fix. */
 export function describeError(err: unknown): string {
   if (err instanceof GoogleApiError) {
+    // The method's own needs (permission and role, or preconditions) teach more than a general hint.
+    const requirement = requirementOf(err.options.method);
+    if (requirement && err.status === 'PERMISSION_DENIED')
+      return `${err.message} (${err.status}). ${permissionSentence(requirement)}`;
+    if (requirement && err.status === 'FAILED_PRECONDITION') {
+      const preconditions = preconditionSentence(requirement);
+      if (preconditions && isBarePrecondition(err.message))
+        return `${err.message.trim() || 'A precondition failed'} (${err.status}). ${preconditions}`;
+    }
     const hint = HINTS[err.status];
     return hint ? `${err.message} (${err.status}). ${hint}` : `${err.message} (${err.status})`;
   }

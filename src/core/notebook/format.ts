@@ -2,6 +2,8 @@
 // of lines, one key per line), with each cell's kept results bounded so files stay shareable.
 import { isTimeRangeSpec, describeTimeRange, type TimeRangeSpec } from '../secops/timerange';
 import { cellText, defaultColumns } from '../secops/results/fields';
+import { cellText as statsCellText, columnLabel } from '../../features/statistics/protocol';
+import type { StatsColumn } from '../../udm/stats/plan';
 
 export const NOTEBOOK_FORMAT = 'cloudbench-udm-notebook';
 export const NOTEBOOK_VERSION = 1;
@@ -34,7 +36,28 @@ export interface KeptError {
   readonly message: string;
 }
 
-export type KeptOutput = KeptResults | KeptError;
+/** A statistical query's table (match/outcome sections computed over the fetched events). */
+export interface KeptStatistics {
+  readonly kind: 'statistics';
+  readonly ranAt: string;
+  readonly durationMs: number;
+  readonly query: string;
+  readonly window: { readonly start: string; readonly end: string };
+  readonly eventsFetched: number;
+  readonly searches: number;
+  /** Why the table is not over every matching event; absent when it is. */
+  readonly partial?: string;
+  /** The IANA time zone of the time buckets. */
+  readonly timeZone: string;
+  readonly columns: readonly StatsColumn[];
+  /** Rows kept in the file: the first `keptRows` of `totalRows`; timestamps as epoch seconds. */
+  readonly rows: readonly (readonly unknown[])[];
+  readonly totalRows: number;
+  readonly keptRows: number;
+  readonly warnings: readonly string[];
+}
+
+export type KeptOutput = KeptResults | KeptStatistics | KeptError;
 
 export interface NotebookCellFile {
   readonly kind: 'markdown' | 'udm';
@@ -89,6 +112,7 @@ function readOutput(v: unknown, where: string): KeptOutput | undefined {
     if (typeof v.message !== 'string') throw new NotebookFormatError(`${where}: an error output needs a "message".`);
     return { kind: 'error', ranAt: typeof v.ranAt === 'string' ? v.ranAt : '', message: v.message };
   }
+  if (v.kind === 'statistics') return readStatistics(v, where);
   if (v.kind !== 'results') throw new NotebookFormatError(`${where}: unknown output kind ${JSON.stringify(v.kind)}.`);
   const events = v.events;
   if (!Array.isArray(events)) throw new NotebookFormatError(`${where}: "events" must be an array.`);
@@ -106,6 +130,62 @@ function readOutput(v: unknown, where: string): KeptOutput | undefined {
     keptRows: events.length,
     events,
   };
+}
+
+const ROLES = new Set(['key', 'bucket', 'outcome']);
+const TYPES = new Set(['string', 'number', 'bool', 'timestamp', 'array', 'mixed']);
+
+function readStatistics(v: Record<string, unknown>, where: string): KeptStatistics {
+  const columns = v.columns;
+  if (
+    !Array.isArray(columns) ||
+    !columns.every(
+      (c) => isObject(c) && typeof c.name === 'string' && ROLES.has(c.role as string) && TYPES.has(c.type as string),
+    )
+  )
+    throw new NotebookFormatError(`${where}: a statistics output needs "columns" with name, role and type.`);
+  const rows = v.rows;
+  if (!Array.isArray(rows) || !rows.every((r) => Array.isArray(r) && r.length === columns.length))
+    throw new NotebookFormatError(`${where}: every statistics row must have one value per column.`);
+  const win = isObject(v.window) ? v.window : {};
+  const num = (x: unknown, min: number): number => (typeof x === 'number' && x >= min ? x : min);
+  return {
+    kind: 'statistics',
+    ranAt: typeof v.ranAt === 'string' ? v.ranAt : '',
+    durationMs: num(v.durationMs, 0),
+    query: typeof v.query === 'string' ? v.query : '',
+    window: { start: typeof win.start === 'string' ? win.start : '', end: typeof win.end === 'string' ? win.end : '' },
+    eventsFetched: num(v.eventsFetched, 0),
+    searches: num(v.searches, 0),
+    ...(typeof v.partial === 'string' && v.partial ? { partial: v.partial } : {}),
+    timeZone: typeof v.timeZone === 'string' && v.timeZone ? v.timeZone : 'UTC',
+    columns: columns as StatsColumn[],
+    rows: rows as unknown[][],
+    totalRows: num(v.totalRows, rows.length),
+    keptRows: rows.length,
+    warnings: Array.isArray(v.warnings) ? v.warnings.filter((w): w is string => typeof w === 'string') : [],
+  };
+}
+
+/** Bounds a statistics table to what the file keeps. */
+export function keepStatistics(
+  run: Omit<KeptStatistics, 'kind' | 'keptRows' | 'totalRows'>,
+  keepRows: number,
+): KeptStatistics {
+  const rows = run.rows.slice(0, Math.max(0, keepRows));
+  return { kind: 'statistics', ...run, rows, totalRows: run.rows.length, keptRows: rows.length };
+}
+
+/** One line that says what a statistics output holds. */
+export function statisticsNote(out: KeptStatistics): string {
+  const rows = `${fmt(out.totalRows)} row${out.totalRows === 1 ? '' : 's'} from ${fmt(out.eventsFetched)} event${out.eventsFetched === 1 ? '' : 's'} (${out.searches} search${out.searches === 1 ? '' : 'es'})`;
+  const kept =
+    out.keptRows >= out.totalRows
+      ? ''
+      : out.keptRows === 0
+        ? '; no rows kept in the notebook (setting cloudbench.notebook.keepRows is 0)'
+        : `; the first ${fmt(out.keptRows)} rows kept in the notebook`;
+  return `${rows}${kept}.${out.partial ? ` Partial: ${out.partial}.` : ''}`;
 }
 
 /**
@@ -259,6 +339,17 @@ export function notebookToMarkdown(notebook: NotebookFile, title: string): strin
     }
     if (r.kind === 'error') {
       out.push(`> **Error:** ${mdCell(r.message)}`, '');
+      continue;
+    }
+    if (r.kind === 'statistics') {
+      out.push(`_${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${statisticsNote(r)}_`, '');
+      if (r.rows.length === 0) continue;
+      out.push(`| ${r.columns.map((c) => mdCell(columnLabel(c))).join(' | ')} |`);
+      out.push(`| ${r.columns.map(() => '---').join(' | ')} |`);
+      for (const row of r.rows.slice(0, REPORT_ROWS))
+        out.push(`| ${r.columns.map((c, i) => mdCell(statsCellText(row[i], c, r.timeZone))).join(' | ')} |`);
+      if (r.rows.length > REPORT_ROWS) out.push('', `_${fmt(r.rows.length - REPORT_ROWS)} more kept rows not shown._`);
+      out.push('');
       continue;
     }
     out.push(`_${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${keptNote(r)}_`, '');

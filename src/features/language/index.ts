@@ -99,6 +99,8 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
     documentSelector: [
       { language: UDM_LANGUAGE_ID, scheme: 'file' },
       { language: UDM_LANGUAGE_ID, scheme: 'untitled' },
+      // Virtual workspaces (e.g. a repository opened without cloning): the server needs only the text.
+      { language: UDM_LANGUAGE_ID, scheme: 'vscode-vfs' },
       { language: UDM_LANGUAGE_ID, scheme: 'vscode-notebook-cell' },
     ],
     traceOutputChannel: traceChannel,

@@ -13,6 +13,8 @@ import type {
 import { PagedList } from '../../core/paging';
 import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../core/models/metrics';
 import { describeError, GoogleApiError } from '../../core/google/errors';
+import { treeRowFix, type Fix } from '../../platform/commands';
+import { requirementOf } from '../../core/google/method-requirements';
 import {
   annotationLabel,
   checkpointDescription,
@@ -78,10 +80,21 @@ export class MessageNode extends ModelsNode {
 }
 
 export class ErrorNode extends MessageNode {
+  /** The fix the message suggests; the row's button and click run it. */
+  readonly fix: Fix;
   constructor(what: string, err: unknown) {
     super(`Could not load ${what}`, 'error', describeError(err));
-    this.description = err instanceof GoogleApiError ? err.status : undefined;
-    this.contextValue = 'error';
+    // A refusal names what is missing right in the row, not only in its tooltip.
+    const requirement = err instanceof GoogleApiError ? requirementOf(err.options.method) : undefined;
+    this.description =
+      err instanceof GoogleApiError
+        ? requirement && err.status === 'PERMISSION_DENIED'
+          ? `${err.status} · needs ${requirement.permission} (${requirement.roles.join(' or ')})`
+          : err.status
+        : undefined;
+    this.contextValue = 'error.fix';
+    this.fix = treeRowFix(err);
+    this.command = { command: 'cloudbench.runFix', title: this.fix.label, arguments: [this] };
   }
 }
 

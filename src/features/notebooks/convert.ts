@@ -5,10 +5,12 @@ import { isTimeRangeSpec, type TimeRangeSpec } from '../../core/secops/timerange
 import {
   MAX_CELL_LIMIT,
   keptNote,
+  statisticsNote,
   sourceLines,
   sourceText,
   type KeptOutput,
   type KeptResults,
+  type KeptStatistics,
   type NotebookCellFile,
   type NotebookFile,
   NOTEBOOK_FORMAT,
@@ -48,7 +50,10 @@ export function outputFor(kept: KeptOutput): vscode.NotebookCellOutput {
     ]);
   }
   return new vscode.NotebookCellOutput(
-    [vscode.NotebookCellOutputItem.json(kept, RESULTS_MIME), vscode.NotebookCellOutputItem.text(keptNote(kept))],
+    [
+      vscode.NotebookCellOutputItem.json(kept, RESULTS_MIME),
+      vscode.NotebookCellOutputItem.text(kept.kind === 'results' ? keptNote(kept) : statisticsNote(kept)),
+    ],
     { ranAt: kept.ranAt },
   );
 }
@@ -60,8 +65,9 @@ export function keptFromOutput(output: vscode.NotebookCellOutput): KeptOutput | 
   for (const item of output.items) {
     if (item.mime === RESULTS_MIME) {
       try {
-        const value = JSON.parse(decoder.decode(item.data)) as KeptResults;
-        if (value && value.kind === 'results' && Array.isArray(value.events)) return value;
+        const value = JSON.parse(decoder.decode(item.data)) as KeptResults | KeptStatistics;
+        if (value?.kind === 'results' && Array.isArray(value.events)) return value;
+        if (value?.kind === 'statistics' && Array.isArray(value.rows) && Array.isArray(value.columns)) return value;
       } catch {
         return undefined;
       }
@@ -96,8 +102,8 @@ export function toNotebookData(file: NotebookFile): vscode.NotebookData {
       const ran = Date.parse(c.output.ranAt);
       cell.executionSummary = {
         ...(c.executionOrder !== undefined ? { executionOrder: c.executionOrder } : {}),
-        success: c.output.kind === 'results',
-        ...(Number.isFinite(ran) && c.output.kind === 'results'
+        success: c.output.kind !== 'error',
+        ...(Number.isFinite(ran) && c.output.kind !== 'error'
           ? { timing: { startTime: ran, endTime: ran + c.output.durationMs } }
           : {}),
       };

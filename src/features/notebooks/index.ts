@@ -12,7 +12,13 @@ import {
   type ResolvedWindow,
   type TimeRangeSpec,
 } from '../../core/secops/timerange';
+import { compileStatistics } from '../../udm/stats';
+import { askForMoreSearches } from '../statistics';
+import { fetchStatisticsEvents } from '../statistics/fetch';
+import { getReferenceLists } from '../language';
+import { FETCH_REST_MAX_EVENTS } from '../search/controller';
 import {
+  keepStatistics,
   keepResults,
   keepRowsSetting,
   notebookToMarkdown,
@@ -138,9 +144,56 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         UDM_SEARCH_MAX_LIMIT,
         settings.limit ?? services.connection().settings.search.defaultLimit,
       );
-      const response = await search.controller
-        .getClient()
-        .udmSearch({ query, startTime: window.startMs, endTime: window.endMs, limit }, abort.signal);
+      const client = search.controller.getClient();
+      const stats = compileStatistics(query, { referenceLists: getReferenceLists() ?? {} });
+      if (stats) {
+        if (stats.filter === '')
+          throw new Error(
+            'A statistical search needs filtering statements before match: (for example metadata.event_type = "USER_LOGIN").',
+          );
+        // The same fetch as the statistics view: one search, the rest only when approved and within
+        // the hourly budget; what stops it early leaves a table marked partial.
+        const fetched = await fetchStatisticsEvents({
+          client,
+          query: stats.filter,
+          startMs: window.startMs,
+          endMs: window.endMs,
+          limit: UDM_SEARCH_MAX_LIMIT,
+          maxEvents: FETCH_REST_MAX_EVENTS,
+          signal: abort.signal,
+          confirmMore: (q) => askForMoreSearches(q),
+        });
+        const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+        const result = stats.engine.run(
+          fetched.events.map((e) => e.udm),
+          { timeZone },
+        );
+        const kept = keepStatistics(
+          {
+            ranAt: new Date(started).toISOString(),
+            durationMs: Date.now() - started,
+            query,
+            window: { start: window.start, end: window.end },
+            eventsFetched: fetched.events.length,
+            searches: fetched.searches,
+            ...(fetched.partial || execution.token.isCancellationRequested
+              ? { partial: fetched.partial ?? 'cancelled before every event was fetched' }
+              : {}),
+            timeZone: result.timeZone,
+            columns: result.columns,
+            rows: result.rows,
+            warnings: result.warnings,
+          },
+          keepRows(),
+        );
+        await execution.replaceOutput(outputFor(kept));
+        execution.end(!kept.partial, Date.now());
+        return;
+      }
+      const response = await client.udmSearch(
+        { query, startTime: window.startMs, endTime: window.endMs, limit },
+        abort.signal,
+      );
       if (execution.token.isCancellationRequested) throw new vscode.CancellationError();
       const kept = keepResults(
         {

@@ -20,6 +20,9 @@ import {
 import { ReferenceListsModel } from './model';
 import { OPEN_COMMAND, ReferenceListItem, ReferenceListsTreeProvider, STATE_CONTEXT_KEY, VIEW_ID } from './tree';
 
+/** Contributed in package.json with its defaults (files.autoSave off). */
+const LIST_LANGUAGE_ID = 'cloudbench-reference-list';
+
 const TYPE_DETAILS: Record<ReferenceListContentType, string> = {
   CONTENT_TYPE_DEFAULT_STRING: 'Exact values such as host names, user names or domains (`in %list`)',
   REGEX: 'RE2 regular expressions (`in regex %list`)',
@@ -72,6 +75,12 @@ export function activateReferenceLists(context: vscode.ExtensionContext, service
   // ---- validation as you type ---------------------------------------------------------------------
   const lint = (document: vscode.TextDocument): void => {
     if (document.uri.scheme !== LIST_SCHEME) return;
+    // The list language: `//` comments, no auto-closed brackets in patterns, and no auto save (every
+    // save writes to the server).
+    if (document.languageId !== LIST_LANGUAGE_ID && !document.isClosed) {
+      void vscode.languages.setTextDocumentLanguage(document, LIST_LANGUAGE_ID).then(undefined, () => undefined);
+      return;
+    }
     const type = files.contentTypeOf(document.uri);
     if (type) diagnostics.lint(document.uri, type, splitReferenceListText(document.getText()));
   };

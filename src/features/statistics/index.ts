@@ -208,7 +208,7 @@ export class StatisticsFeature implements vscode.Disposable {
 }
 
 /** Asks before spending more than the first search; Esc or closing keeps the partial table. */
-async function askForMoreSearches(q: MoreSearchesQuestion): Promise<boolean> {
+export async function askForMoreSearches(q: MoreSearchesQuestion): Promise<boolean> {
   const spend =
     q.likely !== undefined
       ? `at least ${q.atLeast} more searches, likely about ${q.likely}`

@@ -8,10 +8,13 @@ import {
   filterIndices,
   histogram,
   sortIndices,
+  compareCells,
   timesOf,
   type SortDirection,
 } from '../../core/secops/results/table';
 import { displayText } from '../../core/secops/results/export';
+import { cellText as statsText, chartChoices, chartData, columnLabel } from '../../features/statistics/protocol';
+import type { StatsColumn } from '../../udm/stats/plan';
 
 interface OutputItem {
   readonly id: string;
@@ -34,6 +37,22 @@ interface KeptResults {
   events: unknown[];
 }
 
+interface KeptStatistics {
+  kind: 'statistics';
+  ranAt: string;
+  durationMs: number;
+  window: { start: string; end: string };
+  eventsFetched: number;
+  searches: number;
+  partial?: string;
+  timeZone: string;
+  columns: StatsColumn[];
+  rows: unknown[][];
+  totalRows: number;
+  keptRows: number;
+  warnings: string[];
+}
+
 const ROW_HEIGHT = 22;
 const VIEW_ROWS = 16;
 const STYLE = `
@@ -53,6 +72,9 @@ const STYLE = `
 .cb-row span { overflow: hidden; text-overflow: ellipsis; }
 .cb-row:hover { background: var(--vscode-list-hoverBackground); }
 .cb-row.sel { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }
+.cb-partial { margin: 2px 0 6px; padding: 2px 6px; border-left: 3px solid var(--vscode-editorWarning-foreground);
+  background: var(--vscode-inputValidation-warningBackground, transparent); }
+.cb-static .cb-static-row { position: static; }
 .cb-detail { margin-top: 6px; border-top: 1px solid var(--vscode-editorWidget-border, #8884); padding-top: 4px; }
 .cb-detail pre { max-height: 240px; overflow: auto; margin: 4px 0; font-family: var(--vscode-editor-font-family); }
 .cb-detail button, .cb-bar button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground);
@@ -68,6 +90,90 @@ function el<K extends keyof HTMLElementTagNameMap>(
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+function isStats(v: unknown): v is KeptStatistics {
+  const r = v as Partial<KeptStatistics> | null;
+  return (
+    !!r &&
+    r.kind === 'statistics' &&
+    Array.isArray(r.columns) &&
+    Array.isArray(r.rows) &&
+    r.rows.every((row) => Array.isArray(row) && row.length === r.columns!.length) &&
+    !!r.window
+  );
+}
+
+/** A statistics table with a bar chart of its first numeric outcome, sortable, partial marked in it. */
+function renderStats(data: KeptStatistics, root: HTMLElement): void {
+  const box = el('div', { class: 'cb-out' });
+  const kept = data.keptRows < data.totalRows ? `, the first ${fmt(data.keptRows)} kept in the notebook` : '';
+  box.append(
+    el(
+      'div',
+      { class: 'cb-note', 'data-testid': 'kept-note' },
+      `${fmt(data.totalRows)} rows from ${fmt(data.eventsFetched)} events (${data.searches} search${data.searches === 1 ? '' : 'es'})${kept} · ${data.window.start} – ${data.window.end} · time zone ${data.timeZone}`,
+    ),
+  );
+  if (data.partial) box.append(el('div', { class: 'cb-partial', role: 'status' }, `Partial table: ${data.partial}.`));
+  for (const w of data.warnings) box.append(el('div', { class: 'cb-note' }, w));
+  root.replaceChildren(box);
+  if (data.rows.length === 0) return;
+  const text = (row: unknown[], i: number): string => statsText(row[i], data.columns[i], data.timeZone);
+
+  const kind = chartChoices(data.columns)[0];
+  const chart = kind ? chartData(kind, data.columns, data.rows, data.timeZone) : undefined;
+  if (chart && chart.labels.length > 0) {
+    const totals = chart.labels.map((_, i) => chart.datasets.reduce((sum, d) => sum + (d.data[i] ?? 0), 0));
+    const peak = Math.max(1, ...totals);
+    const bars = el('div', { class: 'cb-hist cb-chart', role: 'img', 'aria-label': `${chart.valueLabel} by group` });
+    chart.labels.forEach((label, i) => {
+      const bar = el('div', { title: `${label}: ${totals[i]}` });
+      bar.style.height = `${Math.round((totals[i] / peak) * 100)}%`;
+      bars.append(bar);
+    });
+    box.append(bars);
+    if (chart.omitted > 0) box.append(el('div', { class: 'cb-note' }, `${fmt(chart.omitted)} more groups not drawn.`));
+  }
+
+  const template = data.columns.map(() => 'minmax(80px, 1fr)').join(' ');
+  const head = el('div', { class: 'cb-head', role: 'row' });
+  head.style.gridTemplateColumns = template;
+  const body = el('div', { class: 'cb-scroll cb-static', role: 'grid' });
+  box.append(head, body);
+  let order = data.rows.map((_, i) => i);
+  let sort: { col: number; desc: boolean } | undefined;
+  const paint = (): void => {
+    const frag = document.createDocumentFragment();
+    for (const r of order.slice(0, 2000)) {
+      const line = el('div', { class: 'cb-row cb-static-row', role: 'row' });
+      line.style.gridTemplateColumns = template;
+      data.columns.forEach((_, i) => {
+        const t = text(data.rows[r], i);
+        line.append(el('span', { role: 'gridcell', title: displayText(t, 1000) }, displayText(t, 300)));
+      });
+      frag.append(line);
+    }
+    body.replaceChildren(frag);
+  };
+  data.columns.forEach((c, i) => {
+    const b = el('button', { type: 'button', title: `Sort by ${columnLabel(c)}` }, columnLabel(c));
+    b.addEventListener('click', () => {
+      sort = sort?.col === i ? { col: i, desc: !sort.desc } : { col: i, desc: c.role === 'outcome' };
+      const { col, desc } = sort;
+      order = data.rows
+        .map((_, k) => k)
+        .sort((a, z) => {
+          const cmp = compareCells(text(data.rows[a], col), text(data.rows[z], col));
+          return (desc ? -cmp : cmp) || a - z;
+        });
+      for (const other of Array.from(head.children)) other.removeAttribute('aria-sort');
+      b.setAttribute('aria-sort', desc ? 'descending' : 'ascending');
+      paint();
+    });
+    head.append(b);
+  });
+  paint();
 }
 
 function isKept(v: unknown): v is KeptResults {
@@ -182,9 +288,14 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     paint();
   };
 
-  const paint = (): void => {
+  let painted = '';
+  const paint = (force = false): void => {
     const first = Math.max(0, Math.floor(scroll.scrollTop / ROW_HEIGHT) - 4);
     const last = Math.min(visible.length, first + VIEW_ROWS + 8);
+    // Scrolling within the rows already drawn changes nothing: keep the nodes (and focus, clicks).
+    const key = `${first}:${last}:${selected}`;
+    if (!force && key === painted) return;
+    painted = key;
     spacer.style.height = `${visible.length * ROW_HEIGHT}px`;
     const frag = document.createDocumentFragment();
     frag.append(spacer);
@@ -218,7 +329,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     if (sort) idx = sortIndices(rows, idx, columns[sort.col], sort.dir);
     visible = idx;
     scroll.scrollTop = 0;
-    paint();
+    paint(true);
   };
 
   columns.forEach((c, i) => {
@@ -246,7 +357,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
       e.key === 'Enter' ? pos : Math.min(visible.length - 1, Math.max(0, pos + (e.key === 'ArrowDown' ? 1 : -1)));
     if (visible.length > 0) showDetail(visible[next]);
   });
-  paint();
+  paint(true);
 }
 
 export const activate = (ctx: RendererContext) => {
@@ -262,6 +373,10 @@ export const activate = (ctx: RendererContext) => {
         data = item.json();
       } catch {
         data = undefined;
+      }
+      if (isStats(data)) {
+        renderStats(data, element);
+        return;
       }
       if (!isKept(data)) {
         element.replaceChildren(

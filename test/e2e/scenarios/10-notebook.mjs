@@ -49,6 +49,18 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const status = await statusBar.innerText();
   if (!/events/.test(status)) throw new Error(`the first cell's status bar shows no limit: "${status}"`);
 
+  // The language server checks UDM cells: an unknown field is marked, and undo clears it.
+  const third = cells.nth(2);
+  await third.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' principal.no_such_field = "x"');
+  await third.locator('.squiggly-error').first().waitFor({ timeout: 30_000 });
+  log('the language server marks an error in a notebook cell');
+  const typed = third.locator('.view-lines', { hasText: /no_such_field/ });
+  for (let i = 0; i < 40 && (await typed.count()) > 0; i++) await page.keyboard.press('Control+Z');
+  await third.locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: 30_000 });
+  await page.keyboard.press('Escape');
+
   // Run All: three searches, three results (the file, once saved, is the proof for cells out of view).
   await wb.runCommand(page, 'Notebook: Run All');
   const frame = await outputFrame(wb, page, /events|No events matched/);
@@ -58,7 +70,9 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   if ((await frame.locator('.cb-row').count()) === 0) throw new Error('no result rows rendered in the outputs');
   await screenshot('ran-all');
 
-  // A row action from the output: the full event opens in an editor.
+  // A row action from the output: the full event opens in an editor. (Bring the first cell and its
+  // output into view first: the output frame is taller than the screen.)
+  await wb.runCommand(page, 'Notebook: Focus First Cell');
   await frame.locator('.cb-row').first().click();
   await frame.locator('.cb-detail button', { hasText: 'Full event' }).click();
   await page
@@ -68,8 +82,20 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   log('the row action opened the full event');
   await wb.openFile(page, 'password-guessing.udmnb');
   const path = join(workspace, FILE);
-  const saved = await saveUntil(page, path, (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3);
-  log(`saved: ${saved.cells.map((c) => (c.output ? `${c.output.keptRows}/${c.output.totalEvents}` : '-')).join(', ')}`);
+  const saved = await saveUntil(
+    page,
+    path,
+    (nb) => nb.cells.filter((c) => c.output && c.output.kind !== 'error').length === 3,
+  );
+  log(
+    `saved: ${saved.cells.map((c) => (c.output ? `${c.output.kind} ${c.output.keptRows}/${c.output.totalEvents ?? c.output.totalRows}` : '-')).join(', ')}`,
+  );
+  const stats = saved.cells[3].output;
+  if (stats.kind !== 'statistics' || stats.rows.length === 0 || stats.columns[1]?.name !== 'failures')
+    throw new Error(`the count-by-host cell kept no statistics table: ${JSON.stringify(stats).slice(0, 300)}`);
+  const counts = stats.rows.map((r) => r[1]);
+  if (counts.some((n, i) => i > 0 && n > counts[i - 1]))
+    throw new Error(`order: $failures desc not applied: ${counts}`);
 
   // Cancel: the sandbox answers slowly; start the first cell and stop it.
   await wb.sandboxAdmin(sandbox, 'faults', { rules: [{ method: 'secops.udmSearch', latencyMs: 60_000 }] });
@@ -91,7 +117,8 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await saveUntil(
     page,
     path,
-    (nb) => nb.cells.filter((c) => c.output?.kind === 'results').length === 3 && nb.cells[1].executionOrder > 3,
+    (nb) =>
+      nb.cells.filter((c) => c.output && c.output.kind !== 'error').length === 3 && nb.cells[1].executionOrder > 3,
   );
 
   // Reload: searches would now fail, so kept results on screen prove nothing was searched again.
@@ -116,7 +143,15 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const report = join(workspace, 'hunts/password-guessing.md');
   if (!existsSync(report)) throw new Error('no Markdown report next to the notebook');
   const md = readFileSync(report, 'utf8');
-  for (const part of ['# password-guessing', '## Query 1', '```udm', '| Time |'])
+  for (const part of ['# password-guessing', '## Query 1', '```udm', '| Time |', '| principal.hostname | $failures |'])
     if (!md.includes(part)) throw new Error(`the report lacks "${part}"`);
   log(`exported ${md.split('\n').length} lines of Markdown`);
+
+  // A new notebook from the command: an untitled UDM notebook with a note and a query cell.
+  await wb.runCommand(page, 'Cloudbench: New UDM Notebook');
+  await page.locator('.tabs-container .tab.active', { hasText: /Untitled/ }).waitFor({ timeout: 30_000 });
+  const fresh = page.locator('.notebook-editor:visible .code-cell-row');
+  await fresh.first().waitFor({ timeout: 30_000 });
+  if ((await fresh.count()) !== 1) throw new Error('the new notebook has no single UDM cell');
+  log('New UDM Notebook opened an untitled notebook');
 }

@@ -5,10 +5,11 @@ import { useFakeVscode } from '../../unit/fakes/vscode';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { ModelRegistryClient } from '../../../src/core/models/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
+import type * as ModelsTreeModule from '../../../src/features/models/tree';
 
 useFakeVscode();
 
-const tree = require('../../../src/features/models/tree') as typeof import('../../../src/features/models/tree');
+const tree = require('../../../src/features/models/tree') as typeof ModelsTreeModule;
 
 describe('models tree against the demo sandbox', function () {
   this.timeout(60_000);
@@ -143,7 +144,7 @@ describe('models tree against the demo sandbox', function () {
           'exactly one default version marked',
         );
         for (const v of versions) {
-          assert.match(String(v.label), /^Version \d+$/);
+          assert.match(v.label as string, /^Version \d+$/);
           assert.match(v.contextValue!, /^modelVersion(\.exportable)?$/);
           for (const alias of v.version.versionAliases ?? []) assert.ok(String(v.description).includes(`@${alias}`));
           const children = await p.getChildren(v);
@@ -155,7 +156,7 @@ describe('models tree against the demo sandbox', function () {
             const slices = (await p.getChildren(ev)).filter((n) => n instanceof tree.SliceNode);
             if (slices.length) {
               assert.equal(slices[0].contextValue, 'slice');
-              assert.match(String(slices[0].label), / = /);
+              assert.match(slices[0].label as string, / = /);
               sawSlice = true;
             }
           }

@@ -4,6 +4,8 @@ import {
   MAX_KEEP_ROWS,
   NotebookFormatError,
   keepResults,
+  keepStatistics,
+  statisticsNote,
   keepRowsSetting,
   keptNote,
   notebookToMarkdown,
@@ -159,5 +161,70 @@ describe('UDM notebook file', () => {
     assert.ok(md.includes('_10 more kept rows not shown._'));
     assert.ok(md.includes('> **Error:** Invalid \\| query'));
     assert.ok(md.includes('## Query 3\n\n```udm\nnever ran\n```\n\n_Not run._'));
+  });
+
+  describe('statistics outputs', () => {
+    const table = (rows: number, partial?: string) =>
+      keepStatistics(
+        {
+          ranAt: '2026-11-20T10:30:00.000Z',
+          durationMs: 80,
+          query:
+            'metadata.event_type = "USER_LOGIN"\nmatch:\n  principal.hostname\noutcome:\n  $n = count(metadata.id)',
+          window: { start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z' },
+          eventsFetched: 120,
+          searches: 2,
+          ...(partial ? { partial } : {}),
+          timeZone: 'UTC',
+          columns: [
+            { name: 'principal.hostname', role: 'key', type: 'string' },
+            { name: 'n', role: 'outcome', type: 'number' },
+          ],
+          rows: Array.from({ length: rows }, (_, i) => [`host|${i}`, i * 2]),
+          warnings: [],
+        },
+        3,
+      );
+
+    it('round-trips a bounded table and says how much was kept and whether it is partial', () => {
+      const out = table(5, 'the budget ran out');
+      assert.equal(out.totalRows, 5);
+      assert.equal(out.keptRows, 3);
+      const nb: NotebookFile = {
+        format: 'cloudbench-udm-notebook',
+        version: 1,
+        cells: [{ kind: 'udm', source: out.query.split('\n'), output: out }],
+      };
+      assert.deepEqual(parseNotebook(serializeNotebook(nb)), nb);
+      assert.equal(
+        statisticsNote(out),
+        '5 rows from 120 events (2 searches); the first 3 rows kept in the notebook. Partial: the budget ran out.',
+      );
+    });
+
+    it('refuses rows that do not fit the columns', () => {
+      const text = JSON.stringify({
+        format: 'cloudbench-udm-notebook',
+        version: 1,
+        cells: [
+          {
+            kind: 'udm',
+            source: ['x'],
+            output: { kind: 'statistics', columns: [{ name: 'a', role: 'key', type: 'string' }], rows: [['a', 1]] },
+          },
+        ],
+      });
+      assert.throws(() => parseNotebook(text), /one value per column/);
+    });
+
+    it('puts the table in the Markdown report with column labels', () => {
+      const md = notebookToMarkdown(
+        { format: 'cloudbench-udm-notebook', version: 1, cells: [{ kind: 'udm', source: ['q'], output: table(2) }] },
+        'stats',
+      );
+      assert.ok(md.includes('| principal.hostname | $n |'), md);
+      assert.ok(md.includes('| host\\|1 | 2 |'), md);
+      assert.ok(md.includes('2 rows from 120 events (2 searches).'), md);
+    });
   });
 });

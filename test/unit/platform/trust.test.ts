@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import type * as Vscode from 'vscode';
 import { loadSettingsModule } from '../../reliability/scripted-config';
 import type * as TrustModule from '../../../src/features/trust';
+import type * as SettingsModule from '../../../src/platform/settings';
 
 const vscode = require('vscode') as typeof Vscode;
 const { sensitiveSettingsIn, stripJsonComments, ignoredSettingsMessage } =
@@ -72,6 +73,35 @@ describe('workspace trust: settings a workspace may not decide', () => {
     } finally {
       configuration.get = get;
       configuration.inspect = inspect;
+    }
+  });
+});
+
+describe('cloudbenchConfiguration on a frozen configuration object (as VS Code gives)', () => {
+  it('reads settings without breaking Proxy invariants, sensitive ones from user level only', () => {
+    const { cloudbenchConfiguration } = require('../../../src/platform/settings') as typeof SettingsModule;
+    const values: Record<string, { workspace?: unknown; global?: unknown }> = {
+      project: { workspace: 'from-workspace' },
+      credentialsFile: { workspace: '/workspace/key.json', global: '/home/me/key.json' },
+    };
+    const frozen = Object.freeze({
+      get: (key: string, fallback?: unknown) => values[key]?.workspace ?? values[key]?.global ?? fallback,
+      has: (key: string) => key in values,
+      inspect: (key: string) =>
+        key in values ? { key, workspaceValue: values[key].workspace, globalValue: values[key].global } : undefined,
+      update: async () => undefined,
+    });
+    const workspace = vscode.workspace as unknown as { getConfiguration: unknown };
+    const original = workspace.getConfiguration;
+    workspace.getConfiguration = () => frozen;
+    try {
+      const config = cloudbenchConfiguration();
+      assert.equal(config.get('project'), 'from-workspace');
+      assert.equal(config.get('credentialsFile'), '/home/me/key.json');
+      assert.equal(config.get('missing', 'fallback'), 'fallback');
+      assert.equal(config.has('project'), true);
+    } finally {
+      workspace.getConfiguration = original;
     }
   });
 });
