@@ -19,8 +19,10 @@ export interface EvalContext {
 function fieldKeys(
   node: FieldNode,
   facts: FieldFacts | undefined,
-): { keys: string[]; alt: (string | undefined)[]; skippable: boolean[] } {
+): { keys: string[]; alt: (string | undefined)[]; skippable: boolean[]; indexes: (number | undefined)[] } {
   const path = fieldPathOf(node);
+  const offset = node.segments.length - path.length;
+  const indexes = path.map((_, i) => node.segments[i + offset].index?.value);
   const keys: string[] = [];
   const alt: (string | undefined)[] = [];
   const skippable: boolean[] = [];
@@ -47,11 +49,11 @@ function fieldKeys(
       skippable.push(false);
     }
   }
-  return { keys, alt, skippable };
+  return { keys, alt, skippable, indexes };
 }
 
 function makeVisitor(node: FieldNode, facts: FieldFacts | undefined): Visitor {
-  const { keys, alt, skippable } = fieldKeys(node, facts);
+  const { keys, alt, skippable, indexes } = fieldKeys(node, facts);
   const n = keys.length;
   const mapKey = node.key?.value;
   const finish = (v: unknown, pred: Pred): boolean => {
@@ -118,6 +120,9 @@ function makeVisitor(node: FieldNode, facts: FieldFacts | undefined): Visitor {
         }
       }
       v = next;
+      const ix = indexes[i];
+      // `principal.ip[0]`, `about[1].hostname`: one element of a repeated field
+      if (ix !== undefined) v = Array.isArray(v) ? v[ix] : ix === 0 ? v : undefined;
       i++;
     }
   };
@@ -372,9 +377,11 @@ export class Compiler {
       case 'in':
         return this.compileIn(e);
       case 'callExpr': {
-        const fast = this.fastCall(e.call);
+        const call = e.nocase ? caseInsensitiveCall(e.call) : e.call;
+        const hasAll = call.args.some((a) => a.type === 'field' && a.quantifier?.kind === 'all');
+        const fast = hasAll ? undefined : this.fastCall(call);
         if (fast) return fast;
-        const vals = this.values(e.call);
+        const vals = this.values(call);
         return (ev) => vals(ev).some((v) => v === true);
       }
       case 'error':
@@ -454,12 +461,13 @@ export class Compiler {
     const { visit } = this.leftAccess(e.left);
     const list = e.list ? this.ctx.referenceLists?.[e.list.name] : undefined;
     let pred: Pred;
+    const nocase = !!e.nocase;
     if (!list) pred = () => false;
     else if (e.mode === 'exact') {
-      const set = new Set(list);
-      pred = (v) => set.has(toStr(v));
+      const set = new Set(nocase ? list.map((x) => x.toLowerCase()) : list);
+      pred = nocase ? (v) => set.has(toStr(v).toLowerCase()) : (v) => set.has(toStr(v));
     } else if (e.mode === 'regex') {
-      const res = list.map((p) => translateRegex(p, false).regex).filter((r): r is RegExp => !!r);
+      const res = list.map((p) => translateRegex(p, nocase).regex).filter((r): r is RegExp => !!r);
       pred = (v) => {
         const s = toStr(v);
         return res.some((r) => r.test(s));
@@ -556,6 +564,13 @@ export class Compiler {
       return rows;
     };
   }
+}
+
+/** `re.regex(x, "p") nocase`: the same call with a case-insensitive pattern. */
+function caseInsensitiveCall(call: CallNode): CallNode {
+  const pattern = call.args[1];
+  if (call.name !== 're.regex' || !pattern || pattern.type !== 'string') return call;
+  return { ...call, args: [call.args[0], { ...pattern, value: `(?i)${pattern.value}` }, ...call.args.slice(2)] };
 }
 
 const ARITH: Record<string, (a: number, b: number) => number> = {

@@ -635,6 +635,9 @@ export function complete(
       ...listItems(referenceLists, emptyRange),
     ];
   if (isWord(cur, 'regex') || isWord(cur, 'cidr')) return listItems(referenceLists, emptyRange);
+  // Right after a closed value (`"lt-ana-01"|`, `42|`, `)|`): nothing may be glued to it, and a
+  // list opened by typing the closing quote would take the Enter meant for a new line.
+  if (offset === cur.end && !cur.error && GLUED_VALUE_END.has(cur.kind)) return [];
   const f = isValueEnd(cur) ? fieldBefore(a, idx) : undefined;
   // Timestamps are compared through .seconds and messages through a sub-field; no operator fits.
   if (
@@ -654,6 +657,8 @@ export function complete(
   if (lineStartsHere) items.push(...sectionKeywordItems(a, emptyRange, undefined));
   return items;
 }
+
+const GLUED_VALUE_END = new Set<string>(['string', 'regex', 'number', 'rparen', 'rbracket', 'bytes']);
 
 function isValueEnd(t: Token): boolean {
   return (

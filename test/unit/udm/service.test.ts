@@ -85,6 +85,14 @@ describe('UDM completion', () => {
     assert.match(items[0].detail!, /ip_in_range_cidr\(ipAddress: string, subnetworkRange: string\): bool/);
   });
 
+  it('offers nothing glued to a closed value, so Enter after it starts a new line', () => {
+    assert.deepEqual(labels('principal.hostname = "lt-ana-01"|'), []);
+    assert.deepEqual(labels('target.port = 80|'), []);
+    assert.deepEqual(labels('re.regex(target.hostname, "x")|'), []);
+    const spaced = labels('principal.hostname = "lt-ana-01" |');
+    assert.ok(spaced.includes('AND') && spaced.includes('nocase'), spaced.join());
+  });
+
   it('offers placeholders, reference lists and section keywords in order', () => {
     assert.deepEqual(labels('$host = principal.hostname\nmatch:\n  $|'), ['$host']);
     assert.deepEqual(labels('principal.hostname in %|', ['admins', 'servers']), ['%admins', '%servers']);
