@@ -6,9 +6,11 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { ModelRegistryClient } from '../../../src/core/models/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 
+import type * as TreeModule from '../../../src/features/models/tree';
+
 useFakeVscode();
 
-const tree = require('../../../src/features/models/tree') as typeof import('../../../src/features/models/tree');
+const tree = require('../../../src/features/models/tree') as typeof TreeModule;
 
 describe('models tree against the demo sandbox', function () {
   this.timeout(60_000);
@@ -143,7 +145,7 @@ describe('models tree against the demo sandbox', function () {
           'exactly one default version marked',
         );
         for (const v of versions) {
-          assert.match(String(v.label), /^Version \d+$/);
+          assert.match(v.label as string, /^Version \d+$/);
           assert.match(v.contextValue!, /^modelVersion(\.exportable)?$/);
           for (const alias of v.version.versionAliases ?? []) assert.ok(String(v.description).includes(`@${alias}`));
           const children = await p.getChildren(v);
@@ -155,7 +157,7 @@ describe('models tree against the demo sandbox', function () {
             const slices = (await p.getChildren(ev)).filter((n) => n instanceof tree.SliceNode);
             if (slices.length) {
               assert.equal(slices[0].contextValue, 'slice');
-              assert.match(String(slices[0].label), / = /);
+              assert.match(slices[0].label as string, / = /);
               sawSlice = true;
             }
           }
@@ -175,7 +177,7 @@ describe('models tree against the demo sandbox', function () {
       const nodes = await p.getChildren(await location(p, 'us-central1'));
       assert.equal(nodes.length, 1);
       assert.equal(nodes[0].label, 'Could not load models');
-      assert.equal(nodes[0].description, 'PERMISSION_DENIED');
+      assert.match(String(nodes[0].description), /^PERMISSION_DENIED · needs aiplatform\.models\.list /);
     } finally {
       sandbox.faults.configure([]);
     }
