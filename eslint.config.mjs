@@ -58,5 +58,9 @@ export default tseslint.config(
     files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
     extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // The same convention as in TypeScript: a leading underscore marks a deliberately unused name.
+      'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
   },
 );

@@ -14,6 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { parseFromWebview } from '../src/core/secops/messages';
 import { answerQueryBar, isQueryBarRequest } from '../src/core/secops/querybar-service';
 import { useFakeVscode } from '../test/unit/fakes/vscode';
+import type * as SearchPanelModule from '../src/features/search/panel';
 
 const ROOT = join(__dirname, '..');
 const ROWS = 10_000;
@@ -69,7 +70,7 @@ function panelHtml(origin: string, root: string, slot: 'query' | 'pivot'): strin
     asWebviewUri: (uri: { path: string }) => ({ toString: () => `${origin}${uri.path.slice(root.length)}` }),
   };
 
-  const { renderHtml } = require('../src/features/search/panel') as typeof import('../src/features/search/panel');
+  const { renderHtml } = require('../src/features/search/panel') as typeof SearchPanelModule;
   return renderHtml(webview as never, vscode.Uri.file(root) as never, slot);
 }
 
@@ -169,11 +170,9 @@ async function main(): Promise<void> {
       const r = { paint: [] as number[], all: [] as number[], ready: [] as number[] };
       for (let i = 0; i < 4; i++) {
         const page = await open(path);
-        const m = (await page.evaluate(`${MEASURE}(${JSON.stringify(payload)})`)) as {
-          paint: number;
-          all: number;
-          ready: number;
-        };
+        const m = await page.evaluate<{ paint: number; all: number; ready: number }>(
+          `${MEASURE}(${JSON.stringify(payload)})`,
+        );
         await page.close();
         if (i === 0) continue; // warm-up: the browser's first-ever layout of the page
         r.paint.push(m.paint);

@@ -286,7 +286,7 @@ async function rateLimitBench(): Promise<void> {
     const window = SECOPS_BUDGETS.ListEvents.windowMs * scale;
     const limiter = new RateLimiter(SECOPS_BUDGETS, { windowScale: scale });
     const admitted: number[] = [];
-    limiter.onDidChange((m) => m === 'ListEvents' && admitted.push(performance.now()));
+    const admissions = limiter.onDidChange((m) => m === 'ListEvents' && admitted.push(performance.now()));
     let tooMany = 0;
     const client = new SecOpsClient({
       baseUrl: sandbox.http,
@@ -304,6 +304,7 @@ async function rateLimitBench(): Promise<void> {
       ),
     );
     const elapsed = performance.now() - started;
+    admissions.dispose();
     const sends = admitted.slice(0, calls + tooMany);
     const span = sends[sends.length - 1] - sends[0];
     // At 1 call per window, N calls need at least (N - 1) windows between the first and the last.

@@ -23,7 +23,7 @@ export interface PollOptions<Op extends OperationLike> {
   /** Every state seen, the first included: for progress. */
   onUpdate?(op: Op): void;
   /** Injected for tests. */
-  now?(): number;
+  now?: () => number;
 }
 
 /** The error an operation finished with. */

@@ -35,9 +35,11 @@ export const realClock: RateClock = {
     }),
 };
 
-function abortReason(signal: AbortSignal): unknown {
-  if (signal.reason !== undefined) return signal.reason;
-  const err = new Error('The operation was aborted');
+/** The signal's reason when it is an Error (the usual case), else an AbortError carrying it as the cause. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error) return reason;
+  const err = new Error('The operation was aborted', reason === undefined ? undefined : { cause: reason });
   err.name = 'AbortError';
   return err;
 }
@@ -139,7 +141,7 @@ export class RateLimiter {
           signal.removeEventListener('abort', onAbort);
           resolve();
         },
-        (err: unknown) => {
+        (err: Error) => {
           signal.removeEventListener('abort', onAbort);
           reject(err);
         },

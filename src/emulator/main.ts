@@ -39,7 +39,7 @@ function parseArgs(argv: string[]): { host: string; grpcPort: number; httpPort: 
       }
       case '--help':
         process.stdout.write('usage: emulator [--host H] [--grpc-port N] [--http-port N] [--seed demo|empty]\n');
-        process.exit(0);
+        return process.exit(0);
       default:
         throw new Error(`unknown argument "${flag}"`);
     }

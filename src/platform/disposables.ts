@@ -33,6 +33,12 @@ export function toAbortSignal(token: vscode.CancellationToken | undefined): Abor
   if (!token) return undefined;
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
+  else {
+    // The listener goes with the token's source; it is removed at once when it fires.
+    const listener = token.onCancellationRequested(() => {
+      listener.dispose();
+      controller.abort();
+    });
+  }
   return controller.signal;
 }

@@ -82,7 +82,13 @@ async function loadScenarios(grep) {
     const mod = await import(pathToFileURL(join(dir, file)).href);
     const name = `ui ${mod.name ?? file.replace(/\.mjs$/, '')}`;
     if (grep && !grep.test(name)) continue;
-    scenarios.push({ name, file, run: mod.run, workspaceSettings: mod.workspaceSettings });
+    scenarios.push({
+      name,
+      file,
+      run: mod.run,
+      workspaceSettings: mod.workspaceSettings,
+      workspaceTrust: mod.workspaceTrust === true,
+    });
   }
   return scenarios;
 }
@@ -150,27 +156,57 @@ async function main() {
 
     // UI scenarios: a fresh page (and so a fresh extension host) on a fresh workspace each.
     const scenarios = await loadScenarios(grep);
+    // Scenarios that test workspace trust run in a second editor whose profile has trust enabled
+    // (the trust prompt shows for every new folder); the first editor keeps trust off.
+    let trustServer;
+    const serverFor = async (scenario) => {
+      if (!scenario.workspaceTrust) return codeServer;
+      if (!trustServer) {
+        const trustDataDir = join(home, 'user-data-trust');
+        editor.writeProfile(
+          trustDataDir,
+          editor.sandboxSettings(sandbox, {
+            'workbench.tree.enableStickyScroll': false,
+            'security.workspace.trust.enabled': true,
+            'security.workspace.trust.startupPrompt': 'always',
+          }),
+        );
+        trustServer = await editor.startCodeServer(bin, env, {
+          userDataDir: trustDataDir,
+          extensionsDir,
+          workspaceTrust: true,
+          onLine: (_stream, line) => logLines.push(`[trust] ${line}`),
+        });
+        say(`code-server with workspace trust: ${trustServer.url}`);
+      }
+      return trustServer;
+    };
     for (const scenario of scenarios) {
       const t0 = Date.now();
       const slug = scenario.file.replace(/\.mjs$/, '');
-      const page = await wb.newPage(browser, codeServer.url);
+      const server = await serverFor(scenario);
+      const page = await wb.newPage(browser, server.url);
       const pageErrors = [];
       page.on('pageerror', (err) => pageErrors.push(err.message));
       try {
         await sandbox.reset('demo');
-        const workspace = freshWorkspace(home, slug, scenario.workspaceSettings);
+        const settings =
+          typeof scenario.workspaceSettings === 'function'
+            ? await scenario.workspaceSettings()
+            : scenario.workspaceSettings;
+        const workspace = freshWorkspace(home, slug, settings);
         const t = {
           page,
           wb,
           sandbox,
           workspace,
-          baseUrl: codeServer.url,
+          baseUrl: server.url,
           screenshot: (label) => page.screenshot({ path: join(OUT, `${slug}-${label}.png`) }),
           log: (msg) => console.log(`      ${msg}`),
         };
         await withTimeout(
           (async () => {
-            await wb.openWorkbench(page, codeServer.url, workspace);
+            await wb.openWorkbench(page, server.url, workspace);
             await scenario.run(t);
           })(),
           SCENARIO_TIMEOUT_MS,

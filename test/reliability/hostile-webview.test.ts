@@ -10,6 +10,9 @@ import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 import { freshProductModules } from './scripted-config';
+import type * as SearchPanelModule from '../../src/features/search/panel';
+import type * as KeysEditorModule from '../../src/features/keys/editor';
+import type * as SearchControllerModule from '../../src/features/search/controller';
 
 /** Browser globals inside page.evaluate callbacks (this tsconfig has no DOM lib); the page defines its own copy. */
 const browser$ = (): any => globalThis as any;
@@ -50,11 +53,9 @@ function capturePanel(origin: string, open: () => void): CapturedPanel {
 /** The query panel's page, as ResultsPanel writes it. */
 function extensionHtml(origin: string): CapturedPanel {
   return capturePanel(origin, () => {
-    const { ResultsPanel } =
-      require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
+    const { ResultsPanel } = require('../../src/features/search/panel') as typeof SearchPanelModule;
     ResultsPanel.disposeAll();
-    ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined);
-    ResultsPanel.disposeAll();
+    ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined).dispose();
   });
 }
 
@@ -78,8 +79,7 @@ const HOSTILE_KEY = {
 /** The restriction editor's HTML as RestrictionEditor writes it for a key with a hostile display name. */
 function restrictionEditorHtml(origin: string): CapturedPanel {
   return capturePanel(origin, () => {
-    const { RestrictionEditor } =
-      require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
+    const { RestrictionEditor } = require('../../src/features/keys/editor') as typeof KeysEditorModule;
     const editor = RestrictionEditor.show(vscode.Uri.file(ROOT), HOSTILE_KEY, {
       client: () => {
         throw new Error('no calls');
@@ -249,8 +249,8 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       const document = w.document;
       const handlers: string[] = [];
       let widest = 0;
-      for (const node of Array.from(document.querySelectorAll('*')) as any[]) {
-        for (const attr of Array.from(node.attributes) as any[])
+      for (const node of Array.from<any>(document.querySelectorAll('*'))) {
+        for (const attr of Array.from<any>(node.attributes))
           if (/^on/i.test(attr.name) || (/javascript:/i.test(attr.value) && attr.name === 'href'))
             handlers.push(`${node.tagName}.${attr.name}`);
         const rect = node.getBoundingClientRect();
@@ -450,8 +450,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
 
     await page.goto(`${origin}/keys`);
     await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
-    const { toEditorKey } =
-      require('../../src/features/keys/editor') as typeof import('../../src/features/keys/editor');
+    const { toEditorKey } = require('../../src/features/keys/editor') as typeof KeysEditorModule;
     await page.evaluate(
       (key) => browser$().postMessage({ type: 'init', key }, '*'),
       toEditorKey(HOSTILE_KEY) as unknown,
@@ -463,8 +462,10 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       const values = Array.from(d.querySelectorAll('textarea, input') as ArrayLike<any>)
         .map((n: any) => String(n.value))
         .join('\n');
-      const handlers = (Array.from(d.querySelectorAll('*')) as any[]).flatMap((n) =>
-        (Array.from(n.attributes) as any[]).filter((a) => /^on/i.test(a.name)).map((a) => `${n.tagName}.${a.name}`),
+      const handlers = Array.from<any>(d.querySelectorAll('*')).flatMap((n) =>
+        Array.from<any>(n.attributes)
+          .filter((a) => /^on/i.test(a.name))
+          .map((a) => `${n.tagName}.${a.name}`),
       );
       return {
         handlers,
@@ -514,8 +515,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     };
     try {
       freshProductModules();
-      const { SearchController } =
-        require('../../src/features/search/controller') as typeof import('../../src/features/search/controller');
+      const { SearchController } = require('../../src/features/search/controller') as typeof SearchControllerModule;
       const openLink = SearchController.prototype.openLink;
       for (const bad of [
         'javascript:alert(1)',

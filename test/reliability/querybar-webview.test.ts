@@ -11,6 +11,7 @@ import { parseFromWebview } from '../../src/core/secops/messages';
 import { answerQueryBar, isQueryBarRequest } from '../../src/core/secops/querybar-service';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import type * as SearchPanelModule from '../../src/features/search/panel';
 
 const browser$ = (): any => globalThis as any;
 const QUERY = 'metadata.event_type = "NETWORK_DNS"\nprincipal.hostname = "host-1" OR principal.hostname = "host-2"';
@@ -21,7 +22,7 @@ const vscode = require('vscode') as Record<string, any>;
 /** The query panel's HTML exactly as ResultsPanel renders it, with webview URIs mapped onto a local origin. */
 function extensionHtml(origin: string): string {
   const { webview } = capturingWebview(origin);
-  const { renderHtml } = require('../../src/features/search/panel') as typeof import('../../src/features/search/panel');
+  const { renderHtml } = require('../../src/features/search/panel') as typeof SearchPanelModule;
   return renderHtml(webview as never, vscode.Uri.file(ROOT), 'query');
 }
 
@@ -168,7 +169,7 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
       )
       .catch(() => undefined);
     const classes = await page.evaluate(() => {
-      const spans = Array.from(browser$().document.querySelectorAll('#query-host .view-line span span')) as any[];
+      const spans = Array.from<any>(browser$().document.querySelectorAll('#query-host .view-line span span'));
       const of = (test: (t: string) => boolean) => spans.find((s) => test(s.textContent.trim()))?.className;
       return {
         field: of((t) => t.startsWith('metadata.event_type')),

@@ -8,6 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ExtensionContext } from 'vscode';
 import { fakeExtensionContext } from '../unit/fakes/vscode';
 import { freshProductModules, scriptConfiguration } from './scripted-config';
 import { startSandbox, type Sandbox } from '../../src/emulator/sandbox';
@@ -16,6 +17,11 @@ import { sandboxTokenSource, type TokenSource } from '../../src/core/google/cred
 import { admin, setFaults } from './helpers';
 import { pemBodyLines, scanText, scanTree, type Finding } from './secrets-scan';
 import { redactSecrets } from '../../src/core/secrets';
+import type * as PlatformLogModule from '../../src/platform/log';
+import type * as FeaturesServicesModule from '../../src/features/services';
+import type * as FeaturesKeysModule from '../../src/features/keys';
+import type * as FakesVscodeModule from '../unit/fakes/vscode';
+import type * as SecopsClientModule from '../../src/core/secops/client';
 
 const vscode = require('vscode') as Record<string, any>;
 const PROJECT = 'cloudbench-secrets';
@@ -154,10 +160,10 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     ];
 
     freshProductModules();
-    const { initLogging } = require('../../src/platform/log') as typeof import('../../src/platform/log');
-    const { createServices } = require('../../src/features/services') as typeof import('../../src/features/services');
-    const { activateKeys } = require('../../src/features/keys') as typeof import('../../src/features/keys');
-    initLogging(context);
+    const { initLogging } = require('../../src/platform/log') as typeof PlatformLogModule;
+    const { createServices } = require('../../src/features/services') as typeof FeaturesServicesModule;
+    const { activateKeys } = require('../../src/features/keys') as typeof FeaturesKeysModule;
+    initLogging(context as ExtensionContext);
     activateKeys(context, createServices(context));
   });
 
@@ -182,7 +188,7 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
   });
 
   async function command(id: string, ...args: unknown[]): Promise<void> {
-    const { record } = require('../unit/fakes/vscode') as typeof import('../unit/fakes/vscode');
+    const { record } = require('../unit/fakes/vscode') as typeof FakesVscodeModule;
     const handler = record.commands.get(id);
     assert.ok(handler, `${id} is registered`);
     await handler(...args);
@@ -240,9 +246,9 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
   });
 
   it('searches with a service-account file configured: the settings hold its path only, and tokens stay out of the logs under retries', async () => {
-    const { createServices } = require('../../src/features/services') as typeof import('../../src/features/services');
-    const { getLogger } = require('../../src/platform/log') as typeof import('../../src/platform/log');
-    const { SecOpsClient } = require('../../src/core/secops/client') as typeof import('../../src/core/secops/client');
+    const { createServices } = require('../../src/features/services') as typeof FeaturesServicesModule;
+    const { getLogger } = require('../../src/platform/log') as typeof PlatformLogModule;
+    const { SecOpsClient } = require('../../src/core/secops/client') as typeof SecopsClientModule;
     const connection = createServices(context).connection();
     assert.equal(connection.settings.secops.credentialsFile, join(home, 'service-account.json'));
     const log = getLogger('search');

@@ -8,6 +8,10 @@ import { startSandbox, type Sandbox } from '../../src/emulator/sandbox';
 import { sandboxTokenSource } from '../../src/core/google/credentials';
 import type { FaultRule } from '../../src/emulator/types';
 import { FAST_RETRY, countFaults, setFaults } from './helpers';
+import type * as ModelsTreeModule from '../../src/features/models/tree';
+import type * as KeysTreeModule from '../../src/features/keys/tree';
+import type * as ModelsClientModule from '../../src/core/models/client';
+import type * as ApikeysClientModule from '../../src/core/apikeys/client';
 
 interface Node {
   label?: unknown;
@@ -31,7 +35,9 @@ async function walk(provider: Provider, depth: number, width: number): Promise<s
   const visit = async (node: Node | undefined, level: number, indent: string): Promise<void> => {
     const children = (await provider.getChildren(node)).slice(0, width);
     for (const child of children) {
-      lines.push(`${indent}${labelOf(child)} [${child.contextValue ?? ''}] ${String(child.description ?? '')}`);
+      lines.push(
+        `${indent}${labelOf(child)} [${child.contextValue ?? ''}] ${typeof child.description === 'string' ? child.description : ''}`,
+      );
       if (level < depth && child.collapsibleState) await visit(child, level + 1, `${indent}  `);
     }
   };
@@ -42,10 +48,10 @@ async function walk(provider: Provider, depth: number, width: number): Promise<s
 describe('reliability: trees under faults', function () {
   this.timeout(60_000);
   let sb: Sandbox;
-  let modelsTree: typeof import('../../src/features/models/tree');
-  let keysTree: typeof import('../../src/features/keys/tree');
-  let ModelRegistryClient: typeof import('../../src/core/models/client').ModelRegistryClient;
-  let ApiKeysClient: typeof import('../../src/core/apikeys/client').ApiKeysClient;
+  let modelsTree: typeof ModelsTreeModule;
+  let keysTree: typeof KeysTreeModule;
+  let ModelRegistryClient: typeof ModelsClientModule.ModelRegistryClient;
+  let ApiKeysClient: typeof ApikeysClientModule.ApiKeysClient;
   const clients: Array<{ close(): void }> = [];
 
   before(() => {

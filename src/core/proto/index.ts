@@ -140,9 +140,9 @@ export function operationTypes(
   const service = loadProtoRoot().lookupService(serviceFullName);
   const method = service.methods[methodName];
   const options = method?.options;
-  const response = options?.['(google.longrunning.operation_info).response_type'];
-  const metadata = options?.['(google.longrunning.operation_info).metadata_type'];
-  if (!response || !metadata) return undefined;
+  const response: unknown = options?.['(google.longrunning.operation_info).response_type'];
+  const metadata: unknown = options?.['(google.longrunning.operation_info).metadata_type'];
+  if (typeof response !== 'string' || typeof metadata !== 'string' || !response || !metadata) return undefined;
   const resolve = (name: string): string => {
     const found = service.parent?.lookup(name) ?? loadProtoRoot().lookup(name);
     if (!found) throw new Error(`unknown type ${name} in ${serviceFullName}.${methodName}`);

@@ -53,17 +53,17 @@ export function removeSaved(saved: readonly SavedQuery[], name: string): SavedQu
   return saved.filter((s) => s.name !== name);
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
 /** Reads what workspace state holds, dropping anything malformed rather than failing. */
 export function readHistory(value: unknown): HistoryEntry[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter(
-      (h): h is HistoryEntry =>
-        typeof h === 'object' &&
-        h !== null &&
-        typeof h.query === 'string' &&
-        typeof h.ranAt === 'string' &&
-        typeof h.timeRange === 'string',
+      (h: unknown): h is HistoryEntry =>
+        isRecord(h) && typeof h.query === 'string' && typeof h.ranAt === 'string' && typeof h.timeRange === 'string',
     )
     .map((h) => ({
       query: h.query,
@@ -78,12 +78,8 @@ export function readSaved(value: unknown): SavedQuery[] {
   if (!Array.isArray(value)) return [];
   return value
     .filter(
-      (s): s is SavedQuery =>
-        typeof s === 'object' &&
-        s !== null &&
-        typeof s.name === 'string' &&
-        typeof s.query === 'string' &&
-        typeof s.savedAt === 'string',
+      (s: unknown): s is SavedQuery =>
+        isRecord(s) && typeof s.name === 'string' && typeof s.query === 'string' && typeof s.savedAt === 'string',
     )
     .map((s) => ({ name: s.name, query: s.query, savedAt: s.savedAt }))
     .slice(0, SAVED_LIMIT);

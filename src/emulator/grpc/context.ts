@@ -11,12 +11,17 @@ export interface ServiceContext {
   clock: SandboxClock;
 }
 
-/** A decoded request: camelCase fields, defaults filled in (see src/core/proto). */
-export type Req = Record<string, any>;
+/** A handler of one RPC; `R` is the decoded request (camelCase fields, defaults filled in; see ./messages). */
+export type Handler<R> = (request: R, ctx: ServiceContext) => ProtoObject | Promise<ProtoObject>;
 
-export type Handler = (request: Req, ctx: ServiceContext) => ProtoObject | Promise<ProtoObject>;
+/** The handlers of one service, each typed by its request: `M` maps method names to request shapes. */
+export type ServiceHandlers<M> = { [Method in keyof M]: Handler<M[Method]> };
 
-export type ServiceHandlers = Record<string, Handler>;
+/**
+ * A service's handlers as the server dispatches them: by method name, with the request the descriptor's
+ * codec decoded (whose shape is the one the handler's type names).
+ */
+export type AnyServiceHandlers = Partial<Record<string, Handler<never>>>;
 
 const LABEL_KEY = /^[\p{Ll}\p{Lo}][\p{Ll}\p{Lo}\p{N}_-]{0,62}$/u;
 const LABEL_VALUE = /^[\p{Ll}\p{Lo}\p{N}_-]{0,63}$/u;

@@ -2,9 +2,10 @@
 // list, update, delete endpoints; deploy and undeploy models (long-running, with deployment stages).
 import { parseEndpointName, parseLocationName, parseModelVersionName } from '../../core/names';
 import { AIPLATFORM, type ProtoObject } from '../../core/proto';
-import { checkLabels, maskPaths, requireField, type Req, type ServiceHandlers } from './context';
+import { checkLabels, maskPaths, requireField, type ServiceHandlers } from './context';
 import { alreadyExists, failedPrecondition, invalidArgument, notFound } from './errors';
 import { compileFilter, labelField } from './filter';
+import type { DeployedModelInput, EndpointServiceRequests } from './messages';
 import { canonicalProject, checkLocation, endpointKey, modelKey, type EndpointRecord, type ModelStore } from './store';
 import { applyReadMask, paginate, parseName, timestamp } from './util';
 
@@ -52,9 +53,9 @@ function checkTrafficSplit(split: Record<string, number>, ids: string[], field: 
   return out;
 }
 
-function checkResources(dm: Req, supported: string[]): ProtoObject {
-  const dedicated = dm.dedicatedResources as Req | null;
-  const automatic = dm.automaticResources as Req | null;
+function checkResources(dm: DeployedModelInput, supported: string[]): ProtoObject {
+  const dedicated = dm.dedicatedResources;
+  const automatic = dm.automaticResources;
   if (dedicated) {
     if (!supported.includes('DEDICATED_RESOURCES')) {
       throw invalidArgument('This model does not support dedicated resources; use automatic_resources.', [
@@ -94,14 +95,14 @@ function checkResources(dm: Req, supported: string[]): ProtoObject {
   ]);
 }
 
-export function endpointServiceHandlers(): ServiceHandlers {
+export function endpointServiceHandlers(): ServiceHandlers<EndpointServiceRequests> {
   return {
     CreateEndpoint(req, { store, ops, clock }) {
       const parent = parseName('parent', req.parent, parseLocationName);
       checkLocation(parent.location);
       if (!req.endpoint)
         throw invalidArgument('endpoint is required.', [{ field: 'endpoint', description: 'required' }]);
-      const e = req.endpoint as Req;
+      const e = req.endpoint;
       requireField(e.displayName, 'endpoint.display_name');
       const labels = checkLabels(e.labels, 'endpoint.labels');
       let id: string;
@@ -191,7 +192,7 @@ export function endpointServiceHandlers(): ServiceHandlers {
         throw invalidArgument('update_mask is required and must name at least one field.', [
           { field: 'update_mask', description: 'empty' },
         ]);
-      const e = req.endpoint as Req;
+      const e = req.endpoint;
       for (const path of paths) {
         if (!['displayName', 'description', 'labels', 'trafficSplit'].includes(path)) {
           throw invalidArgument(
@@ -254,7 +255,7 @@ export function endpointServiceHandlers(): ServiceHandlers {
       const endpointName = endpointKey(endpoint.project, endpoint.location, endpoint.id);
       if (!req.deployedModel)
         throw invalidArgument('deployed_model is required.', [{ field: 'deployed_model', description: 'required' }]);
-      const dm = req.deployedModel as Req;
+      const dm = req.deployedModel;
       const n = parseName('deployed_model.model', dm.model, parseModelVersionName);
       if (canonicalProject(n.project) !== endpoint.project || n.location !== endpoint.location) {
         throw invalidArgument(
@@ -271,7 +272,7 @@ export function endpointServiceHandlers(): ServiceHandlers {
       const deployedModelId = store.nextId('deployed-model');
       const existingIds = endpoint.deployedModels.map((d) => String(d.id));
       let split: Record<string, number> | undefined;
-      const requested = (req.trafficSplit ?? {}) as Record<string, number>;
+      const requested = req.trafficSplit ?? {};
       if (Object.keys(requested).length) {
         const renamed: Record<string, number> = {};
         for (const [k, v] of Object.entries(requested)) renamed[k === '0' ? deployedModelId : k] = v;
@@ -335,7 +336,7 @@ export function endpointServiceHandlers(): ServiceHandlers {
         );
       }
       const remaining = endpoint.deployedModels.map((d) => String(d.id)).filter((d) => d !== id);
-      const requested = (req.trafficSplit ?? {}) as Record<string, number>;
+      const requested = req.trafficSplit ?? {};
       let split: Record<string, number>;
       if (Object.keys(requested).length) {
         split = checkTrafficSplit(requested, remaining, 'traffic_split');

@@ -9,9 +9,20 @@ import {
   parseSliceName,
 } from '../../core/names';
 import { AIPLATFORM, compactMessage, type ProtoObject } from '../../core/proto';
-import { checkLabels, maskPaths, requireField, type Req, type ServiceHandlers } from './context';
+import { checkLabels, maskPaths, requireField, type ServiceHandlers } from './context';
 import { RpcError, aborted, alreadyExists, failedPrecondition, invalidArgument, notFound } from './errors';
 import { compileFilter, labelField } from './filter';
+import type {
+  BaseModelSource,
+  Checkpoint,
+  ContainerSpec,
+  ExplanationSpec,
+  ExportFormat,
+  ModelEvaluationSliceInput,
+  ModelInput,
+  ModelServiceRequests,
+  ModelSourceInfo,
+} from './messages';
 import {
   ALIAS_PATTERN,
   MODEL_ID_PATTERN,
@@ -22,6 +33,7 @@ import {
   type EvaluationRecord,
   type ModelRecord,
   type ModelStore,
+  type SliceRecord,
   type VersionRecord,
 } from './store';
 import { applyReadMask, paginate, parseName, timestamp } from './util';
@@ -53,7 +65,7 @@ const MANAGED_FIELDS = new Set([
   'trainingPipeline',
 ]);
 
-function versionContent(model: Req): ProtoObject {
+function versionContent(model: ModelInput): ProtoObject {
   const spec: ProtoObject = {};
   for (const [k, v] of Object.entries(compactMessage(`${AIPLATFORM}.Model`, model)))
     if (!MANAGED_FIELDS.has(k)) spec[k] = v;
@@ -120,14 +132,14 @@ function checkModelId(id: string, field: string, store: ModelStore, project: str
   if (store.models.has(key) || store.reservedNames.has(key)) throw alreadyExists(`Model ${key} already exists.`);
 }
 
-function uploadedVersionSpec(model: Req): ProtoObject {
+function uploadedVersionSpec(model: ModelInput): ProtoObject {
   const spec = versionContent(model);
   if (typeof spec.artifactUri === 'string' && spec.artifactUri !== '' && !spec.artifactUri.startsWith('gs://')) {
     throw invalidArgument(`model.artifact_uri must be a Cloud Storage URI (gs://...), got "${spec.artifactUri}".`, [
       { field: 'model.artifact_uri', description: 'not a gs:// URI' },
     ]);
   }
-  const container = spec.containerSpec as Req | null | undefined;
+  const container = spec.containerSpec as ContainerSpec | null | undefined;
   if (container && !container.imageUri) {
     throw invalidArgument('model.container_spec.image_uri is required when container_spec is set.', [
       { field: 'model.container_spec.image_uri', description: 'required' },
@@ -254,20 +266,20 @@ function modelFilterKnown(path: string[]): boolean {
 }
 
 function baseModelName(spec: ProtoObject): string {
-  const source = spec.baseModelSource as Req | null | undefined;
-  const garden = source?.modelGardenSource?.publicModelName as string | undefined;
+  const source = spec.baseModelSource as BaseModelSource | null | undefined;
+  const garden = source?.modelGardenSource?.publicModelName;
   return garden ? garden.split('/').pop()! : '';
 }
 
-export function modelServiceHandlers(): ServiceHandlers {
+export function modelServiceHandlers(): ServiceHandlers<ModelServiceRequests> {
   return {
     UploadModel(req, { store, ops, clock }) {
       const parent = parseName('parent', req.parent, parseLocationName);
       checkLocation(parent.location);
       if (!req.model) throw invalidArgument('model is required.', [{ field: 'model', description: 'required' }]);
-      const model = req.model as Req;
+      const model = req.model;
       const labels = checkLabels(model.labels, 'model.labels');
-      const aliases: string[] = [...(model.versionAliases ?? [])];
+      const aliases = [...(model.versionAliases ?? [])];
       checkAliases(aliases, 'model.version_aliases');
       const spec = uploadedVersionSpec(model);
       let target: { project: string; location: string; id: string; existing: boolean };
@@ -385,7 +397,7 @@ export function modelServiceHandlers(): ServiceHandlers {
       const n = parseName('name', req.name, parseModelVersionName);
       const model = getModelOf(store, n);
       const version = store.resolveVersion(model, n.version, 'latest');
-      const checkpoints = ((version.spec.checkpoints as Req[] | undefined) ?? []).map((c) => ({
+      const checkpoints = ((version.spec.checkpoints as Checkpoint[] | undefined) ?? []).map((c) => ({
         checkpointId: c.checkpointId,
         epoch: c.epoch,
         step: c.step,
@@ -433,13 +445,14 @@ export function modelServiceHandlers(): ServiceHandlers {
           );
         }
       }
-      const currentEtag = (store.modelMessage(model, version).etag as string) ?? '';
+      const { etag } = store.modelMessage(model, version);
+      const currentEtag = typeof etag === 'string' ? etag : '';
       if (req.model.etag && req.model.etag !== currentEtag) {
         throw aborted(
           `The etag "${req.model.etag}" does not match the current etag of ${req.model.name}; read the model again and retry.`,
         );
       }
-      const m = req.model as Req;
+      const m = req.model;
       if (paths.includes('displayName') && !m.displayName)
         throw invalidArgument('model.display_name must not be empty.', [
           { field: 'model.display_name', description: 'empty' },
@@ -464,7 +477,8 @@ export function modelServiceHandlers(): ServiceHandlers {
       const n = parseName('model', req.model, parseModelVersionName);
       const model = getModelOf(store, n);
       const version = store.resolveVersion(model, n.version, 'default');
-      const examples = (version.spec.explanationSpec as Req | null | undefined)?.parameters?.examples;
+      const explanation = version.spec.explanationSpec as ExplanationSpec | null | undefined;
+      const examples = explanation?.parameters?.examples;
       if (!examples) {
         throw failedPrecondition(
           `${req.model} is not configured for example-based explanations, so it has no explanation dataset to update.`,
@@ -478,7 +492,7 @@ export function modelServiceHandlers(): ServiceHandlers {
         metadataType: `${AIPLATFORM}.UpdateExplanationDatasetOperationMetadata`,
         responseType: `${AIPLATFORM}.UpdateExplanationDatasetResponse`,
         complete: () => {
-          if (req.examples) (version.spec.explanationSpec as Req).parameters.examples = req.examples;
+          if (req.examples && explanation?.parameters) explanation.parameters.examples = req.examples;
           return {};
         },
       });
@@ -588,7 +602,7 @@ export function modelServiceHandlers(): ServiceHandlers {
       const n = parseName('name', req.name, parseModelVersionName);
       const model = getModelOf(store, n);
       const version = store.resolveVersion(model, n.version, 'default');
-      const formats = (version.spec.supportedExportFormats as Req[] | undefined) ?? [];
+      const formats = (version.spec.supportedExportFormats as ExportFormat[] | undefined) ?? [];
       const displayName = `${nameOf(model)}@${version.versionId}`;
       if (formats.length === 0) {
         throw failedPrecondition(
@@ -597,10 +611,10 @@ export function modelServiceHandlers(): ServiceHandlers {
           displayName,
         );
       }
-      const config = req.outputConfig as Req | null;
+      const config = req.outputConfig;
       if (!config)
         throw invalidArgument('output_config is required.', [{ field: 'output_config', description: 'required' }]);
-      const formatId: string = config.exportFormatId || formats[0].id;
+      const formatId = config.exportFormatId || formats[0].id;
       const format = formats.find((f) => f.id === formatId);
       if (!format) {
         throw invalidArgument(
@@ -608,9 +622,9 @@ export function modelServiceHandlers(): ServiceHandlers {
           [{ field: 'output_config.export_format_id', description: 'unsupported format' }],
         );
       }
-      const contents: string[] = format.exportableContents ?? [];
-      const artifact = config.artifactDestination?.outputUriPrefix as string | undefined;
-      const image = config.imageDestination?.outputUri as string | undefined;
+      const contents = format.exportableContents ?? [];
+      const artifact = config.artifactDestination?.outputUriPrefix || undefined;
+      const image = config.imageDestination?.outputUri || undefined;
       if (!artifact && !image) {
         throw invalidArgument('output_config needs artifact_destination or image_destination.', [
           { field: 'output_config', description: 'no destination' },
@@ -694,8 +708,7 @@ export function modelServiceHandlers(): ServiceHandlers {
       if (!target.existing) store.reservedNames.add(key);
       const sourceName = nameOf(source);
       const spec: ProtoObject = structuredClone(sourceVersion.spec);
-      const sourceType =
-        ((sourceVersion.spec.modelSourceInfo as Req | null)?.sourceType as string | undefined) ?? 'CUSTOM';
+      const sourceType = (sourceVersion.spec.modelSourceInfo as ModelSourceInfo | null)?.sourceType ?? 'CUSTOM';
       const snapshot = {
         displayName: source.displayName,
         description: source.description,
@@ -751,7 +764,7 @@ export function modelServiceHandlers(): ServiceHandlers {
         name: _name,
         createTime: _createTime,
         ...message
-      } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluation`, req.modelEvaluation);
+      } = compactMessage(`${AIPLATFORM}.ModelEvaluation`, req.modelEvaluation);
       const id = store.nextId('evaluation');
       const evaluation: EvaluationRecord = {
         id,
@@ -766,7 +779,7 @@ export function modelServiceHandlers(): ServiceHandlers {
 
     BatchImportModelEvaluationSlices(req, { store, clock }) {
       const { model, evaluation } = findEvaluation(store, req.parent, 'parent');
-      const slices: Req[] = req.modelEvaluationSlices ?? [];
+      const slices = req.modelEvaluationSlices ?? [];
       requireField(slices, 'model_evaluation_slices');
       const names: string[] = [];
       slices.forEach((slice, i) => {
@@ -781,7 +794,7 @@ export function modelServiceHandlers(): ServiceHandlers {
           name: _name,
           createTime: _createTime,
           ...message
-        } = compactMessage<Req>(`${AIPLATFORM}.ModelEvaluationSlice`, slice);
+        } = compactMessage(`${AIPLATFORM}.ModelEvaluationSlice`, slice);
         const id = store.nextId('slice');
         evaluation.slices.set(id, { id, createTime: clock.now(), message, annotations: [] });
         names.push(`${nameOf(model)}/evaluations/${evaluation.id}/slices/${id}`);
@@ -800,7 +813,7 @@ export function modelServiceHandlers(): ServiceHandlers {
           'aiplatform.googleapis.com/ModelEvaluationSlice',
           req.parent,
         );
-      const annotations: Req[] = req.evaluatedAnnotations ?? [];
+      const annotations = req.evaluatedAnnotations ?? [];
       requireField(annotations, 'evaluated_annotations');
       slice.annotations.push(...annotations.map((a) => compactMessage(`${AIPLATFORM}.EvaluatedAnnotation`, a)));
       return { importedEvaluatedAnnotationsCount: annotations.length };
@@ -819,7 +832,7 @@ export function modelServiceHandlers(): ServiceHandlers {
         req.filter,
         (e, path) =>
           path[0] === 'display_name' || path[0] === 'displayName'
-            ? { kind: 'scalar', value: String(e.message.displayName ?? '') }
+            ? { kind: 'scalar', value: typeof e.message.displayName === 'string' ? e.message.displayName : '' }
             : undefined,
         (path) => path.length === 1 && (path[0] === 'display_name' || path[0] === 'displayName'),
       );
@@ -855,11 +868,11 @@ export function modelServiceHandlers(): ServiceHandlers {
 
     ListModelEvaluationSlices(req, { store }) {
       const { model, evaluation } = findEvaluation(store, req.parent, 'parent');
-      const predicate = compileFilter<Req>(
+      const predicate = compileFilter<SliceRecord>(
         req.filter,
         (s, path) =>
           path.join('.') === 'slice.dimension'
-            ? { kind: 'scalar', value: String(s.message.slice?.dimension ?? '') }
+            ? { kind: 'scalar', value: (s.message as ModelEvaluationSliceInput).slice?.dimension ?? '' }
             : undefined,
         (path) => path.join('.') === 'slice.dimension',
       );

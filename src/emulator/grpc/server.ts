@@ -7,7 +7,7 @@ import type { Http2Session } from 'node:http2';
 import { ServiceNames, grpcServiceDefinition, methodPath, type ProtoObject } from '../../core/proto';
 import type { FaultInjector, RunningServer, SandboxClock, SandboxPart, SeedName } from '../types';
 import { loadModelSeed } from '../models-data/seed';
-import type { ServiceContext, ServiceHandlers } from './context';
+import type { AnyServiceHandlers, Handler, ServiceContext } from './context';
 import { endpointServiceHandlers } from './endpoint-service';
 import { RpcError, injectedFault, unauthenticated } from './errors';
 import { modelServiceHandlers } from './model-service';
@@ -73,7 +73,7 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
   const unary = (
     service: string,
     method: string,
-    handler: ServiceHandlers[string],
+    handler: Handler<never>,
   ): grpc.handleUnaryCall<ProtoObject, ProtoObject> => {
     const path = methodPath(service, method);
     return (call, callback) => {
@@ -87,7 +87,8 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
           }
           if (!hasBearerToken(call.metadata)) throw unauthenticated();
           if (decision.kind === 'error') throw injectedFault(decision.code);
-          const response = await handler(call.request, ctx);
+          // The codec built from the descriptor decoded the request into the shape the handler's type names.
+          const response = await handler(call.request as never, ctx);
           callback(null, response);
         } catch (err) {
           if (err instanceof RpcError) callback(err.toServiceError());
@@ -101,7 +102,7 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
     };
   };
 
-  const services: Array<[string, ServiceHandlers]> = [
+  const services: Array<[string, AnyServiceHandlers]> = [
     [ServiceNames.model, modelServiceHandlers()],
     [ServiceNames.endpoint, endpointServiceHandlers()],
     [ServiceNames.operations, operationsHandlers()],

@@ -8,9 +8,10 @@ import {
   parseOperationName,
 } from '../../core/names';
 import type { ProtoObject } from '../../core/proto';
-import { requireField, maskPaths, type Req, type ServiceHandlers } from './context';
+import { requireField, maskPaths, type ServiceHandlers } from './context';
 import { aborted, invalidArgument, notFound } from './errors';
 import { compileFilter } from './filter';
+import type { IamRequests, LocationsRequests, OperationsRequests } from './messages';
 import { LOCATIONS, canonicalProject, checkLocation, endpointKey, modelKey, type ModelStore } from './store';
 import { paginate, parseName } from './util';
 
@@ -18,7 +19,7 @@ import { paginate, parseName } from './util';
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 120_000;
 
-export function operationsHandlers(): ServiceHandlers {
+export function operationsHandlers(): ServiceHandlers<OperationsRequests> {
   const opName = (value: unknown): string => {
     parseName('name', value, parseOperationName);
     return value as string;
@@ -60,7 +61,7 @@ export function operationsHandlers(): ServiceHandlers {
 
     async WaitOperation(req, { ops }) {
       const name = opName(req.name);
-      const timeout = req.timeout as Req | null;
+      const timeout = req.timeout;
       const ms = timeout
         ? Number(timeout.seconds ?? 0) * 1000 + Math.floor(Number(timeout.nanos ?? 0) / 1e6)
         : DEFAULT_WAIT_MS;
@@ -111,7 +112,7 @@ function etagOf(seq: number): Buffer {
   return Buffer.from(`BwY${seq.toString(36).padStart(5, '0')}`, 'utf8');
 }
 
-export function iamHandlers(): ServiceHandlers {
+export function iamHandlers(): ServiceHandlers<IamRequests> {
   return {
     GetIamPolicy(req, { store }) {
       const key = policyResource(store, req.resource);
@@ -129,10 +130,10 @@ export function iamHandlers(): ServiceHandlers {
     SetIamPolicy(req, { store }) {
       const key = policyResource(store, req.resource);
       if (!req.policy) throw invalidArgument('policy is required.', [{ field: 'policy', description: 'required' }]);
-      const policy = req.policy as Req;
+      const policy = req.policy;
       const stored = store.policies.get(key);
       const currentEtag = stored ? etagOf(stored.etagSeq) : EMPTY_ETAG;
-      const givenEtag = policy.etag ? Buffer.from(policy.etag as Uint8Array) : undefined;
+      const givenEtag = policy.etag ? Buffer.from(policy.etag) : undefined;
       if (givenEtag && givenEtag.length > 0 && !givenEtag.equals(currentEtag)) {
         throw aborted(
           'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.',
@@ -147,7 +148,7 @@ export function iamHandlers(): ServiceHandlers {
           );
         }
       }
-      const bindings: Req[] = policy.bindings ?? [];
+      const bindings = policy.bindings ?? [];
       let needsConditions = false;
       bindings.forEach((b, i) => {
         if (!ROLE.test(b.role ?? '')) {
@@ -157,7 +158,7 @@ export function iamHandlers(): ServiceHandlers {
           );
         }
         requireField(b.members, `policy.bindings[${i}].members`);
-        for (const m of b.members as string[]) {
+        for (const m of b.members) {
           if (!MEMBER.test(m)) {
             throw invalidArgument(
               `policy.bindings[${i}].members has "${m}", which is not a principal such as user:alice@example.com.`,
@@ -188,7 +189,7 @@ export function iamHandlers(): ServiceHandlers {
 
     TestIamPermissions(req, { store }) {
       policyResource(store, req.resource);
-      const permissions: string[] = req.permissions ?? [];
+      const permissions = req.permissions ?? [];
       requireField(permissions, 'permissions');
       for (const p of permissions) {
         if (!PERMISSION.test(p)) {
@@ -204,7 +205,7 @@ export function iamHandlers(): ServiceHandlers {
   };
 }
 
-export function locationsHandlers(): ServiceHandlers {
+export function locationsHandlers(): ServiceHandlers<LocationsRequests> {
   const message = (project: string, l: (typeof LOCATIONS)[number]): ProtoObject => ({
     name: `projects/${project}/locations/${l.id}`,
     locationId: l.id,

@@ -30,9 +30,15 @@ export function jsonToValue(value: Json): Record<string, unknown> {
 /** google.protobuf.Value (decoded with oneofs) back to JSON. */
 export function valueToJson(value: unknown): Json {
   if (!value || typeof value !== 'object') return null;
-  const v = value as Record<string, any>;
-  const kind: string | undefined =
-    v.kind ?? Object.keys(v).find((k) => v[k] !== null && v[k] !== undefined && k.endsWith('Value'));
+  const v = value as {
+    kind?: string;
+    numberValue?: number;
+    stringValue?: string;
+    boolValue?: boolean;
+    listValue?: { values?: unknown[] | null } | null;
+    structValue?: { fields?: Record<string, unknown> | null } | null;
+  } & Record<string, unknown>;
+  const kind = v.kind ?? Object.keys(v).find((k) => v[k] !== null && v[k] !== undefined && k.endsWith('Value'));
   switch (kind) {
     case 'numberValue':
       return Number(v.numberValue);
@@ -41,11 +47,10 @@ export function valueToJson(value: unknown): Json {
     case 'boolValue':
       return Boolean(v.boolValue);
     case 'listValue':
-      return ((v.listValue?.values ?? []) as unknown[]).map(valueToJson);
+      return (v.listValue?.values ?? []).map(valueToJson);
     case 'structValue': {
       const out: Record<string, Json> = {};
-      for (const [k, f] of Object.entries((v.structValue?.fields ?? {}) as Record<string, unknown>))
-        out[k] = valueToJson(f);
+      for (const [k, f] of Object.entries(v.structValue?.fields ?? {})) out[k] = valueToJson(f);
       return out;
     }
     default:

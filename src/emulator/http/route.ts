@@ -13,5 +13,6 @@ export interface RequestContext {
 export interface Route {
   /** Name used by fault rules and rate limits, e.g. "apikeys.keys.create" or "secops.udmSearch". */
   method: string;
-  handle(ctx: RequestContext): Promise<unknown> | unknown;
+  /** The response body (or a promise of it). */
+  handle(ctx: RequestContext): unknown;
 }

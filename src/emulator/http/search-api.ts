@@ -417,7 +417,8 @@ export function matchSearchRoute(
               if (typeof n.hostname !== 'string' || strArray(n.ip).length === 0) continue;
               if (!nounHas(n, kind, ind.value)) continue;
               const asset = (n.asset ?? {}) as Json;
-              const entity: Json = { hostname: n.hostname, ip: strArray(n.ip) };
+              const ip = strArray(n.ip);
+              const entity: Json = { hostname: n.hostname, ip };
               const mac = strArray(n.mac);
               if (mac.length > 0) entity.mac = mac;
               if (typeof asset.assetId === 'string') entity.assetId = asset.assetId;

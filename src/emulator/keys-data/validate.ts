@@ -3,6 +3,11 @@
 import ipaddr from 'ipaddr.js';
 import { invalidArgument } from '../http/errors';
 
+/** A refused value as the error message shows it: strings as they are, anything else as JSON. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+}
+
 export interface AndroidApplication {
   sha1Fingerprint: string;
   packageName: string;
@@ -99,7 +104,7 @@ export function parseKeyBody(body: unknown): KeyInput {
   if (obj.serviceAccountEmail !== undefined && obj.serviceAccountEmail !== null && obj.serviceAccountEmail !== '') {
     if (typeof obj.serviceAccountEmail !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(obj.serviceAccountEmail)) {
       throw invalidArgument(
-        `Service account email "${String(obj.serviceAccountEmail)}" is not a valid email address.`,
+        `Service account email "${shown(obj.serviceAccountEmail)}" is not a valid email address.`,
         'key.service_account_email',
       );
     }
@@ -162,7 +167,7 @@ export function parseRestrictions(raw: unknown): Restrictions {
           !/^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)+$/.test(o.packageName)
         ) {
           throw invalidArgument(
-            `Package name "${String(o.packageName ?? '')}" is not a valid application package name (expected a form like com.example.app).`,
+            `Package name "${shown(o.packageName ?? '')}" is not a valid application package name (expected a form like com.example.app).`,
             `${where}.package_name`,
           );
         }
@@ -196,7 +201,7 @@ export function parseRestrictions(raw: unknown): Restrictions {
       onlyFields(o, ['service', 'methods'], where);
       if (typeof o.service !== 'string' || !/^[a-z0-9][a-z0-9.-]*\.[a-z]{2,}$/i.test(o.service)) {
         throw invalidArgument(
-          `API target service "${String(o.service ?? '')}" is not a service name such as translate.googleapis.com.`,
+          `API target service "${shown(o.service ?? '')}" is not a service name such as translate.googleapis.com.`,
           `${where}.service`,
         );
       }

@@ -76,8 +76,10 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
 
   const provider = new KeysTreeProvider(() => {
     const project = services.connection().project;
-    return project ? new KeysModel(project, client()) : undefined;
+    // Signed out: no model, so the tree is empty and its welcome view offers the fixes.
+    return project && services.signedIn() !== false ? new KeysModel(project, client()) : undefined;
   });
+  context.subscriptions.push(services.onDidChangeSignedIn(() => provider.refresh()));
   const view = vscode.window.createTreeView('cloudbench.keys', { treeDataProvider: provider, showCollapseAll: false });
   context.subscriptions.push(provider, view);
   context.subscriptions.push(
@@ -110,8 +112,10 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       title,
       resource,
       source: 'keys',
-      stopWaiting: async () =>
-        'Stopped waiting; the key change goes on on the server. Refresh the API Keys view later to see it.',
+      stopWaiting: () =>
+        Promise.resolve(
+          'Stopped waiting; the key change goes on on the server. Refresh the API Keys view later to see it.',
+        ),
     });
     try {
       const result = await vscode.window.withProgress(
@@ -258,9 +262,9 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       await vscode.env.clipboard.writeText(keyString);
       void vscode.window.showInformationMessage(`The key string of "${label}" is on the clipboard.`);
     } else if (choice === 'Edit Restrictions') {
-      RestrictionEditor.show(services.extensionUri, created, editorHost);
+      // The editor belongs to its panel: it disposes itself when the panel closes.
+      void RestrictionEditor.show(services.extensionUri, created, editorHost);
     }
-    keyString = undefined;
   });
 
   registerCommand(context, 'cloudbench.keys.editRestrictions', async (arg?: unknown) => {
@@ -277,7 +281,8 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
         client().getKey(key.name),
       ),
     );
-    RestrictionEditor.show(services.extensionUri, fresh, editorHost);
+    // The editor belongs to its panel: it disposes itself when the panel closes.
+    void RestrictionEditor.show(services.extensionUri, fresh, editorHost);
   });
 
   registerCommand(context, 'cloudbench.keys.copyKeyString', async (arg?: unknown) => {
@@ -321,6 +326,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
             if (err instanceof GoogleApiError && err.status === 'NOT_FOUND')
               throw new Error(
                 'No key with this key string exists (or it was purged more than 30 days after deletion).',
+                { cause: err },
               );
             throw err;
           }
@@ -390,6 +396,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
         afterChange();
         throw new Error(
           'The key was changed by someone else since the list was loaded, so it was not renamed. The list was refreshed; rename it again.',
+          { cause: err },
         );
       }
       throw err;
@@ -419,6 +426,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
         afterChange();
         throw new Error(
           'The key was changed by someone else since the list was loaded, so it was not deleted. The list was refreshed; check it and delete again.',
+          { cause: err },
         );
       }
       throw err;
@@ -453,7 +461,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       ) {
         // The key is purged or about to be: the list no longer shows it after a reload.
         afterChange();
-        throw new Error(`${cause.message} Create a new key instead.`);
+        throw new Error(`${cause.message} Create a new key instead.`, { cause: err });
       }
       throw err;
     }

@@ -8,9 +8,9 @@ export type OperationState = 'running' | 'succeeded' | 'failed' | 'cancelled' | 
 
 export interface OperationActions {
   /** Asks the server to cancel; resolves with a sentence that explains the outcome. */
-  cancel?(): Promise<string>;
+  cancel?: () => Promise<string>;
   /** Stops following the operation (it keeps running on the server); resolves with a sentence. */
-  stopWaiting?(): Promise<string>;
+  stopWaiting?: () => Promise<string>;
 }
 
 export interface OperationStart extends OperationActions {

@@ -734,6 +734,16 @@ export class SearchController implements vscode.Disposable {
     await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
   }
 
+  /** The timeline's "search only this period": the run's query over the picked period (one search). */
+  async searchPeriod(runId: string, startTime: string, endTime: string): Promise<void> {
+    const run = this.runs.get(runId);
+    if (!run?.query) return;
+    const startMs = Math.floor(Date.parse(startTime) / 1000) * 1000;
+    const endMs = Math.ceil(Date.parse(endTime) / 1000) * 1000;
+    await this.setTimeRange({ kind: 'custom', start: formatTime(startMs, 'start'), end: formatTime(endMs, 'end') });
+    await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
+  }
+
   /** Set by the feature: changes the search time range (status bar, CodeLens). */
   setTimeRange: (spec: TimeRangeSpec) => Promise<void> = () => Promise.resolve();
 
@@ -797,10 +807,25 @@ export class SearchController implements vscode.Disposable {
   confirmQuery: (query: string) => Promise<boolean> = () => Promise.resolve(true);
 
   /** The query bar's Run: the same time range, limit and confirmation as the Run Query command. */
-  async runEditedQuery(query: string): Promise<void> {
+  async runEditedQuery(query: string, range?: { startTime: string; endTime: string }): Promise<void> {
     const text = query.trim();
     if (!(await this.confirmQuery(text))) return;
-    await this.runQuery(text, this.currentWindow(), this.services.connection().settings.search.defaultLimit);
+    let window = this.currentWindow();
+    if (range) {
+      const startMs = Date.parse(range.startTime);
+      const endMs = Date.parse(range.endTime);
+      window = { startMs, endMs, start: formatTime(startMs, 'start'), end: formatTime(endMs, 'end') };
+    }
+    await this.runQuery(text, window, this.services.connection().settings.search.defaultLimit);
+  }
+
+  /**
+   * A results or pivot panel VS Code brings back after a window reload: the page shows what it held
+   * (query, time range, columns, filter) from its own state and runs nothing until the user asks.
+   */
+  restorePanel(webviewPanel: vscode.WebviewPanel, kind: 'query' | 'pivot'): ResultsPanel {
+    const slot = kind === 'query' && !ResultsPanel.get(QUERY_SLOT) ? QUERY_SLOT : ResultsPanel.nextPivotSlot();
+    return this.adoptPanel(slot, webviewPanel);
   }
 
   private async onMessage(message: FromWebview, panel: ResultsPanel): Promise<void> {
@@ -829,13 +854,21 @@ export class SearchController implements vscode.Disposable {
         case 'narrowToNewest':
           await this.narrowToNewest(message.runId);
           return;
+        case 'searchPeriod':
+          await this.searchPeriod(message.runId, message.startTime, message.endTime);
+          return;
         case 'rerun': {
           const run = this.runs.get(message.runId);
           if (run?.query) await this.runQuery(run.query, this.currentWindow(), run.limit ?? UDM_SEARCH_MAX_LIMIT);
           return;
         }
         case 'runQuery':
-          await this.runEditedQuery(message.query);
+          await this.runEditedQuery(
+            message.query,
+            message.startTime && message.endTime
+              ? { startTime: message.startTime, endTime: message.endTime }
+              : undefined,
+          );
           return;
         case 'querybar.complete':
         case 'querybar.validate':
@@ -864,6 +897,7 @@ function describeMessage(message: FromWebview): string {
     case 'rerun':
     case 'runQuery':
     case 'narrowToNewest':
+    case 'searchPeriod':
       return 'Run UDM Query';
     case 'querybar.complete':
     case 'querybar.validate':

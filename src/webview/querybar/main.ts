@@ -38,6 +38,11 @@ function send(message: FromWebview): void {
 let nextId = 1;
 const pendingCompletions = new Map<number, (items: CompletionItem[]) => void>();
 let latestValidation = 0;
+/** Monaco registrations and listeners that live as long as the page; released when it goes away. */
+const pageLifetime: monaco.IDisposable[] = [];
+window.addEventListener('pagehide', () => {
+  for (const d of pageLifetime.splice(0)) d.dispose();
+});
 
 /** The built-in theme for the VS Code theme kind, on the panel's input colours; again on every switch. */
 function applyTheme(): string {
@@ -53,31 +58,38 @@ function applyTheme(): string {
 
 function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
   monaco.languages.register({ id: UDM_LANGUAGE_ID, extensions: ['.udm'] });
-  monaco.languages.setLanguageConfiguration(UDM_LANGUAGE_ID, udmLanguageConfiguration);
-  monaco.languages.setMonarchTokensProvider(UDM_LANGUAGE_ID, udmMonarch);
-  monaco.languages.registerCompletionItemProvider(UDM_LANGUAGE_ID, {
-    // The language server's trigger characters.
-    triggerCharacters: ['.', '$', '%', '"', '='],
-    provideCompletionItems(model, position, _context, token) {
-      const id = nextId++;
-      const word = model.getWordUntilPosition(position);
-      const range = {
-        startLineNumber: position.lineNumber,
-        endLineNumber: position.lineNumber,
-        startColumn: word.startColumn,
-        endColumn: word.endColumn,
-      };
-      return new Promise<monaco.languages.CompletionList>((resolve) => {
-        const done = (items: CompletionItem[]): void => {
-          pendingCompletions.delete(id);
-          resolve({ suggestions: toMonacoCompletions(items, range) });
+  pageLifetime.push(
+    monaco.languages.setLanguageConfiguration(UDM_LANGUAGE_ID, udmLanguageConfiguration),
+    monaco.languages.setMonarchTokensProvider(UDM_LANGUAGE_ID, udmMonarch),
+  );
+  pageLifetime.push(
+    monaco.languages.registerCompletionItemProvider(UDM_LANGUAGE_ID, {
+      // The language server's trigger characters.
+      triggerCharacters: ['.', '$', '%', '"', '='],
+      provideCompletionItems(model, position, _context, token) {
+        const id = nextId++;
+        const word = model.getWordUntilPosition(position);
+        const range = {
+          startLineNumber: position.lineNumber,
+          endLineNumber: position.lineNumber,
+          startColumn: word.startColumn,
+          endColumn: word.endColumn,
         };
-        pendingCompletions.set(id, done);
-        token.onCancellationRequested(() => done([]));
-        send({ type: 'querybar.complete', id, text: model.getValue(), position: toLspPosition(position) });
-      });
-    },
-  });
+        return new Promise<monaco.languages.CompletionList>((resolve) => {
+          const done = (items: CompletionItem[]): void => {
+            pendingCompletions.delete(id);
+            resolve({ suggestions: toMonacoCompletions(items, range) });
+          };
+          pendingCompletions.set(id, done);
+          const onCancel = token.onCancellationRequested(() => {
+            onCancel.dispose();
+            done([]);
+          });
+          send({ type: 'querybar.complete', id, text: model.getValue(), position: toLspPosition(position) });
+        });
+      },
+    }),
+  );
 
   const font = editorFont(getComputedStyle(document.body));
   const model = monaco.editor.createModel(inputEl.value, UDM_LANGUAGE_ID);
@@ -114,7 +126,7 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
     const height = Math.min(editor.getContentHeight(), lineHeight * MAX_LINES + 4);
     hostEl.style.height = `${Math.max(lineHeight + 4, height)}px`;
   };
-  editor.onDidContentSizeChange(fitHeight);
+  pageLifetime.push(editor.onDidContentSizeChange(fitHeight));
   fitHeight();
 
   let validateTimer: ReturnType<typeof setTimeout> | undefined;
@@ -126,10 +138,12 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
     }, VALIDATE_DELAY_MS);
   };
   let settingFromPage = false;
-  model.onDidChangeContent(() => {
-    inputEl.value = model.getValue();
-    if (!settingFromPage) validate();
-  });
+  pageLifetime.push(
+    model.onDidChangeContent(() => {
+      inputEl.value = model.getValue();
+      if (!settingFromPage) validate();
+    }),
+  );
   // A new run puts its query into the bar.
   document.addEventListener('cloudbench:query-text', (event) => {
     const text = (event as CustomEvent<unknown>).detail;

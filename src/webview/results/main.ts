@@ -14,6 +14,7 @@ import {
   cellText,
   defaultColumns,
   discoverColumns,
+  eventRoot,
   labelFor,
   scalarText,
   timeField,
@@ -21,8 +22,9 @@ import {
   type ResultKind,
 } from '../../core/secops/results/fields';
 import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
-import { PIVOT_LABELS, pivotsFor } from '../../core/secops/results/pivots';
+import { PIVOT_LABELS, isPivotAction, pivotsFor } from '../../core/secops/results/pivots';
 import {
+  FieldResolver,
   SearchIndex,
   filterIndices,
   histogram,
@@ -71,6 +73,37 @@ function rememberColumns(kind: ResultKind, chosen: ColumnSpec[] | undefined): vo
   if (chosen) all[kind] = chosen;
   else delete all[kind];
   vscode.setState?.({ ...state, columns: all });
+}
+/** What a panel showed, kept by VS Code across a window reload (the rows are not: they are too big). */
+interface RestoreState {
+  kind: ResultKind;
+  title: string;
+  query?: string;
+  startTime?: string;
+  endTime?: string;
+  source?: string;
+  pivot?: { action: string; value: string };
+  filter?: string;
+}
+
+function rememberRun(info: RunInfo | undefined, filter: string): void {
+  const state = (vscode.getState?.() as Record<string, unknown> | undefined) ?? {};
+  const restore: RestoreState | undefined = info && {
+    kind: info.kind,
+    title: info.title,
+    ...(info.query !== undefined ? { query: info.query } : {}),
+    ...(info.startTime && info.endTime ? { startTime: info.startTime, endTime: info.endTime } : {}),
+    ...(info.source !== undefined ? { source: info.source } : {}),
+    ...(info.pivot ? { pivot: info.pivot } : {}),
+    ...(filter ? { filter } : {}),
+  };
+  vscode.setState?.({ ...state, restore });
+}
+
+function savedRun(): RestoreState | undefined {
+  const r = (vscode.getState?.() as { restore?: unknown } | undefined)?.restore as Partial<RestoreState> | undefined;
+  if (!r || typeof r !== 'object' || typeof r.title !== 'string' || typeof r.kind !== 'string') return undefined;
+  return r as RestoreState;
 }
 const ROW_H = 22;
 const OVERSCAN = 8;
@@ -127,7 +160,8 @@ const toolbar = el('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Re
 const filterInput = el('input', {
   id: 'filter',
   type: 'search',
-  placeholder: 'Filter rows (words, field:value, -exclude)',
+  placeholder: 'Filter rows (words, hostname:x, principal.ip:10.1, "Event type":dns, -exclude)',
+  autocomplete: 'off',
   'aria-label': 'Filter rows',
 });
 const countLabel = el('span', { id: 'count', 'aria-live': 'polite' });
@@ -169,7 +203,26 @@ const narrowButton = el(
 const stopFetchButton = el('button', { id: 'stop-fetch', type: 'button' }, 'Stop');
 banner.append(bannerText, fetchRestButton, narrowButton, stopFetchButton);
 
-const histogramBox = el('div', { id: 'histogram', role: 'img', 'aria-label': 'Events over time' });
+const suggestBox = el('div', { id: 'filter-suggest', role: 'listbox', 'aria-label': 'Fields' });
+const histogramWrap = el('div', { id: 'histogram-wrap' });
+const histogramScale = el('div', { id: 'histogram-scale', 'aria-hidden': 'true' });
+const histogramBox = el('div', {
+  id: 'histogram',
+  role: 'img',
+  'aria-label': 'Events over time',
+  title: 'Click a bar or drag across bars to show only that period',
+});
+const histogramAxis = el('div', { id: 'histogram-axis', 'aria-hidden': 'true' });
+const periodBar = el('div', { id: 'period' });
+const periodText = el('span', { id: 'period-text' });
+const periodSearch = el(
+  'button',
+  { id: 'period-search', type: 'button', title: 'Run the query over only this period (one search)' },
+  'Search only this period',
+);
+const periodClear = el('button', { id: 'period-clear', type: 'button', title: 'Show every period again' }, 'Clear');
+periodBar.append(periodText, periodSearch, periodClear);
+histogramWrap.append(histogramScale, histogramBox, histogramAxis, periodBar);
 
 const main = el('div', { id: 'main' });
 const grid = el('div', { id: 'grid', role: 'grid', 'aria-label': 'Results', 'aria-rowcount': '0', tabindex: '0' });
@@ -184,7 +237,7 @@ main.append(grid, detail);
 
 const chooser = el('div', { id: 'chooser', role: 'dialog', 'aria-label': 'Choose columns' });
 
-app.append(header, queryBar, toolbar, banner, histogramBox, main, chooser);
+app.append(header, queryBar, toolbar, suggestBox, banner, histogramWrap, main, chooser);
 document.body.append(app);
 
 // ---- state --------------------------------------------------------------------------------------
@@ -192,6 +245,10 @@ let run: RunInfo | undefined;
 let rows: unknown[] = [];
 /** Each row's time (epoch ms, NaN when none) for results that open newest first. */
 let rowTimes: Float64Array = new Float64Array(0);
+/** The period picked on the histogram: rows outside it are hidden. */
+let period: { start: number; end: number } | undefined;
+/** Field names of the quick filter, built from the rows on first use and after new rows arrive. */
+let fieldResolver: FieldResolver | undefined;
 let columns: ColumnSpec[] = [];
 let view: Uint32Array = new Uint32Array(0);
 let sort: { column: ColumnSpec; direction: SortDirection } | undefined;
@@ -211,6 +268,7 @@ function post(message: FromWebview): void {
 
 function setColumns(next: ColumnSpec[]): void {
   columns = next;
+  fieldResolver = undefined;
   // Timestamps get room for their full ISO form; other columns share what is left, and past their
   // minimum widths the table scrolls sideways instead of squeezing.
   const mins = columns.map((c) =>
@@ -253,7 +311,11 @@ function recompute(): void {
     for (let i = 0; i < rows.length; i++) indices[i] = i;
   } else {
     searchIndex.setRows(rows);
-    indices = filterIndices(rows, filter, searchIndex);
+    indices = filterIndices(rows, filter, searchIndex, fields());
+  }
+  if (period) {
+    const { start, end } = period;
+    indices = indices.filter((i) => rowTimes[i] >= start && rowTimes[i] < end);
   }
   view = sort
     ? sortIndices(rows, indices, sort.column, sort.direction)
@@ -263,18 +325,65 @@ function recompute(): void {
   if (selected >= view.length) selected = -1;
   grid.setAttribute('aria-rowcount', String(view.length + 1));
   spacer.style.height = `${view.length * ROW_H}px`;
-  countLabel.textContent = filter
-    ? `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`
-    : `${rows.length.toLocaleString('en-US')} rows`;
+  countLabel.textContent =
+    filter || period
+      ? `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`
+      : `${rows.length.toLocaleString('en-US')} rows`;
   empty.classList.toggle('visible', view.length === 0 && run !== undefined);
   if (view.length === 0) {
     empty.textContent = filter
-      ? 'No rows match the filter.'
-      : run?.kind === 'udm' || run?.kind === 'assetEvents'
-        ? 'No events in this time range. Widen the time range (status bar) or change the query.'
-        : 'Nothing found.';
+      ? noMatchText(filter)
+      : period
+        ? 'No rows in the period picked on the timeline.'
+        : run?.kind === 'udm' || run?.kind === 'assetEvents'
+          ? 'No events in this time range. Widen the time range (status bar) or change the query.'
+          : 'Nothing found.';
   }
   scheduleRender();
+}
+
+function fields(): FieldResolver | undefined {
+  if (!run) return undefined;
+  if (!fieldResolver) {
+    // A sample is enough to know the fields; a field only rare rows have is still found by its full path.
+    const sample = rows.length > 2000 ? rows.slice(0, 1000).concat(rows.slice(-1000)) : rows;
+    fieldResolver = new FieldResolver(eventRoot(run.kind), columns, discoverColumns(sample));
+  }
+  return fieldResolver;
+}
+
+function noMatchText(filter: string): string {
+  const searched = fields()?.describe(filter) ?? [];
+  if (searched.length === 0) return 'No rows match the filter.';
+  return `No rows match the filter. ${searched
+    .map(
+      ({ field, paths }) =>
+        `"${field}" searched ${paths.slice(0, 6).join(', ')}${paths.length > 6 ? ` and ${paths.length - 6} more` : ''}`,
+    )
+    .join('; ')}.`;
+}
+
+/** Field suggestions for the word being typed in the filter (before its ":"). */
+function updateSuggestions(): void {
+  const value = filterInput.value;
+  const caret = filterInput.selectionStart ?? value.length;
+  const word = /(?:^|\s)-?([A-Za-z_][\w.]*)$/.exec(value.slice(0, caret));
+  const typed = word?.[1] ?? '';
+  const list = typed.length >= 2 ? (fields()?.suggest(typed) ?? []) : [];
+  suggestBox.replaceChildren(
+    ...list.map((path) => {
+      const b = el('button', { type: 'button', role: 'option', class: 'suggestion', 'data-field': path }, `${path}:`);
+      b.addEventListener('mousedown', (event) => {
+        event.preventDefault();
+        const before = value.slice(0, caret - typed.length);
+        filterInput.value = `${before}${path}:${value.slice(caret)}`;
+        const at = before.length + path.length + 1;
+        filterInput.setSelectionRange(at, at);
+        suggestBox.replaceChildren();
+      });
+      return b;
+    }),
+  );
 }
 
 function scheduleRender(): void {
@@ -330,36 +439,121 @@ function timesFor(list: readonly unknown[]): Float64Array {
 }
 
 // ---- histogram ----------------------------------------------------------------------------------
+let histogramBins: Array<{ start: number; end: number; count: number }> = [];
+
 function renderHistogram(): void {
   histogramBox.replaceChildren();
+  histogramAxis.replaceChildren();
+  histogramScale.replaceChildren();
+  histogramBins = [];
+  histogramWrap.classList.toggle('visible', false);
   if (!run) return;
   const path = timeField(run.kind);
   if (!path || rows.length === 0) return;
-  const times = timesOf(rows, path);
   let start = run.startTime ? Date.parse(run.startTime) : Number.POSITIVE_INFINITY;
   let end = run.endTime ? Date.parse(run.endTime) : Number.NEGATIVE_INFINITY;
   if (!Number.isFinite(start) || !Number.isFinite(end)) {
     start = Number.POSITIVE_INFINITY;
     end = Number.NEGATIVE_INFINITY;
-    for (const t of times) {
+    for (const t of rowTimes) {
       if (Number.isNaN(t)) continue;
       if (t < start) start = t;
       if (t + 1 > end) end = t + 1;
     }
   }
   if (!Number.isFinite(start) || !Number.isFinite(end)) return;
+  // The bars follow the quick filter (not the period, which they are for picking).
+  const filter = filterInput.value.trim();
+  let times: Float64Array = rowTimes;
+  if (filter !== '') {
+    const shown = filterIndices(rows, filter, searchIndex, fields());
+    times = new Float64Array(shown.length);
+    for (let i = 0; i < shown.length; i++) times[i] = rowTimes[shown[i]]!;
+  }
   const bins = histogram(times, start, end, 80);
+  histogramBins = bins;
   const max = bins.reduce((m, b) => Math.max(m, b.count), 0);
   const frag = document.createDocumentFragment();
-  for (const bin of bins) {
-    const bar = el('div', { class: bin.count ? 'bar' : 'bar empty' });
-    bar.style.height = `${max ? Math.max(2, Math.round((bin.count / max) * 100)) : 0}%`;
-    bar.title = `${new Date(bin.start).toISOString()} – ${new Date(bin.end).toISOString()}: ${bin.count} events`;
+  bins.forEach((bin, i) => {
+    const picked = period && bin.start < period.end && bin.end > period.start;
+    const bar = el('div', {
+      class: `bar${bin.count ? '' : ' empty'}${picked ? ' picked' : ''}`,
+      'data-bin': String(i),
+    });
+    const fill = el('div', { class: 'fill' });
+    fill.style.height = `${max ? Math.max(bin.count ? 2 : 0, Math.round((bin.count / max) * 100)) : 0}%`;
+    bar.append(fill);
+    bar.title = `${formatTick(bin.start, end - start, true)} – ${formatTick(bin.end, end - start, true)}: ${bin.count.toLocaleString('en-US')} ${bin.count === 1 ? 'event' : 'events'}`;
     frag.append(bar);
-  }
+  });
   histogramBox.append(frag);
-  histogramBox.setAttribute('aria-label', `Events over time, ${bins.length} bins, busiest ${max}`);
+  histogramScale.append(el('span', { class: 'max' }, max.toLocaleString('en-US')), el('span', { class: 'zero' }, '0'));
+  // Five labelled ticks along the time axis.
+  for (let k = 0; k <= 4; k++) {
+    const t = start + ((end - start) * k) / 4;
+    const tick = el('span', { class: 'tick' }, formatTick(t, end - start, false));
+    tick.style.left = `${k * 25}%`;
+    histogramAxis.append(tick);
+  }
+  histogramWrap.classList.toggle('visible', true);
+  histogramBox.setAttribute(
+    'aria-label',
+    `Events over time from ${new Date(start).toISOString()} to ${new Date(end).toISOString()}, ${bins.length} bars, the busiest ${max}`,
+  );
 }
+
+/** A tick label: the time of day for short spans, the date (and hour) for long ones, in UTC. */
+function formatTick(ms: number, span: number, full: boolean): string {
+  const iso = new Date(ms).toISOString();
+  if (full) return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  if (span <= 36 * 3_600_000) return iso.slice(11, 16);
+  if (span <= 10 * 86_400_000) return `${iso.slice(5, 10)} ${iso.slice(11, 13)}h`;
+  return iso.slice(0, 10);
+}
+
+function setPeriod(next: { start: number; end: number } | undefined): void {
+  period = next;
+  periodBar.classList.toggle('visible', period !== undefined);
+  periodSearch.style.display = period && run?.kind === 'udm' ? '' : 'none';
+  if (period) {
+    const span = period.end - period.start;
+    periodText.textContent = `Showing ${formatTick(period.start, span, true)} – ${formatTick(period.end, span, true)}`;
+  }
+  selected = -1;
+  for (const node of rowPool) node.dataset.pos = '';
+  recompute();
+  for (const bar of Array.from(histogramBox.children) as HTMLElement[]) {
+    const bin = histogramBins[Number(bar.dataset.bin)];
+    bar.classList.toggle('picked', !!(period && bin && bin.start < period.end && bin.end > period.start));
+  }
+}
+
+let dragFrom: number | undefined;
+histogramBox.addEventListener('mousedown', (event) => {
+  const bar = (event.target as HTMLElement).closest<HTMLElement>('.bar');
+  if (!bar) return;
+  dragFrom = Number(bar.dataset.bin);
+  event.preventDefault();
+});
+window.addEventListener('mouseup', (event) => {
+  if (dragFrom === undefined) return;
+  const bar = (event.target as HTMLElement | null)?.closest?.<HTMLElement>('#histogram .bar');
+  const to = bar ? Number(bar.dataset.bin) : dragFrom;
+  const a = histogramBins[Math.min(dragFrom, to)];
+  const b = histogramBins[Math.max(dragFrom, to)];
+  dragFrom = undefined;
+  if (a && b) setPeriod({ start: a.start, end: b.end });
+});
+periodClear.addEventListener('click', () => setPeriod(undefined));
+periodSearch.addEventListener('click', () => {
+  if (run && period)
+    post({
+      type: 'searchPeriod',
+      runId: run.runId,
+      startTime: new Date(period.start).toISOString(),
+      endTime: new Date(period.end).toISOString(),
+    });
+});
 
 // ---- detail pane --------------------------------------------------------------------------------
 const MAX_TREE_NODES = 5000;
@@ -567,6 +761,10 @@ function coveredShare(covered: { start: string; end: string }): string {
 function clearResults(): void {
   run = undefined;
   rows = [];
+  period = undefined;
+  periodBar.classList.remove('visible');
+  fieldResolver = undefined;
+  suggestBox.replaceChildren();
   rowTimes = new Float64Array(0);
   searchIndex = new SearchIndex(rows);
   sort = undefined;
@@ -577,6 +775,7 @@ function clearResults(): void {
   detail.classList.remove('visible');
   closeChooser();
   histogramBox.replaceChildren();
+  histogramWrap.classList.remove('visible');
   consoleLink.style.display = 'none';
   rerunButton.style.display = 'none';
   recompute();
@@ -665,6 +864,9 @@ function onMessage(message: ToWebview): void {
       rows = decodeRows(message.rowsJson);
       rowTimes = timesFor(rows);
       searchIndex = new SearchIndex(rows);
+      fieldResolver = undefined;
+      period = undefined;
+      periodBar.classList.remove('visible');
       sort = undefined;
       selected = -1;
       moreDataAvailable = message.moreDataAvailable;
@@ -677,6 +879,8 @@ function onMessage(message: ToWebview): void {
       // The bar shows the query behind the table, unless the user is typing in it right now.
       if (run.kind === 'udm' && !queryHost.contains(document.activeElement)) setQueryText(run.query ?? run.title);
       updateSummary();
+      restored = undefined;
+      rememberRun(run, filterInput.value.trim());
       consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
       rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
       viewport.scrollTop = 0;
@@ -713,6 +917,7 @@ function onMessage(message: ToWebview): void {
         times.set(rowTimes);
         times.set(timesFor(added), rowTimes.length);
         rowTimes = times;
+        fieldResolver = undefined;
         searchIndex.setRows(rows);
         for (const node of rowPool) node.dataset.pos = '';
         recompute();
@@ -819,13 +1024,17 @@ gridHeader.addEventListener('click', (event) => {
 
 let filterTimer: ReturnType<typeof setTimeout> | undefined;
 filterInput.addEventListener('input', () => {
+  updateSuggestions();
   clearTimeout(filterTimer);
   filterTimer = setTimeout(() => {
     selected = -1;
     for (const node of rowPool) node.dataset.pos = '';
     recompute();
+    renderHistogram();
+    if (run) rememberRun(run, filterInput.value.trim());
   }, 120);
 });
+filterInput.addEventListener('blur', () => suggestBox.replaceChildren());
 
 columnsButton.addEventListener('click', () => (chooser.classList.contains('visible') ? closeChooser() : openChooser()));
 document.addEventListener('keydown', (event) => {
@@ -845,7 +1054,14 @@ fetchRestButton.addEventListener('click', () => {
 });
 narrowButton.addEventListener('click', () => run && post({ type: 'narrowToNewest', runId: run.runId }));
 stopFetchButton.addEventListener('click', () => run && post({ type: 'stopFetch', runId: run.runId }));
-rerunButton.addEventListener('click', () => run && post({ type: 'rerun', runId: run.runId }));
+rerunButton.addEventListener('click', () => {
+  if (run) post({ type: 'rerun', runId: run.runId });
+  else if (restored?.query && restored.startTime && restored.endTime)
+    post({ type: 'runQuery', query: restored.query, startTime: restored.startTime, endTime: restored.endTime });
+  else if (restored?.query) post({ type: 'runQuery', query: restored.query });
+  else if (restored?.pivot && isPivotAction(restored.pivot.action))
+    post({ type: 'pivot', runId: 'restored', action: restored.pivot.action, value: restored.pivot.value });
+});
 consoleLink.addEventListener('click', () => {
   const url = run?.uri?.find(isOpenableLink);
   if (url) post({ type: 'openLink', url });
@@ -864,4 +1080,24 @@ queryInput.addEventListener('focus', upgradeQueryBar, { once: true });
 consoleLink.style.display = 'none';
 rerunButton.style.display = 'none';
 updateBanner();
+/** A panel VS Code brought back after a reload: what it showed, ready to run again on request. */
+let restored: RestoreState | undefined = savedRun();
+if (restored) {
+  runTitle.textContent = restored.title;
+  runTitle.title = restored.title;
+  runSource.textContent = restored.source ?? '';
+  runSummary.textContent = [
+    restored.startTime && restored.endTime ? `${restored.startTime} – ${restored.endTime}` : '',
+    'Restored after a reload; its rows were not kept. Run again to fetch them (one search).',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  if (restored.filter) filterInput.value = restored.filter;
+  if (restored.kind === 'udm' && restored.query) setQueryText(restored.query);
+  if (restored.query || restored.pivot) {
+    rerunButton.style.display = '';
+    rerunButton.textContent = 'Run again';
+  }
+  document.body.dataset.restored = 'true';
+}
 post({ type: 'ready' });

@@ -96,7 +96,11 @@ export function freePort() {
  * Starts code-server in its own process group and resolves once it listens.
  * Returns { url, port, handle, stop() }.
  */
-export async function startCodeServer(bin, env, { userDataDir, extensionsDir, workspace, port, onLine }) {
+export async function startCodeServer(
+  bin,
+  env,
+  { userDataDir, extensionsDir, workspace, port, onLine, workspaceTrust = false },
+) {
   const chosen = port ?? (await freePort());
   const handle = spawnGroup(
     bin,
@@ -107,7 +111,8 @@ export async function startCodeServer(bin, env, { userDataDir, extensionsDir, wo
       'none',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      // Workspace trust is off except for the scenarios that test it (a second editor instance).
+      ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--user-data-dir',
       userDataDir,

@@ -1,5 +1,7 @@
 // Playwright helpers for the VS Code 1.100 workbench served by code-server. Every helper waits on
 // a selector or an event; none sleeps.
+// The functions handed to evaluate() run in the page.
+/* global MutationObserver */
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -20,7 +20,6 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   const summary = await results.locator('#run-summary').innerText();
   if (!/\d/.test(summary)) throw new Error(`the results summary gives no count: "${summary}"`);
   log(`results: ${summary.split('\n')[0]}`);
-  const firstTitle = await results.locator('#run-title').innerText();
 
   // Detail of the first row.
   await rows.first().locator('.cell').first().click();

@@ -2,6 +2,8 @@
 // links, an RTL override and a 1 MB string are ingested into the sandbox, searched for, and shown.
 // Nothing from them may run, the panel must stay usable, and a link opens only after the editor's
 // modal confirmation (which is dismissed here).
+// The functions handed to frame.evaluate run in the webview page.
+/* global window, document */
 export const name = 'hostile: script, links, RTL and 1 MB strings in search results';
 
 const MARK = 'HOSTILE_E2E';

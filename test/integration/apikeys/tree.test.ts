@@ -5,10 +5,11 @@ import { ApiKeysClient } from '../../../src/core/apikeys/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type * as KeysTreeModule from '../../../src/features/keys/tree';
 
 useFakeVscode();
 // Loaded after the fake is installed: the tree module imports `vscode`.
-const tree = require('../../../src/features/keys/tree') as typeof import('../../../src/features/keys/tree');
+const tree = require('../../../src/features/keys/tree') as typeof KeysTreeModule;
 
 const NO_RETRY = { maxRetries: 0, initialBackoffMs: 10, maxBackoffMs: 10, multiplier: 1, retryable: [] };
 
@@ -46,10 +47,10 @@ describe('API Keys tree against the sandbox', () => {
     const web = keys.find((k) => k.key.name.endsWith('/maps-web'))!;
     assert.equal(web.label, 'Maps JavaScript (website)');
     assert.equal(web.description, 'maps-web · 2 referrers · maps-backend.googleapis.com');
-    assert.match(String(web.tooltip), /UID: [0-9a-f-]{36}/);
-    assert.match(String(web.tooltip), /Created: \d{4}-/);
+    assert.match(web.tooltip as string, /UID: [0-9a-f-]{36}/);
+    assert.match(web.tooltip as string, /Created: \d{4}-/);
     const bound = keys.find((k) => k.key.serviceAccountEmail)!;
-    assert.match(String(bound.tooltip), /Service account: .+@.+\.iam\.gserviceaccount\.com/);
+    assert.match(bound.tooltip as string, /Service account: .+@.+\.iam\.gserviceaccount\.com/);
     assert.equal(bound.contextValue, 'key.active.bound');
 
     assert.ok(
@@ -121,9 +122,12 @@ describe('API Keys tree when the service refuses', () => {
       const children = await provider.getChildren(project);
       const message = children.find((c) => c instanceof tree.MessageNode);
       assert.ok(message);
-      assert.equal(message.contextValue, 'keysError');
+      // The row carries a fix button: Check Connection explains a refusal.
+      assert.equal(message.contextValue, 'keysError.fix');
+      assert.equal(message.fix?.command, 'cloudbench.checkConnection');
+      assert.equal(message.command?.command, 'cloudbench.runFix');
       assert.match(
-        String(message.label),
+        message.label as string,
         /Could not list keys: .*PERMISSION_DENIED.*roles\/serviceusage\.apiKeysAdmin/,
       );
     } finally {

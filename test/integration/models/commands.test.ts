@@ -12,14 +12,17 @@ import { ModelRegistryClient } from '../../../src/core/models/client';
 import type { ModelOperation } from '../../../src/core/models/operation';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import { DEFAULT_RETRY } from '../../../src/core/google/retry';
+import type * as ModelsTreeModule from '../../../src/features/models/tree';
+import type * as FeaturesModelsModule from '../../../src/features/models';
+import type * as OperationsRegistryModule from '../../../src/features/operations/registry';
 
 useFakeVscode();
 
 const vscode = require('vscode') as Record<string, any>;
-const tree = require('../../../src/features/models/tree') as typeof import('../../../src/features/models/tree');
-const { activateModels } = require('../../../src/features/models') as typeof import('../../../src/features/models');
+const tree = require('../../../src/features/models/tree') as typeof ModelsTreeModule;
+const { activateModels } = require('../../../src/features/models') as typeof FeaturesModelsModule;
 const { getOperationsRegistry } =
-  require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
+  require('../../../src/features/operations/registry') as typeof OperationsRegistryModule;
 
 const ROOT = join(__dirname, '../../..');
 const PROJECT = 'cloudbench-demo';
@@ -156,6 +159,9 @@ describe('models commands against the sandbox', function () {
       connection: () => connection as never,
       onDidChangeConnection: () => ({ dispose() {} }),
       settingProblems: () => [],
+      signedIn: () => true,
+      setSignedIn: () => undefined,
+      onDidChangeSignedIn: () => ({ dispose() {} }),
     };
     activateModels(context, services);
   });

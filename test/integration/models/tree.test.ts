@@ -5,12 +5,11 @@ import { useFakeVscode } from '../../unit/fakes/vscode';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { ModelRegistryClient } from '../../../src/core/models/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
-
-import type * as TreeModule from '../../../src/features/models/tree';
+import type * as ModelsTreeModule from '../../../src/features/models/tree';
 
 useFakeVscode();
 
-const tree = require('../../../src/features/models/tree') as typeof TreeModule;
+const tree = require('../../../src/features/models/tree') as typeof ModelsTreeModule;
 
 describe('models tree against the demo sandbox', function () {
   this.timeout(60_000);

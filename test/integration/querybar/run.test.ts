@@ -7,6 +7,8 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
+import type * as FeaturesServicesModule from '../../../src/features/services';
+import type * as SearchControllerModule from '../../../src/features/search/controller';
 
 const vscode = require('vscode') as Record<string, any>;
 
@@ -80,10 +82,8 @@ describe('query bar: Run, completion and validation through the search controlle
       title: '',
       viewColumn: 1,
     });
-    const { createServices } =
-      require('../../../src/features/services') as typeof import('../../../src/features/services');
-    const { SearchController } =
-      require('../../../src/features/search/controller') as typeof import('../../../src/features/search/controller');
+    const { createServices } = require('../../../src/features/services') as typeof FeaturesServicesModule;
+    const { SearchController } = require('../../../src/features/search/controller') as typeof SearchControllerModule;
     controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
     controller.currentWindow = () => window;
     controller.confirmQuery = async (q: string) => {

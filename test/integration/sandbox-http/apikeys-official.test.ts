@@ -46,7 +46,7 @@ interface ClientError {
  * GoogleError with a gRPC code. Both carry the sandbox's google.rpc status.
  */
 function statusOf(err: ClientError): { status: string | undefined; message: string } {
-  let data = err.response?.data ?? err.message;
+  let data: unknown = err.response?.data ?? err.message;
   if (typeof data === 'string') {
     try {
       data = JSON.parse(data);

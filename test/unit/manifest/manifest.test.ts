@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeExtensionContext, useFakeVscode } from '../fakes/vscode';
+import type * as ExtensionModule from '../../../src/extension';
 
 const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -65,7 +66,7 @@ describe('manifest', () => {
   it('keeps src/core, src/udm, src/server and src/emulator free of the vscode module', () => {
     const offenders: string[] = [];
     for (const dir of ['core', 'udm', 'server', 'emulator']) {
-      let files: string[] = [];
+      let files: string[];
       try {
         files = filesUnder(join(root, 'src', dir));
       } catch {
@@ -84,7 +85,7 @@ describe('manifest', () => {
     this.timeout(60_000);
     const record = useFakeVscode();
 
-    const extension = require('../../../src/extension') as typeof import('../../../src/extension');
+    const extension = require('../../../src/extension') as typeof ExtensionModule;
     const context = fakeExtensionContext(pkg, root);
     const api = extension.activate(context);
     try {

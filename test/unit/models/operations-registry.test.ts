@@ -1,16 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { useFakeVscode } from '../fakes/vscode';
+import type * as OperationsRegistryModule from '../../../src/features/operations/registry';
+import type * as OperationsViewModule from '../../../src/features/operations/view';
 
 useFakeVscode();
 
-const { OperationsRegistry } =
-  require('../../../src/features/operations/registry') as typeof import('../../../src/features/operations/registry');
+const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof OperationsRegistryModule;
 
 describe('operations registry (Operations view model)', () => {
   it('lists running operations first and records how each ended', () => {
     const reg = new OperationsRegistry();
     let changes = 0;
-    reg.onDidChange(() => changes++);
+    const listener = reg.onDidChange(() => changes++);
     const a = reg.start({ title: 'Copy model a', resource: 'r/a', source: 'models' });
     const b = reg.start({ title: 'Delete key b', resource: 'r/b', source: 'keys' });
     assert.deepEqual(
@@ -30,6 +31,10 @@ describe('operations registry (Operations view model)', () => {
       reg.list().map((o) => o.title),
       ['Delete key b'],
     );
+    listener.dispose();
+    const seen = changes;
+    b.finish('failed', 'gone');
+    assert.equal(changes, seen, 'a disposed listener hears nothing more');
   });
 
   it("cancel goes through the operation's own action and keeps it running until the server says so", async () => {
@@ -76,8 +81,7 @@ describe('operations registry (Operations view model)', () => {
 
 describe('operations view items', () => {
   it('shows an operation whose polling failed as outcome unknown, not as failed', () => {
-    const { OperationItem } =
-      require('../../../src/features/operations/view') as typeof import('../../../src/features/operations/view');
+    const { OperationItem } = require('../../../src/features/operations/view') as typeof OperationsViewModule;
     const reg = new OperationsRegistry();
     const h = reg.start({ title: 'Copy model a', resource: 'r/a', source: 'models' });
     h.finish('lost', 'Lost track of op/1');

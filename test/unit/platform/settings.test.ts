@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { loadSettingsModule, scriptConfiguration } from '../../reliability/scripted-config';
 import { fakeExtensionContext } from '../fakes/vscode';
+import type * as FeaturesServicesModule from '../../../src/features/services';
 
 describe('settings and connection', () => {
   let undo: (() => void) | undefined;
@@ -35,7 +36,7 @@ describe('settings and connection', () => {
       'endpoints.secops': 'http://127.0.0.1:9',
     });
     const { createServices, InvalidSettingError } =
-      require('../../../src/features/services') as typeof import('../../../src/features/services');
+      require('../../../src/features/services') as typeof FeaturesServicesModule;
     const context = fakeExtensionContext({}, '/tmp');
     const connection = createServices(context).connection();
     assert.throws(

@@ -11,6 +11,7 @@ import {
 import { SECOPS_REGIONS, resolveSecOpsBaseUrl, SecOpsConfigError } from '../../../src/core/secops/regions';
 import { decodeLogBytes, withPreciseRetryDelay } from '../../../src/core/secops/client';
 import { GoogleApiError } from '../../../src/core/google/errors';
+import type * as SecopsHistoryModule from '../../../src/core/secops/history';
 
 describe('SecOps parameters', () => {
   it('formats times as RFC 3339 UTC and converts offsets', () => {
@@ -132,7 +133,7 @@ describe('SecOps helpers', () => {
 });
 
 describe('query history and saved queries', () => {
-  const h = require('../../../src/core/secops/history') as typeof import('../../../src/core/secops/history');
+  const h = require('../../../src/core/secops/history') as typeof SecopsHistoryModule;
   const entry = (query: string, i = 0) => ({
     query,
     ranAt: new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString(),

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { useFakeVscode } from '../fakes/vscode';
+import type * as SearchControllerModule from '../../../src/features/search/controller';
 
 useFakeVscode();
 
-const { queryTitle } =
-  require('../../../src/features/search/controller') as typeof import('../../../src/features/search/controller');
+const { queryTitle } = require('../../../src/features/search/controller') as typeof SearchControllerModule;
 
 describe('results panel title', () => {
   it('leaves out comments and joins the query onto one line', () => {

@@ -57,7 +57,7 @@ describe('RateLimiter', () => {
     const clock = fakeClock();
     const limiter = new RateLimiter(SECOPS_BUDGETS, { clock });
     const seen: string[] = [];
-    limiter.onDidChange((m) => seen.push(m));
+    const listener = limiter.onDidChange((m) => seen.push(m));
     assert.equal(limiter.snapshot('udmSearch').remaining, 360);
     await limiter.acquire('udmSearch');
     await limiter.acquire('udmSearch');
@@ -68,6 +68,9 @@ describe('RateLimiter', () => {
     assert.deepEqual(seen, ['udmSearch', 'udmSearch']);
     clock.time += 3_600_000 * 1.02;
     assert.equal(limiter.snapshot('udmSearch').remaining, 360);
+    listener.dispose();
+    await limiter.acquire('udmSearch');
+    assert.deepEqual(seen, ['udmSearch', 'udmSearch'], 'a disposed listener hears nothing more');
   });
 
   it('scales windows so an hour can pass in a test', async () => {
@@ -101,7 +104,7 @@ describe('RateLimiter', () => {
       sleep: (_ms, signal) =>
         new Promise((resolve, reject) => {
           pending.push(resolve);
-          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+          signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
         }),
     };
     const limiter = new RateLimiter({ m: { limit: 1, windowMs: 1000 } }, { clock, safetyMargin: 0, minSafetyMs: 0 });

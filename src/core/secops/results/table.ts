@@ -101,8 +101,9 @@ export function filterIndices(
   rows: readonly unknown[],
   filter: string,
   index: SearchIndex = new SearchIndex(rows),
+  fields?: FieldResolver,
 ): Uint32Array {
-  const terms = parseFilter(filter);
+  const terms = parseFilter(filter).map((t) => (t.path && fields ? { ...t, paths: fields.resolve(t.path) } : t));
   const out: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     if (matchesTerms(rows[i], terms, () => index.text(i))) out.push(i);
@@ -110,20 +111,99 @@ export function filterIndices(
   return Uint32Array.from(out);
 }
 
+/** "event_type" → "eventType": UDM query paths are snake_case, the JSON rows camelCase. */
+export function camelPath(path: string): string {
+  return path.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * What a filter's "field:" names, in the words people use: a full row path, a UDM path without the
+ * row's "udm." prefix (in snake_case or camelCase), a column title, or a short field name that ends
+ * a known path ("hostname" → principal.hostname, target.hostname, …).
+ */
+export class FieldResolver {
+  private readonly cache = new Map<string, string[]>();
+
+  constructor(
+    /** The prefix of the event inside a row ("udm." for search rows, "" otherwise). */
+    private readonly root: string,
+    private readonly columns: readonly ColumnSpec[],
+    /** Leaf paths present in the rows (full row paths). */
+    private readonly known: readonly string[],
+  ) {}
+
+  resolve(field: string): string[] {
+    const key = field.toLowerCase();
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const paths = this.compute(field);
+    this.cache.set(key, paths);
+    return paths;
+  }
+
+  private compute(field: string): string[] {
+    const lower = field.toLowerCase().replace(/\s+/g, ' ').trim();
+    const column = this.columns.find((c) => c.label.toLowerCase() === lower || c.id.toLowerCase() === lower);
+    if (column) return [column.id, ...(column.fallbacks ?? [])];
+    const camel = camelPath(field.trim());
+    const knownLower = new Map(this.known.map((p) => [p.toLowerCase(), p]));
+    for (const candidate of [camel, `${this.root}${camel}`]) {
+      const exact = knownLower.get(candidate.toLowerCase());
+      if (exact) return [exact];
+    }
+    const suffix = `.${camel.toLowerCase()}`;
+    const ending = this.known.filter((p) => p.toLowerCase().endsWith(suffix));
+    if (ending.length) return ending;
+    // Not present in these rows: still the path the user most likely meant.
+    return this.root && !camel.startsWith(this.root) ? [`${this.root}${camel}`, camel] : [camel];
+  }
+
+  /** Known paths (shown without the row prefix) containing what is typed, best matches first. */
+  suggest(typed: string, max = 8): string[] {
+    const q = camelPath(typed.trim()).toLowerCase();
+    if (q === '') return [];
+    const shown = this.known.map((p) => (this.root && p.startsWith(this.root) ? p.slice(this.root.length) : p));
+    const scored = shown
+      .map((p) => {
+        const l = p.toLowerCase();
+        const last = l.slice(l.lastIndexOf('.') + 1);
+        const score = last === q ? 0 : last.startsWith(q) ? 1 : l.startsWith(q) ? 2 : l.includes(q) ? 3 : -1;
+        return { p, score };
+      })
+      .filter((x) => x.score >= 0)
+      .sort((a, b) => a.score - b.score); // stable: ties keep the order the rows show them in
+    return [...new Set(scored.map((x) => x.p))].slice(0, max);
+  }
+
+  /** The paths a filter's field terms searched (shown without the row prefix), for "no rows match". */
+  describe(filter: string): Array<{ field: string; paths: string[] }> {
+    return parseFilter(filter)
+      .filter((t) => t.path)
+      .map((t) => ({
+        field: t.path!,
+        paths: this.resolve(t.path!).map((p) => (this.root && p.startsWith(this.root) ? p.slice(this.root.length) : p)),
+      }));
+  }
+}
+
 export interface FilterTerm {
   path?: string;
+  /** The row paths the field stands for (set when a FieldResolver is given). */
+  paths?: string[];
   text: string;
   negate: boolean;
 }
 
 export function parseFilter(filter: string): FilterTerm[] {
   const terms: FilterTerm[] = [];
-  const re = /(-?)(?:([A-Za-z_][\w.]*):)?(?:"([^"]*)"|(\S+))/g;
+  // A field is a path ("principal.hostname:") or a quoted column title ("Event type":).
+  const re = /(-?)(?:(?:"([^"]+)"|([A-Za-z_][\w.]*)):)?(?:"([^"]*)"|(\S+))/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(filter)) !== null) {
-    const text = (m[3] ?? m[4] ?? '').toLowerCase();
-    if (text === '' && !m[2]) continue;
-    terms.push({ ...(m[2] ? { path: m[2] } : {}), text, negate: m[1] === '-' });
+    const path = m[2] ?? m[3];
+    const text = (m[4] ?? m[5] ?? '').toLowerCase();
+    if (text === '' && !path) continue;
+    terms.push({ ...(path ? { path } : {}), text, negate: m[1] === '-' });
   }
   return terms;
 }
@@ -132,8 +212,13 @@ function matchesTerms(row: unknown, terms: FilterTerm[], all: () => string): boo
   for (const term of terms) {
     let hit: boolean;
     if (term.path) {
-      const values = valuesAt(row, term.path);
-      hit = values.some((v) => scalarText(v).toLowerCase().includes(term.text));
+      hit = false;
+      for (const path of term.paths ?? [term.path]) {
+        if (valuesAt(row, path).some((v) => scalarText(v).toLowerCase().includes(term.text))) {
+          hit = true;
+          break;
+        }
+      }
     } else {
       hit = all().includes(term.text);
     }
