@@ -11,7 +11,7 @@ const collectGarbage = runInNewContext('gc') as () => void;
 
 const QUERY = `metadata.event_type != ""
 match:
-  principal.hostname, target.hostname, metadata.event_type
+  principal.hostname by 1h
 outcome:
   $events = count(metadata.id)
   $users = count_distinct(principal.user.userid)

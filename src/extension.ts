@@ -7,6 +7,7 @@ import { activateModels } from './features/models';
 import { activateNotebooks } from './features/notebooks';
 import { activateReferenceLists } from './features/referenceLists';
 import { activateAccount } from './features/sandbox';
+import { activateConnection } from './features/connection';
 import { activateSearch } from './features/search';
 import { activateStatistics } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
@@ -25,6 +26,7 @@ type FeatureActivator = (context: vscode.ExtensionContext, services: Services) =
 const FEATURES: Array<[string, FeatureActivator]> = [
   ['workspace trust', (context) => activateTrust(context)],
   ['account and sandbox', activateAccount],
+  ['connection check', activateConnection],
   ['Models', activateModels],
   ['API Keys', activateKeys],
   ['SecOps search', activateSearch],

@@ -58,6 +58,11 @@ export interface Services {
   readonly onDidChangeConnection: vscode.Event<Connection>;
   /** Problems in the current settings, each naming its setting. */
   settingProblems(): SettingProblem[];
+  /** Whether Google credentials give a token (true on the sandbox); undefined until known. */
+  signedIn(): boolean | undefined;
+  setSignedIn(value: boolean): void;
+  /** Fires when signedIn() changes: signed-out trees empty themselves so their welcome view shows. */
+  readonly onDidChangeSignedIn: vscode.Event<boolean>;
 }
 
 export function createServices(context: vscode.ExtensionContext): Services {
@@ -236,11 +241,22 @@ export function createServices(context: vscode.ExtensionContext): Services {
     }),
   );
 
+  let signedIn: boolean | undefined;
+  const signedInEmitter = new vscode.EventEmitter<boolean>();
+  context.subscriptions.push(signedInEmitter);
+
   return {
     extensionUri: context.extensionUri,
     connection: () => current,
     onDidChangeConnection: emitter.event,
     settingProblems: () => problems,
+    signedIn: () => signedIn,
+    setSignedIn: (value) => {
+      if (value === signedIn) return;
+      signedIn = value;
+      signedInEmitter.fire(value);
+    },
+    onDidChangeSignedIn: signedInEmitter.event,
   };
 }
 

@@ -14,8 +14,44 @@ export async function reportError(context: string, err: unknown): Promise<void> 
     return;
   }
   log.error(`${context} failed`, err);
-  const choice = await vscode.window.showErrorMessage(`${context}: ${describeError(err)}`, 'Show Logs');
+  // A credentials failure carries the fixes its message suggests: offer them as buttons.
+  const fixes = fixesOf(err);
+  const choice = await vscode.window.showErrorMessage(
+    `${context}: ${describeError(err)}`,
+    ...fixes.map((f) => f.label),
+    'Show Logs',
+  );
   if (choice === 'Show Logs') showLogs();
+  const fix = fixes.find((f) => f.label === choice);
+  if (fix) await runFix(fix);
+}
+
+/** A button that fixes a problem: a command to run, or a command line to copy. */
+export interface Fix {
+  label: string;
+  command?: string;
+  args?: unknown[];
+  copy?: string;
+}
+
+/** The fixes an error offers (CredentialsError.fixes), at most two. */
+export function fixesOf(err: unknown): Fix[] {
+  const fixes = (err as { fixes?: unknown } | null)?.fixes;
+  return Array.isArray(fixes) ? (fixes as Fix[]).filter((f) => typeof f?.label === 'string').slice(0, 2) : [];
+}
+
+/** The fix a failing tree row offers: the error's own, else Check Connection, which explains it. */
+export function treeRowFix(err: unknown): Fix {
+  return fixesOf(err)[0] ?? { label: 'Check Connection', command: 'cloudbench.checkConnection' };
+}
+
+export async function runFix(fix: Fix): Promise<void> {
+  if (fix.copy) {
+    await vscode.env.clipboard.writeText(fix.copy);
+    void vscode.window.showInformationMessage(`Copied: ${fix.copy}. Run it in a terminal, then refresh.`);
+  } else if (fix.command) {
+    await vscode.commands.executeCommand(fix.command, ...(fix.args ?? []));
+  }
 }
 
 /** Registers a command whose handler errors are reported, never thrown into VS Code's generic toast. */

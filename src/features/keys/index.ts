@@ -76,8 +76,10 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
 
   const provider = new KeysTreeProvider(() => {
     const project = services.connection().project;
-    return project ? new KeysModel(project, client()) : undefined;
+    // Signed out: no model, so the tree is empty and its welcome view offers the fixes.
+    return project && services.signedIn() !== false ? new KeysModel(project, client()) : undefined;
   });
+  context.subscriptions.push(services.onDidChangeSignedIn(() => provider.refresh()));
   const view = vscode.window.createTreeView('cloudbench.keys', { treeDataProvider: provider, showCollapseAll: false });
   context.subscriptions.push(provider, view);
   context.subscriptions.push(

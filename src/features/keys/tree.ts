@@ -5,6 +5,7 @@ import { daysLeftToUndelete, explainKeysError, type ApiKeysClient } from '../../
 import { describeRestrictions, summarizeRestrictions } from '../../core/apikeys/describe';
 import type { ApiKey } from '../../core/apikeys/types';
 import { describeError } from '../../core/google/errors';
+import { treeRowFix, type Fix } from '../../platform/commands';
 import { PagedList } from '../../core/paging';
 import { getLogger } from '../../platform/log';
 
@@ -30,6 +31,8 @@ export class KeysModel {
   deleted: ApiKey[] | undefined;
   activeError: string | undefined;
   deletedError: string | undefined;
+  /** The fix the last failure suggests (for the error row's button). */
+  fix: Fix | undefined;
 
   constructor(
     readonly project: string,
@@ -213,6 +216,17 @@ export class MessageNode extends vscode.TreeItem {
     );
     this.tooltip = message;
   }
+
+  /** Gives an error row the button (and click) that runs the fix its message suggests. */
+  withFix(fix: Fix | undefined): this {
+    if (fix) {
+      this.fix = fix;
+      this.contextValue = 'keysError.fix';
+      this.command = { command: 'cloudbench.runFix', title: fix.label, arguments: [this] };
+    }
+    return this;
+  }
+  fix: Fix | undefined;
 }
 
 export type KeysTreeNode = ProjectNode | KeyNode | DeletedGroupNode | LoadMoreNode | MessageNode;
@@ -266,11 +280,13 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
           await model.loadMore();
         } catch (err) {
           model.activeError = describeKeysFailure(err);
+          model.fix = treeRowFix(err);
           log.error(`listing keys of ${model.project} failed`, err);
         }
       }
       const children: KeysTreeNode[] = model.active.items.map((k) => this.keyNode(k, false, node));
-      if (model.activeError) children.push(new MessageNode(`Could not list keys: ${model.activeError}`, node, 'error'));
+      if (model.activeError)
+        children.push(new MessageNode(`Could not list keys: ${model.activeError}`, node, 'error').withFix(model.fix));
       else if (model.active.items.length === 0)
         children.push(new MessageNode('No API keys yet. Create one with the + button.', node));
       if (model.active.hasMore && !model.activeError && model.started) children.push(new LoadMoreNode(node));
@@ -283,11 +299,14 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
           await model.loadDeleted();
         } catch (err) {
           model.deletedError = describeKeysFailure(err);
+          model.fix = treeRowFix(err);
           log.error(`listing deleted keys of ${model.project} failed`, err);
         }
       }
       if (model.deletedError)
-        return [new MessageNode(`Could not list deleted keys: ${model.deletedError}`, node, 'error')];
+        return [
+          new MessageNode(`Could not list deleted keys: ${model.deletedError}`, node, 'error').withFix(model.fix),
+        ];
       const deleted = model.deleted ?? [];
       if (deleted.length === 0) return [new MessageNode('No keys deleted in the last 30 days.', node)];
       return deleted.map((k) => this.keyNode(k, true, node));

@@ -135,7 +135,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
 
   const provider = new ModelsTreeProvider({
     client: currentClient,
-    project: () => connection.project,
+    // Signed out: no project, so the tree is empty and its welcome view offers the fixes.
+    project: () => (services.signedIn() === false ? undefined : connection.project),
     configuredLocations: () => connection.settings.locations,
     filter: () => filter,
     importedAnnotations: (slice) => annotations.get(slice) ?? [],
@@ -173,6 +174,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       provider.refresh();
     }),
     { dispose: () => built?.client?.close() },
+    services.onDidChangeSignedIn(() => provider.refresh()),
   );
 
   const need = (): ModelRegistryClient => {

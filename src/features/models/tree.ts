@@ -13,6 +13,7 @@ import type {
 import { PagedList } from '../../core/paging';
 import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../core/models/metrics';
 import { describeError, GoogleApiError } from '../../core/google/errors';
+import { treeRowFix, type Fix } from '../../platform/commands';
 import { requirementOf } from '../../core/google/method-requirements';
 import {
   annotationLabel,
@@ -79,6 +80,8 @@ export class MessageNode extends ModelsNode {
 }
 
 export class ErrorNode extends MessageNode {
+  /** The fix the message suggests; the row's button and click run it. */
+  readonly fix: Fix;
   constructor(what: string, err: unknown) {
     super(`Could not load ${what}`, 'error', describeError(err));
     // A refusal names what is missing right in the row, not only in its tooltip.
@@ -89,7 +92,9 @@ export class ErrorNode extends MessageNode {
           ? `${err.status} · needs ${requirement.permission} (${requirement.roles.join(' or ')})`
           : err.status
         : undefined;
-    this.contextValue = 'error';
+    this.contextValue = 'error.fix';
+    this.fix = treeRowFix(err);
+    this.command = { command: 'cloudbench.runFix', title: this.fix.label, arguments: [this] };
   }
 }
 

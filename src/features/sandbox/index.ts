@@ -130,6 +130,7 @@ async function updateSignedIn(services: Services): Promise<void> {
     }
   }
   await vscode.commands.executeCommand('setContext', 'cloudbench.signedIn', signedIn);
+  services.setSignedIn(signedIn);
 }
 
 export function activateAccount(context: vscode.ExtensionContext, services: Services): void {

@@ -2,7 +2,7 @@
 // aggregates the outcome: expressions, then applies condition:, order: and limit:. Per-event values
 // (fields, placeholders, functions of them) come from the same Compiler that filters events in the
 // sandbox's udmSearch, so a field reads the same here as everywhere else.
-import type { CompareOp, Expr, Operand } from '../ast';
+import type { ArithNode, CompareOp, Expr, Operand } from '../ast';
 import type { Compiler } from '../evaluate';
 import { findFunction, timestampSeconds, toStr } from '../functions';
 import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
@@ -135,8 +135,16 @@ export class StatsEngine {
           return r === undefined ? [] : [r];
         };
       }
-      default:
-        return () => [];
+      default: {
+        const arith = asArith(op);
+        if (!arith) return () => [];
+        const left = this.compileOutcome(arith.left, known);
+        const right = arith.right ? this.compileOutcome(arith.right, known) : () => [];
+        return (ctx) => {
+          const r = arithmetic(arith.op, first(left(ctx)), first(right(ctx)));
+          return r === null ? [] : [r];
+        };
+      }
     }
   }
 
@@ -402,8 +410,10 @@ function dependsOnEvent(op: Operand): boolean {
       return true;
     case 'call':
       return op.args.some(dependsOnEvent) || op.name.startsWith('math.random');
-    default:
-      return false;
+    default: {
+      const arith = asArith(op);
+      return !!arith && (dependsOnEvent(arith.left) || (!!arith.right && dependsOnEvent(arith.right)));
+    }
   }
 }
 
@@ -411,7 +421,35 @@ function dependsOnEvent(op: Operand): boolean {
 function needsGroupContext(op: Operand, known: Set<string>): boolean {
   if (op.type === 'variable') return known.has(op.name);
   if (op.type === 'call') return isAggregateName(op.name) || op.args.some((a) => needsGroupContext(a, known));
+  const arith = asArith(op);
+  if (arith) return needsGroupContext(arith.left, known) || (!!arith.right && needsGroupContext(arith.right, known));
   return false;
+}
+
+/** Arithmetic (`sum(a) / count(b)`, `$x * 2`). */
+function asArith(op: Operand): ArithNode | undefined {
+  return op.type === 'arith' ? op : undefined;
+}
+
+/** `+ - * / %` over two values; null when either is not a number or on division by zero. */
+export function arithmetic(op: string, a: unknown, b: unknown): number | null {
+  const x = numericValue(a);
+  const y = numericValue(b);
+  if (x === undefined || y === undefined) return null;
+  switch (op) {
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
+    case '/':
+      return y === 0 ? null : x / y;
+    case '%':
+      return y === 0 ? null : x % y;
+    default:
+      return null;
+  }
 }
 
 const AGGREGATE_TYPES: Record<AggregateName, ColumnType | undefined> = {
@@ -549,9 +587,16 @@ function rowValue(op: Operand, column: (name: string) => number, warnings: strin
       }
       return (row) => fn.impl(args.map((a) => a(row))) ?? null;
     }
-    default:
-      warnings.push(`condition: this ${op.type} value cannot be computed on a table row yet.`);
-      return () => null;
+    default: {
+      const arith = asArith(op);
+      if (!arith) {
+        warnings.push(`condition: a ${op.type} value cannot be compared on a table row.`);
+        return () => null;
+      }
+      const left = rowValue(arith.left, column, warnings);
+      const right = arith.right ? rowValue(arith.right, column, warnings) : () => null;
+      return (row) => arithmetic(arith.op, left(row), right(row));
+    }
   }
 }
 

@@ -122,7 +122,10 @@ describe('API Keys tree when the service refuses', () => {
       const children = await provider.getChildren(project);
       const message = children.find((c) => c instanceof tree.MessageNode);
       assert.ok(message);
-      assert.equal(message.contextValue, 'keysError');
+      // The row carries a fix button: Check Connection explains a refusal.
+      assert.equal(message.contextValue, 'keysError.fix');
+      assert.equal(message.fix?.command, 'cloudbench.checkConnection');
+      assert.equal(message.command?.command, 'cloudbench.runFix');
       assert.match(
         message.label as string,
         /Could not list keys: .*PERMISSION_DENIED.*roles\/serviceusage\.apiKeysAdmin/,

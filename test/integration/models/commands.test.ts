@@ -159,6 +159,9 @@ describe('models commands against the sandbox', function () {
       connection: () => connection as never,
       onDidChangeConnection: () => ({ dispose() {} }),
       settingProblems: () => [],
+      signedIn: () => true,
+      setSignedIn: () => undefined,
+      onDidChangeSignedIn: () => ({ dispose() {} }),
     };
     activateModels(context, services);
   });

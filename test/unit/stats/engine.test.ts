@@ -277,6 +277,94 @@ outcome:
     assert.equal(r.eventsUsed, 3);
   });
 
+  it('arithmetic between aggregates: bytes per event, and on a condition', () => {
+    const sum = (exprOf('$b = sum(network.sent_bytes)') as { value: Operand }).value;
+    const cnt = (exprOf('$n = count(metadata.id)') as { value: Operand }).value;
+    const ratio = { type: 'arith', op: '/', left: sum, right: cnt, start: 0, end: 0 } as unknown as Operand;
+    const e = engine({
+      keys: [{ name: 'principal.hostname', operand: operandOf('principal.hostname') }],
+      outcomes: [{ name: 'per_event', value: ratio }],
+      condition: exprOf('$per_event >= 100'),
+      order: [{ name: 'principal.hostname', descending: false }],
+    });
+    // web-01: (100 + 300) / 2 = 200; web-02: 50 / 1 = 50, dropped by the condition
+    assert.deepEqual(asObjects(e.run(EVENTS)), [{ 'principal.hostname': 'web-01', per_event: 200 }]);
+  });
+
+  describe('queries as written (the parser reads every section)', () => {
+    it('events per host per hour, in the given time zone, with condition: and arithmetic', () => {
+      const c = compileStatistics(`events:
+  metadata.event_type = "USER_LOGIN"
+match:
+  principal.hostname by 1h
+outcome:
+  $n = count(metadata.id)
+  $per_event = sum(network.sent_bytes) / count(metadata.id)
+condition:
+  $n >= 1 and $per_event > 60
+order:
+  principal.hostname, $n desc
+limit:
+  10`)!;
+      assert.deepEqual(
+        c.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+        [],
+      );
+      assert.equal(c.filter, 'metadata.event_type = "USER_LOGIN"');
+      const r = c.engine.run(EVENTS, { timeZone: 'Asia/Kolkata' });
+      assert.deepEqual(
+        r.columns.map((col) => col.name),
+        ['principal.hostname', 'time_bucket', 'n', 'per_event'],
+      );
+      // web-02's only hour has 50 bytes per event: dropped by the condition
+      assert.deepEqual(asObjects(r), [
+        {
+          'principal.hostname': 'web-01',
+          time_bucket: Date.parse('2024-03-01T09:30:00Z') / 1000,
+          n: 1,
+          per_event: 100,
+        },
+        {
+          'principal.hostname': 'web-01',
+          time_bucket: Date.parse('2024-03-01T10:30:00Z') / 1000,
+          n: 1,
+          per_event: 300,
+        },
+      ]);
+    });
+
+    it('over every day and dedup: as written', () => {
+      const c = compileStatistics(`metadata.id != ""
+match:
+  target.hostname over every day
+outcome:
+  $n = count(metadata.id)
+  $first = earliest(metadata.event_timestamp)
+order:
+  target.hostname`)!;
+      assert.deepEqual(asObjects(c.engine.run(EVENTS, { timeZone: 'UTC' })), [
+        {
+          'target.hostname': 'db',
+          time_bucket: Date.parse('2024-03-01T00:00:00Z') / 1000,
+          n: 2,
+          first: Date.parse('2024-03-01T10:05:00Z') / 1000,
+        },
+        {
+          'target.hostname': 'mail',
+          time_bucket: Date.parse('2024-03-01T00:00:00Z') / 1000,
+          n: 1,
+          first: Date.parse('2024-03-01T11:15:00Z') / 1000,
+        },
+      ]);
+      const d = compileStatistics(`metadata.id != ""
+outcome:
+  $host = principal.hostname
+dedup:
+  principal.hostname`)!;
+      assert.deepEqual(asObjects(d.engine.run(EVENTS)), [{ host: 'web-01' }, { host: 'web-02' }, { host: null }]);
+    });
+  });
+
   it('an order: name that is no column is reported, not silently dropped', () => {
     const r = table(`metadata.id != ""
 match:

@@ -1,0 +1,210 @@
+// Check Connection, without the editor: for each service, where calls go, which credentials are
+// used, whether a token comes back, and one cheap read call with its latency. The report is
+// Markdown and never holds a token or key material (it is redacted once more at the end).
+import { CredentialsError, type CredentialInfo, type TokenSource } from '../../core/google/credentials';
+import { describeError, GoogleApiError, isCancellation } from '../../core/google/errors';
+import { redactSecrets } from '../../core/secrets';
+
+export type CheckedService = 'models' | 'apikeys' | 'secops';
+
+export interface ServiceProbe {
+  service: CheckedService;
+  title: string;
+  /** Where the calls go (host:port or base URL) and why; throws for an unusable setting. */
+  endpoint: () => Promise<{ address: string; why: string }>;
+  /** The URL a token is asked for (the token policy checks it). */
+  destination: () => Promise<string>;
+  tokens: () => TokenSource;
+  /** The cheap read call; resolves to a one-line summary of the answer. */
+  call: { name: string; run: (signal: AbortSignal) => Promise<string> };
+}
+
+export interface ServiceCheck {
+  service: CheckedService;
+  title: string;
+  endpoint?: { address: string; why: string };
+  endpointError?: string;
+  sandbox: boolean;
+  credentials?: CredentialInfo;
+  credentialsError?: string;
+  token: { ok: boolean; error?: string };
+  call: { name: string; ok: boolean; skipped?: boolean; latencyMs?: number; summary?: string; error?: string };
+  /** The next step, when something failed. */
+  advice?: string;
+}
+
+function message(err: unknown): string {
+  return redactSecrets(err instanceof GoogleApiError || err instanceof Error ? describeError(err) : String(err));
+}
+
+/** Advice for an API failure whose usual cause is in the setup, not in the request. */
+export function adviceForCallFailure(service: CheckedService, err: unknown): string | undefined {
+  if (!(err instanceof GoogleApiError)) return undefined;
+  const text = err.message;
+  if (/quota project/i.test(text))
+    return 'The API needs a quota project with user credentials: set cloudbench.quotaProject (or GOOGLE_CLOUD_QUOTA_PROJECT), or run `gcloud auth application-default set-quota-project PROJECT`.';
+  if (err.status === 'PERMISSION_DENIED' && /scope/i.test(text) && service === 'secops')
+    return 'The token has no chronicle-backstory scope. Sign in with `gcloud auth application-default login --scopes=https://www.googleapis.com/auth/cloud-platform,https://www.googleapis.com/auth/chronicle-backstory`, or choose the SecOps service-account key file in cloudbench.secops.credentialsFile.';
+  if (err.status === 'PERMISSION_DENIED' && /has not been used|is disabled|SERVICE_DISABLED/i.test(text))
+    return 'Enable the API in the project (or the quota project), then try again.';
+  if (err.status === 'PERMISSION_DENIED')
+    return 'The account lacks a role for this call: ask a project owner (Vertex AI User, API Keys Viewer, or the SecOps role from your administrator).';
+  if (err.status === 'UNAUTHENTICATED')
+    return 'The token was refused: sign in again or choose another credentials file.';
+  if (err.status === 'UNAVAILABLE' || err.status === 'DEADLINE_EXCEEDED')
+    return 'The service could not be reached: check the network, any proxy (HTTPS_PROXY) and the endpoint settings.';
+  return undefined;
+}
+
+/** Runs every probe one after another (each with its own deadline); never throws. */
+export async function runConnectionCheck(
+  probes: ServiceProbe[],
+  options: { timeoutMs?: number; signal?: AbortSignal; now?: () => number } = {},
+): Promise<ServiceCheck[]> {
+  const now = options.now ?? (() => performance.now());
+  const results: ServiceCheck[] = [];
+  for (const probe of probes) {
+    const signal = AbortSignal.any([
+      AbortSignal.timeout(options.timeoutMs ?? 20_000),
+      ...(options.signal ? [options.signal] : []),
+    ]);
+    const result: ServiceCheck = {
+      service: probe.service,
+      title: probe.title,
+      sandbox: false,
+      token: { ok: false },
+      call: { name: probe.call.name, ok: false },
+    };
+    results.push(result);
+    try {
+      result.endpoint = await probe.endpoint();
+    } catch (err) {
+      result.endpointError = message(err);
+      result.advice = 'Fix the setting named above; nothing was sent.';
+      result.call.skipped = true;
+      continue;
+    }
+    let tokens: TokenSource;
+    try {
+      tokens = probe.tokens();
+      result.sandbox = tokens.kind === 'sandbox';
+      if (tokens.describe) result.credentials = await tokens.describe(signal);
+    } catch (err) {
+      if (isCancellation(err) && options.signal?.aborted) throw err;
+      result.credentialsError = message(err);
+      result.advice = err instanceof CredentialsError ? undefined : 'Fix the credentials, then check again.';
+      result.call.skipped = true;
+      continue;
+    }
+    try {
+      await tokens.getAccessToken(await probe.destination(), signal);
+      result.token.ok = true;
+      if (tokens.describe) result.credentials = await tokens.describe(signal);
+    } catch (err) {
+      if (isCancellation(err) && options.signal?.aborted) throw err;
+      result.token.error = message(err);
+      result.call.skipped = true;
+      continue;
+    }
+    const started = now();
+    try {
+      result.call.summary = redactSecrets(await probe.call.run(signal));
+      result.call.ok = true;
+    } catch (err) {
+      if (isCancellation(err) && options.signal?.aborted) throw err;
+      result.call.error = message(err);
+      const advice = adviceForCallFailure(probe.service, err);
+      if (advice) result.advice = advice;
+    } finally {
+      result.call.latencyMs = Math.round(now() - started);
+    }
+  }
+  return results;
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
+
+function describeCredentials(info: CredentialInfo): string {
+  const what =
+    info.type === 'service_account'
+      ? 'service-account key'
+      : info.type === 'authorized_user'
+        ? 'user login (gcloud)'
+        : info.type === 'metadata_server'
+          ? 'metadata server (attached service account)'
+          : info.type.replace(/_/g, ' ');
+  return `${what}, from ${info.origin.label}`;
+}
+
+function quota(info: CredentialInfo, service: CheckedService): string {
+  if (service === 'secops') return 'not sent to SecOps';
+  if (!info.quotaProject) return 'none (user credentials may be refused by API Keys: set cloudbench.quotaProject)';
+  const from =
+    info.quotaProjectSource === 'setting'
+      ? 'cloudbench.quotaProject'
+      : info.quotaProjectSource === 'GOOGLE_CLOUD_QUOTA_PROJECT'
+        ? 'GOOGLE_CLOUD_QUOTA_PROJECT'
+        : 'the credentials file';
+  return `${code(info.quotaProject)} (from ${from}; sent as x-goog-user-project)`;
+}
+
+/** The Markdown report; nothing in it is secret. */
+export function formatConnectionReport(
+  checks: ServiceCheck[],
+  meta: { project?: string; universeDomain: string; proxy?: string; time?: Date },
+): string {
+  const lines: string[] = ['# Cloudbench connection check', ''];
+  lines.push(`- Time: ${(meta.time ?? new Date()).toISOString()}`);
+  lines.push(`- Project: ${meta.project ? code(meta.project) : 'not set (cloudbench.project)'}`);
+  lines.push(`- Universe domain: ${code(meta.universeDomain)}`);
+  lines.push(`- Proxy: ${meta.proxy ? code(meta.proxy) : 'none'}`);
+  const ok = checks.filter((c) => c.call.ok).length;
+  lines.push(`- Result: ${ok} of ${checks.length} services answered`, '');
+  for (const c of checks) {
+    const status = c.call.ok ? 'OK' : 'FAILED';
+    lines.push(`## ${c.title}: ${status}`, '', '| | |', '|---|---|');
+    lines.push(
+      `| Endpoint | ${c.endpoint ? `${code(c.endpoint.address)} (${cell(c.endpoint.why)})` : cell(c.endpointError ?? '')} |`,
+    );
+    if (c.sandbox) {
+      lines.push('| Credentials | the local sandbox token (loopback endpoint) |');
+    } else if (c.credentials) {
+      const info = c.credentials;
+      lines.push(`| Credentials | ${cell(describeCredentials(info))} |`);
+      lines.push(`| Account | ${info.account ? code(info.account) : 'not named in the credentials'} |`);
+      if (info.origin.file) lines.push(`| File | ${code(info.origin.file)} |`);
+      lines.push(`| Universe | ${code(info.universeDomain)} |`);
+      lines.push(`| Quota project | ${cell(quota(info, c.service))} |`);
+      const scopes = info.grantedScopes
+        ? `granted: ${info.grantedScopes.map(code).join(', ')}`
+        : `asked for: ${info.requestedScopes.map(code).join(', ')}`;
+      lines.push(`| Scopes | ${scopes} |`);
+    } else if (c.credentialsError) {
+      lines.push(`| Credentials | ${cell(c.credentialsError)} |`);
+    }
+    if (c.endpoint && !c.credentialsError)
+      lines.push(`| Token | ${c.token.ok ? 'obtained (not shown)' : cell(c.token.error ?? 'not tried')} |`);
+    const call = c.call.skipped
+      ? 'not tried'
+      : c.call.ok
+        ? `OK in ${c.call.latencyMs} ms: ${cell(c.call.summary ?? '')}`
+        : `failed after ${c.call.latencyMs} ms: ${cell(c.call.error ?? '')}`;
+    lines.push(`| ${cell(c.call.name)} | ${call} |`);
+    if (c.advice) lines.push('', `**What to do:** ${c.advice}`);
+    lines.push('');
+  }
+  return redactSecrets(lines.join('\n'));
+}
+
+/** A proxy URL without any user name or password in it. */
+export function proxyForReport(env: Record<string, string | undefined> = process.env): string | undefined {
+  const raw = env['HTTPS_PROXY'] ?? env['https_proxy'] ?? env['HTTP_PROXY'] ?? env['http_proxy'];
+  if (!raw) return undefined;
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return '(set, not a URL)';
+  }
+}

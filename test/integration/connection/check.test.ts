@@ -1,0 +1,96 @@
+// Check Connection against the local sandbox: every service answers, the report says where the
+// calls went and how long they took, and a broken credentials setting is explained in place.
+import { strict as assert } from 'node:assert';
+import {
+  CredentialsError,
+  SANDBOX_TOKEN,
+  sandboxTokenSource,
+  type TokenSource,
+} from '../../../src/core/google/credentials';
+import { planRestEndpoint } from '../../../src/core/google/endpoints';
+import { DEFAULT_RETRY } from '../../../src/core/google/retry';
+import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
+import type * as ConnectionModule from '../../../src/features/connection';
+import type { Connection } from '../../../src/features/services';
+import { useFakeVscode } from '../../unit/fakes/vscode';
+
+useFakeVscode();
+const { checkConnection } = require('../../../src/features/connection') as typeof ConnectionModule;
+
+function sandboxConnection(
+  sb: Sandbox,
+  overrides: { secopsTokens?: () => TokenSource; locations?: string[] } = {},
+): Connection {
+  const settings = {
+    project: 'cloudbench-demo',
+    locations: overrides.locations ?? [],
+    endpoints: { models: sb.grpc, apiKeys: sb.http, secops: sb.http },
+    invalidEndpoints: {},
+    universeDomain: undefined,
+    quotaProject: undefined,
+    mtls: { endpoint: undefined, clientCertificate: undefined },
+    allowedTokenHosts: [],
+    secops: { region: 'us', credentialsFile: undefined },
+    search: { defaultLimit: 10000, defaultTimeRange: '24h' },
+    retry: DEFAULT_RETRY,
+    timeoutMs: 10_000,
+    sandboxSeed: 'demo',
+  };
+  return {
+    settings,
+    project: 'cloudbench-demo',
+    sandbox: true,
+    endpoint: (kind: 'models' | 'apiKeys' | 'secops') => settings.endpoints[kind],
+    cloudTokens: () => sandboxTokenSource(),
+    secopsTokens: overrides.secopsTokens ?? (() => sandboxTokenSource()),
+    modelsEndpointOptions: () => ({ apiEndpoint: sb.grpc }),
+    restEndpoint: (service: 'apikeys' | 'secops') => planRestEndpoint(service, { override: sb.http }),
+  } as unknown as Connection;
+}
+
+describe('Check Connection against the sandbox', () => {
+  let sb: Sandbox;
+  before(async () => {
+    sb = await startSandbox({ seed: 'demo' });
+  });
+  after(async () => {
+    await sb.close();
+  });
+
+  it('reports every service with its endpoint, credentials and a timed read call', async () => {
+    const report = await checkConnection(sandboxConnection(sb, { locations: ['us-central1'] }));
+    assert.match(report, /Result: 3 of 3 services answered/);
+    assert.match(report, /## Vertex AI Model Registry: OK/);
+    assert.match(report, /## API Keys: OK/);
+    assert.match(report, /## Google SecOps Search \(us\): OK/);
+    assert.ok(report.includes(`\`${sb.grpc}\``), 'the gRPC endpoint is named');
+    assert.match(report, /ListModels \(us-central1, 1 item\) \| OK in \d+ ms: models listed/);
+    assert.match(report, /ListKeys \(1 item\) \| OK in \d+ ms/);
+    assert.match(report, /ListReferenceLists \(1 item\) \| OK in \d+ ms/);
+    assert.match(report, /the local sandbox token/);
+    assert.ok(!report.includes(SANDBOX_TOKEN), 'no token in the report');
+  });
+
+  it('explains a broken SecOps credentials file in place, and the other services still answer', async () => {
+    const broken: TokenSource = {
+      kind: 'google',
+      getAccessToken: () => Promise.reject(new Error('not reached')),
+      describe: () =>
+        Promise.reject(
+          new CredentialsError(
+            'The credentials file in cloudbench.secops.credentialsFile is not valid JSON: /k/s.json. Choose the service-account key file Google SecOps gave you (cloudbench.secops.credentialsFile).',
+            'cloudbench.secops.credentialsFile',
+            { problem: 'not-json' },
+          ),
+        ),
+    };
+    const report = await checkConnection(sandboxConnection(sb, { secopsTokens: () => broken }));
+    assert.match(report, /Result: 2 of 3 services answered/);
+    assert.match(report, /## Google SecOps Search \(us\): FAILED/);
+    assert.match(
+      report,
+      /\| Credentials \| The credentials file in cloudbench\.secops\.credentialsFile is not valid JSON/,
+    );
+    assert.match(report, /ListReferenceLists \(1 item\) \| not tried/);
+  });
+});
