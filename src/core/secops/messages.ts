@@ -83,7 +83,7 @@ export type FromWebview =
   /** Run the same query again over only the period picked on the timeline (RFC 3339). */
   | { type: 'searchPeriod'; runId: string; startTime: string; endTime: string }
   /** The query bar's text, run with the current time range and default limit like "Run Query". */
-  | { type: 'runQuery'; query: string }
+  | { type: 'runQuery'; query: string; startTime?: string; endTime?: string }
   | { type: 'querybar.complete'; id: number; text: string; position: Position }
   | { type: 'querybar.validate'; id: number; text: string };
 
@@ -186,6 +186,14 @@ export function parseFromWebview(data: unknown): FromWebview {
     case 'runQuery': {
       const query = str(data, 'query', MAX_QUERY_TEXT);
       if (query.trim() === '') throw new MessageError('runQuery.query must not be empty');
+      // A panel restored after a reload runs its query over the time range it had.
+      if (data.startTime !== undefined || data.endTime !== undefined) {
+        const startTime = str(data, 'startTime', 64);
+        const endTime = str(data, 'endTime', 64);
+        if (!(Date.parse(startTime) < Date.parse(endTime)))
+          throw new MessageError('runQuery needs RFC 3339 times with startTime before endTime');
+        return { type: 'runQuery', query, startTime, endTime };
+      }
       return { type: 'runQuery', query };
     }
     case 'querybar.complete':

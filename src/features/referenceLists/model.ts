@@ -9,7 +9,7 @@ import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
 import { describeError } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import type { KnownReferenceList } from '../../udm/reference-lists';
-import { setReferenceLists } from '../language';
+import { setKnownReferenceLists, setReferenceLists } from '../language';
 import type { Services } from '../services';
 
 const log = getLogger('reference-lists');
@@ -166,8 +166,13 @@ function sortByName(lists: readonly ReferenceListDetails[]): ReferenceListDetail
   return [...lists].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** Hands the lists to the UDM language server (names, and the entries the checks use). */
+/**
+ * Hands the lists to the UDM language support: what is known of each (type, size, description,
+ * first entries) for completion, checks and hover, and the entries themselves for the inputs that
+ * evaluate lists.
+ */
 function publishToLanguage(lists: readonly ReferenceListDetails[]): void {
+  setKnownReferenceLists(lists.map(knownListOf));
   const entries: Record<string, string[]> = {};
   for (const l of lists) entries[l.name] = referenceListEntries(l.lines);
   setReferenceLists(entries);

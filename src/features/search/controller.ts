@@ -807,10 +807,25 @@ export class SearchController implements vscode.Disposable {
   confirmQuery: (query: string) => Promise<boolean> = () => Promise.resolve(true);
 
   /** The query bar's Run: the same time range, limit and confirmation as the Run Query command. */
-  async runEditedQuery(query: string): Promise<void> {
+  async runEditedQuery(query: string, range?: { startTime: string; endTime: string }): Promise<void> {
     const text = query.trim();
     if (!(await this.confirmQuery(text))) return;
-    await this.runQuery(text, this.currentWindow(), this.services.connection().settings.search.defaultLimit);
+    let window = this.currentWindow();
+    if (range) {
+      const startMs = Date.parse(range.startTime);
+      const endMs = Date.parse(range.endTime);
+      window = { startMs, endMs, start: formatTime(startMs, 'start'), end: formatTime(endMs, 'end') };
+    }
+    await this.runQuery(text, window, this.services.connection().settings.search.defaultLimit);
+  }
+
+  /**
+   * A results or pivot panel VS Code brings back after a window reload: the page shows what it held
+   * (query, time range, columns, filter) from its own state and runs nothing until the user asks.
+   */
+  restorePanel(webviewPanel: vscode.WebviewPanel, kind: 'query' | 'pivot'): ResultsPanel {
+    const slot = kind === 'query' && !ResultsPanel.get(QUERY_SLOT) ? QUERY_SLOT : ResultsPanel.nextPivotSlot();
+    return this.adoptPanel(slot, webviewPanel);
   }
 
   private async onMessage(message: FromWebview, panel: ResultsPanel): Promise<void> {
@@ -848,7 +863,12 @@ export class SearchController implements vscode.Disposable {
           return;
         }
         case 'runQuery':
-          await this.runEditedQuery(message.query);
+          await this.runEditedQuery(
+            message.query,
+            message.startTime && message.endTime
+              ? { startTime: message.startTime, endTime: message.endTime }
+              : undefined,
+          );
           return;
         case 'querybar.complete':
         case 'querybar.validate':

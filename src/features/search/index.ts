@@ -26,6 +26,7 @@ import {
 import { registerCommand } from '../../platform/commands';
 import type { Services } from '../services';
 import { SearchController } from './controller';
+import { PIVOT_VIEW_TYPE, RESULTS_VIEW_TYPE } from './panel';
 
 const TIME_RANGE_KEY = 'cloudbench.search.timeRange';
 const HISTORY_KEY = 'cloudbench.search.history';
@@ -45,6 +46,21 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   controller.currentWindow = () => resolveTimeRange(timeRange.spec, Date.now());
   controller.confirmQuery = confirmDespiteErrors;
   controller.setTimeRange = (spec) => timeRange.set(spec);
+  // Results and pivot panels come back after a window reload, showing what they held; nothing runs
+  // until the user asks.
+  for (const [viewType, kind] of [
+    [RESULTS_VIEW_TYPE, 'query'],
+    [PIVOT_VIEW_TYPE, 'pivot'],
+  ] as const) {
+    context.subscriptions.push(
+      vscode.window.registerWebviewPanelSerializer(viewType, {
+        deserializeWebviewPanel: (panel) => {
+          context.subscriptions.push(controller.restorePanel(panel, kind));
+          return Promise.resolve();
+        },
+      }),
+    );
+  }
   shared = { controller, timeRange: () => timeRange.spec };
   context.subscriptions.push({ dispose: () => (shared = undefined) });
 

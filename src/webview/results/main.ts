@@ -22,7 +22,7 @@ import {
   type ResultKind,
 } from '../../core/secops/results/fields';
 import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
-import { PIVOT_LABELS, pivotsFor } from '../../core/secops/results/pivots';
+import { PIVOT_LABELS, isPivotAction, pivotsFor } from '../../core/secops/results/pivots';
 import {
   FieldResolver,
   SearchIndex,
@@ -73,6 +73,37 @@ function rememberColumns(kind: ResultKind, chosen: ColumnSpec[] | undefined): vo
   if (chosen) all[kind] = chosen;
   else delete all[kind];
   vscode.setState?.({ ...state, columns: all });
+}
+/** What a panel showed, kept by VS Code across a window reload (the rows are not: they are too big). */
+interface RestoreState {
+  kind: ResultKind;
+  title: string;
+  query?: string;
+  startTime?: string;
+  endTime?: string;
+  source?: string;
+  pivot?: { action: string; value: string };
+  filter?: string;
+}
+
+function rememberRun(info: RunInfo | undefined, filter: string): void {
+  const state = (vscode.getState?.() as Record<string, unknown> | undefined) ?? {};
+  const restore: RestoreState | undefined = info && {
+    kind: info.kind,
+    title: info.title,
+    ...(info.query !== undefined ? { query: info.query } : {}),
+    ...(info.startTime && info.endTime ? { startTime: info.startTime, endTime: info.endTime } : {}),
+    ...(info.source !== undefined ? { source: info.source } : {}),
+    ...(info.pivot ? { pivot: info.pivot } : {}),
+    ...(filter ? { filter } : {}),
+  };
+  vscode.setState?.({ ...state, restore });
+}
+
+function savedRun(): RestoreState | undefined {
+  const r = (vscode.getState?.() as { restore?: unknown } | undefined)?.restore as Partial<RestoreState> | undefined;
+  if (!r || typeof r !== 'object' || typeof r.title !== 'string' || typeof r.kind !== 'string') return undefined;
+  return r as RestoreState;
 }
 const ROW_H = 22;
 const OVERSCAN = 8;
@@ -848,6 +879,8 @@ function onMessage(message: ToWebview): void {
       // The bar shows the query behind the table, unless the user is typing in it right now.
       if (run.kind === 'udm' && !queryHost.contains(document.activeElement)) setQueryText(run.query ?? run.title);
       updateSummary();
+      restored = undefined;
+      rememberRun(run, filterInput.value.trim());
       consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
       rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
       viewport.scrollTop = 0;
@@ -998,6 +1031,7 @@ filterInput.addEventListener('input', () => {
     for (const node of rowPool) node.dataset.pos = '';
     recompute();
     renderHistogram();
+    if (run) rememberRun(run, filterInput.value.trim());
   }, 120);
 });
 filterInput.addEventListener('blur', () => suggestBox.replaceChildren());
@@ -1020,7 +1054,14 @@ fetchRestButton.addEventListener('click', () => {
 });
 narrowButton.addEventListener('click', () => run && post({ type: 'narrowToNewest', runId: run.runId }));
 stopFetchButton.addEventListener('click', () => run && post({ type: 'stopFetch', runId: run.runId }));
-rerunButton.addEventListener('click', () => run && post({ type: 'rerun', runId: run.runId }));
+rerunButton.addEventListener('click', () => {
+  if (run) post({ type: 'rerun', runId: run.runId });
+  else if (restored?.query && restored.startTime && restored.endTime)
+    post({ type: 'runQuery', query: restored.query, startTime: restored.startTime, endTime: restored.endTime });
+  else if (restored?.query) post({ type: 'runQuery', query: restored.query });
+  else if (restored?.pivot && isPivotAction(restored.pivot.action))
+    post({ type: 'pivot', runId: 'restored', action: restored.pivot.action, value: restored.pivot.value });
+});
 consoleLink.addEventListener('click', () => {
   const url = run?.uri?.find(isOpenableLink);
   if (url) post({ type: 'openLink', url });
@@ -1039,4 +1080,24 @@ queryInput.addEventListener('focus', upgradeQueryBar, { once: true });
 consoleLink.style.display = 'none';
 rerunButton.style.display = 'none';
 updateBanner();
+/** A panel VS Code brought back after a reload: what it showed, ready to run again on request. */
+let restored: RestoreState | undefined = savedRun();
+if (restored) {
+  runTitle.textContent = restored.title;
+  runTitle.title = restored.title;
+  runSource.textContent = restored.source ?? '';
+  runSummary.textContent = [
+    restored.startTime && restored.endTime ? `${restored.startTime} – ${restored.endTime}` : '',
+    'Restored after a reload; its rows were not kept. Run again to fetch them (one search).',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  if (restored.filter) filterInput.value = restored.filter;
+  if (restored.kind === 'udm' && restored.query) setQueryText(restored.query);
+  if (restored.query || restored.pivot) {
+    rerunButton.style.display = '';
+    rerunButton.textContent = 'Run again';
+  }
+  document.body.dataset.restored = 'true';
+}
 post({ type: 'ready' });

@@ -1,6 +1,6 @@
 // Reference lists: see the lists in their view, create a regex list whose bad line is flagged and
 // refused on save, fix and save it, run a query that uses the list, edit the list and see the same
-// query return more events; Go to Definition from %name opens the list.
+// query return more events; Go to Definition from %name opens the list; `%` completes the lists.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -118,4 +118,20 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
     throw new Error(`after adding ^srv-web-.* the query found ${after} rows, not more than ${before}`);
   await screenshot('query-after-edit');
   log(`after the edit: ${after} rows (was ${before})`);
+
+  // `%` completes the known lists, the one created here included; an unknown name is flagged.
+  await wb.openFile(page, 'watched-hosts.udm');
+  const query = page.locator('.editor-instance .monaco-editor').first();
+  await query.locator('.view-lines').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('target.hostname in %');
+  const suggest = page.locator('.editor-widget.suggest-widget');
+  if (!(await suggest.isVisible())) await page.keyboard.press('Control+Space');
+  await suggest.locator('.monaco-list-row', { hasText: LIST }).first().waitFor();
+  await suggest.locator('.monaco-list-row', { hasText: 'critical_servers' }).first().waitFor();
+  await page.keyboard.press('Escape');
+  await page.keyboard.type('no_such_list');
+  await query.locator('.squiggly-warning, .squiggly-error').first().waitFor();
+  log('% completes the lists (the new one included); an unknown list name is flagged');
 }

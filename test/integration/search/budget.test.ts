@@ -241,6 +241,69 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     assert.equal(results.run.source, 'from "principal.hostname = "host-a""');
     assert.deepEqual(results.run.pivot, { action: 'assetEvents.hostname', value: 'host-a' });
   });
+  it('a results panel and a pivot panel restored after a reload run nothing until asked, then run in themselves', async () => {
+    const fakePanel = (viewType: string): { panel: Panel; webviewPanel: any } => {
+      const panel: Panel = { title: 'restored', viewType, posted: [], fromPage: () => undefined };
+      const webviewPanel = {
+        webview: {
+          cspSource: 'https://webview',
+          html: '',
+          asWebviewUri: (u: unknown) => u,
+          onDidReceiveMessage: (handler: (raw: unknown) => void) => {
+            panel.fromPage = handler;
+            return { dispose() {} };
+          },
+          postMessage: async (m: { type: string }) => {
+            panel.posted.push(m);
+            return true;
+          },
+        },
+        onDidDispose: () => ({ dispose() {} }),
+        reveal() {},
+        dispose() {},
+        title: 'restored',
+        viewColumn: 1,
+      };
+      return { panel, webviewPanel };
+    };
+    controller.dispose();
+    const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
+    const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
+    controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
+    controller.currentWindow = () => window;
+    controller.confirmQuery = () => Promise.resolve(true);
+    const client = controller.getClient();
+    const udmSearch = client.udmSearch.bind(client);
+    client.udmSearch = (request: (typeof searches)[number], signal?: AbortSignal) => {
+      searches.push(request);
+      return udmSearch(request, signal);
+    };
+    const query = fakePanel('cloudbench.search.results');
+    const pivot = fakePanel('cloudbench.search.pivot');
+    controller.restorePanel(query.webviewPanel, 'query');
+    controller.restorePanel(pivot.webviewPanel, 'pivot');
+    query.panel.fromPage({ type: 'ready' });
+    pivot.panel.fromPage({ type: 'ready' });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(searches.length, 0, 'restoring runs nothing');
+    assert.equal(query.panel.posted.length + pivot.panel.posted.length, 0);
+
+    const range = { startTime: iso(window.startMs + 600_000), endTime: iso(window.endMs) };
+    query.panel.fromPage({ type: 'runQuery', query: 'principal.hostname = "host-a"', ...range });
+    for (let i = 0; i < 100 && !query.panel.posted.some((m) => m.type === 'results'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.equal(searches.length, 1);
+    assert.equal(searches[0]!.startTime, window.startMs + 600_000, 'the restored time range, not the current one');
+
+    const before = panels.length;
+    pivot.panel.fromPage({ type: 'pivot', runId: 'restored', action: 'assetEvents.hostname', value: 'host-a' });
+    for (let i = 0; i < 100 && !pivot.panel.posted.some((m) => m.type === 'results'); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const results = pivot.panel.posted.find((m) => m.type === 'results')!;
+    assert.equal(results.run.title, 'Events for host-a');
+    assert.equal(panels.length, before, 'the pivot ran in the restored panel, not a new one');
+  });
+
   // Last: after a 429 the budget comes back one search per 10 s, as the server's hourly quota does.
   it('under a 429 storm the run waits with one countdown, shows no error and the budget says none left', async () => {
     await admin(sb, 'faults', [{ method: 'secops.udmSearch', errorRate: 1, codes: [429] }]);
