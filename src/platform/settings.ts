@@ -24,6 +24,8 @@ export interface CloudbenchSettings {
   retry: RetryPolicy;
   timeoutMs: number;
   sandboxSeed: 'demo' | 'empty';
+  /** Items per page of the Models and API Keys trees (cloudbench.pageSize). */
+  pageSize: number;
 }
 
 export type EndpointKind = 'models' | 'apiKeys' | 'secops';
@@ -250,6 +252,7 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
     },
     timeoutMs: numberIn('cloudbench.requests.timeoutSeconds', timeoutSeconds, 1, 600, 60) * 1000,
     sandboxSeed: seed === 'empty' ? 'empty' : 'demo',
+    pageSize: Math.round(numberIn('cloudbench.pageSize', config.get<number>('pageSize', 50), 1, 1000, 50)),
   };
   return { settings, problems };
 }

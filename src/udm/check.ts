@@ -11,7 +11,7 @@ import type {
   VariableNode,
 } from './ast';
 import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall } from './ast';
-import { FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
+import { FUNCTIONS, RENAMED_FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
 import type { KnownReferenceLists } from './reference-lists';
 import { findRe2Problem } from './regex';
@@ -406,8 +406,32 @@ class Checker {
   }
 
   private checkCompare(e: CompareExpr): void {
-    const leftFacts = this.operand(e.left);
-    const rightFacts = e.right ? this.operand(e.right) : undefined;
+    let leftRet: ArgType | undefined;
+    let rightRet: ArgType | undefined;
+    const leftFacts = e.left.type === 'call' ? ((leftRet = this.checkCall(e.left)), undefined) : this.operand(e.left);
+    const rightFacts = !e.right
+      ? undefined
+      : e.right.type === 'call'
+        ? ((rightRet = this.checkCall(e.right)), undefined)
+        : this.operand(e.right);
+    const leftLit = isLiteral(e.left);
+    if (leftLit && e.right && isLiteral(e.right)) {
+      this.report(
+        'error',
+        'Both sides are literal values; compare a field, a placeholder or a function result with a value',
+        e.start,
+        e.end,
+        'literal-compare',
+      );
+      return;
+    }
+    if (leftLit && e.right && (rightFacts || rightRet)) {
+      // `1024 < target.port`, `"google.com" = re.capture(...)`: check it the other way round.
+      const flipped: CompareExpr = { ...e, left: e.right, right: e.left, op: FLIP[e.op] };
+      if (rightFacts && !rightFacts.unknown) this.checkValueAgainst(rightFacts, flipped, e.left);
+      else if (rightRet) this.checkReturnAgainst(rightRet, e.left);
+      return;
+    }
     if (e.left.type === 'variable' && !this.placeholders.has(e.left.name)) {
       this.report(
         'error',
@@ -426,8 +450,6 @@ class Checker {
         'undefined-placeholder',
       );
     }
-    let leftRet: ArgType | undefined;
-    if (e.left.type === 'call') leftRet = this.callReturn(e.left);
     if (e.quantifier && leftFacts && !leftFacts.repeated && !leftFacts.unknown) {
       this.report(
         'warning',
@@ -668,10 +690,6 @@ class Checker {
     }
   }
 
-  private callReturn(call: CallNode): ArgType | undefined {
-    return this.checkCall(call);
-  }
-
   private checkCall(call: CallNode, visitArgs = true): ArgType | undefined {
     const agg = findAggregate(call.name);
     const fn = findFunction(call.name);
@@ -687,17 +705,32 @@ class Checker {
         );
         return undefined;
       }
-      const s = suggest(
-        call.name,
-        FUNCTIONS.map((f) => f.name),
-      );
+      const renamed = RENAMED_FUNCTIONS[call.name.toLowerCase()];
+      const s = renamed
+        ? [renamed]
+        : suggest(
+            call.name,
+            FUNCTIONS.filter((f) => f.search).map((f) => f.name),
+          );
       this.report(
         'error',
-        `Unknown function ${call.name}${s.length ? `. Did you mean ${s[0]}?` : ''}`,
+        renamed
+          ? `${call.name} does not exist in UDM search; use ${renamed}`
+          : `Unknown function ${call.name}${s.length ? `. Did you mean ${s[0]}?` : ''}`,
         call.nameSpan.start,
         call.nameSpan.end,
         'unknown-function',
         s.length ? { replacements: s } : undefined,
+      );
+      return undefined;
+    }
+    if (!fn.search) {
+      this.report(
+        'error',
+        `${fn.name} is available in detection rules, not in search`,
+        call.nameSpan.start,
+        call.nameSpan.end,
+        'rules-only',
       );
       return undefined;
     }
@@ -725,6 +758,22 @@ class Checker {
         this.report(
           'error',
           `Argument ${param.name} of ${fn.name} must be a number`,
+          arg.start,
+          arg.end,
+          'type-mismatch',
+        );
+      } else if (param.type === 'array' && (lit === 'string' || lit === 'number' || lit === 'bool')) {
+        this.report(
+          'error',
+          `Argument ${param.name} of ${fn.name} is an array: pass a repeated field or a list such as ["a", "b"]`,
+          arg.start,
+          arg.end,
+          'type-mismatch',
+        );
+      } else if ((param.type === 'string' || param.type === 'bool') && arg.type === 'array') {
+        this.report(
+          'error',
+          `Argument ${param.name} of ${fn.name} is a single ${param.type}, not an array`,
           arg.start,
           arg.end,
           'type-mismatch',
@@ -1206,6 +1255,26 @@ function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, grou
     default:
       return false;
   }
+}
+
+const FLIP: Record<CompareExpr['op'], CompareExpr['op']> = {
+  '=': '=',
+  '!=': '!=',
+  '<': '>',
+  '<=': '>=',
+  '>': '<',
+  '>=': '<=',
+};
+
+function isLiteral(op: Operand): boolean {
+  return (
+    op.type === 'string' ||
+    op.type === 'number' ||
+    op.type === 'bool' ||
+    op.type === 'regex' ||
+    op.type === 'bytes' ||
+    (op.type === 'array' && op.items.every(isLiteral))
+  );
 }
 
 function listTypeLabel(t: string): string {

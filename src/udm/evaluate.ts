@@ -288,9 +288,35 @@ export class Compiler {
     const fn = findFunction(call.name);
     if (!fn) return () => [];
     const args = call.args.map((a) => this.values(a, depth + 1));
+    if (fn.name === 'group') {
+      // `$ip = group(principal.ip, about.ip)`: the placeholder takes every value of every field
+      return (ev) => args.flatMap((a) => a(ev));
+    }
+    // A repeated field passed where an array is expected is passed whole (`arrays.length(principal.ip)`).
+    const whole = call.args.map((a, i) => {
+      const p = fn.params[Math.min(i, fn.params.length - 1)];
+      return !!p && p.type === 'array' && (a.type === 'field' || a.type === 'variable');
+    });
+    const every = call.args.some((a) => a.type === 'field' && a.quantifier?.kind === 'all');
+    const inner = this.combine(fn.impl, args, whole);
+    if (!every) return inner;
+    // `f(all principal.ip, ...)`: true only when the call holds for every element
     return (ev) => {
-      const lists = args.map((a) => {
+      const results = inner(ev);
+      return [results.length > 0 && results.every((r) => r === true)];
+    };
+  }
+
+  private combine(
+    impl: (args: unknown[]) => unknown,
+    args: ((event: unknown) => unknown[])[],
+    whole: boolean[],
+  ): (event: unknown) => unknown[] {
+    const fn = { impl };
+    return (ev) => {
+      const lists = args.map((a, i) => {
         const vals = a(ev);
+        if (whole[i]) return [vals];
         return vals.length ? vals : [undefined];
       });
       const out: unknown[] = [];

@@ -1,11 +1,15 @@
 import * as ipaddr from 'ipaddr.js';
+import { getDomain } from 'tldts';
+import { FUNCTION_CATALOG, type CatalogEntry } from './function-catalog';
 import { translateRegex } from './regex';
 
-export type ArgType = 'string' | 'number' | 'bool' | 'timestamp' | 'any';
+export type ArgType = 'string' | 'number' | 'bool' | 'timestamp' | 'bytes' | 'array' | 'any';
 
 export interface FunctionParam {
   name: string;
   type: ArgType;
+  /** the type as Google documents it (STRING, INT|FLOAT, ARRAY_STRINGS...) */
+  googleType?: string;
   optional?: boolean;
   doc?: string;
 }
@@ -16,7 +20,15 @@ export interface FunctionDef {
   /** last parameter may repeat */
   variadic?: boolean;
   returns: ArgType;
+  /** the return type as Google documents it */
+  googleReturns: string;
   doc: string;
+  /** supported in UDM search; false: in detection rules only */
+  search: boolean;
+  /** "Search, Rules", "Search" or "Rules only", as documented */
+  where: string;
+  /** the documented example */
+  example: string;
   /** Receives one value per argument; may return undefined for "no value". */
   impl: (args: unknown[]) => unknown;
 }
@@ -180,15 +192,10 @@ export function ipInCidr(ip: unknown, range: [ipaddr.IPv4 | ipaddr.IPv6, number]
   return addr.match(range);
 }
 
-function dateParts(v: unknown): Date | undefined {
-  const secs = timestampSeconds(v);
-  return secs === undefined ? undefined : new Date(secs * 1000);
-}
-
 function inZone(
   d: Date,
   tz: unknown,
-): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
+): { year: number; month: number; day: number; hour: number; minute: number; second: number; weekday: number } {
   if (typeof tz === 'string' && tz !== '' && tz.toUpperCase() !== 'UTC' && tz.toUpperCase() !== 'GMT') {
     try {
       const parts = new Intl.DateTimeFormat('en-US', {
@@ -198,6 +205,7 @@ function inZone(
         day: 'numeric',
         hour: 'numeric',
         minute: 'numeric',
+        second: 'numeric',
         weekday: 'short',
         hourCycle: 'h23',
       }).formatToParts(d);
@@ -209,6 +217,7 @@ function inZone(
         day: Number(get('day')),
         hour: Number(get('hour')),
         minute: Number(get('minute')),
+        second: Number(get('second')),
         weekday: days.indexOf(get('weekday')),
       };
     } catch {
@@ -221,285 +230,408 @@ function inZone(
     day: d.getUTCDate(),
     hour: d.getUTCHours(),
     minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
     weekday: d.getUTCDay(),
   };
 }
-
-const tsParams: FunctionParam[] = [
-  { name: 'unix_seconds', type: 'timestamp', doc: 'A timestamp field (its .seconds) or epoch seconds' },
-  {
-    name: 'time_zone',
-    type: 'string',
-    optional: true,
-    doc: 'IANA time zone such as "America/Los_Angeles"; UTC when omitted',
-  },
-];
 
 function regexOf(pattern: unknown): RegExp | undefined {
   return translateRegex(toStr(pattern), false).regex;
 }
 
-export const FUNCTIONS: readonly FunctionDef[] = [
-  {
-    name: 'net.ip_in_range_cidr',
-    params: [
-      { name: 'ip', type: 'string', doc: 'An IP address field, e.g. principal.ip' },
-      { name: 'cidr', type: 'string', doc: 'An IPv4 or IPv6 subnet, e.g. "10.0.0.0/8"' },
-    ],
-    returns: 'bool',
-    doc: 'True when the IP address lies in the subnet.',
-    impl: ([ip, cidr]) => {
-      const r = parseCidr(toStr(cidr));
-      return r ? ipInCidr(ip, r) : false;
-    },
+function num(v: unknown): number {
+  return toNum(v);
+}
+
+function arr(v: unknown): unknown[] {
+  if (Array.isArray(v)) return v;
+  if (v === undefined || v === null) return [];
+  return [v];
+}
+
+/** Element `i` of an array (a negative index counts from the end). */
+function at(list: unknown[], i: unknown): unknown {
+  const n = Math.trunc(num(i));
+  const k = n < 0 ? list.length + n : n;
+  return k >= 0 && k < list.length ? list[k] : undefined;
+}
+
+/** BYTES values travel as lower-case hex strings; `b'…'` literals hold hex digits or text. */
+function bytesOf(v: unknown): Buffer {
+  const s = toStr(v);
+  return /^(?:[0-9a-fA-F]{2})*$/.test(s) ? Buffer.from(s, 'hex') : Buffer.from(s, 'utf8');
+}
+
+const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const B64URL = /^[A-Za-z0-9_-]*$/;
+
+function decodeBase64(s: string): Buffer | undefined {
+  const t = s.trim();
+  if (B64.test(t)) return Buffer.from(t, 'base64');
+  if (B64URL.test(t) && t.length % 4 !== 1) return Buffer.from(t, 'base64url');
+  return undefined;
+}
+
+function zoneParts(secs: number, tz: unknown): ReturnType<typeof inZone> {
+  return inZone(new Date(secs * 1000), tz);
+}
+
+/** Epoch seconds of a wall-clock time in a time zone (`timestamp.as_unix_seconds`). */
+function wallClockToEpoch(text: string, tz: unknown): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(text.trim());
+  if (!m) return timestampSeconds(text);
+  const asUtc = Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)) / 1000;
+  // Find the zone's offset at that instant (twice, for times near a DST change).
+  let guess = asUtc;
+  for (let i = 0; i < 2; i++) {
+    const z = zoneParts(guess, tz);
+    const shown = Date.UTC(z.year, z.month - 1, z.day, z.hour, z.minute, z.second) / 1000;
+    guess += asUtc - shown;
+  }
+  return guess;
+}
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** strftime subset used by timestamp.get_timestamp, or a granularity name. */
+function formatTimestamp(secs: number, format: unknown, tz: unknown): string {
+  const z = zoneParts(secs, tz);
+  const fmt = format === undefined ? '%F %T' : toStr(format);
+  const date = `${z.year}-${pad(z.month)}-${pad(z.day)}`;
+  switch (fmt.toUpperCase()) {
+    case 'SECOND':
+      return `${date} ${pad(z.hour)}:${pad(z.minute)}:${pad(z.second)}`;
+    case 'MINUTE':
+      return `${date} ${pad(z.hour)}:${pad(z.minute)}:00`;
+    case 'HOUR':
+      return `${date} ${pad(z.hour)}:00:00`;
+    case 'DATE':
+      return date;
+    case 'MONTH':
+      return `${z.year}-${pad(z.month)}-01`;
+    case 'YEAR':
+      return `${z.year}-01-01`;
+    case 'WEEK': {
+      const d = new Date(Date.UTC(z.year, z.month - 1, z.day - z.weekday));
+      return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+    }
+    default:
+      break;
+  }
+  const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+  const monthNames = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ];
+  return fmt.replace(/%([a-zA-Z%])/g, (all, c: string) => {
+    switch (c) {
+      case 'F':
+        return date;
+      case 'T':
+        return `${pad(z.hour)}:${pad(z.minute)}:${pad(z.second)}`;
+      case 'Y':
+        return String(z.year);
+      case 'm':
+        return pad(z.month);
+      case 'd':
+        return pad(z.day);
+      case 'H':
+        return pad(z.hour);
+      case 'M':
+        return pad(z.minute);
+      case 'S':
+        return pad(z.second);
+      case 'y':
+        return pad(z.year % 100);
+      case 'A':
+        return dayNames[z.weekday];
+      case 'a':
+        return dayNames[z.weekday].slice(0, 3);
+      case 'B':
+        return monthNames[z.month - 1];
+      case 'b':
+        return monthNames[z.month - 1].slice(0, 3);
+      case 's':
+        return String(Math.floor(secs));
+      case '%':
+        return '%';
+      default:
+        return all;
+    }
+  });
+}
+
+function weekOfYear(secs: number, tz: unknown): number {
+  const z = zoneParts(secs, tz);
+  const jan1 = new Date(Date.UTC(z.year, 0, 1));
+  const dayOfYear = Math.floor((Date.UTC(z.year, z.month - 1, z.day) - jan1.getTime()) / 86400000);
+  return Math.floor((dayOfYear + jan1.getUTCDay()) / 7);
+}
+
+function tsArg(v: unknown): number | undefined {
+  return timestampSeconds(v);
+}
+
+function regexFor(pattern: unknown, global = false): RegExp | undefined {
+  const r = regexOf(pattern);
+  return r && global ? new RegExp(r.source, `${r.flags.replace('g', '')}g`) : r;
+}
+
+function numbers(v: unknown): number[] {
+  return arr(v)
+    .map(num)
+    .filter((n) => !Number.isNaN(n));
+}
+
+function urlHost(s: string): string {
+  const t = s.trim();
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):(\/\/)?/.exec(t);
+  if (scheme && !scheme[2]) {
+    // mailto:, tel:... have no authority; Google documents the scheme as the answer ("mailto").
+    return scheme[1];
+  }
+  const m = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:\/\/)?(?:[^@/?#]*@)?(\[[^\]]*\]|[^/:?#]*)/.exec(t);
+  return m?.[1] ?? '';
+}
+
+/** Evaluation of every search function, by name. Rules-only functions have none. */
+const IMPLS: Record<string, (args: unknown[]) => unknown> = {
+  // arrays
+  'arrays.concat': ([a, b]) => [...arr(a), ...arr(b)],
+  'arrays.index_to_float': ([a, i]) => {
+    const v = at(arr(a), i);
+    return v === undefined ? 0 : num(v);
   },
-  {
-    name: 're.regex',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'pattern', type: 'string', doc: 'RE2 regular expression; matches anywhere in the text' },
-    ],
-    returns: 'bool',
-    doc: 'True when the regular expression matches part of the text.',
-    impl: ([text, pattern]) => regexOf(pattern)?.test(toStr(text)) ?? false,
+  'arrays.index_to_int': ([a, i]) => {
+    const v = at(arr(a), i);
+    return v === undefined ? 0 : Math.trunc(num(v)) || 0;
   },
-  {
-    name: 're.capture',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'pattern', type: 'string', doc: 'RE2 regular expression with at most one capture group' },
-    ],
-    returns: 'string',
-    doc: 'The first capture group of the first match (or the whole match without a group); empty when nothing matches.',
-    impl: ([text, pattern]) => {
-      const m = regexOf(pattern)?.exec(toStr(text));
-      return m ? (m[1] ?? m[0]) : '';
-    },
+  'arrays.index_to_str': ([a, i]) => toStr(at(arr(a), i)),
+  'arrays.join_string': ([a, d]) =>
+    arr(a)
+      .map(toStr)
+      .join(d === undefined ? '' : toStr(d)),
+  'arrays.length': ([a]) => arr(a).length,
+  'arrays.max': ([a]) => {
+    const n = numbers(a);
+    return n.length ? Math.max(...n) : 0;
   },
-  {
-    name: 're.replace',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'pattern', type: 'string' },
-      { name: 'replacement', type: 'string', doc: 'May refer to groups as \\1' },
-    ],
-    returns: 'string',
-    doc: 'Replaces every match of the pattern.',
-    impl: ([text, pattern, repl]) => {
-      const r = regexOf(pattern);
-      if (!r) return toStr(text);
-      return toStr(text).replace(new RegExp(r.source, `${r.flags}g`), toStr(repl).replace(/\\(\d)/g, '$$$1'));
-    },
+  'arrays.min': ([a, ignoreZeros]) => {
+    const n = numbers(a).filter((x) => !(ignoreZeros === true && x === 0));
+    return n.length ? Math.min(...n) : 0;
   },
-  {
-    name: 'strings.concat',
-    params: [
-      { name: 'value', type: 'any' },
-      { name: 'value', type: 'any' },
-    ],
-    variadic: true,
-    returns: 'string',
-    doc: 'Concatenates strings and numbers.',
-    impl: (args) => args.map(toStr).join(''),
+  'arrays.size': ([a]) => arr(a).length,
+  // bytes
+  'bytes.to_base64': ([b, dflt]) => {
+    const buf = bytesOf(b);
+    return buf.length === 0 && dflt !== undefined ? toStr(dflt) : buf.toString('base64');
   },
-  {
-    name: 'strings.coalesce',
-    params: [
-      { name: 'value', type: 'string' },
-      { name: 'value', type: 'string' },
-    ],
-    variadic: true,
-    returns: 'string',
-    doc: 'The first argument that is not empty.',
-    impl: (args) => args.map(toStr).find((s) => s !== '') ?? '',
+  // cast
+  'cast.as_bool': ([v]) => {
+    if (typeof v === 'boolean') return v;
+    if (typeof v === 'number') return v !== 0;
+    const s = toStr(v).trim().toLowerCase();
+    return s === 'true' || s === '1' || s === 't';
   },
-  {
-    name: 'strings.lower',
-    params: [{ name: 'text', type: 'string' }],
-    returns: 'string',
-    doc: 'The text in lower case.',
-    impl: ([s]) => toStr(s).toLowerCase(),
+  'cast.as_float': ([v]) => {
+    const n = num(v);
+    return Number.isNaN(n) ? 0 : n;
   },
-  {
-    name: 'strings.upper',
-    params: [{ name: 'text', type: 'string' }],
-    returns: 'string',
-    doc: 'The text in upper case.',
-    impl: ([s]) => toStr(s).toUpperCase(),
+  'cast.as_int': ([v]) => {
+    const n = num(v);
+    return Number.isNaN(n) ? 0 : Math.trunc(n);
   },
-  {
-    name: 'strings.contains',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'substring', type: 'string' },
-    ],
-    returns: 'bool',
-    doc: 'True when the text contains the substring (case-sensitive).',
-    impl: ([s, sub]) => toStr(s).includes(toStr(sub)),
+  'cast.as_string': ([v, dflt]) => {
+    if (v === undefined || v === null || v === '') return dflt === undefined ? '' : toStr(dflt);
+    return toStr(v);
   },
-  {
-    name: 'strings.trim',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'cutset', type: 'string', optional: true, doc: 'Characters to remove; white space when omitted' },
-    ],
-    returns: 'string',
-    doc: 'Removes the cutset characters from both ends.',
-    impl: ([s, cut]) => trim(toStr(s), cut, true, true),
+  // group: every value of every argument (the placeholder takes each in turn)
+  group: (args) => args.flatMap(arr),
+  // math
+  'math.abs': ([n]) => Math.abs(num(n)),
+  'math.ceil': ([n]) => Math.ceil(num(n)),
+  'math.floor': ([n]) => Math.floor(num(n)),
+  'math.is_increasing': ([a, b, c]) => num(a) < num(b) && num(b) < num(c),
+  'math.log': ([n]) => Math.log(num(n)),
+  'math.pow': ([a, b]) => num(a) ** num(b),
+  'math.random': () => Math.random(),
+  'math.round': ([n, dp]) => {
+    const f = 10 ** Math.max(0, Math.trunc(num(dp ?? 0)));
+    const x = num(n) * f;
+    // half away from zero, as SQL ROUND does
+    return (Math.sign(x) * Math.round(Math.abs(x))) / f;
   },
-  {
-    name: 'strings.ltrim',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'cutset', type: 'string', optional: true },
-    ],
-    returns: 'string',
-    doc: 'Removes the cutset characters from the start.',
-    impl: ([s, cut]) => trim(toStr(s), cut, true, false),
+  'math.sqrt': ([n]) => Math.sqrt(num(n)),
+  // net
+  'net.ip_in_range_cidr': ([ip, cidr]) => {
+    const r = parseCidr(toStr(cidr));
+    return r ? ipInCidr(ip, r) : false;
   },
-  {
-    name: 'strings.rtrim',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'cutset', type: 'string', optional: true },
-    ],
-    returns: 'string',
-    doc: 'Removes the cutset characters from the end.',
-    impl: ([s, cut]) => trim(toStr(s), cut, false, true),
+  // re
+  're.capture': ([text, pattern]) => {
+    const m = regexOf(pattern)?.exec(toStr(text));
+    return m ? (m[1] ?? m[0]) : '';
   },
-  {
-    name: 'strings.reverse',
-    params: [{ name: 'text', type: 'string' }],
-    returns: 'string',
-    doc: 'The text reversed.',
-    impl: ([s]) => [...toStr(s)].reverse().join(''),
+  're.capture_all': ([text, pattern]) => {
+    const r = regexFor(pattern, true);
+    if (!r) return [];
+    return [...toStr(text).matchAll(r)].map((m) => m[1] ?? m[0]);
   },
-  {
-    name: 'strings.base64_decode',
-    params: [{ name: 'encoded', type: 'string' }],
-    returns: 'string',
-    doc: 'Decodes base64 text; empty when it is not valid base64.',
-    impl: ([s]) => {
-      const str = toStr(s);
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(str)) return '';
-      return Buffer.from(str, 'base64').toString('utf8');
-    },
+  're.regex': ([text, pattern]) => regexOf(pattern)?.test(toStr(text)) ?? false,
+  're.replace': ([text, pattern, repl]) => {
+    const r = regexFor(pattern, true);
+    if (!r) return toStr(text);
+    return toStr(text).replace(
+      r,
+      toStr(repl)
+        .replace(/\$/g, '$$$$')
+        .replace(/\\(\d)/g, '$$$1'),
+    );
   },
-  {
-    name: 'strings.extract_domain',
-    params: [{ name: 'url', type: 'string' }],
-    returns: 'string',
-    doc: 'The registered domain of a URL or host name (approximation: the last two labels).',
-    impl: ([s]) => {
-      const host = hostOf(toStr(s));
-      const labels = host.split('.').filter(Boolean);
-      return labels.length <= 2 ? host : labels.slice(-2).join('.');
-    },
+  // strings
+  'strings.base64_decode': ([s]) => {
+    const str = toStr(s);
+    const buf = decodeBase64(str);
+    return buf ? buf.toString('utf8') : str;
   },
-  {
-    name: 'strings.extract_hostname',
-    params: [{ name: 'url', type: 'string' }],
-    returns: 'string',
-    doc: 'The host name part of a URL.',
-    impl: ([s]) => hostOf(toStr(s)),
+  'strings.coalesce': (args) => args.map(toStr).find((s) => s !== '') ?? '',
+  'strings.concat': (args) => args.map(toStr).join(''),
+  'strings.contains': ([s, sub]) => toStr(s).includes(toStr(sub)),
+  'strings.count_substrings': ([s, sub]) => {
+    const needle = toStr(sub);
+    return needle === '' ? 0 : toStr(s).split(needle).length - 1;
   },
-  {
-    name: 'strings.count_substrings',
-    params: [
-      { name: 'text', type: 'string' },
-      { name: 'substring', type: 'string' },
-    ],
-    returns: 'number',
-    doc: 'How often the substring occurs (without overlaps).',
-    impl: ([s, sub]) => {
-      const needle = toStr(sub);
-      return needle === '' ? 0 : toStr(s).split(needle).length - 1;
-    },
+  'strings.ends_with': ([s, suffix]) => toStr(s).endsWith(toStr(suffix)),
+  'strings.extract_domain': ([s]) => {
+    const host = urlHost(toStr(s));
+    return getDomain(host, { allowPrivateDomains: false }) ?? '';
   },
-  {
-    name: 'timestamp.current_seconds',
-    params: [],
-    returns: 'number',
-    doc: 'The current time in epoch seconds.',
-    impl: () => Math.floor(Date.now() / 1000),
+  'strings.extract_hostname': ([s]) => urlHost(toStr(s)),
+  'strings.from_base64': ([s]) => decodeBase64(toStr(s))?.toString('hex') ?? '',
+  'strings.from_hex': ([s]) => {
+    const t = toStr(s).trim();
+    return /^(?:[0-9a-fA-F]{2})*$/.test(t) ? t.toLowerCase() : '';
   },
-  {
-    name: 'timestamp.get_minute',
-    params: tsParams,
-    returns: 'number',
-    doc: 'Minute of the hour, 0–59.',
-    impl: ([t, tz]) => {
-      const d = dateParts(t);
-      return d ? inZone(d, tz).minute : undefined;
-    },
+  'strings.length': ([s]) => [...toStr(s)].length,
+  'strings.ltrim': ([s, cut]) => trim(toStr(s), cut, true, false),
+  'strings.reverse': ([s]) => [...toStr(s)].reverse().join(''),
+  'strings.rtrim': ([s, cut]) => trim(toStr(s), cut, false, true),
+  'strings.split': ([s, d]) => toStr(s).split(d === undefined ? ',' : toStr(d)),
+  'strings.to_lower': ([s]) => toStr(s).toLowerCase(),
+  'strings.to_upper': ([s]) => toStr(s).toUpperCase(),
+  'strings.trim': ([s, cut]) => trim(toStr(s), cut, true, true),
+  'strings.url_decode': ([s]) => {
+    const t = toStr(s);
+    try {
+      return decodeURIComponent(t.replace(/\+/g, ' '));
+    } catch {
+      return t;
+    }
   },
-  {
-    name: 'timestamp.get_hour',
-    params: tsParams,
-    returns: 'number',
-    doc: 'Hour of the day, 0–23.',
-    impl: ([t, tz]) => {
-      const d = dateParts(t);
-      return d ? inZone(d, tz).hour : undefined;
-    },
+  // timestamp
+  'timestamp.as_unix_seconds': ([t, tz]) => wallClockToEpoch(toStr(t), tz),
+  'timestamp.current_seconds': () => Math.floor(Date.now() / 1000),
+  'timestamp.now': () => Math.floor(Date.now() / 1000),
+  'timestamp.get_date': ([t, tz]) => {
+    const s = tsArg(t);
+    return s === undefined ? undefined : formatTimestamp(s, 'DATE', tz);
   },
-  {
-    name: 'timestamp.get_day_of_week',
-    params: tsParams,
-    returns: 'number',
-    doc: 'Day of the week, 1 (Sunday) to 7 (Saturday).',
-    impl: ([t, tz]) => {
-      const d = dateParts(t);
-      return d ? inZone(d, tz).weekday + 1 : undefined;
-    },
+  'timestamp.get_day_of_week': ([t, tz]) => {
+    const s = tsArg(t);
+    return s === undefined ? undefined : zoneParts(s, tz).weekday + 1;
   },
-  {
-    name: 'timestamp.get_week',
-    params: tsParams,
-    returns: 'number',
-    doc: 'Week of the year, 0–53; weeks start on Sunday.',
-    impl: ([t, tz]) => {
-      const d = dateParts(t);
-      if (!d) return undefined;
-      const z = inZone(d, tz);
-      const jan1 = new Date(Date.UTC(z.year, 0, 1));
-      const dayOfYear = Math.floor((Date.UTC(z.year, z.month - 1, z.day) - jan1.getTime()) / 86400000);
-      return Math.floor((dayOfYear + jan1.getUTCDay()) / 7);
-    },
+  'timestamp.get_hour': ([t, tz]) => {
+    const s = tsArg(t);
+    return s === undefined ? undefined : zoneParts(s, tz).hour;
   },
-  {
-    name: 'timestamp.get_date',
-    params: tsParams,
-    returns: 'string',
-    doc: 'The date as "YYYY-MM-DD".',
-    impl: ([t, tz]) => {
-      const d = dateParts(t);
-      if (!d) return undefined;
-      const z = inZone(d, tz);
-      return `${z.year}-${String(z.month).padStart(2, '0')}-${String(z.day).padStart(2, '0')}`;
-    },
+  'timestamp.get_minute': ([t, tz]) => {
+    const s = tsArg(t);
+    return s === undefined ? undefined : zoneParts(s, tz).minute;
   },
-  {
-    name: 'math.abs',
-    params: [{ name: 'number', type: 'number' }],
-    returns: 'number',
-    doc: 'Absolute value.',
-    impl: ([n]) => Math.abs(toNum(n)),
+  'timestamp.get_timestamp': ([t, fmt, tz]) => {
+    const s = tsArg(t);
+    return s === undefined ? undefined : formatTimestamp(s, fmt, tz);
   },
-  {
-    name: 'math.round',
-    params: [
-      { name: 'number', type: 'number' },
-      { name: 'decimals', type: 'number', optional: true },
-    ],
-    returns: 'number',
-    doc: 'Rounds to the given number of decimal places (0 when omitted).',
-    impl: ([n, dp]) => {
-      const f = 10 ** Math.max(0, Math.trunc(toNum(dp ?? 0)));
-      return Math.round(toNum(n) * f) / f;
-    },
+  'timestamp.get_week': ([t, tz]) => {
+    const s = tsArg(t);
+    return s === undefined ? undefined : weekOfYear(s, tz);
   },
-];
+  // window
+  'window.range': ([v, ignoreZeros]) => {
+    const n = numbers(v).filter((x) => !(ignoreZeros === true && x === 0));
+    return n.length ? [Math.min(...n), Math.max(...n)] : [];
+  },
+};
+
+/** Google's type names to the checker's kinds. */
+function argTypeOf(types: readonly string[]): ArgType {
+  const kinds = new Set(
+    types.map((t) => {
+      if (t === 'STRING') return 'string';
+      if (t === 'INT' || t === 'FLOAT' || t === 'NUMBER') return 'number';
+      if (t === 'BOOL') return 'bool';
+      if (t === 'TIMESTAMP') return 'timestamp';
+      if (t === 'BYTES') return 'bytes';
+      if (t.startsWith('ARRAY') || t === 'LIST') return 'array';
+      return 'any';
+    }),
+  );
+  return kinds.size === 1 ? [...kinds][0] : 'any';
+}
+
+function returnTypeOf(google: string): ArgType {
+  const first = google.split(/[\s(]/)[0];
+  if (first === 'NUMBER') return 'number';
+  return argTypeOf([first]);
+}
+
+function docOf(e: CatalogEntry): string {
+  const parts: string[] = [];
+  if (e.notes) parts.push(e.notes);
+  return parts.join(' ');
+}
+
+export const FUNCTIONS: readonly FunctionDef[] = FUNCTION_CATALOG.map((e): FunctionDef => {
+  const impl = IMPLS[e.name];
+  return {
+    name: e.name,
+    params: e.params.map((p) => ({
+      name: p.name,
+      type: argTypeOf(p.types),
+      googleType: p.types.join('|'),
+      ...(p.optional ? { optional: true } : {}),
+    })),
+    ...(e.variadic ? { variadic: true } : {}),
+    returns: returnTypeOf(e.returns),
+    googleReturns: e.returns,
+    doc: docOf(e),
+    search: e.search,
+    where: e.where,
+    example: e.example,
+    impl: impl ?? (() => undefined),
+  };
+});
+
+/** Names that are not UDM functions but are often written for one. */
+export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = {
+  'strings.lower': 'strings.to_lower',
+  'strings.upper': 'strings.to_upper',
+  'strings.tolower': 'strings.to_lower',
+  'strings.toupper': 'strings.to_upper',
+  'strings.len': 'strings.length',
+  'strings.starts_with': 'strings.contains',
+  'timestamp.current': 'timestamp.current_seconds',
+};
 
 export interface AggregateDef {
   name: string;
@@ -559,7 +691,15 @@ export function findAggregate(name: string): AggregateDef | undefined {
   return AGG_BY_NAME.get(name.toLowerCase());
 }
 
-export const FUNCTION_NAMESPACES = [...new Set(FUNCTIONS.map((f) => f.name.split('.')[0]))];
+/** Families (`arrays`, `cast`, ...) of the search functions; `group` has none. */
+export const FUNCTION_NAMESPACES = [
+  ...new Set(FUNCTIONS.filter((f) => f.search && f.name.includes('.')).map((f) => f.name.split('.')[0])),
+];
+
+/** Families that exist only in detection rules (`hash`, `metrics`, `optimization`). */
+export const RULES_ONLY_NAMESPACES = [
+  ...new Set(FUNCTIONS.filter((f) => f.name.includes('.')).map((f) => f.name.split('.')[0])),
+].filter((ns) => !FUNCTION_NAMESPACES.includes(ns));
 
 export function signatureLabel(f: {
   name: string;
@@ -579,9 +719,4 @@ function trim(s: string, cutset: unknown, left: boolean, right: boolean): string
   if (left) while (a < b && cut.includes(s[a])) a++;
   if (right) while (b > a && cut.includes(s[b - 1])) b--;
   return s.slice(a, b);
-}
-
-function hostOf(s: string): string {
-  const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?(?:[^@/]*@)?([^/:?#]*)/i.exec(s.trim());
-  return (m?.[1] ?? '').toLowerCase();
 }

@@ -769,10 +769,18 @@ class Parser {
         this.errorHere('Query is nested too deeply');
         break;
       }
-      const quantifier = this.parseQuantifier();
-      let arg = this.atValueStart() ? this.parseOperand('right') : null;
+      const named = this.skipArgumentName();
+      const quantifier = named ? undefined : this.parseQuantifier();
+      let arg: Operand | null;
+      const v = this.peek();
+      if (named && v.kind === 'invalid' && /^\d+[a-zA-Z]+$/.test(v.value)) {
+        // `period:1d`: a duration word as a named argument's value (detection rules' metrics)
+        this.next();
+        this.dropLexError(v);
+        arg = { type: 'enum', name: v.value, start: v.start, end: v.end };
+      } else arg = this.atValueStart() ? this.parseOperand('right') : null;
       // `re.regex(field, ...)`: a lone identifier in argument position is a field, not an enum value.
-      if (arg && arg.type === 'enum')
+      if (arg && arg.type === 'enum' && !named)
         arg = {
           type: 'field',
           segments: [{ name: arg.name, start: arg.start, end: arg.end }],
@@ -1054,6 +1062,17 @@ class Parser {
     if (w.size <= 0 || !Number.isInteger(w.size))
       this.error('The window size must be a whole number of at least 1', w.start, w.end, 'bad-window');
     return w;
+  }
+
+  /** `name:` or `a.b.c:` before an argument (named arguments of the rules' metrics functions). */
+  private skipArgumentName(): boolean {
+    let k = 0;
+    if (this.peek(k).kind !== 'ident') return false;
+    k++;
+    while (this.peek(k).kind === 'dot' && this.peek(k + 1).kind === 'ident') k += 2;
+    if (this.peek(k).kind !== 'colon') return false;
+    for (let i = 0; i <= k; i++) this.next();
+    return true;
   }
 
   /** A glued number and unit (`2h`) is valid inside a match: window. */

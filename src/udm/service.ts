@@ -290,12 +290,34 @@ function functionItem(f: FunctionDef | AggregateDef, range: Range, label = f.nam
     label,
     kind: CompletionItemKind.Function,
     detail: signatureLabel(f),
-    documentation: { kind: MarkupKind.Markdown, value: f.doc },
+    documentation: { kind: MarkupKind.Markdown, value: functionDoc(f) },
     insertTextFormat: InsertTextFormat.Snippet,
-    textEdit: TextEdit.replace(range, `${label}(${hasParams ? '$1' : ''})$0`),
+    textEdit: TextEdit.replace(range, `${label}(${paramSnippet(f)})$0`),
     command: hasParams ? { title: 'Signature help', command: 'editor.action.triggerParameterHints' } : undefined,
     sortText: `3${label}`,
   };
+}
+
+/** `${1:text}, ${2:cutset}`: the required parameters as tab stops (optional ones are left out). */
+function paramSnippet(f: FunctionDef | AggregateDef): string {
+  const required = f.params.filter((p) => !p.optional);
+  return required.map((p, i) => `\${${i + 1}:${p.name.replace(/[$}\\]/g, '')}}`).join(', ');
+}
+
+/** Hover and completion documentation: signature, return type, where supported, example. */
+function functionDoc(f: FunctionDef | AggregateDef): string {
+  const parts: string[] = [];
+  if ('googleReturns' in f) {
+    const params = f.params.map((p) => `${p.name}${p.optional ? '?' : ''}: ${p.googleType ?? p.type}`);
+    if (f.variadic) params.push('...');
+    parts.push(`\`\`\`udm\n${f.name}(${params.join(', ')}) → ${f.googleReturns}\n\`\`\``);
+    parts.push(`Returns ${f.googleReturns}. Supported in: ${f.where}.`);
+    if (f.doc) parts.push(f.doc);
+    if (f.example) parts.push(`Example:\n\`\`\`udm\n${f.example}\n\`\`\``);
+  } else {
+    parts.push(`\`\`\`udm\n${signatureLabel(f)}\n\`\`\``, f.doc);
+  }
+  return parts.join('\n\n');
 }
 
 function keywordItem(label: string, range: Range, sort = '5'): CompletionItem {
@@ -552,7 +574,7 @@ export function complete(
       return items;
     }
     if (path.prefix.length === 1 && FUNCTION_NAMESPACES.includes(path.prefix[0]) && !rootFields().has(path.prefix[0])) {
-      return FUNCTIONS.filter((f) => f.name.startsWith(`${path.prefix[0]}.`)).map((f) =>
+      return FUNCTIONS.filter((f) => f.search && f.name.startsWith(`${path.prefix[0]}.`)).map((f) =>
         functionItem(f, range, f.name.slice(path.prefix[0].length + 1)),
       );
     }
@@ -800,7 +822,7 @@ export function hover(
         return {
           contents: {
             kind: MarkupKind.Markdown,
-            value: `\`\`\`udm\n${signatureLabel(fn)}\n\`\`\`\n\n${fn.doc}${paramDocs(fn)}`,
+            value: `${functionDoc(fn)}${paramDocs(fn)}`,
           },
           range: a.lines.range(segs[0].start, tokens[k - 1].end),
         };

@@ -163,6 +163,15 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
 /** A message for people: the server's message, plus what to do next for the statuses that have a usual fix. */
 export function describeError(err: unknown): string {
   if (err instanceof GoogleApiError) {
+    // User credentials without a quota project: the fix is a setting, not a role.
+    if (err.status === 'PERMISSION_DENIED' && /quota project/i.test(err.message))
+      return `${err.message} (${err.status}). Set cloudbench.quotaProject (or GOOGLE_CLOUD_QUOTA_PROJECT), or run \`gcloud auth application-default set-quota-project PROJECT\`.`;
+    // A token without the API's scope (typically a gcloud login used for SecOps).
+    if (
+      err.status === 'PERMISSION_DENIED' &&
+      /insufficient authentication scopes|ACCESS_TOKEN_SCOPE_INSUFFICIENT/i.test(err.message)
+    )
+      return `${err.message} (${err.status}). The token lacks a scope this API needs; for SecOps sign in with \`${ADC_SECOPS_LOGIN}\`, or choose the SecOps service-account key file in cloudbench.secops.credentialsFile.`;
     // The method's own needs (permission and role, or preconditions) teach more than a general hint.
     const requirement = requirementOf(err.options.method);
     if (requirement && err.status === 'PERMISSION_DENIED')
@@ -178,6 +187,9 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+const ADC_SECOPS_LOGIN =
+  'gcloud auth application-default login --scopes=https://www.googleapis.com/auth/cloud-platform,https://www.googleapis.com/auth/chronicle-backstory';
 
 const HINTS: Partial<Record<StatusName, string>> = {
   UNAUTHENTICATED: 'Sign in again: run `gcloud auth application-default login` or choose a credentials file.',

@@ -354,6 +354,59 @@ function addTextGenerationEvaluation(model: ModelRecord, entry: CatalogEntry, ve
 
 const EXTRA_ALIASES = ['champion', 'challenger', 'staging', 'canary', 'golden', 'baseline'];
 
+/** Hyperparameter sweeps and ablations in us-east1: a location with more models than one page shows. */
+export const BULK_LOCATION = 'us-east1';
+const BULK_FAMILIES = [
+  'churn-sweep',
+  'ctr-sweep',
+  'ranker-ablation',
+  'embedding-probe',
+  'anomaly-trial',
+  'price-sweep',
+] as const;
+export const BULK_MODELS_PER_FAMILY = 20;
+
+function loadBulkLocation(store: ModelStore, now: number): void {
+  const rng = mulberry32(20260302);
+  BULK_FAMILIES.forEach((family, f) => {
+    for (let i = 1; i <= BULK_MODELS_PER_FAMILY; i++) {
+      const displayName = `${family}-${String(i).padStart(3, '0')}`;
+      const id = numericId(`bulk-model:${displayName}`);
+      const created = now - (3 + f * 2) * DAY - i * 3_600_000;
+      const learningRate = pick(rng, ['0.001', '0.003', '0.01', '0.03']);
+      const model: ModelRecord = {
+        project: DEMO_PROJECT_ID,
+        location: BULK_LOCATION,
+        id,
+        displayName,
+        description: `Sweep run ${i} of ${family} (learning rate ${learningRate}).`,
+        labels: { team: 'research', sweep: family, env: 'dev' },
+        createTime: created,
+        updateTime: created,
+        etagSeq: 1,
+        versions: new Map(),
+        nextVersionId: 2,
+        evaluations: new Map(),
+      };
+      model.versions.set('1', {
+        versionId: '1',
+        aliases: ['default'],
+        createTime: created,
+        updateTime: created,
+        versionDescription: `learning_rate=${learningRate}`,
+        labels: { 'training-run': `sweep-${String(i).padStart(3, '0')}` },
+        spec: {
+          artifactUri: `gs://cloudbench-demo-models/sweeps/${family}/${i}`,
+          supportedExportFormats: [],
+          supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
+          modelSourceInfo: { sourceType: 'CUSTOM', copy: false },
+        },
+      });
+      store.models.set(modelKey(model.project, model.location, model.id), model);
+    }
+  });
+}
+
 /** Loads the demo registry into an empty store. */
 export function loadModelSeed(store: ModelStore, now: number): void {
   const rng = mulberry32(20260301);
@@ -464,4 +517,5 @@ export function loadModelSeed(store: ModelStore, now: number): void {
       trafficSplit,
     });
   });
+  loadBulkLocation(store, now);
 }

@@ -38,6 +38,8 @@ export class KeysModel {
     readonly project: string,
     private readonly client: ApiKeysClient,
     readonly now: () => number = Date.now,
+    /** Keys per page (cloudbench.pageSize; the API allows at most 300). */
+    private readonly pageSize = PAGE_SIZE,
   ) {
     this.active = this.newActiveList();
   }
@@ -45,7 +47,7 @@ export class KeysModel {
   private newActiveList(): PagedList<ApiKey> {
     return new PagedList<ApiKey>((pageToken, signal) =>
       this.client.listKeys(this.project, {
-        pageSize: PAGE_SIZE,
+        pageSize: Math.min(300, this.pageSize),
         ...(pageToken ? { pageToken } : {}),
         ...(signal ? { signal } : {}),
       }),

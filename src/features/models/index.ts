@@ -13,7 +13,7 @@ import { toAbortSignal } from '../../platform/disposables';
 import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
 import {
-  filterExpression,
+  parseModelFilter,
   isDefaultVersion,
   lastSegment,
   modelLabel,
@@ -140,6 +140,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     configuredLocations: () => connection.settings.locations,
     filter: () => filter,
     importedAnnotations: (slice) => annotations.get(slice) ?? [],
+    pageSize: () => connection.settings.pageSize,
   });
   const details = new DetailsDocuments();
   const journal: OperationJournal = {
@@ -158,7 +159,12 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   };
   const view = vscode.window.createTreeView('cloudbench.models', { treeDataProvider: provider, showCollapseAll: true });
   const updateMessage = (): void => {
-    view.message = filter ? `Filtered: ${filter}` : undefined;
+    const parsed = parseModelFilter(filter);
+    view.message = parsed
+      ? parsed.kind === 'contains'
+        ? `Models whose name contains "${parsed.text}" (every page of each location is searched)`
+        : `Filtered: ${parsed.expression}`
+      : undefined;
   };
   updateMessage();
   context.subscriptions.push(
@@ -198,12 +204,13 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   registerCommand(context, 'cloudbench.models.filter', async () => {
     const input = await vscode.window.showInputBox({
       title: 'Filter Models',
-      prompt: 'A display name, or a ListModels filter such as labels.team="risk" or display_name!="test"',
+      prompt:
+        'Part of a model name (any case), e.g. churn. Advanced: a ListModels filter such as labels.team="risk" or display_name!="test".',
       value: filter ?? '',
-      placeHolder: 'display_name="churn" AND labels.env="prod"',
+      placeHolder: 'churn',
     });
     if (input === undefined) return;
-    filter = filterExpression(input);
+    filter = input.trim() || undefined;
     await context.workspaceState.update(FILTER_KEY, filter);
     await setFilterContext();
     updateMessage();

@@ -186,3 +186,25 @@ export function filterExpression(input: string): string | undefined {
   if (/[=:!]/.test(text)) return text;
   return `display_name="${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
+
+/** What the user typed in Filter Models: part of a name, or (advanced) the API's own filter syntax. */
+export type ModelFilter = { kind: 'api'; expression: string } | { kind: 'contains'; text: string };
+
+export function parseModelFilter(input: string | undefined): ModelFilter | undefined {
+  const text = (input ?? '').trim();
+  if (text === '') return undefined;
+  if (/[=:!<>]/.test(text) || /\b(AND|OR|NOT)\b/.test(text)) return { kind: 'api', expression: text };
+  return { kind: 'contains', text };
+}
+
+/** Case-insensitive substring match on the display name or the model ID. */
+export function modelMatches(model: Model, text: string): boolean {
+  const needle = text.toLowerCase();
+  return (
+    (model.displayName ?? '').toLowerCase().includes(needle) || modelIdOf(model.name).toLowerCase().includes(needle)
+  );
+}
+
+export function describeModelFilter(filter: ModelFilter): string {
+  return filter.kind === 'contains' ? `name contains "${filter.text}"` : `filter: ${filter.expression}`;
+}

@@ -28,6 +28,9 @@ import {
   modelDescription,
   modelLabel,
   modelTooltip,
+  describeModelFilter,
+  modelMatches,
+  parseModelFilter,
   sliceLabel,
   splitVersion,
   versionContextValue,
@@ -38,6 +41,8 @@ import {
 } from './presentation';
 
 export const PAGE_SIZE = 50;
+/** Models fetched per call while looking for names that contain the filter text. */
+const SCAN_PAGE_SIZE = 100;
 
 /** What nodes need from the feature: the current client and project, and a way to ask for a redraw. */
 export interface TreeContext {
@@ -251,13 +256,19 @@ export class LocationNode extends PagedParent {
     this.contextValue = 'location';
     this.iconPath = new vscode.ThemeIcon('globe');
     this.tooltip = this.resourceName;
-    const filter = ctx.filter();
-    if (filter) this.description = `filter: ${filter}`;
-    this.emptyText = filter ? 'No models match the filter' : 'No models in this location';
+    const filter = parseModelFilter(ctx.filter());
+    if (filter) this.description = describeModelFilter(filter);
+    this.emptyText = !filter
+      ? 'No models in this location'
+      : filter.kind === 'contains'
+        ? `No model names contain "${filter.text}"`
+        : 'No models match the filter';
   }
 
   protected createList(): PagedList<ModelsNode> {
-    const filter = this.ctx.filter();
+    const filter = parseModelFilter(this.ctx.filter());
+    if (filter?.kind === 'contains') return this.containsList(filter.text);
+    const apiFilter = filter?.expression;
     // A model list shows only each default version's deployments; one endpoint listing per
     // location tells which models serve from any version.
     let deployed: Promise<Set<string>> | undefined;
@@ -270,7 +281,7 @@ export class LocationNode extends PagedParent {
           parent: this.resourceName,
           pageSize: pageSizeOf(this.ctx),
           ...(pageToken ? { pageToken } : {}),
-          ...(filter ? { filter } : {}),
+          ...(apiFilter ? { filter: apiFilter } : {}),
         }),
         deployed,
       ]);
@@ -280,6 +291,41 @@ export class LocationNode extends PagedParent {
       };
     });
   }
+
+  /**
+   * Models whose name contains `text`, case-insensitively. The API filters display names by
+   * equality only, so pages are fetched and matched here, as many as it takes to fill a page of
+   * matches or reach the end of the location.
+   */
+  private containsList(text: string): PagedList<ModelsNode> {
+    let deployed: Promise<Set<string>> | undefined;
+    return new PagedList<ModelsNode>(async (pageToken) => {
+      const client = this.ctx.client();
+      if (!client) return { items: [] };
+      deployed ??= deployedModelNames(client, this.resourceName);
+      const wanted = pageSizeOf(this.ctx);
+      const found: Model[] = [];
+      let token = pageToken;
+      do {
+        const page = await client.listModelsPage({
+          parent: this.resourceName,
+          pageSize: Math.max(wanted, SCAN_PAGE_SIZE),
+          ...(token ? { pageToken: token } : {}),
+        });
+        this.scanned += page.items.length;
+        found.push(...page.items.filter((m) => modelMatches(m, text)));
+        token = page.nextPageToken || undefined;
+      } while (token && found.length < wanted);
+      const serving = await deployed;
+      return {
+        items: found.map((m) => new ModelNode(this.ctx, m, serving.has(splitVersion(m.name ?? '').model))),
+        nextPageToken: token,
+      };
+    });
+  }
+
+  /** Models looked at so far by a name filter (for the view's message). */
+  scanned = 0;
 }
 
 export class ModelNode extends PagedParent {

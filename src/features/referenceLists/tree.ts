@@ -28,6 +28,19 @@ export function formatUpdateTime(rfc3339: unknown): string | undefined {
   return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** The day of an RFC 3339 time, short ("12 Nov", with the year when it is not this year). */
+export function formatUpdateDay(rfc3339: unknown, now = new Date()): string | undefined {
+  if (typeof rfc3339 !== 'string') return undefined;
+  const t = Date.parse(rfc3339);
+  if (Number.isNaN(t)) return undefined;
+  const d = new Date(t);
+  return d.toLocaleDateString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    ...(d.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}),
+  });
+}
+
 export class ReferenceListItem extends vscode.TreeItem {
   constructor(readonly list: ReferenceListDetails) {
     super(list.name, vscode.TreeItemCollapsibleState.None);
@@ -36,7 +49,13 @@ export class ReferenceListItem extends vscode.TreeItem {
     this.id = `referenceList:${list.name}`;
     this.contextValue = 'referenceList';
     this.iconPath = new vscode.ThemeIcon(ICONS[list.contentType]);
-    this.description = `${contentTypeLabel(list.contentType)} · ${entryCount(entries.length)}${list.description ? ` · ${list.description}` : ''}`;
+    const day = formatUpdateDay(list.createTime);
+    this.description = [
+      contentTypeLabel(list.contentType),
+      entryCount(entries.length),
+      ...(day ? [`updated ${day}`] : []),
+      ...(list.description ? [list.description] : []),
+    ].join(' · ');
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown(`**%${list.name}**\n\n`);
     if (list.description) tip.appendText(`${list.description}\n\n`);

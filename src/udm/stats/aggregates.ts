@@ -2,7 +2,7 @@
 // event by event (every element of a repeated field is a value) and skips nulls: a missing field
 // is null here, as Google documents for avg ("NULL values are ignored"). An empty group therefore
 // counts 0, sums 0, and has no min, max, avg, stddev, earliest or latest (null).
-import { toNum } from '../functions';
+import { timestampSeconds, toNum } from '../functions';
 import type { AggregateName } from './plan';
 
 /** array and array_distinct keep at most this many values (Google's documented limit). */
@@ -193,14 +193,22 @@ export function timestampParts(v: unknown): { seconds: number; nanos: number } |
     return { seconds: s, nanos: Math.round((v - s) * 1e9) };
   }
   if (typeof v === 'string') {
-    const text = v.trim();
-    if (text === '') return undefined;
-    if (/^-?\d+(\.\d+)?$/.test(text)) return timestampParts(Number(text));
-    const m = /^(\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$/.exec(text);
-    if (!m) return undefined;
-    const ms = Date.parse(`${m[1].replace(/[t ]/, 'T')}${m[3].toUpperCase()}`);
-    if (Number.isNaN(ms)) return undefined;
-    return { seconds: Math.floor(ms / 1000), nanos: m[2] ? Number(m[2].padEnd(9, '0')) : 0 };
+    // The evaluator's reader (fast for RFC 3339, the JSON's form); it drops the fraction, read here.
+    const seconds = timestampSeconds(v);
+    if (seconds === undefined || !Number.isFinite(seconds)) return undefined;
+    if (!Number.isInteger(seconds)) return timestampParts(seconds);
+    let nanos = 0;
+    const dot = v.indexOf('.');
+    if (dot >= 19) {
+      let digits = 0;
+      for (let i = dot + 1; i < v.length && digits < 9; i++, digits++) {
+        const c = v.charCodeAt(i) - 48;
+        if (c < 0 || c > 9) break;
+        nanos = nanos * 10 + c;
+      }
+      for (; digits < 9; digits++) nanos *= 10;
+    }
+    return { seconds, nanos };
   }
   if (v && typeof v === 'object' && 'seconds' in v) {
     const s = toNum(v.seconds);

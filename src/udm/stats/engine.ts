@@ -267,6 +267,7 @@ export class StatsEngine {
       }
     };
 
+    const singleKey = (): unknown[] => keyLists.map((l) => l[0]);
     for (let n = 0; n < keep.length; n++) {
       if ((n & 4095) === 0 && signal?.aborted) throw signal.reason;
       const index = keep[n];
@@ -304,8 +305,10 @@ export class StatsEngine {
       }
       for (let k = 0; k < nAggs; k++) argValues[k] = aggs[k].values(ev);
       if (combos === 1) {
-        const key = keyLists.map((l) => l[0]);
-        addTo(key.length === 1 ? distinctKey(key[0]) : key.map(distinctKey).join('\u001f'), () => key, index);
+        const width = keyLists.length;
+        let id = width ? distinctKey(keyLists[0][0]) : '';
+        for (let k = 1; k < width; k++) id += '\u001f' + distinctKey(keyLists[k][0]);
+        addTo(id, singleKey, index);
         continue;
       }
       let budget = MAX_KEY_COMBINATIONS;

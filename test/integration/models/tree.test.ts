@@ -176,7 +176,7 @@ describe('models tree against the demo sandbox', function () {
       const nodes = await p.getChildren(await location(p, 'us-central1'));
       assert.equal(nodes.length, 1);
       assert.equal(nodes[0].label, 'Could not load models');
-      assert.equal(nodes[0].description, 'PERMISSION_DENIED');
+      assert.match(String(nodes[0].description), /^PERMISSION_DENIED · needs aiplatform\.models\.list /);
     } finally {
       sandbox.faults.configure([]);
     }

@@ -149,7 +149,7 @@ describe('UDM language server over stdio', function () {
       'textDocument/signatureHelp',
       { textDocument: { uri: doc3 }, position: { line: 0, character: 35 } },
     );
-    assert.match(help.signatures[0].label, /^net\.ip_in_range_cidr\(ip: string, cidr: string\)/);
+    assert.match(help.signatures[0].label, /^net\.ip_in_range_cidr\(ipAddress: string, subnetworkRange: string\)/);
     assert.equal(help.activeParameter, 1);
   });
 });

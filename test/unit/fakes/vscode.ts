@@ -110,6 +110,38 @@ class TreeItem {
   ) {}
 }
 
+/** The fake's objects with their own properties as built: tests replace members, resetFakeVscode() puts them back. */
+const pristine = new Map<object, Map<PropertyKey, PropertyDescriptor>>();
+
+function remember<T extends object>(target: T): T {
+  const props = new Map<PropertyKey, PropertyDescriptor>();
+  for (const key of Reflect.ownKeys(target)) props.set(key, Object.getOwnPropertyDescriptor(target, key)!);
+  pristine.set(target, props);
+  return target;
+}
+
+/**
+ * Puts the fake back as it was built: members a test replaced or added (window.showQuickPick,
+ * workspace.workspaceFolders, configuration.get, Uri.from, ...) and what it recorded (commands,
+ * context keys, messages). test/support/isolate-files.ts runs it before every test file.
+ */
+export function resetFakeVscode(): void {
+  for (const [target, props] of pristine) {
+    for (const key of Reflect.ownKeys(target)) {
+      const d = Object.getOwnPropertyDescriptor(target, key)!;
+      if (!props.has(key) && d.configurable) delete (target as Record<PropertyKey, unknown>)[key];
+    }
+    for (const [key, d] of props) {
+      const now = Object.getOwnPropertyDescriptor(target, key);
+      const same = now && now.value === d.value && now.get === d.get && now.set === d.set;
+      if (!same && (now?.configurable ?? true)) Object.defineProperty(target, key, d);
+    }
+  }
+  record.commands.clear();
+  record.contextKeys.clear();
+  record.messages.length = 0;
+}
+
 const configuration = {
   get: (_key: string, fallback?: unknown) => fallback,
   has: () => false,
@@ -118,7 +150,7 @@ const configuration = {
 };
 
 const fake: Record<string, unknown> = new Proxy(
-  {
+  remember({
     Disposable,
     EventEmitter,
     Uri,
@@ -190,7 +222,7 @@ const fake: Record<string, unknown> = new Proxy(
     ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
     LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
     commands: new Proxy(
-      {
+      remember({
         registerCommand(id: string, fn: (...args: unknown[]) => unknown) {
           if (record.commands.has(id)) throw new Error(`command '${id}' already exists`);
           record.commands.set(id, fn);
@@ -201,11 +233,11 @@ const fake: Record<string, unknown> = new Proxy(
           return undefined;
         },
         getCommands: async () => [...record.commands.keys()],
-      },
+      }),
       { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
     ),
     window: new Proxy(
-      {
+      remember({
         showInformationMessage: async (text: string) => {
           record.messages.push({ level: 'info', text });
           return undefined;
@@ -219,23 +251,25 @@ const fake: Record<string, unknown> = new Proxy(
           return undefined;
         },
         createOutputChannel: () => inert(),
-      },
+      }),
       { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
     ),
     languages: new Proxy({}, { get: () => inert() }),
     notebooks: new Proxy({}, { get: () => inert() }),
     workspace: new Proxy(
-      {
+      remember({
         getConfiguration: () => configuration,
         onDidChangeConfiguration: () => new Disposable(),
         workspaceFolders: undefined,
         textDocuments: [],
-      },
+      }),
       { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
     ),
-  },
+  }),
   { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
 );
+remember(configuration);
+remember(Uri);
 
 let installed = false;
 

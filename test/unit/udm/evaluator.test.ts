@@ -90,7 +90,7 @@ describe('UDM evaluator', () => {
     assert.equal(m('net.ip_in_range_cidr(principal.ip, "8.8.0.0/16")'), true);
     assert.equal(m('net.ip_in_range_cidr(principal.ip, "192.168.0.0/16")'), false);
     assert.equal(m('re.regex(target.url, `\\.exe$`)'), true);
-    assert.equal(m('strings.lower(principal.hostname) = "ws-alice"'), true);
+    assert.equal(m('strings.to_lower(principal.hostname) = "ws-alice"'), true);
     assert.equal(m('strings.concat(principal.hostname, "-", target.port) = "WS-Alice-443"'), true);
     assert.equal(m('re.capture(target.url, "https://([^/]+)/") = "mail.evil.example"'), true);
     assert.equal(m('strings.extract_domain(target.url) = "evil.example"'), true);

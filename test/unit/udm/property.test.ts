@@ -67,7 +67,7 @@ const FRAGMENTS = [
   'desc',
   'net.ip_in_range_cidr(',
   're.regex(',
-  'strings.lower(',
+  'strings.to_lower(',
   '// c\n',
   '/* b\n */',
   '/*',

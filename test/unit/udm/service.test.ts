@@ -82,7 +82,7 @@ describe('UDM completion', () => {
       items.map((i) => i.label),
       ['ip_in_range_cidr'],
     );
-    assert.match(items[0].detail!, /ip_in_range_cidr\(ip: string, cidr: string\): bool/);
+    assert.match(items[0].detail!, /ip_in_range_cidr\(ipAddress: string, subnetworkRange: string\): bool/);
   });
 
   it('offers placeholders, reference lists and section keywords in order', () => {
@@ -121,16 +121,18 @@ describe('UDM hover, signature help and quick fixes', () => {
 
   it('describes functions and keywords', () => {
     const f = hover(analyze('re.regex(target.url, "x")'), { line: 0, character: 4 })!;
-    assert.match((f.contents as { value: string }).value, /re\.regex\(text: string, pattern: string\): bool/);
+    assert.match((f.contents as { value: string }).value, /re\.regex\(field: STRING, regex: STRING\) → BOOL/);
     const k = hover(analyze('a.b = 1 AND c.d = 2'), { line: 0, character: 9 })!;
     assert.match((k.contents as { value: string }).value, /Both conditions/);
   });
 
   it('tracks the active parameter of a call', () => {
-    const { a, pos } = at('strings.concat(principal.hostname, "-", |');
+    const { a, pos } = at('re.replace(principal.hostname, "-", |');
     const s = signatureHelp(a, pos)!;
-    assert.match(s.signatures[0].label, /^strings\.concat/);
-    assert.equal(s.activeParameter, 1);
+    assert.match(s.signatures[0].label, /^re\.replace/);
+    assert.equal(s.activeParameter, 2);
+    const variadic = at('strings.concat(principal.hostname, "-", |');
+    assert.equal(signatureHelp(variadic.a, variadic.pos)!.activeParameter, 0, 'the repeated parameter');
     const first = at('re.regex(|');
     assert.equal(signatureHelp(first.a, first.pos)!.activeParameter, 0);
     const outside = at('re.regex(a.b, "x") |');
