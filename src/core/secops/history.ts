@@ -49,6 +49,17 @@ export function saveQuery(saved: readonly SavedQuery[], name: string, query: str
   return [...rest, entry].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** Renames a saved query; refuses a name another saved query already has. */
+export function renameSaved(saved: readonly SavedQuery[], from: string, to: string): SavedQuery[] {
+  const trimmed = to.trim();
+  if (trimmed === '') throw new Error('A saved query needs a name.');
+  if (trimmed.length > 200) throw new Error('Keep the name under 200 characters.');
+  if (!saved.some((s) => s.name === from)) throw new Error(`There is no saved query "${from}".`);
+  if (saved.some((s) => s.name !== from && s.name.toLowerCase() === trimmed.toLowerCase()))
+    throw new Error(`A saved query is already called "${trimmed}"; pick another name.`);
+  return saved.map((s) => (s.name === from ? { ...s, name: trimmed } : s)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
 export function removeSaved(saved: readonly SavedQuery[], name: string): SavedQuery[] {
   return saved.filter((s) => s.name !== name);
 }

@@ -20,17 +20,22 @@ import {
   readHistory,
   readSaved,
   removeSaved,
+  renameSaved,
   saveQuery,
   type SavedQuery,
 } from '../../core/secops/history';
 import { registerCommand } from '../../platform/commands';
 import type { Services } from '../services';
 import { SearchController } from './controller';
+import { SearchViewProvider, queryOfNode, type SearchViewNode } from './view';
 import { PIVOT_VIEW_TYPE, RESULTS_VIEW_TYPE } from './panel';
 
 const TIME_RANGE_KEY = 'cloudbench.search.timeRange';
 const HISTORY_KEY = 'cloudbench.search.history';
 const SAVED_KEY = 'cloudbench.search.savedQueries';
+
+/** Set while the feature is active: redraws the Search view after history or saved queries change. */
+let refreshSearchView = (): void => undefined;
 
 let shared: { controller: SearchController; timeRange: () => TimeRangeSpec } | undefined;
 /** The running search feature: notebooks run cells with its client, rate limiter and budget. */
@@ -191,7 +196,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
         timeRange: describeTimeRange(timeRange.spec),
         events,
       });
-      void context.workspaceState.update(HISTORY_KEY, history);
+      void context.workspaceState.update(HISTORY_KEY, history).then(() => refreshSearchView());
     }),
   );
   const runStored = async (query: string): Promise<void> => {
@@ -211,12 +216,74 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     }
     await runStored(picked.query);
   });
+  // ---- the Search view ----------------------------------------------------------------------------
+  const searchView = new SearchViewProvider(context.workspaceState, { history: HISTORY_KEY, saved: SAVED_KEY });
+  refreshSearchView = () => searchView.refresh();
+  context.subscriptions.push(
+    searchView,
+    vscode.window.createTreeView('cloudbench.search', { treeDataProvider: searchView, showCollapseAll: false }),
+    { dispose: () => (refreshSearchView = () => undefined) },
+  );
+  const nodeQuery = (node: unknown): string => {
+    const query = queryOfNode(node);
+    if (query === undefined) throw new Error('Pick a query in the Search view first.');
+    return query;
+  };
+  registerCommand(context, 'cloudbench.search.view.run', async (node?: unknown) => runStored(nodeQuery(node)));
+  registerCommand(context, 'cloudbench.search.view.open', async (node?: unknown) => {
+    const doc = await vscode.workspace.openTextDocument({ content: nodeQuery(node), language: 'udm' });
+    await vscode.window.showTextDocument(doc);
+  });
+  registerCommand(context, 'cloudbench.search.view.rename', async (node?: unknown) => {
+    const n = node as SearchViewNode | undefined;
+    if (n?.kind !== 'saved') throw new Error('Pick a saved query in the Search view first.');
+    const saved = readSaved(context.workspaceState.get(SAVED_KEY));
+    const name = await vscode.window.showInputBox({
+      title: `Rename Saved Query "${n.saved.name}"`,
+      value: n.saved.name,
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        try {
+          renameSaved(saved, n.saved.name, v);
+          return undefined;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+    });
+    if (name === undefined || name.trim() === n.saved.name) return;
+    await context.workspaceState.update(SAVED_KEY, renameSaved(saved, n.saved.name, name));
+    searchView.refresh();
+  });
+  registerCommand(context, 'cloudbench.search.view.delete', async (node?: unknown) => {
+    const n = node as SearchViewNode | undefined;
+    if (n?.kind !== 'saved') throw new Error('Pick a saved query in the Search view first.');
+    const answer = await vscode.window.showWarningMessage(
+      `Delete the saved query "${n.saved.name}"?`,
+      { modal: true },
+      'Delete',
+    );
+    if (answer !== 'Delete') return;
+    await context.workspaceState.update(
+      SAVED_KEY,
+      removeSaved(readSaved(context.workspaceState.get(SAVED_KEY)), n.saved.name),
+    );
+    searchView.refresh();
+  });
+  registerCommand(context, 'cloudbench.search.view.refresh', () => searchView.refresh());
+  registerCommand(context, 'cloudbench.search.view.save', (node?: unknown) =>
+    vscode.commands.executeCommand('cloudbench.search.saveQuery', node),
+  );
+
   registerCommand(context, 'cloudbench.search.saveQuery', async (uri?: unknown) => {
-    const document = await documentFor(uri);
-    const editor = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor : undefined;
-    const query = (
-      editor && !editor.selection.isEmpty ? document.getText(editor.selection) : document.getText()
-    ).trim();
+    const fromView = queryOfNode(uri);
+    let query: string;
+    if (fromView !== undefined) query = fromView.trim();
+    else {
+      const document = await documentFor(uri);
+      const editor = vscode.window.activeTextEditor?.document === document ? vscode.window.activeTextEditor : undefined;
+      query = (editor && !editor.selection.isEmpty ? document.getText(editor.selection) : document.getText()).trim();
+    }
     if (query === '') throw new Error('The query is empty: there is nothing to save.');
     const saved = readSaved(context.workspaceState.get(SAVED_KEY));
     const name = await vscode.window.showInputBox({
@@ -229,6 +296,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     });
     if (name === undefined) return;
     await context.workspaceState.update(SAVED_KEY, saveQuery(saved, name, query, new Date()));
+    refreshSearchView();
     void vscode.window.showInformationMessage(
       `Saved the query as "${name.trim()}". Run it again with "Cloudbench: Run UDM Query from History…".`,
     );
@@ -445,6 +513,7 @@ async function pickStoredQuery(
             SAVED_KEY,
             removeSaved(readSaved(context.workspaceState.get(SAVED_KEY)), e.item.saved.name),
           );
+          refreshSearchView();
           pick.items = build();
         }
       }),

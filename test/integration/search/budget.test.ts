@@ -293,7 +293,7 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     for (let i = 0; i < 100 && !query.panel.posted.some((m) => m.type === 'results'); i++)
       await new Promise((r) => setTimeout(r, 50));
     assert.equal(searches.length, 1);
-    assert.equal(searches[0]!.startTime, window.startMs + 600_000, 'the restored time range, not the current one');
+    assert.equal(searches[0].startTime, window.startMs + 600_000, 'the restored time range, not the current one');
 
     const before = panels.length;
     pivot.panel.fromPage({ type: 'pivot', runId: 'restored', action: 'assetEvents.hostname', value: 'host-a' });
