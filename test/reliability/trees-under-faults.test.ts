@@ -115,7 +115,7 @@ describe('reliability: trees under faults', function () {
     await setFaults(sb, [{ method: '*', errorRate: 1, codes: ['INTERNAL'] }]);
     const models = await walk(modelsProvider(), 5, 3);
     assert.ok(
-      models.some((l) => /\[error\]/.test(l) && /INTERNAL/.test(l)),
+      models.some((l) => /\[error(\.fix)?\]/.test(l) && /INTERNAL/.test(l)),
       models.join('\n'),
     );
     const keys = await walk(keysProvider(), 3, 20);
