@@ -13,6 +13,7 @@ import { checkRequest, type SimulatedRequest } from '../../core/apikeys/check';
 import { parseToWebview, type EditorKey, type FromWebview } from '../../core/apikeys/messages';
 import type { Restrictions } from '../../core/apikeys/types';
 import { validateRestrictions, type Problem } from '../../core/apikeys/validation';
+import { el } from '../shared/dom';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -79,17 +80,6 @@ const APP_CHOICES: Array<[AppKind, string]> = [
 
 // ---------------------------------------------------------------------------------------------
 // Small DOM helpers: elements are created with text only.
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);

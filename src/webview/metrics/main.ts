@@ -33,6 +33,7 @@ import {
   type MetricsFromWebview,
   type MetricsSet,
 } from '../../core/models/metrics-messages';
+import { el } from '../shared/dom';
 
 Chart.register(
   LineController,
@@ -68,16 +69,6 @@ let banner: HTMLElement | undefined;
 const charts: Chart[] = [];
 
 // ---- DOM helpers: text only, never HTML ---------------------------------------------------------
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  ...children: Array<Node | string>
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  for (const c of children) node.append(typeof c === 'string' ? document.createTextNode(c) : c);
-  return node;
-}
 
 function section(title: string, id: string): HTMLElement {
   const s = el('section', { id, 'aria-labelledby': `${id}-title` });

@@ -15,6 +15,7 @@ import {
 import { displayText } from '../../core/secops/results/export';
 import { cellText as statsText, chartChoices, chartData, columnLabel } from '../../features/statistics/protocol';
 import type { StatsColumn } from '../../udm/stats/plan';
+import { el } from '../shared/dom';
 
 interface OutputItem {
   readonly id: string;
@@ -80,17 +81,6 @@ const STYLE = `
 .cb-detail button, .cb-bar button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground);
   border: none; padding: 2px 8px; margin: 2px 4px 2px 0; cursor: pointer; }
 `;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function isStats(v: unknown): v is KeptStatistics {
   const r = v as Partial<KeptStatistics> | null;

@@ -33,6 +33,7 @@ import {
   timesOf,
   type SortDirection,
 } from '../../core/secops/results/table';
+import { el } from '../shared/dom';
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
@@ -107,17 +108,6 @@ function savedRun(): RestoreState | undefined {
 }
 const ROW_H = 22;
 const OVERSCAN = 8;
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 // ---- layout -------------------------------------------------------------------------------------
 const app = el('div', { id: 'app' });
