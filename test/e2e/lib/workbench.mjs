@@ -88,21 +88,47 @@ export function treeRow(pane, label) {
   return pane.locator('.monaco-list-row').filter({ hasText: label }).first();
 }
 
-/** Runs a command through the palette: `title` as the palette shows it, e.g. "Cloudbench: Show Logs". */
-export async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  // Click the matching row: Enter would run whichever row the palette ranks first (a recently used
-  // or fuzzier match, such as "Run Selected UDM Query" for "Run UDM Query").
-  const row = page
-    .locator('.quick-input-widget .monaco-list-row')
-    .filter({
-      has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
-    })
-    .first();
-  await row.click();
+/**
+ * Runs a command through the palette: `title` as the palette shows it, e.g. "Cloudbench: Show Logs".
+ * The palette lists commands by the when-clauses of the moment it opens; a command that needs the
+ * focused editor (`editorLangId == udm`) is missing when the palette opened before the editor took
+ * focus, so a missing row closes the palette, focuses the active editor and opens it again.
+ */
+export async function runCommand(page, title, { attempts = 3 } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    // Click the matching row: Enter would run whichever row the palette ranks first (a recently used
+    // or fuzzier match, such as "Run Selected UDM Query" for "Run UDM Query").
+    const row = page
+      .locator('.quick-input-widget .monaco-list-row')
+      .filter({
+        has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }),
+      })
+      .first();
+    try {
+      await row.waitFor({ timeout: attempt < attempts ? 10_000 : 30_000 });
+    } catch (err) {
+      if (attempt >= attempts) throw err;
+      await page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden' });
+      await focusActiveEditor(page);
+      continue;
+    }
+    await row.click();
+    return;
+  }
+}
+
+/** Puts the keyboard focus in the text of the active editor, when there is one. */
+export async function focusActiveEditor(page) {
+  const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  if (await editor.isVisible()) {
+    await editor.click();
+    await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor();
+  }
 }
 
 /** Opens a workspace file through Quick Open (Ctrl+P). */
@@ -116,6 +142,9 @@ export async function openFile(page, fileName) {
     .first()
     .click();
   await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor();
+  // The palette's when-clauses (editorLangId) follow the focused text editor; notebooks have none.
+  if (!fileName.endsWith('nb'))
+    await page.locator('.editor-group-container.active .monaco-editor.focused').first().waitFor();
 }
 
 /**
