@@ -140,12 +140,12 @@ describe('models tree against the demo sandbox', function () {
     assert.ok(v3, 'version 3 listed');
     assert.match(String(v3.description), /deployed/);
     assert.match(
-      String(v3.tooltip),
+      v3.tooltip as string,
       /Deployed on endpoint:\n {2}• churn-online \(projects\/[^/]+\/locations\/us-central1\/endpoints\/\d+, deployed model \d+\)/,
     );
     for (const other of versions.filter((v) => v !== v3)) {
       assert.doesNotMatch(String(other.description), /deployed/, `version ${other.version.versionId}`);
-      assert.match(String(other.tooltip), /^Not deployed$/m);
+      assert.match(other.tooltip as string, /^Not deployed$/m);
     }
   });
 
@@ -153,7 +153,7 @@ describe('models tree against the demo sandbox', function () {
     const listed = provider();
     const iowa = await location(listed, 'us-central1');
     assert.match(
-      String(iowa.tooltip),
+      iowa.tooltip as string,
       /^Iowa \(us-central1\)\n.*\nLabels: cloud\.googleapis\.com\/region=us-central1$/,
     );
     locations = ['europe-west4'];
@@ -161,8 +161,8 @@ describe('models tree against the demo sandbox', function () {
     const nl = await location(configured, 'europe-west4');
     assert.equal(nl.tooltip, 'projects/cloudbench-demo/locations/europe-west4');
     await configured.resolveTreeItem(nl, nl);
-    assert.match(String(nl.tooltip), /^Netherlands \(europe-west4\)\n/);
-    assert.match(String(nl.tooltip), /Labels: cloud\.googleapis\.com\/region=europe-west4/);
+    assert.match(nl.tooltip, /^Netherlands \(europe-west4\)\n/);
+    assert.match(nl.tooltip, /Labels: cloud\.googleapis\.com\/region=europe-west4/);
   });
 
   it('browses model → versions (default marked, aliases as badges) → checkpoints and evaluations → slices', async () => {
