@@ -220,10 +220,10 @@ export async function gcloudActiveAccount(
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     const header = line.match(/^\[([^\]]+)\]$/);
-    if (header) section = header[1]!.trim().toLowerCase();
+    if (header) section = header[1].trim().toLowerCase();
     const entry = line.match(/^account\s*[=:]\s*(.*)$/);
     if (section === 'core' && entry) {
-      const account = entry[1]!.trim();
+      const account = entry[1].trim();
       return EMAIL.test(account) ? account : undefined;
     }
   }
