@@ -178,6 +178,7 @@ export function activateConnection(context: vscode.ExtensionContext, services: S
         const info = await connection.cloudTokens(undefined).describe?.();
         if (info) {
           lines.push(`Credentials: ${info.type.replace(/_/g, ' ')}${info.account ? ` ${info.account}` : ''}`);
+          if (info.accountSource === 'gcloud-config') lines.push("Account: gcloud's active account");
           lines.push(`From: ${info.origin.label}`);
           lines.push(`Universe: ${info.universeDomain}`);
           lines.push(`Quota project: ${info.quotaProject ?? 'none'}`);
