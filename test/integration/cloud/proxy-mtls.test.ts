@@ -63,7 +63,7 @@ const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toStr
 
 interface FrontEndConnection {
   servername: string;
-  alpn: string | false;
+  alpn: string | false | null;
   /** CN of the client certificate presented, if any. */
   client?: string;
 }
