@@ -353,6 +353,30 @@ describe('models commands against the sandbox', function () {
     await run('cloudbench.models.setAlias', v2);
     assert.equal((await client.getModel({ name: `${model}@golden` })).versionId, '2');
     assert.ok(!(await client.getModel({ name: `${model}@1` })).versionAliases?.includes('golden'));
+    assert.match(prompts.at(-1)!.text, /^Moved @golden from version 1 to version 2\./);
+  });
+
+  it('moving "default" asks first, names both versions, and does nothing when declined', async () => {
+    const model = await upload('default-mover');
+    await upload('default-mover', model);
+    const versions = (await provider.getChildren(await modelNode(model))).filter(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+    );
+    const v2 = versions.find((v) => v.version.versionId === '2')!;
+    const defaultNow = async () => (await client.getModel({ name: model })).versionId;
+    assert.equal(await defaultNow(), '1');
+    answers = ['default', undefined];
+    await run('cloudbench.models.setAlias', v2);
+    const ask = prompts.find((p) => p.kind === 'warning');
+    assert.ok(ask, 'a confirmation is asked');
+    assert.match(ask.text, /^Make version 2 the default version of default-mover\?/);
+    assert.match(ask.detail ?? '', /moves from version 1 to version 2/);
+    assert.equal(await defaultNow(), '1', 'declined: nothing moved');
+    prompts = [];
+    answers = ['default', 'Move Default'];
+    await run('cloudbench.models.setAlias', v2);
+    assert.equal(await defaultNow(), '2');
+    assert.match(prompts.at(-1)!.text, /^Moved @default from version 1 to version 2\./);
   });
 
   it('imports an evaluation and slices from JSON files, and explains an invalid file', async () => {
@@ -395,6 +419,14 @@ describe('models commands against the sandbox', function () {
     assert.ok(error, 'an error is shown');
     assert.match(error.text, /broken\.json \[0\]\.slice\.valeu: unknown field/);
     pickedFile = undefined;
+  });
+
+  it('Show IAM Policy opens a tab titled by the model', async () => {
+    const model = await upload('policy-holder');
+    await run('cloudbench.models.showIamPolicy', await modelNode(model));
+    const doc = opened.at(-1)!;
+    assert.ok(doc.uri.endsWith('/policy-holder · IAM policy.json'), doc.uri);
+    assert.ok(doc.uri.includes(model), doc.uri);
   });
 
   it('Show Details opens the resource as read-only proto3 JSON', async () => {
