@@ -332,10 +332,38 @@ describe('models commands against the sandbox', function () {
       .find((o) => o.title.startsWith('Copy model detach-source'));
     assert.equal(entry?.state, 'detached');
     assert.match(entry?.detail ?? '', /goes on running/);
+    const toasts = prompts.filter((p) => p.kind === 'info' && /stopped waiting/i.test(p.text));
+    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(prompts)}`);
+    assert.match(toasts[0].text, /^Copy model detach-source/);
     await assert.rejects(client.getOperation(entry.operationName!), /not|exist/i);
     sandbox.clock.advance(3600);
     const copy = await client.getModel({ name: `${PARENT}/models/detached-copy` });
     assert.equal(copy.displayName, 'detach-source');
+  });
+
+  it('Cancel in the Operations view cancels on the server and says so in one toast', async () => {
+    const model = await upload('cancel-from-view');
+    answers = ['custom-trained', 'Artifacts to Cloud Storage', 'gs://export-bucket/view/'];
+    let cancelling: Promise<unknown> | undefined;
+    onProgress = () => {
+      if (cancelling) return;
+      const entry = getOperationsRegistry()
+        .list()
+        .find((o) => o.state === 'running' && o.title === 'Export cancel-from-view as custom-trained');
+      if (!entry) return;
+      answers.push('Cancel Operation');
+      cancelling = Promise.resolve(run('cloudbench.operations.cancel', { operation: { id: entry.id } }));
+    };
+    await run('cloudbench.models.exportModel', await modelNode(model));
+    await cancelling;
+    const entry = getOperationsRegistry()
+      .list()
+      .find((o) => o.title === 'Export cancel-from-view as custom-trained');
+    assert.equal(entry?.state, 'cancelled');
+    assert.equal((await client.getOperation(entry.operationName!)).error?.code, 1, 'cancelled on the server');
+    const toasts = prompts.filter((p) => p.kind === 'info');
+    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
+    assert.equal(toasts[0].text, 'Export cancel-from-view as custom-trained: cancelled. The server cancelled it.');
   });
 
   it('Set or Move Alias moves an alias between versions', async () => {
