@@ -80,10 +80,15 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   await welcome.locator('a.monaco-button', { hasText: 'Choose Credentials File…' }).click();
   const dialog = await wb.quickInput(page, 'Choose a service-account key file');
   const input = dialog.locator('input.input');
-  await input.fill(keyFile);
-  // The dialog lists the folder of what was typed once it has read it; then its button accepts.
+  // The dialog follows what is typed once it has read the folder: go into the folder first, then
+  // name the file and accept (again, should the dialog still have been catching up).
+  await input.fill(`${keyDir}/`);
   await dialog.locator('.monaco-list-row', { hasText: 'reader.json' }).waitFor();
-  await dialog.locator('.monaco-button', { hasText: 'Use Key File' }).click();
+  for (let attempt = 1; attempt <= 5 && (await dialog.isVisible()); attempt++) {
+    await input.fill(keyFile);
+    await dialog.locator('.monaco-button', { hasText: 'Use Key File' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: 3_000 }).catch(() => {});
+  }
   await dialog.waitFor({ state: 'hidden' });
   // The setting keeps the file's path, never its contents (machine-scoped settings of a remote
   // window land in the remote machine settings).
