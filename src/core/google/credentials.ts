@@ -97,6 +97,12 @@ export interface CredentialInfo {
   type: CredentialType;
   /** Service-account e-mail (or the impersonation target); for user logins when known. */
   account?: string;
+  /**
+   * Where the account comes from: the credentials file, the signed-in login itself (the e-mail
+   * claim of the ID token the token endpoint returned), or gcloud's active account (its
+   * configuration), which names the gcloud login and may differ from the ADC login.
+   */
+  accountSource?: 'credentials' | 'login' | 'gcloud-config';
   universeDomain: string;
   quotaProject?: string;
   quotaProjectSource?: 'setting' | 'GOOGLE_CLOUD_QUOTA_PROJECT' | 'credentials';
@@ -182,6 +188,59 @@ export function gcloudConfigDir(
   if (env['CLOUDSDK_CONFIG']) return env['CLOUDSDK_CONFIG'];
   if (platform === 'win32' && env['APPDATA']) return join(env['APPDATA'], 'gcloud');
   return join(home, '.config', 'gcloud');
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * gcloud's active account (what `gcloud config get account` prints), read from its configuration
+ * files: CLOUDSDK_CORE_ACCOUNT, else `account` in the [core] section of the active configuration
+ * (CLOUDSDK_ACTIVE_CONFIG_NAME, else the `active_config` file, else "default"). Only an e-mail
+ * address is returned; nothing else of the files is read out.
+ */
+export async function gcloudActiveAccount(
+  env: Record<string, string | undefined> = process.env,
+  home: string = homedir(),
+  platform: NodeJS.Platform = process.platform,
+): Promise<string | undefined> {
+  const fromEnv = env['CLOUDSDK_CORE_ACCOUNT']?.trim();
+  if (fromEnv) return EMAIL.test(fromEnv) ? fromEnv : undefined;
+  const dir = gcloudConfigDir(env, home, platform);
+  let name = env['CLOUDSDK_ACTIVE_CONFIG_NAME']?.trim();
+  if (!name) name = (await readFile(join(dir, 'active_config'), 'utf8').catch(() => '')).trim() || 'default';
+  // A configuration name is a plain word; anything else is not looked up (no path from a file).
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) return undefined;
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'configurations', `config_${name}`), 'utf8');
+  } catch {
+    return undefined;
+  }
+  let section = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const header = line.match(/^\[([^\]]+)\]$/);
+    if (header) section = header[1].trim().toLowerCase();
+    const entry = line.match(/^account\s*[=:]\s*(.*)$/);
+    if (section === 'core' && entry) {
+      const account = entry[1].trim();
+      return EMAIL.test(account) ? account : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The e-mail claim of an ID token (a JWT), without verifying it: it is shown, never trusted. */
+export function emailOfIdToken(idToken: unknown): string | undefined {
+  if (typeof idToken !== 'string') return undefined;
+  const payload = idToken.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { email?: unknown };
+    return typeof claims.email === 'string' && EMAIL.test(claims.email) ? claims.email : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -554,10 +613,20 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
         `The credentials in ${origin.label} belong to the universe "${fileUniverse}", but Cloudbench is set to "${universe}" (cloudbench.universeDomain or GOOGLE_CLOUD_UNIVERSE_DOMAIN); nothing was sent. Use credentials of "${universe}" or change the setting.`,
       );
     }
-    const account =
+    const fileAccount =
       str(json?.['client_email']) ??
       str(json?.['service_account_impersonation_url'])?.match(/serviceAccounts\/([^:/]+)/)?.[1] ??
       str(json?.['account']);
+    // A gcloud user login names no account in its file; gcloud's own configuration does.
+    const gcloudAccount =
+      !fileAccount && type === 'authorized_user' && origin.kind === 'gcloud'
+        ? await gcloudActiveAccount(env, options.home)
+        : undefined;
+    const account = fileAccount
+      ? { account: fileAccount, accountSource: 'credentials' as const }
+      : gcloudAccount
+        ? { account: gcloudAccount, accountSource: 'gcloud-config' as const }
+        : {};
     const quota = options.quotaProject?.trim()
       ? { quotaProject: options.quotaProject.trim(), quotaProjectSource: 'setting' as const }
       : env['GOOGLE_CLOUD_QUOTA_PROJECT']?.trim()
@@ -571,7 +640,7 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
     const info: CredentialInfo = {
       origin,
       type,
-      ...(account ? { account } : {}),
+      ...account,
       universeDomain: universe,
       ...quota,
       requestedScopes: options.scopes,
@@ -612,7 +681,14 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
   };
 
   const checkScopes = (l: Loaded, client: AuthClient): void => {
-    const scope = (client as { credentials?: { scope?: unknown } }).credentials?.scope;
+    const credentials = (client as { credentials?: { scope?: unknown; id_token?: unknown } }).credentials;
+    // A user login asked for openid/email (gcloud does) gets an ID token: its e-mail is the identity.
+    const email = l.info.type === 'authorized_user' ? emailOfIdToken(credentials?.id_token) : undefined;
+    if (email) {
+      l.info.account = email;
+      l.info.accountSource = 'login';
+    }
+    const scope = credentials?.scope;
     if (typeof scope !== 'string' || scope === '') return;
     const granted = scope.split(/\s+/).filter(Boolean);
     l.info.grantedScopes = granted;

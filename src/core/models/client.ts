@@ -445,10 +445,16 @@ export class ModelRegistryClient {
     if (!entry) {
       entry = (async () => {
         const choice = await chooseEndpoint({ ...this.options.endpoint, ...(location ? { location } : {}) });
+        const credentials = channelCredentials(choice);
         return {
-          client: new grpc.Client(choice.address, channelCredentials(choice), {
-            'grpc.primary_user_agent': `cloudbench/${CLIENT_VERSION}`,
-          }),
+          client: withGrpcProxyVariables(
+            () =>
+              new grpc.Client(choice.address, credentials, {
+                'grpc.primary_user_agent': `cloudbench/${CLIENT_VERSION}`,
+                // The loopback sandbox is never reached through a proxy (the proxy's loopback is not ours).
+                ...(choice.plaintext ? { 'grpc.enable_http_proxy': 0 } : {}),
+              }),
+          ),
           choice,
         };
       })();
@@ -971,6 +977,31 @@ function grpcVersion(): string {
     }
   }
   return cachedGrpcVersion;
+}
+
+/**
+ * grpc-js reads only the lower-case proxy variables (grpc_proxy, https_proxy, http_proxy and
+ * no_grpc_proxy, no_proxy), while REST calls honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY too. So
+ * that a proxy set in upper case carries the Vertex AI calls as well, the upper-case values are
+ * lent to the lower-case names while a channel is built (grpc-js reads them only then) and taken
+ * back at once; lower-case values already set win, as they do for grpc-js.
+ */
+export function withGrpcProxyVariables<T>(build: () => T, env: NodeJS.ProcessEnv = process.env): T {
+  const lent: string[] = [];
+  const proxy = env['HTTPS_PROXY'] || env['HTTP_PROXY'];
+  if (proxy && !env['grpc_proxy'] && !env['https_proxy'] && !env['http_proxy']) {
+    env['https_proxy'] = proxy;
+    lent.push('https_proxy');
+  }
+  if (env['NO_PROXY'] && !env['no_grpc_proxy'] && !env['no_proxy']) {
+    env['no_proxy'] = env['NO_PROXY'];
+    lent.push('no_proxy');
+  }
+  try {
+    return build();
+  } finally {
+    for (const name of lent) delete env[name];
+  }
 }
 
 /** Plaintext for the loopback sandbox; TLS otherwise, with the client certificate when mTLS is chosen. */

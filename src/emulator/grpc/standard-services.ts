@@ -210,7 +210,8 @@ export function locationsHandlers(): ServiceHandlers<LocationsRequests> {
     name: `projects/${project}/locations/${l.id}`,
     locationId: l.id,
     displayName: l.displayName,
-    labels: {},
+    // Google's location services label each region with the region it names.
+    labels: { 'cloud.googleapis.com/region': l.id },
   });
   return {
     ListLocations(req) {

@@ -137,6 +137,14 @@ function describeCredentials(info: CredentialInfo): string {
   return `${what}, from ${info.origin.label}`;
 }
 
+function account(info: CredentialInfo): string {
+  if (!info.account) return 'not named in the credentials';
+  if (info.accountSource === 'login') return `${code(info.account)} (the signed-in login)`;
+  if (info.accountSource === 'gcloud-config')
+    return `${code(info.account)} (gcloud's active account; the application default login may be another)`;
+  return code(info.account);
+}
+
 function quota(info: CredentialInfo, service: CheckedService): string {
   if (service === 'secops') return 'not sent to SecOps';
   if (!info.quotaProject) return 'none (user credentials may be refused by API Keys: set cloudbench.quotaProject)';
@@ -172,7 +180,7 @@ export function formatConnectionReport(
     } else if (c.credentials) {
       const info = c.credentials;
       lines.push(`| Credentials | ${cell(describeCredentials(info))} |`);
-      lines.push(`| Account | ${info.account ? code(info.account) : 'not named in the credentials'} |`);
+      lines.push(`| Account | ${account(info)} |`);
       if (info.origin.file) lines.push(`| File | ${code(info.origin.file)} |`);
       lines.push(`| Universe | ${code(info.universeDomain)} |`);
       lines.push(`| Quota project | ${cell(quota(info, c.service))} |`);

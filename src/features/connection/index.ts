@@ -10,7 +10,7 @@ import {
   configuredUniverse,
   type CredentialFix,
 } from '../../core/google/credentials';
-import { planEndpoint } from '../../core/google/endpoints';
+import { planEndpoint, type EndpointPlan } from '../../core/google/endpoints';
 import type { ModelRegistryClient } from '../../core/models/client';
 import { SecOpsClient } from '../../core/secops/client';
 import { registerCommand, runFix } from '../../platform/commands';
@@ -19,6 +19,13 @@ import type { Connection, Services } from '../services';
 import { formatConnectionReport, proxyForReport, runConnectionCheck, type ServiceProbe } from './check';
 
 const log = getLogger('connection');
+
+/** Why calls go where they go, and whether the client certificate is presented there. */
+function endpointWhy(plan: EndpointPlan): string {
+  if (plan.certSource) return `${plan.reason}, with the client certificate`;
+  if (plan.mtls) return `${plan.reason}, no client certificate (cloudbench.mtls.clientCertificate)`;
+  return plan.reason;
+}
 
 /** The three probes for the current settings, built from the same pieces the features use. */
 export function connectionProbes(connection: Connection): ServiceProbe[] {
@@ -33,7 +40,7 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
     title: 'Vertex AI Model Registry',
     endpoint: () => {
       const plan = planEndpoint({ ...connection.modelsEndpointOptions(), ...(location ? { location } : {}) });
-      return Promise.resolve({ address: plan.address, why: `${plan.reason}${plan.mtls ? ', mTLS' : ''}` });
+      return Promise.resolve({ address: plan.address, why: endpointWhy(plan) });
     },
     destination: () => {
       const plan = planEndpoint({ ...connection.modelsEndpointOptions(), ...(location ? { location } : {}) });
@@ -74,7 +81,7 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
     title: 'API Keys',
     endpoint: () => {
       const plan = connection.restEndpoint('apikeys');
-      return Promise.resolve({ address: plan.baseUrl, why: `${plan.reason}${plan.mtls ? ', mTLS' : ''}` });
+      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
     },
     destination: () => Promise.resolve(`${connection.restEndpoint('apikeys').baseUrl}/v2/`),
     tokens: () => connection.cloudTokens(connection.restEndpoint('apikeys').baseUrl),
@@ -100,7 +107,7 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
     title: `Google SecOps Search (${s.secops.region})`,
     endpoint: () => {
       const plan = connection.restEndpoint('secops');
-      return Promise.resolve({ address: plan.baseUrl, why: `${plan.reason}${plan.mtls ? ', mTLS' : ''}` });
+      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
     },
     destination: () => Promise.resolve(`${connection.restEndpoint('secops').baseUrl}/v2/lists`),
     tokens: () => connection.secopsTokens(connection.restEndpoint('secops').baseUrl),
@@ -178,6 +185,7 @@ export function activateConnection(context: vscode.ExtensionContext, services: S
         const info = await connection.cloudTokens(undefined).describe?.();
         if (info) {
           lines.push(`Credentials: ${info.type.replace(/_/g, ' ')}${info.account ? ` ${info.account}` : ''}`);
+          if (info.accountSource === 'gcloud-config') lines.push("Account: gcloud's active account");
           lines.push(`From: ${info.origin.label}`);
           lines.push(`Universe: ${info.universeDomain}`);
           lines.push(`Quota project: ${info.quotaProject ?? 'none'}`);

@@ -14,6 +14,8 @@ import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
 import { configureModelsBundle, persistModelsBundleCache } from '../../core/models/bundle-host';
 import {
+  aliasMoveMessage,
+  fileTitle,
   parseModelFilter,
   isDefaultVersion,
   lastSegment,
@@ -273,7 +275,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const policy = await vscode.window.withProgress({ location: { viewId: 'cloudbench.models' } }, () =>
       need().getIamPolicy(n.resourceName, { requestedPolicyVersion: 3 }),
     );
-    await details.open(`${n.resourceName}/iam-policy`, toProto3Json('google.iam.v1.Policy', policy));
+    // The tab is titled by the resource ("churn-predictor · IAM policy"), not by a file name every policy shares.
+    await details.open(
+      `${n.resourceName}/${fileTitle(`${modelLabel(n.model)} · IAM policy`)}`,
+      toProto3Json('google.iam.v1.Policy', policy),
+    );
     if (!(policy.bindings ?? []).length)
       void vscode.window.showInformationMessage(
         `${modelLabel(n.model)} has no IAM policy of its own; access comes from the project.`,
@@ -528,7 +534,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
       provider.refresh(n.parent);
       void vscode.window.showInformationMessage(
-        `Version ${target.version.versionId} is now the default; run Delete Version on version ${n.version.versionId} again to delete it.`,
+        `Moved @default from version ${n.version.versionId} to version ${target.version.versionId}; run Delete Version on version ${n.version.versionId} again to delete it.`,
       );
       return;
     }
@@ -569,10 +575,31 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const value = alias.trim();
     if (value === '-default')
       throw new Error('The default alias cannot be removed; set "default" on another version to move it.');
+    const versionId = n.version.versionId ?? '';
+    const name = value.replace(/^-/, '');
+    // The version that holds the alias now, read from the server (the tree may be older).
+    let holder: Model | undefined;
+    for await (const v of c.listModelVersions({ name: n.modelName }))
+      if ((v.versionAliases ?? []).includes(name)) holder = v;
+    if (!value.startsWith('-') && holder?.versionId === versionId) {
+      void vscode.window.showInformationMessage(`Version ${versionId} already holds @${name}.`);
+      return;
+    }
+    if (value === 'default' && holder) {
+      const answer = await vscode.window.showWarningMessage(
+        `Make version ${versionId} the default version of ${modelLabel(n.version)}?`,
+        {
+          modal: true,
+          detail: `The "default" alias moves from version ${holder.versionId ?? '?'} to version ${versionId}. Calls that name the model without a version (get, export, and anything else that uses ${n.modelName}) then use version ${versionId}.`,
+        },
+        'Move Default',
+      );
+      if (answer !== 'Move Default') return;
+    }
     const model = await c.mergeVersionAliases({ name: n.resourceName, versionAliases: [value] });
     provider.refresh(n.parent);
     void vscode.window.showInformationMessage(
-      `Version ${n.version.versionId} aliases: ${(model.versionAliases ?? []).join(', ') || 'none'}.`,
+      aliasMoveMessage(name, versionId, value.startsWith('-'), holder?.versionId, model.versionAliases ?? []),
     );
   });
 

@@ -3,6 +3,7 @@
 import type {
   Checkpoint,
   EvaluatedAnnotation,
+  Location,
   Model,
   ModelEvaluation,
   ModelEvaluationSlice,
@@ -83,6 +84,18 @@ export function modelTooltip(model: Model): string {
   return lines.filter(Boolean).join('\n');
 }
 
+/** Hover text of a location: resource name, display name and labels as the service reports them. */
+export function locationTooltip(location: Location, resourceName: string): string {
+  const labels = Object.entries(location.labels ?? {});
+  return [
+    location.displayName ? `${location.displayName} (${location.locationId ?? lastSegment(resourceName)})` : '',
+    resourceName,
+    labels.length ? `Labels: ${labels.map(([k, v]) => `${k}=${v}`).join(', ')}` : 'Labels: none',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
 /** "Version 3" with aliases as badges: "Version 3  [default] [golden]". */
 export function versionLabel(version: Model): string {
   return `Version ${version.versionId ?? '?'}`;
@@ -97,16 +110,40 @@ export function versionDescription(version: Model): string {
   const badges = aliasBadges(version);
   if (badges) parts.push(badges);
   if (isDefaultVersion(version)) parts.push('★ default');
+  const endpoints = deployedEndpoints(version);
+  if (endpoints.length) parts.push(endpoints.length === 1 ? 'deployed' : `deployed on ${endpoints.length} endpoints`);
   const created = formatTime(version.versionCreateTime);
   if (created) parts.push(`created ${created}`);
   return parts.join(' · ');
 }
 
-export function versionTooltip(version: Model): string {
+/** The endpoints a version is deployed on (one entry per endpoint), from the Model's deployedModels. */
+export function deployedEndpoints(version: Model): string[] {
+  return [...new Set((version.deployedModels ?? []).map((d) => d.endpoint ?? '').filter(Boolean))];
+}
+
+/** "Deployed on: churn-online (projects/…/endpoints/123, deployed model 456)", one line per endpoint. */
+function deploymentLines(version: Model, endpointNames?: ReadonlyMap<string, string>): string[] {
+  const refs = version.deployedModels ?? [];
+  if (!refs.length) return ['Not deployed'];
+  return [
+    `Deployed on ${deployedEndpoints(version).length === 1 ? 'endpoint' : 'endpoints'}:`,
+    ...refs.map((d) => {
+      const endpoint = d.endpoint ?? '';
+      const display = endpointNames?.get(endpoint);
+      const id = d.deployedModelId ? `, deployed model ${d.deployedModelId}` : '';
+      return `  • ${display ? `${display} (${endpoint}${id})` : `${endpoint}${id}`}`;
+    }),
+  ];
+}
+
+/** `endpointNames`: endpoint resource name → display name, when the location's endpoints were listed. */
+export function versionTooltip(version: Model, endpointNames?: ReadonlyMap<string, string>): string {
   return [
     `${modelLabel(version)}, version ${version.versionId ?? '?'}${isDefaultVersion(version) ? ' (default version)' : ''}`,
     `Name: ${splitVersion(version.name ?? '').model}@${version.versionId ?? ''}`,
     `Aliases: ${(version.versionAliases ?? []).join(', ') || 'none'}`,
+    ...deploymentLines(version, endpointNames),
     version.versionDescription ? `Description: ${version.versionDescription}` : '',
     version.versionCreateTime ? `Created: ${formatTime(version.versionCreateTime)}` : '',
     version.versionUpdateTime ? `Updated: ${formatTime(version.versionUpdateTime)}` : '',
@@ -207,4 +244,27 @@ export function modelMatches(model: Model, text: string): boolean {
 
 export function describeModelFilter(filter: ModelFilter): string {
   return filter.kind === 'contains' ? `name contains "${filter.text}"` : `filter: ${filter.expression}`;
+}
+
+/** What an alias change did, naming the version the alias left: "Moved @golden from version 1 to version 2." */
+export function aliasMoveMessage(
+  alias: string,
+  versionId: string,
+  removed: boolean,
+  previousHolder: string | undefined,
+  aliasesNow: string[],
+): string {
+  const now = `Version ${versionId} aliases: ${aliasesNow.join(', ') || 'none'}.`;
+  if (removed)
+    return previousHolder === versionId
+      ? `Removed @${alias} from version ${versionId}. ${now}`
+      : `Version ${versionId} did not hold @${alias}; nothing removed. ${now}`;
+  if (previousHolder && previousHolder !== versionId)
+    return `Moved @${alias} from version ${previousHolder} to version ${versionId}. ${now}`;
+  return `Set @${alias} on version ${versionId} (no other version held it). ${now}`;
+}
+
+/** A tab title built from names: no path separators, so the whole text is the title. */
+export function fileTitle(text: string): string {
+  return text.replace(/[/\\]/g, '-').replace(/\s+/g, ' ').trim().slice(0, 120) || 'untitled';
 }

@@ -6,6 +6,7 @@ import type { ModelRegistryClient } from '../../core/models/client';
 import type {
   Checkpoint,
   EvaluatedAnnotation,
+  Location,
   Model,
   ModelEvaluation,
   ModelEvaluationSlice,
@@ -24,6 +25,7 @@ import {
   formatTime,
   isDefaultVersion,
   lastSegment,
+  locationTooltip,
   modelContextValue,
   modelDescription,
   modelLabel,
@@ -190,17 +192,19 @@ export class ProjectNode extends ModelsNode {
       return [new ErrorNode('the Model Registry endpoint', err)];
     }
     if (!client) return [];
-    let locations = this.ctx.configuredLocations();
+    let locations: Location[] = this.ctx.configuredLocations().map((locationId) => ({ locationId }));
     if (locations.length === 0) {
       try {
         locations = [];
-        for await (const l of client.listLocations(this.project)) if (l.locationId) locations.push(l.locationId);
+        for await (const l of client.listLocations(this.project)) if (l.locationId) locations.push(l);
       } catch (err) {
         return [new ErrorNode('locations (set cloudbench.locations to skip this call)', err)];
       }
     }
     this.locations = locations.map((l) => {
-      const node = new LocationNode(this.ctx, this.project, l);
+      // A configured location is only an ID; its display name and labels are read on hover.
+      const listed = l.name ? l : undefined;
+      const node = new LocationNode(this.ctx, this.project, l.locationId ?? '', listed);
       node.parent = this;
       return node;
     });
@@ -229,33 +233,46 @@ function pagedNodes<T>(
   });
 }
 
-/** Resource names (without version) of the models deployed on any endpoint of a location; empty if unknown. */
-async function deployedModelNames(client: ModelRegistryClient, location: string): Promise<Set<string>> {
-  const names = new Set<string>();
+/** What one endpoint listing of a location tells the rows: which models serve, and endpoint display names. */
+export interface LocationDeployments {
+  /** Resource names (without version) of the models deployed on any endpoint. */
+  models: Set<string>;
+  /** Endpoint resource name → display name. */
+  endpointNames: Map<string, string>;
+}
+
+/** The deployments of a location; empty if the endpoints cannot be listed. */
+async function locationDeployments(client: ModelRegistryClient, location: string): Promise<LocationDeployments> {
+  const found: LocationDeployments = { models: new Set(), endpointNames: new Map() };
   try {
     for await (const endpoint of client.listEndpoints(location)) {
-      for (const d of endpoint.deployedModels ?? []) if (d.model) names.add(splitVersion(d.model).model);
+      if (endpoint.name && endpoint.displayName) found.endpointNames.set(endpoint.name, endpoint.displayName);
+      for (const d of endpoint.deployedModels ?? []) if (d.model) found.models.add(splitVersion(d.model).model);
     }
   } catch {
     // The marking is a convenience: without endpoint access the tree still lists every model.
   }
-  return names;
+  return found;
 }
 
 export class LocationNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'models';
+  /** What the service says of the location (display name, labels); fetched on hover when not listed. */
+  info: Location | undefined;
   constructor(
     private readonly ctx: TreeContext,
     readonly project: string,
     readonly location: string,
+    info?: Location,
   ) {
     super(location, vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = `projects/${project}/locations/${location}`;
     this.id = `location:${project}/${location}`;
     this.contextValue = 'location';
     this.iconPath = new vscode.ThemeIcon('globe');
-    this.tooltip = this.resourceName;
+    this.info = info;
+    this.tooltip = info ? locationTooltip(info, this.resourceName) : this.resourceName;
     const filter = parseModelFilter(ctx.filter());
     if (filter) this.description = describeModelFilter(filter);
     this.emptyText = !filter
@@ -271,11 +288,11 @@ export class LocationNode extends PagedParent {
     const apiFilter = filter?.expression;
     // A model list shows only each default version's deployments; one endpoint listing per
     // location tells which models serve from any version.
-    let deployed: Promise<Set<string>> | undefined;
+    let deployed: Promise<LocationDeployments> | undefined;
     return new PagedList<ModelsNode>(async (pageToken) => {
       const client = this.ctx.client();
       if (!client) return { items: [] };
-      deployed ??= deployedModelNames(client, this.resourceName);
+      deployed ??= locationDeployments(client, this.resourceName);
       const [page, serving] = await Promise.all([
         client.listModelsPage({
           parent: this.resourceName,
@@ -286,7 +303,7 @@ export class LocationNode extends PagedParent {
         deployed,
       ]);
       return {
-        items: page.items.map((m) => new ModelNode(this.ctx, m, serving.has(splitVersion(m.name ?? '').model))),
+        items: page.items.map((m) => new ModelNode(this.ctx, m, serving)),
         nextPageToken: page.nextPageToken,
       };
     });
@@ -298,11 +315,11 @@ export class LocationNode extends PagedParent {
    * matches or reach the end of the location.
    */
   private containsList(text: string): PagedList<ModelsNode> {
-    let deployed: Promise<Set<string>> | undefined;
+    let deployed: Promise<LocationDeployments> | undefined;
     return new PagedList<ModelsNode>(async (pageToken) => {
       const client = this.ctx.client();
       if (!client) return { items: [] };
-      deployed ??= deployedModelNames(client, this.resourceName);
+      deployed ??= locationDeployments(client, this.resourceName);
       const wanted = pageSizeOf(this.ctx);
       const found: Model[] = [];
       let token = pageToken;
@@ -318,7 +335,7 @@ export class LocationNode extends PagedParent {
       } while (token && found.length < wanted);
       const serving = await deployed;
       return {
-        items: found.map((m) => new ModelNode(this.ctx, m, serving.has(splitVersion(m.name ?? '').model))),
+        items: found.map((m) => new ModelNode(this.ctx, m, serving)),
         nextPageToken: token,
       };
     });
@@ -326,6 +343,19 @@ export class LocationNode extends PagedParent {
 
   /** Models looked at so far by a name filter (for the view's message). */
   scanned = 0;
+
+  /** Fills the tooltip with the location's display name and labels (configured locations are not listed). */
+  async resolveInfo(): Promise<void> {
+    if (this.info) return;
+    const client = this.ctx.client();
+    if (!client) return;
+    try {
+      this.info = await client.getLocation(this.resourceName);
+      this.tooltip = locationTooltip(this.info, this.resourceName);
+    } catch (err) {
+      this.tooltip = `${this.resourceName}\nDisplay name and labels could not be read: ${describeError(err)}`;
+    }
+  }
 }
 
 export class ModelNode extends PagedParent {
@@ -334,10 +364,11 @@ export class ModelNode extends PagedParent {
   constructor(
     private readonly ctx: TreeContext,
     readonly model: Model,
-    anyVersionDeployed = false,
+    private readonly deployments?: LocationDeployments,
   ) {
     super(modelLabel(model), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = splitVersion(model.name ?? '').model;
+    const anyVersionDeployed = deployments?.models.has(this.resourceName) ?? false;
     this.id = `model:${this.resourceName}`;
     this.contextValue = modelContextValue(model);
     this.description = modelDescription(model, anyVersionDeployed);
@@ -351,7 +382,7 @@ export class ModelNode extends PagedParent {
     return pagedNodes(
       this.ctx,
       (client, page) => client.listModelVersionsPage({ name: this.resourceName, orderBy: 'create_time desc', ...page }),
-      (v) => new VersionNode(this.ctx, v),
+      (v) => new VersionNode(this.ctx, v, this.deployments?.endpointNames),
     );
   }
 
@@ -367,14 +398,17 @@ export class VersionNode extends PagedParent {
   constructor(
     private readonly ctx: TreeContext,
     readonly version: Model,
+    endpointNames?: ReadonlyMap<string, string>,
   ) {
     super(versionLabel(version), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = versionName(version);
     this.id = `version:${this.resourceName}`;
     this.contextValue = versionContextValue(version);
     this.description = versionDescription(version);
-    this.tooltip = versionTooltip(version);
-    this.iconPath = new vscode.ThemeIcon(isDefaultVersion(version) ? 'star-full' : 'versions');
+    this.tooltip = versionTooltip(version, endpointNames);
+    this.iconPath = new vscode.ThemeIcon(
+      isDefaultVersion(version) ? 'star-full' : (version.deployedModels ?? []).length ? 'rocket' : 'versions',
+    );
   }
 
   get modelName(): string {
@@ -588,6 +622,12 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
 
   getTreeItem(element: ModelsNode): vscode.TreeItem {
     return element;
+  }
+
+  /** Hovering a location the service did not list (a configured one) reads its display name and labels. */
+  async resolveTreeItem(item: vscode.TreeItem, element: ModelsNode): Promise<vscode.TreeItem> {
+    if (element instanceof LocationNode) await element.resolveInfo();
+    return item;
   }
 
   getParent(element: ModelsNode): ModelsNode | undefined {

@@ -354,9 +354,15 @@ export class SearchController implements vscode.Disposable {
       limit,
       window,
     };
+    const answered = Date.now();
     this.arrange(run);
     this.remember(run);
+    const arranged = Date.now();
     postResults(panel, run.info, defaultColumns('udm'), run.rows, run.moreDataAvailable);
+    // Where the time between the answer and the panel goes (npm run bench -- editor reads this line).
+    log.info(
+      `udmSearch: ${run.rows.length} events shown; arranged in ${arranged - answered} ms, posted in ${Date.now() - arranged} ms`,
+    );
     this.runEmitter.fire({ query, window, events: run.rows.length });
     return run;
   }

@@ -49,7 +49,14 @@ async function run(s: Scenario): Promise<Record<string, unknown>> {
         await client.listKeys('proj-1', { pageSize: 1 });
       }
     }
-    return { name: s.name, ok: true, baseUrl: plan.baseUrl };
+    const info = await tokens.describe?.();
+    return {
+      name: s.name,
+      ok: true,
+      baseUrl: plan.baseUrl,
+      account: info?.account,
+      accountSource: info?.accountSource,
+    };
   } catch (err) {
     return {
       name: s.name,

@@ -69,6 +69,8 @@ function makeCertificates(dir: string): { ca: string; cert: string; key: string 
   };
 }
 
+const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+
 const listen = (server: Server): Promise<number> =>
   new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 
@@ -80,7 +82,15 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
   let google: Server;
   let proxy: Server;
   let proxyPort = 0;
-  let results: Array<{ name: string; ok: boolean; error?: string; problem?: string; baseUrl?: string }> = [];
+  let results: Array<{
+    name: string;
+    ok: boolean;
+    error?: string;
+    problem?: string;
+    baseUrl?: string;
+    account?: string;
+    accountSource?: string;
+  }> = [];
   const result = (name: string): (typeof results)[number] => {
     const r = results.find((x) => x.name === name);
     assert.ok(r, `no result for ${name}`);
@@ -109,6 +119,8 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
               expires_in: 3599,
               token_type: 'Bearer',
               scope: `openid https://www.googleapis.com/auth/userinfo.email ${'https://www.googleapis.com/auth/cloud-platform'}`,
+              // What Google returns to a login that asked for openid and email, as gcloud's does.
+              id_token: `${b64({ alg: 'RS256' })}.${b64({ email: 'ana@example.com', sub: '1' })}.signature`,
             });
           }
           return json(200, { access_token: SA_TOKEN, expires_in: 3599, token_type: 'Bearer' });
@@ -237,6 +249,9 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
       name: 'user-apikeys',
       ok: true,
       baseUrl: 'https://apikeys.googleapis.com',
+      // The signed-in identity, from the ID token of the login (the file itself names no account).
+      account: 'ana@example.com',
+      accountSource: 'login',
     });
     const call = apiCalls('apikeys.googleapis.com').find(
       (s) => s.headers.authorization === `Bearer ${USER_TOKEN}` && s.headers['x-goog-user-project'],
@@ -259,6 +274,8 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
       name: 'secops-sa',
       ok: true,
       baseUrl: 'https://europe-backstory.googleapis.com',
+      account: 'search@secops-proj.iam.gserviceaccount.com',
+      accountSource: 'credentials',
     });
     const calls = apiCalls('europe-backstory.googleapis.com');
     assert.equal(calls.length, 2);
@@ -300,7 +317,7 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
 
   it('no token, refresh token, secret or key material appears in any message', () => {
     const text = JSON.stringify(results);
-    for (const secret of [USER_TOKEN, SA_TOKEN, 'secret-for-tests', 'PRIVATE KEY', '"good"'])
+    for (const secret of [USER_TOKEN, SA_TOKEN, 'secret-for-tests', 'PRIVATE KEY', '"good"', '.signature'])
       assert.ok(!text.includes(secret), secret);
   });
 });

@@ -10,6 +10,7 @@ import {
 import { planRestEndpoint } from '../../../src/core/google/endpoints';
 import { DEFAULT_RETRY } from '../../../src/core/google/retry';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
+import { formatConnectionReport, type ServiceCheck } from '../../../src/features/connection/check';
 import type * as ConnectionModule from '../../../src/features/connection';
 import type { Connection } from '../../../src/features/services';
 import { useFakeVscode } from '../../unit/fakes/vscode';
@@ -92,5 +93,34 @@ describe('Check Connection against the sandbox', () => {
       /\| Credentials \| The credentials file in cloudbench\.secops\.credentialsFile is not valid JSON/,
     );
     assert.match(report, /ListReferenceLists \(1 item\) \| not tried/);
+  });
+
+  it('names the account and where it comes from, so a gcloud account is not taken for the ADC login', () => {
+    const check = (account?: string, accountSource?: 'credentials' | 'login' | 'gcloud-config'): ServiceCheck => ({
+      service: 'apikeys',
+      title: 'API Keys',
+      endpoint: { address: 'https://apikeys.googleapis.com', why: 'global' },
+      sandbox: false,
+      credentials: {
+        origin: { kind: 'gcloud', file: '/h/adc.json', label: 'application default credentials (/h/adc.json)' },
+        type: 'authorized_user',
+        ...(account ? { account } : {}),
+        ...(accountSource ? { accountSource } : {}),
+        universeDomain: 'googleapis.com',
+        requestedScopes: ['https://www.googleapis.com/auth/cloud-platform'],
+      },
+      token: { ok: true },
+      call: { name: 'ListKeys (1 item)', ok: true, latencyMs: 5, summary: 'no keys' },
+    });
+    const report = (c: ServiceCheck): string => formatConnectionReport([c], { universeDomain: 'googleapis.com' });
+    assert.match(
+      report(check('ana@example.com', 'login')),
+      /\| Account \| `ana@example\.com` \(the signed-in login\) \|/,
+    );
+    assert.match(
+      report(check('bo@example.com', 'gcloud-config')),
+      /\| Account \| `bo@example\.com` \(gcloud's active account; the application default login may be another\) \|/,
+    );
+    assert.match(report(check()), /\| Account \| not named in the credentials \|/);
   });
 });

@@ -332,10 +332,38 @@ describe('models commands against the sandbox', function () {
       .find((o) => o.title.startsWith('Copy model detach-source'));
     assert.equal(entry?.state, 'detached');
     assert.match(entry?.detail ?? '', /goes on running/);
+    const toasts = prompts.filter((p) => p.kind === 'info' && /stopped waiting/i.test(p.text));
+    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(prompts)}`);
+    assert.match(toasts[0].text, /^Copy model detach-source/);
     await assert.rejects(client.getOperation(entry.operationName!), /not|exist/i);
     sandbox.clock.advance(3600);
     const copy = await client.getModel({ name: `${PARENT}/models/detached-copy` });
     assert.equal(copy.displayName, 'detach-source');
+  });
+
+  it('Cancel in the Operations view cancels on the server and says so in one toast', async () => {
+    const model = await upload('cancel-from-view');
+    answers = ['custom-trained', 'Artifacts to Cloud Storage', 'gs://export-bucket/view/'];
+    let cancelling: Promise<unknown> | undefined;
+    onProgress = () => {
+      if (cancelling) return;
+      const entry = getOperationsRegistry()
+        .list()
+        .find((o) => o.state === 'running' && o.title === 'Export cancel-from-view as custom-trained');
+      if (!entry) return;
+      answers.push('Cancel Operation');
+      cancelling = Promise.resolve(run('cloudbench.operations.cancel', { operation: { id: entry.id } }));
+    };
+    await run('cloudbench.models.exportModel', await modelNode(model));
+    await cancelling;
+    const entry = getOperationsRegistry()
+      .list()
+      .find((o) => o.title === 'Export cancel-from-view as custom-trained');
+    assert.equal(entry?.state, 'cancelled');
+    assert.equal((await client.getOperation(entry.operationName!)).error?.code, 1, 'cancelled on the server');
+    const toasts = prompts.filter((p) => p.kind === 'info');
+    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
+    assert.equal(toasts[0].text, 'Export cancel-from-view as custom-trained: cancelled. The server cancelled it.');
   });
 
   it('Set or Move Alias moves an alias between versions', async () => {
@@ -353,6 +381,30 @@ describe('models commands against the sandbox', function () {
     await run('cloudbench.models.setAlias', v2);
     assert.equal((await client.getModel({ name: `${model}@golden` })).versionId, '2');
     assert.ok(!(await client.getModel({ name: `${model}@1` })).versionAliases?.includes('golden'));
+    assert.match(prompts.at(-1)!.text, /^Moved @golden from version 1 to version 2\./);
+  });
+
+  it('moving "default" asks first, names both versions, and does nothing when declined', async () => {
+    const model = await upload('default-mover');
+    await upload('default-mover', model);
+    const versions = (await provider.getChildren(await modelNode(model))).filter(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+    );
+    const v2 = versions.find((v) => v.version.versionId === '2')!;
+    const defaultNow = async () => (await client.getModel({ name: model })).versionId;
+    assert.equal(await defaultNow(), '1');
+    answers = ['default', undefined];
+    await run('cloudbench.models.setAlias', v2);
+    const ask = prompts.find((p) => p.kind === 'warning');
+    assert.ok(ask, 'a confirmation is asked');
+    assert.match(ask.text, /^Make version 2 the default version of default-mover\?/);
+    assert.match(ask.detail ?? '', /moves from version 1 to version 2/);
+    assert.equal(await defaultNow(), '1', 'declined: nothing moved');
+    prompts = [];
+    answers = ['default', 'Move Default'];
+    await run('cloudbench.models.setAlias', v2);
+    assert.equal(await defaultNow(), '2');
+    assert.match(prompts.at(-1)!.text, /^Moved @default from version 1 to version 2\./);
   });
 
   it('imports an evaluation and slices from JSON files, and explains an invalid file', async () => {
@@ -395,6 +447,14 @@ describe('models commands against the sandbox', function () {
     assert.ok(error, 'an error is shown');
     assert.match(error.text, /broken\.json \[0\]\.slice\.valeu: unknown field/);
     pickedFile = undefined;
+  });
+
+  it('Show IAM Policy opens a tab titled by the model', async () => {
+    const model = await upload('policy-holder');
+    await run('cloudbench.models.showIamPolicy', await modelNode(model));
+    const doc = opened.at(-1)!;
+    assert.ok(doc.uri.endsWith('/policy-holder · IAM policy.json'), doc.uri);
+    assert.ok(doc.uri.includes(model), doc.uri);
   });
 
   it('Show Details opens the resource as read-only proto3 JSON', async () => {

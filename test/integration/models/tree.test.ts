@@ -124,6 +124,47 @@ describe('models tree against the demo sandbox', function () {
     assert.ok(undeployed.length > 0, 'models without deployments are not marked');
   });
 
+  it('says which versions are deployed, naming the endpoints in the tooltip', async () => {
+    // The demo serves churn-predictor version 3 from the endpoint churn-online; version 4 is the default.
+    pageSize = 100;
+    const p = provider();
+    const churn = (await p.getChildren(await location(p, 'us-central1'))).find(
+      (n): n is InstanceType<typeof tree.ModelNode> =>
+        n instanceof tree.ModelNode && n.resourceName.endsWith('/models/churn-predictor'),
+    );
+    assert.ok(churn, 'churn-predictor listed');
+    const versions = (await p.getChildren(churn)).filter(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+    );
+    const v3 = versions.find((v) => v.version.versionId === '3');
+    assert.ok(v3, 'version 3 listed');
+    assert.match(String(v3.description), /deployed/);
+    assert.match(
+      v3.tooltip as string,
+      /Deployed on endpoint:\n {2}• churn-online \(projects\/[^/]+\/locations\/us-central1\/endpoints\/\d+, deployed model \d+\)/,
+    );
+    for (const other of versions.filter((v) => v !== v3)) {
+      assert.doesNotMatch(String(other.description), /deployed/, `version ${other.version.versionId}`);
+      assert.match(other.tooltip as string, /^Not deployed$/m);
+    }
+  });
+
+  it("shows a location's display name and labels on hover, listed or configured", async () => {
+    const listed = provider();
+    const iowa = await location(listed, 'us-central1');
+    assert.match(
+      iowa.tooltip as string,
+      /^Iowa \(us-central1\)\n.*\nLabels: cloud\.googleapis\.com\/region=us-central1$/,
+    );
+    locations = ['europe-west4'];
+    const configured = provider();
+    const nl = await location(configured, 'europe-west4');
+    assert.equal(nl.tooltip, 'projects/cloudbench-demo/locations/europe-west4');
+    await configured.resolveTreeItem(nl, nl);
+    assert.match(nl.tooltip, /^Netherlands \(europe-west4\)\n/);
+    assert.match(nl.tooltip, /Labels: cloud\.googleapis\.com\/region=europe-west4/);
+  });
+
   it('browses model → versions (default marked, aliases as badges) → checkpoints and evaluations → slices', async () => {
     pageSize = 50;
     const p = provider();

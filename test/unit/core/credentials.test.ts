@@ -10,7 +10,9 @@ import {
   SANDBOX_TOKEN,
   SECOPS_SCOPE,
   checkCredentialsFile,
+  emailOfIdToken,
   explainTokenError,
+  gcloudActiveAccount,
   googleTokenSource,
   isLoopbackEndpoint,
   locateCredentials,
@@ -196,6 +198,58 @@ describe('credentials', () => {
     assert.equal(saInfo.account, 'svc@p.iam.gserviceaccount.com');
     assert.equal(saInfo.quotaProject, undefined);
     assert.ok(!JSON.stringify(saInfo).includes('PRIVATE KEY'));
+  });
+
+  it("names gcloud's active account for a gcloud login, from its configuration and nothing else", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'cb-acct-'));
+    const dir = join(home, '.config', 'gcloud');
+    mkdirSync(join(dir, 'configurations'), { recursive: true });
+    writeFileSync(join(dir, 'application_default_credentials.json'), USER);
+    const source = (env: Record<string, string>) =>
+      googleTokenSource({ policy, scopes: [CLOUD_PLATFORM_SCOPE], env, home });
+    // No configuration yet: no account, and nothing made up.
+    assert.equal(await gcloudActiveAccount({}, home), undefined);
+    assert.equal((await source({}).describe!()).account, undefined);
+
+    writeFileSync(
+      join(dir, 'configurations', 'config_default'),
+      '[compute]\naccount = wrong@example.com\n[core]\nproject = p\naccount = ana@example.com\n',
+    );
+    const info = await source({}).describe!();
+    assert.deepEqual([info.account, info.accountSource], ['ana@example.com', 'gcloud-config']);
+
+    // The active configuration is followed; CLOUDSDK_* variables win as they do for gcloud.
+    writeFileSync(join(dir, 'active_config'), 'work\n');
+    writeFileSync(join(dir, 'configurations', 'config_work'), '[core]\naccount=bo@corp.example\n');
+    assert.equal(await gcloudActiveAccount({}, home), 'bo@corp.example');
+    assert.equal(await gcloudActiveAccount({ CLOUDSDK_ACTIVE_CONFIG_NAME: 'default' }, home), 'ana@example.com');
+    assert.equal(await gcloudActiveAccount({ CLOUDSDK_CORE_ACCOUNT: 'env@example.com' }, home), 'env@example.com');
+    assert.equal(await gcloudActiveAccount({ CLOUDSDK_ACTIVE_CONFIG_NAME: '../../etc' }, home), undefined);
+    // A value that is not an e-mail address is not shown.
+    writeFileSync(join(dir, 'configurations', 'config_work'), '[core]\naccount = 1//refresh-token-value x\n');
+    assert.equal(await gcloudActiveAccount({}, home), undefined);
+
+    // A key file names its own account; gcloud's is not consulted for it.
+    const sa = googleTokenSource({
+      policy,
+      keyFile: write('acct-sa.json', serviceAccount()),
+      scopes: [CLOUD_PLATFORM_SCOPE],
+      env: { CLOUDSDK_CORE_ACCOUNT: 'env@example.com' },
+      home,
+    });
+    const saInfo = await sa.describe!();
+    assert.deepEqual([saInfo.account, saInfo.accountSource], ['svc@p.iam.gserviceaccount.com', 'credentials']);
+  });
+
+  it('reads the e-mail claim of an ID token and nothing from anything else', () => {
+    const jwt = (claims: unknown): string =>
+      `${Buffer.from('{"alg":"RS256"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
+    assert.equal(emailOfIdToken(jwt({ email: 'ana@example.com', sub: '1' })), 'ana@example.com');
+    assert.equal(emailOfIdToken(jwt({ sub: '1' })), undefined);
+    assert.equal(emailOfIdToken(jwt({ email: 'not an address' })), undefined);
+    assert.equal(emailOfIdToken('not-a-jwt'), undefined);
+    assert.equal(emailOfIdToken('a.%%%.c'), undefined);
+    assert.equal(emailOfIdToken(undefined), undefined);
   });
 
   it('refuses credentials of another universe before any call, naming both universes', async () => {

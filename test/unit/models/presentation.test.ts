@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
 import {
   aliasBadges,
+  aliasMoveMessage,
+  fileTitle,
+  locationTooltip,
+  versionTooltip,
   checkpointDescription,
   filterExpression,
   isDefaultVersion,
@@ -101,6 +105,59 @@ describe('models tree presentation', () => {
     assert.equal(filterExpression(''), undefined);
     assert.equal(filterExpression('churn "v2"'), 'display_name="churn \\"v2\\""');
     assert.equal(filterExpression('labels.team=risk'), 'labels.team=risk');
+  });
+
+  it('says a version is deployed and names its endpoints in the tooltip', () => {
+    const endpoint = 'projects/p/locations/l/endpoints/123';
+    const deployed = { ...plain, deployedModels: [{ endpoint, deployedModelId: '456' }] };
+    assert.equal(versionDescription(deployed), 'deployed');
+    assert.match(
+      versionDescription({ ...exportable, deployedModels: deployed.deployedModels }),
+      /★ default · deployed$/,
+    );
+    assert.doesNotMatch(versionDescription(plain), /deployed/);
+    const two = {
+      ...plain,
+      deployedModels: [
+        { endpoint, deployedModelId: '456' },
+        { endpoint: 'projects/p/locations/l/endpoints/789', deployedModelId: '1' },
+      ],
+    };
+    assert.match(versionDescription(two), /deployed on 2 endpoints/);
+    const tip = versionTooltip(deployed, new Map([[endpoint, 'churn-online']]));
+    assert.match(
+      tip,
+      /Deployed on endpoint:\n {2}• churn-online \(projects\/p\/locations\/l\/endpoints\/123, deployed model 456\)/,
+    );
+    assert.match(versionTooltip(deployed), /• projects\/p\/locations\/l\/endpoints\/123, deployed model 456/);
+    assert.match(versionTooltip(plain), /^Not deployed$/m);
+  });
+
+  it("shows a location's display name and labels on hover", () => {
+    const tip = locationTooltip(
+      { locationId: 'us-central1', displayName: 'Iowa', labels: { 'cloud.googleapis.com/region': 'us-central1' } },
+      'projects/p/locations/us-central1',
+    );
+    assert.equal(
+      tip,
+      'Iowa (us-central1)\nprojects/p/locations/us-central1\nLabels: cloud.googleapis.com/region=us-central1',
+    );
+    assert.match(locationTooltip({}, 'projects/p/locations/x'), /^projects\/p\/locations\/x\nLabels: none$/);
+  });
+
+  it('says from which version an alias left', () => {
+    assert.match(
+      aliasMoveMessage('golden', '2', false, '1', ['golden']),
+      /^Moved @golden from version 1 to version 2\./,
+    );
+    assert.match(aliasMoveMessage('golden', '2', false, undefined, ['golden']), /^Set @golden on version 2 \(no other/);
+    assert.match(aliasMoveMessage('golden', '2', true, '2', []), /^Removed @golden from version 2\. .*aliases: none/);
+    assert.match(aliasMoveMessage('golden', '2', true, '1', []), /did not hold @golden/);
+  });
+
+  it('makes tab titles without path separators', () => {
+    assert.equal(fileTitle('a/b\\c  ·  IAM policy'), 'a-b-c · IAM policy');
+    assert.equal(fileTitle('  '), 'untitled');
   });
 });
 
