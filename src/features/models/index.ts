@@ -12,6 +12,7 @@ import { getLogger } from '../../platform/log';
 import { toAbortSignal } from '../../platform/disposables';
 import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
+import { configureModelsBundle, persistModelsBundleCache } from '../../core/models/bundle-host';
 import {
   aliasMoveMessage,
   fileTitle,
@@ -132,6 +133,8 @@ function buildClient(connection: Connection): ModelRegistryClient | undefined {
     retry: s.retry,
     timeoutMs: s.timeoutMs,
     log: (m) => log.debug(m),
+    // After the first answer, not before: the cache then holds the code the call compiled too.
+    afterFirstCall: () => setTimeout(persistModelsBundleCache, 1000).unref(),
   });
 }
 
@@ -162,6 +165,11 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
 }
 
 export function activateModels(context: vscode.ExtensionContext, services: Services): void {
+  const storage = context.globalStorageUri as vscode.Uri | undefined;
+  configureModelsBundle({
+    cacheDir: storage?.scheme === 'file' ? `${storage.fsPath}/code-cache` : undefined,
+    log: (m) => log.debug(m),
+  });
   activateOperations(context);
   let connection = services.connection();
   let built: { client: ModelRegistryClient | undefined } | undefined;
