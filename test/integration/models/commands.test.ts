@@ -63,6 +63,7 @@ describe('models commands against the sandbox', function () {
     [vscode.workspace, 'openTextDocument'],
     [vscode.Uri, 'from'],
     [vscode.window, 'showOpenDialog'],
+    [vscode.window, 'tabGroups'],
   ];
   const originals = new Map<string, { had: boolean; value: unknown }>();
 
@@ -455,6 +456,46 @@ describe('models commands against the sandbox', function () {
     const doc = opened.at(-1)!;
     assert.ok(doc.uri.endsWith('/policy-holder · IAM policy.json'), doc.uri);
     assert.ok(doc.uri.includes(model), doc.uri);
+  });
+
+  it('deleting a version closes its details tabs, deleting the model closes the rest', async () => {
+    const TabInputText = vscode.TabInputText as new (uri: { toString(): string }) => object;
+    const closed: string[] = [];
+    const tabs = () =>
+      opened
+        .filter((o) => !closed.includes(o.uri))
+        .map((o) => ({ input: new TabInputText({ toString: () => o.uri }), label: o.uri }));
+    vscode.window.tabGroups = {
+      get all() {
+        return [{ tabs: tabs() }];
+      },
+      close: async (list: Array<{ label: string }>) => {
+        closed.push(...list.map((t) => t.label));
+        return true;
+      },
+    };
+    const model = await upload('short-lived');
+    await upload('short-lived', model);
+    const modelRow = await modelNode(model);
+    const versions = (await provider.getChildren(modelRow)).filter(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+    );
+    const v2 = versions.find((v) => v.version.versionId === '2')!;
+    await run('cloudbench.models.showDetails', modelRow);
+    await run('cloudbench.models.showDetails', v2);
+    const checkpoints = (await provider.getChildren(v2)).find((n) => n instanceof tree.CheckpointsNode);
+    assert.ok(checkpoints, 'the version has its checkpoints node');
+    const [modelTab, versionTab] = opened.map((o) => o.uri);
+    assert.match(versionTab, /@2\.json$/);
+
+    answers = ['Delete Version'];
+    await run('cloudbench.models.deleteVersion', v2);
+    assert.deepEqual(closed, [versionTab], "only the deleted version's tab is closed");
+    assert.match(docs!.provideTextDocumentContent({ toString: () => versionTab }), /was deleted/);
+
+    answers = ['Delete Model'];
+    await run('cloudbench.models.deleteModel', await modelNode(model));
+    assert.deepEqual(closed, [versionTab, modelTab]);
   });
 
   it('Show Details opens the resource as read-only proto3 JSON', async () => {
