@@ -1,6 +1,7 @@
 // Cold-start probe for the official @google-cloud/aiplatform client: require it, build a
-// v1beta1 ModelServiceClient for the sandbox, make one GetModel call, print the time since start.
+// v1beta1 ModelServiceClient for the sandbox, make one GetModel call, print the time (and CPU time) since start.
 const bootstrapMs = performance.now();
+const bootstrapCpu = process.cpuUsage();
 const [endpoint, name] = process.argv.slice(2);
 const { v1beta1 } = require('@google-cloud/aiplatform');
 // gax's own grpc-js copy, so the channel credentials are the type it checks for.
@@ -23,8 +24,10 @@ async function main() {
   });
   const [model] = await client.getModel({ name });
   const ms = performance.now();
+  const cpu = process.cpuUsage();
   if (!model.name) throw new Error('GetModel answered without a name');
-  process.stdout.write(`COLDSTART ${ms} BOOTSTRAP ${bootstrapMs}\n`);
+  const cpuMs = (c) => (c.user + c.system) / 1000;
+  process.stdout.write(`COLDSTART ${ms} BOOTSTRAP ${bootstrapMs} CPU ${cpuMs(cpu)} BOOTCPU ${cpuMs(bootstrapCpu)}\n`);
   await client.close();
 }
 

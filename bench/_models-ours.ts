@@ -1,23 +1,39 @@
-// Cold-start probe for Cloudbench's own Model Registry client, bundled by bench/models.mjs as the
-// extension ships it. A two-line entry script notes Node's bootstrap time, then requires this bundle
-// (so parsing the bundle counts as the client's cost) and calls run(): load the client, make one
-// GetModel call, print the time since process start.
-import { ModelRegistryClient } from '../src/core/models/client';
+// Cold-start probe for Cloudbench's own Model Registry client, loaded the way the extension loads it:
+// bench/models.mjs bundles this probe (it stands for dist/extension.js, where the loader and the
+// shared modules live) and builds dist/models-client.js as `npm run package` does; a two-line entry
+// script notes Node's bootstrap time and requires the probe. run() loads the client bundle through
+// bundle-host (with the V8 code cache in the folder given, cold or warm), makes one GetModel call,
+// prints the time since process start, then writes the code cache as the extension does after a first call.
+import { configureModelsBundle, loadModelsBundle, persistModelsBundleCache } from '../src/core/models/bundle-host';
 import type { TokenSource } from '../src/core/google/credentials';
 
 // The sandbox accepts any bearer token; a literal source keeps google-auth-library (which the
 // client does not need for loopback endpoints) out of the measurement.
 const sandboxTokens: TokenSource = { kind: 'sandbox', getAccessToken: async () => 'cloudbench-sandbox' };
 
-export async function run(bootstrapMs: number): Promise<void> {
-  const [endpoint, name] = process.argv.slice(2) as [string, string];
+const cpuMs = (): number => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+export async function run(bootstrapMs: number, bootstrapCpuMs: number): Promise<void> {
+  const [endpoint, name, bundleDir, cacheDir] = process.argv.slice(2) as [string, string, string, string];
   try {
-    const client = new ModelRegistryClient({ tokenSource: sandboxTokens, endpoint: { apiEndpoint: endpoint } });
+    configureModelsBundle({ dir: bundleDir, cacheDir: cacheDir || undefined });
+    const bundle = loadModelsBundle();
+    const client = new bundle.exports.client.ModelRegistryClient({
+      tokenSource: sandboxTokens,
+      endpoint: { apiEndpoint: endpoint },
+    });
     const model = await client.getModel({ name });
     const ms = performance.now();
+    const cpu = cpuMs();
     if (!model.name) throw new Error('GetModel answered without a name');
-    process.stdout.write(`COLDSTART ${ms} BOOTSTRAP ${bootstrapMs}\n`);
     client.close();
+    persistModelsBundleCache();
+    process.stdout.write(
+      `COLDSTART ${ms} BOOTSTRAP ${bootstrapMs} CPU ${cpu} BOOTCPU ${bootstrapCpuMs} CACHE ${bundle.cache}\n`,
+    );
   } catch (err) {
     process.stderr.write(String((err as Error)?.stack ?? err) + '\n');
     process.exit(1);

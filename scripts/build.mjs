@@ -4,6 +4,7 @@ import { build, context } from 'esbuild';
 import { readdirSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { modelsBundleOptions, splitModelsClient } from './models-bundle.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -36,17 +37,21 @@ const webviewBundles = readdirSync(webviewDir, { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(webviewDir, d.name, 'main.ts')))
   .map((d) => ({ in: `src/webview/${d.name}/main.ts`, out: d.name }));
 
+const nodeConfig = {
+  ...common,
+  outdir: 'dist',
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['vscode'],
+  mainFields: ['module', 'main'],
+};
 const configs = [
-  {
-    ...common,
-    entryPoints: nodeBundles,
-    outdir: 'dist',
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    external: ['vscode'],
-    mainFields: ['module', 'main'],
-  },
+  // The extension loads the Model Registry client (gRPC stack, proto runtime) from its own bundle on
+  // first use, with a V8 code cache (scripts/models-bundle.mjs, src/core/models/bundle-host.ts).
+  { ...nodeConfig, entryPoints: nodeBundles.filter((e) => e.out === 'extension'), plugins: [splitModelsClient(root)] },
+  { ...nodeConfig, entryPoints: nodeBundles.filter((e) => e.out !== 'extension') },
+  modelsBundleOptions(root, join(root, 'dist/models-client.js'), { minify: production }),
   ...(webviewBundles.length
     ? [
         {

@@ -24,14 +24,21 @@ export interface PollOptions<Op extends OperationLike> {
   onUpdate?(op: Op): void;
   /** Injected for tests. */
   now?: () => number;
+  /** The method that started the operation ("DeleteModel", "apikeys.keys.patch"), named in its failure. */
+  method?: string;
 }
 
 /** The error an operation finished with. */
 export class OperationFailedError extends GoogleApiError {
-  constructor(readonly operation: OperationLike) {
+  /** `method`: the call that started the operation, so its failure is explained like the call's own. */
+  constructor(
+    readonly operation: OperationLike,
+    method?: string,
+  ) {
     const code = operation.error?.code ?? 2;
     super(statusFromGrpcCode(code), operation.error?.message || `Operation ${operation.name} failed`, {
       ...(operation.error?.details ? { details: operation.error.details } : {}),
+      ...(method ? { method } : {}),
     });
   }
 }
@@ -80,6 +87,6 @@ export async function pollOperation<Op extends OperationLike>(first: Op, options
     }
     options.onUpdate?.(op);
   }
-  if (op.error && (op.error.code ?? 0) !== 0) throw new OperationFailedError(op);
+  if (op.error && (op.error.code ?? 0) !== 0) throw new OperationFailedError(op, options.method);
   return op;
 }

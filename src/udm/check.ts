@@ -72,32 +72,53 @@ interface SharedResolution {
   anyDeprecated: boolean;
 }
 
-/** The schema never changes, so resolutions are shared by every node (and document) with the same path. */
-const resolutionCache = new Map<string, SharedResolution>();
+/**
+ * The schema never changes, so resolutions are shared by every node (and document) with the same
+ * path. A trie keyed by segment name finds them without building the dotted path per node.
+ */
+interface ResolutionNode {
+  resolution?: SharedResolution;
+  children?: Map<string, ResolutionNode>;
+}
+let resolutionRoot: ResolutionNode = {};
+let resolutionCount = 0;
 const RESOLUTION_CACHE_SIZE = 20000;
 
 function resolveShared(node: FieldNode): SharedResolution {
   const segs = node.segments;
-  let key = '';
-  for (let i = segs[0]?.name === 'udm' && segs.length > 1 ? 1 : 0; i < segs.length; i++)
-    key = key === '' ? segs[i].name : `${key}.${segs[i].name}`;
-  const hit = resolutionCache.get(key);
-  if (hit) return hit;
+  const first = segs[0]?.name === 'udm' && segs.length > 1 ? 1 : 0;
+  let at = resolutionRoot;
+  for (let i = first; i < segs.length; i++) {
+    const name = segs[i].name;
+    let child = at.children?.get(name);
+    if (!child) {
+      child = {};
+      (at.children ??= new Map()).set(name, child);
+    }
+    at = child;
+  }
+  if (at.resolution) return at.resolution;
   const path = fieldPathOf(node);
   const r = resolvePath(path);
   const last = r.fields[r.fields.length - 1];
   const facts: FieldFacts = {
     fields: r.fields,
     path,
-    key,
+    key: path.join('.'),
     kind: r.freeForm || r.errorIndex >= 0 ? 'unknown' : last ? valueKind(last.type) : 'message',
     type: last ? last.type : 'm:UDM',
     repeated: r.fields.some((f) => f.repeated),
     unknown: r.errorIndex >= 0,
   };
   const shared = { facts, r, anyDeprecated: r.fields.some((f) => f.deprecated) };
-  if (resolutionCache.size >= RESOLUTION_CACHE_SIZE) resolutionCache.clear();
-  resolutionCache.set(key, shared);
+  if (resolutionCount >= RESOLUTION_CACHE_SIZE) {
+    // Unbounded input (fuzzing, pasted garbage) must not grow the cache forever; start over.
+    resolutionRoot = {};
+    resolutionCount = 0;
+    return shared;
+  }
+  resolutionCount++;
+  at.resolution = shared;
   return shared;
 }
 
@@ -284,7 +305,7 @@ class Checker {
   }
 
   /** Resolves an operand; returns field facts for field paths (and placeholders bound to one). */
-  private operand(op: Operand | null, seen = new Set<string>()): FieldFacts | undefined {
+  private operand(op: Operand | null): FieldFacts | undefined {
     if (!op) return undefined;
     switch (op.type) {
       case 'field':
@@ -292,8 +313,7 @@ class Checker {
       case 'variable': {
         const def = this.placeholders.get(op.name);
         if (!def) return undefined;
-        if (def.value.type === 'field' && !seen.has(op.name)) {
-          seen.add(op.name);
+        if (def.value.type === 'field') {
           return this.facts.get(def.value) ?? this.resolveField(def.value);
         }
         return undefined;

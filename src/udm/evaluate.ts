@@ -289,6 +289,24 @@ export class Compiler {
     }
   }
 
+  /**
+   * The values `values(op)` gives, handed one by one to `each` without building a list: for a
+   * field, the walk itself (statistics feed 200,000 events through this). `each` may also see
+   * `undefined` for a missing value, which `values` leaves out, and must return false.
+   */
+  eachValue(op: Operand, depth = 0): (event: unknown, each: (v: unknown) => boolean) => void {
+    if (op.type === 'field') return this.visitor(op);
+    if (op.type === 'variable') {
+      const def = this.ctx.check.placeholders.get(op.name);
+      if (def && depth <= 20) return this.eachValue(def.value, depth + 1);
+    }
+    const values = this.values(op, depth);
+    return (ev, each) => {
+      const list = values(ev);
+      for (let i = 0; i < list.length; i++) each(list[i]);
+    };
+  }
+
   private callValues(call: CallNode, depth: number): (event: unknown) => unknown[] {
     const fn = findFunction(call.name);
     if (!fn) return () => [];

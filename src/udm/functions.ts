@@ -59,27 +59,29 @@ export function toNum(v: unknown): number {
 let lastTsText = '';
 let lastTsValue: number | undefined;
 
+/** The decimal number written in v[a..b), or NaN when a character there is no digit. */
+function digitsAt(v: string, a: number, b: number): number {
+  let n = 0;
+  for (let i = a; i < b; i++) {
+    const c = v.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return NaN;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
 /** RFC 3339 without Date.parse: the evaluator reads a timestamp per event, so this is hot. */
 function fastRfc3339(v: string): number | undefined {
   // YYYY-MM-DDTHH:MM:SS[.frac](Z|+hh:mm|-hh:mm)
   if (v.length < 20 || v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45) return undefined;
   const sep = v.charCodeAt(10);
   if (sep !== 84 && sep !== 116 && sep !== 32) return undefined;
-  const num = (a: number, b: number): number => {
-    let n = 0;
-    for (let i = a; i < b; i++) {
-      const c = v.charCodeAt(i) - 48;
-      if (c < 0 || c > 9) return NaN;
-      n = n * 10 + c;
-    }
-    return n;
-  };
-  const y = num(0, 4);
-  const mo = num(5, 7);
-  const d = num(8, 10);
-  const h = num(11, 13);
-  const mi = num(14, 16);
-  const se = num(17, 19);
+  const y = digitsAt(v, 0, 4);
+  const mo = digitsAt(v, 5, 7);
+  const d = digitsAt(v, 8, 10);
+  const h = digitsAt(v, 11, 13);
+  const mi = digitsAt(v, 14, 16);
+  const se = digitsAt(v, 17, 19);
   if (Number.isNaN(y + mo + d + h + mi + se)) return undefined;
   let i = 19;
   if (v.charCodeAt(i) === 46) {
@@ -91,8 +93,8 @@ function fastRfc3339(v: string): number | undefined {
   if (z === 90 || z === 122) {
     if (i + 1 !== v.length) return undefined;
   } else if ((z === 43 || z === 45) && v.length === i + 6) {
-    const oh = num(i + 1, i + 3);
-    const om = num(i + 4, i + 6);
+    const oh = digitsAt(v, i + 1, i + 3);
+    const om = digitsAt(v, i + 4, i + 6);
     if (Number.isNaN(oh + om)) return undefined;
     offset = (z === 43 ? 1 : -1) * (oh * 3600 + om * 60);
   } else return undefined;

@@ -73,7 +73,24 @@ const TIME_UNITS: Record<string, TimeUnit> = {
 
 /** Lower-cased identifier when it is short enough to be a keyword, else ''. Avoids allocating per token. */
 function shortLower(t: Token): string {
-  return t.value.length <= 9 ? t.value.toLowerCase() : '';
+  const v = t.value;
+  if (v.length > 9) return '';
+  // Most identifiers are already lower case; toLowerCase() would copy them anyway.
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 65 && c <= 90) return v.toLowerCase();
+  }
+  return v;
+}
+
+/** `value` equals the lower-case ASCII `word`, ignoring case, without allocating. */
+function sameWord(value: string, word: string): boolean {
+  if (value.length !== word.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /** A replacement that repairs a malformed token, when there is an obvious one. */
@@ -169,7 +186,7 @@ class Parser {
   }
 
   private isWord(t: Token, word: string): boolean {
-    return t.kind === 'ident' && t.value.length === word.length && t.value.toLowerCase() === word;
+    return t.kind === 'ident' && sameWord(t.value, word);
   }
 
   private atSectionStart(offset = 0): boolean {
@@ -252,28 +269,35 @@ class Parser {
 
   private parseOr(): Expr | null {
     const first = this.parseAnd();
-    const items: Expr[] = first ? [first] : [];
+    // Most conditions have no `or`: the items array is made only when one comes.
+    let items: Expr[] | undefined;
+    let only: Expr | null = first;
     while (this.isWord(this.peek(), 'or')) {
       const orTok = this.next();
       const rhs = this.parseAnd();
       if (!rhs) this.errorHere(`Expected a condition after '${orTok.value}'`);
-      else items.push(rhs);
-      if (!first && items.length === 1 && rhs)
+      else if (only) {
+        items = [only, rhs];
+        only = null;
+      } else if (items) items.push(rhs);
+      else only = rhs;
+      if (!first && !items && only === rhs && rhs)
         this.error(`Expected a condition before '${orTok.value}'`, orTok.start, orTok.end);
     }
-    if (items.length === 0) return null;
-    if (items.length === 1) return items[0];
+    if (!items) return only;
     return { type: 'or', items, start: items[0].start, end: items[items.length - 1].end };
   }
 
   private parseAnd(): Expr | null {
-    const items: Expr[] = [];
+    // As in parseOr, the array is made only for a second condition.
+    let items: Expr[] | undefined;
+    let only: Expr | null = null;
     let joined = false;
     for (;;) {
       const t = this.peek();
       if (this.isWord(t, 'and')) {
         this.next();
-        if (items.length === 0) this.error(`Expected a condition before '${t.value}'`, t.start, t.end);
+        if (!items && !only) this.error(`Expected a condition before '${t.value}'`, t.start, t.end);
         if (!this.canStartCondition(this.peek()) || this.atFilterEnd()) {
           this.error(`Expected a condition after '${t.value}'`, t.start, t.end);
           break;
@@ -284,15 +308,20 @@ class Parser {
       if (this.atFilterEnd() || !this.canStartCondition(t)) break;
       // A condition on a new line without an explicit AND starts the next line's group: lines are
       // ANDed after an `or` between lines has joined its neighbours (`a` / `or b` / `c` = `(a or b) and c`).
-      if (items.length > 0 && !joined && t.newlineBefore) break;
+      if ((items || only) && !joined && t.newlineBefore) break;
       joined = false;
       const before = this.p;
       const e = this.parseUnary();
-      if (e) items.push(e);
+      if (e) {
+        if (items) items.push(e);
+        else if (only) {
+          items = [only, e];
+          only = null;
+        } else only = e;
+      }
       if (this.p === before) break;
     }
-    if (items.length === 0) return null;
-    if (items.length === 1) return items[0];
+    if (!items) return only;
     return { type: 'and', items, start: items[0].start, end: items[items.length - 1].end };
   }
 

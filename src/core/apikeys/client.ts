@@ -144,7 +144,7 @@ export class ApiKeysClient {
   /** Creates a key and waits for it. The result carries keyString: hand it to the user, never log it. */
   async createKey(project: string, request: CreateKeyRequest, options: OperationCallOptions = {}): Promise<ApiKey> {
     const op = await this.startCreateKey(project, request, options);
-    return keyFromResponse(await this.wait(op, options));
+    return keyFromResponse(await this.wait(op, options, 'apikeys.keys.create'));
   }
 
   async listKeys(project: string, options: ListKeysOptions = {}): Promise<Page<ApiKey>> {
@@ -239,7 +239,7 @@ export class ApiKeysClient {
     options: OperationCallOptions = {},
   ): Promise<ApiKey> {
     const op = await this.startUpdateKey(name, update, updateMask, etag, options);
-    return keyFromResponse(await this.wait(op, options));
+    return keyFromResponse(await this.wait(op, options, 'apikeys.keys.patch'));
   }
 
   /** Replaces the key's restrictions (every list is replaced, not merged) if its etag still matches. */
@@ -280,7 +280,7 @@ export class ApiKeysClient {
   /** Soft-deletes the key; it can be undeleted for 30 days. */
   async deleteKey(name: string, etag: string | undefined, options: OperationCallOptions = {}): Promise<ApiKey> {
     const op = await this.startDeleteKey(name, etag, options);
-    return keyFromResponse(await this.wait(op, options));
+    return keyFromResponse(await this.wait(op, options, 'apikeys.keys.delete'));
   }
 
   async startUndeleteKey(name: string, options: CallOptions = {}): Promise<Operation> {
@@ -296,7 +296,7 @@ export class ApiKeysClient {
 
   async undeleteKey(name: string, options: OperationCallOptions = {}): Promise<ApiKey> {
     const op = await this.startUndeleteKey(name, options);
-    return keyFromResponse(await this.wait(op, options));
+    return keyFromResponse(await this.wait(op, options, 'apikeys.keys.undelete'));
   }
 
   /** Finds the key a key string belongs to. `name` is empty when the key was purged. */
@@ -323,8 +323,9 @@ export class ApiKeysClient {
   }
 
   /** Polls an operation until it is done; throws OperationFailedError if it failed. */
-  wait(first: Operation, options: OperationCallOptions = {}): Promise<Operation> {
+  wait(first: Operation, options: OperationCallOptions = {}, method?: string): Promise<Operation> {
     return pollOperation(first, {
+      ...(method ? { method } : {}),
       get: (name, signal) => this.getOperation(name, signal ? { signal } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       initialDelayMs: this.options.pollInitialDelayMs ?? 500,

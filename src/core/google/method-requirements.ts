@@ -152,6 +152,16 @@ export const METHOD_REQUIREMENTS: ReadonlyMap<string, MethodRequirement> = new M
       docs: VERTEX_ACCESS,
     },
   ],
+  [
+    'DeleteOperation',
+    {
+      action: 'stop following an operation (forget its result)',
+      permission: 'aiplatform.operations.delete',
+      roles: [USER],
+      preconditions: [],
+      docs: VERTEX_ACCESS,
+    },
+  ],
   keys('apikeys.keys.create', 'create an API key', 'apikeys.keys.create', true, 'projects.locations.keys/create', [
     'Keys are created in the location global only.',
     'Only one application restriction type per key.',
@@ -205,5 +215,10 @@ export function preconditionSentence(r: MethodRequirement): string | undefined {
 /** A FAILED_PRECONDITION message that names no reason of its own. */
 export function isBarePrecondition(message: string): boolean {
   const m = message.trim().replace(/[.\s]+$/, '');
-  return m === '' || /^(failed_precondition|precondition (check )?failed|http \d{3}|9 FAILED_PRECONDITION:?)$/i.test(m);
+  return (
+    m === '' ||
+    /^(failed_precondition|precondition (check )?failed|http \d{3}|9 FAILED_PRECONDITION:?)$/i.test(m) ||
+    // What a finished operation says when its error carried no message.
+    /^operation \S+ failed$/i.test(m)
+  );
 }

@@ -52,6 +52,8 @@ export interface ModelRegistryClientOptions {
   timeoutMs?: number;
   /** Receives one line per retry and per failed call; never receives tokens. */
   log?: (message: string) => void;
+  /** Called once, after the first call settles (the extension then writes the client bundle's code cache). */
+  afterFirstCall?: () => void;
 }
 
 export interface CallOptions {
@@ -424,6 +426,7 @@ export class ModelRegistryClient {
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
   private closed = false;
+  private firstCallSeen = false;
 
   constructor(private readonly options: ModelRegistryClientOptions) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -472,7 +475,24 @@ export class ModelRegistryClient {
     this.channels.clear();
   }
 
-  private async call<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
+  private call<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
+    const result = this.callOnce<Res>(s, request, opts);
+    const after = this.options.afterFirstCall;
+    if (after && !this.firstCallSeen) {
+      this.firstCallSeen = true;
+      const notify = (): void => {
+        try {
+          after();
+        } catch {
+          // The hook is bookkeeping; a call's outcome never depends on it.
+        }
+      };
+      result.then(notify, notify);
+    }
+    return result;
+  }
+
+  private async callOnce<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
     const routingName = s.routing.map((f) => getPath(request, f)).find((v): v is string => typeof v === 'string');
     const { client, choice } = await this.channelFor(locationOfName(routingName));
     // What the token policy checks: the host and port the channel really connects to.

@@ -31,6 +31,19 @@ export const OPERATION_TYPES: Record<OperationKind, { response: string; metadata
   deleteEndpoint: { response: 'google.protobuf.Empty', metadata: `${V1BETA1}.DeleteOperationMetadata` },
 };
 
+/** The RPC that starts each kind of operation (what a failure of the operation is explained by). */
+export const OPERATION_METHODS: Record<OperationKind, string> = {
+  upload: 'UploadModel',
+  copy: 'CopyModel',
+  export: 'ExportModel',
+  delete: 'DeleteModel',
+  deleteVersion: 'DeleteModelVersion',
+  createEndpoint: 'CreateEndpoint',
+  deploy: 'DeployModel',
+  undeploy: 'UndeployModel',
+  deleteEndpoint: 'DeleteEndpoint',
+};
+
 /** The calls an operation needs from the client (kept narrow so tests can hand in fakes). */
 export interface OperationsApi {
   getOperation(name: string, opts?: { signal?: AbortSignal }): Promise<Operation>;
@@ -100,6 +113,7 @@ export class ModelOperation<Res = unknown, Meta = ModelOperationMetadata> {
     const onUpdate = options.onUpdate;
     const done = await pollOperation<Operation>(this.current, {
       ...options,
+      method: OPERATION_METHODS[this.kind],
       get: (name, signal) => this.api.getOperation(name, signal ? { signal } : {}),
       onUpdate: (op) => {
         this.current = op;

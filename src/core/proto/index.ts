@@ -54,15 +54,36 @@ export type ProtoObject = Record<string, unknown>;
 
 let cachedRoot: protobuf.Root | undefined;
 
-/** The descriptor as a resolved protobufjs Root; parsed once per process. */
+/**
+ * The descriptor as a protobufjs Root; parsed once per process.
+ *
+ * Root.fromJSON would also resolve every field's type reference up front, which is most of its cost
+ * and most of a client's first call. Instead, only the editions features (packed encoding, field
+ * presence) are resolved for the whole tree here, and type references are resolved per type on first
+ * use: Type.setup resolves a type's fields before it generates the type's codecs, Method.resolve its
+ * request and response types, and wire.ts resolves each field it reads. The codecs are the same as
+ * with fromJSON (test/unit/proto/lazy-root.test.ts compares the generated code of every type).
+ */
 export function loadProtoRoot(): protobuf.Root {
   if (!cachedRoot) {
     // require() keeps tsc from inferring a type for the whole descriptor; esbuild inlines the JSON.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const json = require('./aiplatform.json') as protobuf.INamespace;
-    cachedRoot = protobuf.Root.fromJSON(json);
+    cachedRoot = buildLazyRoot(json);
   }
   return cachedRoot;
+}
+
+/** A Root for a JSON descriptor with features resolved and type references left to first use. */
+export function buildLazyRoot(json: protobuf.INamespace & { options?: Record<string, unknown> }): protobuf.Root {
+  const root = new protobuf.Root();
+  if (json.options) root.setOptions(json.options);
+  root.addJSON(json.nested ?? {});
+  if (root.deferred.length)
+    throw new Error(`unresolvable extensions in the descriptor: ${root.deferred.map((f) => f.extend).join(', ')}`);
+  // A Root's edition is proto2; each file's own edition (proto3 here) was set by addJSON.
+  root._resolveFeaturesRecursive('proto2');
+  return root;
 }
 
 const typeCache = new Map<string, protobuf.Type>();

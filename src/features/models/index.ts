@@ -12,6 +12,7 @@ import { getLogger } from '../../platform/log';
 import { toAbortSignal } from '../../platform/disposables';
 import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
+import { configureModelsBundle, persistModelsBundleCache } from '../../core/models/bundle-host';
 import {
   aliasMoveMessage,
   fileTitle,
@@ -43,22 +44,59 @@ const DETAILS_SCHEME = 'cloudbench-models';
 const FILTER_KEY = 'cloudbench.models.filter';
 const JOURNAL_KEY = 'cloudbench.models.runningOperations';
 
+/** The model (and version, for what belongs to one version) a details document shows. */
+interface DetailsOwner {
+  model: string;
+  versionId?: string | undefined;
+}
+
 /** Read-only JSON documents for details and IAM policies, keyed by URI. */
 class DetailsDocuments implements vscode.TextDocumentContentProvider {
-  private readonly docs = new Map<string, string>();
+  private readonly docs = new Map<string, { text: string; owner: DetailsOwner }>();
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.docs.get(uri.toString()) ?? '{}';
+    return (
+      this.docs.get(uri.toString())?.text ??
+      '{\n  "note": "This resource was deleted or this window no longer holds its details; refresh the Models view."\n}\n'
+    );
   }
-  async open(path: string, json: unknown): Promise<void> {
+  async open(path: string, json: unknown, owner: DetailsOwner): Promise<void> {
     const uri = vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${path}.json` });
-    this.docs.set(uri.toString(), JSON.stringify(json, null, 2) + '\n');
+    this.docs.set(uri.toString(), { text: JSON.stringify(json, null, 2) + '\n', owner });
     this.emitter.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'json');
     await vscode.window.showTextDocument(doc, { preview: true });
   }
+
+  /**
+   * Closes the details tabs of a deleted model (every version's) or of one deleted version, so no
+   * tab goes on showing a resource that no longer exists. Returns how many tabs were closed.
+   */
+  async closeDeleted(model: string, versionId?: string): Promise<number> {
+    const gone = new Set<string>();
+    for (const [uri, doc] of this.docs) {
+      if (doc.owner.model !== model) continue;
+      if (versionId !== undefined && doc.owner.versionId !== versionId) continue;
+      gone.add(uri);
+    }
+    for (const uri of gone) this.docs.delete(uri);
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputText && gone.has(t.input.uri.toString()));
+    if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
+    return tabs.length;
+  }
+}
+
+/** The model and version a node's details belong to (evaluations, slices and checkpoints: their version's). */
+function ownerOf(node: ModelsNode): DetailsOwner | undefined {
+  for (let n: ModelsNode | undefined = node; n; n = n.parent) {
+    if (n instanceof VersionNode) return { model: n.modelName, versionId: n.version.versionId };
+    if (n instanceof ModelNode) return { model: n.resourceName };
+  }
+  return undefined;
 }
 
 function detailsType(node: ModelsNode): string | undefined {
@@ -95,6 +133,8 @@ function buildClient(connection: Connection): ModelRegistryClient | undefined {
     retry: s.retry,
     timeoutMs: s.timeoutMs,
     log: (m) => log.debug(m),
+    // After the first answer, not before: the cache then holds the code the call compiled too.
+    afterFirstCall: () => setTimeout(persistModelsBundleCache, 1000).unref(),
   });
 }
 
@@ -125,6 +165,11 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
 }
 
 export function activateModels(context: vscode.ExtensionContext, services: Services): void {
+  const storage = context.globalStorageUri as vscode.Uri | undefined;
+  configureModelsBundle({
+    cacheDir: storage?.scheme === 'file' ? `${storage.fsPath}/code-cache` : undefined,
+    log: (m) => log.debug(m),
+  });
   activateOperations(context);
   let connection = services.connection();
   let built: { client: ModelRegistryClient | undefined } | undefined;
@@ -247,7 +292,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         : n instanceof CheckpointNode
           ? `${n.resourceName}/checkpoint-${n.checkpoint.checkpointId ?? ''}`
           : n.resourceName;
-    await details.open(path, toProto3Json(type, value));
+    await details.open(path, toProto3Json(type, value), ownerOf(n) ?? { model: n.resourceName });
   });
 
   registerCommand(context, 'cloudbench.models.showMetrics', (node?: ModelsNode) => {
@@ -271,6 +316,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     await details.open(
       `${n.resourceName}/${fileTitle(`${modelLabel(n.model)} · IAM policy`)}`,
       toProto3Json('google.iam.v1.Policy', policy),
+      { model: n.resourceName },
     );
     if (!(policy.bindings ?? []).length)
       void vscode.window.showInformationMessage(
@@ -326,7 +372,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       );
       if (created) {
         const model = await c.getModel({ name: created });
-        await details.open(created, toProto3Json(`${V1BETA1}.Model`, model));
+        await details.open(created, toProto3Json(`${V1BETA1}.Model`, model), { model: created });
         try {
           const node = await provider.findModel(created);
           if (node) await view.reveal(node, { select: true, focus: false, expand: true });
@@ -461,7 +507,10 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
     });
     provider.refresh(refreshNode);
-    if (outcome.state === 'succeeded') MetricsPanel.markDeleted(modelName);
+    if (outcome.state === 'succeeded') {
+      MetricsPanel.markDeleted(modelName);
+      await details.closeDeleted(modelName);
+    }
     reportOutcome(title, outcome, `Deleted model ${label}.`);
   };
 
@@ -548,7 +597,10 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
     });
     provider.refresh(n.parent);
-    if (outcome.state === 'succeeded') MetricsPanel.markDeleted(n.modelName, n.version.versionId);
+    if (outcome.state === 'succeeded') {
+      MetricsPanel.markDeleted(n.modelName, n.version.versionId);
+      await details.closeDeleted(n.modelName, n.version.versionId);
+    }
     reportOutcome(title, outcome, `Deleted ${label}.`);
   });
 

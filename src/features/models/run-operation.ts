@@ -45,16 +45,18 @@ export interface OperationJournal {
   remove(name: string): void;
 }
 
-function progressText(op: ModelOperation<unknown, ModelOperationMetadata>): string {
+/** Progress in words; `withElapsed` false for the Operations row, which shows the elapsed time already. */
+function progressText(op: ModelOperation<unknown, ModelOperationMetadata>, withElapsed = true): string {
   const meta = op.metadata;
   const created = timestampToDate(meta?.genericMetadata?.createTime);
   const parts: string[] = [];
-  if (created) parts.push(`running for ${Math.max(0, Math.round((Date.now() - created.getTime()) / 1000))} s`);
+  if (created && withElapsed)
+    parts.push(`running for ${Math.max(0, Math.round((Date.now() - created.getTime()) / 1000))} s`);
   const failures = meta?.genericMetadata?.partialFailures ?? [];
   if (failures.length) parts.push(`${failures.length} partial failure(s)`);
   if (meta?.outputInfo?.artifactOutputUri) parts.push(`to ${meta.outputInfo.artifactOutputUri}`);
   if (meta?.outputInfo?.imageOutputUri) parts.push(`to ${meta.outputInfo.imageOutputUri}`);
-  return parts.join(', ') || 'running';
+  return parts.join(', ') || (withElapsed ? 'running' : '');
 }
 
 export async function runOperation<Res>(options: RunOperationOptions<Res>): Promise<OperationOutcome<Res>> {
@@ -96,6 +98,8 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         resource: options.resource,
         source: 'models',
         operationName: started.name,
+        // reportOutcome (by the caller) says how it ended, cancel and stop waiting included.
+        reportsOutcome: true,
         cancel,
         stopWaiting: async () => {
           try {
@@ -128,12 +132,12 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           initialDelayMs: options.initialPollMs ?? 1000,
           maxDelayMs: 5000,
           onUpdate: () => {
-            const text = progressText(started);
-            progress.report({ message: text });
-            handle.progress(text);
+            progress.report({ message: progressText(started) });
+            const row = progressText(started, false);
+            if (row) handle.progress(row);
           },
         });
-        handle.finish('succeeded', 'done');
+        handle.finish('succeeded');
         return { state: 'succeeded', result };
       } catch (err) {
         if (isCancellation(err)) {
@@ -144,8 +148,8 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           return { state: 'detached', message };
         }
         if (err instanceof OperationFailedError && err.status === 'CANCELLED') {
-          handle.finish('cancelled', 'cancelled');
-          return { state: 'cancelled', message: cancelMessage ?? 'The operation was cancelled.' };
+          handle.finish('cancelled');
+          return { state: 'cancelled', message: 'The server cancelled it.' };
         }
         const message = describeError(err);
         if (err instanceof OperationTrackingError) {
@@ -169,7 +173,7 @@ export function reportOutcome(title: string, outcome: OperationOutcome<unknown>,
       void vscode.window.showInformationMessage(success);
       return;
     case 'cancelled':
-      void vscode.window.showInformationMessage(`${title}: cancelled. ${outcome.message}`);
+      void vscode.window.showInformationMessage(`${title}: cancelled. ${outcome.message}`.trim());
       return;
     case 'detached':
       void vscode.window.showInformationMessage(`${title}: ${outcome.message}`);

@@ -20,6 +20,12 @@ function pickId(registry: OperationsRegistry, node: unknown): number | undefined
   return running.length === 1 ? running[0].id : undefined;
 }
 
+/** A running operation whose feature reports its end itself (so the view adds no toast of its own). */
+function reportedByOwner(registry: OperationsRegistry, id: number): boolean {
+  const op = registry.get(id);
+  return op?.state === 'running' && op.reportsOutcome;
+}
+
 /** Registers the view and its commands once per window; later calls do nothing. */
 export function activateOperations(context: vscode.ExtensionContext): OperationsRegistry {
   const registry = getOperationsRegistry();
@@ -55,14 +61,17 @@ export function activateOperations(context: vscode.ExtensionContext): Operations
       'Cancel Operation',
     );
     if (answer !== 'Cancel Operation') return;
+    const reported = reportedByOwner(registry, id);
     const message = await registry.cancel(id);
-    void vscode.window.showInformationMessage(message);
+    // The row shows the answer at once; the feature's own toast tells how the operation ended.
+    if (!reported) void vscode.window.showInformationMessage(message);
   });
   registerCommand(context, 'cloudbench.operations.stopWaiting', async (node?: unknown) => {
     const id = pickId(registry, node);
     if (id === undefined) return;
+    const reported = reportedByOwner(registry, id);
     const message = await registry.stopWaiting(id);
-    void vscode.window.showInformationMessage(message);
+    if (!reported) void vscode.window.showInformationMessage(message);
   });
   return registry;
 }

@@ -22,6 +22,11 @@ export interface OperationStart extends OperationActions {
   resource: string;
   /** "models" or "keys": which feature started it. */
   source: string;
+  /**
+   * The feature tells the user how the operation ended (a toast of its own), so Cancel and Stop
+   * Waiting in the Operations view say nothing more than the row: one message per event.
+   */
+  reportsOutcome?: boolean;
 }
 
 export interface TrackedOperation {
@@ -38,6 +43,8 @@ export interface TrackedOperation {
   /** Aborted when the user stops waiting, so the local poll loop ends at once. */
   readonly waiting: AbortController;
   readonly actions: OperationActions;
+  /** See OperationStart.reportsOutcome. */
+  readonly reportsOutcome: boolean;
 }
 
 export interface OperationHandle {
@@ -46,6 +53,7 @@ export interface OperationHandle {
   readonly signal: AbortSignal;
   setOperationName(name: string): void;
   progress(detail: string): void;
+  /** Ends the entry; `detail` replaces the progress text (none: the state says it all). */
   finish(state: Exclude<OperationState, 'running'>, detail?: string): void;
 }
 
@@ -75,6 +83,7 @@ export class OperationsRegistry implements vscode.Disposable {
       detail: undefined,
       ended: undefined,
       waiting: new AbortController(),
+      reportsOutcome: start.reportsOutcome === true,
       actions: {
         ...(start.cancel ? { cancel: start.cancel } : {}),
         ...(start.stopWaiting ? { stopWaiting: start.stopWaiting } : {}),
@@ -97,7 +106,8 @@ export class OperationsRegistry implements vscode.Disposable {
       finish: (state, detail) => {
         if (op.state !== 'running') return;
         op.state = state;
-        op.detail = detail ?? op.detail;
+        // Progress text ("asking the server to cancel…") is stale once the operation ended.
+        op.detail = detail;
         op.ended = new Date();
         this.changed.fire();
       },

@@ -19,9 +19,21 @@ const STATE_TEXT: Record<TrackedOperation['state'], string> = {
   lost: 'outcome unknown (lost track; refresh the resource to check)',
 };
 
-function elapsed(op: TrackedOperation): string {
-  const seconds = Math.max(0, Math.round(((op.ended ?? new Date()).getTime() - op.started.getTime()) / 1000));
+function elapsed(op: TrackedOperation, now: Date = new Date()): string {
+  const seconds = Math.max(0, Math.round(((op.ended ?? now).getTime() - op.started.getTime()) / 1000));
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
+}
+
+/** Words that only restate a state ("done", "running"): a row that says them again repeats itself. */
+const RESTATES = /^(done|succeeded|running|failed|cancelled|canceled)\.?$/i;
+
+/** "done · 43s", "running · 3s · to gs://b/out", "failed · 2s · <why>": each fact once. */
+export function operationDescription(op: TrackedOperation, now: Date = new Date()): string {
+  const parts = [STATE_TEXT[op.state], elapsed(op, now)];
+  const detail = op.detail?.trim();
+  if (detail && !RESTATES.test(detail) && detail.toLowerCase() !== STATE_TEXT[op.state].toLowerCase())
+    parts.push(detail);
+  return parts.join(' · ');
 }
 
 export class OperationItem extends vscode.TreeItem {
@@ -29,7 +41,7 @@ export class OperationItem extends vscode.TreeItem {
     super(operation.title, vscode.TreeItemCollapsibleState.None);
     this.id = `operation:${operation.id}`;
     this.contextValue = `operation.${operation.state}`;
-    this.description = [STATE_TEXT[operation.state], elapsed(operation), operation.detail].filter(Boolean).join(' · ');
+    this.description = operationDescription(operation);
     const [icon, color] = ICONS[operation.state];
     this.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const tip = new vscode.MarkdownString(undefined, true);

@@ -167,17 +167,16 @@ class TimeExtreme implements Accumulator {
   private nanos = 0;
   constructor(private readonly sign: 1 | -1) {}
   add(v: unknown): void {
-    const t = timestampParts(v);
-    if (!t) return;
+    if (!readTimestamp(v)) return;
     if (this.seconds === undefined) {
-      this.seconds = t.seconds;
-      this.nanos = t.nanos;
+      this.seconds = readSeconds;
+      this.nanos = readNanos;
       return;
     }
-    const c = t.seconds - this.seconds || t.nanos - this.nanos;
+    const c = readSeconds - this.seconds || readNanos - this.nanos;
     if (this.sign > 0 ? c > 0 : c < 0) {
-      this.seconds = t.seconds;
-      this.nanos = t.nanos;
+      this.seconds = readSeconds;
+      this.nanos = readNanos;
     }
   }
   result(): number | null {
@@ -187,16 +186,26 @@ class TimeExtreme implements Accumulator {
 
 /** Whole seconds and nanoseconds of a timestamp value, exact to the nanosecond for RFC 3339 text. */
 export function timestampParts(v: unknown): { seconds: number; nanos: number } | undefined {
+  return readTimestamp(v) ? { seconds: readSeconds, nanos: readNanos } : undefined;
+}
+
+// The last timestamp readTimestamp read (earliest/latest read one per event: no object for it).
+let readSeconds = 0;
+let readNanos = 0;
+
+function readTimestamp(v: unknown): boolean {
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return undefined;
+    if (!Number.isFinite(v)) return false;
     const s = Math.floor(v);
-    return { seconds: s, nanos: Math.round((v - s) * 1e9) };
+    readSeconds = s;
+    readNanos = Math.round((v - s) * 1e9);
+    return true;
   }
   if (typeof v === 'string') {
     // The evaluator's reader (fast for RFC 3339, the JSON's form); it drops the fraction, read here.
     const seconds = timestampSeconds(v);
-    if (seconds === undefined || !Number.isFinite(seconds)) return undefined;
-    if (!Number.isInteger(seconds)) return timestampParts(seconds);
+    if (seconds === undefined || !Number.isFinite(seconds)) return false;
+    if (!Number.isInteger(seconds)) return readTimestamp(seconds);
     let nanos = 0;
     const dot = v.indexOf('.');
     if (dot >= 19) {
@@ -208,13 +217,17 @@ export function timestampParts(v: unknown): { seconds: number; nanos: number } |
       }
       for (; digits < 9; digits++) nanos *= 10;
     }
-    return { seconds, nanos };
+    readSeconds = seconds;
+    readNanos = nanos;
+    return true;
   }
   if (v && typeof v === 'object' && 'seconds' in v) {
     const s = toNum(v.seconds);
-    if (!Number.isFinite(s)) return undefined;
+    if (!Number.isFinite(s)) return false;
     const n = toNum((v as { nanos?: unknown }).nanos ?? 0);
-    return { seconds: s, nanos: Number.isFinite(n) ? n : 0 };
+    readSeconds = s;
+    readNanos = Number.isFinite(n) ? n : 0;
+    return true;
   }
-  return undefined;
+  return false;
 }

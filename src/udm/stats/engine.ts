@@ -7,7 +7,14 @@ import type { Compiler } from '../evaluate';
 import { findFunction, timestampSeconds, toStr } from '../functions';
 import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
 import { bucketStart, ZoneOffsets } from './buckets';
-import { isAggregateName, type AggregateName, type ColumnType, type StatsColumn, type StatsPlan } from './plan';
+import {
+  isAggregateName,
+  type AggregateName,
+  type ColumnType,
+  type StatsColumn,
+  type StatsPlan,
+  type TimeBucketSpec,
+} from './plan';
 
 export type { ColumnRole, ColumnType, StatsColumn } from './plan';
 
@@ -43,6 +50,7 @@ export const BUCKET_COLUMN = 'time_bucket';
 const MAX_KEY_COMBINATIONS = 256;
 
 type Values = (event: unknown) => unknown[];
+type EachValue = (event: unknown, each: (v: unknown) => boolean) => void;
 
 interface Ctx {
   event?: unknown;
@@ -54,7 +62,206 @@ type GroupExpr = (ctx: Ctx) => unknown[];
 
 interface AggregateSlot {
   name: AggregateName;
+  /** The argument's values for an event, as a list (for an event that joins several groups). */
   values: Values;
+  /** Adds the argument's values for an event to an accumulator, without building a list. */
+  feed: (event: unknown, acc: Accumulator) => void;
+}
+
+function feeder(each: EachValue): (event: unknown, acc: Accumulator) => void {
+  let target: Accumulator | undefined;
+  const add = (v: unknown): boolean => {
+    if (v !== undefined && v !== null) target!.add(v);
+    return false;
+  };
+  return (event, acc) => {
+    target = acc;
+    each(event, add);
+  };
+}
+
+function addAll(acc: Accumulator, values: unknown[]): void {
+  for (let j = 0; j < values.length; j++) {
+    const v = values[j];
+    if (v !== undefined && v !== null) acc.add(v);
+  }
+}
+
+/**
+ * The distinct non-zero values of one match key for an event, in the order the event holds them.
+ * The list returned for a single value is reused from one event to the next.
+ */
+class KeyReader {
+  private readonly buffer: unknown[] = [];
+  private readonly collect = (v: unknown): boolean => {
+    if (v !== undefined) this.buffer.push(v);
+    return false;
+  };
+  constructor(private readonly each: EachValue) {}
+
+  read(event: unknown): unknown[] {
+    const buffer = this.buffer;
+    buffer.length = 0;
+    this.each(event, this.collect);
+    if (buffer.length <= 1) {
+      if (buffer.length === 1 && isZeroValue(buffer[0])) buffer.length = 0;
+      return buffer;
+    }
+    const seen = new Set<string>();
+    const list: unknown[] = [];
+    for (const v of buffer) {
+      if (isZeroValue(v)) continue;
+      const id = distinctKey(v);
+      if (!seen.has(id)) {
+        seen.add(id);
+        list.push(v);
+      }
+    }
+    return list;
+  }
+}
+
+/** Puts events into their groups and feeds their values to the groups' accumulators. */
+class Grouper {
+  readonly table: GroupTable;
+  private readonly nKeys: number;
+  /** The values of each key for the current event; the lists are reused from event to event. */
+  private readonly keyLists: unknown[][];
+  private readonly bucketList: unknown[] = [0];
+  private readonly argValues: unknown[][];
+
+  constructor(
+    private readonly keys: readonly KeyReader[],
+    private readonly bucket: TimeBucketSpec | undefined,
+    private readonly zone: ZoneOffsets,
+    private readonly aggregates: readonly AggregateSlot[],
+  ) {
+    this.nKeys = keys.length;
+    const width = this.nKeys + (bucket ? 1 : 0);
+    this.table = new GroupTable(width, this.nKeys, aggregates);
+    this.keyLists = new Array<unknown[]>(width);
+    this.argValues = new Array<unknown[]>(aggregates.length);
+  }
+
+  add(event: unknown, index: number): void {
+    const keyLists = this.keyLists;
+    const nKeys = this.nKeys;
+    let combos = 1;
+    for (let k = 0; k < nKeys; k++) {
+      const list = this.keys[k].read(event);
+      if (list.length === 0) return;
+      combos *= list.length;
+      keyLists[k] = list;
+    }
+    if (this.bucket) {
+      const t = eventSeconds(event);
+      if (t === undefined) return;
+      this.bucketList[0] = bucketStart(t, this.bucket, this.zone);
+      keyLists[nKeys] = this.bucketList;
+    }
+    const aggs = this.aggregates;
+    const nAggs = aggs.length;
+    if (combos === 1) {
+      // The common case: one value per key. Values go straight from the event into the accumulators.
+      const g = this.table.single(keyLists);
+      g.members.push(index);
+      for (let a = 0; a < nAggs; a++) aggs[a].feed(event, g.accs[a]);
+      return;
+    }
+    // A repeated field in match: adds the event to a group per combination of its values.
+    const values = this.argValues;
+    for (let a = 0; a < nAggs; a++) values[a] = aggs[a].values(event);
+    this.table.combinations(keyLists, MAX_KEY_COMBINATIONS, (g) => {
+      g.members.push(index);
+      for (let a = 0; a < nAggs; a++) addAll(g.accs[a], values[a]);
+    });
+  }
+}
+
+interface Group {
+  /** The group's value of each key (the first value seen among those counted as one). */
+  key: unknown[];
+  accs: Accumulator[];
+  members: number[];
+}
+
+/**
+ * Groups by key values, found through one map per key level (match keys by their distinct
+ * identity, where 80 and "80" are one value; the time bucket by its number), so finding the
+ * group of an event builds no key string. Groups come out in the order they were first seen.
+ */
+class GroupTable {
+  readonly groups: Group[] = [];
+  private readonly root = new Map<unknown, unknown>();
+  private readonly scratch: unknown[];
+  private only: Group | undefined;
+
+  constructor(
+    private readonly width: number,
+    /** Levels below this are match keys; the one at this index, when present, is the time bucket. */
+    private readonly nKeys: number,
+    private readonly aggregates: readonly AggregateSlot[],
+  ) {
+    this.scratch = new Array<unknown>(width);
+  }
+
+  /** The group of the first value of each list (every list holds one value). */
+  single(lists: readonly unknown[][]): Group {
+    for (let k = 0; k < this.width; k++) this.scratch[k] = lists[k][0];
+    return this.lookup(this.scratch);
+  }
+
+  /** Every combination of the lists' values, at most `max` of them, in order. */
+  combinations(lists: readonly unknown[][], max: number, visit: (g: Group) => void): void {
+    const current = new Array<unknown>(this.width);
+    let budget = max;
+    const rec = (k: number): void => {
+      if (budget <= 0) return;
+      if (k === this.width) {
+        budget--;
+        visit(this.lookup(current));
+        return;
+      }
+      for (const v of lists[k]) {
+        current[k] = v;
+        rec(k + 1);
+      }
+    };
+    rec(0);
+  }
+
+  private lookup(values: readonly unknown[]): Group {
+    const width = this.width;
+    if (width === 0) return (this.only ??= this.create([]));
+    let node = this.root;
+    const last = width - 1;
+    for (let k = 0; k < last; k++) {
+      const id = this.levelId(k, values[k]);
+      let next = node.get(id) as Map<unknown, unknown> | undefined;
+      if (next === undefined) {
+        next = new Map<unknown, unknown>();
+        node.set(id, next);
+      }
+      node = next;
+    }
+    const id = this.levelId(last, values[last]);
+    let g = node.get(id) as Group | undefined;
+    if (g === undefined) {
+      g = this.create(values.slice());
+      node.set(id, g);
+    }
+    return g;
+  }
+
+  private levelId(level: number, v: unknown): unknown {
+    return level < this.nKeys ? distinctKey(v) : v;
+  }
+
+  private create(key: unknown[]): Group {
+    const g: Group = { key, accs: this.aggregates.map((a) => createAccumulator(a.name)), members: [] };
+    this.groups.push(g);
+    return g;
+  }
 }
 
 /**
@@ -68,7 +275,7 @@ function isZeroValue(v: unknown): boolean {
 export class StatsEngine {
   private readonly aggregates: AggregateSlot[] = [];
   private readonly outcomeExprs: Array<{ name: string; expr: GroupExpr; aggregate?: AggregateName }> = [];
-  private readonly keyValues: Values[];
+  private readonly keyReaders: KeyReader[];
   private readonly dedupValues: Values[];
   private readonly warnings: string[] = [];
   readonly grouped: boolean;
@@ -80,7 +287,7 @@ export class StatsEngine {
   ) {
     const hasAggregate = plan.outcomes.some((o) => containsAggregate(o.value));
     this.grouped = plan.grouped || plan.keys.length > 0 || !!plan.bucket || hasAggregate;
-    this.keyValues = plan.keys.map((k) => compiler.values(k.operand));
+    this.keyReaders = plan.keys.map((k) => new KeyReader(compiler.eachValue(k.operand)));
     this.dedupValues = plan.dedup.map((d) => compiler.values(d));
     const known = new Set<string>(plan.keys.map((k) => k.name));
     if (plan.bucket) known.add(BUCKET_COLUMN);
@@ -121,9 +328,11 @@ export class StatsEngine {
         if (isAggregateName(op.name)) {
           const slot = this.aggregates.length;
           const arg = op.args[0];
+          const source = arg ? this.eventValues(arg, known) : undefined;
           this.aggregates.push({
             name: op.name.toLowerCase() as AggregateName,
-            values: arg ? this.eventValues(arg, known) : () => [],
+            values: source?.values ?? (() => []),
+            feed: source ? feeder(source.each) : () => undefined,
           });
           return (ctx) => (ctx.accs ? [ctx.accs[slot].result()] : []);
         }
@@ -149,12 +358,12 @@ export class StatsEngine {
   }
 
   /** Per-event values of an aggregate's argument; a match key used inside reads the event's own value. */
-  private eventValues(op: Operand, known: Set<string>): Values {
+  private eventValues(op: Operand, known: Set<string>): { values: Values; each: EachValue } | undefined {
     if (op.type === 'variable' && known.has(op.name) && !this.plan.keys.some((k) => k.name === op.name)) {
       this.warnings.push(`$${op.name} is an outcome; an aggregate takes event values, not another outcome.`);
-      return () => [];
+      return undefined;
     }
-    return this.compiler.values(op);
+    return { values: this.compiler.values(op), each: this.compiler.eachValue(op) };
   }
 
   private columnType(index: number, rows: unknown[][]): ColumnType {
@@ -232,109 +441,21 @@ export class StatsEngine {
     zone: ZoneOffsets,
     signal: AbortSignal | undefined,
   ): { rows: unknown[][]; members: number[][] } {
-    interface Group {
-      key: unknown[];
-      accs: Accumulator[];
-      members: number[];
-    }
-    const groups = new Map<string, Group>();
-    const aggs = this.aggregates;
-    const nAggs = aggs.length;
-    const keyFns = this.keyValues;
-    const nKeys = keyFns.length;
     const bucket = this.plan.bucket;
-    const argValues: unknown[][] = new Array<unknown[]>(nAggs);
-    const keyLists: unknown[][] = new Array<unknown[]>(nKeys + (bucket ? 1 : 0));
-    const newGroup = (key: unknown[]): Group => ({
-      key,
-      accs: aggs.map((a) => createAccumulator(a.name)),
-      members: [],
-    });
-    const addTo = (id: string, key: () => unknown[], index: number): void => {
-      let g = groups.get(id);
-      if (!g) {
-        g = newGroup(key());
-        groups.set(id, g);
-      }
-      g.members.push(index);
-      for (let k = 0; k < nAggs; k++) {
-        const vals = argValues[k];
-        const acc = g.accs[k];
-        for (let j = 0; j < vals.length; j++) {
-          const v = vals[j];
-          if (v !== undefined && v !== null) acc.add(v);
-        }
-      }
-    };
-
-    const singleKey = (): unknown[] => keyLists.map((l) => l[0]);
+    const grouper = new Grouper(this.keyReaders, bucket, zone, this.aggregates);
     for (let n = 0; n < keep.length; n++) {
       if ((n & 4095) === 0 && signal?.aborted) throw signal.reason;
       const index = keep[n];
-      const ev = events[index];
-      let skip = false;
-      let combos = 1;
-      for (let k = 0; k < nKeys; k++) {
-        const raw = keyFns[k](ev);
-        let list: unknown[];
-        if (raw.length === 1) list = isZeroValue(raw[0]) ? [] : raw;
-        else {
-          const seen = new Set<string>();
-          list = [];
-          for (const v of raw) {
-            if (isZeroValue(v)) continue;
-            const id = distinctKey(v);
-            if (!seen.has(id)) {
-              seen.add(id);
-              list.push(v);
-            }
-          }
-        }
-        if (list.length === 0) {
-          skip = true;
-          break;
-        }
-        combos *= list.length;
-        keyLists[k] = list;
-      }
-      if (skip) continue;
-      if (bucket) {
-        const t = eventSeconds(ev);
-        if (t === undefined) continue;
-        keyLists[nKeys] = [bucketStart(t, bucket, zone)];
-      }
-      for (let k = 0; k < nAggs; k++) argValues[k] = aggs[k].values(ev);
-      if (combos === 1) {
-        const width = keyLists.length;
-        let id = width ? distinctKey(keyLists[0][0]) : '';
-        for (let k = 1; k < width; k++) id += '\u001f' + distinctKey(keyLists[k][0]);
-        addTo(id, singleKey, index);
-        continue;
-      }
-      let budget = MAX_KEY_COMBINATIONS;
-      const current: unknown[] = new Array<unknown>(keyLists.length);
-      const rec = (k: number): void => {
-        if (budget <= 0) return;
-        if (k === keyLists.length) {
-          budget--;
-          const key = current.slice();
-          addTo(key.map(distinctKey).join('\u001f'), () => key, index);
-          return;
-        }
-        for (const v of keyLists[k]) {
-          current[k] = v;
-          rec(k + 1);
-        }
-      };
-      rec(0);
+      grouper.add(events[index], index);
     }
+    const table = grouper.table;
     // An ungrouped aggregate (outcome: $n = count(...) without match:) has one row even over no events.
-    if (nKeys === 0 && !bucket && groups.size === 0) groups.set('', newGroup([]));
+    if (this.keyReaders.length === 0 && !bucket) table.single([]);
 
     const rows: unknown[][] = [];
     const members: number[][] = [];
     const names = [...this.plan.keys.map((k) => k.name), ...(bucket ? [BUCKET_COLUMN] : [])];
-    for (const g of groups.values()) {
+    for (const g of table.groups) {
       const ctx: Ctx = { vars: new Map(), accs: g.accs };
       names.forEach((name, i) => ctx.vars.set(name, g.key[i]));
       const row = g.key.slice();

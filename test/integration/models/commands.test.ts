@@ -63,6 +63,7 @@ describe('models commands against the sandbox', function () {
     [vscode.workspace, 'openTextDocument'],
     [vscode.Uri, 'from'],
     [vscode.window, 'showOpenDialog'],
+    [vscode.window, 'tabGroups'],
   ];
   const originals = new Map<string, { had: boolean; value: unknown }>();
 
@@ -332,10 +333,38 @@ describe('models commands against the sandbox', function () {
       .find((o) => o.title.startsWith('Copy model detach-source'));
     assert.equal(entry?.state, 'detached');
     assert.match(entry?.detail ?? '', /goes on running/);
+    const toasts = prompts.filter((p) => p.kind === 'info' && /stopped waiting/i.test(p.text));
+    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(prompts)}`);
+    assert.match(toasts[0].text, /^Copy model detach-source/);
     await assert.rejects(client.getOperation(entry.operationName!), /not|exist/i);
     sandbox.clock.advance(3600);
     const copy = await client.getModel({ name: `${PARENT}/models/detached-copy` });
     assert.equal(copy.displayName, 'detach-source');
+  });
+
+  it('Cancel in the Operations view cancels on the server and says so in one toast', async () => {
+    const model = await upload('cancel-from-view');
+    answers = ['custom-trained', 'Artifacts to Cloud Storage', 'gs://export-bucket/view/'];
+    let cancelling: Promise<unknown> | undefined;
+    onProgress = () => {
+      if (cancelling) return;
+      const entry = getOperationsRegistry()
+        .list()
+        .find((o) => o.state === 'running' && o.title === 'Export cancel-from-view as custom-trained');
+      if (!entry) return;
+      answers.push('Cancel Operation');
+      cancelling = Promise.resolve(run('cloudbench.operations.cancel', { operation: { id: entry.id } }));
+    };
+    await run('cloudbench.models.exportModel', await modelNode(model));
+    await cancelling;
+    const entry = getOperationsRegistry()
+      .list()
+      .find((o) => o.title === 'Export cancel-from-view as custom-trained');
+    assert.equal(entry?.state, 'cancelled');
+    assert.equal((await client.getOperation(entry.operationName!)).error?.code, 1, 'cancelled on the server');
+    const toasts = prompts.filter((p) => p.kind === 'info');
+    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
+    assert.equal(toasts[0].text, 'Export cancel-from-view as custom-trained: cancelled. The server cancelled it.');
   });
 
   it('Set or Move Alias moves an alias between versions', async () => {
@@ -427,6 +456,46 @@ describe('models commands against the sandbox', function () {
     const doc = opened.at(-1)!;
     assert.ok(doc.uri.endsWith('/policy-holder · IAM policy.json'), doc.uri);
     assert.ok(doc.uri.includes(model), doc.uri);
+  });
+
+  it('deleting a version closes its details tabs, deleting the model closes the rest', async () => {
+    const TabInputText = vscode.TabInputText as new (uri: { toString(): string }) => object;
+    const closed: string[] = [];
+    const tabs = () =>
+      opened
+        .filter((o) => !closed.includes(o.uri))
+        .map((o) => ({ input: new TabInputText({ toString: () => o.uri }), label: o.uri }));
+    vscode.window.tabGroups = {
+      get all() {
+        return [{ tabs: tabs() }];
+      },
+      close: async (list: Array<{ label: string }>) => {
+        closed.push(...list.map((t) => t.label));
+        return true;
+      },
+    };
+    const model = await upload('short-lived');
+    await upload('short-lived', model);
+    const modelRow = await modelNode(model);
+    const versions = (await provider.getChildren(modelRow)).filter(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode,
+    );
+    const v2 = versions.find((v) => v.version.versionId === '2')!;
+    await run('cloudbench.models.showDetails', modelRow);
+    await run('cloudbench.models.showDetails', v2);
+    const checkpoints = (await provider.getChildren(v2)).find((n) => n instanceof tree.CheckpointsNode);
+    assert.ok(checkpoints, 'the version has its checkpoints node');
+    const [modelTab, versionTab] = opened.map((o) => o.uri);
+    assert.match(versionTab, /@2\.json$/);
+
+    answers = ['Delete Version'];
+    await run('cloudbench.models.deleteVersion', v2);
+    assert.deepEqual(closed, [versionTab], "only the deleted version's tab is closed");
+    assert.match(docs!.provideTextDocumentContent({ toString: () => versionTab }), /was deleted/);
+
+    answers = ['Delete Model'];
+    await run('cloudbench.models.deleteModel', await modelNode(model));
+    assert.deepEqual(closed, [versionTab, modelTab]);
   });
 
   it('Show Details opens the resource as read-only proto3 JSON', async () => {

@@ -9,6 +9,7 @@ import {
 import { backoffDelay, DEFAULT_RETRY, sleep, withRetry } from '../../../src/core/google/retry';
 import { OperationFailedError, pollOperation, type OperationLike } from '../../../src/core/lro';
 import { PagedList, paginate } from '../../../src/core/paging';
+import { ModelOperation } from '../../../src/core/models/operation';
 
 const fast = { ...DEFAULT_RETRY, initialBackoffMs: 1, maxBackoffMs: 2 };
 
@@ -123,6 +124,41 @@ describe('pollOperation', () => {
       (err: unknown) =>
         err instanceof OperationFailedError && err.status === 'FAILED_PRECONDITION' && /deployed/.test(err.message),
     );
+  });
+
+  it('explains a failed operation by the method that started it (permission and role, or preconditions)', async () => {
+    const failed = (code: number, message: string, method?: string) =>
+      pollOperation(
+        { name: 'projects/p/locations/l/operations/7', done: true, error: { code, message } },
+        { get: async () => assert.fail('no poll'), ...(method ? { method } : {}) },
+      ).then(
+        () => assert.fail('expected a failure'),
+        (err: unknown) => describeError(err),
+      );
+    const denied = await failed(7, 'Permission denied on resource.', 'DeleteModel');
+    assert.match(denied, /aiplatform\.models\.delete/);
+    assert.match(denied, /roles\/aiplatform\.user/);
+    const bare = await failed(9, '', 'DeleteModelVersion');
+    assert.match(bare, /^Operation projects\/p\/locations\/l\/operations\/7 failed \(FAILED_PRECONDITION\)/);
+    assert.match(bare, /not the only version of the model/);
+    const keys = await failed(7, 'denied', 'apikeys.keys.patch');
+    assert.match(keys, /roles\/serviceusage\.apiKeysAdmin/);
+    // Without the method nothing can be named: the general hint stays.
+    assert.match(await failed(7, 'denied'), /Ask a project owner/);
+  });
+
+  it('a Model Registry operation names the RPC that started it in its failure', async () => {
+    const api = {
+      getOperation: () => assert.fail('no poll'),
+      cancelOperation: () => assert.fail('no cancel'),
+      deleteOperation: () => assert.fail('no delete'),
+    };
+    const op = new ModelOperation(api, 'deleteVersion', { name: 'op', done: true, error: { code: 7, message: 'no' } });
+    await assert.rejects(op.wait(), (err: unknown) => {
+      assert.ok(err instanceof OperationFailedError);
+      assert.equal(err.options.method, 'DeleteModelVersion');
+      return true;
+    });
   });
 
   it('stops waiting when aborted, without another poll', async () => {

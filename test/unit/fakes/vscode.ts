@@ -164,6 +164,9 @@ const fake: Record<string, unknown> = new Proxy(
     ThemeColor: class {
       constructor(readonly id: string) {}
     },
+    TabInputText: class {
+      constructor(readonly uri: unknown) {}
+    },
     MarkdownString: class {
       value = '';
       constructor(v = '') {

@@ -90,4 +90,35 @@ describe('operations view items', () => {
     assert.match(String(item.description), /^outcome unknown \(lost track; refresh the resource to check\)/);
     assert.doesNotMatch(String(item.description), /failed/);
   });
+
+  it('says each state once: no "done · 43s · done", no "running · 3s · running for 3 s"', () => {
+    const { operationDescription } = require('../../../src/features/operations/view') as typeof OperationsViewModule;
+    const reg = new OperationsRegistry();
+    const at = (op: { started: Date }, seconds: number) => new Date(op.started.getTime() + seconds * 1000);
+    const running = reg.start({ title: 'Copy', resource: 'r', source: 'models' });
+    assert.equal(operationDescription(running.operation, at(running.operation, 3)), 'running · 3s');
+    running.progress('running');
+    assert.equal(operationDescription(running.operation, at(running.operation, 3)), 'running · 3s');
+    running.progress('to gs://bucket/out/');
+    assert.equal(
+      operationDescription(running.operation, at(running.operation, 3)),
+      'running · 3s · to gs://bucket/out/',
+    );
+
+    const done = reg.start({ title: 'Delete', resource: 'r', source: 'models' });
+    done.progress('asking the server to cancel…');
+    done.finish('succeeded', 'done');
+    const text = operationDescription(done.operation);
+    assert.match(text, /^done · \d+s$/);
+    const cancelled = reg.start({ title: 'Export', resource: 'r', source: 'models' });
+    cancelled.progress('Cancellation was requested; the server did not report the outcome yet.');
+    cancelled.finish('cancelled');
+    assert.match(operationDescription(cancelled.operation), /^cancelled · \d+s$/, 'stale progress is dropped');
+    const failed = reg.start({ title: 'Export', resource: 'r', source: 'models' });
+    failed.finish('failed', 'No export formats (FAILED_PRECONDITION).');
+    assert.match(
+      operationDescription(failed.operation),
+      /^failed · \d+s · No export formats \(FAILED_PRECONDITION\)\.$/,
+    );
+  });
 });

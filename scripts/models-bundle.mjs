@@ -1,0 +1,76 @@
+// The split of the Model Registry client into dist/models-client.js, shared by scripts/build.mjs, the
+// models benchmark and the tests that load the bundle the way the extension does.
+//
+// - splitModelsClient(root): esbuild plugin for the extension bundle: imports of the client and the
+//   codecs become a lazy hand-off to src/core/models/bundle-host.ts (which loads the split bundle with
+//   a V8 code cache), so the gRPC stack and the proto runtime stay out of dist/extension.js.
+// - modelsBundleOptions(root, outfile): esbuild options for the split bundle itself. Modules it shares
+//   with the extension (errors, endpoints, retry, paging, operations) are not copied in: they are
+//   required as "cloudbench-host:<path under src>" and bundle-host supplies the extension's own.
+import { join, relative, resolve, sep } from 'node:path';
+
+const SPLIT_ENTRY = 'src/core/models/bundle.ts';
+/** Source files that live in the split bundle (paths relative to the root, without extension). */
+const IN_SPLIT = [/^src\/core\/models\/(bundle|client|wire|operation)$/, /^src\/core\/proto(\/|$)/];
+/** What the extension bundle takes from the split bundle, by source module. */
+const REDIRECTED = new Map([
+  ['src/core/models/client', 'client'],
+  ['src/core/models/wire', 'wire'],
+]);
+
+const toPosix = (p) => p.split(sep).join('/');
+const withoutExt = (p) => p.replace(/\.(ts|js|json)$/, '');
+
+function resolvedRelative(root, args) {
+  return toPosix(withoutExt(relative(root, resolve(args.resolveDir, args.path))));
+}
+
+export function splitModelsClient(root) {
+  return {
+    name: 'split-models-client',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        const target = resolvedRelative(root, args);
+        const part = REDIRECTED.get(target);
+        if (!part) return undefined;
+        return { path: part, namespace: 'models-bundle' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'models-bundle' }, (args) => ({
+        contents: `module.exports = require(${JSON.stringify(join(root, 'src/core/models/bundle-host.ts'))}).modelsBundle().${args.path};`,
+        loader: 'js',
+        resolveDir: root,
+      }));
+    },
+  };
+}
+
+function hostModules(root) {
+  return {
+    name: 'models-bundle-host-modules',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        const target = resolvedRelative(root, args);
+        if (!target.startsWith('src/') || IN_SPLIT.some((re) => re.test(target))) return undefined;
+        return { path: `cloudbench-host:${target.slice('src/'.length)}`, external: true };
+      });
+    },
+  };
+}
+
+export function modelsBundleOptions(root, outfile, { minify = false, sourcemap = true } = {}) {
+  return {
+    entryPoints: [join(root, SPLIT_ENTRY)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    mainFields: ['module', 'main'],
+    minify,
+    sourcemap,
+    logLevel: 'warning',
+    absWorkingDir: root,
+    plugins: [hostModules(root)],
+  };
+}
