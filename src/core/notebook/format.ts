@@ -2,7 +2,7 @@
 // of lines, one key per line), with each cell's kept results bounded so files stay shareable.
 import { isTimeRangeSpec, describeTimeRange, type TimeRangeSpec } from '../secops/timerange';
 import { cellText, defaultColumns } from '../secops/results/fields';
-import { cellText as statsCellText, columnLabel } from '../../features/statistics/protocol';
+import { cellText as statsCellText, columnLabel } from '../../udm/stats/format';
 import type { StatsColumn } from '../../udm/stats/plan';
 
 export const NOTEBOOK_FORMAT = 'cloudbench-udm-notebook';

@@ -13,10 +13,8 @@ import {
   type TimeRangeSpec,
 } from '../../core/secops/timerange';
 import { compileStatistics } from '../../udm/stats';
-import { askForMoreSearches } from '../statistics';
-import { fetchStatisticsEvents } from '../statistics/fetch';
+import { computeTable, fetchForStatistics } from '../statistics';
 import { getReferenceLists } from '../language';
-import { FETCH_REST_MAX_EVENTS } from '../search/controller';
 import {
   keepStatistics,
   keepResults,
@@ -147,27 +145,10 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
       const client = search.controller.getClient();
       const stats = compileStatistics(query, { referenceLists: getReferenceLists() ?? {} });
       if (stats) {
-        if (stats.filter === '')
-          throw new Error(
-            'A statistical search needs filtering statements before match: (for example metadata.event_type = "USER_LOGIN").',
-          );
         // The same fetch as the statistics view: one search, the rest only when approved and within
         // the hourly budget; what stops it early leaves a table marked partial.
-        const fetched = await fetchStatisticsEvents({
-          client,
-          query: stats.filter,
-          startMs: window.startMs,
-          endMs: window.endMs,
-          limit: UDM_SEARCH_MAX_LIMIT,
-          maxEvents: FETCH_REST_MAX_EVENTS,
-          signal: abort.signal,
-          confirmMore: (q) => askForMoreSearches(q),
-        });
-        const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-        const result = stats.engine.run(
-          fetched.events.map((e) => e.udm),
-          { timeZone },
-        );
+        const fetched = await fetchForStatistics(client, stats, window, abort.signal);
+        const result = computeTable(stats, fetched);
         const kept = keepStatistics(
           {
             ranAt: new Date(started).toISOString(),

@@ -11,11 +11,16 @@ import type { ResolvedWindow } from '../../core/secops/timerange';
 import type { UdmSearchEvent } from '../../core/secops/types';
 import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
-import { compileStatistics, type StatsResult } from '../../udm/stats';
+import { compileStatistics, type CompiledStatistics, type StatsResult } from '../../udm/stats';
 import { getReferenceLists } from '../language';
 import { FETCH_REST_MAX_EVENTS, queryTitle, searchHooks, type SearchController } from '../search/controller';
 import type { Services } from '../services';
-import { fetchStatisticsEvents, type MoreSearchesQuestion } from './fetch';
+import {
+  fetchStatisticsEvents,
+  type FetchedEvents,
+  type FetchStatisticsOptions,
+  type MoreSearchesQuestion,
+} from './fetch';
 import { StatisticsPanel } from './panel';
 import { cellText, columnLabel, exportTable, type FromStatsView, type StatsRunInfo } from './protocol';
 
@@ -26,6 +31,44 @@ interface StatsRun {
   events: UdmSearchEvent[];
   result: StatsResult;
   window: ResolvedWindow;
+}
+
+/**
+ * The events a statistical query's table is computed over: its filter through udmSearch, the rest
+ * of a cut answer only when the user approves the searches (within the hourly budget). The
+ * statistics view and notebook cells fetch alike; what stops it early leaves `partial` set.
+ */
+export async function fetchForStatistics(
+  client: FetchStatisticsOptions['client'],
+  compiled: CompiledStatistics,
+  window: ResolvedWindow,
+  signal: AbortSignal,
+  more: Pick<FetchStatisticsOptions, 'onProgress'> = {},
+): Promise<FetchedEvents> {
+  if (compiled.filter === '')
+    throw new Error(
+      'A statistical search needs filtering statements before match: (for example metadata.event_type = "USER_LOGIN"): udmSearch searches with them and Cloudbench computes the sections over the events it returns.',
+    );
+  return fetchStatisticsEvents({
+    client,
+    query: compiled.filter,
+    startMs: window.startMs,
+    endMs: window.endMs,
+    limit: UDM_SEARCH_MAX_LIMIT,
+    maxEvents: FETCH_REST_MAX_EVENTS,
+    signal,
+    confirmMore: (q) => askForMoreSearches(q),
+    ...more,
+  });
+}
+
+/** The table over fetched events, with time buckets in the editor's time zone. */
+export function computeTable(compiled: CompiledStatistics, fetched: FetchedEvents): StatsResult {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return compiled.engine.run(
+    fetched.events.map((e) => e.udm),
+    { timeZone },
+  );
 }
 
 export function activateStatistics(context: vscode.ExtensionContext, services: Services): void {
@@ -53,10 +96,6 @@ export class StatisticsFeature implements vscode.Disposable {
   async run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean> {
     const compiled = compileStatistics(query, { referenceLists: getReferenceLists() ?? {} });
     if (!compiled) return false;
-    if (compiled.filter === '')
-      throw new Error(
-        'A statistical search needs filtering statements before match: (for example metadata.event_type = "USER_LOGIN"): udmSearch searches with them and Cloudbench computes the sections over the events it returns.',
-      );
     this.controller = controller;
     const client = controller.getClient();
     const title = queryTitle(query);
@@ -78,15 +117,7 @@ export class StatisticsFeature implements vscode.Disposable {
           const sub = token.onCancellationRequested(() => abort.abort());
           try {
             progress.report({ message: 'searching for the events…' });
-            return await fetchStatisticsEvents({
-              client,
-              query: compiled.filter,
-              startMs: window.startMs,
-              endMs: window.endMs,
-              limit: UDM_SEARCH_MAX_LIMIT,
-              maxEvents: FETCH_REST_MAX_EVENTS,
-              signal: abort.signal,
-              confirmMore: (q) => askForMoreSearches(q),
+            return await fetchForStatistics(client, compiled, window, abort.signal, {
               onProgress: (p) => {
                 panel.post({ type: 'progress', ...p });
                 progress.report({
@@ -108,12 +139,8 @@ export class StatisticsFeature implements vscode.Disposable {
       if (this.fetching === abort) this.fetching = undefined;
     }
 
-    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const started = performance.now();
-    const result = compiled.engine.run(
-      fetched.events.map((e) => e.udm),
-      { timeZone },
-    );
+    const result = computeTable(compiled, fetched);
     log.info(
       `computed ${result.rows.length} rows over ${fetched.events.length} events (${fetched.searches} searches) in ${(performance.now() - started).toFixed(0)} ms${fetched.partial ? `; partial: ${fetched.partial}` : ''}`,
     );

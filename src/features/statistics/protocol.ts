@@ -2,7 +2,7 @@
 // cell text, exports of the whole table, the chart a table's shape suggests, and the estimate of the
 // searches that fetching the rest would spend. No vscode and no DOM here.
 import { csvField, type ExportFormat } from '../../core/secops/results/export';
-import { formatInZone, ZoneOffsets } from '../../udm/stats/buckets';
+import { cellText, columnLabel } from '../../udm/stats/format';
 import type { ColumnRole, ColumnType, StatsColumn } from '../../udm/stats/plan';
 
 export interface StatsRunInfo {
@@ -174,30 +174,7 @@ export function decodeStatsRows(rowsJson: string, width: number): unknown[][] {
 
 // ---- cell text ---------------------------------------------------------------------------------
 
-const zones = new Map<string, ZoneOffsets>();
-function zoneOf(timeZone: string): ZoneOffsets {
-  let z = zones.get(timeZone);
-  if (!z) {
-    z = new ZoneOffsets(timeZone);
-    zones.set(timeZone, z);
-  }
-  return z;
-}
-
-/** The text of a cell, as shown and as exported to CSV: timestamps in the table's time zone. */
-export function cellText(value: unknown, column: Pick<StatsColumn, 'type'>, timeZone: string): string {
-  if (value === null || value === undefined) return '';
-  if (column.type === 'timestamp' && typeof value === 'number') return formatInZone(value, zoneOf(timeZone));
-  if (Array.isArray(value)) return value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(12)));
-  if (typeof value === 'string') return value;
-  return JSON.stringify(value);
-}
-
-/** Column headings: match keys as written, outcome variables with their `$`. */
-export function columnLabel(column: Pick<StatsColumn, 'name' | 'role'>): string {
-  return column.role === 'outcome' ? `$${column.name}` : column.role === 'bucket' ? 'time bucket' : column.name;
-}
+export { cellText, columnLabel } from '../../udm/stats/format';
 
 export function tableToCsv(columns: readonly StatsColumn[], rows: readonly unknown[][], timeZone: string): string {
   const lines = [columns.map((c) => csvField(columnLabel(c))).join(',')];

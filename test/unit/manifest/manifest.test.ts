@@ -81,6 +81,17 @@ describe('manifest', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('keeps src/core and src/udm from importing the editor features (src/features)', () => {
+    const offenders: string[] = [];
+    for (const dir of ['core', 'udm']) {
+      for (const file of filesUnder(join(root, 'src', dir))) {
+        if (/from\s+['"](\.\.\/)+features\//.test(readFileSync(file, 'utf8')))
+          offenders.push(file.slice(root.length + 1));
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+
   it('registers every declared command at activation, and nothing undeclared', function () {
     this.timeout(60_000);
     const record = useFakeVscode();
