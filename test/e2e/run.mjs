@@ -92,6 +92,7 @@ async function loadScenarios(grep) {
       run: mod.run,
       workspaceSettings: mod.workspaceSettings,
       workspaceTrust: mod.workspaceTrust === true,
+      userSettings: mod.userSettings,
     });
   }
   return scenarios;
@@ -193,6 +194,20 @@ async function main() {
     const runScenario = async (scenario, attempt) => {
       const slug = scenario.file.replace(/\.mjs$/, '') + (attempt > 1 ? `-attempt${attempt}` : '');
       const server = await serverFor(scenario);
+      // `export const userSettings = { key: value | null }`: the profile's user settings for this
+      // scenario only (null removes a key; the sandbox endpoints, say, for a signed-out editor). What
+      // the scenario changes there, and in the remote machine settings where machine-scoped settings
+      // land, is undone afterwards.
+      const profile = scenario.workspaceTrust ? join(home, 'user-data-trust') : userDataDir;
+      const settingsFiles = ['User/settings.json', 'Machine/settings.json'].map((f) => join(profile, f));
+      const savedSettings = scenario.userSettings
+        ? settingsFiles.map((f) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined))
+        : undefined;
+      if (scenario.userSettings) {
+        const merged = { ...JSON.parse(savedSettings[0]), ...scenario.userSettings };
+        for (const [key, value] of Object.entries(scenario.userSettings)) if (value === null) delete merged[key];
+        writeFileSync(settingsFiles[0], JSON.stringify(merged, null, 2));
+      }
       const page = await wb.newPage(browser, server.url);
       const pageErrors = [];
       page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -231,6 +246,9 @@ async function main() {
           .context()
           .close()
           .catch(() => {});
+        savedSettings?.forEach((text, i) =>
+          text === undefined ? rmSync(settingsFiles[i], { force: true }) : writeFileSync(settingsFiles[i], text),
+        );
       }
     };
     for (const scenario of scenarios) {

@@ -33,6 +33,7 @@ export function editorEnv(home) {
   // The extension host inherits this environment; the developer's own credentials have no
   // business in a test of the sandbox.
   delete env.GOOGLE_APPLICATION_CREDENTIALS;
+  env.CLOUDSDK_CONFIG = join(home, 'gcloud');
   return env;
 }
 
