@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeError, isCancellation } from '../core/google/errors';
+import { apiErrorFixes, describeError, isCancellation } from '../core/google/errors';
 import { getLogger, showLogs } from './log';
 
 const log = getLogger('commands');
@@ -34,10 +34,11 @@ export interface Fix {
   copy?: string;
 }
 
-/** The fixes an error offers (CredentialsError.fixes), at most two. */
+/** The fixes an error offers (CredentialsError.fixes, else those of a known API failure), at most two. */
 export function fixesOf(err: unknown): Fix[] {
   const fixes = (err as { fixes?: unknown } | null)?.fixes;
-  return Array.isArray(fixes) ? (fixes as Fix[]).filter((f) => typeof f?.label === 'string').slice(0, 2) : [];
+  if (!Array.isArray(fixes)) return apiErrorFixes(err).slice(0, 2);
+  return (fixes as Fix[]).filter((f) => typeof f?.label === 'string').slice(0, 2);
 }
 
 /** The fix a failing tree row offers: the error's own, else Check Connection, which explains it. */

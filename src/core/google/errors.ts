@@ -167,10 +167,7 @@ export function describeError(err: unknown): string {
     if (err.status === 'PERMISSION_DENIED' && /quota project/i.test(err.message))
       return `${err.message} (${err.status}). Set cloudbench.quotaProject (or GOOGLE_CLOUD_QUOTA_PROJECT), or run \`gcloud auth application-default set-quota-project PROJECT\`.`;
     // A token without the API's scope (typically a gcloud login used for SecOps).
-    if (
-      err.status === 'PERMISSION_DENIED' &&
-      /insufficient authentication scopes|ACCESS_TOKEN_SCOPE_INSUFFICIENT/i.test(err.message)
-    )
+    if (isScopeInsufficient(err))
       return `${err.message} (${err.status}). The token lacks a scope this API needs; for SecOps sign in with \`${ADC_SECOPS_LOGIN}\`, or choose the SecOps service-account key file in cloudbench.secops.credentialsFile.`;
     // The method's own needs (permission and role, or preconditions) teach more than a general hint.
     const requirement = requirementOf(err.options.method);
@@ -190,6 +187,33 @@ export function describeError(err: unknown): string {
 
 const ADC_SECOPS_LOGIN =
   'gcloud auth application-default login --scopes=https://www.googleapis.com/auth/cloud-platform,https://www.googleapis.com/auth/chronicle-backstory';
+
+/**
+ * A call refused because the token lacks the API's scope (typically a gcloud login used for
+ * SecOps): Google says so in the message and with the ErrorInfo reason ACCESS_TOKEN_SCOPE_INSUFFICIENT.
+ */
+export function isScopeInsufficient(err: unknown): boolean {
+  if (!(err instanceof GoogleApiError) || err.status !== 'PERMISSION_DENIED') return false;
+  if (/insufficient authentication scopes|ACCESS_TOKEN_SCOPE_INSUFFICIENT/i.test(err.message)) return true;
+  return err.details.some((d) => (d as { reason?: unknown } | null)?.reason === 'ACCESS_TOKEN_SCOPE_INSUFFICIENT');
+}
+
+/** A button for an API failure whose fix is known: a command to run or a command line to copy. */
+export interface ApiErrorFix {
+  label: string;
+  command?: string;
+  copy?: string;
+}
+
+/** The buttons an API failure offers beside its message (the scope login to copy, for one). */
+export function apiErrorFixes(err: unknown): ApiErrorFix[] {
+  if (isScopeInsufficient(err))
+    return [
+      { label: 'Copy Command', copy: ADC_SECOPS_LOGIN },
+      { label: 'Choose SecOps Key File…', command: 'cloudbench.chooseSecOpsCredentialsFile' },
+    ];
+  return [];
+}
 
 const HINTS: Partial<Record<StatusName, string>> = {
   UNAUTHENTICATED: 'Sign in again: run `gcloud auth application-default login` or choose a credentials file.',

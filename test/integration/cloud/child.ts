@@ -9,7 +9,7 @@ import {
   googleTokenSource,
   type GoogleTokenOptions,
 } from '../../../src/core/google/credentials';
-import { describeError } from '../../../src/core/google/errors';
+import { apiErrorFixes, describeError } from '../../../src/core/google/errors';
 import { planRestEndpoint } from '../../../src/core/google/endpoints';
 import type { RetryPolicy } from '../../../src/core/google/retry';
 import { TokenPolicy } from '../../../src/core/google/token-policy';
@@ -63,6 +63,7 @@ async function run(s: Scenario): Promise<Record<string, unknown>> {
       ok: false,
       error: describeError(err),
       problem: err instanceof CredentialsError ? err.problem : undefined,
+      fixes: err instanceof CredentialsError ? err.fixes : apiErrorFixes(err),
     };
   } finally {
     if (saved === undefined) delete process.env['HTTPS_PROXY'];

@@ -22,6 +22,7 @@ interface Seen {
 const ROOT = join(__dirname, '..', '..', '..');
 const USER_TOKEN = 'ya29.user-token-for-tests';
 const SA_TOKEN = 'ya29.service-account-token-for-tests';
+const NO_SCOPE_TOKEN = 'ya29.token-whose-scopes-are-not-said';
 
 function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
   const run = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
@@ -90,6 +91,7 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
     baseUrl?: string;
     account?: string;
     accountSource?: string;
+    fixes?: Array<{ label: string; copy?: string; command?: string }>;
   }> = [];
   const result = (name: string): (typeof results)[number] => {
     const r = results.find((x) => x.name === name);
@@ -114,6 +116,9 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
           if (form.get('grant_type') === 'refresh_token') {
             if (form.get('refresh_token') === 'revoked')
               return json(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+            // A token endpoint that does not say which scopes the token carries.
+            if (form.get('refresh_token') === 'noscope')
+              return json(200, { access_token: NO_SCOPE_TOKEN, expires_in: 3599, token_type: 'Bearer' });
             return json(200, {
               access_token: USER_TOKEN,
               expires_in: 3599,
@@ -140,6 +145,21 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
             });
           return json(200, { keys: [] });
         }
+        if (/backstory\.googleapis\.com$/.test(host) && auth === `Bearer ${NO_SCOPE_TOKEN}`)
+          return json(403, {
+            error: {
+              code: 403,
+              message: 'Request had insufficient authentication scopes.',
+              status: 'PERMISSION_DENIED',
+              details: [
+                {
+                  '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                  reason: 'ACCESS_TOKEN_SCOPE_INSUFFICIENT',
+                  domain: 'googleapis.com',
+                },
+              ],
+            },
+          });
         if (/backstory\.googleapis\.com$/.test(host)) return json(200, { lists: [] });
         return json(404, { error: { code: 404, message: 'unknown host', status: 'NOT_FOUND' } });
       });
@@ -170,6 +190,12 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
       quota_project_id: 'billing-proj',
     };
     writeFileSync(join(home, '.config', 'gcloud', 'application_default_credentials.json'), JSON.stringify(user));
+    const noScopeHome = join(dir, 'noscope-home');
+    mkdirSync(join(noScopeHome, '.config', 'gcloud'), { recursive: true });
+    writeFileSync(
+      join(noScopeHome, '.config', 'gcloud', 'application_default_credentials.json'),
+      JSON.stringify({ ...user, refresh_token: 'noscope' }),
+    );
     const revokedHome = join(dir, 'revoked');
     mkdirSync(join(revokedHome, '.config', 'gcloud'), { recursive: true });
     writeFileSync(
@@ -196,6 +222,7 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
       { name: 'user-apikeys-no-quota', service: 'apikeys', tokens: { env: {}, home: join(dir, 'noquota') } },
       { name: 'secops-sa', service: 'secops', region: 'europe', calls: 2, tokens: { ...secopsSetting, env: {} } },
       { name: 'secops-user', service: 'secops', tokens: { env: {}, home } },
+      { name: 'secops-user-403', service: 'secops', tokens: { env: {}, home: noScopeHome } },
       { name: 'revoked', service: 'apikeys', tokens: { env: {}, home: revokedHome } },
       {
         name: 'unreachable',
@@ -300,7 +327,29 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
       r.error ?? '',
       /--scopes=https:\/\/www\.googleapis\.com\/auth\/cloud-platform,https:\/\/www\.googleapis\.com\/auth\/chronicle-backstory/,
     );
-    assert.equal(apiCalls('backstory.googleapis.com').length, 0, 'nothing reached SecOps');
+    assert.equal(
+      apiCalls('backstory.googleapis.com').filter((s) => s.headers.authorization === `Bearer ${USER_TOKEN}`).length,
+      0,
+      'nothing reached SecOps',
+    );
+  });
+
+  it('a 403 for a missing scope from SecOps itself explains the scoped login, with a button to copy it', () => {
+    const r = result('secops-user-403');
+    assert.equal(r.ok, false);
+    assert.match(r.error ?? '', /insufficient authentication scopes\..*--scopes=.*chronicle-backstory/);
+    assert.deepEqual(r.fixes, [
+      {
+        label: 'Copy Command',
+        copy: 'gcloud auth application-default login --scopes=https://www.googleapis.com/auth/cloud-platform,https://www.googleapis.com/auth/chronicle-backstory',
+      },
+      { label: 'Choose SecOps Key File…', command: 'cloudbench.chooseSecOpsCredentialsFile' },
+    ]);
+    assert.equal(
+      apiCalls('backstory.googleapis.com').filter((s) => s.headers.authorization === `Bearer ${NO_SCOPE_TOKEN}`).length,
+      1,
+      'SecOps was asked once and refused',
+    );
   });
 
   it('an expired or revoked login and an unreachable token endpoint say what is wrong and what to do', () => {
@@ -317,7 +366,15 @@ describe('real Google hosts through a proxy (local stand-ins)', function () {
 
   it('no token, refresh token, secret or key material appears in any message', () => {
     const text = JSON.stringify(results);
-    for (const secret of [USER_TOKEN, SA_TOKEN, 'secret-for-tests', 'PRIVATE KEY', '"good"', '.signature'])
+    for (const secret of [
+      USER_TOKEN,
+      SA_TOKEN,
+      NO_SCOPE_TOKEN,
+      'secret-for-tests',
+      'PRIVATE KEY',
+      '"good"',
+      '.signature',
+    ])
       assert.ok(!text.includes(secret), secret);
   });
 });
