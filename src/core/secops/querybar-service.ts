@@ -2,7 +2,8 @@
 // runs (src/udm/service.ts), called directly in the extension host: the bar's text is no document
 // the server knows, and a round trip through a virtual document would only add latency and states
 // to keep in sync. Same functions, same options, so the bar completes and checks like the editor.
-import { analyze } from '../../udm';
+import { analyze, type CompileOptions } from '../../udm';
+import { knownListMap, type KnownReferenceList } from '../../udm/reference-lists';
 import { complete, toLspDiagnostics } from '../../udm/service';
 import { MAX_COMPLETION_ITEMS, MAX_DIAGNOSTICS } from './lsp-payload';
 import type { FromWebview, ToWebview } from './messages';
@@ -14,12 +15,26 @@ export function isQueryBarRequest(message: FromWebview): message is QueryBarRequ
   return message.type === 'querybar.complete' || message.type === 'querybar.validate';
 }
 
-/** Completion items or diagnostics for the bar's text; reference lists as the server has them. */
-export function answerQueryBar(request: QueryBarRequest, referenceLists?: Record<string, string[]>): QueryBarAnswer {
-  const options = referenceLists ? { referenceLists } : {};
+/**
+ * Completion items or diagnostics for the bar's text; reference lists as the server has them.
+ * As in the language server, the lists the Reference Lists view knows (`knownLists`: name, type,
+ * size, preview) win over bare `referenceLists`: they complete with their details and an
+ * unknown `%name` is a warning.
+ */
+export function answerQueryBar(
+  request: QueryBarRequest,
+  referenceLists?: Record<string, string[]>,
+  knownLists?: readonly KnownReferenceList[],
+): QueryBarAnswer {
+  const options: CompileOptions = knownLists
+    ? { knownLists: knownListMap(knownLists) }
+    : referenceLists
+      ? { referenceLists }
+      : {};
   const analysis = analyze(request.text, options);
   if (request.type === 'querybar.complete') {
-    const items = complete(analysis, request.position, referenceLists ? Object.keys(referenceLists) : []);
+    const lists = knownLists ?? (referenceLists ? Object.keys(referenceLists) : []);
+    const items = complete(analysis, request.position, lists);
     return { type: 'querybar.completions', id: request.id, items: items.slice(0, MAX_COMPLETION_ITEMS) };
   }
   return {

@@ -16,7 +16,7 @@ import {
 } from '../../core/secops/client';
 import type { FromWebview, RunInfo } from '../../core/secops/messages';
 import { answerQueryBar } from '../../core/secops/querybar-service';
-import { getReferenceLists } from '../language';
+import { getKnownReferenceLists, getReferenceLists } from '../language';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
@@ -878,7 +878,7 @@ export class SearchController implements vscode.Disposable {
           return;
         case 'querybar.complete':
         case 'querybar.validate':
-          panel.post(answerQueryBar(message, getReferenceLists()));
+          panel.post(answerQueryBar(message, getReferenceLists(), getKnownReferenceLists()));
           return;
         case 'ready':
           return;

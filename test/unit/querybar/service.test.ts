@@ -64,6 +64,39 @@ describe('query bar: extension-side answers', () => {
     );
   });
 
+  it('takes the lists the Reference Lists view knows, as the language server does: details in completion, unknown names warned', () => {
+    const known = [
+      { name: 'vip_cidrs', contentType: 'CIDR' as const, size: 2, preview: ['10.0.0.0/8', '192.168.0.0/16'] },
+      { name: 'bad_hosts', contentType: 'CONTENT_TYPE_DEFAULT_STRING' as const, size: 1, preview: ['evil-01'] },
+    ];
+    const text = 'principal.hostname in %';
+    const position = { line: 0, character: text.length };
+    // Known lists win over bare entries, as in src/server/main.ts.
+    const answer = answerQueryBar({ type: 'querybar.complete', id: 4, text, position }, { other: ['x'] }, known);
+    assert.equal(answer.type, 'querybar.completions');
+    if (answer.type !== 'querybar.completions') return;
+    const cidr = answer.items.find((i) => i.label === '%vip_cidrs');
+    assert.ok(cidr, answer.items.map((i) => i.label).join(', '));
+    assert.match(cidr.detail ?? '', /2 entries/);
+    assert.ok(!answer.items.some((i) => i.label === '%other'), 'bare entries are not offered when lists are known');
+    const unknown = answerQueryBar(
+      { type: 'querybar.validate', id: 5, text: 'principal.hostname in %bad_host' },
+      undefined,
+      known,
+    );
+    assert.equal(unknown.type, 'querybar.diagnostics');
+    if (unknown.type !== 'querybar.diagnostics') return;
+    assert.equal(unknown.diagnostics.length, 1);
+    assert.equal(unknown.diagnostics[0].severity, 2, 'a warning: the view may not list every list yet');
+    assert.match(messageText(unknown.diagnostics[0].message), /Did you mean %bad_hosts/);
+    const fine = answerQueryBar(
+      { type: 'querybar.validate', id: 6, text: 'principal.hostname in %bad_hosts' },
+      undefined,
+      known,
+    );
+    assert.deepEqual(fine.type === 'querybar.diagnostics' && fine.diagnostics, []);
+  });
+
   it("tells query bar requests from the panel's other messages", () => {
     assert.equal(isQueryBarRequest({ type: 'querybar.validate', id: 1, text: '' }), true);
     assert.equal(
