@@ -1,6 +1,8 @@
 import { check, type CheckResult } from './check';
 import { Compiler } from './evaluate';
 import { parse, type ParseResult } from './parser';
+import { planFromQuery } from './stats/ast-plan';
+import { StatsEngine } from './stats/engine';
 import type { KnownReferenceLists } from './reference-lists';
 import { LineIndex } from './text';
 
@@ -20,9 +22,10 @@ export interface CompiledQuery {
   /** true when the event matches the filter part; `event` is the `udm` object of the Search API's camelCase JSON. */
   matches(event: unknown): boolean;
   /**
-   * present when the query has match:/outcome: sections: aggregates events into rows (one key per
-   * match: variable and outcome: variable, named without the `$`). Events are filtered with
-   * `matches` here, so passing already-matched events is fine too.
+   * present when the query has match:/outcome: sections: the statistics table (src/udm/stats) as
+   * rows, one key per column (match: keys and outcome: variables named without the `$`, the time
+   * bucket as `time_bucket`, in UTC). Events are filtered with `matches` here, so passing
+   * already-matched events is fine too.
    */
   aggregate?: (events: Iterable<unknown>) => Array<Record<string, unknown>>;
 }
@@ -120,8 +123,15 @@ export function compileQuery(text: string, options?: CompileOptions): CompiledQu
       }
     },
   };
-  const aggregate = compiler.compileAggregate(a.check.sectionsByKind, (ev) => compiled.matches(ev));
-  if (aggregate) compiled.aggregate = aggregate;
+  const query = a.parse.query;
+  if (query.sections.some((s) => s.kind === 'match' || s.kind === 'outcome')) {
+    // The statistics engine the editor uses, so the sandbox and the editor compute tables alike.
+    const engine = new StatsEngine(planFromQuery(query), compiler);
+    compiled.aggregate = (events) => {
+      const table = engine.run([...events], { timeZone: 'UTC', filter: (ev) => compiled.matches(ev) });
+      return table.rows.map((row) => Object.fromEntries(table.columns.map((c, i) => [c.name, row[i]])));
+    };
+  }
   return compiled;
 }
 

@@ -64,20 +64,62 @@ interface AggregateSlot {
   name: AggregateName;
   /** The argument's values for an event, as a list (for an event that joins several groups). */
   values: Values;
-  /** Adds the argument's values for an event to an accumulator, without building a list. */
-  feed: (event: unknown, acc: Accumulator) => void;
+  /** The argument's values handed over one by one; absent for an aggregate without argument. */
+  each?: EachValue;
+  /** Aggregates whose arguments have the same key read the event once between them. */
+  argumentKey?: string;
 }
 
-function feeder(each: EachValue): (event: unknown, acc: Accumulator) => void {
-  let target: Accumulator | undefined;
-  const add = (v: unknown): boolean => {
-    if (v !== undefined && v !== null) target!.add(v);
-    return false;
-  };
-  return (event, acc) => {
-    target = acc;
+/** Adds an event's values to the accumulators of the aggregates that take them (one walk for all). */
+type Feed = (event: unknown, accs: Accumulator[]) => void;
+
+function feeder(each: EachValue, slots: number[]): Feed {
+  let target: Accumulator[] = [];
+  const one = slots[0];
+  const add =
+    slots.length === 1
+      ? (v: unknown): boolean => {
+          if (v !== undefined && v !== null) target[one].add(v);
+          return false;
+        }
+      : (v: unknown): boolean => {
+          if (v !== undefined && v !== null) for (let i = 0; i < slots.length; i++) target[slots[i]].add(v);
+          return false;
+        };
+  return (event, accs) => {
+    target = accs;
     each(event, add);
   };
+}
+
+/** One feed per distinct aggregate argument, in the order the arguments first appear. */
+function feedsOf(slots: readonly AggregateSlot[]): Feed[] {
+  const byKey = new Map<string, { each: EachValue; slots: number[] }>();
+  const sources: Array<{ each: EachValue; slots: number[] }> = [];
+  slots.forEach((slot, i) => {
+    if (!slot.each) return;
+    const shared = slot.argumentKey !== undefined ? byKey.get(slot.argumentKey) : undefined;
+    if (shared) {
+      shared.slots.push(i);
+      return;
+    }
+    const source = { each: slot.each, slots: [i] };
+    sources.push(source);
+    if (slot.argumentKey !== undefined) byKey.set(slot.argumentKey, source);
+  });
+  return sources.map((src) => feeder(src.each, src.slots));
+}
+
+/** Identity of an aggregate argument that reads the event the same way wherever it is written. */
+function argumentKey(op: Operand): string | undefined {
+  if (op.type === 'variable') return `$${op.name}`;
+  if (op.type !== 'field') return undefined;
+  return JSON.stringify([
+    op.eventVar?.name ?? null,
+    op.segments.map((seg) => [seg.name, seg.index?.value ?? null]),
+    op.key?.value ?? null,
+    op.quantifier?.kind ?? null,
+  ]);
 }
 
 function addAll(acc: Accumulator, values: unknown[]): void {
@@ -129,6 +171,7 @@ class Grouper {
   private readonly keyLists: unknown[][];
   private readonly bucketList: unknown[] = [0];
   private readonly argValues: unknown[][];
+  private readonly feeds: Feed[];
 
   constructor(
     private readonly keys: readonly KeyReader[],
@@ -141,6 +184,7 @@ class Grouper {
     this.table = new GroupTable(width, this.nKeys, aggregates);
     this.keyLists = new Array<unknown[]>(width);
     this.argValues = new Array<unknown[]>(aggregates.length);
+    this.feeds = feedsOf(aggregates);
   }
 
   add(event: unknown, index: number): void {
@@ -165,7 +209,8 @@ class Grouper {
       // The common case: one value per key. Values go straight from the event into the accumulators.
       const g = this.table.single(keyLists);
       g.members.push(index);
-      for (let a = 0; a < nAggs; a++) aggs[a].feed(event, g.accs[a]);
+      const feeds = this.feeds;
+      for (let f = 0; f < feeds.length; f++) feeds[f](event, g.accs);
       return;
     }
     // A repeated field in match: adds the event to a group per combination of its values.
@@ -329,10 +374,12 @@ export class StatsEngine {
           const slot = this.aggregates.length;
           const arg = op.args[0];
           const source = arg ? this.eventValues(arg, known) : undefined;
+          const key = arg ? argumentKey(arg) : undefined;
           this.aggregates.push({
             name: op.name.toLowerCase() as AggregateName,
             values: source?.values ?? (() => []),
-            feed: source ? feeder(source.each) : () => undefined,
+            ...(source ? { each: source.each } : {}),
+            ...(source && key !== undefined ? { argumentKey: key } : {}),
           });
           return (ctx) => (ctx.accs ? [ctx.accs[slot].result()] : []);
         }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { compileQuery } from '../../../src/udm/index';
+import { compileStatistics } from '../../../src/udm/stats';
 
 const LISTS = { admins: ['root', 'admin'], corp: ['10.0.0.0/8', '2001:db8::/32'], bad: ['evil\\.example$', '^ftp:'] };
 
@@ -179,6 +180,37 @@ describe('UDM evaluator', () => {
       '$user = principal.user.userid\nmatch:\n  $user\noutcome:\n  $n = count(metadata.id)\norder:\n  $user desc\nlimit:\n  1',
     );
     assert.deepEqual(limited.aggregate!(events), [{ user: 'eve', n: 1 }]);
+  });
+
+  it('aggregates with the statistics engine: time buckets, condition: and the same rows as the editor', () => {
+    const text =
+      'metadata.event_type = "USER_LOGIN"\nmatch:\n  target.hostname by 1h\noutcome:\n  $n = count(metadata.id)\ncondition:\n  $n > 1';
+    const events = [
+      {
+        metadata: { eventType: 'USER_LOGIN', id: '1', eventTimestamp: '2024-01-01T00:10:00Z' },
+        target: { hostname: 'h1' },
+      },
+      {
+        metadata: { eventType: 'USER_LOGIN', id: '2', eventTimestamp: '2024-01-01T00:50:00Z' },
+        target: { hostname: 'h1' },
+      },
+      {
+        metadata: { eventType: 'USER_LOGIN', id: '3', eventTimestamp: '2024-01-01T01:10:00Z' },
+        target: { hostname: 'h1' },
+      },
+      {
+        metadata: { eventType: 'NETWORK_DNS', id: '4', eventTimestamp: '2024-01-01T01:20:00Z' },
+        target: { hostname: 'h1' },
+      },
+    ];
+    const compiled = compileQuery(text);
+    const rows = compiled.aggregate!(events);
+    assert.deepEqual(rows, [{ 'target.hostname': 'h1', time_bucket: Date.UTC(2024, 0, 1) / 1000, n: 2 }]);
+    const table = compileStatistics(text)!.engine.run(events, { timeZone: 'UTC', filter: (e) => compiled.matches(e) });
+    assert.deepEqual(
+      rows.map((r) => Object.values(r)),
+      table.rows,
+    );
   });
 
   it('has no aggregate for a plain filter, and one row for an outcome without match', () => {
