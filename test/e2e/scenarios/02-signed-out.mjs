@@ -3,7 +3,7 @@
 // key file through the editor's file dialog (the report then names that file and its account); and
 // "Start Local Sandbox" brings the trees to life on the built-in sandbox.
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const name = 'welcome: signed out, Check Connection, choose a key file, start the sandbox';
@@ -31,16 +31,16 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   const keyDir = join(workspace, 'keys');
   mkdirSync(keyDir, { recursive: true });
   const keyFile = join(keyDir, 'reader.json');
+  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
   writeFileSync(
     keyFile,
     JSON.stringify({
       type: 'service_account',
       project_id: 'cloudbench-e2e',
       private_key_id: 'e2e1',
-      private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
-        type: 'pkcs8',
-        format: 'pem',
-      }),
+      private_key: privateKey,
       client_email: ACCOUNT,
       client_id: '1',
       token_uri: 'https://oauth2.googleapis.com/token',
@@ -124,4 +124,34 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   log('the sandbox started and the Models view lists its locations');
   await wb.runCommand(page, 'Cloudbench: Stop Local Sandbox');
   await wb.waitForNotification(page, /The local sandbox stopped/);
+
+  // The key file was read, checked and used: its key is nowhere in the profile (logs, settings,
+  // storage, backups of the reports) nor in the workspace outside the file itself.
+  const leaks = [
+    ...filesWithKey(profile, privateKey, (p) =>
+      /\/(CachedData|CachedExtensionVSIXs|Cache|Code Cache|GPUCache)(\/|$)/.test(p),
+    ),
+    ...filesWithKey(workspace, privateKey, (p) => p === keyFile),
+  ];
+  if (leaks.length) throw new Error(`the private key was found in:\n${leaks.join('\n')}`);
+  if (!readdirSync(join(profile, 'logs')).length) throw new Error('no logs in the profile: the layout changed');
+}
+
+/** Files under `dir` (caches skipped) holding a private key or a line of the given key's body. */
+function filesWithKey(dir, privateKey, skip) {
+  const body = privateKey
+    .split('\n')
+    .filter((l) => l && !l.startsWith('-----'))
+    .slice(0, 3);
+  const hits = [];
+  const walk = (path) => {
+    if (!existsSync(path) || skip(path)) return;
+    const st = statSync(path);
+    if (st.isDirectory()) return readdirSync(path).forEach((e) => walk(join(path, e)));
+    if (!st.isFile() || st.size > 64 * 1024 * 1024) return;
+    const text = readFileSync(path, 'latin1');
+    if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text) || body.some((l) => text.includes(l))) hits.push(path);
+  };
+  walk(dir);
+  return hits;
 }
