@@ -249,6 +249,11 @@ export class SearchController implements vscode.Disposable {
     }
   }
 
+  /** A search run elsewhere (a statistical search) goes into the query history like one run here. */
+  recordRun(query: string, window: ResolvedWindow, events: number): void {
+    this.runEmitter.fire({ query, window, events });
+  }
+
   /** The query run in progress, if any (for tests and the status bar). */
   get runningQuery(): string | undefined {
     return this.active?.query;
