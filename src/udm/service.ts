@@ -1002,9 +1002,12 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
     (x, y) => x.start - y.start,
   );
   const sectionKeywordAt = new Set(a.parse.query.sections.map((s) => s.keyword.start));
+  if (a.parse.query.events) sectionKeywordAt.add(a.parse.query.events.start);
   const out: string[] = [];
   let line = '';
   let inSection = false;
+  // A section's body starts on the line after `match:`, `outcome:`..., indented, as Google writes it.
+  let afterSectionColon = false;
   let prev: Token | undefined;
   let parenDepth = 0;
   const flush = (): void => {
@@ -1025,6 +1028,8 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
     // A section keyword always opens its own line: glued to a preceding "." it would read as a
     // field path the next time the text is parsed, and formatting would not be stable.
     if (line !== '' && t.kind === 'ident' && sectionKeywordAt.has(t.start)) flush();
+    if (afterSectionColon && line !== '' && t.kind !== 'comment') flush();
+    afterSectionColon = false;
     const startOfLine = line === '';
     let piece = t.kind === 'comment' ? t.value : text.slice(t.start, t.end);
     if (t.kind === 'ident') {
@@ -1047,6 +1052,7 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
     }
     if (t.kind === 'lparen') parenDepth++;
     if (t.kind === 'rparen') parenDepth = Math.max(0, parenDepth - 1);
+    if (t.kind === 'colon' && prev?.kind === 'ident' && sectionKeywordAt.has(prev.start)) afterSectionColon = true;
     prev = t;
   }
   if (prev) flush();

@@ -67,5 +67,5 @@ export function modelsBundle(): ModelsBundle {
 
 /** Writes the code cache after the client's first call (a no-op when it was used, or the bundle is not loaded). */
 export function persistModelsBundleCache(): void {
-  loaded?.persist();
+  if (loaded?.persist()) config.log?.(`code cache for ${MODELS_BUNDLE_FILE} written to ${loaded.cacheFile}`);
 }

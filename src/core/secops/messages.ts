@@ -72,6 +72,8 @@ export type ToWebview =
 /** Webview → extension. */
 export type FromWebview =
   | { type: 'ready' }
+  /** The first rows of a run are on screen: the rest of its rows may come now. */
+  | { type: 'painted'; runId: string }
   | { type: 'fetchRest'; runId: string }
   | { type: 'stopFetch'; runId: string }
   | { type: 'export'; runId: string; format: ExportFormat; columns: ColumnSpec[] }
@@ -163,6 +165,7 @@ export function parseFromWebview(data: unknown): FromWebview {
   switch (data.type) {
     case 'ready':
       return { type: 'ready' };
+    case 'painted':
     case 'fetchRest':
     case 'stopFetch':
     case 'rerun':

@@ -168,7 +168,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   const storage = context.globalStorageUri as vscode.Uri | undefined;
   configureModelsBundle({
     cacheDir: storage?.scheme === 'file' ? `${storage.fsPath}/code-cache` : undefined,
-    log: (m) => log.debug(m),
+    log: (m) => log.info(m),
   });
   activateOperations(context);
   let connection = services.connection();

@@ -20,7 +20,7 @@ import { getKnownReferenceLists, getReferenceLists } from '../language';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
-import { sortNewestFirst, timesOf } from '../../core/secops/results/table';
+import { newestFirstOrder, sortNewestFirst, timesOf } from '../../core/secops/results/table';
 import { fetchRest, planRest, type RestPlan } from '../../core/secops/split';
 import { formatTime } from '../../core/secops/params';
 import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
@@ -33,9 +33,11 @@ import { QUERY_SLOT, ResultsPanel, type PanelSlot } from './panel';
 const log = getLogger('search');
 /**
  * The first message carries only what fills the screen, so rows paint before the page has decoded
- * thousands of events; the rest follows in a second message.
+ * thousands of events; the rest follows in one message once the page says those rows are painted
+ * (or after AFTER_PAINT_FALLBACK_MS), so that its size holds up nothing before the first paint.
  */
 export const FIRST_PAINT_ROWS = 200;
+export const AFTER_PAINT_FALLBACK_MS = 1_500;
 
 function postResults(
   panel: ResultsPanel,
@@ -51,8 +53,12 @@ function postResults(
     rowsJson: JSON.stringify(rows.slice(0, FIRST_PAINT_ROWS)),
     moreDataAvailable,
   });
-  if (rows.length > FIRST_PAINT_ROWS)
-    panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) });
+  if (rows.length <= FIRST_PAINT_ROWS) return;
+  panel.whenPainted(
+    info.runId,
+    () => panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) }),
+    AFTER_PAINT_FALLBACK_MS,
+  );
 }
 /** Set by the statistics feature: runs a query with match:/outcome: sections itself (true when it did). */
 export const searchHooks: {
@@ -243,6 +249,11 @@ export class SearchController implements vscode.Disposable {
     }
   }
 
+  /** A search run elsewhere (a statistical search) goes into the query history like one run here. */
+  recordRun(query: string, window: ResolvedWindow, events: number): void {
+    this.runEmitter.fire({ query, window, events });
+  }
+
   /** The query run in progress, if any (for tests and the status bar). */
   get runningQuery(): string | undefined {
     return this.active?.query;
@@ -374,8 +385,10 @@ export class SearchController implements vscode.Disposable {
   private arrange(run: RunRecord): void {
     const path = timeField(run.info.kind);
     if (!path) return;
+    // Each event's time is read once, for the plan and for the order.
+    const times = timesOf(run.rows, path);
     if (run.moreDataAvailable && run.window) {
-      const plan = planRest(run.window.startMs, run.window.endMs, timesOf(run.rows, path), run.limit ?? 10_000);
+      const plan = planRest(run.window.startMs, run.window.endMs, times, run.limit ?? 10_000);
       run.rest = plan;
       const { firstMs, lastMs, order } = plan.span;
       if (firstMs !== undefined && lastMs !== undefined) {
@@ -385,7 +398,8 @@ export class SearchController implements vscode.Disposable {
       }
       run.info.restSearches = plan.windows.length;
     }
-    run.rows = sortNewestFirst(run.rows, path);
+    const rows = run.rows;
+    run.rows = Array.from(newestFirstOrder(times), (i) => rows[i]);
   }
 
   /** Shows rows from a pivot (or an IoC listing) in a panel of its own. */
@@ -881,6 +895,7 @@ export class SearchController implements vscode.Disposable {
           panel.post(answerQueryBar(message, getReferenceLists(), getKnownReferenceLists()));
           return;
         case 'ready':
+        case 'painted':
           return;
       }
     } catch (err) {

@@ -24,6 +24,9 @@ export class ResultsPanel implements vscode.Disposable {
   readonly onDidDispose = this.disposeEmitter.event;
   private ready = false;
   private queue: ToWebview[] = [];
+  private disposed = false;
+  private shownRunId: string | undefined;
+  private afterPaint: { runId: string; send: () => void; timer: ReturnType<typeof setTimeout> } | undefined;
 
   /** The panel of a slot, created and revealed (beside the editor) when needed. */
   static show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: PanelMessageHandler): ResultsPanel {
@@ -101,6 +104,10 @@ export class ResultsPanel implements vscode.Disposable {
           for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
           return;
         }
+        if (message.type === 'painted') {
+          if (this.afterPaint?.runId === message.runId) this.flushAfterPaint();
+          return;
+        }
         onMessage(message, this);
       }),
     );
@@ -114,7 +121,31 @@ export class ResultsPanel implements vscode.Disposable {
     this.panel.reveal(this.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
   }
 
+  /**
+   * Runs `send` once the page says the first rows of `runId` are on screen, so that a large message
+   * does not hold up the small first one anywhere on the way (extension host, editor window,
+   * webview); after `fallbackMs` it runs anyway (a hidden panel paints nothing until it is shown).
+   */
+  whenPainted(runId: string, send: () => void, fallbackMs: number): void {
+    if (this.afterPaint) clearTimeout(this.afterPaint.timer);
+    this.afterPaint = { runId, send, timer: setTimeout(() => this.flushAfterPaint(), fallbackMs) };
+  }
+
+  private flushAfterPaint(): void {
+    const pending = this.afterPaint;
+    this.afterPaint = undefined;
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    if (this.runId === pending.runId) pending.send();
+  }
+
+  /** The run whose rows the panel shows now (undefined once the panel is closed). */
+  get runId(): string | undefined {
+    return this.disposed ? undefined : this.shownRunId;
+  }
+
   post(message: ToWebview): void {
+    if (message.type === 'results') this.shownRunId = message.run.runId;
     if (!this.ready) {
       // A new "results" replaces anything queued before it: only the latest state matters.
       if (message.type === 'results') this.queue = [];
@@ -125,6 +156,9 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
+    if (this.afterPaint) clearTimeout(this.afterPaint.timer);
+    this.afterPaint = undefined;
     if (ResultsPanel.panels.get(this.slot) === this) ResultsPanel.panels.delete(this.slot);
     for (const d of this.disposables.splice(0)) d.dispose();
     this.disposeEmitter.fire();

@@ -133,6 +133,8 @@ export class StatisticsFeature implements vscode.Disposable {
       ],
     };
     this.last = { info, events: fetched.events, result, window };
+    // In the query history, so it runs again (into this view) from there.
+    controller.recordRun(query, window, fetched.events.length);
     panel.post({ type: 'table', run: info, columns: result.columns, rowsJson: JSON.stringify(result.rows) });
     return true;
   }

@@ -23,7 +23,11 @@ function bucketOf(window: MatchWindow | undefined): TimeBucketSpec | undefined {
 export function planFromQuery(query: Query): StatsPlan {
   const { match, outcome, condition, dedup, order, limit } = sectionsByKind(query.sections);
   const bucket = bucketOf(match?.window);
+  const ignored = [
+    ...new Set(query.sections.filter((s) => s.kind === 'select' || s.kind === 'unselect').map((s) => s.kind)),
+  ];
   return {
+    ...(ignored.length ? { ignoredSections: ignored } : {}),
     grouped: !!match,
     keys: (match?.keys ?? []).map((k) => ({ name: keyName(k), operand: k })),
     ...(bucket ? { bucket } : {}),

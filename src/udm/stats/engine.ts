@@ -330,6 +330,10 @@ export class StatsEngine {
     private readonly plan: StatsPlan,
     private readonly compiler: Compiler,
   ) {
+    for (const section of plan.ignoredSections ?? [])
+      this.warnings.push(
+        `${section}: is not applied: Google names it for statistical search without saying what it does; the table shows every match: and outcome: column.`,
+      );
     const hasAggregate = plan.outcomes.some((o) => containsAggregate(o.value));
     this.grouped = plan.grouped || plan.keys.length > 0 || !!plan.bucket || hasAggregate;
     this.keyReaders = plan.keys.map((k) => new KeyReader(compiler.eachValue(k.operand)));

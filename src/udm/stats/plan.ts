@@ -38,6 +38,8 @@ export interface StatsPlan {
   dedup: Operand[];
   order: OrderSpec[];
   limit?: number;
+  /** Sections the engine does not apply (select:, unselect:: named by Google without a documented meaning). */
+  ignoredSections?: string[];
   /** true when the query has a match: section (even without keys, e.g. only a time bucket). */
   grouped: boolean;
 }

@@ -878,8 +878,11 @@ function onMessage(message: ToWebview): void {
       recompute();
       updateBanner();
       afterFirstPaint = new Promise<void>((resolve) => {
+        const runId = message.run.runId;
         requestAnimationFrame(() => {
           document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: rows.length } }));
+          // The extension sends the rest of the rows only now, so they never delay these.
+          post({ type: 'painted', runId });
           // Once the next frame starts, the first rows have been presented; only then more work.
           requestAnimationFrame(() =>
             setTimeout(() => {

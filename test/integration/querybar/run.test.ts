@@ -9,6 +9,7 @@ import { freshProductModules, scriptConfiguration } from '../../reliability/scri
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
 import type * as FeaturesServicesModule from '../../../src/features/services';
 import type * as SearchControllerModule from '../../../src/features/search/controller';
+import type * as StatisticsModule from '../../../src/features/statistics';
 
 const vscode = require('vscode') as Record<string, any>;
 
@@ -160,5 +161,39 @@ describe('query bar: Run, completion and validation through the search controlle
     assert.equal(posted.length, before + 1, 'only the well-formed request got an answer');
     assert.equal(completions.id, 42);
     assert.ok(completions.items.some((i: { label: string }) => i.label === 'event_type'));
+  });
+
+  it('a statistical query run from the query bar opens the statistics view and goes into the query history', async () => {
+    const { StatisticsFeature } = require('../../../src/features/statistics') as typeof StatisticsModule;
+    const { searchHooks } = require('../../../src/features/search/controller') as typeof SearchControllerModule;
+    const feature = new StatisticsFeature(controller.services);
+    searchHooks.statistics = (c, q, w) => feature.run(c, q, w);
+    const history: Array<{ query: string; events: number }> = [];
+    const sub = controller.onDidRunQuery((e: { query: string; events: number }) => history.push(e));
+    try {
+      const before = searches.length;
+      const table = next('table');
+      const query =
+        'principal.hostname != ""\nmatch:\n  principal.hostname\noutcome:\n  $n = count(metadata.id)\norder:\n  principal.hostname';
+      const resultsPage = fromPage;
+      fromPage({ type: 'runQuery', query });
+      // The statistics view opens: its page says it is ready, and the table comes.
+      while (fromPage === resultsPage) await new Promise((resolve) => setImmediate(resolve));
+      fromPage({ type: 'ready' });
+      const message = await table;
+      // The filter alone went to udmSearch, with the statistics limit, not the events default of 5.
+      assert.equal(searches.length, before + 1);
+      assert.equal(searches[before].query, 'principal.hostname != ""');
+      assert.notEqual(searches[before].limit, 5);
+      assert.deepEqual(JSON.parse(message.rowsJson), [
+        ['host-a', 15],
+        ['host-b', 15],
+      ]);
+      assert.deepEqual(history, [{ query, window, events: 30 }]);
+    } finally {
+      sub.dispose();
+      searchHooks.statistics = undefined;
+      feature.dispose();
+    }
   });
 });

@@ -376,6 +376,33 @@ order:
     assert.match(r.warnings.join('\n'), /missing/);
   });
 
+  it('select: and unselect: are reported as not applied, and the table keeps every column', () => {
+    const r = table(`metadata.id != ""
+match:
+  principal.hostname
+outcome:
+  $n = count(metadata.id)
+select:
+  $n
+unselect:
+  principal.hostname`);
+    assert.deepEqual(
+      r.columns.map((c) => c.name),
+      ['principal.hostname', 'n'],
+    );
+    assert.ok(
+      r.warnings.some((w) => w.startsWith('select: is not applied')),
+      r.warnings.join('\n'),
+    );
+    assert.ok(
+      r.warnings.some((w) => w.startsWith('unselect: is not applied')),
+      r.warnings.join('\n'),
+    );
+    assert.ok(
+      !table(`metadata.id != ""\nmatch:\n  principal.hostname\noutcome:\n  $n = count(metadata.id)`).warnings.length,
+    );
+  });
+
   it('stops when aborted', () => {
     const c = compileStatistics(
       `metadata.id != ""\nmatch:\n  principal.hostname\noutcome:\n  $n = count(metadata.id)`,

@@ -188,7 +188,7 @@ describe('UDM formatting, folding and semantic tokens', () => {
     );
     assert.equal(
       formatText(a),
-      'metadata.event_type = "USER_LOGIN" AND NOT (target.port = 22 OR target.port = 23)\n\n$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\norder: $c desc\n',
+      'metadata.event_type = "USER_LOGIN" AND NOT (target.port = 22 OR target.port = 23)\n\n$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $c = count(metadata.id)\norder:\n  $c desc\n',
     );
   });
 

@@ -1,0 +1,232 @@
+// The results panel in headless Chromium, on the HTML and CSP the extension generates (ResultsPanel
+// under the vscode fake) with the real bundle: rows that arrive in appends after the first paint
+// (which the page announces),
+// a new run that clears the previous run's rows, the banner of a cut answer, filter suggestions and
+// short paths, and the histogram's axis, counts and period pick.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { useFakeVscode } from '../unit/fakes/vscode';
+import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import type * as SearchPanelModule from '../../src/features/search/panel';
+
+const browser$ = (): any => globalThis as any;
+
+useFakeVscode();
+const vscode = require('vscode') as Record<string, any>;
+
+function extensionHtml(origin: string): string {
+  const { webview } = capturingWebview(origin);
+  const { renderHtml } = require('../../src/features/search/panel') as typeof SearchPanelModule;
+  // The pivot page: the same table without the Monaco query bar.
+  return renderHtml(webview as never, vscode.Uri.file(ROOT), 'pivot');
+}
+
+const START = Date.parse('2026-01-01T00:00:00Z');
+/** `n` events one minute apart from START, newest last, on hosts host-0..host-9. */
+function events(n: number, from = 0): unknown[] {
+  return Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    return {
+      name: `events/${i}`,
+      udm: {
+        metadata: { eventTimestamp: new Date(START + i * 60_000).toISOString(), eventType: 'NETWORK_DNS' },
+        principal: { hostname: `host-${i % 10}` },
+      },
+    };
+  });
+}
+
+const RUN = {
+  runId: 'run-1',
+  kind: 'udm',
+  title: 'principal.hostname = /.*/',
+  query: 'principal.hostname = /.*/',
+  startTime: '2026-01-01T00:00:00Z',
+  endTime: '2026-01-02T00:00:00Z',
+};
+
+describe('reliability: the results webview (headless Chromium)', function () {
+  this.timeout(120_000);
+  let server: Awaited<ReturnType<typeof serveWebviewPages>>;
+  let html: string;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-results-'));
+
+  before(async () => {
+    assert.ok(
+      existsSync(join(ROOT, 'dist/webview/results.js')),
+      'dist/webview/results.js is missing: run npm run build',
+    );
+    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
+    server = await serveWebviewPages(() => ({ '/': html }));
+    html = extensionHtml(server.origin);
+    browser = await launchChromium(userData);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(userData, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    pageErrors.length = 0;
+    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.addInitScript(`
+      window.__name = (f) => f;
+      window.browser$ = () => window;
+      window.__posted = [];
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
+      window.acquireVsCodeApi = () => ({
+        postMessage: (m) => window.__posted.push(m),
+        getState: () => undefined,
+        setState: () => undefined,
+      });
+    `);
+    await page.goto(`${server.origin}/`);
+    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+  });
+
+  afterEach(async () => {
+    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+    assert.deepEqual(pageErrors, []);
+    await page?.close();
+  });
+
+  /** Posts a results message and then appends, as the extension sends them. */
+  async function show(first: unknown[], appends: unknown[][] = [], extra: Record<string, unknown> = {}): Promise<void> {
+    const { run: runExtra = {}, ...rest } = extra as { run?: object };
+    await page.evaluate(
+      ({ run, first, appends, extra }) => {
+        const w = browser$();
+        w.postMessage(
+          { type: 'results', run, columns: [], rowsJson: JSON.stringify(first), moreDataAvailable: false, ...extra },
+          '*',
+        );
+        for (const rows of appends)
+          w.postMessage({ type: 'append', runId: run.runId, rowsJson: JSON.stringify(rows) }, '*');
+      },
+      { run: { ...RUN, ...runExtra }, first, appends, extra: rest },
+    );
+  }
+
+  const count = (): Promise<string> => page.locator('#count').innerText();
+
+  it('says when the first rows are painted, then shows every appended chunk, newest first', async () => {
+    await show(events(200), [events(2500, 200), events(2500, 2700), events(300, 5200)]);
+    await page.locator('#count', { hasText: /^5,500 rows$/ }).waitFor();
+    const painted = await page.evaluate(() =>
+      (browser$().__posted as Array<{ type: string; runId?: string }>).filter((m) => m.type === 'painted'),
+    );
+    assert.deepEqual(painted, [{ type: 'painted', runId: 'run-1' }]);
+    // Newest first across all chunks: the last event of the last chunk heads the table.
+    const firstRow = await page.locator('#grid .row').first().innerText();
+    assert.match(firstRow, new RegExp(new Date(START + 5499 * 60_000).toISOString().slice(0, 16)));
+    assert.match(await page.locator('#run-summary').innerText(), /^5,500 rows/);
+  });
+
+  it('ignores appends of an older run and malformed rows without losing the table', async () => {
+    await show(events(50));
+    await page.locator('#count', { hasText: /^50 rows$/ }).waitFor();
+    await page.evaluate(() => {
+      const w = browser$();
+      w.postMessage({ type: 'append', runId: 'older-run', rowsJson: '[{"udm":{}}]' }, '*');
+      w.postMessage({ type: 'append', runId: 'run-1', rowsJson: 'not json' }, '*');
+      w.postMessage({ type: 'append', runId: 'run-1', rowsJson: '[]' }, '*');
+    });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    assert.equal(await count(), '50 rows');
+    assert.equal(await page.locator('#grid .row').first().isVisible(), true);
+  });
+
+  it('a new run clears the previous run’s rows while it runs', async () => {
+    await show(events(30));
+    await page.locator('#grid .row').first().waitFor();
+    await page.evaluate(() =>
+      browser$().postMessage({ type: 'running', title: 'metadata.event_type = "USER_LOGIN"' }, '*'),
+    );
+    await page.locator('#run-summary', { hasText: /^Running…/ }).waitFor();
+    assert.equal(await page.locator('#run-title').innerText(), 'metadata.event_type = "USER_LOGIN"');
+    assert.equal(
+      await page.locator('#grid .row:visible').count(),
+      0,
+      'rows of the previous run stay under the new title',
+    );
+  });
+
+  it('a cut answer says which part of the range the rows cover and offers the rest or the newest part', async () => {
+    await show(events(100), [], {
+      moreDataAvailable: true,
+      run: { covered: { start: '2026-01-01T18:00:00Z', end: '2026-01-02T00:00:00Z' }, restSearches: 4 },
+    });
+    await page.locator('#banner.visible').waitFor();
+    const text = await page.locator('#banner-text').innerText();
+    assert.match(
+      text,
+      /cover only 2026-01-01T18:00:00Z – 2026-01-02T00:00:00Z of the range 2026-01-01T00:00:00Z – 2026-01-02T00:00:00Z/,
+    );
+    assert.equal(await page.locator('#fetch-rest').innerText(), 'Fetch the rest (about 4 searches)');
+    assert.equal(await page.locator('#narrow-newest').innerText(), 'Search only the newest 6 h');
+    await page.locator('#fetch-rest').click();
+    const posted = await page.evaluate(() => browser$().__posted as Array<{ type: string; runId?: string }>);
+    assert.ok(posted.some((m) => m.type === 'fetchRest' && m.runId === 'run-1'));
+  });
+
+  it('the filter suggests fields, finds rows by a path without "udm." and says what it searched', async () => {
+    await show(events(200));
+    await page.locator('#count', { hasText: /^200 rows$/ }).waitFor();
+    await page.locator('#filter').click();
+    await page.keyboard.type('hostn');
+    await page.locator('#filter-suggest .suggestion', { hasText: 'principal.hostname:' }).first().waitFor();
+    await page.locator('#filter').fill('principal.hostname:host-3');
+    await page.locator('#count', { hasText: /^20 of 200 rows$/ }).waitFor();
+    await page.locator('#filter').fill('hostname:host-7');
+    await page.locator('#count', { hasText: /^20 of 200 rows$/ }).waitFor();
+    await page.locator('#filter').fill('principal.hostname:nowhere');
+    await page.locator('#count', { hasText: /^0 of 200 rows$/ }).waitFor();
+    assert.match(await page.locator('#empty').innerText(), /"principal\.hostname" searched .*principal\.hostname/);
+  });
+
+  it('the histogram has a labelled axis and counts, follows the filter, and a click picks a period', async () => {
+    await show(events(600));
+    await page.locator('#histogram-wrap.visible').waitFor();
+    const ticks = await page.locator('#histogram-axis .tick').allInnerTexts();
+    assert.deepEqual(ticks, ['00:00', '06:00', '12:00', '18:00', '00:00']);
+    // 600 events, one a minute, over the first 10 hours of a 24-hour range in 30-minute bars: 30 in each.
+    assert.equal(await page.locator('#histogram-scale .max').innerText(), '30');
+    assert.equal(await page.locator('#histogram .bar').count(), 48);
+    await page.locator('#filter').fill('hostname:host-1');
+    await page.waitForFunction(() => browser$().document.querySelector('#histogram-scale .max')?.textContent !== '30');
+    const filteredMax = Number(await page.locator('#histogram-scale .max').innerText());
+    assert.equal(filteredMax, 3, 'one event in ten is on host-1');
+    await page.locator('#filter').fill('');
+    await page.locator('#count', { hasText: /^600 rows$/ }).waitFor();
+
+    await page.locator('#histogram .bar[data-bin="0"]').click();
+    await page.locator('#period.visible').waitFor();
+    assert.match(await count(), /^30 of 600 rows$/);
+    assert.match(await page.locator('#period-text').innerText(), /Showing 2026-01-01 00:00 UTC – 2026-01-01 00:30 UTC/);
+    await page.locator('#period-search').click();
+    const posted = await page.evaluate(() => browser$().__posted as Array<Record<string, unknown>>);
+    assert.deepEqual(
+      posted.filter((m) => m.type === 'searchPeriod'),
+      [
+        {
+          type: 'searchPeriod',
+          runId: 'run-1',
+          startTime: '2026-01-01T00:00:00.000Z',
+          endTime: '2026-01-01T00:30:00.000Z',
+        },
+      ],
+    );
+    await page.locator('#period-clear').click();
+    await page.locator('#count', { hasText: /^600 rows$/ }).waitFor();
+  });
+});
