@@ -1119,11 +1119,17 @@ export interface ClassifiedToken {
   modifiers: number;
 }
 
+const WINDOW_WORDS = new Set(['by', 'over', 'every', 'first']);
+
 /** Classifies every token; the TextMate grammar mirrors these categories. */
 export function classify(a: Analysis): ClassifiedToken[] {
   const { tokens } = a.parse;
   const out: ClassifiedToken[] = [];
   const sectionStarts = new Set(a.parse.query.sections.map((s) => s.keyword.start));
+  if (a.parse.query.events) sectionStarts.add(a.parse.query.events.start);
+  // `by`, `over`, `every`, `first` of a match: window are keywords there (and only there).
+  const windowSpans: Array<{ start: number; end: number }> = [];
+  for (const s of a.parse.query.sections) if (s.kind === 'match' && s.window) windowSpans.push(s.window);
   const deprecatedSegments = new Set<number>();
   for (const [node, facts] of a.check.facts) {
     const offset = node.segments.length - facts.path.length;
@@ -1169,6 +1175,8 @@ export function classify(a: Analysis): ClassifiedToken[] {
         const dottedBefore = prev?.kind === 'dot' && prev.end === t.start;
         const dottedAfter = next?.kind === 'dot' && next.start === t.end;
         if (sectionStarts.has(t.start)) type = 'keyword';
+        else if (WINDOW_WORDS.has(lower) && windowSpans.some((w) => w.start <= t.start && t.end <= w.end))
+          type = 'keyword';
         else if (!dottedBefore && !dottedAfter && KEYWORDS.has(lower)) type = 'keyword';
         else if (next?.kind === 'lparen' && next.start === t.end) type = 'function';
         else if (dottedAfter && FUNCTION_NAMESPACES.includes(t.value) && callAhead(tokens, i)) type = 'namespace';
