@@ -14,6 +14,7 @@ import {
   API_KEYS_ADMIN_ROLE,
   KEYS_LOCATION,
   SERVICE_ACCOUNT_BINDING_CONSTRAINT,
+  UNDELETE_WINDOW_DAYS,
   type ApiKey,
   type ListKeysResponse,
   type LookupKeyResponse,
@@ -120,6 +121,11 @@ export class ApiKeysClient {
 
   get baseUrl(): string {
     return this.rest.base;
+  }
+
+  /** The service's time now, from its last answer's Date header: the undelete window runs on it. */
+  serverNow(): number {
+    return this.rest.serverNow();
   }
 
   /** Starts CreateKey; the operation's response is the key, key string included. */
@@ -345,7 +351,15 @@ export function daysLeftToUndelete(deleteTime: string | undefined, now: number =
   if (!deleteTime) return undefined;
   const deleted = Date.parse(deleteTime);
   if (Number.isNaN(deleted)) return undefined;
-  return 30 - (now - deleted) / 86_400_000;
+  // The server's time is known to the second (its Date header), so a key deleted this very second
+  // may look deleted in the future: never more than the whole window.
+  return Math.min(UNDELETE_WINDOW_DAYS, UNDELETE_WINDOW_DAYS - (now - deleted) / 86_400_000);
+}
+
+/** Whole days left to undelete as people count them: 30 on the day of deletion, 1 on the last day. */
+export function wholeDaysLeftToUndelete(deleteTime: string | undefined, now: number = Date.now()): number | undefined {
+  const left = daysLeftToUndelete(deleteTime, now);
+  return left === undefined ? undefined : Math.ceil(left);
 }
 
 /**

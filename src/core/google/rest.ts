@@ -140,6 +140,20 @@ export class RestClient {
     }
   }
 
+  /** Server time minus local time, from the last response's Date header (0 until one arrived). */
+  serverClockOffsetMs = 0;
+
+  /** The server's time now, as its last Date header said (to the second), for server-side windows. */
+  serverNow(): number {
+    return Date.now() + this.serverClockOffsetMs;
+  }
+
+  private noteServerDate(header: string | string[] | undefined): void {
+    const value = Array.isArray(header) ? header[0] : header;
+    const server = value ? Date.parse(value) : NaN;
+    if (Number.isFinite(server)) this.serverClockOffsetMs = server - Date.now();
+  }
+
   private async once<T>(req: RestRequest, methodName: string, idempotent: boolean): Promise<T> {
     throwIfAborted(req.signal);
     const url = this.baseUrl + req.path + encodeQuery(req.query);
@@ -185,6 +199,7 @@ export class RestClient {
       }
       throw err;
     }
+    this.noteServerDate(res.headers['date']);
     let text: string;
     try {
       text = await res.body.text();

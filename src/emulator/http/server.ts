@@ -155,6 +155,9 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
   }
 
   const server = createServer((req, res) => {
+    // Like Google's front end, every answer carries the server's time: here, the sandbox clock's,
+    // so clients that count from it (the 30-day undelete window) follow clock:advance.
+    res.setHeader('date', new Date(clock.now()).toUTCString());
     handle(req, res).catch((err) => {
       // A body too large or malformed still gets a proper answer; drain what is left of it.
       req.resume();

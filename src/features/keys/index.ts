@@ -77,7 +77,10 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
   const provider = new KeysTreeProvider(() => {
     const project = services.connection().project;
     // Signed out: no model, so the tree is empty and its welcome view offers the fixes.
-    return project && services.signedIn() !== false ? new KeysModel(project, client()) : undefined;
+    if (!project || services.signedIn() === false) return undefined;
+    const c = client();
+    // Days left to undelete count on the service's clock (its Date header), not this machine's.
+    return new KeysModel(project, c, () => c.serverNow(), services.connection().settings.pageSize);
   });
   context.subscriptions.push(services.onDidChangeSignedIn(() => provider.refresh()));
   const view = vscode.window.createTreeView('cloudbench.keys', { treeDataProvider: provider, showCollapseAll: false });

@@ -179,7 +179,8 @@ export function formatDaysLeft(days: number): string {
     const hours = Math.max(1, Math.floor(days * 24));
     return `${hours} hour${hours === 1 ? '' : 's'}`;
   }
-  const whole = Math.floor(days);
+  // As people count: the day of deletion still has 30 days to go (29.9 days left is "30 days").
+  const whole = Math.ceil(days);
   return `${whole} day${whole === 1 ? '' : 's'}`;
 }
 

@@ -33,6 +33,32 @@ describe('API Keys tree against the sandbox', () => {
     await sandbox.close();
   });
 
+  it("counts the days left to undelete on the server's clock: 30 on the day of deletion", async () => {
+    sandbox = await startSandbox({ seed: 'demo' });
+    client = new ApiKeysClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY });
+    // The sandbox clock runs ahead of this machine's, as a server's may: only its Date header tells.
+    sandbox.clock.advance(3 * 86_400);
+    const victim = 'projects/cloudbench-demo/locations/global/keys/maps-web';
+    await client.deleteKey(victim, undefined);
+    const deletedRow = async () => {
+      const provider = new tree.KeysTreeProvider(
+        () => new tree.KeysModel('cloudbench-demo', client, () => client.serverNow()),
+      );
+      const [project] = await provider.getChildren();
+      const group = (await provider.getChildren(project)).find((c) => c instanceof tree.DeletedGroupNode)!;
+      const rows = await provider.getChildren(group);
+      const row = rows.find((r) => r instanceof tree.KeyNode && r.key.name === victim);
+      return row ? String(row.description) : undefined;
+    };
+    assert.equal(await deletedRow(), 'maps-web · deleted, 30 days to undelete');
+    sandbox.clock.advance(10 * 86_400 + 3600);
+    assert.equal(await deletedRow(), 'maps-web · deleted, 20 days to undelete');
+    sandbox.clock.advance(19 * 86_400 + 12 * 3600);
+    assert.equal(await deletedRow(), 'maps-web · deleted, 11 hours to undelete');
+    sandbox.clock.advance(86_400);
+    assert.equal(await deletedRow(), undefined, 'past the window the service no longer lists it');
+  });
+
   it('shows project → keys with summaries, a Deleted keys group with days left, and menu-ready context values', async () => {
     sandbox = await startSandbox({ seed: 'demo' });
     client = new ApiKeysClient({ baseUrl: sandbox.http, tokens: sandboxTokenSource(), retry: NO_RETRY });
