@@ -298,10 +298,28 @@ function functionItem(f: FunctionDef | AggregateDef, range: Range, label = f.nam
   };
 }
 
-/** `${1:text}, ${2:cutset}`: the required parameters as tab stops (optional ones are left out). */
-function paramSnippet(f: FunctionDef | AggregateDef): string {
-  const required = f.params.filter((p) => !p.optional);
-  return required.map((p, i) => `\${${i + 1}:${p.name.replace(/[$}\\]/g, '')}}`).join(', ');
+/**
+ * The function's item, and for a function with optional parameters a second one, `name(…)`,
+ * whose snippet has a tab stop for every parameter, the optional ones included.
+ */
+function functionItems(f: FunctionDef | AggregateDef, range: Range, label = f.name): CompletionItem[] {
+  const item = functionItem(f, range, label);
+  if (!f.params.some((p) => p.optional)) return [item];
+  const all: CompletionItem = {
+    ...item,
+    label: `${label}(…)`,
+    filterText: label,
+    detail: `${item.detail ?? ''} (with the optional parameters)`,
+    textEdit: TextEdit.replace(range, `${label}(${paramSnippet(f, true)})$0`),
+    sortText: `3${label}~`,
+  };
+  return [item, all];
+}
+
+/** `${1:text}, ${2:cutset}`: the parameters as tab stops (the optional ones only when asked for). */
+function paramSnippet(f: FunctionDef | AggregateDef, withOptional = false): string {
+  const params = withOptional ? f.params : f.params.filter((p) => !p.optional);
+  return params.map((p, i) => `\${${i + 1}:${p.name.replace(/[$}\\]/g, '')}}`).join(', ');
 }
 
 /** Hover and completion documentation: signature, return type, where supported, example. */
@@ -574,8 +592,8 @@ export function complete(
       return items;
     }
     if (path.prefix.length === 1 && FUNCTION_NAMESPACES.includes(path.prefix[0]) && !rootFields().has(path.prefix[0])) {
-      return FUNCTIONS.filter((f) => f.search && f.name.startsWith(`${path.prefix[0]}.`)).map((f) =>
-        functionItem(f, range, f.name.slice(path.prefix[0].length + 1)),
+      return FUNCTIONS.filter((f) => f.search && f.name.startsWith(`${path.prefix[0]}.`)).flatMap((f) =>
+        functionItems(f, range, f.name.slice(path.prefix[0].length + 1)),
       );
     }
     const prefix = path.prefix[0] === 'udm' ? path.prefix.slice(1) : path.prefix;
@@ -730,7 +748,7 @@ function sectionItems(
   const items: CompletionItem[] = [];
   if (section.kind === 'outcome') {
     if (before?.kind === 'op') {
-      for (const agg of AGGREGATES) items.push(functionItem(agg, range));
+      for (const agg of AGGREGATES) items.push(...functionItems(agg, range));
       return items;
     }
     if (before?.kind === 'lparen' || before?.kind === 'comma') {
@@ -1119,11 +1137,17 @@ export interface ClassifiedToken {
   modifiers: number;
 }
 
+const WINDOW_WORDS = new Set(['by', 'over', 'every', 'first']);
+
 /** Classifies every token; the TextMate grammar mirrors these categories. */
 export function classify(a: Analysis): ClassifiedToken[] {
   const { tokens } = a.parse;
   const out: ClassifiedToken[] = [];
   const sectionStarts = new Set(a.parse.query.sections.map((s) => s.keyword.start));
+  if (a.parse.query.events) sectionStarts.add(a.parse.query.events.start);
+  // `by`, `over`, `every`, `first` of a match: window are keywords there (and only there).
+  const windowSpans: Array<{ start: number; end: number }> = [];
+  for (const s of a.parse.query.sections) if (s.kind === 'match' && s.window) windowSpans.push(s.window);
   const deprecatedSegments = new Set<number>();
   for (const [node, facts] of a.check.facts) {
     const offset = node.segments.length - facts.path.length;
@@ -1169,6 +1193,8 @@ export function classify(a: Analysis): ClassifiedToken[] {
         const dottedBefore = prev?.kind === 'dot' && prev.end === t.start;
         const dottedAfter = next?.kind === 'dot' && next.start === t.end;
         if (sectionStarts.has(t.start)) type = 'keyword';
+        else if (WINDOW_WORDS.has(lower) && windowSpans.some((w) => w.start <= t.start && t.end <= w.end))
+          type = 'keyword';
         else if (!dottedBefore && !dottedAfter && KEYWORDS.has(lower)) type = 'keyword';
         else if (next?.kind === 'lparen' && next.start === t.end) type = 'function';
         else if (dottedAfter && FUNCTION_NAMESPACES.includes(t.value) && callAhead(tokens, i)) type = 'namespace';

@@ -13,6 +13,12 @@ import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import {
+  connect as connectHttp2,
+  createSecureServer,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders,
+} from 'node:http2';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -75,6 +81,8 @@ describe('Check Connection through an HTTPS_PROXY, and mTLS with a client certif
   const frontEnds: FrontEndConnection[] = [];
   const refusedHandshakes: string[] = [];
   const servers: Array<{ close(): unknown }> = [];
+  const upstreams: ClientHttp2Session[] = [];
+  const grpcCalls: IncomingHttpHeaders[] = [];
   let sandbox: Sandbox;
   let reports: Record<string, string> = {};
   const report = (name: string): string => {
@@ -150,7 +158,35 @@ describe('Check Connection through an HTTPS_PROXY, and mTLS with a client certif
       servers.push(server);
       return listen(server);
     };
-    const tlsGrpc = await frontEnd(grpcPort, false);
+    // The regional Vertex AI host decodes HTTP/2, so the test sees the metadata each call carries,
+    // and forwards every call to the sandbox.
+    const upstream = connectHttp2(`http://127.0.0.1:${grpcPort}`);
+    upstreams.push(upstream);
+    const vertex = createSecureServer({ ...pems.server, ALPNProtocols: ['h2'] });
+    vertex.on('secureConnection', (socket: TLSSocket) =>
+      frontEnds.push({
+        servername: (socket as TLSSocket & { servername?: string }).servername ?? '',
+        alpn: socket.alpnProtocol,
+      }),
+    );
+    vertex.on('stream', (stream, headers) => {
+      grpcCalls.push({ ...headers });
+      const { ':scheme': _scheme, ...forward } = headers;
+      const call = upstream.request(forward);
+      let trailers: IncomingHttpHeaders | undefined;
+      call.on('response', (h) => {
+        const { ':status': status, ...rest } = h;
+        stream.respond({ ':status': status, ...rest }, { waitForTrailers: true });
+      });
+      call.on('trailers', (t) => (trailers = t));
+      stream.on('wantTrailers', () => (trailers ? stream.sendTrailers(trailers) : stream.close()));
+      call.on('error', () => stream.close());
+      stream.on('error', () => call.close());
+      stream.pipe(call);
+      call.pipe(stream);
+    });
+    servers.push(vertex);
+    const tlsGrpc = await listen(vertex);
     const tlsHttp = await frontEnd(httpPort, false);
     const mtlsGrpc = await frontEnd(grpcPort, true);
     const mtlsHttp = await frontEnd(httpPort, true);
@@ -263,6 +299,7 @@ describe('Check Connection through an HTTPS_PROXY, and mTLS with a client certif
   });
 
   after(async () => {
+    for (const u of upstreams) u.close();
     for (const s of servers) s.close();
     await sandbox?.close();
   });
@@ -275,6 +312,18 @@ describe('Check Connection through an HTTPS_PROXY, and mTLS with a client certif
     assert.ok(tunnels.includes('us-central1-aiplatform.googleapis.com:443'), tunnels.join(' '));
     const grpc = frontEnds.filter((c) => c.servername === 'us-central1-aiplatform.googleapis.com');
     assert.ok(grpc.length >= 1 && grpc.every((c) => c.alpn === 'h2'), JSON.stringify(grpc));
+    // What arrived at the Vertex AI host: the user's token, the quota project of the gcloud login,
+    // the routing header and the client header, as Google's own clients send them.
+    const listModels = grpcCalls.filter(
+      (h) => h[':path'] === '/google.cloud.aiplatform.v1beta1.ModelService/ListModels',
+    );
+    assert.equal(listModels.length, 1, JSON.stringify(grpcCalls.map((h) => h[':path'])));
+    const md = listModels[0];
+    assert.equal(md['authorization'], `Bearer ${USER_TOKEN}`);
+    assert.equal(md['x-goog-user-project'], 'billing-proj');
+    assert.equal(md['x-goog-request-params'], 'parent=projects%2Fcloudbench-demo%2Flocations%2Fus-central1');
+    assert.match(String(md['x-goog-api-client']), /^gl-node\/\d+\.\d+\.\d+ grpc\/\d+\.\d+\.\d+ cloudbench\//);
+    assert.equal(md[':authority'], 'us-central1-aiplatform.googleapis.com:443');
   });
 
   it('API Keys and SecOps REST go through the same proxy, each to its own host', () => {

@@ -5,6 +5,14 @@ import { analyze } from '../../../src/udm/index';
 import { classify } from '../../../src/udm/service';
 import { VALID_QUERIES } from './corpus';
 
+/** The syntax the grammar follows since statistics, `$e.`, indexes and map access came. */
+const NEW_SYNTAX: readonly string[] = [
+  'events:\n  $e.principal.hostname = "web-01"\n  $host = principal.hostname\nmatch:\n  $host over every day\noutcome:\n  $n = count(metadata.id)\ncondition:\n  $n > 5\ndedup:\n  target.hostname\norder:\n  $n desc\nlimit:\n  20',
+  'principal.ip[0] = "10.0.0.1"\nre.regex(target.hostname, "x") nocase\n$h = principal.hostname\nmatch:\n  $h by 2h',
+  'additional.fields["env"] = "prod"\nnet.ip_in_range_cidr(principal.ip, "10.0.0.0/8")\nbytes.to_base64(b\'0123\') = "ASM="',
+  'network.sent_bytes + 10 > 1024\nprincipal.hostname in %vips nocase',
+];
+
 const ROOT = join(__dirname, '..', '..', '..');
 
 interface Rule {
@@ -101,7 +109,7 @@ const EXPECTED_SCOPE: Record<string, string[]> = {
 
 describe('UDM TextMate grammar', () => {
   it("is consistent with the language server's semantic token kinds", () => {
-    const samples = VALID_QUERIES.filter((q) => !q.includes('/*'));
+    const samples = [...VALID_QUERIES, ...NEW_SYNTAX].filter((q) => !q.includes('/*'));
     let checked = 0;
     for (const text of samples) {
       const scoped: Scoped[] = [];
@@ -121,6 +129,20 @@ describe('UDM TextMate grammar', () => {
       }
     }
     assert.ok(checked > 300);
+  });
+
+  it('scopes statistics sections, window words, durations and bytes literals', () => {
+    const scopes = (line: string): string[] => scanLine(line, 0).map((s) => `${line.slice(s.start, s.end)}|${s.scope}`);
+    for (const kw of ['events', 'condition', 'dedup', 'select', 'unselect', 'MATCH'])
+      assert.ok(scopes(`${kw}:`).includes(`${kw}|keyword.control.section.udm`), kw);
+    const w = scopes('  $host, target.ip over every 1h');
+    assert.ok(w.includes('over|keyword.other.window.udm'), w.join(' '));
+    assert.ok(w.includes('every|keyword.other.window.udm'), w.join(' '));
+    assert.ok(w.includes('1h|constant.numeric.duration.udm'), w.join(' '));
+    assert.ok(scopes('  $h by month').includes('by|keyword.other.window.udm'));
+    assert.ok(!scopes('principal.user.first_name = "a"').some((s) => s.includes('window')));
+    const b = scopes('bytes.to_base64(b\'0123\') = "x"');
+    assert.ok(b.includes("b'0123'|string.quoted.single.bytes.udm"), b.join(' '));
   });
 
   it('does not mistake comments for regular expressions', () => {

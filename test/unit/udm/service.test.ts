@@ -85,6 +85,20 @@ describe('UDM completion', () => {
     assert.match(items[0].detail!, /ip_in_range_cidr\(ipAddress: string, subnetworkRange: string\): bool/);
   });
 
+  it('offers a second snippet with the optional parameters for functions that have them', () => {
+    const { a, pos } = at('timestamp.|');
+    const items = complete(a, pos);
+    const plain = items.find((i) => i.label === 'get_hour');
+    const all = items.find((i) => i.label === 'get_hour(…)');
+    assert.ok(plain && all, items.map((i) => i.label).join(', '));
+    const newText = (i: typeof plain): string => (i.textEdit && 'newText' in i.textEdit ? i.textEdit.newText : '');
+    assert.equal(newText(plain), 'get_hour(${1:unix_seconds})$0');
+    assert.equal(newText(all), 'get_hour(${1:unix_seconds}, ${2:time_zone})$0');
+    assert.equal(all.filterText, 'get_hour');
+    // A function without optional parameters gets one item only.
+    assert.ok(!items.some((i) => i.label === 'current_seconds(…)'));
+  });
+
   it('offers nothing glued to a closed value, so Enter after it starts a new line', () => {
     assert.deepEqual(labels('principal.hostname = "lt-ana-01"|'), []);
     assert.deepEqual(labels('target.port = 80|'), []);
