@@ -492,6 +492,35 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     assert.deepEqual(details.handlers, [], 'no element carries an event-handler attribute');
   });
 
+  it('the restriction editor: a malformed Android line is a problem naming the field and the line, never trimmed', async () => {
+    await page.goto(`${origin}/keys`);
+    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+    const { toEditorKey } = require('../../src/features/keys/editor') as typeof KeysEditorModule;
+    await page.evaluate(
+      (key) => browser$().postMessage({ type: 'init', key }, '*'),
+      toEditorKey(HOSTILE_KEY) as unknown,
+    );
+    await page.waitForFunction(() => browser$().document.getElementById('app')?.getAttribute('aria-busy') !== 'true');
+    const state = await page.evaluate(() => {
+      const d = browser$().document;
+      const radio = d.querySelector('input[name="app"][value="android"]');
+      radio.checked = true;
+      radio.dispatchEvent(new (browser$().Event)('change', { bubbles: true }));
+      const box = d.getElementById('android-apps');
+      box.value = 'com.example.app DA:39:A3:EE:5E:6B:4B:0D:32:55:BF:EF:95:60:18:90:AF:D8:07:09\n\nnot a package';
+      box.dispatchEvent(new (browser$().Event)('input', { bubbles: true }));
+      return {
+        problems: Array.from<any>(d.querySelectorAll('#problems li')).map((li) => String(li.textContent)),
+        saveDisabled: Boolean(d.getElementById('save').disabled),
+      };
+    });
+    assert.ok(
+      state.problems.some((p) => p.startsWith('Android apps, line 3: "not a package" has 3 parts')),
+      JSON.stringify(state.problems),
+    );
+    assert.ok(state.saveDisabled, 'nothing can be saved while a line is unreadable');
+  });
+
   it('the extension opens only http(s) links, only after a modal confirmation naming the link', async () => {
     const opened: string[] = [];
     const asked: Array<{ text: string; modal: boolean }> = [];

@@ -11,8 +11,15 @@ import {
 } from '../../core/apikeys/describe';
 import { checkRequest, type SimulatedRequest } from '../../core/apikeys/check';
 import { parseToWebview, type EditorKey, type FromWebview } from '../../core/apikeys/messages';
-import type { Restrictions } from '../../core/apikeys/types';
-import { validateRestrictions, type Problem } from '../../core/apikeys/validation';
+import type { AndroidApplication, Restrictions } from '../../core/apikeys/types';
+import { validateRestrictions } from '../../core/apikeys/validation';
+import {
+  lineProblem,
+  parseAndroidAppLine,
+  placeProblem,
+  type FormField,
+  type PlacedProblem,
+} from '../../core/apikeys/form';
 import { el } from '../shared/dom';
 
 interface VsCodeApi {
@@ -26,19 +33,22 @@ const vscode = acquireVsCodeApi();
 
 type AppKind = 'none' | 'browser' | 'server' | 'android' | 'ios';
 
-interface ListField {
+interface ListField extends FormField {
   kind: Exclude<AppKind, 'none'>;
-  id: string;
   label: string;
   hint: string;
   placeholder: string;
-  pathPrefix: string;
 }
+
+/** Problems that belong to no list: the choice of application restriction, or API targets. */
+const APPLICATION_FIELD: FormField = { id: 'application', pathPrefix: '', name: 'Application restrictions' };
+const API_TARGETS_FIELD: FormField = { id: 'api-targets', pathPrefix: 'apiTargets', name: 'API restrictions' };
 
 const LIST_FIELDS: ListField[] = [
   {
     kind: 'browser',
     id: 'referrers',
+    name: 'Website referrers',
     label: 'Website referrers (one per line)',
     pathPrefix: 'browserKeyRestrictions.allowedReferrers',
     hint: '"*" may replace the first host label (*.example.com) or end the path (example.com/*), never sit inside a host name. A port limits the entry to that port. To allow a whole site, list both example.com/* and *.example.com/*.',
@@ -47,6 +57,7 @@ const LIST_FIELDS: ListField[] = [
   {
     kind: 'server',
     id: 'ips',
+    name: 'IP addresses',
     label: 'IP addresses and ranges (one per line)',
     pathPrefix: 'serverKeyRestrictions.allowedIps',
     hint: 'External IPv4 or IPv6 addresses, or CIDR ranges such as 104.133.8.0/24. Internal addresses and localhost are not supported.',
@@ -55,6 +66,7 @@ const LIST_FIELDS: ListField[] = [
   {
     kind: 'android',
     id: 'android-apps',
+    name: 'Android apps',
     label: 'Android apps (one per line: package name, then SHA-1 fingerprint)',
     pathPrefix: 'androidKeyRestrictions.allowedApplications',
     hint: 'The SHA-1 certificate fingerprint is 20 bytes: 40 hex digits, with or without colons. Callers send X-Android-Package and X-Android-Cert.',
@@ -63,6 +75,7 @@ const LIST_FIELDS: ListField[] = [
   {
     kind: 'ios',
     id: 'bundle-ids',
+    name: 'iOS bundle IDs',
     label: 'iOS bundle IDs (one per line)',
     pathPrefix: 'iosKeyRestrictions.allowedBundleIds',
     hint: 'Bundle IDs such as com.example.app. Callers send X-Ios-Bundle-Identifier.',
@@ -114,14 +127,27 @@ function apiRestricted(): boolean {
   return byId<HTMLInputElement>('api-restricted').checked;
 }
 
-/** The restrictions the form describes, plus where each list entry sits in its text box. */
-function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]> } {
+/**
+ * The restrictions the form describes, where each list entry sits in its text box, and the lines
+ * that could not be read (reported, never dropped or trimmed into something else).
+ */
+function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]>; unreadable: FieldProblem[] } {
   const restrictions: Restrictions = {};
   const lineOf = new Map<string, number[]>();
+  const unreadable: FieldProblem[] = [];
   const kind = selectedApp();
   const field = LIST_FIELDS.find((f) => f.kind === kind);
   if (field) {
-    const entries = lines(field.id);
+    let entries = lines(field.id);
+    const apps: AndroidApplication[] = [];
+    if (kind === 'android') {
+      entries = entries.filter((e) => {
+        const parsed = parseAndroidAppLine(e.text);
+        if (parsed.ok) apps.push(parsed.value);
+        else unreadable.push({ fieldId: field.id, text: lineProblem(field, e.line, parsed.message) });
+        return parsed.ok;
+      });
+    }
     lineOf.set(
       field.pathPrefix,
       entries.map((e) => e.line),
@@ -138,12 +164,7 @@ function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]>
         restrictions.iosKeyRestrictions = { allowedBundleIds: values };
         break;
       case 'android':
-        restrictions.androidKeyRestrictions = {
-          allowedApplications: values.map((v) => {
-            const [packageName = '', sha1Fingerprint = ''] = v.split(/[\s,;]+/);
-            return { packageName, sha1Fingerprint };
-          }),
-        };
+        restrictions.androidKeyRestrictions = { allowedApplications: apps };
         break;
     }
   }
@@ -155,39 +176,27 @@ function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]>
     );
     restrictions.apiTargets = parseApiTargetLines(entries.map((e) => e.text).join('\n'));
   }
-  return { restrictions, lineOf };
+  return { restrictions, lineOf, unreadable };
 }
 
-interface FieldProblem {
-  fieldId: string;
-  text: string;
-}
-
-function locate(problem: Problem, lineOf: Map<string, number[]>): FieldProblem {
-  for (const field of LIST_FIELDS) {
-    if (problem.path.startsWith(field.pathPrefix) || problem.path === field.pathPrefix.split('.')[0]) {
-      const index = /\[(\d+)\]/.exec(problem.path.slice(field.pathPrefix.length));
-      const line = index ? lineOf.get(field.pathPrefix)?.[Number(index[1])] : undefined;
-      return { fieldId: field.id, text: line ? `Line ${line}: ${problem.message}` : problem.message };
-    }
-  }
-  if (problem.path.startsWith('apiTargets')) {
-    const index = /^apiTargets\[(\d+)\]/.exec(problem.path);
-    const line = index ? lineOf.get('apiTargets')?.[Number(index[1])] : undefined;
-    return { fieldId: 'api-targets', text: line ? `Line ${line}: ${problem.message}` : problem.message };
-  }
-  return { fieldId: 'application', text: problem.message };
-}
+type FieldProblem = PlacedProblem;
 
 function currentProblems(): { problems: FieldProblem[]; restrictions: Restrictions } {
-  const { restrictions, lineOf } = readForm();
-  const problems = validateRestrictions(restrictions, { serviceAccountBound: !!base?.serviceAccountEmail }).map((p) =>
-    locate(p, lineOf),
-  );
+  const { restrictions, lineOf, unreadable } = readForm();
+  const problems = [
+    ...unreadable,
+    ...validateRestrictions(restrictions, { serviceAccountBound: !!base?.serviceAccountEmail }).map((p) =>
+      placeProblem(p, [...LIST_FIELDS, API_TARGETS_FIELD], lineOf, APPLICATION_FIELD),
+    ),
+  ];
   if (apiRestricted() && (restrictions.apiTargets ?? []).length === 0) {
     problems.push({
       fieldId: 'api-targets',
-      text: 'Add at least one API (service name such as translate.googleapis.com), or choose "Don\'t restrict key".',
+      text: lineProblem(
+        API_TARGETS_FIELD,
+        undefined,
+        'Add at least one API (service name such as translate.googleapis.com), or choose "Don\'t restrict key".',
+      ),
     });
   }
   return { problems, restrictions };

@@ -35,7 +35,8 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   const current = await referrers.inputValue();
   if (current.trim() !== 'example.com/*') throw new Error(`the form starts from "${current}", not the key's referrers`);
   await referrers.fill('example.com/*\nwww.exa*mple.com/');
-  await form.locator('#referrers-errors', { hasText: 'Line 2' }).waitFor();
+  await form.locator('#referrers-errors', { hasText: 'Website referrers, line 2:' }).waitFor();
+  await form.locator('#problems', { hasText: 'Website referrers, line 2:' }).waitFor();
   if (!(await form.locator('#save').isDisabled())) throw new Error('Save is enabled while an entry is invalid');
   await referrers.press('Control+s');
   await form.locator('#status', { hasText: 'nothing was sent' }).waitFor();
