@@ -295,7 +295,8 @@ function afterValue(prev: Token | undefined): boolean {
       return true;
     case 'ident': {
       const w = prev.value.toLowerCase();
-      return w !== 'and' && w !== 'or' && w !== 'not' && w !== 'in' && w !== 'regex';
+      // `in cidr %` / `in regex %`: a reference list is being written, not a remainder
+      return w !== 'and' && w !== 'or' && w !== 'not' && w !== 'in' && w !== 'regex' && w !== 'cidr';
     }
     default:
       return false;

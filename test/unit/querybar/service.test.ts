@@ -69,7 +69,7 @@ describe('query bar: extension-side answers', () => {
       { name: 'vip_cidrs', contentType: 'CIDR' as const, size: 2, preview: ['10.0.0.0/8', '192.168.0.0/16'] },
       { name: 'bad_hosts', contentType: 'CONTENT_TYPE_DEFAULT_STRING' as const, size: 1, preview: ['evil-01'] },
     ];
-    const text = 'principal.hostname in %';
+    const text = 'principal.ip in cidr %';
     const position = { line: 0, character: text.length };
     // Known lists win over bare entries, as in src/server/main.ts.
     const answer = answerQueryBar({ type: 'querybar.complete', id: 4, text, position }, { other: ['x'] }, known);
