@@ -2,7 +2,7 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { CancelledError, GoogleApiError, throwIfAborted } from './errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry';
-import type { TokenSource } from './credentials';
+import { isLoopbackEndpoint, type TokenSource } from './credentials';
 import { loadClientCertificate, type ClientCertSource } from './endpoints';
 
 export const REST_CLIENT_VERSION = '0.1.0';
@@ -17,13 +17,15 @@ const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy
 /**
  * The dispatcher for calls to Google: through the proxy of HTTPS_PROXY / HTTP_PROXY (NO_PROXY
  * honoured) when one is set, presenting the client certificate for mTLS when there is one;
- * undefined means undici's default.
+ * undefined means undici's default. The loopback sandbox (`baseUrl` on 127.0.0.0/8, ::1 or
+ * localhost) is never reached through a proxy, as the Vertex AI gRPC channel to it is not.
  */
 export function googleDispatcher(
   clientCert?: { cert: string; key: string },
   env: Record<string, string | undefined> = process.env,
+  baseUrl?: string,
 ): Dispatcher | undefined {
-  const proxied = PROXY_VARIABLES.some((v) => env[v]);
+  const proxied = PROXY_VARIABLES.some((v) => env[v]) && !(baseUrl !== undefined && isLoopbackEndpoint(baseUrl));
   const tls = clientCert ? { cert: clientCert.cert, key: clientCert.key } : undefined;
   if (proxied) return new EnvHttpProxyAgent({ ...(tls ? { connect: tls, requestTls: tls } : {}) });
   if (tls) return new Agent({ connect: tls });
@@ -108,7 +110,7 @@ export class RestClient {
     if (!this.dispatcher) {
       const source = this.options.clientCert;
       this.dispatcher = (source ? loadClientCertificate(source) : Promise.resolve(undefined)).then((cert) =>
-        googleDispatcher(cert),
+        googleDispatcher(cert, process.env, this.baseUrl),
       );
       this.dispatcher.catch(() => (this.dispatcher = undefined));
     }
