@@ -129,29 +129,39 @@ function addAll(acc: Accumulator, values: unknown[]): void {
   }
 }
 
+/** The list of no values (never written to). */
+const NO_VALUES: readonly unknown[] = [];
+
 /**
  * The distinct non-zero values of one match key for an event, in the order the event holds them.
- * The list returned for a single value is reused from one event to the next.
+ * The list returned for a single value is reused from one event to the next. Values are collected
+ * into a buffer that keeps its storage (emptying an array by its length would free it, and every
+ * event would allocate a new one).
  */
 class KeyReader {
   private readonly buffer: unknown[] = [];
+  private size = 0;
+  private readonly one: unknown[] = [undefined];
   private readonly collect = (v: unknown): boolean => {
-    if (v !== undefined) this.buffer.push(v);
+    if (v !== undefined) this.buffer[this.size++] = v;
     return false;
   };
   constructor(private readonly each: EachValue) {}
 
-  read(event: unknown): unknown[] {
-    const buffer = this.buffer;
-    buffer.length = 0;
+  read(event: unknown): readonly unknown[] {
+    this.size = 0;
     this.each(event, this.collect);
-    if (buffer.length <= 1) {
-      if (buffer.length === 1 && isZeroValue(buffer[0])) buffer.length = 0;
-      return buffer;
+    const buffer = this.buffer;
+    const size = this.size;
+    if (size <= 1) {
+      if (size === 0 || isZeroValue(buffer[0])) return NO_VALUES;
+      this.one[0] = buffer[0];
+      return this.one;
     }
     const seen = new Set<string>();
     const list: unknown[] = [];
-    for (const v of buffer) {
+    for (let i = 0; i < size; i++) {
+      const v = buffer[i];
       if (isZeroValue(v)) continue;
       const id = distinctKey(v);
       if (!seen.has(id)) {
@@ -168,7 +178,7 @@ class Grouper {
   readonly table: GroupTable;
   private readonly nKeys: number;
   /** The values of each key for the current event; the lists are reused from event to event. */
-  private readonly keyLists: unknown[][];
+  private readonly keyLists: (readonly unknown[])[];
   private readonly bucketList: unknown[] = [0];
   private readonly buckets: BucketNumbers | undefined;
   private readonly argValues: unknown[][];
@@ -193,7 +203,7 @@ class Grouper {
     this.nKeys = keys.length;
     const width = this.nKeys + (bucket ? 1 : 0);
     this.table = new GroupTable(width, this.nKeys, aggregates);
-    this.keyLists = new Array<unknown[]>(width);
+    this.keyLists = new Array<readonly unknown[]>(width);
     this.argValues = new Array<unknown[]>(aggregates.length);
     this.feeds = feedsOf(aggregates);
     this.buckets = bucket ? new BucketNumbers(bucket, zone) : undefined;
@@ -297,13 +307,13 @@ class GroupTable {
   }
 
   /** The group of the first value of each list (every list holds one value). */
-  single(lists: readonly unknown[][]): Group {
+  single(lists: readonly (readonly unknown[])[]): Group {
     for (let k = 0; k < this.width; k++) this.scratch[k] = lists[k][0];
     return this.lookup(this.scratch);
   }
 
   /** Every combination of the lists' values, at most `max` of them, in order. */
-  combinations(lists: readonly unknown[][], max: number, visit: (g: Group) => void): void {
+  combinations(lists: readonly (readonly unknown[])[], max: number, visit: (g: Group) => void): void {
     const current = new Array<unknown>(this.width);
     let budget = max;
     const rec = (k: number): void => {
