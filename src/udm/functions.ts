@@ -98,7 +98,29 @@ function fastRfc3339(v: string): number | undefined {
     if (Number.isNaN(oh + om)) return undefined;
     offset = (z === 43 ? 1 : -1) * (oh * 3600 + om * 60);
   } else return undefined;
-  return Date.UTC(y, mo - 1, d, h, mi, se) / 1000 - offset;
+  return utcSeconds(y, mo, d, h, mi, se) - offset;
+}
+
+/**
+ * Date.UTC(y, mo - 1, d, h, mi, se) / 1000 for the whole numbers 0–9999 fastRfc3339 reads (out-of-range
+ * months, days and times carry over the same way), by calendar arithmetic instead of a Date call.
+ */
+function utcSeconds(y: number, mo: number, d: number, h: number, mi: number, se: number): number {
+  let year = y <= 99 ? 1900 + y : y; // as Date.UTC reads two-digit years
+  let month = mo - 1;
+  if (month < 0 || month > 11) {
+    const carry = Math.floor(month / 12);
+    year += carry;
+    month -= carry * 12;
+  }
+  // Days since 1970-01-01 of the first of the month, in the proleptic Gregorian calendar
+  // (years counted from March, so the leap day ends a year).
+  const yy = month < 2 ? year - 1 : year;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * ((month + 10) % 12) + 2) / 5);
+  const days = era * 146097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719468 + d - 1;
+  return days * 86400 + h * 3600 + mi * 60 + se;
 }
 
 export function timestampSeconds(v: unknown): number | undefined {

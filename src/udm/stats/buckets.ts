@@ -109,6 +109,46 @@ export function bucketStart(epochSeconds: number, spec: TimeBucketSpec, zone: Zo
   return zone.instantOf(wallStart, off);
 }
 
+/**
+ * Buckets of many events, each numbered 0, 1, 2, … as first seen (a small number is a quick map
+ * key). The start is the same for every instant of a quarter hour when the bucket size is a whole
+ * number of quarter hours and the zone's offset there is too (it is almost everywhere), so then it
+ * is computed once per quarter hour.
+ */
+export class BucketNumbers {
+  /** Start (epoch seconds) of each bucket, by number. */
+  readonly starts: number[] = [];
+  private readonly byStart = new Map<number, number>();
+  private readonly bySlot = new Map<number, number>();
+  private readonly wholeSlots: boolean;
+
+  constructor(
+    private readonly spec: TimeBucketSpec,
+    private readonly zone: ZoneOffsets,
+  ) {
+    this.wholeSlots = spec.unit !== 'minute' || (Math.max(1, Math.floor(spec.count)) * 60) % SLOT === 0;
+  }
+
+  /** The number of the bucket holding `epochSeconds`. */
+  of(epochSeconds: number): number {
+    const slot = Math.floor(epochSeconds / SLOT);
+    const known = this.bySlot.get(slot);
+    if (known !== undefined) return known;
+    const start = bucketStart(epochSeconds, this.spec, this.zone);
+    let n = this.byStart.get(start);
+    if (n === undefined) {
+      n = this.starts.length;
+      this.starts.push(start);
+      this.byStart.set(start, n);
+    }
+    if (this.wholeSlots && this.zone.offsetAt(epochSeconds) % SLOT === 0) {
+      if (this.bySlot.size > 100_000) this.bySlot.clear();
+      this.bySlot.set(slot, n);
+    }
+    return n;
+  }
+}
+
 function floorTo(value: number, size: number): number {
   return Math.floor(value / size) * size;
 }

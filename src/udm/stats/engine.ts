@@ -6,7 +6,7 @@ import type { ArithNode, CompareOp, Expr, Operand } from '../ast';
 import type { Compiler } from '../evaluate';
 import { findFunction, timestampSeconds, toStr } from '../functions';
 import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
-import { bucketStart, ZoneOffsets } from './buckets';
+import { BucketNumbers, ZoneOffsets } from './buckets';
 import {
   isAggregateName,
   type AggregateName,
@@ -170,14 +170,25 @@ class Grouper {
   /** The values of each key for the current event; the lists are reused from event to event. */
   private readonly keyLists: unknown[][];
   private readonly bucketList: unknown[] = [0];
+  private readonly buckets: BucketNumbers | undefined;
   private readonly argValues: unknown[][];
   private readonly feeds: Feed[];
+  /**
+   * The group of each event added, in the order added (-1: none; below -1: several, listed in
+   * `several`), and the event's index. Member lists are built from these once all events are in,
+   * each at its final size.
+   */
+  private readonly groupOf: Int32Array;
+  private readonly eventOf: Int32Array;
+  private readonly several = new Map<number, number[]>();
+  private added = 0;
 
   constructor(
     private readonly keys: readonly KeyReader[],
-    private readonly bucket: TimeBucketSpec | undefined,
-    private readonly zone: ZoneOffsets,
+    bucket: TimeBucketSpec | undefined,
+    zone: ZoneOffsets,
     private readonly aggregates: readonly AggregateSlot[],
+    capacity: number,
   ) {
     this.nKeys = keys.length;
     const width = this.nKeys + (bucket ? 1 : 0);
@@ -185,9 +196,15 @@ class Grouper {
     this.keyLists = new Array<unknown[]>(width);
     this.argValues = new Array<unknown[]>(aggregates.length);
     this.feeds = feedsOf(aggregates);
+    this.buckets = bucket ? new BucketNumbers(bucket, zone) : undefined;
+    this.groupOf = new Int32Array(capacity);
+    this.eventOf = new Int32Array(capacity);
   }
 
   add(event: unknown, index: number): void {
+    const at = this.added++;
+    this.eventOf[at] = index;
+    this.groupOf[at] = -1;
     const keyLists = this.keyLists;
     const nKeys = this.nKeys;
     let combos = 1;
@@ -197,10 +214,13 @@ class Grouper {
       combos *= list.length;
       keyLists[k] = list;
     }
-    if (this.bucket) {
+    const buckets = this.buckets;
+    if (buckets) {
       const t = eventSeconds(event);
       if (t === undefined) return;
-      this.bucketList[0] = bucketStart(t, this.bucket, this.zone);
+      const n = buckets.of(t);
+      this.table.bucket = n;
+      this.bucketList[0] = buckets.starts[n];
       keyLists[nKeys] = this.bucketList;
     }
     const aggs = this.aggregates;
@@ -208,7 +228,8 @@ class Grouper {
     if (combos === 1) {
       // The common case: one value per key. Values go straight from the event into the accumulators.
       const g = this.table.single(keyLists);
-      g.members.push(index);
+      this.groupOf[at] = g.id;
+      g.size++;
       const feeds = this.feeds;
       for (let f = 0; f < feeds.length; f++) feeds[f](event, g.accs);
       return;
@@ -216,17 +237,40 @@ class Grouper {
     // A repeated field in match: adds the event to a group per combination of its values.
     const values = this.argValues;
     for (let a = 0; a < nAggs; a++) values[a] = aggs[a].values(event);
+    const joined: number[] = [];
     this.table.combinations(keyLists, MAX_KEY_COMBINATIONS, (g) => {
-      g.members.push(index);
+      joined.push(g.id);
+      g.size++;
       for (let a = 0; a < nAggs; a++) addAll(g.accs[a], values[a]);
     });
+    if (joined.length === 0) return;
+    this.groupOf[at] = -2;
+    this.several.set(at, joined);
+  }
+
+  /** Fills each group's member list: the indices of its events, in the order they were added. */
+  collectMembers(): void {
+    const groups = this.table.groups;
+    const lists = groups.map((g) => (g.members = new Array<number>(g.size)));
+    const filled = new Int32Array(groups.length);
+    const groupOf = this.groupOf;
+    const eventOf = this.eventOf;
+    for (let at = 0; at < this.added; at++) {
+      const g = groupOf[at];
+      if (g >= 0) lists[g][filled[g]++] = eventOf[at];
+      else if (g < -1) for (const h of this.several.get(at)!) lists[h][filled[h]++] = eventOf[at];
+    }
   }
 }
 
 interface Group {
+  /** The group's position in the table. */
+  id: number;
   /** The group's value of each key (the first value seen among those counted as one). */
   key: unknown[];
   accs: Accumulator[];
+  /** Events in the group so far; their indices go to `members` once all events are grouped. */
+  size: number;
   members: number[];
 }
 
@@ -239,6 +283,8 @@ class GroupTable {
   readonly groups: Group[] = [];
   private readonly root = new Map<unknown, unknown>();
   private readonly scratch: unknown[];
+  /** The number of the time bucket of the values looked up (BucketNumbers), the bucket level's key. */
+  bucket = 0;
   private only: Group | undefined;
 
   constructor(
@@ -299,11 +345,17 @@ class GroupTable {
   }
 
   private levelId(level: number, v: unknown): unknown {
-    return level < this.nKeys ? distinctKey(v) : v;
+    return level < this.nKeys ? distinctKey(v) : this.bucket;
   }
 
   private create(key: unknown[]): Group {
-    const g: Group = { key, accs: this.aggregates.map((a) => createAccumulator(a.name)), members: [] };
+    const g: Group = {
+      id: this.groups.length,
+      key,
+      accs: this.aggregates.map((a) => createAccumulator(a.name)),
+      size: 0,
+      members: [],
+    };
     this.groups.push(g);
     return g;
   }
@@ -493,7 +545,7 @@ export class StatsEngine {
     signal: AbortSignal | undefined,
   ): { rows: unknown[][]; members: number[][] } {
     const bucket = this.plan.bucket;
-    const grouper = new Grouper(this.keyReaders, bucket, zone, this.aggregates);
+    const grouper = new Grouper(this.keyReaders, bucket, zone, this.aggregates, keep.length);
     for (let n = 0; n < keep.length; n++) {
       if ((n & 4095) === 0 && signal?.aborted) throw signal.reason;
       const index = keep[n];
@@ -502,6 +554,7 @@ export class StatsEngine {
     const table = grouper.table;
     // An ungrouped aggregate (outcome: $n = count(...) without match:) has one row even over no events.
     if (this.keyReaders.length === 0 && !bucket) table.single([]);
+    grouper.collectMembers();
 
     const rows: unknown[][] = [];
     const members: number[][] = [];

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { bucketStart, formatInZone, parseBucket, ZoneOffsets } from '../../../src/udm/stats';
 import type { TimeBucketSpec } from '../../../src/udm/stats';
+import { BucketNumbers } from '../../../src/udm/stats/buckets';
 
 const at = (iso: string): number => Date.parse(iso) / 1000;
 const H: TimeBucketSpec = { count: 1, unit: 'hour' };
@@ -85,6 +86,50 @@ describe('statistics: time buckets', () => {
     const two: TimeBucketSpec = { count: 2, unit: 'hour' };
     assert.equal(bucketStart(at('2024-11-03T05:30:00Z'), two, ny), at('2024-11-03T04:00:00Z'));
     assert.equal(bucketStart(at('2024-11-03T06:30:00Z'), two, ny), at('2024-11-03T04:00:00Z'));
+  });
+
+  it('numbered buckets of many events start where bucketStart says, across clock changes and odd offsets', () => {
+    const specs: TimeBucketSpec[] = [
+      H,
+      DAY,
+      { count: 2, unit: 'hour' },
+      { count: 15, unit: 'minute' },
+      { count: 7, unit: 'minute' },
+      { count: 1, unit: 'week' },
+      { count: 1, unit: 'month' },
+    ];
+    const cases: Array<[string, string]> = [
+      ['America/New_York', '2024-11-02T00:00:00Z'], // fall back
+      ['America/New_York', '2024-03-09T00:00:00Z'], // spring forward
+      ['Australia/Lord_Howe', '2024-04-06T00:00:00Z'], // a half-hour clock change
+      ['Asia/Kathmandu', '2024-01-01T00:00:00Z'], // +05:45
+      ['Africa/Monrovia', '1970-01-01T00:00:00Z'], // -00:44:30 until 1972
+      ['America/New_York', '1880-01-01T00:00:00Z'], // local mean time, -04:56:02
+    ];
+    for (const [timeZone, from] of cases) {
+      const zone = new ZoneOffsets(timeZone);
+      for (const spec of specs) {
+        const numbers = new BucketNumbers(spec, zone);
+        const seen: number[] = [];
+        // Two passes over three days (every 97 s), the second one reading the cached quarter hours.
+        for (let pass = 0; pass < 2; pass++)
+          for (let t = at(from); t < at(from) + 3 * 86_400; t += 97) {
+            const n = numbers.of(t);
+            assert.equal(
+              numbers.starts[n],
+              bucketStart(t, spec, zone),
+              `${timeZone} ${spec.count}${spec.unit} at ${t}`,
+            );
+            if (!seen.includes(n)) seen.push(n);
+          }
+        assert.deepEqual(
+          seen,
+          seen.map((_, i) => i),
+          'numbered in the order first seen',
+        );
+        assert.equal(new Set(numbers.starts).size, numbers.starts.length, 'one number per bucket');
+      }
+    }
   });
 
   it('refuses an unknown time zone', () => {
