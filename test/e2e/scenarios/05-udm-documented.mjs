@@ -1,7 +1,8 @@
 // UDM language against Google's documentation, in the real editor: one documented search example per
 // function family opens without an error (the same document first carries a Rules-only example, so
 // the check is seen to be live), a statistics query with a rule window gets a diagnostic that says
-// what to write instead and none once corrected, and Enter after a value starts a new line.
+// what to write instead and none once corrected, and Enter after a value starts a new line (in a .udm
+// file and in the results panel's query bar).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -96,9 +97,8 @@ export async function run({ page, wb, workspace, log }) {
   // 3. Enter right after a value's closing quote starts a new line; nothing is inserted after the value.
   await wb.openFile(page, 'enter-after-value.udm');
   await editor.locator('.view-lines').click();
-  // At a person's pace, so a completion list opened by the closing quote would be there for Enter.
-  await page.keyboard.type(VALUE_LINE, { delay: 40 });
-  await page.keyboard.press('Enter', { delay: 40 });
+  // At a person's pace: a completion list that the closing quote opens would be there for Enter.
+  await typeValueThenEnter(page, page.locator('.editor-widget.suggest-widget'));
   await page.keyboard.type('metadata.event_type = "USER_LOGIN"');
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+S');
@@ -111,6 +111,36 @@ export async function run({ page, wb, workspace, log }) {
   if (lines[0] !== VALUE_LINE || lines[1] !== 'metadata.event_type = "USER_LOGIN"' || lines.length !== 2)
     throw new Error(`after Enter the document is ${JSON.stringify(saved)}`);
   log('Enter after "lt-ana-01" started a new line');
+
+  // 4. The same in the results panel's query bar (Monaco, where a closing quote asks for completions).
+  await wb.runCommand(page, 'Cloudbench: Run UDM Query');
+  const results = await wb.findWebviewFrame(page, '#run-title', /./, { timeout: 60_000 });
+  await results.locator('#query-host[data-editor="monaco"]').waitFor();
+  const bar = results.locator('#query-input');
+  await waitForAsync(async () => ((await bar.inputValue()) === saved ? true : undefined), 'the query in the bar');
+  await results.locator('#query-host .view-lines').click();
+  await page.keyboard.press('Control+A');
+  await typeValueThenEnter(page, results.locator('.suggest-widget'));
+  await page.keyboard.type('metadata.event_type = "USER_LOGIN"');
+  await page.keyboard.press('Escape');
+  const expected = `${VALUE_LINE}\nmetadata.event_type = "USER_LOGIN"`;
+  const barText = await waitForAsync(async () => {
+    const value = await bar.inputValue();
+    return value.endsWith('"USER_LOGIN"') ? value : undefined;
+  }, 'the second line in the query bar').catch(async () => bar.inputValue());
+  if (barText !== expected) throw new Error(`after Enter the query bar holds ${JSON.stringify(barText)}`);
+  log('query bar: Enter after "lt-ana-01" started a new line');
+}
+
+/**
+ * Types the value line as a person does and presses Enter after the pause a person makes: a
+ * completion list opened by the closing quote (the list shows within a few milliseconds when the
+ * server offers one) has shown by then.
+ */
+async function typeValueThenEnter(page, suggestWidget) {
+  await page.keyboard.type(VALUE_LINE, { delay: 40 });
+  await suggestWidget.waitFor({ state: 'visible', timeout: 400 }).catch(() => {});
+  await page.keyboard.press('Enter');
 }
 
 async function paste(page, text) {
@@ -132,6 +162,16 @@ async function expectNoErrors(errorSquiggles, problems, fileName) {
   if (squiggles !== 0 || rows !== 0) {
     const all = await problems.allInnerTexts();
     throw new Error(`${fileName}: ${squiggles} error squiggles; Problems: ${all.join(' | ')}`);
+  }
+}
+
+async function waitForAsync(probe, what, timeout = 10_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
