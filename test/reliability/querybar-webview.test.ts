@@ -157,13 +157,17 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     );
     assert.equal(text.trim(), QUERY);
     // Coloured by the UDM tokenizer: field paths, strings and keywords each get their own token colour.
-    // Monaco tokenizes in idle time after the first render, so wait for the string's token.
+    // Monaco tokenizes in idle time after the first render, line by line, so wait for a token of
+    // each line: the string on the first and the keyword on the second.
     await page
       .waitForFunction(
-        () =>
-          Array.from(browser$().document.querySelectorAll('#query-host .view-line span span') as ArrayLike<any>).some(
-            (s: any) => s.textContent.trim() === '"NETWORK_DNS"',
-          ),
+        () => {
+          const texts = Array.from(
+            browser$().document.querySelectorAll('#query-host .view-line span span') as ArrayLike<any>,
+            (s: any) => String(s.textContent).trim(),
+          );
+          return texts.includes('"NETWORK_DNS"') && texts.includes('OR');
+        },
         undefined,
         { timeout: 10_000 },
       )
