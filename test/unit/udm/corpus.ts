@@ -126,3 +126,24 @@ export const BROKEN_QUERIES: readonly BrokenQuery[] = [
   },
   { query: 'network.dns.response = "yes"', at: '"yes"', code: 'type-mismatch' },
 ];
+
+/** A statistics query with every section udm-syntax.md documents, one section per line. */
+export const FULL_STATISTICS_QUERY = [
+  'events:',
+  '  metadata.event_type = "NETWORK_CONNECTION"',
+  '  $host = principal.hostname',
+  'match:',
+  '  $host, target.ip by 1h',
+  'outcome:',
+  '  $count = count(metadata.id)',
+  '  $bytes = math.round(sum(network.sent_bytes) / 1024, 1)',
+  '  $first = earliest(metadata.event_timestamp)',
+  'condition:',
+  '  $count > 5 and $bytes > 100',
+  'dedup:',
+  '  target.hostname',
+  'order:',
+  '  $count desc',
+  'limit:',
+  '  20',
+].join('\n');

@@ -3,29 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { analyze } from '../../../src/udm/index';
 import { formatText } from '../../../src/udm/service';
-import { VALID_QUERIES } from './corpus';
+import { FULL_STATISTICS_QUERY, VALID_QUERIES } from './corpus';
 
 /** Statistics queries written with the forms ../shared/reference/udm-syntax.md documents. */
 const STATISTICS_EXAMPLES: readonly string[] = [
-  [
-    'events:',
-    '  metadata.event_type = "NETWORK_CONNECTION"',
-    '  $host = principal.hostname',
-    'match:',
-    '  $host, target.ip by 1h',
-    'outcome:',
-    '  $count = count(metadata.id)',
-    '  $bytes = math.round(sum(network.sent_bytes) / 1024, 1)',
-    '  $first = earliest(metadata.event_timestamp)',
-    'condition:',
-    '  $count > 5 and $bytes > 100',
-    'dedup:',
-    '  target.hostname',
-    'order:',
-    '  $count desc',
-    'limit:',
-    '  20',
-  ].join('\n'),
+  FULL_STATISTICS_QUERY,
   // compact, as pasted from a dashboard: sections and their bodies on one line, odd case and spacing
   'metadata.event_type="USER_LOGIN" $user=principal.user.userid MATCH: $user over every day OUTCOME: $n=count(metadata.id) Condition: $n>3 ORDER: $n desc LIMIT: 5',
   '$ip = group(principal.ip, about.ip, target.ip)\nmatch:\n  $ip by minute\noutcome:\n  $total = cast.as_int(sum(network.sent_bytes))',

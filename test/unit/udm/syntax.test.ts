@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { sectionsByKind, type CompareExpr, type Expr, type FieldNode, type InListExpr } from '../../../src/udm/ast';
 import { analyze, parse } from '../../../src/udm/index';
+import { FULL_STATISTICS_QUERY } from './corpus';
 
 function only(text: string): Expr {
   const { query, diagnostics } = parse(text);
@@ -106,25 +107,7 @@ describe('UDM syntax as Google documents it', () => {
 });
 
 describe('UDM statistical sections', () => {
-  const FULL = [
-    'events:',
-    '  metadata.event_type = "NETWORK_CONNECTION"',
-    '  $host = principal.hostname',
-    'match:',
-    '  $host, target.ip by 1h',
-    'outcome:',
-    '  $count = count(metadata.id)',
-    '  $bytes = math.round(sum(network.sent_bytes) / 1024, 1)',
-    '  $first = earliest(metadata.event_timestamp)',
-    'condition:',
-    '  $count > 5 and $bytes > 100',
-    'dedup:',
-    '  target.hostname',
-    'order:',
-    '  $count desc',
-    'limit:',
-    '  20',
-  ].join('\n');
+  const FULL = FULL_STATISTICS_QUERY;
 
   it('parses every section in the documented order into typed nodes', () => {
     const { query, diagnostics } = parse(FULL);
