@@ -94,7 +94,7 @@ function recordResults() {
   const onMessage = (event) => {
     const type = event.data?.type;
     if (type === 'results' || type === 'append')
-      rec.messages.push({ type, at: now(), chars: String(event.data.rowsJson ?? '').length });
+      rec.messages.push({ type, at: now(), bytes: event.data.table?.cells?.byteLength ?? 0 });
   };
   window.addEventListener('message', onMessage, true);
   document.addEventListener(
