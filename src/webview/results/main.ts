@@ -1094,8 +1094,10 @@ function onRowsAnswer(
 ): void {
   switch (message.type) {
     case 'rows.filtered': {
-      if (message.id !== pendingFilter?.id) return;
-      filtered = { ...pendingFilter, count: message.count, indices: message.indices, searched: message.searched };
+      if (message.id !== pendingFilter?.id || message.count < rowCount) return;
+      // The extension may hold rows still on their way here: positions past the rows held wait for them.
+      const indices = message.count === rowCount ? message.indices : message.indices.filter((i) => i < rowCount);
+      filtered = { ...pendingFilter, count: rowCount, indices, searched: message.searched };
       pendingFilter = undefined;
       for (const node of rowPool) node.dataset.pos = '';
       recompute();

@@ -123,7 +123,7 @@ describe('query bar: Run, completion and validation through the search controlle
     assert.equal(message.run.query, 'principal.hostname = "host-a"');
     assert.equal(message.run.startTime, window.start);
     // The page gets a table of the shown columns; the third is the principal.
-    const hosts = decodeCells(message.table)[2]!;
+    const hosts = decodeCells(message.table)[2];
     assert.equal(message.table.count, 5);
     assert.deepEqual(hosts, Array(5).fill('host-a'));
   });
