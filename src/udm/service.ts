@@ -23,6 +23,7 @@ import {
 } from 'vscode-languageserver-types';
 import type { OutcomeItem, Section, SectionKind } from './ast';
 import { fieldPathOf } from './check';
+import { IF_FUNCTION, findConditional } from './conditional';
 import {
   AGGREGATES,
   FUNCTIONS,
@@ -584,6 +585,7 @@ export function complete(
           command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
         });
       }
+      items.push(...functionItems(IF_FUNCTION, range));
       items.push(keywordItem('NOT', range), keywordItem('AND', range, '6'), keywordItem('OR', range, '6'));
       if (section?.kind === 'match') return placeholderAndSectionItems(a, section, range, lineStartsHere);
       if (lineStartsHere) items.push(...sectionKeywordItems(a, range, undefined));
@@ -840,7 +842,8 @@ export function hover(
     }
     const fullName = [...segs, ...after].map((s) => s.value).join('.');
     if (tokens[k]?.kind === 'lparen' && tokens[k].start === tokens[k - 1].end) {
-      const fn: FunctionDef | AggregateDef | undefined = findFunction(fullName) ?? findAggregate(fullName);
+      const fn: FunctionDef | AggregateDef | undefined =
+        findFunction(fullName) ?? findAggregate(fullName) ?? findConditional(fullName);
       if (fn)
         return {
           contents: {
@@ -980,7 +983,7 @@ export function signatureHelp(a: Analysis, position: { line: number; character: 
     j -= 2;
   }
   const name = parts.join('.');
-  const fn: FunctionDef | AggregateDef | undefined = findFunction(name) ?? findAggregate(name);
+  const fn: FunctionDef | AggregateDef | undefined = findFunction(name) ?? findAggregate(name) ?? findConditional(name);
   if (!fn) return null;
   const params = fn.params.map((p) => ({
     label: `${p.name}${p.optional ? '?' : ''}: ${p.type}`,
