@@ -165,7 +165,7 @@ class Checker {
         break;
       case 'and':
       case 'or':
-        for (const i of e.items) this.collectPlaceholders(i);
+        for (let i = 0; i < e.items.length; i++) this.collectPlaceholders(e.items[i]);
         break;
       case 'not':
         this.collectPlaceholders(e.expr);
@@ -179,7 +179,8 @@ class Checker {
     switch (e.type) {
       case 'and':
       case 'or':
-        for (const i of e.items) this.visit(i);
+        // Indexed: the top-level AND of a long document has one item per line.
+        for (let i = 0; i < e.items.length; i++) this.visit(e.items[i]);
         return;
       case 'not':
         this.visit(e.expr);
@@ -893,7 +894,7 @@ class Checker {
   /** Two different `=` values for the same single-valued field inside one AND can never both hold. */
   private findContradictions(e: Expr): void {
     if (e.type === 'or') {
-      for (const i of e.items) this.findContradictions(i);
+      for (let i = 0; i < e.items.length; i++) this.findContradictions(e.items[i]);
       return;
     }
     if (e.type === 'not') {
@@ -903,7 +904,8 @@ class Checker {
     if (e.type !== 'and') return;
     const seen = new Map<string, { value: string; node: CompareExpr }>();
     const bounds = new Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }>();
-    for (const item of e.items) {
+    for (let i = 0; i < e.items.length; i++) {
+      const item = e.items[i];
       if (item.type !== 'compare') {
         this.findContradictions(item);
         continue;
@@ -1309,6 +1311,9 @@ class Checker {
     );
   }
 }
+
+/** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */
+export const keepCheckerShape = new Checker({});
 
 /** True when an outcome value reads event fields (directly or through a filter placeholder). */
 function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, groupNames: Set<string>): boolean {
