@@ -10,7 +10,7 @@ import type {
   SectionsByKind,
   VariableNode,
 } from './ast';
-import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall } from './ast';
+import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall, isIfCall } from './ast';
 import { FUNCTIONS, RENAMED_FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
 import type { KnownReferenceLists } from './reference-lists';
@@ -223,8 +223,11 @@ class Checker {
         if (e.list && knownList) {
           const expected = e.mode === 'regex' ? 'REGEX' : e.mode === 'cidr' ? 'CIDR' : 'CONTENT_TYPE_DEFAULT_STRING';
           if (knownList.contentType !== expected) {
+            // `in regex %` / `in cidr %` would read a list's entries as patterns or ranges they are
+            // not: an error. A plain `in %` on a regex or CIDR list matches its text literally,
+            // which is legal but rarely meant: a warning.
             this.report(
-              'warning',
+              e.mode === 'exact' ? 'warning' : 'error',
               `%${e.list.name} is a ${listTypeLabel(knownList.contentType)} list; use 'in ${listTypeKeyword(knownList.contentType)}%${e.list.name}'`,
               e.list.start,
               e.list.end,
@@ -321,6 +324,17 @@ class Checker {
       }
       case 'call':
         this.checkCall(op);
+        return undefined;
+      case 'condition':
+        if (op.expr.type === 'assign')
+          this.report(
+            'error',
+            `if(...) needs a condition here; $${op.expr.variable.name} = ... defines a placeholder`,
+            op.start,
+            op.end,
+            'not-a-condition',
+          );
+        else this.visit(op.expr);
         return undefined;
       case 'array':
         for (const item of op.items) this.operand(item);
@@ -712,6 +726,7 @@ class Checker {
   }
 
   private checkCall(call: CallNode, visitArgs = true): ArgType | undefined {
+    if (isIfCall(call)) return this.checkIf(call, visitArgs);
     const agg = findAggregate(call.name);
     const fn = findFunction(call.name);
     if (visitArgs) for (const a of call.args) this.operand(a);
@@ -835,6 +850,48 @@ class Checker {
         this.report('error', `"${c.value}" is not a CIDR range such as "10.0.0.0/8"`, c.start, c.end, 'bad-cidr');
     }
     return fn.returns;
+  }
+
+  /** `if(condition)` is a bool; `if(condition, then, else)` has the type of its branches. */
+  private checkIf(call: CallNode, visitArgs: boolean): ArgType | undefined {
+    if (visitArgs) for (const a of call.args) this.operand(a);
+    const n = call.args.length;
+    if (n !== 1 && n !== 3) {
+      this.report(
+        'error',
+        `if takes a condition, or a condition, a value when it holds and a value otherwise: if(condition) or if(condition, then, else); got ${n} argument${n === 1 ? '' : 's'}`,
+        call.start,
+        call.end,
+        'arity',
+      );
+      return undefined;
+    }
+    const cond = call.args[0];
+    if (cond.type !== 'condition')
+      this.report(
+        'error',
+        'The first argument of if is a condition, such as if(network.sent_bytes > 1000000, 1, 0)',
+        cond.start,
+        cond.end,
+        'type-mismatch',
+      );
+    if (n === 1) return 'bool';
+    const kinds = [call.args[1], call.args[2]].map((a) => literalKind(a));
+    const [a, b] = kinds;
+    if (a && b && a !== 'field' && b !== 'field' && a !== b) {
+      this.report(
+        'error',
+        `The two values of if must have the same type; this one is a ${b} and the other a ${a}`,
+        call.args[2].start,
+        call.args[2].end,
+        'type-mismatch',
+      );
+      return undefined;
+    }
+    if (a === 'number' || b === 'number') return 'number';
+    if (a === 'string' || b === 'string') return 'string';
+    if (a === 'bool' || b === 'bool') return 'bool';
+    return 'any';
   }
 
   /** Two different `=` values for the same single-valued field inside one AND can never both hold. */
@@ -1105,7 +1162,7 @@ class Checker {
           this.checkAggregate(v);
           return 1;
         }
-        if (!findFunction(v.name)) {
+        if (!findFunction(v.name) && !isIfCall(v)) {
           if (v.name.includes('.')) {
             let n = 0;
             for (const a of v.args) n += this.outcomeValue(a, insideAggregate);
@@ -1277,6 +1334,8 @@ function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, grou
       );
     case 'array':
       return v.items.some((a) => usesEventValues(a, placeholders, groupNames));
+    case 'condition':
+      return true;
     default:
       return false;
   }

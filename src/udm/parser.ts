@@ -803,6 +803,29 @@ class Parser {
         this.errorHere('Query is nested too deeply');
         break;
       }
+      if (call.args.length === 0 && call.commas.length === 0 && sameWord(name, 'if')) {
+        // `if(condition, ...)`: the first argument is a condition, not a value.
+        const expr = this.parseOr();
+        if (expr) {
+          call.args.push({ type: 'condition', expr, start: expr.start, end: expr.end });
+          call.end = expr.end;
+        } else this.errorHere('Expected a condition');
+        const t = this.peek();
+        if (t.kind === 'comma') {
+          this.next();
+          call.commas.push(t.start);
+          call.end = t.end;
+          continue;
+        }
+        if (t.kind === 'rparen') {
+          this.next();
+          call.close = { start: t.start, end: t.end };
+          call.end = t.end;
+          break;
+        }
+        this.error(`Missing ')' to close the call of ${name}`, open.start, open.end, 'unclosed-paren');
+        break;
+      }
       const named = this.skipArgumentName();
       const quantifier = named ? undefined : this.parseQuantifier();
       let arg: Operand | null;
