@@ -10,7 +10,7 @@ import type {
   SectionsByKind,
   VariableNode,
 } from './ast';
-import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall } from './ast';
+import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall, isIfCall } from './ast';
 import { FUNCTIONS, RENAMED_FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
 import type { KnownReferenceLists } from './reference-lists';
@@ -165,7 +165,7 @@ class Checker {
         break;
       case 'and':
       case 'or':
-        for (const i of e.items) this.collectPlaceholders(i);
+        for (let i = 0; i < e.items.length; i++) this.collectPlaceholders(e.items[i]);
         break;
       case 'not':
         this.collectPlaceholders(e.expr);
@@ -179,7 +179,8 @@ class Checker {
     switch (e.type) {
       case 'and':
       case 'or':
-        for (const i of e.items) this.visit(i);
+        // Indexed: the top-level AND of a long document has one item per line.
+        for (let i = 0; i < e.items.length; i++) this.visit(e.items[i]);
         return;
       case 'not':
         this.visit(e.expr);
@@ -320,6 +321,17 @@ class Checker {
       }
       case 'call':
         this.checkCall(op);
+        return undefined;
+      case 'condition':
+        if (op.expr.type === 'assign')
+          this.report(
+            'error',
+            `if(...) needs a condition here; $${op.expr.variable.name} = ... defines a placeholder`,
+            op.start,
+            op.end,
+            'not-a-condition',
+          );
+        else this.visit(op.expr);
         return undefined;
       case 'array':
         for (const item of op.items) this.operand(item);
@@ -711,6 +723,7 @@ class Checker {
   }
 
   private checkCall(call: CallNode, visitArgs = true): ArgType | undefined {
+    if (isIfCall(call)) return this.checkIf(call, visitArgs);
     const agg = findAggregate(call.name);
     const fn = findFunction(call.name);
     if (visitArgs) for (const a of call.args) this.operand(a);
@@ -824,10 +837,52 @@ class Checker {
     return fn.returns;
   }
 
+  /** `if(condition)` is a bool; `if(condition, then, else)` has the type of its branches. */
+  private checkIf(call: CallNode, visitArgs: boolean): ArgType | undefined {
+    if (visitArgs) for (const a of call.args) this.operand(a);
+    const n = call.args.length;
+    if (n !== 1 && n !== 3) {
+      this.report(
+        'error',
+        `if takes a condition, or a condition, a value when it holds and a value otherwise: if(condition) or if(condition, then, else); got ${n} argument${n === 1 ? '' : 's'}`,
+        call.start,
+        call.end,
+        'arity',
+      );
+      return undefined;
+    }
+    const cond = call.args[0];
+    if (cond.type !== 'condition')
+      this.report(
+        'error',
+        'The first argument of if is a condition, such as if(network.sent_bytes > 1000000, 1, 0)',
+        cond.start,
+        cond.end,
+        'type-mismatch',
+      );
+    if (n === 1) return 'bool';
+    const kinds = [call.args[1], call.args[2]].map((a) => literalKind(a));
+    const [a, b] = kinds;
+    if (a && b && a !== 'field' && b !== 'field' && a !== b) {
+      this.report(
+        'error',
+        `The two values of if must have the same type; this one is a ${b} and the other a ${a}`,
+        call.args[2].start,
+        call.args[2].end,
+        'type-mismatch',
+      );
+      return undefined;
+    }
+    if (a === 'number' || b === 'number') return 'number';
+    if (a === 'string' || b === 'string') return 'string';
+    if (a === 'bool' || b === 'bool') return 'bool';
+    return 'any';
+  }
+
   /** Two different `=` values for the same single-valued field inside one AND can never both hold. */
   private findContradictions(e: Expr): void {
     if (e.type === 'or') {
-      for (const i of e.items) this.findContradictions(i);
+      for (let i = 0; i < e.items.length; i++) this.findContradictions(e.items[i]);
       return;
     }
     if (e.type === 'not') {
@@ -837,7 +892,8 @@ class Checker {
     if (e.type !== 'and') return;
     const seen = new Map<string, { value: string; node: CompareExpr }>();
     const bounds = new Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }>();
-    for (const item of e.items) {
+    for (let i = 0; i < e.items.length; i++) {
+      const item = e.items[i];
       if (item.type !== 'compare') {
         this.findContradictions(item);
         continue;
@@ -1091,7 +1147,7 @@ class Checker {
           this.checkAggregate(v);
           return 1;
         }
-        if (!findFunction(v.name)) {
+        if (!findFunction(v.name) && !isIfCall(v)) {
           if (v.name.includes('.')) {
             let n = 0;
             for (const a of v.args) n += this.outcomeValue(a, insideAggregate);
@@ -1244,6 +1300,9 @@ class Checker {
   }
 }
 
+/** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */
+export const keepCheckerShape = new Checker({});
+
 /** True when an outcome value reads event fields (directly or through a filter placeholder). */
 function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, groupNames: Set<string>): boolean {
   switch (v.type) {
@@ -1260,6 +1319,8 @@ function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, grou
       );
     case 'array':
       return v.items.some((a) => usesEventValues(a, placeholders, groupNames));
+    case 'condition':
+      return true;
     default:
       return false;
   }

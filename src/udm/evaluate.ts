@@ -1,4 +1,13 @@
-import type { CallNode, CompareExpr, CompareOp, Expr, FieldNode, InListExpr, Operand } from './ast';
+import {
+  isIfCall,
+  type CallNode,
+  type CompareExpr,
+  type CompareOp,
+  type Expr,
+  type FieldNode,
+  type InListExpr,
+  type Operand,
+} from './ast';
 import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
 import { cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
 import { translateRegex } from './regex';
@@ -274,6 +283,10 @@ export class Compiler {
         const items = op.items.map((i) => this.values(i, depth + 1));
         return (ev) => [items.flatMap((f) => f(ev))];
       }
+      case 'condition': {
+        const holds = this.compileExpr(op.expr);
+        return (ev) => [holds(ev)];
+      }
       case 'arith': {
         const left = this.values(op.left, depth + 1);
         const right = op.right ? this.values(op.right, depth + 1) : () => [];
@@ -308,6 +321,7 @@ export class Compiler {
   }
 
   private callValues(call: CallNode, depth: number): (event: unknown) => unknown[] {
+    if (isIfCall(call)) return this.ifValues(call, depth);
     const fn = findFunction(call.name);
     if (!fn) return () => [];
     const args = call.args.map((a) => this.values(a, depth + 1));
@@ -328,6 +342,18 @@ export class Compiler {
       const results = inner(ev);
       return [results.length > 0 && results.every((r) => r === true)];
     };
+  }
+
+  /** `if(condition)` is the condition's truth; `if(condition, then, else)` the value of one branch. */
+  private ifValues(call: CallNode, depth: number): (event: unknown) => unknown[] {
+    const [cond, then, otherwise] = call.args;
+    if (cond?.type !== 'condition') return () => [];
+    const holds = this.compileExpr(cond.expr);
+    if (call.args.length === 1) return (ev) => [holds(ev)];
+    if (call.args.length !== 3) return () => [];
+    const a = this.values(then, depth + 1);
+    const b = this.values(otherwise, depth + 1);
+    return (ev) => (holds(ev) ? a(ev) : b(ev));
   }
 
   private combine(

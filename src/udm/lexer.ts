@@ -129,7 +129,9 @@ export function lex(text: string): LexResult {
     switch (c) {
       case 34 /* " */:
       case 96 /* ` */: {
-        i = lexString(text, i, c, push);
+        const t = lexStringToken(text, i, c);
+        push(t);
+        i = t.end;
         continue;
       }
       case 39 /* ' */: {
@@ -175,7 +177,9 @@ export function lex(text: string): LexResult {
           i++;
           continue;
         }
-        i = lexRegex(text, i, push);
+        const t = lexRegex(text, i);
+        push(t);
+        i = t.end;
         continue;
       }
       case 36 /* $ */:
@@ -351,13 +355,7 @@ function lexStringToken(text: string, start: number, quote: number): Token {
   return t;
 }
 
-function lexString(text: string, start: number, quote: number, push: (t: Token) => void): number {
-  const t = lexStringToken(text, start, quote);
-  push(t);
-  return t.end;
-}
-
-function lexRegex(text: string, start: number, push: (t: Token) => void): number {
+function lexRegex(text: string, start: number): Token {
   const n = text.length;
   let i = start + 1;
   let inClass = false;
@@ -371,18 +369,12 @@ function lexRegex(text: string, start: number, push: (t: Token) => void): number
     if (c === 91) inClass = true;
     else if (c === 93) inClass = false;
     else if (c === 47 && !inClass) {
-      push(mk('regex', start, i + 1, text.slice(start + 1, i).replace(/\\\//g, '/')));
-      return i + 1;
+      return mk('regex', start, i + 1, text.slice(start + 1, i).replace(/\\\//g, '/'));
     }
     i++;
   }
   const end = Math.min(i, n);
-  push({
-    kind: 'regex',
-    start,
-    end,
-    value: text.slice(start + 1, end),
-    error: "Unterminated regular expression: add the closing '/'",
-  });
-  return end;
+  const t = mk('regex', start, end, text.slice(start + 1, end));
+  t.error = "Unterminated regular expression: add the closing '/'";
+  return t;
 }

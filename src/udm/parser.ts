@@ -131,14 +131,19 @@ class Parser {
   ) {}
 
   run(): ParseResult {
-    for (const t of this.tokens) {
+    // Indexed loops: this runs once per document, before the optimizing compiler has seen it, and
+    // for-of would allocate an iterator result per token there.
+    const tokens = this.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
       if (t.error) {
         this.error(t.error, t.start, Math.max(t.end, t.start + 1), 'lex');
         const fix = lexFix(this.text, t);
         if (fix !== undefined) this.diagnostics[this.diagnostics.length - 1].data = { replacements: [fix] };
       }
     }
-    for (const c of this.comments) {
+    for (let i = 0; i < this.comments.length; i++) {
+      const c = this.comments[i];
       if (c.error) this.error(c.error, c.start, c.end, 'lex');
     }
     let events: Span | undefined;
@@ -798,6 +803,29 @@ class Parser {
         this.errorHere('Query is nested too deeply');
         break;
       }
+      if (call.args.length === 0 && call.commas.length === 0 && sameWord(name, 'if')) {
+        // `if(condition, ...)`: the first argument is a condition, not a value.
+        const expr = this.parseOr();
+        if (expr) {
+          call.args.push({ type: 'condition', expr, start: expr.start, end: expr.end });
+          call.end = expr.end;
+        } else this.errorHere('Expected a condition');
+        const t = this.peek();
+        if (t.kind === 'comma') {
+          this.next();
+          call.commas.push(t.start);
+          call.end = t.end;
+          continue;
+        }
+        if (t.kind === 'rparen') {
+          this.next();
+          call.close = { start: t.start, end: t.end };
+          call.end = t.end;
+          break;
+        }
+        this.error(`Missing ')' to close the call of ${name}`, open.start, open.end, 'unclosed-paren');
+        break;
+      }
       const named = this.skipArgumentName();
       const quantifier = named ? undefined : this.parseQuantifier();
       let arg: Operand | null;
@@ -1110,3 +1138,10 @@ class Parser {
     if (i >= 0) this.diagnostics.splice(i, 1);
   }
 }
+
+/**
+ * V8 gives Parser instances their hidden class through one transition per field, and forgets that
+ * class when the last instance is collected; the optimized code of every method depends on it, so
+ * each parse after a major GC would start unoptimized again. One idle instance keeps the class.
+ */
+export const keepParserShape = new Parser('', [], []);

@@ -8,6 +8,7 @@ import {
   TextEdit,
 } from 'vscode-languageserver-types';
 import type { Section, SectionKind } from '../ast';
+import { IF_FUNCTION } from '../conditional';
 import {
   AGGREGATES,
   FUNCTIONS,
@@ -284,6 +285,7 @@ export function complete(
           command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
         });
       }
+      items.push(...functionItems(IF_FUNCTION, range));
       items.push(keywordItem('NOT', range), keywordItem('AND', range, '6'), keywordItem('OR', range, '6'));
       if (section?.kind === 'match') return placeholderAndSectionItems(a, section, range, lineStartsHere);
       if (lineStartsHere) items.push(...sectionKeywordItems(a, range, undefined));

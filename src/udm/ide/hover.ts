@@ -1,5 +1,6 @@
 /** Hover: fields (type, proto message), functions (signature, example), keywords, enums, lists. */
 import { type Hover, MarkupKind, type Range } from 'vscode-languageserver-types';
+import { findConditional } from '../conditional';
 import { findAggregate, findFunction, type AggregateDef, type FunctionDef } from '../functions';
 import type { Analysis } from '../index';
 import type { Token } from '../lexer';
@@ -48,7 +49,8 @@ export function hover(
     }
     const fullName = [...segs, ...after].map((s) => s.value).join('.');
     if (tokens[k]?.kind === 'lparen' && tokens[k].start === tokens[k - 1].end) {
-      const fn: FunctionDef | AggregateDef | undefined = findFunction(fullName) ?? findAggregate(fullName);
+      const fn: FunctionDef | AggregateDef | undefined =
+        findFunction(fullName) ?? findAggregate(fullName) ?? findConditional(fullName);
       if (fn)
         return {
           contents: {

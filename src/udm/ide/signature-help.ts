@@ -1,5 +1,6 @@
 /** Signature help while typing the arguments of a function or aggregate call. */
 import type { SignatureHelp } from 'vscode-languageserver-types';
+import { findConditional } from '../conditional';
 import { findAggregate, findFunction, signatureLabel, type AggregateDef, type FunctionDef } from '../functions';
 import type { Analysis } from '../index';
 import { isWord, tokenIndexBefore } from './analysis';
@@ -30,7 +31,7 @@ export function signatureHelp(a: Analysis, position: { line: number; character: 
     j -= 2;
   }
   const name = parts.join('.');
-  const fn: FunctionDef | AggregateDef | undefined = findFunction(name) ?? findAggregate(name);
+  const fn: FunctionDef | AggregateDef | undefined = findFunction(name) ?? findAggregate(name) ?? findConditional(name);
   if (!fn) return null;
   const params = fn.params.map((p) => ({
     label: `${p.name}${p.optional ? '?' : ''}: ${p.type}`,

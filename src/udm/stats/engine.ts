@@ -648,6 +648,8 @@ function dependsOnEvent(op: Operand): boolean {
       return true;
     case 'call':
       return op.args.some(dependsOnEvent) || op.name.startsWith('math.random');
+    case 'condition':
+      return true;
     default: {
       const arith = asArith(op);
       return !!arith && (dependsOnEvent(arith.left) || (!!arith.right && dependsOnEvent(arith.right)));

@@ -49,6 +49,8 @@ export const VALID_QUERIES: readonly string[] = [
   'principal.hostname = "a\\"quoted\\""',
   'target.hostname = /^(?P<sub>[a-z]+)\\.example\\.com$/',
   're.regex(principal.hostname, `(?i)^WS-`)',
+  'if(math.random() >= 0 and math.random() < 1) = true',
+  'if(network.sent_bytes > 1000000 or (target.port = 22 and not principal.hostname = /^bastion/), "alert", "ok") = "alert"',
 ];
 
 export interface BrokenQuery {
