@@ -14,11 +14,11 @@ import { OPTIMIZATION } from './optimization';
 import { RE } from './re';
 import { STRINGS } from './strings';
 import { TIMESTAMP } from './timestamp';
-import type { AggregateDef, Family, FunctionDef, FunctionParam } from './types';
+import type { AggregateDef, Family, FamilyFunction, FunctionParam } from './types';
 import { WINDOW } from './window';
 import { AGGREGATES } from './aggregates';
 
-export type { AggregateDef, ArgType, Family, FunctionDef, FunctionParam } from './types';
+export type { AggregateDef, ArgType, Family, FamilyFunction, FunctionDef, FunctionParam } from './types';
 export { AGGREGATES } from './aggregates';
 export { cidrMatcher, ipInCidr, ipv4ToInt, parseCidr } from './net';
 export { timestampSeconds, toNum, toStr } from './values';
@@ -41,7 +41,7 @@ export const FAMILIES: readonly Family[] = [
 ];
 
 /** All documented functions, search and Rules-only. */
-export const FUNCTIONS: readonly FunctionDef[] = FAMILIES.flatMap((f) => f.functions);
+export const FUNCTIONS: readonly FamilyFunction[] = FAMILIES.flatMap((f) => f.functions);
 
 /** Names that are not UDM functions but are often written for one. */
 export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = Object.assign(
@@ -52,7 +52,7 @@ export const RENAMED_FUNCTIONS: Readonly<Record<string, string>> = Object.assign
 const FN_BY_NAME = new Map(FUNCTIONS.map((f) => [f.name, f]));
 const AGG_BY_NAME = new Map(AGGREGATES.map((f) => [f.name, f]));
 
-export function findFunction(name: string): FunctionDef | undefined {
+export function findFunction(name: string): FamilyFunction | undefined {
   return FN_BY_NAME.get(name);
 }
 

@@ -89,6 +89,10 @@ export interface FunctionDef {
   impl: Evaluator;
   /** the checks of the arguments beyond their types */
   checkArgs?: ArgCheck;
+}
+
+/** A function as its family module defines it. */
+export interface FamilyFunction extends FunctionDef {
   /** the family module that declares it (`strings`, `re`, `group`...) */
   family: string;
   /** true when the family module gives an evaluation */
@@ -98,7 +102,7 @@ export interface FunctionDef {
 export interface Family {
   /** the namespace (`strings`), or the function's name for `group` */
   readonly name: string;
-  readonly functions: readonly FunctionDef[];
+  readonly functions: readonly FamilyFunction[];
   /** names that are not UDM functions but are often written for one of this family's */
   readonly renamed: Readonly<Record<string, string>>;
 }
@@ -133,7 +137,7 @@ export function defineFamily(
   specs: readonly FunctionSpec[],
   renamed: Readonly<Record<string, string>> = {},
 ): Family {
-  const functions = specs.map((s): FunctionDef => ({
+  const functions = specs.map((s): FamilyFunction => ({
     name: s.name,
     params: s.params.map((p) => ({
       name: p.name,
