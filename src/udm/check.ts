@@ -223,8 +223,11 @@ class Checker {
         if (e.list && knownList) {
           const expected = e.mode === 'regex' ? 'REGEX' : e.mode === 'cidr' ? 'CIDR' : 'CONTENT_TYPE_DEFAULT_STRING';
           if (knownList.contentType !== expected) {
+            // `in regex %` / `in cidr %` would read a list's entries as patterns or ranges they are
+            // not: an error. A plain `in %` on a regex or CIDR list matches its text literally,
+            // which is legal but rarely meant: a warning.
             this.report(
-              'warning',
+              e.mode === 'exact' ? 'warning' : 'error',
               `%${e.list.name} is a ${listTypeLabel(knownList.contentType)} list; use 'in ${listTypeKeyword(knownList.contentType)}%${e.list.name}'`,
               e.list.start,
               e.list.end,
