@@ -882,19 +882,7 @@ class Checker {
         }
       }
     });
-    if (
-      (fn.name === 're.regex' || fn.name === 're.capture' || fn.name === 're.replace') &&
-      call.args[1]?.type === 'string'
-    ) {
-      const pat = call.args[1];
-      const p = findRe2Problem(pat.value);
-      if (p) this.report('error', p.message, pat.start, pat.end, 're2');
-    }
-    if (fn.name === 'net.ip_in_range_cidr' && call.args[1]?.type === 'string') {
-      const c = call.args[1];
-      if (!parseCidr(c.value))
-        this.report('error', `"${c.value}" is not a CIDR range such as "10.0.0.0/8"`, c.start, c.end, 'bad-cidr');
-    }
+    fn.checkArgs?.(call.args, (message, at, code) => this.report('error', message, at.start, at.end, code));
     return fn.returns;
   }
 
