@@ -5,7 +5,7 @@
 import type { ArithNode, CompareOp, Expr, Operand } from '../ast';
 import type { Compiler } from '../evaluate';
 import { findFunction, timestampSeconds, toStr } from '../functions';
-import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
+import { createAccumulator, distinctKey, numericValue, type Accumulator } from '../functions/aggregates';
 import { BucketNumbers, ZoneOffsets } from './buckets';
 import {
   isAggregateName,
