@@ -91,6 +91,11 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const notes = await frame.locator('[data-testid="kept-note"]').allInnerTexts();
   log(`ran: ${notes.map((n) => n.split(' · ')[0]).join(' | ')}`);
   if ((await frame.locator('.cb-row').count()) === 0) throw new Error('no result rows rendered in the outputs');
+  const headDisplay = await frame
+    .locator('.cb-head')
+    .first()
+    .evaluate((e) => e.ownerDocument.defaultView.getComputedStyle(e).display);
+  if (headDisplay !== 'grid') throw new Error(`the renderer's styles did not apply (head row: ${headDisplay})`);
   await screenshot('ran-all');
 
   // A row action from the output: the full event opens in an editor. (Bring the first cell and its
