@@ -20,6 +20,7 @@ import {
   enumHas,
   enumName,
   enumValues,
+  pathsThroughChild,
   resolvePath,
   suggest,
   typeLabel,
@@ -390,6 +391,8 @@ class Checker {
         } else {
           const byJson = [...children.values()].find((f) => f.jsonName === seg.name && f.name !== seg.name);
           const candidates = byJson ? [byJson.name] : suggest(seg.name, children.keys());
+          if (!candidates.length && this.reportNotInSchema(node, r.errorIndex + offset, path, r.errorIndex, parentType))
+            return this.keep(node, facts);
           const hint = candidates.length ? `. Did you mean '${candidates[0]}'?` : '';
           const msg = byJson
             ? `Use the snake_case name '${byJson.name}' (the API's JSON spells it ${seg.name})`
@@ -436,8 +439,51 @@ class Checker {
         if (facts.kind === 'struct' || facts.kind === 'map') facts.kind = 'unknown';
       }
     }
+    return this.keep(node, facts);
+  }
+
+  private keep(node: FieldNode, facts: FieldFacts): FieldFacts {
     this.facts.set(node, facts);
     return facts;
+  }
+
+  /**
+   * A segment that is no field of its message but is one a level or two further down
+   * (`network.tls.certificate.not_after`, written so on Google's functions page, where the schema
+   * reference has `network.tls.server.certificate` and `network.tls.client.certificate`): Google's
+   * schema grows faster than the reference, so this is a warning that names the known paths, not
+   * an error. The sandbox finds no value there. Returns false when there is no such path.
+   */
+  private reportNotInSchema(
+    node: FieldNode,
+    segIndex: number,
+    path: string[],
+    errorIndex: number,
+    parentType: string,
+  ): boolean {
+    // A bare first segment (`hostname`) stays an error: it is no field path at all.
+    if (errorIndex === 0) return false;
+    const seg = node.segments[segIndex];
+    const paths = pathsThroughChild(parentType, seg.name, path.slice(errorIndex + 1)).map((p) => {
+      const full = [...path.slice(0, errorIndex), ...p];
+      // a timestamp is compared and computed with as epoch seconds
+      const leaf = resolvePath(full).fields.at(-1);
+      return leaf?.type === 'timestamp' ? `${full.join('.')}.seconds` : full.join('.');
+    });
+    if (!paths.length) return false;
+    const first = node.segments[segIndex - errorIndex];
+    const last = node.segments[node.segments.length - 1];
+    const plain = !node.key && !node.segments.some((s) => s.index);
+    const shown = paths.slice(0, 3);
+    this.report(
+      'warning',
+      `${path.join('.')} is not in the UDM schema reference (${typeLabel(parentType)} has no field '${seg.name}'); the sandbox finds no value for it. Did you mean ${shown.join(' or ')}?`,
+      plain ? first.start : seg.start,
+      plain ? last.end : seg.end,
+      'not-in-schema',
+      plain ? { replacements: shown } : undefined,
+    );
+    return true;
   }
 
   private checkCompare(e: CompareExpr): void {
