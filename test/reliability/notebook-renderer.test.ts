@@ -104,9 +104,7 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
   const render = (data: unknown): Promise<void> => page.evaluate((d) => browser$().__render(d), data);
   const rowTexts = (): Promise<string[]> =>
     page.$$eval('.cb-scroll .cb-row', (els) =>
-      [...els]
-        .sort((a, b) => (a as HTMLElement).offsetTop - (b as HTMLElement).offsetTop)
-        .map((e) => e.textContent ?? ''),
+      [...els].sort((a, b) => (a as any).offsetTop - (b as any).offsetTop).map((e) => e.textContent ?? ''),
     );
 
   it('draws only the rows in view of 2,000 kept events, says how much was kept, styled without a CSP violation', async () => {
@@ -119,7 +117,7 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
     assert.equal(await page.getAttribute('.cb-scroll', 'aria-rowcount'), '2000');
     assert.match((await page.textContent('.cb-bar .cb-note')) ?? '', /^2,000 rows$/);
     // The stylesheet applies (the head row is a grid), and nothing was blocked.
-    assert.equal(await page.$eval('.cb-head', (e) => getComputedStyle(e).display), 'grid');
+    assert.equal(await page.$eval('.cb-head', (e) => browser$().getComputedStyle(e).display), 'grid');
     assert.equal((await page.$$eval('.cb-hist div', (els) => els.length)) > 0, true, 'the timeline is drawn');
     // Scrolling draws the rows further down.
     await page.$eval('.cb-scroll', (e) => (e.scrollTop = 22 * 1500));
@@ -198,7 +196,7 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
     await page.waitForSelector('.cb-static-row');
     assert.match((await page.textContent('.cb-partial')) ?? '', /Partial table: fetching the rest was not approved/);
     const bars = await page.$$eval('.cb-chart div', (els) =>
-      els.map((e) => [e.getAttribute('title'), (e as HTMLElement).style.height]),
+      els.map((e) => [e.getAttribute('title'), (e as any).style.height]),
     );
     assert.deepEqual(bars, [
       ['host-a: 30', '100%'],
