@@ -139,6 +139,7 @@ class Checker {
   run(query: Query): CheckResult {
     if (query.filter) {
       this.collectPlaceholders(query.filter);
+      this.collectRightPlaceholders(query.filter);
       this.visit(query.filter);
       this.findContradictions(query.filter);
     }
@@ -158,6 +159,33 @@ class Checker {
     if (code) d.code = code;
     if (data !== undefined) d.data = data;
     this.diagnostics.push(d);
+  }
+
+  /**
+   * `target.user.userid = $userid` defines $userid as `$userid = target.user.userid` does (a
+   * placeholder may stand on either side), unless it is defined elsewhere: then it compares.
+   */
+  private collectRightPlaceholders(e: Expr): void {
+    if (e.type === 'and' || e.type === 'or') {
+      for (const i of e.items) this.collectRightPlaceholders(i);
+    } else if (e.type === 'not') this.collectRightPlaceholders(e.expr);
+    else if (
+      e.type === 'compare' &&
+      e.op === '=' &&
+      e.right?.type === 'variable' &&
+      !e.nocase &&
+      !e.quantifier &&
+      (e.left.type === 'field' || e.left.type === 'call' || e.left.type === 'arith') &&
+      !this.placeholders.has(e.right.name)
+    ) {
+      this.placeholders.set(e.right.name, {
+        type: 'assign',
+        variable: e.right,
+        value: e.left,
+        start: e.start,
+        end: e.end,
+      });
+    }
   }
 
   private collectPlaceholders(e: Expr): void {
@@ -567,7 +595,8 @@ class Checker {
 
   private checkReturnAgainst(ret: ArgType, right: Operand): void {
     const lit = literalKind(right);
-    if (!lit || ret === 'any') return;
+    // a field or placeholder on the other side is compared value by value
+    if (!lit || lit === 'field' || ret === 'any') return;
     const okay =
       (ret === 'string' && (lit === 'string' || lit === 'regex')) ||
       (ret === 'number' && lit === 'number') ||
@@ -622,15 +651,7 @@ class Checker {
           );
           return;
         }
-        if (op !== '=' && op !== '!=') {
-          this.report(
-            'error',
-            `Only = and != compare enum values (${name} is an enum)`,
-            e.opSpan.start,
-            e.opSpan.end,
-            'enum-operator',
-          );
-        }
+        // Ordering comparisons (`>=`, `<`...) compare enum values by their number in the schema.
         if (lit === 'number' || lit === 'bool') {
           this.report(
             'error',
