@@ -5,6 +5,7 @@ import type {
   Expr,
   FieldNode,
   Operand,
+  OutcomeItem,
   Query,
   Section,
   SectionsByKind,
@@ -1072,6 +1073,10 @@ class Checker {
     }
     const outcomeNames = new Set<string>();
     const outcome = byKind.outcome;
+    // Without match:, outcome: is one row per event (plain values) or one row for all events
+    // (aggregates), never both.
+    let aggregated: OutcomeItem | undefined;
+    const plain: OutcomeItem[] = [];
     if (outcome) {
       if (outcome.outcomes.length === 0)
         this.report(
@@ -1102,7 +1107,10 @@ class Checker {
         outcomeNames.add(o.variable.name);
         if (!o.value) continue;
         const aggregates = this.outcomeValue(o.value, false);
-        if (match && aggregates === 0 && usesEventValues(o.value, this.placeholders, groupNames)) {
+        const perEvent = eventValueOutsideAggregate(o.value, this.placeholders, groupNames);
+        if (aggregates > 0) aggregated ??= o;
+        if (perEvent) plain.push(o);
+        if (match && perEvent) {
           this.report(
             'error',
             `With match:, an outcome aggregates each group: wrap the value in an aggregate such as max(...) or array_distinct(...)`,
@@ -1112,6 +1120,19 @@ class Checker {
           );
         }
       }
+    }
+    if (outcome && !match && aggregated) {
+      const agg = aggregated;
+      for (const o of plain)
+        this.report(
+          'error',
+          o === agg
+            ? `Without match:, an outcome is one value per event or one aggregate over all events, not both: $${o.variable.name} mixes a per-event value with an aggregate. Add a match: section to group by, or put the per-event value inside the aggregate`
+            : `Without match:, outcome: gives one row per event (plain values) or one row for all events (aggregates), not both: $${o.variable.name} is a per-event value and $${agg.variable.name} an aggregate. Add a match: section to group by, or wrap the value of $${o.variable.name} in an aggregate such as max(...) or array_distinct(...)`,
+          o.value!.start,
+          o.value!.end,
+          'mixed-outcome',
+        );
     }
     const condition = byKind.condition;
     if (condition) {
@@ -1371,26 +1392,51 @@ function enumOfType(type: string): string {
 /** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */
 export const keepCheckerShape = new Checker({});
 
-/** True when an outcome value reads event fields (directly or through a filter placeholder). */
-function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, groupNames: Set<string>): boolean {
-  switch (v.type) {
-    case 'field':
-      return true;
-    case 'variable':
-      return placeholders.has(v.name) && !groupNames.has(v.name);
-    case 'call':
-      return v.args.some((a) => usesEventValues(a, placeholders, groupNames));
-    case 'arith':
-      return (
-        usesEventValues(v.left, placeholders, groupNames) ||
-        (!!v.right && usesEventValues(v.right, placeholders, groupNames))
-      );
-    case 'array':
-      return v.items.some((a) => usesEventValues(a, placeholders, groupNames));
-    case 'condition':
-      return true;
-    default:
-      return false;
+/** True when an outcome value reads event fields (directly or through a filter placeholder) outside any aggregate. */
+function eventValueOutsideAggregate(
+  v: Operand,
+  placeholders: Map<string, AssignExpr>,
+  groupNames: Set<string>,
+): boolean {
+  const walk = (op: Operand | null): boolean => {
+    if (!op) return false;
+    switch (op.type) {
+      case 'field':
+        return true;
+      case 'variable':
+        return placeholders.has(op.name) && !groupNames.has(op.name);
+      case 'call':
+        return !isAggregateCall(op) && op.args.some(walk);
+      case 'arith':
+        return walk(op.left) || walk(op.right);
+      case 'array':
+        return op.items.some(walk);
+      case 'condition':
+        return exprOperands(op.expr).some(walk);
+      default:
+        return false;
+    }
+  };
+  return walk(v);
+}
+
+function exprOperands(e: Expr): Operand[] {
+  switch (e.type) {
+    case 'and':
+    case 'or':
+      return e.items.flatMap(exprOperands);
+    case 'not':
+      return exprOperands(e.expr);
+    case 'compare':
+      return e.right ? [e.left, e.right] : [e.left];
+    case 'in':
+      return [e.left];
+    case 'callExpr':
+      return [e.call];
+    case 'assign':
+      return [e.value];
+    case 'error':
+      return e.operand ? [e.operand] : [];
   }
 }
 

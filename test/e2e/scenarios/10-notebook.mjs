@@ -69,6 +69,19 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const typed = third.locator('.view-lines', { hasText: /no_such_field/ });
   for (let i = 0; i < 40 && (await typed.count()) > 0; i++) await page.keyboard.press('Control+Z');
   await third.locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: 30_000 });
+  // Completion in a cell: the fields after `metadata.`; undone afterwards.
+  const lines = third.locator('.view-line');
+  const linesBefore = await lines.count();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('metadata.');
+  const suggest = page.locator('.editor-widget.suggest-widget');
+  if (!(await suggest.isVisible())) await page.keyboard.press('Control+Space');
+  await suggest.locator('.monaco-list-row', { hasText: 'event_type' }).first().waitFor({ timeout: 30_000 });
+  log('the language server completes fields in a notebook cell');
+  await page.keyboard.press('Escape');
+  for (let i = 0; i < 40 && (await lines.count()) > linesBefore; i++) await page.keyboard.press('Control+Z');
+  if ((await lines.count()) !== linesBefore) throw new Error('undo did not remove the completion line');
   await page.keyboard.press('Escape');
 
   // Run All: three searches, three results (the file, once saved, is the proof for cells out of view).
@@ -127,7 +140,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await wb.sandboxAdmin(sandbox, 'faults', { rules: [] });
 
   // Run Above from the second UDM cell runs the first again (and only it), so all three cells hold
-  // results; Run Below from the last cell runs only the last.
+  // results; Run Below from the second runs it and the third, not the first.
   const orders = (nb) => [1, 3, 4].map((i) => nb.cells[i].executionOrder);
   await cells.nth(1).locator('.monaco-editor .view-lines').click();
   await wb.runCommand(page, 'Notebook: Execute Above Cells');
@@ -139,11 +152,16 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   );
   if (orders(above)[1] !== orders(saved)[1] || orders(above)[2] !== orders(saved)[2])
     throw new Error(`Run Above ran more than the cells above: ${orders(saved)} → ${orders(above)}`);
-  await cells.nth(2).locator('.monaco-editor .view-lines').click();
+  // The second UDM cell is out of view (cells below tall outputs are not drawn): focus the last
+  // cell, then the one above it.
+  await wb.runCommand(page, 'Notebook: Focus Last Cell');
+  await page.keyboard.press('ArrowUp');
   await wb.runCommand(page, 'Notebook: Execute Cell and Below');
-  const below = await saveUntil(page, path, (nb) => nb.cells[4].executionOrder > orders(above)[0]);
-  if (orders(below)[0] !== orders(above)[0] || orders(below)[1] !== orders(above)[1])
-    throw new Error(`Run Below ran more than the cell and those below: ${orders(above)} → ${orders(below)}`);
+  const below = await saveUntil(page, path, (nb) =>
+    [3, 4].every((i) => nb.cells[i].executionOrder > orders(above)[0] && nb.cells[i].output?.kind !== 'error'),
+  );
+  if (orders(below)[0] !== orders(above)[0])
+    throw new Error(`Run Below ran a cell above it: ${orders(above)} → ${orders(below)}`);
   log(`Run Above and Run Below ran only their cells: ${orders(saved)} → ${orders(above)} → ${orders(below)}`);
 
   // Reload: searches would now fail, so kept results on screen prove nothing was searched again.

@@ -127,6 +127,22 @@ export const BROKEN_QUERIES: readonly BrokenQuery[] = [
     code: 'bad-aggregate',
   },
   { query: 'network.dns.response = "yes"', at: '"yes"', code: 'type-mismatch' },
+  {
+    query:
+      'network.sent_bytes > 10485760\noutcome:\n  $bytes = cast.as_int(network.sent_bytes)\n  $n = count(metadata.id)',
+    at: 'cast.as_int',
+    code: 'mixed-outcome',
+  },
+  {
+    query: 'network.sent_bytes > 10485760\noutcome:\n  $n = count(metadata.id) + network.sent_bytes',
+    at: 'count(',
+    code: 'mixed-outcome',
+  },
+  {
+    query: '$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $n = count(metadata.id) + network.sent_bytes',
+    at: 'count(',
+    code: 'missing-aggregate',
+  },
 ];
 
 /** A statistics query with every section udm-syntax.md documents, one section per line. */
