@@ -640,7 +640,7 @@ class Checker {
         }
         return;
       case 'enum': {
-        const en = enumName(f.type)!;
+        const en = enumOfType(f.type);
         if (lit === 'regex') {
           this.report(
             'error',
@@ -795,11 +795,10 @@ class Checker {
 
   private checkCall(call: CallNode, visitArgs = true): ArgType | undefined {
     if (isIfCall(call)) return this.checkIf(call, visitArgs);
-    const agg = findAggregate(call.name);
     const fn = findFunction(call.name);
-    if (visitArgs) for (const a of call.args) this.operand(a);
+    if (visitArgs) for (let i = 0; i < call.args.length; i++) this.operand(call.args[i]);
     if (!fn) {
-      if (agg) {
+      if (findAggregate(call.name)) {
         this.report(
           'error',
           `${call.name}() is an aggregate; use it in the outcome: section`,
@@ -838,7 +837,8 @@ class Checker {
       );
       return undefined;
     }
-    const required = fn.params.filter((p) => !p.optional).length;
+    let required = 0;
+    for (let i = 0; i < fn.params.length; i++) if (!fn.params[i].optional) required++;
     const max = fn.variadic ? Infinity : fn.params.length;
     if (call.args.length < required || call.args.length > max) {
       const expected = fn.variadic
@@ -854,9 +854,10 @@ class Checker {
         'arity',
       );
     }
-    call.args.forEach((arg, i) => {
+    for (let i = 0; i < call.args.length; i++) {
+      const arg = call.args[i];
       const param = fn.params[Math.min(i, fn.params.length - 1)];
-      if (!param) return;
+      if (!param) continue;
       const lit = literalKind(arg);
       if (param.type === 'number' && (lit === 'string' || lit === 'regex' || lit === 'bool')) {
         this.report(
@@ -903,7 +904,7 @@ class Checker {
           );
         }
       }
-    });
+    }
     fn.checkArgs?.(call.args, (message, at, code) => this.report('error', message, at.start, at.end, code));
     return fn.returns;
   }
@@ -961,8 +962,9 @@ class Checker {
       return;
     }
     if (e.type !== 'and') return;
-    const seen = new Map<string, { value: string; node: CompareExpr }>();
-    const bounds = new Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }>();
+    // Made on first use: most ANDs compare no field with a literal twice.
+    let seen: Map<string, { value: string | number | boolean }> | undefined;
+    let bounds: Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }> | undefined;
     for (let i = 0; i < e.items.length; i++) {
       const item = e.items[i];
       if (item.type !== 'compare') {
@@ -972,15 +974,22 @@ class Checker {
       if (item.left.type === 'field' && item.right?.type === 'number' && item.op !== '!=') {
         const facts = this.facts.get(item.left);
         if (facts && !facts.unknown && !facts.repeated && facts.kind === 'number') {
+          bounds ??= new Map();
           const b = bounds.get(facts.key) ?? { lo: -Infinity, loIn: true, hi: Infinity, hiIn: true };
           const v = item.right.value;
           if (item.op === '=' || item.op === '>' || item.op === '>=') {
             const incl = item.op !== '>';
-            if (v > b.lo || (v === b.lo && !incl)) Object.assign(b, { lo: v, loIn: incl });
+            if (v > b.lo || (v === b.lo && !incl)) {
+              b.lo = v;
+              b.loIn = incl;
+            }
           }
           if (item.op === '=' || item.op === '<' || item.op === '<=') {
             const incl = item.op !== '<';
-            if (v < b.hi || (v === b.hi && !incl)) Object.assign(b, { hi: v, hiIn: incl });
+            if (v < b.hi || (v === b.hi && !incl)) {
+              b.hi = v;
+              b.hiIn = incl;
+            }
           }
           bounds.set(facts.key, b);
           if (b.lo > b.hi || (b.lo === b.hi && !(b.loIn && b.hiIn))) {
@@ -999,18 +1008,16 @@ class Checker {
       const facts = this.facts.get(item.left);
       if (!facts || facts.unknown || facts.repeated || item.left.key) continue;
       const r = item.right;
+      // A string and an unquoted enum name with the same text are the same value.
       const value =
-        r.type === 'string'
-          ? `s:${r.value}`
-          : r.type === 'number'
-            ? `n:${r.value}`
-            : r.type === 'bool'
-              ? `b:${r.value}`
-              : r.type === 'enum'
-                ? `s:${r.name}`
-                : undefined;
+        r.type === 'string' || r.type === 'number' || r.type === 'bool'
+          ? r.value
+          : r.type === 'enum'
+            ? r.name
+            : undefined;
       if (value === undefined) continue;
       const key = facts.key;
+      seen ??= new Map();
       const prev = seen.get(key);
       if (prev && prev.value !== value) {
         this.report(
@@ -1020,7 +1027,7 @@ class Checker {
           item.end,
           'never-matches',
         );
-      } else if (!prev) seen.set(key, { value, node: item });
+      } else if (!prev) seen.set(key, { value });
     }
   }
 
@@ -1389,6 +1396,18 @@ class Checker {
       s.length ? { replacements: s.map((x) => `$${x}`) } : undefined,
     );
   }
+}
+
+/** Enum names by field type (`e:Metadata.EventType` → `Metadata.EventType`), one string each. */
+const ENUM_OF_TYPE = new Map<string, string>();
+
+function enumOfType(type: string): string {
+  let name = ENUM_OF_TYPE.get(type);
+  if (name === undefined) {
+    name = enumName(type) ?? type;
+    ENUM_OF_TYPE.set(type, name);
+  }
+  return name;
 }
 
 /** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */
