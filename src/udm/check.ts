@@ -139,6 +139,7 @@ class Checker {
   run(query: Query): CheckResult {
     if (query.filter) {
       this.collectPlaceholders(query.filter);
+      this.collectRightPlaceholders(query.filter);
       this.visit(query.filter);
       this.findContradictions(query.filter);
     }
@@ -158,6 +159,33 @@ class Checker {
     if (code) d.code = code;
     if (data !== undefined) d.data = data;
     this.diagnostics.push(d);
+  }
+
+  /**
+   * `target.user.userid = $userid` defines $userid as `$userid = target.user.userid` does (a
+   * placeholder may stand on either side), unless it is defined elsewhere: then it compares.
+   */
+  private collectRightPlaceholders(e: Expr): void {
+    if (e.type === 'and' || e.type === 'or') {
+      for (const i of e.items) this.collectRightPlaceholders(i);
+    } else if (e.type === 'not') this.collectRightPlaceholders(e.expr);
+    else if (
+      e.type === 'compare' &&
+      e.op === '=' &&
+      e.right?.type === 'variable' &&
+      !e.nocase &&
+      !e.quantifier &&
+      (e.left.type === 'field' || e.left.type === 'call' || e.left.type === 'arith') &&
+      !this.placeholders.has(e.right.name)
+    ) {
+      this.placeholders.set(e.right.name, {
+        type: 'assign',
+        variable: e.right,
+        value: e.left,
+        start: e.start,
+        end: e.end,
+      });
+    }
   }
 
   private collectPlaceholders(e: Expr): void {
@@ -567,7 +595,8 @@ class Checker {
 
   private checkReturnAgainst(ret: ArgType, right: Operand): void {
     const lit = literalKind(right);
-    if (!lit || ret === 'any') return;
+    // a field or placeholder on the other side is compared value by value
+    if (!lit || lit === 'field' || ret === 'any') return;
     const okay =
       (ret === 'string' && (lit === 'string' || lit === 'regex')) ||
       (ret === 'number' && lit === 'number') ||
@@ -611,7 +640,7 @@ class Checker {
         }
         return;
       case 'enum': {
-        const en = enumName(f.type)!;
+        const en = enumOfType(f.type);
         if (lit === 'regex') {
           this.report(
             'error',
@@ -622,15 +651,7 @@ class Checker {
           );
           return;
         }
-        if (op !== '=' && op !== '!=') {
-          this.report(
-            'error',
-            `Only = and != compare enum values (${name} is an enum)`,
-            e.opSpan.start,
-            e.opSpan.end,
-            'enum-operator',
-          );
-        }
+        // Ordering comparisons (`>=`, `<`...) compare enum values by their number in the schema.
         if (lit === 'number' || lit === 'bool') {
           this.report(
             'error',
@@ -774,11 +795,10 @@ class Checker {
 
   private checkCall(call: CallNode, visitArgs = true): ArgType | undefined {
     if (isIfCall(call)) return this.checkIf(call, visitArgs);
-    const agg = findAggregate(call.name);
     const fn = findFunction(call.name);
-    if (visitArgs) for (const a of call.args) this.operand(a);
+    if (visitArgs) for (let i = 0; i < call.args.length; i++) this.operand(call.args[i]);
     if (!fn) {
-      if (agg) {
+      if (findAggregate(call.name)) {
         this.report(
           'error',
           `${call.name}() is an aggregate; use it in the outcome: section`,
@@ -817,7 +837,8 @@ class Checker {
       );
       return undefined;
     }
-    const required = fn.params.filter((p) => !p.optional).length;
+    let required = 0;
+    for (let i = 0; i < fn.params.length; i++) if (!fn.params[i].optional) required++;
     const max = fn.variadic ? Infinity : fn.params.length;
     if (call.args.length < required || call.args.length > max) {
       const expected = fn.variadic
@@ -833,9 +854,10 @@ class Checker {
         'arity',
       );
     }
-    call.args.forEach((arg, i) => {
+    for (let i = 0; i < call.args.length; i++) {
+      const arg = call.args[i];
       const param = fn.params[Math.min(i, fn.params.length - 1)];
-      if (!param) return;
+      if (!param) continue;
       const lit = literalKind(arg);
       if (param.type === 'number' && (lit === 'string' || lit === 'regex' || lit === 'bool')) {
         this.report(
@@ -882,7 +904,7 @@ class Checker {
           );
         }
       }
-    });
+    }
     fn.checkArgs?.(call.args, (message, at, code) => this.report('error', message, at.start, at.end, code));
     return fn.returns;
   }
@@ -940,8 +962,9 @@ class Checker {
       return;
     }
     if (e.type !== 'and') return;
-    const seen = new Map<string, { value: string; node: CompareExpr }>();
-    const bounds = new Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }>();
+    // Made on first use: most ANDs compare no field with a literal twice.
+    let seen: Map<string, { value: string | number | boolean }> | undefined;
+    let bounds: Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }> | undefined;
     for (let i = 0; i < e.items.length; i++) {
       const item = e.items[i];
       if (item.type !== 'compare') {
@@ -951,15 +974,22 @@ class Checker {
       if (item.left.type === 'field' && item.right?.type === 'number' && item.op !== '!=') {
         const facts = this.facts.get(item.left);
         if (facts && !facts.unknown && !facts.repeated && facts.kind === 'number') {
+          bounds ??= new Map();
           const b = bounds.get(facts.key) ?? { lo: -Infinity, loIn: true, hi: Infinity, hiIn: true };
           const v = item.right.value;
           if (item.op === '=' || item.op === '>' || item.op === '>=') {
             const incl = item.op !== '>';
-            if (v > b.lo || (v === b.lo && !incl)) Object.assign(b, { lo: v, loIn: incl });
+            if (v > b.lo || (v === b.lo && !incl)) {
+              b.lo = v;
+              b.loIn = incl;
+            }
           }
           if (item.op === '=' || item.op === '<' || item.op === '<=') {
             const incl = item.op !== '<';
-            if (v < b.hi || (v === b.hi && !incl)) Object.assign(b, { hi: v, hiIn: incl });
+            if (v < b.hi || (v === b.hi && !incl)) {
+              b.hi = v;
+              b.hiIn = incl;
+            }
           }
           bounds.set(facts.key, b);
           if (b.lo > b.hi || (b.lo === b.hi && !(b.loIn && b.hiIn))) {
@@ -978,18 +1008,16 @@ class Checker {
       const facts = this.facts.get(item.left);
       if (!facts || facts.unknown || facts.repeated || item.left.key) continue;
       const r = item.right;
+      // A string and an unquoted enum name with the same text are the same value.
       const value =
-        r.type === 'string'
-          ? `s:${r.value}`
-          : r.type === 'number'
-            ? `n:${r.value}`
-            : r.type === 'bool'
-              ? `b:${r.value}`
-              : r.type === 'enum'
-                ? `s:${r.name}`
-                : undefined;
+        r.type === 'string' || r.type === 'number' || r.type === 'bool'
+          ? r.value
+          : r.type === 'enum'
+            ? r.name
+            : undefined;
       if (value === undefined) continue;
       const key = facts.key;
+      seen ??= new Map();
       const prev = seen.get(key);
       if (prev && prev.value !== value) {
         this.report(
@@ -999,7 +1027,7 @@ class Checker {
           item.end,
           'never-matches',
         );
-      } else if (!prev) seen.set(key, { value, node: item });
+      } else if (!prev) seen.set(key, { value });
     }
   }
 
@@ -1368,6 +1396,18 @@ class Checker {
       s.length ? { replacements: s.map((x) => `$${x}`) } : undefined,
     );
   }
+}
+
+/** Enum names by field type (`e:Metadata.EventType` → `Metadata.EventType`), one string each. */
+const ENUM_OF_TYPE = new Map<string, string>();
+
+function enumOfType(type: string): string {
+  let name = ENUM_OF_TYPE.get(type);
+  if (name === undefined) {
+    name = enumName(type) ?? type;
+    ENUM_OF_TYPE.set(type, name);
+  }
+  return name;
 }
 
 /** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */

@@ -11,7 +11,7 @@ import {
 import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
 import { cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
 import { translateRegex } from './regex';
-import { snakeToCamel } from './schema';
+import { enumName, enumValues, snakeToCamel } from './schema';
 
 type Pred = (v: unknown) => boolean;
 /** Calls `pred` on every value the path reaches (a missing value counts as one `undefined`); true as soon as one passes. */
@@ -452,6 +452,25 @@ export class Compiler {
     return undefined;
   }
 
+  /** `metadata.event_type >= "USER_UNCATEGORIZED"`: enum values in order of their schema number. */
+  private enumOrder(e: CompareExpr): Pred | undefined {
+    const right = e.right;
+    if (e.op === '=' || e.op === '!=' || e.left.type !== 'field') return undefined;
+    if (right?.type !== 'string' && right?.type !== 'enum') return undefined;
+    const facts = this.ctx.check.facts.get(e.left);
+    const en = facts?.kind === 'enum' ? enumName(facts.type) : undefined;
+    if (!en) return undefined;
+    const numbers = new Map(enumValues(en));
+    const b = numbers.get(right.type === 'string' ? right.value : right.name);
+    if (b === undefined) return () => false;
+    const p = numericOp(e.op, b);
+    // a missing enum reads as its zero value
+    return (v) => {
+      const n = v === undefined || v === null ? 0 : typeof v === 'number' ? v : numbers.get(toStr(v));
+      return n !== undefined && p(n);
+    };
+  }
+
   private leftAccess(left: Operand): { visit: Visitor; kind: string | undefined } {
     let target: Operand = left;
     let depth = 0;
@@ -479,7 +498,7 @@ export class Compiler {
     if (!e.right) return () => false;
     const { visit, kind } = this.leftAccess(e.left);
     const nocase = !!e.nocase;
-    const pred = literalPred(e.op, e.right, nocase, kind);
+    const pred = this.enumOrder(e) ?? literalPred(e.op, e.right, nocase, kind);
     if (pred) {
       const p = pred;
       if (e.quantifier?.kind === 'all') return (ev) => !visit(ev, (v) => !p(v));

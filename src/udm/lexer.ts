@@ -59,17 +59,18 @@ export interface LexResult {
 }
 
 /**
- * Identifier, number and string values up to 12 characters, by a hash of their characters: a
- * document repeats the same few names (`metadata`, `principal`, `hostname`...), and each token
- * then shares one string instead of copying its own. Longer values are sliced as before (V8
- * shares the document's characters for them), so the table never keeps a document alive.
+ * Short values (identifiers up to 40 characters, numbers and strings up to 12), by a hash of
+ * their characters: a document repeats the same few names (`metadata`, `principal`,
+ * `security_result`...), and each token then shares one string instead of copying its own; the
+ * schema lookups that follow find its hash already computed.
  */
 const WORDS: string[] = new Array<string>(1024).fill('');
-const MAX_SHARED_WORD = 12;
+const SHORT_WORD = 12;
+const MAX_SHARED_NAME = 40;
 
-function word(text: string, start: number, end: number): string {
+function word(text: string, start: number, end: number, max = SHORT_WORD): string {
   const len = end - start;
-  if (len > MAX_SHARED_WORD || len === 0) return text.slice(start, end);
+  if (len > max || len === 0) return text.slice(start, end);
   let h = len;
   for (let k = start; k < end; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
   const slot = (h ^ (h >>> 11)) & 1023;
@@ -79,7 +80,9 @@ function word(text: string, start: number, end: number): string {
     while (k < len && w.charCodeAt(k) === text.charCodeAt(start + k)) k++;
     if (k === len) return w;
   }
-  const s = text.slice(start, end);
+  // From 13 characters on, V8 slices share the document's characters; the table keeps a copy
+  // of its own (flattening a concatenation copies), so it never keeps a document alive.
+  const s = len > SHORT_WORD ? ` ${text.slice(start, end)}`.slice(1) : text.slice(start, end);
   WORDS[slot] = s;
   return s;
 }
@@ -160,7 +163,7 @@ function scanToken(text: string, start: number, c: number, prev: Token | undefin
   if (isIdentStart(c)) {
     i++;
     while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-    return mk('ident', start, i, word(text, start, i));
+    return mk('ident', start, i, word(text, start, i, MAX_SHARED_NAME));
   }
   if (isDigit(c)) {
     i++;

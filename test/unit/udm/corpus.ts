@@ -50,6 +50,9 @@ export const VALID_QUERIES: readonly string[] = [
   'target.hostname = /^(?P<sub>[a-z]+)\\.example\\.com$/',
   're.regex(principal.hostname, `(?i)^WS-`)',
   'if(math.random() >= 0 and math.random() < 1) = true',
+  'metadata.event_type >= "USER_UNCATEGORIZED" and metadata.event_type <= "USER_RESOURCE_DELETION"',
+  're.capture(principal.hostname, ".*") = target.hostname',
+  '$ip = principal.ip\ntarget.user.userid = $userid',
   'if(network.sent_bytes > 1000000 or (target.port = 22 and not principal.hostname = /^bastion/), "alert", "ok") = "alert"',
 ];
 
@@ -112,7 +115,6 @@ export const BROKEN_QUERIES: readonly BrokenQuery[] = [
   { query: 'principal = "x"', at: 'principal', code: 'message-compare' },
   { query: 'metadata.eventType = "USER_LOGIN"', at: 'eventType', code: 'unknown-field' },
   { query: 'principal.hostname = "x" nocase nocase', at: 32 },
-  { query: 'metadata.event_type > "USER_LOGIN"', at: '>', code: 'enum-operator' },
   { query: 'principal.ip in %', at: '%' },
   { query: 'net.ip_in_range_cidr(principal.ip, "10.0.0.0/33")', at: '"10.0.0.0/33"', code: 'bad-cidr' },
   { query: 'strings.to_lower(principal.hostname)', at: 'strings.to_lower', code: 'not-a-condition' },
