@@ -100,6 +100,15 @@ export interface ArithNode extends Span {
   right: Operand | null;
 }
 
+/**
+ * A condition written where a value goes: the first argument of `if(condition)` /
+ * `if(condition, then, else)` (`if(math.random() >= 0 and math.random() < 1) = true`).
+ */
+export interface ConditionNode extends Span {
+  type: 'condition';
+  expr: Expr;
+}
+
 export type Operand =
   | FieldNode
   | StringNode
@@ -111,7 +120,8 @@ export type Operand =
   | CallNode
   | ArrayNode
   | BytesNode
-  | ArithNode;
+  | ArithNode
+  | ConditionNode;
 
 export type CompareOp = '=' | '!=' | '>' | '>=' | '<' | '<=';
 
@@ -214,6 +224,11 @@ export const AGGREGATE_NAMES: readonly string[] = [
 /** True when the call is one of AGGREGATE_NAMES (`count(...)`, `MAX(...)`). */
 export function isAggregateCall(node: Operand): boolean {
   return node.type === 'call' && !node.name.includes('.') && AGGREGATE_NAMES.includes(node.name.toLowerCase());
+}
+
+/** `if(condition)` / `if(condition, then, else)` (the name in any case). */
+export function isIfCall(node: Operand): boolean {
+  return node.type === 'call' && node.name.length === 2 && node.name.toLowerCase() === 'if';
 }
 
 /** What match: and dedup: group by: a field or a placeholder defined in the filter. */
