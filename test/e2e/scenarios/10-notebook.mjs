@@ -214,4 +214,14 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await fresh.first().waitFor({ timeout: 30_000 });
   if ((await fresh.count()) !== 1) throw new Error('the new notebook has no single UDM cell');
   log('New UDM Notebook opened an untitled notebook');
+
+  // Its time range from the notebook toolbar's command: the cell follows it; then the cell runs.
+  const freshStatus = fresh.first().locator('.cell-statusbar-container');
+  await wb.runCommand(page, 'Cloudbench: Set Notebook Time Range…');
+  await wb.pickQuickItem(page, 'Last 7 days', 'UDM Search Time Range');
+  await freshStatus.filter({ hasText: /Last 7 days/ }).waitFor({ timeout: 30_000 });
+  await fresh.first().locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+Enter');
+  await fresh.first().locator('.codicon-notebook-state-success').waitFor({ timeout: 60_000 });
+  log("the new notebook's time range came from its toolbar command and its cell ran");
 }
