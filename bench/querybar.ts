@@ -89,18 +89,28 @@ const INIT = `
 `;
 
 /** Posts the results as the controller does (first rows, then the rest) and times the page. */
-const MEASURE = `(async ({ messages, total }) => {
+async function measure({ messages, total }: { messages: unknown[]; total: number }): Promise<{
+  paint: number;
+  all: number;
+  ready: number;
+}> {
+  const w = globalThis as any;
+  const document = w.document;
   const t0 = performance.now();
-  const painted = new Promise((r) => document.addEventListener('cloudbench:painted', () => r(performance.now() - t0), { once: true }));
-  const monaco = new Promise((r) => document.addEventListener('cloudbench:querybar-ready', () => r(performance.now() - t0), { once: true }));
-  for (const m of messages) window.postMessage(m, '*');
+  const painted = new Promise<number>((r) =>
+    document.addEventListener('cloudbench:painted', () => r(performance.now() - t0), { once: true }),
+  );
+  const monaco = new Promise<number>((r) =>
+    document.addEventListener('cloudbench:querybar-ready', () => r(performance.now() - t0), { once: true }),
+  );
+  for (const m of messages) w.postMessage(m, '*');
   const paint = await painted;
-  const label = total.toLocaleString('en-US') + ' rows';
+  const label = `${total.toLocaleString('en-US')} rows`;
   while (document.getElementById('count').textContent !== label) await new Promise((r) => setTimeout(r, 5));
   const all = performance.now() - t0;
   const ready = document.querySelector('script[src*="querybar"]') ? await monaco : -1;
   return { paint, all, ready };
-})`;
+}
 
 async function main(): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), 'cloudbench-querybar-bench-'));
@@ -173,7 +183,7 @@ async function main(): Promise<void> {
       const r = { paint: [] as number[], all: [] as number[], ready: [] as number[] };
       for (let i = 0; i < 4; i++) {
         const page = await open(path);
-        const m = await page.evaluate<{ paint: number; all: number; ready: number }, unknown>(MEASURE, payload);
+        const m = await page.evaluate(measure, payload as never);
         await page.close();
         if (i === 0) continue; // warm-up: the browser's first-ever layout of the page
         r.paint.push(m.paint);
@@ -211,10 +221,10 @@ async function main(): Promise<void> {
     );
 
     const page = await open('/query');
-    await page.evaluate(MEASURE, {
+    await page.evaluate(measure, {
       messages: new ResultsHost().messages(run, data.slice(0, 10)),
       total: 10,
-    } as unknown);
+    } as never);
     await page.click('#query-host .monaco-editor .view-lines');
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nmetadata');
