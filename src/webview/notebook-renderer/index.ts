@@ -346,11 +346,14 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   paint(true);
 }
 
+/** The renderer's styles, adopted once: a constructed sheet needs no inline style in the page's CSP. */
+let sheet: CSSStyleSheet | undefined;
+
 export const activate = (ctx: RendererContext) => {
-  if (!document.getElementById('cloudbench-udm-renderer-style')) {
-    const style = el('style', { id: 'cloudbench-udm-renderer-style' });
-    style.textContent = STYLE;
-    document.head.append(style);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   }
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement): void {

@@ -91,6 +91,11 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const notes = await frame.locator('[data-testid="kept-note"]').allInnerTexts();
   log(`ran: ${notes.map((n) => n.split(' · ')[0]).join(' | ')}`);
   if ((await frame.locator('.cb-row').count()) === 0) throw new Error('no result rows rendered in the outputs');
+  const headDisplay = await frame
+    .locator('.cb-head')
+    .first()
+    .evaluate((e) => e.ownerDocument.defaultView.getComputedStyle(e).display);
+  if (headDisplay !== 'grid') throw new Error(`the renderer's styles did not apply (head row: ${headDisplay})`);
   await screenshot('ran-all');
 
   // A row action from the output: the full event opens in an editor. (Bring the first cell and its
@@ -209,4 +214,14 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await fresh.first().waitFor({ timeout: 30_000 });
   if ((await fresh.count()) !== 1) throw new Error('the new notebook has no single UDM cell');
   log('New UDM Notebook opened an untitled notebook');
+
+  // Its time range from the notebook toolbar's command: the cell follows it; then the cell runs.
+  const freshStatus = fresh.first().locator('.cell-statusbar-container');
+  await wb.runCommand(page, 'Cloudbench: Set Notebook Time Range…');
+  await wb.pickQuickItem(page, 'Last 7 days', 'UDM Search Time Range');
+  await freshStatus.filter({ hasText: /Last 7 days/ }).waitFor({ timeout: 30_000 });
+  await fresh.first().locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+Enter');
+  await fresh.first().locator('.codicon-notebook-state-success').waitFor({ timeout: 60_000 });
+  log("the new notebook's time range came from its toolbar command and its cell ran");
 }
