@@ -69,6 +69,7 @@ const FRAGMENTS = [
   'net.ip_in_range_cidr(',
   're.regex(',
   'strings.lower(',
+  'if(',
   '// c\n',
   '/* b\n */',
   '/*',

@@ -3,6 +3,7 @@
 import {
   createConnection,
   DocumentDiagnosticReportKind,
+  NotebookDocuments,
   ProposedFeatures,
   TextDocumentSyncKind,
   TextDocuments,
@@ -43,6 +44,7 @@ import {
   isKnownReferenceListsParams,
   isReferenceLists,
   isReferenceListsParams,
+  UDM_NOTEBOOK_TYPE,
   type UdmInitializationOptions,
 } from './protocol';
 
@@ -51,6 +53,9 @@ type DocumentEvent = { document: TextDocument };
 
 const connection = createConnection(ProposedFeatures.all);
 const documents: TextDocuments<TextDocument> = new TextDocuments(TextDocument);
+// UDM notebooks arrive through notebook document sync; their UDM cells land in `documents` too,
+// so every feature below serves a cell exactly as it serves a `.udm` file.
+const notebooks = new NotebookDocuments(documents);
 const udmDocs = new Map<string, UdmDocument>();
 let referenceLists: Record<string, string[]> | undefined;
 /** What the extension told us of the lists (names, types, sizes); undefined: names unknown. */
@@ -120,6 +125,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
+      notebookDocumentSync: {
+        notebookSelector: [{ notebook: { notebookType: UDM_NOTEBOOK_TYPE }, cells: [{ language: 'udm' }] }],
+      },
       completionProvider: { triggerCharacters: ['.', '$', '%', '"', '='], resolveProvider: false },
       hoverProvider: true,
       signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [','] },
@@ -223,4 +231,5 @@ connection.languages.semanticTokens.on((params: SemanticTokensParams) => {
 });
 
 documents.listen(connection);
+notebooks.listen(connection);
 connection.listen();

@@ -7,6 +7,13 @@ import { isKnownReferenceList, type KnownReferenceList } from '../udm/reference-
 export const REFERENCE_LISTS_NOTIFICATION = 'cloudbench/udm/referenceLists';
 
 /**
+ * The notebook type of `.udmnb` files. The server announces notebook document sync for its UDM
+ * cells, so the client sends those notebooks whole (cells, order, text) instead of loose cell
+ * documents.
+ */
+export const UDM_NOTEBOOK_TYPE = 'cloudbench-udm-notebook';
+
+/**
  * What is known of the reference lists (names, types, sizes, descriptions, a preview): `%`
  * completes these names, an unknown `%name` is a warning, hover shows type, size, description and
  * preview. Sent by the extension whenever the Reference Lists view learns of them; replaces the

@@ -100,6 +100,15 @@ export interface ArithNode extends Span {
   right: Operand | null;
 }
 
+/**
+ * A condition written where a value goes: the first argument of `if(condition)` /
+ * `if(condition, then, else)` (`if(math.random() >= 0 and math.random() < 1) = true`).
+ */
+export interface ConditionNode extends Span {
+  type: 'condition';
+  expr: Expr;
+}
+
 export type Operand =
   | FieldNode
   | StringNode
@@ -111,7 +120,8 @@ export type Operand =
   | CallNode
   | ArrayNode
   | BytesNode
-  | ArithNode;
+  | ArithNode
+  | ConditionNode;
 
 export type CompareOp = '=' | '!=' | '>' | '>=' | '<' | '<=';
 
@@ -216,6 +226,11 @@ export function isAggregateCall(node: Operand): boolean {
   return node.type === 'call' && !node.name.includes('.') && AGGREGATE_NAMES.includes(node.name.toLowerCase());
 }
 
+/** `if(condition)` / `if(condition, then, else)` (the name in any case). */
+export function isIfCall(node: Operand): boolean {
+  return node.type === 'call' && node.name.length === 2 && node.name.toLowerCase() === 'if';
+}
+
 /** What match: and dedup: group by: a field or a placeholder defined in the filter. */
 export type GroupKey = VariableNode | FieldNode;
 
@@ -272,7 +287,7 @@ export interface OutcomeSection extends SectionBase {
   outcomes: OutcomeItem[];
 }
 
-/** `condition: $count > 5 and $bytes > 100`: a boolean expression over match:/outcome: variables. */
+/** `condition: $event_count > 5 and $bytes > 100`: a boolean expression over match:/outcome: variables. */
 export interface ConditionSection extends SectionBase {
   kind: 'condition';
   expr: Expr | null;
@@ -291,7 +306,7 @@ export interface OrderItem extends Span {
   direction?: { value: 'asc' | 'desc' } & Span;
 }
 
-/** `order: $count desc, $host asc` */
+/** `order: $event_count desc, $host asc` */
 export interface OrderSection extends SectionBase {
   kind: 'order';
   order: OrderItem[];

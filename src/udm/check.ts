@@ -4,13 +4,15 @@ import type {
   CompareExpr,
   Expr,
   FieldNode,
+  NumberNode,
   Operand,
+  OutcomeItem,
   Query,
   Section,
   SectionsByKind,
   VariableNode,
 } from './ast';
-import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall } from './ast';
+import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall, isIfCall } from './ast';
 import { FUNCTIONS, RENAMED_FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
 import type { RawDiagnostic } from './parser';
 import type { KnownReferenceLists } from './reference-lists';
@@ -20,6 +22,7 @@ import {
   enumHas,
   enumName,
   enumValues,
+  pathsThroughChild,
   resolvePath,
   suggest,
   typeLabel,
@@ -137,6 +140,7 @@ class Checker {
   run(query: Query): CheckResult {
     if (query.filter) {
       this.collectPlaceholders(query.filter);
+      this.collectRightPlaceholders(query.filter);
       this.visit(query.filter);
       this.findContradictions(query.filter);
     }
@@ -158,6 +162,34 @@ class Checker {
     this.diagnostics.push(d);
   }
 
+  /**
+   * `target.user.userid = $userid` defines $userid as `$userid = target.user.userid` does (a
+   * placeholder may stand on either side), unless it is defined elsewhere: then it compares.
+   */
+  private collectRightPlaceholders(e: Expr): void {
+    if (e.type === 'and' || e.type === 'or') {
+      for (const i of e.items) this.collectRightPlaceholders(i);
+    } else if (e.type === 'not') this.collectRightPlaceholders(e.expr);
+    else if (
+      e.type === 'compare' &&
+      e.op === '=' &&
+      e.right?.type === 'variable' &&
+      !e.nocase &&
+      !e.quantifier &&
+      (e.left.type === 'field' || e.left.type === 'call' || e.left.type === 'arith') &&
+      !this.placeholders.has(e.right.name)
+    ) {
+      this.checkVariableName(e.right);
+      this.placeholders.set(e.right.name, {
+        type: 'assign',
+        variable: e.right,
+        value: e.left,
+        start: e.start,
+        end: e.end,
+      });
+    }
+  }
+
   private collectPlaceholders(e: Expr): void {
     switch (e.type) {
       case 'assign':
@@ -165,7 +197,7 @@ class Checker {
         break;
       case 'and':
       case 'or':
-        for (const i of e.items) this.collectPlaceholders(i);
+        for (let i = 0; i < e.items.length; i++) this.collectPlaceholders(e.items[i]);
         break;
       case 'not':
         this.collectPlaceholders(e.expr);
@@ -179,7 +211,8 @@ class Checker {
     switch (e.type) {
       case 'and':
       case 'or':
-        for (const i of e.items) this.visit(i);
+        // Indexed: the top-level AND of a long document has one item per line.
+        for (let i = 0; i < e.items.length; i++) this.visit(e.items[i]);
         return;
       case 'not':
         this.visit(e.expr);
@@ -222,8 +255,11 @@ class Checker {
         if (e.list && knownList) {
           const expected = e.mode === 'regex' ? 'REGEX' : e.mode === 'cidr' ? 'CIDR' : 'CONTENT_TYPE_DEFAULT_STRING';
           if (knownList.contentType !== expected) {
+            // `in regex %` / `in cidr %` would read a list's entries as patterns or ranges they are
+            // not: an error. A plain `in %` on a regex or CIDR list matches its text literally,
+            // which is legal but rarely meant: a warning.
             this.report(
-              'warning',
+              e.mode === 'exact' ? 'warning' : 'error',
               `%${e.list.name} is a ${listTypeLabel(knownList.contentType)} list; use 'in ${listTypeKeyword(knownList.contentType)}%${e.list.name}'`,
               e.list.start,
               e.list.end,
@@ -284,6 +320,15 @@ class Checker {
         return;
       }
       case 'assign': {
+        this.checkVariableName(e.variable);
+        if (e.value.type !== 'field' && !readsEvent(e.value))
+          this.report(
+            'error',
+            `$${e.variable.name} must take its value from an event field, e.g. $${e.variable.name} = strings.concat(principal.hostname, "x")`,
+            e.value.start,
+            e.value.end,
+            'placeholder-constant',
+          );
         if (e.value.type === 'field') {
           const f = this.operand(e.value);
           if (f && f.kind === 'message') {
@@ -320,6 +365,17 @@ class Checker {
       }
       case 'call':
         this.checkCall(op);
+        return undefined;
+      case 'condition':
+        if (op.expr.type === 'assign')
+          this.report(
+            'error',
+            `if(...) needs a condition here; $${op.expr.variable.name} = ... defines a placeholder`,
+            op.start,
+            op.end,
+            'not-a-condition',
+          );
+        else this.visit(op.expr);
         return undefined;
       case 'array':
         for (const item of op.items) this.operand(item);
@@ -375,6 +431,8 @@ class Checker {
         } else {
           const byJson = [...children.values()].find((f) => f.jsonName === seg.name && f.name !== seg.name);
           const candidates = byJson ? [byJson.name] : suggest(seg.name, children.keys());
+          if (!candidates.length && this.reportNotInSchema(node, r.errorIndex + offset, path, r.errorIndex, parentType))
+            return this.keep(node, facts);
           const hint = candidates.length ? `. Did you mean '${candidates[0]}'?` : '';
           const msg = byJson
             ? `Use the snake_case name '${byJson.name}' (the API's JSON spells it ${seg.name})`
@@ -399,6 +457,10 @@ class Checker {
           }
         }
       }
+      for (let i = 0; i < r.fields.length; i++) {
+        const index = node.segments[i + offset].index;
+        if (index) this.checkIndex(index, r.fields[i], path.slice(0, i + 1).join('.'));
+      }
       if (node.key) {
         // Keyed access changes the value's kind, so this node gets its own facts.
         facts = { ...facts };
@@ -421,8 +483,51 @@ class Checker {
         if (facts.kind === 'struct' || facts.kind === 'map') facts.kind = 'unknown';
       }
     }
+    return this.keep(node, facts);
+  }
+
+  private keep(node: FieldNode, facts: FieldFacts): FieldFacts {
     this.facts.set(node, facts);
     return facts;
+  }
+
+  /**
+   * A segment that is no field of its message but is one a level or two further down
+   * (`network.tls.certificate.not_after`, written so on Google's functions page, where the schema
+   * reference has `network.tls.server.certificate` and `network.tls.client.certificate`): Google's
+   * schema grows faster than the reference, so this is a warning that names the known paths, not
+   * an error. The sandbox finds no value there. Returns false when there is no such path.
+   */
+  private reportNotInSchema(
+    node: FieldNode,
+    segIndex: number,
+    path: string[],
+    errorIndex: number,
+    parentType: string,
+  ): boolean {
+    // A bare first segment (`hostname`) stays an error: it is no field path at all.
+    if (errorIndex === 0) return false;
+    const seg = node.segments[segIndex];
+    const paths = pathsThroughChild(parentType, seg.name, path.slice(errorIndex + 1)).map((p) => {
+      const full = [...path.slice(0, errorIndex), ...p];
+      // a timestamp is compared and computed with as epoch seconds
+      const leaf = resolvePath(full).fields.at(-1);
+      return leaf?.type === 'timestamp' ? `${full.join('.')}.seconds` : full.join('.');
+    });
+    if (!paths.length) return false;
+    const first = node.segments[segIndex - errorIndex];
+    const last = node.segments[node.segments.length - 1];
+    const plain = !node.key && !node.segments.some((s) => s.index);
+    const shown = paths.slice(0, 3);
+    this.report(
+      'warning',
+      `${path.join('.')} is not in the UDM schema reference (${typeLabel(parentType)} has no field '${seg.name}'); the sandbox finds no value for it. Did you mean ${shown.join(' or ')}?`,
+      plain ? first.start : seg.start,
+      plain ? last.end : seg.end,
+      'not-in-schema',
+      plain ? { replacements: shown } : undefined,
+    );
+    return true;
   }
 
   private checkCompare(e: CompareExpr): void {
@@ -472,8 +577,8 @@ class Checker {
     }
     if (e.quantifier && leftFacts && !leftFacts.repeated && !leftFacts.unknown) {
       this.report(
-        'warning',
-        `'${e.quantifier.kind}' has no effect: ${leftFacts.key} is not a repeated field`,
+        'error',
+        `'${e.quantifier.kind}' applies to repeated fields; ${leftFacts.key} holds one value: remove '${e.quantifier.kind}'`,
         e.quantifier.start,
         e.quantifier.end,
         'quantifier',
@@ -505,7 +610,8 @@ class Checker {
 
   private checkReturnAgainst(ret: ArgType, right: Operand): void {
     const lit = literalKind(right);
-    if (!lit || ret === 'any') return;
+    // a field or placeholder on the other side is compared value by value
+    if (!lit || lit === 'field' || ret === 'any') return;
     const okay =
       (ret === 'string' && (lit === 'string' || lit === 'regex')) ||
       (ret === 'number' && lit === 'number') ||
@@ -549,7 +655,7 @@ class Checker {
         }
         return;
       case 'enum': {
-        const en = enumName(f.type)!;
+        const en = enumOfType(f.type);
         if (lit === 'regex') {
           this.report(
             'error',
@@ -560,15 +666,15 @@ class Checker {
           );
           return;
         }
-        if (op !== '=' && op !== '!=') {
+        if (e.nocase)
           this.report(
             'error',
-            `Only = and != compare enum values (${name} is an enum)`,
-            e.opSpan.start,
-            e.opSpan.end,
-            'enum-operator',
+            `'nocase' does not apply to enum field ${name}: enum values are upper-case names, compared exactly`,
+            e.nocase.start,
+            e.nocase.end,
+            'bad-nocase',
           );
-        }
+        // Ordering comparisons (`>=`, `<`...) compare enum values by their number in the schema.
         if (lit === 'number' || lit === 'bool') {
           this.report(
             'error',
@@ -612,6 +718,15 @@ class Checker {
               right.start,
               right.end,
               'type-mismatch',
+            );
+          } else {
+            this.report(
+              'error',
+              `Type mismatch: ${name} is a number (${typeLabel(f.type)}); write ${v.trim()} without quotes`,
+              right.start,
+              right.end,
+              'type-mismatch',
+              { replacements: [v.trim()] },
             );
           }
           return;
@@ -711,11 +826,11 @@ class Checker {
   }
 
   private checkCall(call: CallNode, visitArgs = true): ArgType | undefined {
-    const agg = findAggregate(call.name);
+    if (isIfCall(call)) return this.checkIf(call, visitArgs);
     const fn = findFunction(call.name);
-    if (visitArgs) for (const a of call.args) this.operand(a);
+    if (visitArgs) for (let i = 0; i < call.args.length; i++) this.operand(call.args[i]);
     if (!fn) {
-      if (agg) {
+      if (findAggregate(call.name)) {
         this.report(
           'error',
           `${call.name}() is an aggregate; use it in the outcome: section`,
@@ -754,7 +869,8 @@ class Checker {
       );
       return undefined;
     }
-    const required = fn.params.filter((p) => !p.optional).length;
+    let required = 0;
+    for (let i = 0; i < fn.params.length; i++) if (!fn.params[i].optional) required++;
     const max = fn.variadic ? Infinity : fn.params.length;
     if (call.args.length < required || call.args.length > max) {
       const expected = fn.variadic
@@ -770,9 +886,10 @@ class Checker {
         'arity',
       );
     }
-    call.args.forEach((arg, i) => {
+    for (let i = 0; i < call.args.length; i++) {
+      const arg = call.args[i];
       const param = fn.params[Math.min(i, fn.params.length - 1)];
-      if (!param) return;
+      if (!param) continue;
       const lit = literalKind(arg);
       if (param.type === 'number' && (lit === 'string' || lit === 'regex' || lit === 'bool')) {
         this.report(
@@ -819,27 +936,91 @@ class Checker {
           );
         }
       }
-    });
-    if (
-      (fn.name === 're.regex' || fn.name === 're.capture' || fn.name === 're.replace') &&
-      call.args[1]?.type === 'string'
-    ) {
-      const pat = call.args[1];
-      const p = findRe2Problem(pat.value);
-      if (p) this.report('error', p.message, pat.start, pat.end, 're2');
     }
-    if (fn.name === 'net.ip_in_range_cidr' && call.args[1]?.type === 'string') {
-      const c = call.args[1];
-      if (!parseCidr(c.value))
-        this.report('error', `"${c.value}" is not a CIDR range such as "10.0.0.0/8"`, c.start, c.end, 'bad-cidr');
-    }
+    fn.checkArgs?.(call.args, (message, at, code) => this.report('error', message, at.start, at.end, code));
     return fn.returns;
+  }
+
+  /** `principal.ip[0]`: a whole number from 0, on a repeated field. */
+  private checkIndex(index: NumberNode, field: FieldInfo, key: string): void {
+    if (!Number.isInteger(index.value) || index.value < 0)
+      this.report(
+        'error',
+        `An index counts elements from 0: write a whole number such as [0], not [${index.raw}]`,
+        index.start,
+        index.end,
+        'bad-index',
+      );
+    else if (!field.repeated)
+      this.report(
+        'error',
+        `${key} holds one value; [${index.raw}] applies to repeated fields: remove it`,
+        index.start,
+        index.end,
+        'bad-index',
+      );
+  }
+
+  /** Keywords of the language may not name a variable (`$outcome`, `$count`). */
+  private checkVariableName(v: VariableNode): void {
+    const lower = v.name.toLowerCase();
+    if (VARIABLE_KEYWORDS.has(lower))
+      this.report(
+        'error',
+        `$${v.name} is not a valid name: ${lower} is a keyword of the language; choose another, e.g. $${lower}_value`,
+        v.start,
+        v.end,
+        'keyword-variable',
+        { replacements: [`$${lower}_value`] },
+      );
+  }
+
+  /** `if(condition)` is a bool; `if(condition, then, else)` has the type of its branches. */
+  private checkIf(call: CallNode, visitArgs: boolean): ArgType | undefined {
+    if (visitArgs) for (const a of call.args) this.operand(a);
+    const n = call.args.length;
+    if (n !== 1 && n !== 3) {
+      this.report(
+        'error',
+        `if takes a condition, or a condition, a value when it holds and a value otherwise: if(condition) or if(condition, then, else); got ${n} argument${n === 1 ? '' : 's'}`,
+        call.start,
+        call.end,
+        'arity',
+      );
+      return undefined;
+    }
+    const cond = call.args[0];
+    if (cond.type !== 'condition')
+      this.report(
+        'error',
+        'The first argument of if is a condition, such as if(network.sent_bytes > 1000000, 1, 0)',
+        cond.start,
+        cond.end,
+        'type-mismatch',
+      );
+    if (n === 1) return 'bool';
+    const kinds = [call.args[1], call.args[2]].map((a) => literalKind(a));
+    const [a, b] = kinds;
+    if (a && b && a !== 'field' && b !== 'field' && a !== b) {
+      this.report(
+        'error',
+        `The two values of if must have the same type; this one is a ${b} and the other a ${a}`,
+        call.args[2].start,
+        call.args[2].end,
+        'type-mismatch',
+      );
+      return undefined;
+    }
+    if (a === 'number' || b === 'number') return 'number';
+    if (a === 'string' || b === 'string') return 'string';
+    if (a === 'bool' || b === 'bool') return 'bool';
+    return 'any';
   }
 
   /** Two different `=` values for the same single-valued field inside one AND can never both hold. */
   private findContradictions(e: Expr): void {
     if (e.type === 'or') {
-      for (const i of e.items) this.findContradictions(i);
+      for (let i = 0; i < e.items.length; i++) this.findContradictions(e.items[i]);
       return;
     }
     if (e.type === 'not') {
@@ -847,9 +1028,11 @@ class Checker {
       return;
     }
     if (e.type !== 'and') return;
-    const seen = new Map<string, { value: string; node: CompareExpr }>();
-    const bounds = new Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }>();
-    for (const item of e.items) {
+    // Made on first use: most ANDs compare no field with a literal twice.
+    let seen: Map<string, { value: string | number | boolean }> | undefined;
+    let bounds: Map<string, { lo: number; loIn: boolean; hi: number; hiIn: boolean }> | undefined;
+    for (let i = 0; i < e.items.length; i++) {
+      const item = e.items[i];
       if (item.type !== 'compare') {
         this.findContradictions(item);
         continue;
@@ -857,15 +1040,22 @@ class Checker {
       if (item.left.type === 'field' && item.right?.type === 'number' && item.op !== '!=') {
         const facts = this.facts.get(item.left);
         if (facts && !facts.unknown && !facts.repeated && facts.kind === 'number') {
+          bounds ??= new Map();
           const b = bounds.get(facts.key) ?? { lo: -Infinity, loIn: true, hi: Infinity, hiIn: true };
           const v = item.right.value;
           if (item.op === '=' || item.op === '>' || item.op === '>=') {
             const incl = item.op !== '>';
-            if (v > b.lo || (v === b.lo && !incl)) Object.assign(b, { lo: v, loIn: incl });
+            if (v > b.lo || (v === b.lo && !incl)) {
+              b.lo = v;
+              b.loIn = incl;
+            }
           }
           if (item.op === '=' || item.op === '<' || item.op === '<=') {
             const incl = item.op !== '<';
-            if (v < b.hi || (v === b.hi && !incl)) Object.assign(b, { hi: v, hiIn: incl });
+            if (v < b.hi || (v === b.hi && !incl)) {
+              b.hi = v;
+              b.hiIn = incl;
+            }
           }
           bounds.set(facts.key, b);
           if (b.lo > b.hi || (b.lo === b.hi && !(b.loIn && b.hiIn))) {
@@ -884,18 +1074,16 @@ class Checker {
       const facts = this.facts.get(item.left);
       if (!facts || facts.unknown || facts.repeated || item.left.key) continue;
       const r = item.right;
+      // A string and an unquoted enum name with the same text are the same value.
       const value =
-        r.type === 'string'
-          ? `s:${r.value}`
-          : r.type === 'number'
-            ? `n:${r.value}`
-            : r.type === 'bool'
-              ? `b:${r.value}`
-              : r.type === 'enum'
-                ? `s:${r.name}`
-                : undefined;
+        r.type === 'string' || r.type === 'number' || r.type === 'bool'
+          ? r.value
+          : r.type === 'enum'
+            ? r.name
+            : undefined;
       if (value === undefined) continue;
       const key = facts.key;
+      seen ??= new Map();
       const prev = seen.get(key);
       if (prev && prev.value !== value) {
         this.report(
@@ -905,7 +1093,7 @@ class Checker {
           item.end,
           'never-matches',
         );
-      } else if (!prev) seen.set(key, { value, node: item });
+      } else if (!prev) seen.set(key, { value });
     }
   }
 
@@ -972,6 +1160,10 @@ class Checker {
     }
     const outcomeNames = new Set<string>();
     const outcome = byKind.outcome;
+    // Without match:, outcome: is one row per event (plain values) or one row for all events
+    // (aggregates), never both.
+    let aggregated: OutcomeItem | undefined;
+    const plain: OutcomeItem[] = [];
     if (outcome) {
       if (outcome.outcomes.length === 0)
         this.report(
@@ -1000,9 +1192,13 @@ class Checker {
           );
         }
         outcomeNames.add(o.variable.name);
+        this.checkVariableName(o.variable);
         if (!o.value) continue;
         const aggregates = this.outcomeValue(o.value, false);
-        if (match && aggregates === 0 && usesEventValues(o.value, this.placeholders, groupNames)) {
+        const perEvent = eventValueOutsideAggregate(o.value, this.placeholders, groupNames);
+        if (aggregates > 0) aggregated ??= o;
+        if (perEvent) plain.push(o);
+        if (match && perEvent) {
           this.report(
             'error',
             `With match:, an outcome aggregates each group: wrap the value in an aggregate such as max(...) or array_distinct(...)`,
@@ -1013,12 +1209,25 @@ class Checker {
         }
       }
     }
+    if (outcome && !match && aggregated) {
+      const agg = aggregated;
+      for (const o of plain)
+        this.report(
+          'error',
+          o === agg
+            ? `Without match:, an outcome is one value per event or one aggregate over all events, not both: $${o.variable.name} mixes a per-event value with an aggregate. Add a match: section to group by, or put the per-event value inside the aggregate`
+            : `Without match:, outcome: gives one row per event (plain values) or one row for all events (aggregates), not both: $${o.variable.name} is a per-event value and $${agg.variable.name} an aggregate. Add a match: section to group by, or wrap the value of $${o.variable.name} in an aggregate such as max(...) or array_distinct(...)`,
+          o.value!.start,
+          o.value!.end,
+          'mixed-outcome',
+        );
+    }
     const condition = byKind.condition;
     if (condition) {
       if (!condition.expr)
         this.report(
           'error',
-          'condition: needs a test of an outcome variable, e.g. $count > 5',
+          'condition: needs a test of an outcome variable, e.g. $event_count > 5',
           condition.keyword.start,
           condition.keyword.end,
           'empty-section',
@@ -1071,7 +1280,7 @@ class Checker {
       if (order.order.length === 0)
         this.report(
           'error',
-          'order: needs a variable, e.g. $count desc',
+          'order: needs a variable, e.g. $event_count desc',
           order.keyword.start,
           order.keyword.end,
           'empty-section',
@@ -1097,13 +1306,21 @@ class Checker {
   private outcomeValue(v: Operand, insideAggregate: boolean): number {
     switch (v.type) {
       case 'call': {
+        if (v.name === 'group')
+          this.report(
+            'error',
+            'group(...) belongs in the filter, assigned to a placeholder that match: then groups by: $ip = group(principal.ip, target.ip)',
+            v.nameSpan.start,
+            v.nameSpan.end,
+            'group-placement',
+          );
         if (isAggregateCall(v)) {
           if (insideAggregate)
             this.report('error', 'Aggregates cannot be nested', v.nameSpan.start, v.nameSpan.end, 'nested-aggregate');
           this.checkAggregate(v);
           return 1;
         }
-        if (!findFunction(v.name)) {
+        if (!findFunction(v.name) && !isIfCall(v)) {
           if (v.name.includes('.')) {
             let n = 0;
             for (const a of v.args) n += this.outcomeValue(a, insideAggregate);
@@ -1256,24 +1473,118 @@ class Checker {
   }
 }
 
-/** True when an outcome value reads event fields (directly or through a filter placeholder). */
-function usesEventValues(v: Operand, placeholders: Map<string, AssignExpr>, groupNames: Set<string>): boolean {
+/** Enum names by field type (`e:Metadata.EventType` → `Metadata.EventType`), one string each. */
+const ENUM_OF_TYPE = new Map<string, string>();
+
+function enumOfType(type: string): string {
+  let name = ENUM_OF_TYPE.get(type);
+  if (name === undefined) {
+    name = enumName(type) ?? type;
+    ENUM_OF_TYPE.set(type, name);
+  }
+  return name;
+}
+
+/** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */
+export const keepCheckerShape = new Checker({});
+
+/** The keywords udm-syntax.md lists; none may name a variable. */
+const VARIABLE_KEYWORDS = new Set([
+  'rule',
+  'meta',
+  'match',
+  'over',
+  'events',
+  'condition',
+  'outcome',
+  'options',
+  'and',
+  'or',
+  'not',
+  'nocase',
+  'in',
+  'regex',
+  'cidr',
+  'before',
+  'after',
+  'all',
+  'any',
+  'if',
+  'max',
+  'min',
+  'sum',
+  'array',
+  'array_distinct',
+  'count',
+  'count_distinct',
+  'is',
+  'null',
+]);
+
+/** True when a value reads an event field or a placeholder somewhere inside. */
+function readsEvent(v: Operand | null): boolean {
+  if (!v) return false;
   switch (v.type) {
     case 'field':
-      return true;
     case 'variable':
-      return placeholders.has(v.name) && !groupNames.has(v.name);
+    case 'condition':
+      return true;
     case 'call':
-      return v.args.some((a) => usesEventValues(a, placeholders, groupNames));
+      return v.args.some(readsEvent);
     case 'arith':
-      return (
-        usesEventValues(v.left, placeholders, groupNames) ||
-        (!!v.right && usesEventValues(v.right, placeholders, groupNames))
-      );
+      return readsEvent(v.left) || readsEvent(v.right);
     case 'array':
-      return v.items.some((a) => usesEventValues(a, placeholders, groupNames));
+      return v.items.some(readsEvent);
     default:
       return false;
+  }
+}
+
+/** True when an outcome value reads event fields (directly or through a filter placeholder) outside any aggregate. */
+function eventValueOutsideAggregate(
+  v: Operand,
+  placeholders: Map<string, AssignExpr>,
+  groupNames: Set<string>,
+): boolean {
+  const walk = (op: Operand | null): boolean => {
+    if (!op) return false;
+    switch (op.type) {
+      case 'field':
+        return true;
+      case 'variable':
+        return placeholders.has(op.name) && !groupNames.has(op.name);
+      case 'call':
+        return !isAggregateCall(op) && op.args.some(walk);
+      case 'arith':
+        return walk(op.left) || walk(op.right);
+      case 'array':
+        return op.items.some(walk);
+      case 'condition':
+        return exprOperands(op.expr).some(walk);
+      default:
+        return false;
+    }
+  };
+  return walk(v);
+}
+
+function exprOperands(e: Expr): Operand[] {
+  switch (e.type) {
+    case 'and':
+    case 'or':
+      return e.items.flatMap(exprOperands);
+    case 'not':
+      return exprOperands(e.expr);
+    case 'compare':
+      return e.right ? [e.left, e.right] : [e.left];
+    case 'in':
+      return [e.left];
+    case 'callExpr':
+      return [e.call];
+    case 'assign':
+      return [e.value];
+    case 'error':
+      return e.operand ? [e.operand] : [];
   }
 }
 

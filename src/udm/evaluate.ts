@@ -1,8 +1,17 @@
-import type { CallNode, CompareExpr, CompareOp, Expr, FieldNode, InListExpr, Operand } from './ast';
+import {
+  isIfCall,
+  type CallNode,
+  type CompareExpr,
+  type CompareOp,
+  type Expr,
+  type FieldNode,
+  type InListExpr,
+  type Operand,
+} from './ast';
 import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
 import { cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
 import { translateRegex } from './regex';
-import { snakeToCamel } from './schema';
+import { enumName, enumValues, snakeToCamel } from './schema';
 
 type Pred = (v: unknown) => boolean;
 /** Calls `pred` on every value the path reaches (a missing value counts as one `undefined`); true as soon as one passes. */
@@ -274,6 +283,10 @@ export class Compiler {
         const items = op.items.map((i) => this.values(i, depth + 1));
         return (ev) => [items.flatMap((f) => f(ev))];
       }
+      case 'condition': {
+        const holds = this.compileExpr(op.expr);
+        return (ev) => [holds(ev)];
+      }
       case 'arith': {
         const left = this.values(op.left, depth + 1);
         const right = op.right ? this.values(op.right, depth + 1) : () => [];
@@ -308,6 +321,7 @@ export class Compiler {
   }
 
   private callValues(call: CallNode, depth: number): (event: unknown) => unknown[] {
+    if (isIfCall(call)) return this.ifValues(call, depth);
     const fn = findFunction(call.name);
     if (!fn) return () => [];
     const args = call.args.map((a) => this.values(a, depth + 1));
@@ -328,6 +342,18 @@ export class Compiler {
       const results = inner(ev);
       return [results.length > 0 && results.every((r) => r === true)];
     };
+  }
+
+  /** `if(condition)` is the condition's truth; `if(condition, then, else)` the value of one branch. */
+  private ifValues(call: CallNode, depth: number): (event: unknown) => unknown[] {
+    const [cond, then, otherwise] = call.args;
+    if (cond?.type !== 'condition') return () => [];
+    const holds = this.compileExpr(cond.expr);
+    if (call.args.length === 1) return (ev) => [holds(ev)];
+    if (call.args.length !== 3) return () => [];
+    const a = this.values(then, depth + 1);
+    const b = this.values(otherwise, depth + 1);
+    return (ev) => (holds(ev) ? a(ev) : b(ev));
   }
 
   private combine(
@@ -426,6 +452,25 @@ export class Compiler {
     return undefined;
   }
 
+  /** `metadata.event_type >= "USER_UNCATEGORIZED"`: enum values in order of their schema number. */
+  private enumOrder(e: CompareExpr): Pred | undefined {
+    const right = e.right;
+    if (e.op === '=' || e.op === '!=' || e.left.type !== 'field') return undefined;
+    if (right?.type !== 'string' && right?.type !== 'enum') return undefined;
+    const facts = this.ctx.check.facts.get(e.left);
+    const en = facts?.kind === 'enum' ? enumName(facts.type) : undefined;
+    if (!en) return undefined;
+    const numbers = new Map(enumValues(en));
+    const b = numbers.get(right.type === 'string' ? right.value : right.name);
+    if (b === undefined) return () => false;
+    const p = numericOp(e.op, b);
+    // a missing enum reads as its zero value
+    return (v) => {
+      const n = v === undefined || v === null ? 0 : typeof v === 'number' ? v : numbers.get(toStr(v));
+      return n !== undefined && p(n);
+    };
+  }
+
   private leftAccess(left: Operand): { visit: Visitor; kind: string | undefined } {
     let target: Operand = left;
     let depth = 0;
@@ -453,7 +498,7 @@ export class Compiler {
     if (!e.right) return () => false;
     const { visit, kind } = this.leftAccess(e.left);
     const nocase = !!e.nocase;
-    const pred = literalPred(e.op, e.right, nocase, kind);
+    const pred = this.enumOrder(e) ?? literalPred(e.op, e.right, nocase, kind);
     if (pred) {
       const p = pred;
       if (e.quantifier?.kind === 'all') return (ev) => !visit(ev, (v) => !p(v));

@@ -59,6 +59,35 @@ export interface LexResult {
 }
 
 /**
+ * Short values (identifiers up to 40 characters, numbers and strings up to 12), by a hash of
+ * their characters: a document repeats the same few names (`metadata`, `principal`,
+ * `security_result`...), and each token then shares one string instead of copying its own; the
+ * schema lookups that follow find its hash already computed.
+ */
+const WORDS: string[] = new Array<string>(1024).fill('');
+const SHORT_WORD = 12;
+const MAX_SHARED_NAME = 40;
+
+function word(text: string, start: number, end: number, max = SHORT_WORD): string {
+  const len = end - start;
+  if (len > max || len === 0) return text.slice(start, end);
+  let h = len;
+  for (let k = start; k < end; k++) h = (Math.imul(h, 31) + text.charCodeAt(k)) | 0;
+  const slot = (h ^ (h >>> 11)) & 1023;
+  const w = WORDS[slot];
+  if (w.length === len) {
+    let k = 0;
+    while (k < len && w.charCodeAt(k) === text.charCodeAt(start + k)) k++;
+    if (k === len) return w;
+  }
+  // From 13 characters on, V8 slices share the document's characters; the table keeps a copy
+  // of its own (flattening a concatenation copies), so it never keeps a document alive.
+  const s = len > SHORT_WORD ? ` ${text.slice(start, end)}`.slice(1) : text.slice(start, end);
+  WORDS[slot] = s;
+  return s;
+}
+
+/**
  * Splits text into tokens. Never throws: malformed input becomes tokens carrying an `error`.
  * A `/` starts a regex literal unless it directly follows a value (there is no division in
  * search filters, so that case is reported by the parser as an unexpected token).
@@ -69,12 +98,6 @@ export function lex(text: string): LexResult {
   const n = text.length;
   let i = 0;
   let newline = false;
-  const push = (t: Token): void => {
-    // Always set, so every token has the same shape (keeps property access monomorphic).
-    t.newlineBefore = newline;
-    newline = false;
-    tokens.push(t);
-  };
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === C_SPACE || c === C_TAB || c === C_CR || c === 12 || c === 11 || c === 0xa0 || c === 0xfeff) {
@@ -86,202 +109,165 @@ export function lex(text: string): LexResult {
       i++;
       continue;
     }
-    const start = i;
-    if ((c === 98 || c === 66) && text.charCodeAt(i + 1) === 39) {
-      // b'...': a bytes literal (hex or text), used as a function argument
-      const t = lexStringToken(text, i + 1, 39);
-      t.kind = 'bytes';
-      t.start = start;
-      t.value = text.slice(start + 2, t.error ? t.end : t.end - 1);
-      if (t.error) t.error = "Unterminated bytes literal: add the closing '";
-      push(t);
-      i = t.end;
-      continue;
-    }
-    if (isIdentStart(c)) {
-      i++;
-      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-      push(mk('ident', start, i, text.slice(start, i)));
-      continue;
-    }
-    if (isDigit(c)) {
-      i++;
-      while (i < n && isDigit(text.charCodeAt(i))) i++;
-      if (i + 1 < n && text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
-        i++;
-        while (i < n && isDigit(text.charCodeAt(i))) i++;
-      }
-      // Digits glued to letters (e.g. 10abc) form one bad token rather than two surprising ones.
-      if (i < n && isIdentStart(text.charCodeAt(i))) {
-        while (i < n && isIdentPart(text.charCodeAt(i))) i++;
-        push({
-          kind: 'invalid',
-          start,
-          end: i,
-          value: text.slice(start, i),
-          error: `Invalid number '${text.slice(start, i)}'`,
-        });
-        continue;
-      }
-      push(mk('number', start, i, text.slice(start, i)));
-      continue;
-    }
-    switch (c) {
-      case 34 /* " */:
-      case 96 /* ` */: {
-        i = lexString(text, i, c, push);
-        continue;
-      }
-      case 39 /* ' */: {
-        const t = lexStringToken(text, i, 39);
-        t.error = t.error ?? 'Strings are written in double quotes';
-        push(t);
-        i = t.end;
-        continue;
-      }
-      case 47 /* / */: {
-        const next = text.charCodeAt(i + 1);
-        if (next === 47) {
-          let j = i + 2;
-          while (j < n && text.charCodeAt(j) !== C_LF) j++;
-          comments.push(mk('comment', start, j, text.slice(start, j)));
-          i = j;
-          continue;
-        }
-        if (next === 42) {
-          const close = text.indexOf('*/', i + 2);
-          const end = close < 0 ? n : close + 2;
-          const tok: Token = { kind: 'comment', start, end, value: text.slice(start, end) };
-          if (close < 0) tok.error = 'Unterminated block comment: add */';
-          comments.push(tok);
-          if (text.slice(start, end).includes('\n')) newline = true;
-          i = end;
-          continue;
-        }
-        // After a value on the same line, `/` divides; elsewhere it starts a regular expression.
-        const prevTok = tokens[tokens.length - 1];
-        if (
-          !newline &&
-          afterValue(prevTok) &&
-          // after a name, `/x/` is still a regex: division wants a space, a number, `(` or `$` after it
-          (prevTok.kind !== 'ident' ||
-            next === C_SPACE ||
-            next === C_TAB ||
-            next === 40 ||
-            next === 36 ||
-            isDigit(next))
-        ) {
-          push(mk('arith', start, i + 1, '/'));
-          i++;
-          continue;
-        }
-        i = lexRegex(text, i, push);
-        continue;
-      }
-      case 36 /* $ */:
-      case 37 /* % */: {
-        if (c === 37 && !isIdentPart(text.charCodeAt(i + 1)) && !newline && afterValue(tokens[tokens.length - 1])) {
-          // `a % b`: the remainder operator (a reference list name follows `%` directly)
-          push(mk('arith', start, i + 1, '%'));
-          i++;
-          continue;
-        }
-        let j = i + 1;
-        while (j < n && isIdentPart(text.charCodeAt(j))) j++;
-        const kind: TokenKind = c === 36 ? 'variable' : 'reflist';
-        const t = mk(kind, start, j, text.slice(i + 1, j));
-        if (j === i + 1)
-          t.error = c === 36 ? "Expected a placeholder name after '$'" : "Expected a reference list name after '%'";
-        push(t);
+    if (c === 47 /* / */) {
+      const next = text.charCodeAt(i + 1);
+      if (next === 47) {
+        let j = i + 2;
+        while (j < n && text.charCodeAt(j) !== C_LF) j++;
+        comments.push(mk('comment', i, j, text.slice(i, j)));
         i = j;
         continue;
       }
-      case 61 /* = */:
-        // `==` is a common slip; accept it as one token so the parser can say so precisely.
-        if (text.charCodeAt(i + 1) === 61) {
-          push({ kind: 'op', start, end: i + 2, value: '=', error: "Use '=' to compare, not '=='" });
-          i += 2;
-        } else {
-          push(mk('op', start, i + 1, '='));
-          i++;
-        }
+      if (next === 42) {
+        const close = text.indexOf('*/', i + 2);
+        const end = close < 0 ? n : close + 2;
+        const tok = mk('comment', i, end, text.slice(i, end));
+        if (close < 0) tok.error = 'Unterminated block comment: add */';
+        comments.push(tok);
+        if (tok.value.includes('\n')) newline = true;
+        i = end;
         continue;
-      case 33 /* ! */:
-        if (text.charCodeAt(i + 1) === 61) {
-          push(mk('op', start, i + 2, '!='));
-          i += 2;
-        } else {
-          push({ kind: 'invalid', start, end: i + 1, value: '!', error: "Unexpected '!': use NOT or '!='" });
-          i++;
-        }
-        continue;
-      case 60 /* < */:
-      case 62 /* > */: {
-        const op = text.charCodeAt(i + 1) === 61 ? text.slice(i, i + 2) : text[i];
-        push(mk('op', start, i + op.length, op));
-        i += op.length;
-        continue;
-      }
-      case 40:
-        push(mk('lparen', start, i + 1, '('));
-        i++;
-        continue;
-      case 41:
-        push(mk('rparen', start, i + 1, ')'));
-        i++;
-        continue;
-      case 91:
-        push(mk('lbracket', start, i + 1, '['));
-        i++;
-        continue;
-      case 93:
-        push(mk('rbracket', start, i + 1, ']'));
-        i++;
-        continue;
-      case 44:
-        push(mk('comma', start, i + 1, ','));
-        i++;
-        continue;
-      case 46:
-        push(mk('dot', start, i + 1, '.'));
-        i++;
-        continue;
-      case 58:
-        push(mk('colon', start, i + 1, ':'));
-        i++;
-        continue;
-      case 45:
-        push(mk('minus', start, i + 1, '-'));
-        i++;
-        continue;
-      case 43 /* + */:
-      case 42 /* * */:
-        push(mk('arith', start, i + 1, text[i]));
-        i++;
-        continue;
-      default: {
-        // Consume a whole run of unexpected characters (surrogate pairs included) as one token.
-        let j = i + 1;
-        while (j < n) {
-          const d = text.charCodeAt(j);
-          if (d <= 32 || isIdentPart(d) || '"`\'/$%=!<>()[],.:-+*'.includes(text[j])) break;
-          j++;
-        }
-        push({
-          kind: 'invalid',
-          start,
-          end: j,
-          value: text.slice(start, j),
-          error: `Unexpected character '${text.slice(start, j)}'`,
-        });
-        i = j;
       }
     }
+    const t = scanToken(text, i, c, newline ? undefined : tokens[tokens.length - 1]);
+    // Always set, so every token has the same shape (keeps property access monomorphic).
+    t.newlineBefore = newline;
+    newline = false;
+    tokens.push(t);
+    i = t.end;
   }
   const eof = mk('eof', n, n, '');
   eof.newlineBefore = newline;
   tokens.push(eof);
   return { tokens, comments };
+}
+
+/**
+ * The token starting at `start` (not whitespace, not a comment). `prev` is the token before it
+ * on the same line, if any: it decides whether `/` and `%` divide or start a regex / list name.
+ * A function of its own (rather than the body of lex's loop) so that it is optimized early, as
+ * an ordinary call, in the first document already.
+ */
+function scanToken(text: string, start: number, c: number, prev: Token | undefined): Token {
+  const n = text.length;
+  let i = start;
+  if ((c === 98 || c === 66) && text.charCodeAt(i + 1) === 39) {
+    // b'...': a bytes literal (hex or text), used as a function argument
+    const t = lexStringToken(text, i + 1, 39);
+    t.kind = 'bytes';
+    t.start = start;
+    t.value = text.slice(start + 2, t.error ? t.end : t.end - 1);
+    if (t.error) t.error = "Unterminated bytes literal: add the closing '";
+    return t;
+  }
+  if (isIdentStart(c)) {
+    i++;
+    while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+    return mk('ident', start, i, word(text, start, i, MAX_SHARED_NAME));
+  }
+  if (isDigit(c)) {
+    i++;
+    while (i < n && isDigit(text.charCodeAt(i))) i++;
+    if (i + 1 < n && text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+      i++;
+      while (i < n && isDigit(text.charCodeAt(i))) i++;
+    }
+    // Digits glued to letters (e.g. 10abc) form one bad token rather than two surprising ones.
+    if (i < n && isIdentStart(text.charCodeAt(i))) {
+      while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+      const bad = mk('invalid', start, i, text.slice(start, i));
+      bad.error = `Invalid number '${bad.value}'`;
+      return bad;
+    }
+    return mk('number', start, i, word(text, start, i));
+  }
+  switch (c) {
+    case 34 /* " */:
+    case 96 /* ` */:
+      return lexStringToken(text, i, c);
+    case 39 /* ' */: {
+      const t = lexStringToken(text, i, 39);
+      t.error = t.error ?? 'Strings are written in double quotes';
+      return t;
+    }
+    case 47 /* / */: {
+      // After a value on the same line, `/` divides; elsewhere it starts a regular expression.
+      const next = text.charCodeAt(i + 1);
+      if (
+        afterValue(prev) &&
+        // after a name, `/x/` is still a regex: division wants a space, a number, `(` or `$` after it
+        (prev!.kind !== 'ident' || next === C_SPACE || next === C_TAB || next === 40 || next === 36 || isDigit(next))
+      ) {
+        return mk('arith', start, i + 1, '/');
+      }
+      return lexRegex(text, i);
+    }
+    case 36 /* $ */:
+    case 37 /* % */: {
+      if (c === 37 && !isIdentPart(text.charCodeAt(i + 1)) && afterValue(prev)) {
+        // `a % b`: the remainder operator (a reference list name follows `%` directly)
+        return mk('arith', start, i + 1, '%');
+      }
+      let j = i + 1;
+      while (j < n && isIdentPart(text.charCodeAt(j))) j++;
+      const kind: TokenKind = c === 36 ? 'variable' : 'reflist';
+      const t = mk(kind, start, j, text.slice(i + 1, j));
+      if (j === i + 1)
+        t.error = c === 36 ? "Expected a placeholder name after '$'" : "Expected a reference list name after '%'";
+      return t;
+    }
+    case 61 /* = */: {
+      // `==` is a common slip; accept it as one token so the parser can say so precisely.
+      if (text.charCodeAt(i + 1) === 61) {
+        const t = mk('op', start, i + 2, '=');
+        t.error = "Use '=' to compare, not '=='";
+        return t;
+      }
+      return mk('op', start, i + 1, '=');
+    }
+    case 33 /* ! */: {
+      if (text.charCodeAt(i + 1) === 61) return mk('op', start, i + 2, '!=');
+      const t = mk('invalid', start, i + 1, '!');
+      t.error = "Unexpected '!': use NOT or '!='";
+      return t;
+    }
+    case 60 /* < */:
+      return text.charCodeAt(i + 1) === 61 ? mk('op', start, i + 2, '<=') : mk('op', start, i + 1, '<');
+    case 62 /* > */:
+      return text.charCodeAt(i + 1) === 61 ? mk('op', start, i + 2, '>=') : mk('op', start, i + 1, '>');
+    case 40:
+      return mk('lparen', start, i + 1, '(');
+    case 41:
+      return mk('rparen', start, i + 1, ')');
+    case 91:
+      return mk('lbracket', start, i + 1, '[');
+    case 93:
+      return mk('rbracket', start, i + 1, ']');
+    case 44:
+      return mk('comma', start, i + 1, ',');
+    case 46:
+      return mk('dot', start, i + 1, '.');
+    case 58:
+      return mk('colon', start, i + 1, ':');
+    case 45:
+      return mk('minus', start, i + 1, '-');
+    case 43 /* + */:
+      return mk('arith', start, i + 1, '+');
+    case 42 /* * */:
+      return mk('arith', start, i + 1, '*');
+    default: {
+      // Consume a whole run of unexpected characters (surrogate pairs included) as one token.
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if (d <= 32 || isIdentPart(d) || '"`\'/$%=!<>()[],.:-+*'.includes(text[j])) break;
+        j++;
+      }
+      const t = mk('invalid', start, j, text.slice(start, j));
+      t.error = `Unexpected character '${t.value}'`;
+      return t;
+    }
+  }
 }
 
 /** True when a token ends a value, so a following `/` divides. */
@@ -323,8 +309,7 @@ function lexStringToken(text: string, start: number, quote: number): Token {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === quote) {
-      value += text.slice(chunk, i);
-      return mk('string', start, i + 1, value);
+      return mk('string', start, i + 1, chunk === start + 1 ? word(text, chunk, i) : value + text.slice(chunk, i));
     }
     if (c === C_LF && !raw) break;
     if (c === 92 /* \ */ && !raw) {
@@ -351,13 +336,7 @@ function lexStringToken(text: string, start: number, quote: number): Token {
   return t;
 }
 
-function lexString(text: string, start: number, quote: number, push: (t: Token) => void): number {
-  const t = lexStringToken(text, start, quote);
-  push(t);
-  return t.end;
-}
-
-function lexRegex(text: string, start: number, push: (t: Token) => void): number {
+function lexRegex(text: string, start: number): Token {
   const n = text.length;
   let i = start + 1;
   let inClass = false;
@@ -371,18 +350,12 @@ function lexRegex(text: string, start: number, push: (t: Token) => void): number
     if (c === 91) inClass = true;
     else if (c === 93) inClass = false;
     else if (c === 47 && !inClass) {
-      push(mk('regex', start, i + 1, text.slice(start + 1, i).replace(/\\\//g, '/')));
-      return i + 1;
+      return mk('regex', start, i + 1, text.slice(start + 1, i).replace(/\\\//g, '/'));
     }
     i++;
   }
   const end = Math.min(i, n);
-  push({
-    kind: 'regex',
-    start,
-    end,
-    value: text.slice(start + 1, end),
-    error: "Unterminated regular expression: add the closing '/'",
-  });
-  return end;
+  const t = mk('regex', start, end, text.slice(start + 1, end));
+  t.error = "Unterminated regular expression: add the closing '/'";
+  return t;
 }

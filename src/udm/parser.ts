@@ -107,6 +107,20 @@ function lexFix(text: string, t: Token): string | undefined {
   return undefined;
 }
 
+/** Segments of the field path being read (parsePathOrCall never nests); copied out at its end. */
+const SEGMENT_SCRATCH: Segment[] = [];
+
+/** `net.ip_in_range_cidr`: the segments joined by dots (a slice of the text when written so). */
+function dottedName(text: string, segments: Segment[]): string {
+  let contiguous = true;
+  for (let k = 1; k < segments.length && contiguous; k++)
+    contiguous = segments[k].start === segments[k - 1].end + 1 && segments[k].name !== '';
+  if (contiguous) return text.slice(segments[0].start, segments[segments.length - 1].end);
+  let name = segments[0].name;
+  for (let k = 1; k < segments.length; k++) name += `.${segments[k].name}`;
+  return name;
+}
+
 /** Deepest nesting of parentheses / NOT accepted before bailing out (keeps the stack safe). */
 const MAX_DEPTH = 200;
 
@@ -131,14 +145,19 @@ class Parser {
   ) {}
 
   run(): ParseResult {
-    for (const t of this.tokens) {
+    // Indexed loops: this runs once per document, before the optimizing compiler has seen it, and
+    // for-of would allocate an iterator result per token there.
+    const tokens = this.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
       if (t.error) {
         this.error(t.error, t.start, Math.max(t.end, t.start + 1), 'lex');
         const fix = lexFix(this.text, t);
         if (fix !== undefined) this.diagnostics[this.diagnostics.length - 1].data = { replacements: [fix] };
       }
     }
-    for (const c of this.comments) {
+    for (let i = 0; i < this.comments.length; i++) {
+      const c = this.comments[i];
       if (c.error) this.error(c.error, c.start, c.end, 'lex');
     }
     let events: Span | undefined;
@@ -708,7 +727,12 @@ class Parser {
 
   private parsePathOrCall(side: 'left' | 'right'): Operand {
     const first = this.next();
-    const segments: Segment[] = [{ name: first.value, start: first.start, end: first.end }];
+    // Segments are gathered in a shared scratch array and copied once at the end: an array that
+    // grows by push keeps room for 16 or more elements, and the tree keeps every one of them.
+    const scratch = SEGMENT_SCRATCH;
+    let count = 0;
+    let indexed = false;
+    scratch[count++] = { name: first.value, start: first.start, end: first.end };
     let key: FieldNode['key'];
     let end = first.end;
     for (;;) {
@@ -716,15 +740,19 @@ class Parser {
       if (t.kind === 'lbracket' && t.start === end && !key) {
         const open = this.next();
         const inner = this.peek();
-        const seg = segments[segments.length - 1];
-        if (inner.kind === 'number') {
-          this.next();
+        const seg = scratch[count - 1];
+        const negative = inner.kind === 'minus' && this.peek(1).kind === 'number' && this.peek(1).start === inner.end;
+        if (inner.kind === 'number' || negative) {
+          // `[-1]` is read whole so the checker can say an index counts from 0
+          if (negative) this.next();
+          const num = this.next();
+          indexed = true;
           seg.index = {
             type: 'number',
-            value: Number(inner.value),
-            raw: inner.value,
+            value: negative ? -Number(num.value) : Number(num.value),
+            raw: negative ? `-${num.value}` : num.value,
             start: inner.start,
-            end: inner.end,
+            end: num.end,
           };
         } else if (inner.kind === 'string') {
           this.next();
@@ -751,22 +779,23 @@ class Parser {
       const seg = this.peek();
       if (seg.kind === 'ident' && seg.start === dot.end) {
         this.next();
-        segments.push({ name: seg.value, start: seg.start, end: seg.end });
+        scratch[count++] = { name: seg.value, start: seg.start, end: seg.end };
         end = seg.end;
       } else {
         // Keep an empty segment so completion knows a field name is expected here.
-        segments.push({ name: '', start: dot.end, end: dot.end });
+        scratch[count++] = { name: '', start: dot.end, end: dot.end };
         this.error("Expected a field name after '.'", dot.start, dot.end, 'empty-segment');
         end = dot.end;
         break;
       }
     }
-    const last = segments[segments.length - 1];
-    if (this.peek().kind === 'lparen' && last.name !== '' && !key && !segments.some((s) => s.index)) {
-      return this.parseCall(segments);
-    }
-    if (side === 'right' && segments.length === 1 && !key && !last.index) {
+    const last = scratch[count - 1];
+    if (side === 'right' && count === 1 && !key && !indexed && this.peek().kind !== 'lparen') {
       return { type: 'enum', name: first.value, start: first.start, end: first.end };
+    }
+    const segments = scratch.slice(0, count);
+    if (this.peek().kind === 'lparen' && last.name !== '' && !key && !indexed) {
+      return this.parseCall(segments);
     }
     const field: FieldNode = { type: 'field', segments, start: first.start, end };
     if (key) field.key = key;
@@ -775,14 +804,16 @@ class Parser {
 
   private parseCall(segments: Segment[]): CallNode {
     const open = this.next();
-    const name = segments.map((s) => s.name).join('.');
+    const name = segments.length === 1 ? segments[0].name : dottedName(this.text, segments);
+    const args: Operand[] = [];
+    const commas: number[] = [];
     const call: CallNode = {
       type: 'call',
       name,
       nameSpan: { start: segments[0].start, end: segments[segments.length - 1].end },
-      args: [],
+      args,
       open: { start: open.start, end: open.end },
-      commas: [],
+      commas,
       start: segments[0].start,
       end: open.end,
     };
@@ -796,6 +827,29 @@ class Parser {
     for (;;) {
       if (this.depth > MAX_DEPTH) {
         this.errorHere('Query is nested too deeply');
+        break;
+      }
+      if (call.args.length === 0 && call.commas.length === 0 && sameWord(name, 'if')) {
+        // `if(condition, ...)`: the first argument is a condition, not a value.
+        const expr = this.parseOr();
+        if (expr) {
+          call.args.push({ type: 'condition', expr, start: expr.start, end: expr.end });
+          call.end = expr.end;
+        } else this.errorHere('Expected a condition');
+        const t = this.peek();
+        if (t.kind === 'comma') {
+          this.next();
+          call.commas.push(t.start);
+          call.end = t.end;
+          continue;
+        }
+        if (t.kind === 'rparen') {
+          this.next();
+          call.close = { start: t.start, end: t.end };
+          call.end = t.end;
+          break;
+        }
+        this.error(`Missing ')' to close the call of ${name}`, open.start, open.end, 'unclosed-paren');
         break;
       }
       const named = this.skipArgumentName();
@@ -831,7 +885,7 @@ class Parser {
           );
       }
       if (arg) {
-        call.args.push(arg);
+        args.push(arg);
         call.end = arg.end;
       } else {
         this.errorHere('Expected an argument');
@@ -839,7 +893,7 @@ class Parser {
       const t = this.peek();
       if (t.kind === 'comma') {
         this.next();
-        call.commas.push(t.start);
+        commas.push(t.start);
         call.end = t.end;
         continue;
       }
@@ -853,6 +907,9 @@ class Parser {
       break;
     }
     this.depth--;
+    // Exact-size copies: the tree keeps them (see SEGMENT_SCRATCH).
+    if (args.length) call.args = args.slice();
+    if (commas.length) call.commas = commas.slice();
     return call;
   }
 
@@ -1110,3 +1167,10 @@ class Parser {
     if (i >= 0) this.diagnostics.splice(i, 1);
   }
 }
+
+/**
+ * V8 gives Parser instances their hidden class through one transition per field, and forgets that
+ * class when the last instance is collected; the optimized code of every method depends on it, so
+ * each parse after a major GC would start unoptimized again. One idle instance keeps the class.
+ */
+export const keepParserShape = new Parser('', [], []);

@@ -227,3 +227,38 @@ export function suggest(name: string, candidates: Iterable<string>, limit = 3): 
   scored.sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]));
   return scored.slice(0, limit).map(([c]) => c);
 }
+
+/**
+ * Where a segment that is not a field of `parentType` is a field one or two messages further down:
+ * the inserted segments plus `rest` (the segments after it, which must resolve there), shortest
+ * first. `network.tls` + `certificate` + [`not_after`] gives `server.certificate.not_after` and
+ * `client.certificate.not_after`: Google's pages sometimes write such a shorter path.
+ */
+export function pathsThroughChild(parentType: string, name: string, rest: readonly string[]): string[][] {
+  const found: string[][] = [];
+  let frontier: Array<{ type: string; via: string[] }> = [{ type: parentType, via: [] }];
+  for (let depth = 0; depth < 2 && found.length === 0; depth++) {
+    const next: Array<{ type: string; via: string[] }> = [];
+    for (const { type, via } of frontier) {
+      for (const f of childFields(type)?.values() ?? []) {
+        if (!f.type.startsWith('m:')) continue;
+        const path = [...via, f.name];
+        const inner = childFields(f.type)?.get(name);
+        if (inner && resolvesFrom(inner.type, rest)) found.push([...path, name, ...rest]);
+        next.push({ type: f.type, via: path });
+      }
+    }
+    frontier = next;
+  }
+  return found;
+}
+
+function resolvesFrom(type: string, rest: readonly string[]): boolean {
+  let t = type;
+  for (const seg of rest) {
+    const f = childFields(t)?.get(seg);
+    if (!f) return false;
+    t = f.type;
+  }
+  return true;
+}

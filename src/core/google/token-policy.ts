@@ -174,10 +174,12 @@ export const ALLOWED_HOSTS_SETTING = 'cloudbench.allowedTokenHosts';
 
 /**
  * The check every Google credential passes before it exists for a request. Prompts for an
- * unlisted host once at a time; a host the user declined stays declined for the session.
+ * unlisted host once at a time; the answer holds for the session (a yes is also stored in the
+ * user's settings by the prompt, so calls made before the settings are read again are not asked).
  */
 export class TokenPolicy {
   private readonly declined = new Set<string>();
+  private readonly allowed = new Set<string>();
   private readonly pending = new Map<string, Promise<boolean>>();
 
   constructor(private readonly options: TokenPolicyOptions) {}
@@ -210,6 +212,7 @@ export class TokenPolicy {
         );
       case 'unlisted': {
         const key = `${verdict.host}:${verdict.port}`;
+        if (this.allowed.has(key)) return;
         if (!this.declined.has(key) && this.options.askConsent) {
           let answer = this.pending.get(key);
           if (!answer) {
@@ -224,7 +227,10 @@ export class TokenPolicy {
               .finally(() => this.pending.delete(key));
             this.pending.set(key, answer);
           }
-          if (await answer) return;
+          if (await answer) {
+            this.allowed.add(key);
+            return;
+          }
           this.declined.add(key);
         }
         throw new TokenDestinationError(
@@ -235,8 +241,9 @@ export class TokenPolicy {
     }
   }
 
-  /** Forgets "declined" answers, e.g. after the allow-list or the endpoints changed. */
+  /** Forgets the answers of this session, e.g. after the allow-list or the endpoints changed. */
   reset(): void {
     this.declined.clear();
+    this.allowed.clear();
   }
 }

@@ -319,8 +319,29 @@ function fence(text: string, lang: string): string {
 /** Rows per table in a Markdown report; the rest are counted, not listed. */
 export const REPORT_ROWS = 50;
 
-/** A Markdown report: the notes as written, each query fenced, and a table of its kept rows. */
-export function notebookToMarkdown(notebook: NotebookFile, title: string): string {
+/** An image of a cell's output in the report: alternative text and a relative link. */
+export interface ReportImage {
+  readonly alt: string;
+  /** A relative URL, already encoded. */
+  readonly src: string;
+}
+
+export interface ReportOptions {
+  /** The chart image of query `step` (1-based), when there is one. */
+  readonly imageFor?: (step: number, output: KeptResults | KeptStatistics) => ReportImage | undefined;
+}
+
+function mdImage(image: ReportImage): string {
+  const alt = image.alt.replace(/[\\[\]]/g, '\\$&').replace(/\r?\n/g, ' ');
+  const src = image.src.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return `![${alt}](${src})`;
+}
+
+/**
+ * A Markdown report: the notes as written, each query fenced, the chart image of its output when
+ * one is given, and a table of its kept rows.
+ */
+export function notebookToMarkdown(notebook: NotebookFile, title: string, options: ReportOptions = {}): string {
   const out: string[] = [`# ${title}`, ''];
   if (notebook.timeRange) out.push(`Time range: ${describeTimeRange(notebook.timeRange)}`, '');
   let step = 0;
@@ -344,6 +365,8 @@ export function notebookToMarkdown(notebook: NotebookFile, title: string): strin
     if (r.kind === 'statistics') {
       out.push(`_${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${statisticsNote(r)}_`, '');
       if (r.rows.length === 0) continue;
+      const image = options.imageFor?.(step, r);
+      if (image) out.push(mdImage(image), '');
       out.push(`| ${r.columns.map((c) => mdCell(columnLabel(c))).join(' | ')} |`);
       out.push(`| ${r.columns.map(() => '---').join(' | ')} |`);
       for (const row of r.rows.slice(0, REPORT_ROWS))
@@ -354,6 +377,8 @@ export function notebookToMarkdown(notebook: NotebookFile, title: string): strin
     }
     out.push(`_${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${keptNote(r)}_`, '');
     if (r.events.length === 0) continue;
+    const image = options.imageFor?.(step, r);
+    if (image) out.push(mdImage(image), '');
     const columns = defaultColumns('udm');
     out.push(`| ${columns.map((c) => mdCell(c.label)).join(' | ')} |`);
     out.push(`| ${columns.map(() => '---').join(' | ')} |`);

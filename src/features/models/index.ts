@@ -50,6 +50,29 @@ interface DetailsOwner {
   versionId?: string | undefined;
 }
 
+/**
+ * The owner of a details document, written into its URI so that a tab the editor restores after a
+ * window reload still says which model and version it shows. The path is the resource name (an
+ * evaluation's name does not hold its version, hence the query).
+ */
+function detailsUri(path: string, owner: DetailsOwner): vscode.Uri {
+  const query = new URLSearchParams({ model: owner.model });
+  if (owner.versionId !== undefined) query.set('version', owner.versionId);
+  return vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${path}.json`, query: query.toString() });
+}
+
+const MODEL_PATH = /^\/(projects\/[^/]+\/locations\/[^/]+\/models\/[^/@]+?)(?:@([^/]+?))?(?:\/|\.json$)/;
+
+/** The owner a details URI names: from its query, or for a URI without one, from its path. */
+function detailsOwnerOf(uri: { scheme: string; path: string; query: string }): DetailsOwner | undefined {
+  if (uri.scheme !== DETAILS_SCHEME) return undefined;
+  const query = new URLSearchParams(uri.query);
+  const model = query.get('model');
+  if (model) return { model, versionId: query.get('version') ?? undefined };
+  const m = MODEL_PATH.exec(uri.path);
+  return m ? { model: m[1], versionId: m[2] } : undefined;
+}
+
 /** Read-only JSON documents for details and IAM policies, keyed by URI. */
 class DetailsDocuments implements vscode.TextDocumentContentProvider {
   private readonly docs = new Map<string, { text: string; owner: DetailsOwner }>();
@@ -62,7 +85,7 @@ class DetailsDocuments implements vscode.TextDocumentContentProvider {
     );
   }
   async open(path: string, json: unknown, owner: DetailsOwner): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${path}.json` });
+    const uri = detailsUri(path, owner);
     this.docs.set(uri.toString(), { text: JSON.stringify(json, null, 2) + '\n', owner });
     this.emitter.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -72,19 +95,17 @@ class DetailsDocuments implements vscode.TextDocumentContentProvider {
 
   /**
    * Closes the details tabs of a deleted model (every version's) or of one deleted version, so no
-   * tab goes on showing a resource that no longer exists. Returns how many tabs were closed.
+   * tab goes on showing a resource that no longer exists: the tabs opened in this window and those
+   * the editor restored from an earlier one alike, since each URI names its owner. Returns how many
+   * tabs were closed.
    */
   async closeDeleted(model: string, versionId?: string): Promise<number> {
-    const gone = new Set<string>();
-    for (const [uri, doc] of this.docs) {
-      if (doc.owner.model !== model) continue;
-      if (versionId !== undefined && doc.owner.versionId !== versionId) continue;
-      gone.add(uri);
-    }
-    for (const uri of gone) this.docs.delete(uri);
+    const gone = (owner: DetailsOwner | undefined): boolean =>
+      owner?.model === model && (versionId === undefined || owner.versionId === versionId);
+    for (const [key, doc] of this.docs) if (gone(doc.owner)) this.docs.delete(key);
     const tabs = vscode.window.tabGroups.all
       .flatMap((g) => g.tabs)
-      .filter((t) => t.input instanceof vscode.TabInputText && gone.has(t.input.uri.toString()));
+      .filter((t) => t.input instanceof vscode.TabInputText && gone(detailsOwnerOf(t.input.uri)));
     if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
     return tabs.length;
   }

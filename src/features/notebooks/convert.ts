@@ -2,6 +2,7 @@
 // metadata), the notebook's time range (notebook metadata) and the kept outputs.
 import * as vscode from 'vscode';
 import { isTimeRangeSpec, type TimeRangeSpec } from '../../core/secops/timerange';
+import { UDM_NOTEBOOK_TYPE } from '../../server/protocol';
 import {
   MAX_CELL_LIMIT,
   keptNote,
@@ -17,7 +18,8 @@ import {
   NOTEBOOK_VERSION,
 } from '../../core/notebook/format';
 
-export const NOTEBOOK_TYPE = 'cloudbench-udm-notebook';
+/** The notebook type (package.json `notebooks`), shared with the language server's notebook sync. */
+export const NOTEBOOK_TYPE = UDM_NOTEBOOK_TYPE;
 export const RESULTS_MIME = 'application/vnd.cloudbench.udm-results+json';
 export const ERROR_MIME = 'application/vnd.code.notebook.error';
 export const UDM_LANGUAGE = 'udm';

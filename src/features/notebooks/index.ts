@@ -19,7 +19,6 @@ import {
   keepStatistics,
   keepResults,
   keepRowsSetting,
-  notebookToMarkdown,
   parseNotebook,
   serializeNotebook,
   MAX_CELL_LIMIT,
@@ -29,6 +28,7 @@ import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
 import { pickTimeRange, searchFeature } from '../search';
+import { chartFolderName, notebookReport } from './report';
 import {
   NOTEBOOK_TYPE,
   UDM_LANGUAGE,
@@ -373,10 +373,22 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
       defaultUri: nb.isUntitled ? undefined : vscode.Uri.joinPath(nb.uri, '..', `${base}.md`),
     });
     if (!target) return;
-    const markdown = notebookToMarkdown(fromNotebookDocument(nb), base);
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(markdown));
+    const reportName = target.path.split('/').pop()?.replace(/\.md$/i, '') || base;
+    const folder = chartFolderName(reportName);
+    const report = notebookReport(fromNotebookDocument(nb), base, folder);
+    const encoder = new TextEncoder();
+    // The images first: a report never links to a chart that is not there.
+    const folderUri = vscode.Uri.joinPath(target, '..', folder);
+    if (report.charts.length > 0) await vscode.workspace.fs.createDirectory(folderUri);
+    for (const chart of report.charts)
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folderUri, chart.file), encoder.encode(chart.svg));
+    await vscode.workspace.fs.writeFile(target, encoder.encode(report.markdown));
+    const images =
+      report.charts.length === 0
+        ? ''
+        : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${folder}`;
     const choice = await vscode.window.showInformationMessage(
-      `Exported the notebook to ${vscode.workspace.asRelativePath(target)}.`,
+      `Exported the notebook to ${vscode.workspace.asRelativePath(target)}${images}.`,
       'Open',
     );
     if (choice === 'Open') await vscode.window.showTextDocument(target);

@@ -1,7 +1,7 @@
 // A reference list opened as a document: `cloudbench-list:/<name>`, one line per entry, comments
 // kept. Saving checks the lines here, then has the server verify them, then makes sure nobody
-// changed the list since it was opened (asking before replacing their change), and only then
-// updates it. A refused save keeps the edit in the editor: nothing is ever lost.
+// changed the list since it was opened (showing both versions and asking before replacing their
+// change), and only then updates it. A refused save keeps the edit in the editor: nothing is ever lost.
 import * as vscode from 'vscode';
 import { GoogleApiError } from '../../core/google/errors';
 import type { ReferenceListDetails } from '../../core/secops/client';
@@ -32,28 +32,34 @@ export function listNameOf(uri: vscode.Uri): string | undefined {
   return name === '' || name.includes('/') ? undefined : name;
 }
 
-export type ConflictChoice = 'compare' | 'overwrite' | 'cancel';
+export type ConflictChoice = 'merge' | 'overwrite' | 'cancel';
 
-/** Asks what to do when the list changed on the server since it was opened. */
+/**
+ * Asks what to do when the list changed on the server since it was opened; called once both
+ * versions are on screen side by side.
+ */
 export type ConflictPrompt = (
   name: string,
   server: ReferenceListDetails,
   opened: ReferenceListDetails,
 ) => Promise<ConflictChoice>;
 
+export const MERGE_CHOICE = 'Merge First';
+export const OVERWRITE_CHOICE = 'Save Mine';
+
 export const askAboutConflict: ConflictPrompt = async (name, server, opened) => {
   const now = referenceListEntries(server.lines).length;
   const before = referenceListEntries(opened.lines).length;
   const choice = await vscode.window.showWarningMessage(
-    `"${name}" changed on the server since you opened it.`,
+    `"${name}" changed on the server since you opened it: the server's version is on the left, your edit on the right.`,
     {
       modal: true,
-      detail: `The server's version has ${now} entries (${before} when you opened it). Compare shows both versions side by side so you can merge them, then save again; Overwrite replaces the server's version with yours. Your edit stays in the editor either way.`,
+      detail: `The server's version has ${now} entries (${before} when you opened it). Merge First does not save: bring what you need from the left into your edit, then save again. Save Mine replaces the server's version with your edit. Your edit stays in the editor either way.`,
     },
-    'Compare',
-    'Overwrite',
+    MERGE_CHOICE,
+    OVERWRITE_CHOICE,
   );
-  return choice === 'Compare' ? 'compare' : choice === 'Overwrite' ? 'overwrite' : 'cancel';
+  return choice === MERGE_CHOICE ? 'merge' : choice === OVERWRITE_CHOICE ? 'overwrite' : 'cancel';
 };
 
 interface Opened {
@@ -288,16 +294,17 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
       throw err;
     }
     if (!sameContent(server, base)) {
+      // Both versions side by side first, then the question: the choice is made having seen them.
+      this.serverCopies.set(name, joinReferenceListLines(server.lines));
+      await this.showComparison(
+        vscode.Uri.parse(`${SERVER_COPY_SCHEME}:/${name}`),
+        uri,
+        `${name}: server's version ↔ your edit`,
+      );
       const choice = await this.prompt(name, server, base);
-      if (choice === 'compare') {
-        // The user has now seen the server's version: saving the merged text next time is their call.
-        this.serverCopies.set(name, joinReferenceListLines(server.lines));
+      if (choice === 'merge') {
+        // The user has seen the server's version: saving the merged text next time is their call.
         this.opened.set(name, { base: server, mtime: opened!.mtime });
-        await this.showComparison(
-          vscode.Uri.parse(`${SERVER_COPY_SCHEME}:/${name}`),
-          uri,
-          `${name}: server's version ↔ your edit`,
-        );
         throw new SaveRefusedError(
           `Not saved: "${name}" changed on the server since you opened it. Merge what you need from the server's version (left) into your edit (right), then save again.`,
         );

@@ -5,7 +5,7 @@
 import type { ArithNode, CompareOp, Expr, Operand } from '../ast';
 import type { Compiler } from '../evaluate';
 import { findFunction, timestampSeconds, toStr } from '../functions';
-import { createAccumulator, distinctKey, numericValue, type Accumulator } from './aggregates';
+import { createAccumulator, distinctKey, numericValue, type Accumulator } from '../functions/aggregates';
 import { BucketNumbers, ZoneOffsets } from './buckets';
 import {
   isAggregateName,
@@ -648,6 +648,8 @@ function dependsOnEvent(op: Operand): boolean {
       return true;
     case 'call':
       return op.args.some(dependsOnEvent) || op.name.startsWith('math.random');
+    case 'condition':
+      return true;
     default: {
       const arith = asArith(op);
       return !!arith && (dependsOnEvent(arith.left) || (!!arith.right && dependsOnEvent(arith.right)));

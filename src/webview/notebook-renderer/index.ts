@@ -6,14 +6,13 @@ import { PIVOT_LABELS, pivotsFor, type PivotAction } from '../../core/secops/res
 import {
   SearchIndex,
   filterIndices,
-  histogram,
   sortIndices,
   compareCells,
-  timesOf,
   type SortDirection,
 } from '../../core/secops/results/table';
 import { displayText } from '../../core/secops/results/export';
-import { cellText as statsText, chartChoices, chartData, columnLabel } from '../../features/statistics/protocol';
+import { cellText as statsText, columnLabel } from '../../features/statistics/protocol';
+import { resultsChart, statisticsChart } from '../../features/notebooks/charts';
 import type { StatsColumn } from '../../udm/stats/plan';
 import { el } from '../shared/dom';
 
@@ -111,17 +110,16 @@ function renderStats(data: KeptStatistics, root: HTMLElement): void {
   if (data.rows.length === 0) return;
   const text = (row: unknown[], i: number): string => statsText(row[i], data.columns[i], data.timeZone);
 
-  const kind = chartChoices(data.columns)[0];
-  const chart = kind ? chartData(kind, data.columns, data.rows, data.timeZone) : undefined;
-  if (chart && chart.labels.length > 0) {
-    const totals = chart.labels.map((_, i) => chart.datasets.reduce((sum, d) => sum + (d.data[i] ?? 0), 0));
-    const peak = Math.max(1, ...totals);
-    const bars = el('div', { class: 'cb-hist cb-chart', role: 'img', 'aria-label': `${chart.valueLabel} by group` });
-    chart.labels.forEach((label, i) => {
-      const bar = el('div', { title: `${label}: ${totals[i]}` });
-      bar.style.height = `${Math.round((totals[i] / peak) * 100)}%`;
+  // The same bars as the chart image of the Markdown report.
+  const chart = statisticsChart(data);
+  if (chart) {
+    const peak = Math.max(1, ...chart.bars.map((b) => b.value));
+    const bars = el('div', { class: 'cb-hist cb-chart', role: 'img', 'aria-label': chart.title });
+    for (const b of chart.bars) {
+      const bar = el('div', { title: `${b.label}: ${b.value}` });
+      bar.style.height = `${Math.round((b.value / peak) * 100)}%`;
       bars.append(bar);
-    });
+    }
     box.append(bars);
     if (chart.omitted > 0) box.append(el('div', { class: 'cb-note' }, `${fmt(chart.omitted)} more groups not drawn.`));
   }
@@ -191,15 +189,13 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   root.replaceChildren(box);
   if (rows.length === 0) return;
 
-  // Histogram over the window.
-  const startMs = Date.parse(data.window.start);
-  const endMs = Date.parse(data.window.end);
-  const bins = histogram(timesOf(rows, 'udm.metadata.eventTimestamp'), startMs, endMs, 60);
-  const peak = Math.max(1, ...bins.map((b) => b.count));
+  // Histogram over the window (the same bars as the chart image of the Markdown report).
+  const bins = resultsChart(data)?.bars ?? [];
+  const peak = Math.max(1, ...bins.map((b) => b.value));
   const hist = el('div', { class: 'cb-hist', role: 'img', 'aria-label': 'Events over time' });
   for (const b of bins) {
-    const bar = el('div', { title: `${new Date(b.start).toISOString()}: ${fmt(b.count)}` });
-    bar.style.height = `${Math.round((b.count / peak) * 100)}%`;
+    const bar = el('div', { title: `${b.label}: ${fmt(b.value)}` });
+    bar.style.height = `${Math.round((b.value / peak) * 100)}%`;
     hist.append(bar);
   }
 
@@ -350,11 +346,14 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   paint(true);
 }
 
+/** The renderer's styles, adopted once: a constructed sheet needs no inline style in the page's CSP. */
+let sheet: CSSStyleSheet | undefined;
+
 export const activate = (ctx: RendererContext) => {
-  if (!document.getElementById('cloudbench-udm-renderer-style')) {
-    const style = el('style', { id: 'cloudbench-udm-renderer-style' });
-    style.textContent = STYLE;
-    document.head.append(style);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLE);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   }
   return {
     renderOutputItem(item: OutputItem, element: HTMLElement): void {

@@ -1,5 +1,6 @@
-// UDM notebook: open the sample hunt, run all its cells, cancel a slow one, save, reload the window
-// and find the kept results again without a search, then export a Markdown report.
+// UDM notebook: open the sample hunt, set a cell's limit and time range from its status bar, run all
+// its cells, cancel a slow one, Run Above and Run Below, save, reload the window and find the kept
+// results again without a search, then export a Markdown report with chart images.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -49,6 +50,15 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const status = await statusBar.innerText();
   if (!/events/.test(status)) throw new Error(`the first cell's status bar shows no limit: "${status}"`);
 
+  // Both are edited there: the first cell gets its own event limit and time range.
+  await statusBar.locator('.cell-status-item', { hasText: /events/ }).click();
+  await wb.answerInputBox(page, '5', 'Cell Event Limit');
+  await statusBar.filter({ hasText: /≤ 5 events/ }).waitFor({ timeout: 30_000 });
+  await statusBar.locator('.cell-status-item', { hasText: /Last 24 hours/ }).click();
+  await wb.pickQuickItem(page, 'Last 7 days', 'UDM Search Time Range');
+  await statusBar.filter({ hasText: /Last 7 days/ }).waitFor({ timeout: 30_000 });
+  log("the first cell's limit and time range were set from its status bar");
+
   // The language server checks UDM cells: an unknown field is marked, and undo clears it.
   const third = cells.nth(2);
   await third.locator('.monaco-editor .view-lines').click();
@@ -59,6 +69,19 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const typed = third.locator('.view-lines', { hasText: /no_such_field/ });
   for (let i = 0; i < 40 && (await typed.count()) > 0; i++) await page.keyboard.press('Control+Z');
   await third.locator('.squiggly-error').first().waitFor({ state: 'detached', timeout: 30_000 });
+  // Completion in a cell: the fields after `metadata.`; undone afterwards.
+  const lines = third.locator('.view-line');
+  const linesBefore = await lines.count();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('metadata.');
+  const suggest = page.locator('.editor-widget.suggest-widget');
+  if (!(await suggest.isVisible())) await page.keyboard.press('Control+Space');
+  await suggest.locator('.monaco-list-row', { hasText: 'event_type' }).first().waitFor({ timeout: 30_000 });
+  log('the language server completes fields in a notebook cell');
+  await page.keyboard.press('Escape');
+  for (let i = 0; i < 40 && (await lines.count()) > linesBefore; i++) await page.keyboard.press('Control+Z');
+  if ((await lines.count()) !== linesBefore) throw new Error('undo did not remove the completion line');
   await page.keyboard.press('Escape');
 
   // Run All: three searches, three results (the file, once saved, is the proof for cells out of view).
@@ -68,6 +91,11 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const notes = await frame.locator('[data-testid="kept-note"]').allInnerTexts();
   log(`ran: ${notes.map((n) => n.split(' · ')[0]).join(' | ')}`);
   if ((await frame.locator('.cb-row').count()) === 0) throw new Error('no result rows rendered in the outputs');
+  const headDisplay = await frame
+    .locator('.cb-head')
+    .first()
+    .evaluate((e) => e.ownerDocument.defaultView.getComputedStyle(e).display);
+  if (headDisplay !== 'grid') throw new Error(`the renderer's styles did not apply (head row: ${headDisplay})`);
   await screenshot('ran-all');
 
   // A row action from the output: the full event opens in an editor. (Bring the first cell and its
@@ -90,6 +118,11 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   log(
     `saved: ${saved.cells.map((c) => (c.output ? `${c.output.kind} ${c.output.keptRows}/${c.output.totalEvents ?? c.output.totalRows}` : '-')).join(', ')}`,
   );
+  const first = saved.cells[1];
+  if (first.limit !== 5 || first.timeRange?.preset !== '7d' || first.output.totalEvents > 5)
+    throw new Error(
+      `the first cell did not keep and use its own limit and time range: ${JSON.stringify({ limit: first.limit, timeRange: first.timeRange, events: first.output.totalEvents })}`,
+    );
   const stats = saved.cells[3].output;
   if (stats.kind !== 'statistics' || stats.rows.length === 0 || stats.columns[1]?.name !== 'failures')
     throw new Error(`the count-by-host cell kept no statistics table: ${JSON.stringify(stats).slice(0, 300)}`);
@@ -111,15 +144,30 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   log('a running cell was cancelled and says so');
   await wb.sandboxAdmin(sandbox, 'faults', { rules: [] });
 
-  // Run it again, so all three cells hold results, and save.
-  await cells.first().locator('.monaco-editor .view-lines').click();
-  await page.keyboard.press('Control+Enter');
-  await saveUntil(
+  // Run Above from the second UDM cell runs the first again (and only it), so all three cells hold
+  // results; Run Below from the second runs it and the third, not the first.
+  const orders = (nb) => [1, 3, 4].map((i) => nb.cells[i].executionOrder);
+  await cells.nth(1).locator('.monaco-editor .view-lines').click();
+  await wb.runCommand(page, 'Notebook: Execute Above Cells');
+  const above = await saveUntil(
     page,
     path,
     (nb) =>
       nb.cells.filter((c) => c.output && c.output.kind !== 'error').length === 3 && nb.cells[1].executionOrder > 3,
   );
+  if (orders(above)[1] !== orders(saved)[1] || orders(above)[2] !== orders(saved)[2])
+    throw new Error(`Run Above ran more than the cells above: ${orders(saved)} → ${orders(above)}`);
+  // The second UDM cell is out of view (cells below tall outputs are not drawn): focus the last
+  // cell, then the one above it.
+  await wb.runCommand(page, 'Notebook: Focus Last Cell');
+  await page.keyboard.press('ArrowUp');
+  await wb.runCommand(page, 'Notebook: Execute Cell and Below');
+  const below = await saveUntil(page, path, (nb) =>
+    [3, 4].every((i) => nb.cells[i].executionOrder > orders(above)[0] && nb.cells[i].output?.kind !== 'error'),
+  );
+  if (orders(below)[0] !== orders(above)[0])
+    throw new Error(`Run Below ran a cell above it: ${orders(above)} → ${orders(below)}`);
+  log(`Run Above and Run Below ran only their cells: ${orders(saved)} → ${orders(above)} → ${orders(below)}`);
 
   // Reload: searches would now fail, so kept results on screen prove nothing was searched again.
   await wb.sandboxAdmin(sandbox, 'faults', {
@@ -145,7 +193,19 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const md = readFileSync(report, 'utf8');
   for (const part of ['# password-guessing', '## Query 1', '```udm', '| Time |', '| principal.hostname | $failures |'])
     if (!md.includes(part)) throw new Error(`the report lacks "${part}"`);
-  log(`exported ${md.split('\n').length} lines of Markdown`);
+  // Chart images beside the report: the timeline of each result and the statistics bars.
+  const images = Array.from(md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g), (m) => m[1]);
+  if (
+    !images.includes('password-guessing-charts/query-1.svg') ||
+    !images.includes('password-guessing-charts/query-2.svg')
+  )
+    throw new Error(`the report links no chart images for queries 1 and 2: ${JSON.stringify(images)}`);
+  for (const image of images) {
+    const svg = readFileSync(join(workspace, 'hunts', image), 'utf8');
+    if (!svg.startsWith('<svg ') || !/<rect [^>]*height="[1-9]/.test(svg))
+      throw new Error(`${image} is not a chart with bars: ${svg.slice(0, 200)}`);
+  }
+  log(`exported ${md.split('\n').length} lines of Markdown and ${images.length} chart images`);
 
   // A new notebook from the command: an untitled UDM notebook with a note and a query cell.
   await wb.runCommand(page, 'Cloudbench: New UDM Notebook');
@@ -154,4 +214,14 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await fresh.first().waitFor({ timeout: 30_000 });
   if ((await fresh.count()) !== 1) throw new Error('the new notebook has no single UDM cell');
   log('New UDM Notebook opened an untitled notebook');
+
+  // Its time range from the notebook toolbar's command: the cell follows it; then the cell runs.
+  const freshStatus = fresh.first().locator('.cell-statusbar-container');
+  await wb.runCommand(page, 'Cloudbench: Set Notebook Time Range…');
+  await wb.pickQuickItem(page, 'Last 7 days', 'UDM Search Time Range');
+  await freshStatus.filter({ hasText: /Last 7 days/ }).waitFor({ timeout: 30_000 });
+  await fresh.first().locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('Control+Enter');
+  await fresh.first().locator('.codicon-notebook-state-success').waitFor({ timeout: 60_000 });
+  log("the new notebook's time range came from its toolbar command and its cell ran");
 }

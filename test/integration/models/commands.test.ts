@@ -43,7 +43,7 @@ describe('models commands against the sandbox', function () {
   let provider: InstanceType<typeof tree.ModelsTreeProvider>;
   let prompts: Prompt[];
   let answers: Array<string | undefined>;
-  let opened: Array<{ uri: string; text: string }>;
+  let opened: Array<{ uri: string; path: string; ref: unknown; text: string }>;
   const revealed: string[] = [];
   let pickedFile: string | undefined;
   let docs: { provideTextDocumentContent(uri: unknown): string } | undefined;
@@ -129,12 +129,13 @@ describe('models commands against the sandbox', function () {
       return { dispose() {} };
     };
     vscode.workspace.openTextDocument = async (uri: any) => {
-      opened.push({ uri: uri.toString(), text: docs?.provideTextDocumentContent(uri) ?? '' });
+      opened.push({ uri: uri.toString(), path: uri.path, ref: uri, text: docs?.provideTextDocumentContent(uri) ?? '' });
       return {};
     };
-    vscode.Uri.from = (parts: { scheme: string; path: string }) => ({
+    vscode.Uri.from = (parts: { scheme: string; path: string; query?: string }) => ({
       ...parts,
-      toString: () => `${parts.scheme}:${parts.path}`,
+      query: parts.query ?? '',
+      toString: () => `${parts.scheme}:${parts.path}${parts.query ? `?${parts.query}` : ''}`,
     });
 
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -454,17 +455,15 @@ describe('models commands against the sandbox', function () {
     const model = await upload('policy-holder');
     await run('cloudbench.models.showIamPolicy', await modelNode(model));
     const doc = opened.at(-1)!;
-    assert.ok(doc.uri.endsWith('/policy-holder · IAM policy.json'), doc.uri);
-    assert.ok(doc.uri.includes(model), doc.uri);
+    assert.ok(doc.path.endsWith('/policy-holder · IAM policy.json'), doc.path);
+    assert.ok(doc.path.includes(model), doc.path);
   });
 
   it('deleting a version closes its details tabs, deleting the model closes the rest', async () => {
-    const TabInputText = vscode.TabInputText as new (uri: { toString(): string }) => object;
+    const TabInputText = vscode.TabInputText as new (uri: unknown) => object;
     const closed: string[] = [];
     const tabs = () =>
-      opened
-        .filter((o) => !closed.includes(o.uri))
-        .map((o) => ({ input: new TabInputText({ toString: () => o.uri }), label: o.uri }));
+      opened.filter((o) => !closed.includes(o.uri)).map((o) => ({ input: new TabInputText(o.ref), label: o.uri }));
     vscode.window.tabGroups = {
       get all() {
         return [{ tabs: tabs() }];
@@ -486,7 +485,7 @@ describe('models commands against the sandbox', function () {
     const checkpoints = (await provider.getChildren(v2)).find((n) => n instanceof tree.CheckpointsNode);
     assert.ok(checkpoints, 'the version has its checkpoints node');
     const [modelTab, versionTab] = opened.map((o) => o.uri);
-    assert.match(versionTab, /@2\.json$/);
+    assert.match(opened[1].path, /@2\.json$/);
 
     answers = ['Delete Version'];
     await run('cloudbench.models.deleteVersion', v2);
@@ -496,6 +495,56 @@ describe('models commands against the sandbox', function () {
     answers = ['Delete Model'];
     await run('cloudbench.models.deleteModel', await modelNode(model));
     assert.deepEqual(closed, [versionTab, modelTab]);
+  });
+
+  it('tabs the editor restored after a window reload are closed when their model or version is deleted', async () => {
+    const TabInputText = vscode.TabInputText as new (uri: unknown) => object;
+    const closed: string[] = [];
+    vscode.window.tabGroups = {
+      get all() {
+        const tabs = opened
+          .filter((o) => !closed.includes(o.uri))
+          .map((o) => ({ input: new TabInputText(o.ref), label: o.uri }));
+        return [{ tabs }];
+      },
+      close: async (list: Array<{ label: string }>) => {
+        closed.push(...list.map((t) => t.label));
+        return true;
+      },
+    };
+    const model = await upload('restored-tabs');
+    await upload('restored-tabs', model);
+    const other = await upload('restored-bystander');
+    await client.importModelEvaluation({
+      parent: `${model}@2`,
+      modelEvaluation: { displayName: 'holdout', metrics: { structValue: { fields: {} } } },
+    });
+    const modelRow = await modelNode(model);
+    const v2 = (await provider.getChildren(modelRow)).find(
+      (n): n is InstanceType<typeof tree.VersionNode> => n instanceof tree.VersionNode && n.version.versionId === '2',
+    )!;
+    const evaluation = (await provider.getChildren(v2)).find((n) => n instanceof tree.EvaluationNode);
+    assert.ok(evaluation, 'version 2 has its evaluation');
+    await run('cloudbench.models.showDetails', modelRow);
+    await run('cloudbench.models.showDetails', v2);
+    await run('cloudbench.models.showDetails', evaluation);
+    await run('cloudbench.models.showDetails', await modelNode(other));
+    const [modelTab, versionTab, evaluationTab, otherTab] = opened.map((o) => o.uri);
+    assert.ok(!opened[2].path.includes('@'), 'an evaluation is named without its version');
+
+    // The window reloads: the editor restores the tabs by URI, the extension starts with nothing in memory.
+    for (const d of context.subscriptions.splice(0)) d.dispose();
+    context = fakeExtensionContext(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')), ROOT);
+    activateModels(context, services);
+    assert.match(docs!.provideTextDocumentContent(opened[0].ref), /no longer holds its details/);
+
+    answers = ['Delete Version'];
+    await run('cloudbench.models.deleteVersion', v2);
+    assert.deepEqual(closed, [versionTab, evaluationTab], "version 2's restored tabs are closed");
+    answers = ['Delete Model'];
+    await run('cloudbench.models.deleteModel', await modelNode(model));
+    assert.deepEqual(closed, [versionTab, evaluationTab, modelTab]);
+    assert.ok(!closed.includes(otherTab), "another model's tab stays");
   });
 
   it('Show Details opens the resource as read-only proto3 JSON', async () => {

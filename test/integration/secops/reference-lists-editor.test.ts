@@ -38,7 +38,9 @@ describe('reference lists: saving from the editor', function () {
   let sb: Sandbox;
   let published: Array<readonly ReferenceListDetails[]>;
   let prompts: string[];
-  let choice: 'compare' | 'overwrite' | 'cancel';
+  let choice: 'merge' | 'overwrite' | 'cancel';
+  /** What the user saw, in order: 'compare' (both versions side by side) and 'ask'. */
+  let seen: string[];
   let compared: Array<[string, string]>;
   let model: InstanceType<typeof ReferenceListsModel>;
   let files: InstanceType<typeof ReferenceListFileSystem>;
@@ -48,6 +50,7 @@ describe('reference lists: saving from the editor', function () {
     published = [];
     prompts = [];
     compared = [];
+    seen = [];
     choice = 'cancel';
     model = new ReferenceListsModel(servicesFor(sb), (lists) => published.push(lists));
     files = new ReferenceListFileSystem(
@@ -55,10 +58,12 @@ describe('reference lists: saving from the editor', function () {
       new ReferenceListDiagnostics(),
       async (name) => {
         prompts.push(name);
+        seen.push('ask');
         return choice;
       },
       async (server, mine) => {
         compared.push([server.toString(), mine.toString()]);
+        seen.push('compare');
       },
     );
   });
@@ -100,28 +105,34 @@ describe('reference lists: saving from the editor', function () {
     assert.ok(stat.mtime > 0);
   });
 
-  it('asks before replacing a list someone else changed since it was opened; cancel keeps both', async () => {
+  it('shows both versions, then asks, before replacing a list someone else changed; cancel keeps both', async () => {
     const uri = listUri('admin_users');
     await files.readFile(uri);
     await call(sb, 'PATCH', `/v2/lists${qs({ update_mask: 'list.lines' })}`, {
       body: { name: 'admin_users', lines: ['someone.else'] },
     });
     await assert.rejects(files.writeFile(uri, text(['mine'])), /changed on the server since you opened it/);
+    assert.deepEqual(seen, ['compare', 'ask'], 'the comparison is on screen before the question');
     assert.deepEqual(prompts, ['admin_users']);
+    assert.match(compared[0][0], /^cloudbench-list-server:/);
+    assert.equal(compared[0][1], uri.toString());
+    assert.equal(files.serverCopy(listUri('admin_users')), 'someone.else\n');
+    assert.deepEqual(await serverLines('admin_users'), ['someone.else']);
+    // Cancelled: the next save shows both versions and asks again.
+    await assert.rejects(files.writeFile(uri, text(['mine'])), /changed on the server since you opened it/);
+    assert.deepEqual(seen, ['compare', 'ask', 'compare', 'ask']);
     assert.deepEqual(await serverLines('admin_users'), ['someone.else']);
   });
 
-  it('compare shows the server version beside the edit and refuses this save; the next save goes through', async () => {
+  it('merge first refuses this save; the merged text saves next without another question', async () => {
     const uri = listUri('admin_users');
     await files.readFile(uri);
     await call(sb, 'PATCH', `/v2/lists${qs({ update_mask: 'list.lines' })}`, {
       body: { name: 'admin_users', lines: ['someone.else'] },
     });
-    choice = 'compare';
+    choice = 'merge';
     await assert.rejects(files.writeFile(uri, text(['mine'])), /Merge what you need/);
-    assert.equal(compared.length, 1);
-    assert.match(compared[0][0], /^cloudbench-list-server:/);
-    assert.equal(files.serverCopy(listUri('admin_users')), 'someone.else\n');
+    assert.deepEqual(seen, ['compare', 'ask']);
     assert.deepEqual(await serverLines('admin_users'), ['someone.else']);
     await files.writeFile(uri, text(['someone.else', 'mine']));
     assert.deepEqual(await serverLines('admin_users'), ['someone.else', 'mine']);
@@ -136,6 +147,7 @@ describe('reference lists: saving from the editor', function () {
     });
     choice = 'overwrite';
     await files.writeFile(uri, text(['10.10.0.0/16', '10.30.0.0/16']));
+    assert.deepEqual(seen, ['compare', 'ask'], 'never overwritten before both versions were shown');
     assert.deepEqual(await serverLines('corp_networks'), ['10.10.0.0/16', '10.30.0.0/16']);
   });
 

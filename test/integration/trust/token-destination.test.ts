@@ -223,6 +223,44 @@ describe('token destinations: the product path never sends a credential to a ref
     }
   });
 
+  it('asks before the first call with the exact host; "Allow and Remember" stores it at user level and is not asked again', async () => {
+    const vscode = require('vscode') as typeof Vscode;
+    const asked: string[] = [];
+    const stored: Array<[string, unknown, unknown]> = [];
+    const window = vscode.window as unknown as { showWarningMessage: (...a: unknown[]) => Promise<unknown> };
+    const config = vscode.workspace.getConfiguration('cloudbench') as unknown as {
+      update: (key: string, value: unknown, target: unknown) => Promise<void>;
+    };
+    const originalAsk = window.showWarningMessage;
+    const originalUpdate = config.update;
+    const before = https.requests.length;
+    window.showWarningMessage = async (text: unknown) => {
+      asked.push(String(text));
+      // Nothing has reached the host while the question is on screen.
+      assert.equal(https.requests.length, before);
+      return 'Allow and Remember';
+    };
+    config.update = async (key, value, target) => {
+      stored.push([key, value, target]);
+    };
+    try {
+      const connection = connect({ 'endpoints.apiKeys': `https://${host}:${https.port}`, allowedTokenHosts: [] });
+      process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = '0'; // the recorder's throw-away certificate
+      const keys = clients(connection).keys;
+      await keys.lookupKey(KEY_STRING).catch(() => undefined);
+      await keys.lookupKey(KEY_STRING).catch(() => undefined);
+      assert.deepEqual(asked, [`Send your Google credentials to ${host}:${https.port}?`], 'asked once');
+      assert.deepEqual(stored, [['allowedTokenHosts', [`${host}:${https.port}`], vscode.ConfigurationTarget.Global]]);
+      const arrived = https.requests.slice(before);
+      assert.equal(arrived.length, 2);
+      assert.ok(arrived.every((r) => r.headers['authorization'] === `Bearer ${SECRET_TOKEN}`));
+    } finally {
+      window.showWarningMessage = originalAsk;
+      config.update = originalUpdate;
+      https.requests.length = before; // keep the other tests' leak check meaningful
+    }
+  });
+
   it('is the check that stops it: with the host allowed at user level the same call arrives with the token', async () => {
     const connection = connect({
       'endpoints.apiKeys': `https://${host}:${https.port}`,

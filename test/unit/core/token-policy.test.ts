@@ -187,6 +187,21 @@ describe('token policy: where a Google credential may go', () => {
       assert.equal(asked[0]?.universeDomain, 'googleapis.com');
     });
 
+    it('remembers a yes per host and port for the session, and asks about another port', async () => {
+      const p = policy(true);
+      await p.authorize('https://gw.corp.example:9443/a');
+      await p.authorize('https://gw.corp.example:9443/later');
+      assert.equal(asked.length, 1, 'asked once, before the first call');
+      await p.authorize('https://gw.corp.example:9444/a');
+      assert.deepEqual(
+        asked.map((r) => r.display),
+        ['gw.corp.example:9443', 'gw.corp.example:9444'],
+      );
+      p.reset();
+      await p.authorize('https://gw.corp.example:9443/a');
+      assert.equal(asked.length, 3, 'asked again once the settings changed');
+    });
+
     it('remembers a no for the session, so a refresh does not ask again', async () => {
       const p = policy(false);
       await assert.rejects(p.authorize('https://evil.example'), TokenDestinationError);

@@ -49,6 +49,11 @@ export const VALID_QUERIES: readonly string[] = [
   'principal.hostname = "a\\"quoted\\""',
   'target.hostname = /^(?P<sub>[a-z]+)\\.example\\.com$/',
   're.regex(principal.hostname, `(?i)^WS-`)',
+  'if(math.random() >= 0 and math.random() < 1) = true',
+  'metadata.event_type >= "USER_UNCATEGORIZED" and metadata.event_type <= "USER_RESOURCE_DELETION"',
+  're.capture(principal.hostname, ".*") = target.hostname',
+  '$ip = principal.ip\ntarget.user.userid = $userid',
+  'if(network.sent_bytes > 1000000 or (target.port = 22 and not principal.hostname = /^bastion/), "alert", "ok") = "alert"',
 ];
 
 export interface BrokenQuery {
@@ -110,7 +115,6 @@ export const BROKEN_QUERIES: readonly BrokenQuery[] = [
   { query: 'principal = "x"', at: 'principal', code: 'message-compare' },
   { query: 'metadata.eventType = "USER_LOGIN"', at: 'eventType', code: 'unknown-field' },
   { query: 'principal.hostname = "x" nocase nocase', at: 32 },
-  { query: 'metadata.event_type > "USER_LOGIN"', at: '>', code: 'enum-operator' },
   { query: 'principal.ip in %', at: '%' },
   { query: 'net.ip_in_range_cidr(principal.ip, "10.0.0.0/33")', at: '"10.0.0.0/33"', code: 'bad-cidr' },
   { query: 'strings.to_lower(principal.hostname)', at: 'strings.to_lower', code: 'not-a-condition' },
@@ -125,6 +129,34 @@ export const BROKEN_QUERIES: readonly BrokenQuery[] = [
     code: 'bad-aggregate',
   },
   { query: 'network.dns.response = "yes"', at: '"yes"', code: 'type-mismatch' },
+  // invalid forms ../shared/reference/udm-syntax.md and udm-functions.md document
+  { query: 'target.port = "80"', at: '"80"', code: 'type-mismatch' },
+  { query: 'network.ip_protocol = "TCP" nocase', at: 'nocase', code: 'bad-nocase' },
+  { query: '$h = strings.concat("a", "b")', at: 'strings', code: 'placeholder-constant' },
+  { query: '$outcome = principal.hostname', at: '$outcome', code: 'keyword-variable' },
+  { query: '$count = principal.hostname\nmatch:\n  $count', at: '$count', code: 'keyword-variable' },
+  { query: 'any principal.hostname = "x"', at: 'any', code: 'quantifier' },
+  { query: 'principal.ip[-1] = "10.0.0.1"', at: '-1', code: 'bad-index' },
+  { query: 'principal.ip[1.5] = "10.0.0.1"', at: '1.5', code: 'bad-index' },
+  { query: 'principal.hostname[0] = "x"', at: 19, code: 'bad-index' },
+  { query: 're.capture(principal.hostname, "(a)(b)") = "a"', at: '"(a)(b)"', code: 'capture-groups' },
+  { query: 'principal.hostname = "x"\noutcome:\n  $g = group(principal.ip)', at: 'group', code: 'group-placement' },
+  {
+    query:
+      'network.sent_bytes > 10485760\noutcome:\n  $bytes = cast.as_int(network.sent_bytes)\n  $n = count(metadata.id)',
+    at: 'cast.as_int',
+    code: 'mixed-outcome',
+  },
+  {
+    query: 'network.sent_bytes > 10485760\noutcome:\n  $n = count(metadata.id) + network.sent_bytes',
+    at: 'count(',
+    code: 'mixed-outcome',
+  },
+  {
+    query: '$h = principal.hostname\nmatch:\n  $h\noutcome:\n  $n = count(metadata.id) + network.sent_bytes',
+    at: 'count(',
+    code: 'missing-aggregate',
+  },
 ];
 
 /** A statistics query with every section udm-syntax.md documents, one section per line. */
@@ -135,15 +167,15 @@ export const FULL_STATISTICS_QUERY = [
   'match:',
   '  $host, target.ip by 1h',
   'outcome:',
-  '  $count = count(metadata.id)',
+  '  $event_count = count(metadata.id)',
   '  $bytes = math.round(sum(network.sent_bytes) / 1024, 1)',
   '  $first = earliest(metadata.event_timestamp)',
   'condition:',
-  '  $count > 5 and $bytes > 100',
+  '  $event_count > 5 and $bytes > 100',
   'dedup:',
   '  target.hostname',
   'order:',
-  '  $count desc',
+  '  $event_count desc',
   'limit:',
   '  20',
 ].join('\n');

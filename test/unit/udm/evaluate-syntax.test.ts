@@ -49,3 +49,34 @@ describe('UDM evaluator: the documented syntax in the filter', () => {
     });
   }
 });
+
+describe('UDM evaluator: enum order, function results against fields, placeholders on the right', () => {
+  const login = { metadata: { eventType: 'USER_LOGIN' }, principal: { hostname: 'web' }, target: { hostname: 'web' } };
+  const dns = { metadata: { eventType: 'NETWORK_DNS' }, principal: { hostname: 'web' }, target: { hostname: 'db' } };
+  const holds = (q: string): boolean[] => {
+    const c = compileQuery(q);
+    assert.deepEqual(
+      c.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+      [],
+      q,
+    );
+    return [login, dns].map((ev) => c.matches(ev));
+  };
+
+  it('orders enum values by their schema number (USER_* between 15000 and 15014)', () => {
+    assert.deepEqual(
+      holds('metadata.event_type >= "USER_UNCATEGORIZED" and metadata.event_type <= "USER_RESOURCE_DELETION"'),
+      [true, false],
+    );
+    assert.deepEqual(holds('metadata.event_type > "USER_LOGIN"'), [false, true]);
+  });
+
+  it('compares a function result with a field', () => {
+    assert.deepEqual(holds('re.capture(principal.hostname, ".*") = target.hostname'), [true, false]);
+  });
+
+  it('reads `field = $name` as a definition when $name is defined nowhere else', () => {
+    assert.deepEqual(holds('target.hostname = $h\nprincipal.hostname = $h'), [true, false]);
+    assert.deepEqual(holds('target.user.userid = $userid\nprincipal.hostname = "web"'), [true, true]);
+  });
+});

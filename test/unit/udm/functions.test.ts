@@ -41,7 +41,7 @@ const SEARCH_EXAMPLES: Record<string, string> = {
   'math.is_increasing': 'math.is_increasing(1716769112, 1716769113, 1716769114) = true',
   'math.log': 'math.log($e.network.sent_bytes) > 20',
   'math.pow': 'math.pow(2.200000, 3) > 10.6479',
-  'math.random': 'math.random() >= 0',
+  'math.random': 'if(math.random() >= 0 and math.random() < 1) = true',
   'math.round': 'math.round(10.7) = 11',
   'math.sqrt': 'math.sqrt(3) > 1.73205',
   'net.ip_in_range_cidr': 'net.ip_in_range_cidr($e.principal.ip, "192.0.2.0/24")',

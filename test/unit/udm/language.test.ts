@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { analyze, compileQuery, lex, parse } from '../../../src/udm/index';
 import { sectionsByKind } from '../../../src/udm/ast';
+import { knownListMap } from '../../../src/udm/reference-lists';
 import { BROKEN_QUERIES, VALID_QUERIES } from './corpus';
 
 const LISTS = {
@@ -148,6 +149,37 @@ describe('UDM corpus of broken queries', () => {
     const c = compileQuery('principal.hostnme = "x" and metadata.event_type = "USER_LOGON"');
     assert.deepEqual((c.diagnostics[0].data as { replacements: string[] }).replacements[0], 'hostname');
     assert.deepEqual((c.diagnostics[1].data as { replacements: string[] }).replacements[0], '"USER_LOGIN"');
+  });
+
+  it('makes `in regex %` and `in cidr %` on a list of another type an error, plain `in %` a warning', () => {
+    const known = knownListMap([
+      { name: 'hosts', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 2, preview: [] },
+      { name: 'bad_urls', contentType: 'REGEX', size: 2, preview: [] },
+      { name: 'corp_ranges', contentType: 'CIDR', size: 2, preview: [] },
+    ]);
+    const listType = (query: string) =>
+      analyze(query, { knownLists: known })
+        .diagnostics.filter((d) => d.code === 'list-type')
+        .map((d) => [d.severity, d.message]);
+    assert.deepEqual(listType('principal.hostname in regex %hosts'), [
+      ['error', "%hosts is a string list; use 'in %hosts'"],
+    ]);
+    assert.deepEqual(listType('principal.ip in cidr %bad_urls'), [
+      ['error', "%bad_urls is a regular expression list; use 'in regex %bad_urls'"],
+    ]);
+    assert.deepEqual(listType('principal.ip in regex %corp_ranges'), [
+      ['error', "%corp_ranges is a CIDR list; use 'in cidr %corp_ranges'"],
+    ]);
+    assert.deepEqual(listType('target.url in %bad_urls'), [
+      ['warning', "%bad_urls is a regular expression list; use 'in regex %bad_urls'"],
+    ]);
+    for (const ok of [
+      'principal.hostname in %hosts',
+      'target.url in regex %bad_urls',
+      'principal.ip in cidr %corp_ranges',
+    ])
+      assert.deepEqual(listType(ok), [], ok);
+    assert.equal(analyze('principal.hostname in regex %hosts', { knownLists: known }).hasErrors, true);
   });
 
   it('reports unknown reference lists only when lists are known', () => {

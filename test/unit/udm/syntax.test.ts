@@ -125,7 +125,7 @@ describe('UDM statistical sections', () => {
     );
     assert.deepEqual(
       s.outcome!.outcomes.map((o) => o.variable.name),
-      ['count', 'bytes', 'first'],
+      ['event_count', 'bytes', 'first'],
     );
     assert.equal(s.condition!.expr?.type, 'and');
     assert.equal(s.dedup!.keys[0].type, 'field');
@@ -156,6 +156,24 @@ describe('UDM statistical sections', () => {
 
   it('accepts plain per-event outcome values without match:, and placeholders in outcomes', () => {
     assert.deepEqual(codes('network.sent_bytes > 10485760\noutcome:\n  $bytes = network.sent_bytes + 1'), []);
+  });
+
+  it('without match: takes outcome values all per event or all aggregated, and says what to do with a mix', () => {
+    // the SPL-to-YARA-L page's per-event outcome, and the array() page's aggregate without match:
+    assert.deepEqual(codes('network.sent_bytes > 10485760\noutcome:\n  $bytes = cast.as_int(network.sent_bytes)'), []);
+    assert.deepEqual(
+      codes('$event_type = metadata.event_type\noutcome:\n  $event_type_array = array($event_type)'),
+      [],
+    );
+    const mixed = analyze(
+      'network.sent_bytes > 10485760\noutcome:\n  $bytes = cast.as_int(network.sent_bytes)\n  $n = count(metadata.id)',
+    ).diagnostics;
+    assert.deepEqual(
+      mixed.map((d) => d.code),
+      ['mixed-outcome'],
+    );
+    assert.match(mixed[0].message, /\$bytes is a per-event value and \$n an aggregate/);
+    assert.match(mixed[0].message, /Add a match: section to group by, or wrap the value of \$bytes in an aggregate/);
   });
 
   it('reports a rule window, a wrong order, a missing aggregate and condition on a field', () => {

@@ -1,43 +1,105 @@
-// The aggregate functions of the outcome section. Each accumulator takes the values of its argument
-// event by event (every element of a repeated field is a value) and skips nulls: a missing field
-// is null here, as Google documents for avg ("NULL values are ignored"). An empty group therefore
-// counts 0, sums 0, and has no min, max, avg, stddev, earliest or latest (null).
-import { timestampSeconds, toNum } from '../functions';
-import type { AggregateName } from './plan';
+// Aggregates of the outcome: section: their signatures and their evaluation. Each accumulator takes
+// the values of its argument event by event (every element of a repeated field is a value) and
+// skips nulls: a missing field is null here, as Google documents for avg ("NULL values are
+// ignored"). An empty group therefore counts 0, sums 0, and has no min, max, avg, stddev, earliest
+// or latest (null).
+import type { AggregateName } from '../stats/plan';
+import type { Accumulator, AggregateDef } from './types';
+import { timestampSeconds, toNum } from './values';
+
+export type { Accumulator } from './types';
+
+/** Aggregates of the outcome: section. */
+export const AGGREGATES: readonly AggregateDef[] = [
+  {
+    name: 'count',
+    params: [{ name: 'field', type: 'any' }],
+    returns: 'number',
+    doc: 'Number of values in the group.',
+    accumulator: () => new Count(),
+  },
+  {
+    name: 'count_distinct',
+    params: [{ name: 'field', type: 'any' }],
+    returns: 'number',
+    doc: 'Number of distinct values in the group.',
+    accumulator: () => new CountDistinct(),
+  },
+  {
+    name: 'sum',
+    params: [{ name: 'field', type: 'number' }],
+    returns: 'number',
+    doc: 'Sum of the values.',
+    accumulator: () => new Sum(),
+  },
+  {
+    name: 'min',
+    params: [{ name: 'field', type: 'number' }],
+    returns: 'number',
+    doc: 'Smallest value.',
+    accumulator: () => new Extreme(-1),
+  },
+  {
+    name: 'max',
+    params: [{ name: 'field', type: 'number' }],
+    returns: 'number',
+    doc: 'Largest value.',
+    accumulator: () => new Extreme(1),
+  },
+  {
+    name: 'avg',
+    params: [{ name: 'field', type: 'number' }],
+    returns: 'number',
+    doc: 'Mean of the values.',
+    accumulator: () => new Mean(),
+  },
+  {
+    name: 'stddev',
+    params: [{ name: 'field', type: 'number' }],
+    returns: 'number',
+    doc: 'Standard deviation of the values.',
+    accumulator: () => new StdDev(),
+  },
+  {
+    name: 'array',
+    params: [{ name: 'field', type: 'any' }],
+    returns: 'array',
+    doc: 'All values (at most 25).',
+    accumulator: () => new ArrayOf(false),
+  },
+  {
+    name: 'array_distinct',
+    params: [{ name: 'field', type: 'any' }],
+    returns: 'array',
+    doc: 'Distinct values (at most 25).',
+    accumulator: () => new ArrayOf(true),
+  },
+  {
+    name: 'earliest',
+    params: [{ name: 'timestamp', type: 'timestamp' }],
+    returns: 'number',
+    doc: 'Earliest timestamp, epoch seconds.',
+    accumulator: () => new TimeExtreme(-1),
+  },
+  {
+    name: 'latest',
+    params: [{ name: 'timestamp', type: 'timestamp' }],
+    returns: 'number',
+    doc: 'Latest timestamp, epoch seconds.',
+    accumulator: () => new TimeExtreme(1),
+  },
+];
 
 /** array and array_distinct keep at most this many values (Google's documented limit). */
 export const ARRAY_LIMIT = 25;
 
-export interface Accumulator {
-  add(value: unknown): void;
-  result(): unknown;
-}
+const ACCUMULATORS = new Map(AGGREGATES.map((a) => [a.name, a.accumulator]));
 
+/** A fresh accumulator for the aggregate `name`. */
 export function createAccumulator(name: AggregateName): Accumulator {
-  switch (name) {
-    case 'count':
-      return new Count();
-    case 'count_distinct':
-      return new CountDistinct();
-    case 'sum':
-      return new Sum();
-    case 'min':
-      return new Extreme(-1);
-    case 'max':
-      return new Extreme(1);
-    case 'avg':
-      return new Mean();
-    case 'stddev':
-      return new StdDev();
-    case 'array':
-      return new ArrayOf(false);
-    case 'array_distinct':
-      return new ArrayOf(true);
-    case 'earliest':
-      return new TimeExtreme(-1);
-    case 'latest':
-      return new TimeExtreme(1);
-  }
+  const make = ACCUMULATORS.get(name);
+  if (!make) throw new Error(`No accumulator for the aggregate ${name}`);
+  return make();
 }
 
 /** A numeric reading of a value, or undefined when it has none (text such as "abc"). */

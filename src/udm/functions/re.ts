@@ -1,0 +1,121 @@
+// re: regular expressions in RE2 syntax (translated to JavaScript by ../regex.ts).
+import { findRe2Problem, translateRegex } from '../regex';
+import { defineFamily, param, type ArgCheck } from './types';
+import { toStr } from './values';
+
+function regexOf(pattern: unknown): RegExp | undefined {
+  return translateRegex(toStr(pattern), false).regex;
+}
+
+function regexFor(pattern: unknown, global = false): RegExp | undefined {
+  const r = regexOf(pattern);
+  return r && global ? new RegExp(r.source, `${r.flags.replace('g', '')}g`) : r;
+}
+
+/** A pattern written as a string literal must be valid RE2. */
+const checkPatternArg: ArgCheck = (args, report) => {
+  const pat = args[1];
+  if (pat?.type !== 'string') return;
+  const p = findRe2Problem(pat.value);
+  if (p) report(p.message, pat, 're2');
+};
+
+/** Capturing groups of an RE2 pattern: `(`, `(?P<name>` and `(?<name>`, outside classes and escapes. */
+export function captureGroups(pattern: string): number {
+  let n = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      if (pattern[i + 1] === '^') i++;
+      if (pattern[i + 1] === ']') i++;
+      continue;
+    }
+    if (c !== '(') continue;
+    if (pattern[i + 1] !== '?') n++;
+    else if (pattern[i + 2] === 'P' && pattern[i + 3] === '<') n++;
+    else if (pattern[i + 2] === '<' && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') n++;
+  }
+  return n;
+}
+
+/** re.capture returns one group: a pattern with two or more is a compile error. */
+const checkCaptureArg: ArgCheck = (args, report) => {
+  checkPatternArg(args, report);
+  const pat = args[1];
+  if (pat?.type !== 'string') return;
+  const groups = captureGroups(pat.value);
+  if (groups > 1)
+    report(
+      `re.capture returns one capture group, and this pattern has ${groups}: make the others non-capturing with (?:...), or use re.capture_all`,
+      pat,
+      'capture-groups',
+    );
+};
+
+export const RE = defineFamily('re', [
+  {
+    name: 're.capture',
+    params: [param('stringText', 'STRING'), param('regex', 'STRING')],
+    returns: 'STRING',
+    where: 'Search, Rules',
+    example: '"google.com" = re.capture($e.network.email.from , "@(.*)")',
+    notes: 'At most one capture group; two or more is a compiler error.',
+    checkArgs: checkCaptureArg,
+    evaluate: ([text, pattern]) => {
+      const m = regexOf(pattern)?.exec(toStr(text));
+      return m ? (m[1] ?? m[0]) : '';
+    },
+  },
+  {
+    name: 're.capture_all',
+    params: [param('stringText', 'STRING'), param('regex', 'STRING')],
+    returns: 'ARRAY_STRINGS',
+    where: 'Search, Rules',
+    example:
+      '$path_component_5 = arrays.index_to_str(re.capture_all(principal.process.command_line, `[s=\'"]([^\'"=s]*.conf)`), 4)',
+    notes: 'The documented search sample also needs arrays.index_to_str and backquoted strings.',
+    evaluate: ([text, pattern]) => {
+      const r = regexFor(pattern, true);
+      if (!r) return [];
+      return [...toStr(text).matchAll(r)].map((m) => m[1] ?? m[0]);
+    },
+  },
+  {
+    name: 're.regex',
+    params: [param('field', 'STRING'), param('regex', 'STRING')],
+    returns: 'BOOL',
+    where: 'Search, Rules',
+    example: 're.regex($e.principal.hostname, "google")',
+    notes: 'Equivalent to $e.field = /regex/. Accepts a trailing nocase.',
+    checkArgs: checkPatternArg,
+    evaluate: ([text, pattern]) => regexOf(pattern)?.test(toStr(text)) ?? false,
+  },
+  {
+    name: 're.replace',
+    params: [param('stringText', 'STRING'), param('replaceRegex', 'STRING'), param('replacementText', 'STRING')],
+    returns: 'STRING',
+    where: 'Search, Rules',
+    example: '"email@google.org" = re.replace($e.network.email.from, "com", "org")',
+    checkArgs: checkPatternArg,
+    evaluate: ([text, pattern, repl]) => {
+      const r = regexFor(pattern, true);
+      if (!r) return toStr(text);
+      return toStr(text).replace(
+        r,
+        toStr(repl)
+          .replace(/\$/g, '$$$$')
+          .replace(/\\(\d)/g, '$$$1'),
+      );
+    },
+  },
+]);

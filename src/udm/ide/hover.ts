@@ -1,0 +1,162 @@
+/** Hover: fields (type, proto message), functions (signature, example), keywords, enums, lists. */
+import { type Hover, MarkupKind, type Range } from 'vscode-languageserver-types';
+import { findConditional } from '../conditional';
+import { findAggregate, findFunction, type AggregateDef, type FunctionDef } from '../functions';
+import type { Analysis } from '../index';
+import type { Token } from '../lexer';
+import { knownFromEntries, type KnownReferenceList, type KnownReferenceLists } from '../reference-lists';
+import { enumName, enumValues, resolvePath, rootFields } from '../schema';
+import { describePlaceholder, fieldBefore, tokenIndexBefore } from './analysis';
+import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc, paramDocs } from './docs';
+
+export function hover(
+  a: Analysis,
+  position: { line: number; character: number },
+  referenceLists: Record<string, string[]> | KnownReferenceLists = {},
+): Hover | null {
+  const offset = a.lines.offset(position);
+  const { tokens } = a.parse;
+  const i = tokenIndexBefore(tokens, offset + 1);
+  if (i < 0) return null;
+  const t = tokens[i];
+  if (offset < t.start || offset > t.end) return null;
+  const range = a.lines.range(t.start, t.end);
+  if (t.kind === 'ident') {
+    // The dotted chain around this identifier.
+    const segs: Token[] = [t];
+    let j = i - 1;
+    while (
+      j >= 1 &&
+      tokens[j].kind === 'dot' &&
+      tokens[j - 1].kind === 'ident' &&
+      tokens[j - 1].end === tokens[j].start &&
+      tokens[j].end === tokens[j + 1].start
+    ) {
+      segs.unshift(tokens[j - 1]);
+      j -= 2;
+    }
+    const lower = t.value.toLowerCase();
+    let k = i + 1;
+    const after: Token[] = [];
+    while (
+      k + 1 < tokens.length &&
+      tokens[k].kind === 'dot' &&
+      tokens[k + 1].kind === 'ident' &&
+      tokens[k].start === tokens[k - 1].end
+    ) {
+      after.push(tokens[k + 1]);
+      k += 2;
+    }
+    const fullName = [...segs, ...after].map((s) => s.value).join('.');
+    if (tokens[k]?.kind === 'lparen' && tokens[k].start === tokens[k - 1].end) {
+      const fn: FunctionDef | AggregateDef | undefined =
+        findFunction(fullName) ?? findAggregate(fullName) ?? findConditional(fullName);
+      if (fn)
+        return {
+          contents: {
+            kind: MarkupKind.Markdown,
+            value: `${functionDoc(fn)}${paramDocs(fn)}`,
+          },
+          range: a.lines.range(segs[0].start, tokens[k - 1].end),
+        };
+      return null;
+    }
+    if (segs.length === 1 && after.length === 0) {
+      const doc = KEYWORD_DOCS[t.value.toUpperCase()] ?? KEYWORD_DOCS[lower];
+      if (
+        doc &&
+        (['and', 'or', 'not'].includes(lower) || tokens[i + 1]?.kind === 'colon' || !rootFields().has(lower))
+      ) {
+        return {
+          contents: {
+            kind: MarkupKind.Markdown,
+            value: `**${tokens[i + 1]?.kind === 'colon' ? `${lower}:` : t.value}** — ${doc}`,
+          },
+          range,
+        };
+      }
+      const prevTok = tokens[i - 1];
+      if (prevTok?.kind === 'op') {
+        const f = fieldBefore(a, i - 2);
+        const en = f && enumName(f.type);
+        if (en) return enumHover(en, t.value, range);
+      }
+    }
+    const path = segs.map((s) => s.value);
+    const cleaned = path.length > 1 && path[0] === 'udm' ? path.slice(1) : path;
+    const r = resolvePath(cleaned);
+    if (r.errorIndex >= 0 && r.errorIndex < cleaned.length) return null;
+    const f = r.fields[r.fields.length - 1];
+    if (!f)
+      return r.freeForm
+        ? {
+            contents: { kind: MarkupKind.Markdown, value: `\`${cleaned.join('.')}\` — free-form key of a Struct` },
+            range,
+          }
+        : null;
+    return {
+      contents: { kind: MarkupKind.Markdown, value: `**${cleaned.join('.')}**\n\n${fieldDoc(f)}` },
+      range: a.lines.range(segs[0].start, t.end),
+    };
+  }
+  if (t.kind === 'string') {
+    const op = tokens[i - 1];
+    if (op?.kind === 'op') {
+      const f = fieldBefore(a, i - 2);
+      const en = f && enumName(f.type);
+      if (en) return enumHover(en, t.value, range);
+    }
+    return null;
+  }
+  if (t.kind === 'variable') {
+    return {
+      contents: { kind: MarkupKind.Markdown, value: `**$${t.value}** ${describePlaceholder(a, t.value)}` },
+      range,
+    };
+  }
+  if (t.kind === 'reflist') {
+    let known: KnownReferenceList | undefined;
+    const isMap = isListMap(referenceLists);
+    if (isListMap(referenceLists)) known = referenceLists.get(t.value);
+    else if (Object.prototype.hasOwnProperty.call(referenceLists, t.value)) {
+      const entries: string[] = referenceLists[t.value];
+      known = knownFromEntries({ [t.value]: entries }).get(t.value);
+    }
+    return {
+      contents: {
+        kind: MarkupKind.Markdown,
+        value: known
+          ? listDoc(known)
+          : isMap
+            ? `**%${t.value}**: no reference list of this name is known`
+            : `**%${t.value}**: reference list`,
+      },
+      range,
+    };
+  }
+  if (t.kind === 'regex') {
+    return {
+      contents: {
+        kind: MarkupKind.Markdown,
+        value: 'Regular expression (RE2 syntax), matched anywhere in the value. Add `nocase` to ignore case.',
+      },
+      range,
+    };
+  }
+  return null;
+}
+
+function enumHover(en: string, value: string, range: Range): Hover {
+  const hit = enumValues(en).find(([n]) => n === value);
+  return {
+    contents: {
+      kind: MarkupKind.Markdown,
+      value: hit ? `\`${en}.${hit[0]}\` = ${hit[1]}` : `Not a value of \`${en}\``,
+    },
+    range,
+  };
+}
+
+function isListMap(x: unknown): x is ReadonlyMap<string, KnownReferenceList> {
+  return x instanceof Map;
+}

@@ -1,0 +1,155 @@
+import { FUNCTION_NAMESPACES } from '../functions';
+import type { Analysis } from '../index';
+import type { Token } from '../lexer';
+import { outcomeItems } from './analysis';
+
+export const SEMANTIC_TOKEN_TYPES = [
+  'keyword',
+  'operator',
+  'string',
+  'number',
+  'regexp',
+  'variable',
+  'property',
+  'function',
+  'enumMember',
+  'comment',
+  'namespace',
+  'parameter',
+] as const;
+export const SEMANTIC_TOKEN_MODIFIERS = ['deprecated', 'readonly', 'declaration'] as const;
+type SemType = (typeof SEMANTIC_TOKEN_TYPES)[number];
+
+const KEYWORDS = new Set([
+  'and',
+  'or',
+  'not',
+  'in',
+  'nocase',
+  'regex',
+  'cidr',
+  'any',
+  'all',
+  'asc',
+  'desc',
+  'true',
+  'false',
+]);
+
+export interface ClassifiedToken {
+  start: number;
+  end: number;
+  type: SemType;
+  modifiers: number;
+}
+
+const WINDOW_WORDS = new Set(['by', 'over', 'every', 'first']);
+
+/** Classifies every token; the TextMate grammar mirrors these categories. */
+export function classify(a: Analysis): ClassifiedToken[] {
+  const { tokens } = a.parse;
+  const out: ClassifiedToken[] = [];
+  const sectionStarts = new Set(a.parse.query.sections.map((s) => s.keyword.start));
+  if (a.parse.query.events) sectionStarts.add(a.parse.query.events.start);
+  // `by`, `over`, `every`, `first` of a match: window are keywords there (and only there).
+  const windowSpans: Array<{ start: number; end: number }> = [];
+  for (const s of a.parse.query.sections) if (s.kind === 'match' && s.window) windowSpans.push(s.window);
+  const deprecatedSegments = new Set<number>();
+  for (const [node, facts] of a.check.facts) {
+    const offset = node.segments.length - facts.path.length;
+    facts.fields.forEach((f, i) => {
+      if (f.deprecated) deprecatedSegments.add(node.segments[i + offset].start);
+    });
+  }
+  const assignTargets = new Set<number>();
+  for (const def of a.check.placeholders.values()) assignTargets.add(def.variable.start);
+  for (const o of outcomeItems(a)) assignTargets.add(o.variable.start);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    let type: SemType | undefined;
+    let modifiers = 0;
+    switch (t.kind) {
+      case 'string':
+        type = 'string';
+        break;
+      case 'number':
+        type = 'number';
+        break;
+      case 'regex':
+        type = 'regexp';
+        break;
+      case 'op':
+        type = 'operator';
+        break;
+      case 'variable':
+        type = 'variable';
+        if (assignTargets.has(t.start)) modifiers |= 4;
+        break;
+      case 'reflist':
+        type = 'parameter';
+        modifiers |= 2;
+        break;
+      case 'minus':
+        type = tokens[i + 1]?.kind === 'number' ? 'number' : 'operator';
+        break;
+      case 'ident': {
+        const next = tokens[i + 1];
+        const prev = tokens[i - 1];
+        const lower = t.value.toLowerCase();
+        const dottedBefore = prev?.kind === 'dot' && prev.end === t.start;
+        const dottedAfter = next?.kind === 'dot' && next.start === t.end;
+        if (sectionStarts.has(t.start)) type = 'keyword';
+        else if (WINDOW_WORDS.has(lower) && windowSpans.some((w) => w.start <= t.start && t.end <= w.end))
+          type = 'keyword';
+        else if (!dottedBefore && !dottedAfter && KEYWORDS.has(lower)) type = 'keyword';
+        else if (next?.kind === 'lparen' && next.start === t.end) type = 'function';
+        else if (dottedAfter && FUNCTION_NAMESPACES.includes(t.value) && callAhead(tokens, i)) type = 'namespace';
+        else if (!dottedBefore && !dottedAfter && prev?.kind === 'op') type = 'enumMember';
+        else {
+          type = 'property';
+          if (deprecatedSegments.has(t.start)) modifiers |= 1;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    if (type) out.push({ start: t.start, end: t.end, type, modifiers });
+  }
+  for (const c of a.parse.comments) out.push({ start: c.start, end: c.end, type: 'comment', modifiers: 0 });
+  out.sort((x, y) => x.start - y.start);
+  return out;
+}
+
+function callAhead(tokens: Token[], i: number): boolean {
+  let k = i + 1;
+  while (tokens[k]?.kind === 'dot' && tokens[k + 1]?.kind === 'ident') k += 2;
+  return tokens[k]?.kind === 'lparen';
+}
+
+/** LSP relative encoding; tokens spanning lines (block comments) are split per line. */
+export function semanticTokens(a: Analysis): number[] {
+  const data: number[] = [];
+  let lastLine = 0;
+  let lastChar = 0;
+  const emit = (line: number, char: number, length: number, type: number, mods: number): void => {
+    if (length <= 0) return;
+    data.push(line - lastLine, line === lastLine ? char - lastChar : char, length, type, mods);
+    lastLine = line;
+    lastChar = char;
+  };
+  for (const t of classify(a)) {
+    const typeIndex = SEMANTIC_TOKEN_TYPES.indexOf(t.type);
+    const s = a.lines.position(t.start);
+    const e = a.lines.position(t.end);
+    if (s.line === e.line) emit(s.line, s.character, e.character - s.character, typeIndex, t.modifiers);
+    else {
+      for (let l = s.line; l <= e.line; l++) {
+        const from = l === s.line ? s.character : 0;
+        const to = l === e.line ? e.character : a.lines.lineEnd(l) - a.lines.lineStart(l);
+        emit(l, from, to - from, typeIndex, t.modifiers);
+      }
+    }
+  }
+  return data;
+}
