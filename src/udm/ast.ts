@@ -287,7 +287,7 @@ export interface OutcomeSection extends SectionBase {
   outcomes: OutcomeItem[];
 }
 
-/** `condition: $count > 5 and $bytes > 100`: a boolean expression over match:/outcome: variables. */
+/** `condition: $event_count > 5 and $bytes > 100`: a boolean expression over match:/outcome: variables. */
 export interface ConditionSection extends SectionBase {
   kind: 'condition';
   expr: Expr | null;
@@ -306,7 +306,7 @@ export interface OrderItem extends Span {
   direction?: { value: 'asc' | 'desc' } & Span;
 }
 
-/** `order: $count desc, $host asc` */
+/** `order: $event_count desc, $host asc` */
 export interface OrderSection extends SectionBase {
   kind: 'order';
   order: OrderItem[];

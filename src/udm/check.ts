@@ -4,6 +4,7 @@ import type {
   CompareExpr,
   Expr,
   FieldNode,
+  NumberNode,
   Operand,
   OutcomeItem,
   Query,
@@ -178,6 +179,7 @@ class Checker {
       (e.left.type === 'field' || e.left.type === 'call' || e.left.type === 'arith') &&
       !this.placeholders.has(e.right.name)
     ) {
+      this.checkVariableName(e.right);
       this.placeholders.set(e.right.name, {
         type: 'assign',
         variable: e.right,
@@ -318,6 +320,15 @@ class Checker {
         return;
       }
       case 'assign': {
+        this.checkVariableName(e.variable);
+        if (e.value.type !== 'field' && !readsEvent(e.value))
+          this.report(
+            'error',
+            `$${e.variable.name} must take its value from an event field, e.g. $${e.variable.name} = strings.concat(principal.hostname, "x")`,
+            e.value.start,
+            e.value.end,
+            'placeholder-constant',
+          );
         if (e.value.type === 'field') {
           const f = this.operand(e.value);
           if (f && f.kind === 'message') {
@@ -446,6 +457,10 @@ class Checker {
           }
         }
       }
+      for (let i = 0; i < r.fields.length; i++) {
+        const index = node.segments[i + offset].index;
+        if (index) this.checkIndex(index, r.fields[i], path.slice(0, i + 1).join('.'));
+      }
       if (node.key) {
         // Keyed access changes the value's kind, so this node gets its own facts.
         facts = { ...facts };
@@ -562,8 +577,8 @@ class Checker {
     }
     if (e.quantifier && leftFacts && !leftFacts.repeated && !leftFacts.unknown) {
       this.report(
-        'warning',
-        `'${e.quantifier.kind}' has no effect: ${leftFacts.key} is not a repeated field`,
+        'error',
+        `'${e.quantifier.kind}' applies to repeated fields; ${leftFacts.key} holds one value: remove '${e.quantifier.kind}'`,
         e.quantifier.start,
         e.quantifier.end,
         'quantifier',
@@ -651,6 +666,14 @@ class Checker {
           );
           return;
         }
+        if (e.nocase)
+          this.report(
+            'error',
+            `'nocase' does not apply to enum field ${name}: enum values are upper-case names, compared exactly`,
+            e.nocase.start,
+            e.nocase.end,
+            'bad-nocase',
+          );
         // Ordering comparisons (`>=`, `<`...) compare enum values by their number in the schema.
         if (lit === 'number' || lit === 'bool') {
           this.report(
@@ -695,6 +718,15 @@ class Checker {
               right.start,
               right.end,
               'type-mismatch',
+            );
+          } else {
+            this.report(
+              'error',
+              `Type mismatch: ${name} is a number (${typeLabel(f.type)}); write ${v.trim()} without quotes`,
+              right.start,
+              right.end,
+              'type-mismatch',
+              { replacements: [v.trim()] },
             );
           }
           return;
@@ -907,6 +939,40 @@ class Checker {
     }
     fn.checkArgs?.(call.args, (message, at, code) => this.report('error', message, at.start, at.end, code));
     return fn.returns;
+  }
+
+  /** `principal.ip[0]`: a whole number from 0, on a repeated field. */
+  private checkIndex(index: NumberNode, field: FieldInfo, key: string): void {
+    if (!Number.isInteger(index.value) || index.value < 0)
+      this.report(
+        'error',
+        `An index counts elements from 0: write a whole number such as [0], not [${index.raw}]`,
+        index.start,
+        index.end,
+        'bad-index',
+      );
+    else if (!field.repeated)
+      this.report(
+        'error',
+        `${key} holds one value; [${index.raw}] applies to repeated fields: remove it`,
+        index.start,
+        index.end,
+        'bad-index',
+      );
+  }
+
+  /** Keywords of the language may not name a variable (`$outcome`, `$count`). */
+  private checkVariableName(v: VariableNode): void {
+    const lower = v.name.toLowerCase();
+    if (VARIABLE_KEYWORDS.has(lower))
+      this.report(
+        'error',
+        `$${v.name} is not a valid name: ${lower} is a keyword of the language; choose another, e.g. $${lower}_value`,
+        v.start,
+        v.end,
+        'keyword-variable',
+        { replacements: [`$${lower}_value`] },
+      );
   }
 
   /** `if(condition)` is a bool; `if(condition, then, else)` has the type of its branches. */
@@ -1126,6 +1192,7 @@ class Checker {
           );
         }
         outcomeNames.add(o.variable.name);
+        this.checkVariableName(o.variable);
         if (!o.value) continue;
         const aggregates = this.outcomeValue(o.value, false);
         const perEvent = eventValueOutsideAggregate(o.value, this.placeholders, groupNames);
@@ -1160,7 +1227,7 @@ class Checker {
       if (!condition.expr)
         this.report(
           'error',
-          'condition: needs a test of an outcome variable, e.g. $count > 5',
+          'condition: needs a test of an outcome variable, e.g. $event_count > 5',
           condition.keyword.start,
           condition.keyword.end,
           'empty-section',
@@ -1213,7 +1280,7 @@ class Checker {
       if (order.order.length === 0)
         this.report(
           'error',
-          'order: needs a variable, e.g. $count desc',
+          'order: needs a variable, e.g. $event_count desc',
           order.keyword.start,
           order.keyword.end,
           'empty-section',
@@ -1239,6 +1306,14 @@ class Checker {
   private outcomeValue(v: Operand, insideAggregate: boolean): number {
     switch (v.type) {
       case 'call': {
+        if (v.name === 'group')
+          this.report(
+            'error',
+            'group(...) belongs in the filter, assigned to a placeholder that match: then groups by: $ip = group(principal.ip, target.ip)',
+            v.nameSpan.start,
+            v.nameSpan.end,
+            'group-placement',
+          );
         if (isAggregateCall(v)) {
           if (insideAggregate)
             this.report('error', 'Aggregates cannot be nested', v.nameSpan.start, v.nameSpan.end, 'nested-aggregate');
@@ -1412,6 +1487,58 @@ function enumOfType(type: string): string {
 
 /** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */
 export const keepCheckerShape = new Checker({});
+
+/** The keywords udm-syntax.md lists; none may name a variable. */
+const VARIABLE_KEYWORDS = new Set([
+  'rule',
+  'meta',
+  'match',
+  'over',
+  'events',
+  'condition',
+  'outcome',
+  'options',
+  'and',
+  'or',
+  'not',
+  'nocase',
+  'in',
+  'regex',
+  'cidr',
+  'before',
+  'after',
+  'all',
+  'any',
+  'if',
+  'max',
+  'min',
+  'sum',
+  'array',
+  'array_distinct',
+  'count',
+  'count_distinct',
+  'is',
+  'null',
+]);
+
+/** True when a value reads an event field or a placeholder somewhere inside. */
+function readsEvent(v: Operand | null): boolean {
+  if (!v) return false;
+  switch (v.type) {
+    case 'field':
+    case 'variable':
+    case 'condition':
+      return true;
+    case 'call':
+      return v.args.some(readsEvent);
+    case 'arith':
+      return readsEvent(v.left) || readsEvent(v.right);
+    case 'array':
+      return v.items.some(readsEvent);
+    default:
+      return false;
+  }
+}
 
 /** True when an outcome value reads event fields (directly or through a filter placeholder) outside any aggregate. */
 function eventValueOutsideAggregate(

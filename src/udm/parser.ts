@@ -741,15 +741,18 @@ class Parser {
         const open = this.next();
         const inner = this.peek();
         const seg = scratch[count - 1];
-        if (inner.kind === 'number') {
-          this.next();
+        const negative = inner.kind === 'minus' && this.peek(1).kind === 'number' && this.peek(1).start === inner.end;
+        if (inner.kind === 'number' || negative) {
+          // `[-1]` is read whole so the checker can say an index counts from 0
+          if (negative) this.next();
+          const num = this.next();
           indexed = true;
           seg.index = {
             type: 'number',
-            value: Number(inner.value),
-            raw: inner.value,
+            value: negative ? -Number(num.value) : Number(num.value),
+            raw: negative ? `-${num.value}` : num.value,
             start: inner.start,
-            end: inner.end,
+            end: num.end,
           };
         } else if (inner.kind === 'string') {
           this.next();

@@ -14,6 +14,9 @@
 // fromJSON: proto-loader re-parses the descriptor and serialises a FileDescriptorProto for every type,
 // which costs more than the whole rest of a cold start. The objects returned have exactly the shape
 // proto-loader produces (path, originalName, serialisers), so grpc-js clients and servers accept them.
+// Codecs are not generated at run time either: scripts/gen-protos.mjs writes the functions protobufjs'
+// generators produce for every message type of the descriptor to ./generated/codecs.js, and the Root
+// built here uses them (see usePrecompiledCodecs).
 // The light build: the descriptor is JSON, so the .proto parser stays out of the bundles.
 import * as protobuf from 'protobufjs/light';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
@@ -69,21 +72,122 @@ export function loadProtoRoot(): protobuf.Root {
     // require() keeps tsc from inferring a type for the whole descriptor; esbuild inlines the JSON.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const json = require('./aiplatform.json') as protobuf.INamespace;
-    cachedRoot = buildLazyRoot(json);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const generated = require('./generated/codecs.js') as { codecs: Record<string, PrecompiledCodecs> };
+    cachedRoot = buildLazyRoot(json, { precompiled: generated.codecs });
   }
   return cachedRoot;
 }
 
-/** A Root for a JSON descriptor with features resolved and type references left to first use. */
-export function buildLazyRoot(json: protobuf.INamespace & { options?: Record<string, unknown> }): protobuf.Root {
+/** The functions protobufjs generates for one message type, as scripts/gen-protos.mjs writes them out. */
+export interface PrecompiledCodecs {
+  ctor: () => unknown;
+  encode: (writer: unknown, types: unknown[], util: unknown) => protobuf.Type['encode'];
+  decode: (reader: unknown, types: unknown[], util: unknown) => protobuf.Type['decode'];
+  fromObject: (types: unknown[], util: unknown) => protobuf.Type['fromObject'];
+  toObject: (types: unknown[], util: unknown) => protobuf.Type['toObject'];
+}
+
+/**
+ * A Root for a JSON descriptor with type references left to first use. Features (packed encoding,
+ * field presence) are resolved for the whole tree up front, unless precompiled codecs are given:
+ * then only protobufjs' code generators read them, and they are resolved before any of those runs.
+ */
+export function buildLazyRoot(
+  json: protobuf.INamespace & { options?: Record<string, unknown> },
+  options: { precompiled?: Readonly<Record<string, PrecompiledCodecs>> } = {},
+): protobuf.Root {
   const root = new protobuf.Root();
   if (json.options) root.setOptions(json.options);
   root.addJSON(json.nested ?? {});
   if (root.deferred.length)
     throw new Error(`unresolvable extensions in the descriptor: ${root.deferred.map((f) => f.extend).join(', ')}`);
+  if (options.precompiled) {
+    usePrecompiledCodecs();
+    precompiledRoots.set(root, options.precompiled);
+    featuresPending.add(root);
+  } else resolveFeatures(root);
+  return root;
+}
+
+function resolveFeatures(root: protobuf.Root): void {
+  featuresPending.delete(root);
   // A Root's edition is proto2; each file's own edition (proto3 here) was set by addJSON.
   root._resolveFeaturesRecursive('proto2');
-  return root;
+}
+
+/** Roots built with precompiled codecs, and the codecs by full type name (without leading dot). */
+const precompiledRoots = new WeakMap<protobuf.Root, Readonly<Record<string, PrecompiledCodecs>>>();
+/** Roots whose features are not resolved yet (see buildLazyRoot). */
+const featuresPending = new WeakSet<protobuf.Root>();
+let precompiledInstalled = false;
+
+/**
+ * Type.setup and Type.generateConstructor, for types of a Root built with precompiled codecs, take
+ * the generated functions instead of generating them; they are the functions protobufjs would
+ * generate (test/unit/proto/precompiled-codecs.test.ts compares them), so messages behave the same.
+ * Any other type (another Root, a type without precompiled codecs) and verify, which the product
+ * never calls, are generated as before, after the Root's features are resolved.
+ */
+function usePrecompiledCodecs(): void {
+  if (precompiledInstalled) return;
+  precompiledInstalled = true;
+  // The two protobufjs hooks, typed as the plain functions they are (protobufjs calls them as
+  // type.setup() and Type.generateConstructor(type)).
+  const hooks = protobuf.Type as unknown as { generateConstructor: (type: protobuf.Type) => () => unknown };
+  const prototype = protobuf.Type.prototype as unknown as { setup: (this: protobuf.Type) => protobuf.Type };
+  const wrappers = protobuf.wrappers as unknown as Record<string, WrapperFunctions | undefined>;
+  const originalSetup = prototype.setup;
+  const originalGenerateConstructor = hooks.generateConstructor;
+  const precompiledFor = (type: protobuf.Type): PrecompiledCodecs | undefined =>
+    precompiledRoots.get(type.root)?.[type.fullName.slice(1)];
+  const ensureFeatures = (type: protobuf.Type): void => {
+    if (featuresPending.has(type.root)) resolveFeatures(type.root);
+  };
+  hooks.generateConstructor = (type) => precompiledFor(type)?.ctor ?? originalGenerateConstructor(type);
+  prototype.setup = function setup(this: protobuf.Type): protobuf.Type {
+    const codecs = precompiledFor(this);
+    if (!codecs) {
+      ensureFeatures(this);
+      return originalSetup.call(this);
+    }
+    // What Type.setup does, with the generated functions in place of generating them.
+    const types: unknown[] = [];
+    for (const field of this.fieldsArray) types.push(field.resolve().resolvedType);
+    const { Reader, Writer, util } = protobuf;
+    this.encode = codecs.encode(Writer, types, util);
+    this.decode = codecs.decode(Reader, types, util);
+    this.verify = (message: Record<string, unknown>): string | null => {
+      ensureFeatures(this);
+      const generated = protobuf.verifier(this)({ types, util }) as (message: Record<string, unknown>) => string | null;
+      this.verify = generated;
+      return generated(message);
+    };
+    const fromObject = codecs.fromObject(types, util);
+    const toObject = codecs.toObject(types, util);
+    const wrapper = wrappers[this.fullName];
+    if (wrapper) {
+      const originalThis = Object.create(this) as protobuf.Type;
+      originalThis.fromObject = fromObject;
+      originalThis.toObject = toObject;
+      this.fromObject = wrapper.fromObject.bind(originalThis);
+      this.toObject = wrapper.toObject.bind(originalThis);
+    } else {
+      this.fromObject = fromObject;
+      this.toObject = toObject;
+    }
+    return this;
+  };
+}
+
+/** protobufjs' custom fromObject/toObject for well-known types (google.protobuf.Any). */
+interface WrapperFunctions {
+  fromObject: (this: protobuf.Type, object: Record<string, unknown>) => protobuf.Message;
+  toObject: (
+    this: protobuf.Type,
+    message: protobuf.Message,
+    options?: protobuf.IConversionOptions,
+  ) => Record<string, unknown>;
 }
 
 const typeCache = new Map<string, protobuf.Type>();

@@ -20,6 +20,48 @@ const checkPatternArg: ArgCheck = (args, report) => {
   if (p) report(p.message, pat, 're2');
 };
 
+/** Capturing groups of an RE2 pattern: `(`, `(?P<name>` and `(?<name>`, outside classes and escapes. */
+export function captureGroups(pattern: string): number {
+  let n = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      if (pattern[i + 1] === '^') i++;
+      if (pattern[i + 1] === ']') i++;
+      continue;
+    }
+    if (c !== '(') continue;
+    if (pattern[i + 1] !== '?') n++;
+    else if (pattern[i + 2] === 'P' && pattern[i + 3] === '<') n++;
+    else if (pattern[i + 2] === '<' && pattern[i + 3] !== '=' && pattern[i + 3] !== '!') n++;
+  }
+  return n;
+}
+
+/** re.capture returns one group: a pattern with two or more is a compile error. */
+const checkCaptureArg: ArgCheck = (args, report) => {
+  checkPatternArg(args, report);
+  const pat = args[1];
+  if (pat?.type !== 'string') return;
+  const groups = captureGroups(pat.value);
+  if (groups > 1)
+    report(
+      `re.capture returns one capture group, and this pattern has ${groups}: make the others non-capturing with (?:...), or use re.capture_all`,
+      pat,
+      'capture-groups',
+    );
+};
+
 export const RE = defineFamily('re', [
   {
     name: 're.capture',
@@ -28,7 +70,7 @@ export const RE = defineFamily('re', [
     where: 'Search, Rules',
     example: '"google.com" = re.capture($e.network.email.from , "@(.*)")',
     notes: 'At most one capture group; two or more is a compiler error.',
-    checkArgs: checkPatternArg,
+    checkArgs: checkCaptureArg,
     evaluate: ([text, pattern]) => {
       const m = regexOf(pattern)?.exec(toStr(text));
       return m ? (m[1] ?? m[0]) : '';

@@ -47,10 +47,10 @@ const SECTION_KEYWORDS: readonly SectionKind[] = ['match', 'outcome', 'condition
 
 const SECTION_SNIPPETS: Record<string, string> = {
   match: 'match:\n  ${1:principal.hostname}',
-  outcome: 'outcome:\n  \\$${1:count} = ${2:count}(${3:metadata.id})',
-  condition: 'condition:\n  \\$${1:count} > ${2:5}',
+  outcome: 'outcome:\n  \\$${1:event_count} = ${2:count}(${3:metadata.id})',
+  condition: 'condition:\n  \\$${1:event_count} > ${2:5}',
   dedup: 'dedup:\n  ${1:target.hostname}',
-  order: 'order:\n  \\$${1:count} ${2|desc,asc|}',
+  order: 'order:\n  \\$${1:event_count} ${2|desc,asc|}',
   limit: 'limit:\n  ${1:100}',
 };
 
@@ -461,7 +461,7 @@ function sectionItems(
       insertTextFormat: InsertTextFormat.Snippet,
       textEdit: TextEdit.replace(
         range,
-        '\\$${1:count} = ${2|count,count_distinct,sum,min,max,avg,stddev,array,array_distinct,earliest,latest|}(${3:metadata.id})',
+        '\\$${1:event_count} = ${2|count,count_distinct,sum,min,max,avg,stddev,array,array_distinct,earliest,latest|}(${3:metadata.id})',
       ),
       sortText: '0',
     });

@@ -15,7 +15,7 @@ export const KEYWORD_DOCS: Record<string, string> = {
   any: 'Repeated field: the condition holds when any element matches (the default).',
   all: 'Repeated field: the condition must hold for every element.',
   match: 'Statistics: the placeholders to group events by, e.g. `$host`.',
-  outcome: 'Statistics: aggregates per group, e.g. `$count = count(metadata.id)`.',
+  outcome: 'Statistics: aggregates per group, e.g. `$event_count = count(metadata.id)`.',
   order: 'Statistics: sorts rows by a match: or outcome: variable, `asc` or `desc`.',
   limit: 'Statistics: the maximum number of rows (1 to 10,000).',
   asc: 'Ascending order.',

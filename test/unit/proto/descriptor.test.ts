@@ -218,6 +218,9 @@ describe('compact proto descriptor', function () {
       const committed = readFileSync(path.join(repoRoot, 'src/core/proto/aiplatform.json'), 'utf8');
       assert.equal(readFileSync(out, 'utf8'), committed);
       assert.ok(committed.length < 200_000, `the descriptor stays compact (${committed.length} bytes)`);
+      // The precompiled codecs come from the same run (and the installed protobufjs' generators).
+      const committedCodecs = readFileSync(path.join(repoRoot, 'src/core/proto/generated/codecs.js'), 'utf8');
+      assert.ok(readFileSync(path.join(dir, 'generated/codecs.js'), 'utf8') === committedCodecs, 'codecs.js is stale');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,7 +2,11 @@
 // comes from dist/models-client.js on first use), and the split bundle requires from the host exactly
 // the modules src/core/models/bundle-host.ts supplies.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type * as NodeNet from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type * as NodeZlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import type { BuildOptions, Plugin } from 'esbuild';
@@ -13,6 +17,7 @@ const ROOT = join(__dirname, '../../..');
 interface Split {
   modelsBundleOptions: (root: string, outfile: string, o?: object) => BuildOptions;
   splitModelsClient: (root: string) => Plugin;
+  grpcNodeModules: () => Plugin;
 }
 
 describe('the models client bundle split (scripts/models-bundle.mjs)', function () {
@@ -66,5 +71,62 @@ describe('the models client bundle split (scripts/models-bundle.mjs)', function 
         .map((i) => i.path),
     );
     assert.deepEqual([...fromHost].sort(), Object.keys(HOST_MODULES).sort());
+  });
+
+  it('gives grpc-js a net that answers as Node’s, zlib on first use, and no proto parser', async () => {
+    const result = await esbuild.build({
+      ...split.modelsBundleOptions(ROOT, join(ROOT, 'dist/models-client.js'), { sourcemap: false }),
+      write: false,
+      metafile: true,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.ok(
+      !inputs.some((p) => /node_modules\/(@grpc\/proto-loader|protobufjs\/src\/(parse|tokenize)\.js)/.test(p)),
+      'no parser',
+    );
+    // The shims as grpc-js sees them: a module of the bundle that requires net, zlib and proto-loader.
+    const probe = await esbuild.build({
+      stdin: {
+        contents:
+          "module.exports = { net: require('net'), zlib: require('zlib'), loader: () => require('@grpc/proto-loader') };",
+        resolveDir: join(ROOT, 'node_modules/@grpc/grpc-js/build/src'),
+        sourcefile: join(ROOT, 'node_modules/@grpc/grpc-js/build/src/probe.js'),
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      logLevel: 'silent',
+      plugins: [split.grpcNodeModules()],
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'grpc-node-modules-'));
+    const file = join(dir, 'probe.js');
+    writeFileSync(file, probe.outputFiles[0].text);
+    const { net, zlib, loader } = require(file) as {
+      net: typeof NodeNet;
+      zlib: typeof NodeZlib;
+      loader: () => unknown;
+    };
+    rmSync(dir, { recursive: true, force: true });
+    const nodeNet = require('node:net') as typeof NodeNet;
+    for (const s of [
+      '127.0.0.1',
+      '::1',
+      'fe80::1%eth0',
+      '2001:db8::',
+      '::ffff:10.0.0.1',
+      'example.com',
+      '',
+      '1:2',
+      ':::',
+      'localhost:443',
+    ]) {
+      assert.equal(net.isIPv6(s), nodeNet.isIPv6(s), s);
+      assert.equal(net.isIP(s), nodeNet.isIP(s), s);
+      assert.equal(net.isIPv4(s), nodeNet.isIPv4(s), s);
+    }
+    assert.equal(net.connect, nodeNet.connect);
+    assert.equal(zlib.gunzipSync(zlib.gzipSync(Buffer.from('grpc'))).toString(), 'grpc');
+    assert.throws(loader, /not part of the Model Registry client bundle/);
   });
 });

@@ -168,13 +168,13 @@ describe('UDM evaluator', () => {
       { metadata: { eventType: 'NETWORK_DNS', id: '5' }, principal: { user: { userid: 'bob' } } },
     ];
     const c = compileQuery(
-      '$user = principal.user.userid\nmetadata.event_type = "USER_LOGIN"\nmatch:\n  $user\noutcome:\n  $logins = count(metadata.id)\n  $hosts = count_distinct(target.hostname)\n  $first = earliest(metadata.event_timestamp)\n  $bytes = sum(network.sent_bytes)\n  $max = max(network.sent_bytes)\norder:\n  $logins desc\nlimit:\n  5',
+      '$user = principal.user.userid\nmetadata.event_type = "USER_LOGIN"\nmatch:\n  $user\noutcome:\n  $logins = count(metadata.id)\n  $hosts = count_distinct(target.hostname)\n  $first = earliest(metadata.event_timestamp)\n  $bytes = sum(network.sent_bytes)\n  $largest = max(network.sent_bytes)\norder:\n  $logins desc\nlimit:\n  5',
     );
     assert.equal(c.hasErrors, false, JSON.stringify(c.diagnostics));
     const rows = c.aggregate!(events);
     assert.deepEqual(rows, [
-      { user: 'bob', logins: 3, hosts: 2, first: Date.UTC(2024, 0, 1, 0, 0, 5) / 1000, bytes: 40, max: 30 },
-      { user: 'eve', logins: 1, hosts: 1, first: Date.UTC(2024, 0, 1, 0, 0, 20) / 1000, bytes: 5, max: 5 },
+      { user: 'bob', logins: 3, hosts: 2, first: Date.UTC(2024, 0, 1, 0, 0, 5) / 1000, bytes: 40, largest: 30 },
+      { user: 'eve', logins: 1, hosts: 1, first: Date.UTC(2024, 0, 1, 0, 0, 20) / 1000, bytes: 5, largest: 5 },
     ]);
     const limited = compileQuery(
       '$user = principal.user.userid\nmatch:\n  $user\noutcome:\n  $n = count(metadata.id)\norder:\n  $user desc\nlimit:\n  1',

@@ -125,7 +125,7 @@ describe('UDM statistical sections', () => {
     );
     assert.deepEqual(
       s.outcome!.outcomes.map((o) => o.variable.name),
-      ['count', 'bytes', 'first'],
+      ['event_count', 'bytes', 'first'],
     );
     assert.equal(s.condition!.expr?.type, 'and');
     assert.equal(s.dedup!.keys[0].type, 'field');
