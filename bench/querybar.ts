@@ -14,6 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { parseFromWebview } from '../src/core/secops/messages';
 import { answerQueryBar, isQueryBarRequest } from '../src/core/secops/querybar-service';
 import { useFakeVscode } from '../test/unit/fakes/vscode';
+import { ResultsHost } from '../test/reliability/results-host';
 import type * as SearchPanelModule from '../src/features/search/panel';
 
 const ROOT = join(__dirname, '..');
@@ -88,19 +89,28 @@ const INIT = `
 `;
 
 /** Posts the results as the controller does (first rows, then the rest) and times the page. */
-const MEASURE = `(async ({ first, rest, total }) => {
+async function measure({ messages, total }: { messages: unknown[]; total: number }): Promise<{
+  paint: number;
+  all: number;
+  ready: number;
+}> {
+  const w = globalThis as any;
+  const document = w.document;
   const t0 = performance.now();
-  const painted = new Promise((r) => document.addEventListener('cloudbench:painted', () => r(performance.now() - t0), { once: true }));
-  const monaco = new Promise((r) => document.addEventListener('cloudbench:querybar-ready', () => r(performance.now() - t0), { once: true }));
-  window.postMessage({ type: 'results', run: { runId: 'r', kind: 'udm', title: 'metadata.event_type = "NETWORK_DNS"', query: 'metadata.event_type = "NETWORK_DNS"' }, columns: [], rowsJson: first, moreDataAvailable: false }, '*');
-  window.postMessage({ type: 'append', runId: 'r', rowsJson: rest }, '*');
+  const painted = new Promise<number>((r) =>
+    document.addEventListener('cloudbench:painted', () => r(performance.now() - t0), { once: true }),
+  );
+  const monaco = new Promise<number>((r) =>
+    document.addEventListener('cloudbench:querybar-ready', () => r(performance.now() - t0), { once: true }),
+  );
+  for (const m of messages) w.postMessage(m, '*');
   const paint = await painted;
-  const label = total.toLocaleString('en-US') + ' rows';
+  const label = `${total.toLocaleString('en-US')} rows`;
   while (document.getElementById('count').textContent !== label) await new Promise((r) => setTimeout(r, 5));
   const all = performance.now() - t0;
   const ready = document.querySelector('script[src*="querybar"]') ? await monaco : -1;
   return { paint, all, ready };
-})`;
+}
 
 async function main(): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), 'cloudbench-querybar-bench-'));
@@ -149,11 +159,14 @@ async function main(): Promise<void> {
       env: { ...process.env, XDG_CONFIG_HOME: out, XDG_CACHE_HOME: out },
     });
     const data = rows(ROWS);
-    const payload = {
-      first: JSON.stringify(data.slice(0, FIRST)),
-      rest: JSON.stringify(data.slice(FIRST)),
-      total: ROWS,
+    // The controller's messages: a table of the first rows, then one of the rest.
+    const run = {
+      runId: 'r',
+      kind: 'udm' as const,
+      title: 'metadata.event_type = "NETWORK_DNS"',
+      query: 'metadata.event_type = "NETWORK_DNS"',
     };
+    const payload = { messages: new ResultsHost().messages(run, data, [], { first: FIRST }), total: ROWS };
     const open = async (path: string): Promise<Page> => {
       const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
       await page.exposeFunction('__extension', (raw: unknown) => {
@@ -170,9 +183,7 @@ async function main(): Promise<void> {
       const r = { paint: [] as number[], all: [] as number[], ready: [] as number[] };
       for (let i = 0; i < 4; i++) {
         const page = await open(path);
-        const m = await page.evaluate<{ paint: number; all: number; ready: number }>(
-          `${MEASURE}(${JSON.stringify(payload)})`,
-        );
+        const m = await page.evaluate(measure, payload as never);
         await page.close();
         if (i === 0) continue; // warm-up: the browser's first-ever layout of the page
         r.paint.push(m.paint);
@@ -210,9 +221,10 @@ async function main(): Promise<void> {
     );
 
     const page = await open('/query');
-    await page.evaluate(
-      `${MEASURE}(${JSON.stringify({ first: JSON.stringify(data.slice(0, 10)), rest: '[]', total: 10 })})`,
-    );
+    await page.evaluate(measure, {
+      messages: new ResultsHost().messages(run, data.slice(0, 10)),
+      total: 10,
+    } as never);
     await page.click('#query-host .monaco-editor .view-lines');
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nmetadata');

@@ -15,6 +15,9 @@ import { RateLimiter, SECOPS_BUDGETS } from '../src/core/ratelimit';
 import { sandboxTokenSource } from '../src/core/google/credentials';
 import { GoogleApiError } from '../src/core/google/errors';
 import { defaultColumns } from '../src/core/secops/results/fields';
+import { newestFirstOrder, timesOf } from '../src/core/secops/results/table';
+import type { ToWebview } from '../src/core/secops/messages';
+import { ResultsHost } from '../test/reliability/results-host';
 
 const ROOT = join(__dirname, '..');
 const ROWS = 10_000;
@@ -105,14 +108,16 @@ const NAME_SHIM = 'window.__name = function (f) { return f; };';
 
 const THEME = `:root{--vscode-foreground:#ccc;--vscode-editor-background:#1e1e1e;--vscode-font-family:sans-serif;--vscode-editor-font-family:monospace;--vscode-panel-border:#444;--vscode-list-hoverBackground:#2a2d2e;--vscode-charts-blue:#3794ff}`;
 
-async function webviewPage(browser: Browser, bundle: { js: string; css: string }): Promise<Page> {
+async function webviewPage(browser: Browser, bundle: { js: string; css: string }, host: ResultsHost): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  // The extension's answers to the page (quick filter, detail) come from the same code in Node.
+  await page.exposeFunction('__rowsHost', (m: unknown) => host.answer(m));
   const nonce = 'benchnonce';
   // Same CSP as the extension's panel: no inline script without the nonce, no remote anything.
   await page.setContent(`<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'">
 <style nonce="${nonce}">${THEME}${bundle.css}</style></head><body>
-<script nonce="${nonce}">window.__posted=[];function acquireVsCodeApi(){return{postMessage:function(m){window.__posted.push(m)}}}</script>
+<script nonce="${nonce}">window.__posted=[];function acquireVsCodeApi(){return{postMessage:function(m){window.__posted.push(m);if(String(m.type).startsWith('rows.'))window.__rowsHost(m).then(function(r){if(r)window.postMessage(r,'*')})}}}</script>
 <script nonce="${nonce}">${bundle.js}</script></body></html>`);
   await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
   await page.evaluate(NAME_SHIM + PAGE_SCRIPT);
@@ -188,6 +193,34 @@ async function plainTable(browser: Browser, response: string): Promise<number> {
   return ms;
 }
 
+/**
+ * What the extension host does with the response bytes before the page gets them (controller.ts):
+ * parse, order newest first, build the table of the first 200 rows; then, after the first paint, the
+ * table of the rest. Returns the messages and the Node time of each part.
+ */
+function extensionSide(
+  host: ResultsHost,
+  response: string,
+): { messages: ToWebview[]; firstMs: number; restMs: number } {
+  const t0 = performance.now();
+  const body = JSON.parse(response) as { events: unknown[]; moreDataAvailable: boolean };
+  const times = timesOf(body.events, 'udm.metadata.eventTimestamp');
+  const rows = Array.from(newestFirstOrder(times), (i) => body.events[i]);
+  const run = {
+    runId: 'bench',
+    kind: 'udm' as const,
+    title: 'metadata.event_type != ""',
+    startTime: '2026-01-01T00:00:00Z',
+    endTime: '2026-01-02T00:00:00Z',
+  };
+  const [results] = host.messages(run, rows.slice(0, 200), [], { moreDataAvailable: body.moreDataAvailable });
+  const t1 = performance.now();
+  const all = host.messages(run, rows, [], { moreDataAvailable: body.moreDataAvailable, first: 200 });
+  const t2 = performance.now();
+  // The second build repeats the first table's work; only the rest's share is counted.
+  return { messages: [results, all[1]], firstMs: t1 - t0, restMs: (t2 - t1) * ((rows.length - 200) / rows.length) };
+}
+
 async function webviewBench(): Promise<void> {
   const response = makeResponse(ROWS);
   const bundle = await bundleWebview();
@@ -207,26 +240,32 @@ async function webviewBench(): Promise<void> {
   });
   try {
     // A warm-up run so that the figure is not the browser's first-ever layout.
-    const warm = await webviewPage(browser, bundle);
-    await callPage(warm, 'benchFirstPaint', makeResponse(200));
+    const host = new ResultsHost();
+    const warm = await webviewPage(browser, bundle, host);
+    // 203 events: the newest (index 202) carries markup, which the page check looks for on screen.
+    const small = extensionSide(host, makeResponse(203));
+    await callPage(warm, 'benchFirstPaint', small.messages, 203);
     await warm.close();
 
     const samples: number[] = [];
+    const all: number[] = [];
     let page: Page | undefined;
     for (let i = 0; i < 3; i++) {
       await page?.close();
-      page = await webviewPage(browser, bundle);
-      samples.push(await callPage<number>(page, 'benchFirstPaint', response));
+      page = await webviewPage(browser, bundle, host);
+      const side = extensionSide(host, response);
+      samples.push(side.firstMs + (await callPage<number>(page, 'benchFirstPaint', side.messages, ROWS)));
+      all.push(side.firstMs + side.restMs + (await callPage<number>(page, 'benchAllRows')));
     }
-    const allRows = await callPage<number>(page!, 'benchAllRows');
+    const allRows = all.sort((a, b) => a - b)[1];
     samples.sort((a, b) => a - b);
     figure(
       'results first paint 10k ms',
       samples[1],
       'ms',
-      `median of 3; ${(response.length / 1e6).toFixed(1)} MB response, first 200 rows then the rest, goal <= 500`,
+      `median of 3; ${(response.length / 1e6).toFixed(1)} MB response parsed and tabled in Node, then the page; first 200 rows then the rest, goal <= 500`,
     );
-    figure('results all rows 10k ms', allRows, 'ms', 'until all 10,000 rows are sortable and scrollable');
+    figure('results all rows 10k ms', allRows, 'ms', 'median of 3, until all 10,000 rows are sortable and scrollable');
     const trace = await startTrace(page!);
     const scroll = await callPage<{ longTasks: number; longest: number; steps: number; rowsSeen: number }>(
       page!,
@@ -255,7 +294,7 @@ async function webviewBench(): Promise<void> {
       'results filter 10k ms',
       await callPage<number>(page!, 'benchFilter', 'block'),
       'ms',
-      'quick filter over every field, after the typing pause',
+      'quick filter over every field of the events (answered in Node, as by the extension host), after the typing pause',
     );
     await page!.close();
     const plain: number[] = [];

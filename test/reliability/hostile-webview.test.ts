@@ -10,6 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 import { freshProductModules } from './scripted-config';
+import { ResultsHost } from './results-host';
+import type { ColumnSpec } from '../../src/core/secops/results/fields';
 import type * as SearchPanelModule from '../../src/features/search/panel';
 import type * as KeysEditorModule from '../../src/features/keys/editor';
 import type * as SearchControllerModule from '../../src/features/search/controller';
@@ -150,6 +152,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
   let origin: string;
   let browser: Browser;
   let page: Page;
+  let host: ResultsHost;
   let panel: CapturedPanel;
   let keysPanel: CapturedPanel;
   const dialogs: string[] = [];
@@ -199,6 +202,8 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
       window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
     `);
+    // The extension's answers (the whole event for the detail pane) come from the same code in Node.
+    host = await ResultsHost.attach(page);
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
   });
@@ -209,28 +214,32 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
 
   async function postResults(
     rows: unknown[],
-    extra: { title?: string; uri?: string[]; columns?: unknown[] } = {},
+    extra: { title?: string; uri?: string[]; columns?: ColumnSpec[] } = {},
   ): Promise<void> {
-    const message = {
-      type: 'results',
-      run: {
+    const [message] = host.messages(
+      {
         runId: 'run-1',
         kind: 'udm',
         title: extra.title ?? 'principal.hostname = "x"',
         ...(extra.uri ? { uri: extra.uri } : {}),
       },
-      columns: extra.columns ?? [],
-      rowsJson: JSON.stringify(rows),
-      moreDataAvailable: false,
-    };
+      rows,
+      [],
+      extra.columns ? { columns: extra.columns } : {},
+    );
     const painted = page.evaluate(
       () =>
         new Promise<number>((r) =>
           browser$().document.addEventListener('cloudbench:painted', (e: any) => r(e.detail.rows), { once: true }),
         ),
     );
-    await page.evaluate((m) => browser$().postMessage(m, '*'), message);
+    await page.evaluate((m) => browser$().postMessage(m, '*'), message as unknown);
     assert.equal(await painted, rows.length);
+  }
+
+  /** The detail pane's tree of the row just clicked (the event comes from the extension). */
+  async function detailTree(): Promise<void> {
+    await page.locator('#detail-tree').waitFor({ state: 'attached' });
   }
 
   async function pageState(): Promise<{
@@ -344,6 +353,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       const row = page.locator(`#spacer .row[data-pos="${POS.payload(i)}"]`);
       await row.locator('.cell').first().hover();
       await row.click();
+      await detailTree();
     }
     const state = await pageState();
     assert.equal(state.pwned, undefined, 'an injected payload ran');
@@ -399,6 +409,7 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
       const started = Date.now();
       await page.locator(`#spacer .row[data-pos="${pos}"]`).click();
       await page.locator('#detail.visible').waitFor();
+      await detailTree();
       assert.ok(Date.now() - started < 5_000, `detail of row ${pos} took ${Date.now() - started} ms`);
       state = await pageState();
       assert.ok(state.scrollWidth <= state.innerWidth + 1, `row ${pos}: page scrolls sideways (${state.scrollWidth})`);
@@ -416,10 +427,12 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
   it('links leave the page only as an openLink request: https offered, javascript: not, nothing navigates', async () => {
     await postResults(hostileRows(), { uri: ['https://console.example.com/search?q=1'] });
     await page.locator(`#spacer .row[data-pos="${POS.huge}"]`).click();
+    await detailTree();
     const openButtons = page.locator('#detail [data-action="open-link"]');
     assert.equal(await openButtons.count(), 1, 'one Open link button, for the https url');
     await openButtons.first().click();
     await page.locator(`#spacer .row[data-pos="${POS.payload(4)}"]`).click();
+    await detailTree();
     assert.equal(await page.locator('#detail [data-action="open-link"]').count(), 0, 'no Open link for javascript:');
     await page.locator('#open-console').click();
     const posted = await page.evaluate(() =>

@@ -11,6 +11,7 @@ import { parseFromWebview } from '../../src/core/secops/messages';
 import { answerQueryBar, isQueryBarRequest } from '../../src/core/secops/querybar-service';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import { ResultsHost } from './results-host';
 import type * as SearchPanelModule from '../../src/features/search/panel';
 
 const browser$ = (): any => globalThis as any;
@@ -107,13 +108,12 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
   });
 
   async function postResults(rows: unknown[], query = QUERY): Promise<void> {
-    await page.evaluate((m) => browser$().postMessage(m, '*'), {
-      type: 'results',
-      run: { runId: 'run-1', kind: 'udm', title: query.replace(/\s+/g, ' '), query },
-      columns: [],
-      rowsJson: JSON.stringify(rows),
-      moreDataAvailable: false,
-    });
+    // The results message as the controller builds it (a table of the rows).
+    const [message] = new ResultsHost().messages(
+      { runId: 'run-1', kind: 'udm', title: query.replace(/\s+/g, ' '), query },
+      rows,
+    );
+    await page.evaluate((m) => browser$().postMessage(m, '*'), message as unknown);
   }
 
   async function monacoReady(): Promise<void> {

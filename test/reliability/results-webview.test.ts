@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import { ResultsHost } from './results-host';
 import type * as SearchPanelModule from '../../src/features/search/panel';
 
 const browser$ = (): any => globalThis as any;
@@ -54,6 +55,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
   let html: string;
   let browser: Browser;
   let page: Page;
+  let host: ResultsHost;
   const pageErrors: string[] = [];
   const userData = mkdtempSync(join(tmpdir(), 'cloudbench-results-'));
 
@@ -90,6 +92,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
         setState: () => undefined,
       });
     `);
+    host = await ResultsHost.attach(page);
     await page.goto(`${server.origin}/`);
     await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
   });
@@ -100,21 +103,18 @@ describe('reliability: the results webview (headless Chromium)', function () {
     await page?.close();
   });
 
-  /** Posts a results message and then appends, as the extension sends them. */
-  async function show(first: unknown[], appends: unknown[][] = [], extra: Record<string, unknown> = {}): Promise<void> {
-    const { run: runExtra = {}, ...rest } = extra as { run?: object };
-    await page.evaluate(
-      ({ run, first, appends, extra }) => {
-        const w = browser$();
-        w.postMessage(
-          { type: 'results', run, columns: [], rowsJson: JSON.stringify(first), moreDataAvailable: false, ...extra },
-          '*',
-        );
-        for (const rows of appends)
-          w.postMessage({ type: 'append', runId: run.runId, rowsJson: JSON.stringify(rows) }, '*');
-      },
-      { run: { ...RUN, ...runExtra }, first, appends, extra: rest },
-    );
+  /** Posts a results message and then appends, as the extension sends them (tables of the rows). */
+  async function show(
+    first: unknown[],
+    appends: unknown[][] = [],
+    extra: { run?: object; moreDataAvailable?: boolean } = {},
+  ): Promise<void> {
+    const messages = host.messages({ ...RUN, ...extra.run } as never, first, appends, {
+      moreDataAvailable: extra.moreDataAvailable ?? false,
+    });
+    await page.evaluate((list: unknown[]) => {
+      for (const m of list) browser$().postMessage(m, '*');
+    }, messages as unknown[]);
   }
 
   const count = (): Promise<string> => page.locator('#count').innerText();
@@ -135,12 +135,23 @@ describe('reliability: the results webview (headless Chromium)', function () {
   it('ignores appends of an older run and malformed rows without losing the table', async () => {
     await show(events(50));
     await page.locator('#count', { hasText: /^50 rows$/ }).waitFor();
-    await page.evaluate(() => {
+    const older = host.messages({ ...RUN, runId: 'older-run' } as never, [], [events(5)])[1];
+    await page.evaluate((older) => {
       const w = browser$();
-      w.postMessage({ type: 'append', runId: 'older-run', rowsJson: '[{"udm":{}}]' }, '*');
-      w.postMessage({ type: 'append', runId: 'run-1', rowsJson: 'not json' }, '*');
-      w.postMessage({ type: 'append', runId: 'run-1', rowsJson: '[]' }, '*');
-    });
+      const enc = (t: string): unknown => new w.TextEncoder().encode(t);
+      const table = (count: number, cells: string): unknown => ({
+        count,
+        times: new w.Float64Array(count),
+        columns: [{ id: 'udm.metadata.eventType', label: 'Event type' }],
+        cells: enc(cells),
+      });
+      w.postMessage(older, '*');
+      // Rows as JSON (the old form), cells that are not JSON, cells that do not match the rows.
+      w.postMessage({ type: 'append', runId: 'run-1', rowsJson: '[{"udm":{}}]' }, '*');
+      w.postMessage({ type: 'append', runId: 'run-1', table: table(1, 'not json') }, '*');
+      w.postMessage({ type: 'append', runId: 'run-1', table: table(2, '[["a"]]') }, '*');
+      w.postMessage({ type: 'append', runId: 'run-1', table: table(0, '[[]]') }, '*');
+    }, older as unknown);
     await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
     assert.equal(await count(), '50 rows');
     assert.equal(await page.locator('#grid .row').first().isVisible(), true);
@@ -228,5 +239,49 @@ describe('reliability: the results webview (headless Chromium)', function () {
     );
     await page.locator('#period-clear').click();
     await page.locator('#count', { hasText: /^600 rows$/ }).waitFor();
+  });
+
+  it('holds only the shown columns: the detail pane, new columns and word filters ask the extension for the events', async () => {
+    const rows = events(300).map((e, i) => ({
+      ...(e as object),
+      udm: { ...(e as any).udm, about: { labels: [{ value: `tag-${i}` }] } },
+    }));
+    await show(rows.slice(0, 200), [rows.slice(200)]);
+    await page.locator('#count', { hasText: /^300 rows$/ }).waitFor();
+    // A word that is in no shown column is found in the events.
+    await page.locator('#filter').fill('tag-123');
+    await page.locator('#count', { hasText: /^1 of 300 rows$/ }).waitFor();
+    await page.locator('#filter').fill('');
+    await page.locator('#count', { hasText: /^300 rows$/ }).waitFor();
+
+    // The detail pane shows the whole event, which the page never held.
+    await page.locator('#grid .row').first().click();
+    const label = page.locator('#detail-tree [data-path="udm.about.labels.value"]');
+    await label.waitFor({ state: 'attached' });
+    assert.equal(await label.textContent(), 'value: tag-299');
+    assert.match(await page.locator('#detail-tree').innerText(), /name: events\/299/);
+
+    // Sorting by a shown column uses its cells: host-0 first (ascending), then the same order reversed.
+    await page.locator('#grid-header [data-column="udm.principal.hostname"]').click();
+    await page.waitForFunction(() => /host-0/.test(browser$().document.querySelector('#grid .row')?.textContent ?? ''));
+
+    // The chooser lists every field of the events (asked for), and a chosen column gets its cells.
+    await page.locator('#columns-button').click();
+    await page.locator('#chooser-filter').fill('labels');
+    const box = page.locator('#chooser-list input[data-column="udm.about.labels.value"]');
+    await box.waitFor();
+    await box.check();
+    await page.locator('#grid-header [data-column="udm.about.labels.value"]').waitFor();
+    await page.waitForFunction(() =>
+      Array.from<any>(browser$().document.querySelectorAll('#grid .row')).some((r: any) =>
+        /tag-\d+/.test(r.textContent),
+      ),
+    );
+    assert.deepEqual([...new Set(host.requests)].sort(), ['rows.cells', 'rows.event', 'rows.fields', 'rows.filter']);
+    const posted = await page.evaluate(() => browser$().__posted as Array<{ type: string; kind?: string }>);
+    assert.ok(
+      posted.some((m) => m.type === 'columns' && m.kind === 'udm'),
+      'the chosen columns are told to the extension for the next results',
+    );
   });
 });

@@ -4,6 +4,7 @@
 import { isPivotAction, type PivotAction } from './results/pivots';
 import type { ColumnSpec, ResultKind } from './results/fields';
 import type { ExportFormat } from './results/export';
+import type { RowTable, SearchedFields } from './results/rowtable';
 import type { CompletionItem, Diagnostic, Position } from 'vscode-languageserver-types';
 import { MAX_QUERY_TEXT, PayloadError, parseCompletionItems, parseDiagnostics, parsePosition } from './lsp-payload';
 
@@ -49,12 +50,35 @@ export interface FetchProgress {
 }
 
 /**
- * Extension → webview. Rows travel as JSON text: the browser clones a string almost for free, while
- * cloning 10,000 event objects costs several hundred milliseconds before the first row can paint.
+ * Extension → webview. Rows travel as a RowTable (times and the shown columns' text, in typed arrays):
+ * the events themselves stay in the extension host, which answers the `rows.*` requests about them.
  */
 export type ToWebview =
-  | { type: 'results'; run: RunInfo; columns: ColumnSpec[]; rowsJson: string; moreDataAvailable: boolean }
-  | { type: 'append'; runId: string; rowsJson: string }
+  | {
+      type: 'results';
+      run: RunInfo;
+      columns: ColumnSpec[];
+      table: RowTable;
+      /** Field paths of the rows when the message holds them all (else the page asks: rows.fields). */
+      fields: string[];
+      moreDataAvailable: boolean;
+    }
+  | { type: 'append'; runId: string; table: RowTable }
+  /** The rows matching a quick filter, among the first `count` rows of the run. */
+  | {
+      type: 'rows.filtered';
+      runId: string;
+      id: number;
+      count: number;
+      indices: Uint32Array;
+      searched: SearchedFields[];
+    }
+  /** The cells of columns the page asked for, for every row of the run. */
+  | { type: 'rows.cells'; runId: string; id: number; table: RowTable }
+  | { type: 'rows.event'; runId: string; id: number; index: number; eventJson: string }
+  | { type: 'rows.fields'; runId: string; id: number; paths: string[] }
+  /** A `rows.*` request the extension cannot answer (the run is no longer held, no such row). */
+  | { type: 'rows.unavailable'; runId: string; id: number; message: string }
   | {
       type: 'status';
       runId: string;
@@ -72,6 +96,12 @@ export type ToWebview =
 /** Webview → extension. */
 export type FromWebview =
   | { type: 'ready' }
+  /** The columns the page shows for a kind of result (empty: the defaults), for the tables it is sent. */
+  | { type: 'columns'; kind: ResultKind; columns: ColumnSpec[] }
+  | { type: 'rows.filter'; runId: string; id: number; filter: string; columns: ColumnSpec[] }
+  | { type: 'rows.cells'; runId: string; id: number; columns: ColumnSpec[] }
+  | { type: 'rows.event'; runId: string; id: number; index: number }
+  | { type: 'rows.fields'; runId: string; id: number }
   /** The first rows of a run are on screen: the rest of its rows may come now. */
   | { type: 'painted'; runId: string }
   | { type: 'fetchRest'; runId: string }
@@ -158,6 +188,27 @@ function columnsOf(v: unknown): ColumnSpec[] {
   });
 }
 
+/** A results page holds at most this many rows ("fetch the rest" stops well before). */
+const MAX_TABLE_ROWS = 1_000_000;
+
+/** Checks a RowTable's shape (its cells are decoded, and checked, when the page uses them). */
+function tableOf(v: unknown, what: string): RowTable {
+  if (!isRecord(v)) throw new MessageError(`${what} must be a row table`);
+  const count = v.count;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0 || count > MAX_TABLE_ROWS)
+    throw new MessageError(`${what}.count must be a row count`);
+  if (!(v.times instanceof Float64Array) || v.times.length !== count)
+    throw new MessageError(`${what}.times must be a Float64Array of one time per row`);
+  if (!(v.cells instanceof Uint8Array)) throw new MessageError(`${what}.cells must be a Uint8Array`);
+  return { count, times: v.times, columns: columnsOf(v.columns), cells: v.cells };
+}
+
+function pathsOf(v: unknown, what: string): string[] {
+  if (!Array.isArray(v) || v.length > 10_000 || !v.every((p) => typeof p === 'string' && p.length <= 1000))
+    throw new MessageError(`${what} must be field paths`);
+  return v as string[];
+}
+
 /** Checks a message from the webview; throws MessageError naming what is wrong. */
 export function parseFromWebview(data: unknown): FromWebview {
   if (!isRecord(data) || typeof data.type !== 'string')
@@ -165,6 +216,32 @@ export function parseFromWebview(data: unknown): FromWebview {
   switch (data.type) {
     case 'ready':
       return { type: 'ready' };
+    case 'columns':
+      if (!(RESULT_KINDS as readonly unknown[]).includes(data.kind)) throw new MessageError('columns.kind is unknown');
+      return { type: 'columns', kind: data.kind as ResultKind, columns: columnsOf(data.columns) };
+    case 'rows.filter':
+      return {
+        type: 'rows.filter',
+        runId: str(data, 'runId', 100),
+        id: requestId(data),
+        filter: str(data, 'filter', 4096),
+        columns: columnsOf(data.columns),
+      };
+    case 'rows.cells':
+      return {
+        type: 'rows.cells',
+        runId: str(data, 'runId', 100),
+        id: requestId(data),
+        columns: columnsOf(data.columns),
+      };
+    case 'rows.event': {
+      const index = data.index;
+      if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0)
+        throw new MessageError('rows.event.index must be a row index');
+      return { type: 'rows.event', runId: str(data, 'runId', 100), id: requestId(data), index };
+    }
+    case 'rows.fields':
+      return { type: 'rows.fields', runId: str(data, 'runId', 100), id: requestId(data) };
     case 'painted':
     case 'fetchRest':
     case 'stopFetch':
@@ -241,7 +318,7 @@ export function parseToWebview(data: unknown): ToWebview {
       ) {
         throw new MessageError('results.run must be {runId, kind, title}');
       }
-      if (typeof data.rowsJson !== 'string') throw new MessageError('results.rowsJson must be JSON text');
+      const table = tableOf(data.table, 'results.table');
       const uri = Array.isArray(run.uri) ? run.uri.filter((u): u is string => typeof u === 'string') : undefined;
       return {
         type: 'results',
@@ -269,13 +346,65 @@ export function parseToWebview(data: unknown): ToWebview {
             : {}),
         },
         columns: columnsOf(data.columns),
-        rowsJson: data.rowsJson,
+        table,
+        fields: pathsOf(data.fields, 'results.fields'),
         moreDataAvailable: data.moreDataAvailable === true,
       };
     }
     case 'append':
-      if (typeof data.rowsJson !== 'string') throw new MessageError('append.rowsJson must be JSON text');
-      return { type: 'append', runId: str(data, 'runId', 100), rowsJson: data.rowsJson };
+      return {
+        type: 'append',
+        runId: str(data, 'runId', 100),
+        table: tableOf(data.table, 'append.table'),
+      };
+    case 'rows.filtered': {
+      const indices = data.indices;
+      const count = data.count;
+      if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0 || count > MAX_TABLE_ROWS)
+        throw new MessageError('rows.filtered.count must be a row count');
+      if (!(indices instanceof Uint32Array) || indices.some((i) => i >= count))
+        throw new MessageError('rows.filtered.indices must be a Uint32Array of row positions');
+      if (!Array.isArray(data.searched)) throw new MessageError('rows.filtered.searched must be an array');
+      const searched = (data.searched as unknown[]).slice(0, 100).map((s) => {
+        if (!isRecord(s) || typeof s.field !== 'string' || !Array.isArray(s.paths))
+          throw new MessageError('rows.filtered.searched must hold {field, paths}');
+        return { field: s.field.slice(0, 1000), paths: pathsOf(s.paths, 'rows.filtered.searched.paths') };
+      });
+      return { type: 'rows.filtered', runId: str(data, 'runId', 100), id: requestId(data), count, indices, searched };
+    }
+    case 'rows.cells':
+      return {
+        type: 'rows.cells',
+        runId: str(data, 'runId', 100),
+        id: requestId(data),
+        table: tableOf(data.table, 'rows.cells.table'),
+      };
+    case 'rows.event': {
+      const index = data.index;
+      if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0)
+        throw new MessageError('rows.event.index must be a row index');
+      return {
+        type: 'rows.event',
+        runId: str(data, 'runId', 100),
+        id: requestId(data),
+        index,
+        eventJson: str(data, 'eventJson', 50_000_000),
+      };
+    }
+    case 'rows.fields':
+      return {
+        type: 'rows.fields',
+        runId: str(data, 'runId', 100),
+        id: requestId(data),
+        paths: pathsOf(data.paths, 'rows.fields.paths'),
+      };
+    case 'rows.unavailable':
+      return {
+        type: 'rows.unavailable',
+        runId: str(data, 'runId', 100),
+        id: requestId(data),
+        message: str(data, 'message', 1000),
+      };
     case 'status': {
       const state = data.state;
       if (state !== 'running' && state !== 'done' && state !== 'error' && state !== 'cancelled')

@@ -20,6 +20,7 @@ import { getKnownReferenceLists, getReferenceLists } from '../language';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
+import { ResultRows, answerRowsRequest, isRowsRequest } from '../../core/secops/results/rowtable';
 import { newestFirstOrder, sortNewestFirst, timesOf } from '../../core/secops/results/table';
 import { fetchRest, planRest, type RestPlan } from '../../core/secops/split';
 import { formatTime } from '../../core/secops/params';
@@ -33,30 +34,46 @@ import { QUERY_SLOT, ResultsPanel, type PanelSlot } from './panel';
 const log = getLogger('search');
 /**
  * The first message carries only what fills the screen, so rows paint before the page has decoded
- * thousands of events; the rest follows in one message once the page says those rows are painted
- * (or after AFTER_PAINT_FALLBACK_MS), so that its size holds up nothing before the first paint.
+ * the rest; the rest follows in one message once the page says those rows are painted (or after
+ * AFTER_PAINT_FALLBACK_MS), so that its size holds up nothing before the first paint. Both carry a
+ * RowTable (times and the shown columns' text); the events stay here and the page asks for them.
  */
 export const FIRST_PAINT_ROWS = 200;
 export const AFTER_PAINT_FALLBACK_MS = 1_500;
 
-function postResults(
-  panel: ResultsPanel,
-  info: RunInfo,
-  columns: ColumnSpec[],
-  rows: unknown[],
-  moreDataAvailable: boolean,
-): void {
+/** The rows of a run as the page's questions are answered from them. */
+function rowsOf(run: RunRecord): ResultRows {
+  if (!run.store) run.store = new ResultRows(run.info.kind, run.rows);
+  else if (run.store.rows !== run.rows) run.store.setRows(run.rows);
+  return run.store;
+}
+
+function postResults(panel: ResultsPanel, run: RunRecord): void {
+  const rows = rowsOf(run);
+  const { runId, kind } = run.info;
+  const total = rows.rows.length;
+  const first = Math.min(total, FIRST_PAINT_ROWS);
+  const columns = panel.columnsFor(kind);
   panel.post({
     type: 'results',
-    run: info,
+    run: run.info,
     columns,
-    rowsJson: JSON.stringify(rows.slice(0, FIRST_PAINT_ROWS)),
-    moreDataAvailable,
+    table: rows.table(columns, 0, first),
+    fields: first === total ? rows.fields() : [],
+    moreDataAvailable: run.moreDataAvailable,
   });
-  if (rows.length <= FIRST_PAINT_ROWS) return;
+  if (first === total) return;
   panel.whenPainted(
-    info.runId,
-    () => panel.post({ type: 'append', runId: info.runId, rowsJson: JSON.stringify(rows.slice(FIRST_PAINT_ROWS)) }),
+    runId,
+    () => {
+      const started = Date.now();
+      const table = rows.table(panel.columnsFor(kind), first, total);
+      panel.post({ type: 'append', runId, table });
+      // npm run bench -- editor reads this line.
+      log.info(
+        `rest of the rows: ${table.count} rows, ${table.cells.byteLength} bytes of cells, built and posted in ${Date.now() - started} ms`,
+      );
+    },
     AFTER_PAINT_FALLBACK_MS,
   );
 }
@@ -85,6 +102,8 @@ export interface RunRecord {
   rest?: RestPlan;
   /** Set while "fetch the rest" runs. */
   fetch?: AbortController;
+  /** The rows as the results page's questions are answered from them (in the order the page holds them). */
+  store?: ResultRows;
 }
 
 /** The query run in progress in the query panel. */
@@ -196,10 +215,13 @@ export class SearchController implements vscode.Disposable {
     // spend the search budget on rows nobody sees.
     for (const other of this.runs.values()) if (other.slot === run.slot) other.fetch?.abort();
     this.runs.set(run.info.runId, run);
-    while (this.runs.size > KEEP_RUNS) {
-      const oldest = this.runs.keys().next().value as string;
-      this.runs.get(oldest)?.fetch?.abort();
-      this.runs.delete(oldest);
+    // The pages ask for the events of the runs they show, so those are kept whatever their age.
+    const shown = new Set(ResultsPanel.all().map((p) => p.runId));
+    for (const [runId, old] of this.runs) {
+      if (this.runs.size <= KEEP_RUNS) break;
+      if (runId === run.info.runId || shown.has(runId)) continue;
+      old.fetch?.abort();
+      this.runs.delete(runId);
     }
   }
 
@@ -369,7 +391,7 @@ export class SearchController implements vscode.Disposable {
     this.arrange(run);
     this.remember(run);
     const arranged = Date.now();
-    postResults(panel, run.info, defaultColumns('udm'), run.rows, run.moreDataAvailable);
+    postResults(panel, run);
     // Where the time between the answer and the panel goes (npm run bench -- editor reads this line).
     log.info(
       `udmSearch: ${run.rows.length} events shown; arranged in ${arranged - answered} ms, posted in ${Date.now() - arranged} ms`,
@@ -438,7 +460,7 @@ export class SearchController implements vscode.Disposable {
     this.remember(run);
     const panel = this.panel(run.slot);
     panel.setTitle(extra.source ? `${title} · ${extra.source}` : title);
-    postResults(panel, run.info, defaultColumns(kind), run.rows, run.moreDataAvailable);
+    postResults(panel, run);
     return run;
   }
 
@@ -695,8 +717,10 @@ export class SearchController implements vscode.Disposable {
                 signal: controller.signal,
                 onProgress: (p, added) => {
                   if (added.length > 0) {
+                    const from = run.rows.length;
                     run.rows = run.rows.concat(added);
-                    panel.post({ type: 'append', runId, rowsJson: JSON.stringify(added) });
+                    const rows = rowsOf(run);
+                    panel.post({ type: 'append', runId, table: rows.table(panel.columnsFor(run.info.kind), from) });
                   }
                   panel.post({
                     type: 'status',
@@ -716,8 +740,9 @@ export class SearchController implements vscode.Disposable {
           }
         },
       );
+      // The rows keep the order the page holds them in (it shows them newest first itself), so that
+      // a row's position means the same row on both sides.
       run.moreDataAvailable = !result.complete;
-      run.rows = sortNewestFirst(run.rows, path);
       if (result.complete) delete run.info.covered;
       const message = result.complete
         ? `All ${run.rows.length.toLocaleString('en-US')} events fetched with ${result.windowsFetched} more ${result.windowsFetched === 1 ? 'search' : 'searches'}.`
@@ -781,7 +806,12 @@ export class SearchController implements vscode.Disposable {
       saveLabel: 'Export',
     });
     if (!target) return undefined;
-    const text = exportResults(format, run.rows, columns.length ? columns : defaultColumns(run.info.kind));
+    const path = timeField(run.info.kind);
+    const text = exportResults(
+      format,
+      path ? sortNewestFirst(run.rows, path) : run.rows,
+      columns.length ? columns : defaultColumns(run.info.kind),
+    );
     await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
     log.info(`exported ${run.rows.length} rows as ${format} to ${target.fsPath}`);
     void vscode.window
@@ -849,6 +879,16 @@ export class SearchController implements vscode.Disposable {
   }
 
   private async onMessage(message: FromWebview, panel: ResultsPanel): Promise<void> {
+    if (isRowsRequest(message)) {
+      const run = this.runs.get(message.runId);
+      try {
+        panel.post(answerRowsRequest(run && rowsOf(run), message));
+      } catch (err) {
+        log.error(`could not answer the results page (${message.type})`, err);
+        panel.post({ type: 'rows.unavailable', runId: message.runId, id: message.id, message: describeError(err) });
+      }
+      return;
+    }
     try {
       switch (message.type) {
         case 'fetchRest':
@@ -896,6 +936,7 @@ export class SearchController implements vscode.Disposable {
           return;
         case 'ready':
         case 'painted':
+        case 'columns':
           return;
       }
     } catch (err) {

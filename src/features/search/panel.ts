@@ -3,6 +3,7 @@
 // are validated before anything acts on them.
 import * as vscode from 'vscode';
 import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
+import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { getLogger } from '../../platform/log';
 import { renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
 
@@ -27,6 +28,8 @@ export class ResultsPanel implements vscode.Disposable {
   private disposed = false;
   private shownRunId: string | undefined;
   private afterPaint: { runId: string; send: () => void; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** The columns the page shows per kind of result, as it last said (the defaults until then). */
+  private readonly shownColumns = new Map<ResultKind, ColumnSpec[]>();
 
   /** The panel of a slot, created and revealed (beside the editor) when needed. */
   static show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: PanelMessageHandler): ResultsPanel {
@@ -108,6 +111,11 @@ export class ResultsPanel implements vscode.Disposable {
           if (this.afterPaint?.runId === message.runId) this.flushAfterPaint();
           return;
         }
+        if (message.type === 'columns') {
+          if (message.columns.length) this.shownColumns.set(message.kind, message.columns);
+          else this.shownColumns.delete(message.kind);
+          return;
+        }
         onMessage(message, this);
       }),
     );
@@ -115,6 +123,11 @@ export class ResultsPanel implements vscode.Disposable {
 
   setTitle(title: string): void {
     this.panel.title = title.length > 60 ? `${title.slice(0, 57)}…` : title;
+  }
+
+  /** The columns whose cells the page's tables carry for a kind of result. */
+  columnsFor(kind: ResultKind): ColumnSpec[] {
+    return this.shownColumns.get(kind) ?? defaultColumns(kind);
   }
 
   reveal(): void {

@@ -3,7 +3,7 @@
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
 import './style.css';
 import {
-  decodeRows,
+  RESULT_KINDS,
   parseFromWebview,
   parseToWebview,
   type FromWebview,
@@ -11,9 +11,7 @@ import {
   type ToWebview,
 } from '../../core/secops/messages';
 import {
-  cellText,
   defaultColumns,
-  discoverColumns,
   eventRoot,
   labelFor,
   scalarText,
@@ -21,16 +19,14 @@ import {
   type ColumnSpec,
   type ResultKind,
 } from '../../core/secops/results/fields';
+import { columnKey, decodeCells, type RowTable, type SearchedFields } from '../../core/secops/results/rowtable';
 import { displayText, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { PIVOT_LABELS, isPivotAction, pivotsFor } from '../../core/secops/results/pivots';
 import {
   FieldResolver,
-  SearchIndex,
-  filterIndices,
   histogram,
   newestFirstOrder,
-  sortIndices,
-  timesOf,
+  sortByKeys,
   type SortDirection,
 } from '../../core/secops/results/table';
 import { el } from '../shared/dom';
@@ -74,6 +70,8 @@ function rememberColumns(kind: ResultKind, chosen: ColumnSpec[] | undefined): vo
   if (chosen) all[kind] = chosen;
   else delete all[kind];
   vscode.setState?.({ ...state, columns: all });
+  // The extension sends the cells of these columns with the next results of this kind.
+  post({ type: 'columns', kind, columns: chosen ?? [] });
 }
 /** What a panel showed, kept by VS Code across a window reload (the rows are not: they are too big). */
 interface RestoreState {
@@ -231,10 +229,17 @@ app.append(header, queryBar, toolbar, suggestBox, banner, histogramWrap, main, c
 document.body.append(app);
 
 // ---- state --------------------------------------------------------------------------------------
+// The page holds the rows as a table (times and the text of the shown columns); the events stay in
+// the extension, which answers the filter, the detail pane, the field list and new columns' cells.
 let run: RunInfo | undefined;
-let rows: unknown[] = [];
+/** Rows the page holds for the run. */
+let rowCount = 0;
 /** Each row's time (epoch ms, NaN when none) for results that open newest first. */
 let rowTimes: Float64Array = new Float64Array(0);
+/** The cell texts by column (columnKey): one per row, for every row the page holds. */
+const cellStore = new Map<string, string[]>();
+/** Every field path of the rows: the filter's suggestions and the column chooser's choices. */
+let allFields: string[] | undefined;
 /** The period picked on the histogram: rows outside it are hidden. */
 let period: { start: number; end: number } | undefined;
 /** Field names of the quick filter, built from the rows on first use and after new rows arrive. */
@@ -242,8 +247,27 @@ let fieldResolver: FieldResolver | undefined;
 let columns: ColumnSpec[] = [];
 let view: Uint32Array = new Uint32Array(0);
 let sort: { column: ColumnSpec; direction: SortDirection } | undefined;
-let searchIndex = new SearchIndex(rows);
 let selected = -1; // position in `view`
+/** The extension's answer for a quick filter: matching rows among the first `count`. */
+interface FilterAnswer {
+  filter: string;
+  count: number;
+  columnsKey: string;
+  indices: Uint32Array;
+  searched: SearchedFields[];
+  error?: string;
+}
+let filtered: FilterAnswer | undefined;
+let requestSeq = 0;
+let pendingFilter: { id: number; filter: string; count: number; columnsKey: string } | undefined;
+/** Column keys whose cells are asked for, by request. */
+const pendingCells = new Map<number, string[]>();
+let pendingFields: number | undefined;
+/** Whole events fetched for the detail pane, by row (a few, the latest last). */
+const eventCache = new Map<number, unknown>();
+let pendingDetail: { id: number; pos: number; index: number } | undefined;
+/** Fills the open column chooser again (when the extension's list of fields arrives). */
+let refillChooser: (() => void) | undefined;
 let moreDataAvailable = false;
 let fetching = false;
 let rowPool: HTMLDivElement[] = [];
@@ -290,35 +314,115 @@ function setColumns(next: ColumnSpec[]): void {
   );
   for (const row of rowPool) row.remove();
   rowPool = [];
+  ensureCells();
   scheduleRender();
+}
+
+/** Asks the extension for every field path of the rows, unless the page has them or asked already. */
+function requestFields(): void {
+  if (allFields || !run || pendingFields !== undefined || rowCount === 0) return;
+  pendingFields = ++requestSeq;
+  post({ type: 'rows.fields', runId: run.runId, id: pendingFields });
+}
+
+const cellsOf = (column: ColumnSpec): string[] | undefined => cellStore.get(columnKey(column));
+
+function cell(rowIndex: number, column: ColumnSpec): string {
+  return cellsOf(column)?.[rowIndex] ?? '';
+}
+
+/** Asks the extension for the cells of shown (or sorted) columns the page does not hold. */
+function ensureCells(): void {
+  if (!run || rowCount === 0) return;
+  const asked = new Set([...pendingCells.values()].flat());
+  const wanted = sort ? [...columns, sort.column] : columns;
+  const missing = wanted.filter((c, i) => {
+    const key = columnKey(c);
+    return (
+      cellStore.get(key)?.length !== rowCount && !asked.has(key) && wanted.findIndex((o) => columnKey(o) === key) === i
+    );
+  });
+  if (missing.length === 0) return;
+  const id = ++requestSeq;
+  pendingCells.set(id, missing.map(columnKey));
+  post({ type: 'rows.cells', runId: run.runId, id, columns: missing });
+}
+
+/** Adds a table's rows after the rows the page holds; cells of columns it lacks are asked for again. */
+function addTable(table: RowTable, cells: string[][] = decodeCells(table)): void {
+  const start = rowCount;
+  const times = new Float64Array(start + table.count);
+  times.set(rowTimes);
+  times.set(table.times, start);
+  const keys = table.columns.map(columnKey);
+  for (const key of [...cellStore.keys()]) if (!keys.includes(key)) cellStore.delete(key);
+  keys.forEach((key, i) => {
+    const held = cellStore.get(key);
+    if (start === 0) cellStore.set(key, cells[i]);
+    else if (held?.length === start) cellStore.set(key, held.concat(cells[i]));
+    else cellStore.delete(key);
+  });
+  rowTimes = times;
+  rowCount = start + table.count;
+}
+
+const columnsKeyOf = (list: readonly ColumnSpec[]): string => list.map(columnKey).join('\n');
+
+/** The extension's answer for the filter as it stands, or undefined (then it is asked for). */
+function filterAnswer(filter: string): FilterAnswer | undefined {
+  const key = columnsKeyOf(columns);
+  if (filtered && filtered.filter === filter && filtered.count === rowCount && filtered.columnsKey === key)
+    return filtered;
+  if (
+    run &&
+    !(
+      pendingFilter &&
+      pendingFilter.filter === filter &&
+      pendingFilter.count === rowCount &&
+      pendingFilter.columnsKey === key
+    )
+  ) {
+    pendingFilter = { id: ++requestSeq, filter, count: rowCount, columnsKey: key };
+    post({ type: 'rows.filter', runId: run.runId, id: pendingFilter.id, filter, columns });
+  }
+  return undefined;
 }
 
 function recompute(): void {
   const filter = filterInput.value.trim();
   let indices: Uint32Array;
   if (filter === '') {
-    indices = new Uint32Array(rows.length);
-    for (let i = 0; i < rows.length; i++) indices[i] = i;
+    indices = new Uint32Array(rowCount);
+    for (let i = 0; i < rowCount; i++) indices[i] = i;
   } else {
-    searchIndex.setRows(rows);
-    indices = filterIndices(rows, filter, searchIndex, fields());
+    const answer = filterAnswer(filter);
+    if (!answer) {
+      // The table stays as it is until the extension answers (a few milliseconds).
+      countLabel.textContent = 'Filtering…';
+      spacer.style.height = `${view.length * ROW_H}px`;
+      scheduleRender();
+      return;
+    }
+    indices = answer.indices;
   }
   if (period) {
     const { start, end } = period;
     indices = indices.filter((i) => rowTimes[i] >= start && rowTimes[i] < end);
   }
-  view = sort
-    ? sortIndices(rows, indices, sort.column, sort.direction)
-    : run && timeField(run.kind)
-      ? newestFirstOrder(rowTimes, indices)
-      : indices;
+  const sortCells = sort && cellsOf(sort.column);
+  view =
+    sort && sortCells?.length === rowCount
+      ? sortByKeys((i) => sortCells[i], indices, sort.direction)
+      : run && timeField(run.kind)
+        ? newestFirstOrder(rowTimes, indices)
+        : indices;
   if (selected >= view.length) selected = -1;
   grid.setAttribute('aria-rowcount', String(view.length + 1));
   spacer.style.height = `${view.length * ROW_H}px`;
   countLabel.textContent =
     filter || period
-      ? `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} rows`
-      : `${rows.length.toLocaleString('en-US')} rows`;
+      ? `${view.length.toLocaleString('en-US')} of ${rowCount.toLocaleString('en-US')} rows`
+      : `${rowCount.toLocaleString('en-US')} rows`;
   empty.classList.toggle('visible', view.length === 0 && run !== undefined);
   if (view.length === 0) {
     empty.textContent = filter
@@ -334,16 +438,14 @@ function recompute(): void {
 
 function fields(): FieldResolver | undefined {
   if (!run) return undefined;
-  if (!fieldResolver) {
-    // A sample is enough to know the fields; a field only rare rows have is still found by its full path.
-    const sample = rows.length > 2000 ? rows.slice(0, 1000).concat(rows.slice(-1000)) : rows;
-    fieldResolver = new FieldResolver(eventRoot(run.kind), columns, discoverColumns(sample));
-  }
+  // A sample is enough to know the fields; a field only rare rows have is still found by its full path.
+  fieldResolver ??= new FieldResolver(eventRoot(run.kind), columns, allFields ?? []);
   return fieldResolver;
 }
 
 function noMatchText(filter: string): string {
-  const searched = fields()?.describe(filter) ?? [];
+  if (filtered?.error) return `The filter could not run: ${filtered.error}`;
+  const searched = filtered?.filter === filter ? filtered.searched : (fields()?.describe(filter) ?? []);
   if (searched.length === 0) return 'No rows match the filter.';
   return `No rows match the filter. ${searched
     .map(
@@ -411,11 +513,9 @@ function render(): void {
       node.dataset.index = String(rowIndex);
       node.setAttribute('aria-rowindex', String(pos + 2));
       node.style.transform = `translateY(${pos * ROW_H}px)`;
-      const row = rows[rowIndex];
       const cells = node.children;
       for (let c = 0; c < columns.length; c++) {
-        const text = cellText(row, columns[c]);
-        (cells[c] as HTMLElement).textContent = displayText(text, 200);
+        (cells[c] as HTMLElement).textContent = displayText(cell(rowIndex, columns[c]), 200);
       }
     }
     node.classList.toggle('selected', pos === selected);
@@ -423,15 +523,15 @@ function render(): void {
   }
 }
 
-function timesFor(list: readonly unknown[]): Float64Array {
-  const path = run ? timeField(run.kind) : undefined;
-  return path ? timesOf(list, path) : new Float64Array(list.length).fill(Number.NaN);
-}
-
 // ---- histogram ----------------------------------------------------------------------------------
 let histogramBins: Array<{ start: number; end: number; count: number }> = [];
 
 function renderHistogram(): void {
+  // The bars follow the quick filter (not the period, which they are for picking); with a filter the
+  // extension has not answered yet, they are drawn when its answer arrives.
+  const filter = filterInput.value.trim();
+  const shown = run && filter !== '' ? filterAnswer(filter)?.indices : undefined;
+  if (run && filter !== '' && !shown) return;
   histogramBox.replaceChildren();
   histogramAxis.replaceChildren();
   histogramScale.replaceChildren();
@@ -439,7 +539,7 @@ function renderHistogram(): void {
   histogramWrap.classList.toggle('visible', false);
   if (!run) return;
   const path = timeField(run.kind);
-  if (!path || rows.length === 0) return;
+  if (!path || rowCount === 0) return;
   let start = run.startTime ? Date.parse(run.startTime) : Number.POSITIVE_INFINITY;
   let end = run.endTime ? Date.parse(run.endTime) : Number.NEGATIVE_INFINITY;
   if (!Number.isFinite(start) || !Number.isFinite(end)) {
@@ -452,11 +552,8 @@ function renderHistogram(): void {
     }
   }
   if (!Number.isFinite(start) || !Number.isFinite(end)) return;
-  // The bars follow the quick filter (not the period, which they are for picking).
-  const filter = filterInput.value.trim();
   let times: Float64Array = rowTimes;
-  if (filter !== '') {
-    const shown = filterIndices(rows, filter, searchIndex, fields());
+  if (shown) {
     times = new Float64Array(shown.length);
     for (let i = 0; i < shown.length; i++) times[i] = rowTimes[shown[i]]!;
   }
@@ -554,7 +651,26 @@ function showDetail(pos: number): void {
     detail.classList.remove('visible');
     return;
   }
-  const row = rows[rowIndex];
+  if (eventCache.has(rowIndex)) {
+    pendingDetail = undefined;
+    renderDetail(rowIndex, eventCache.get(rowIndex));
+    return;
+  }
+  // The event comes from the extension; the pane says so until it is here.
+  pendingDetail = { id: ++requestSeq, pos, index: rowIndex };
+  post({ type: 'rows.event', runId: run.runId, id: pendingDetail.id, index: rowIndex });
+  detailMessage('Loading the event…');
+}
+
+function detailMessage(text: string): void {
+  const close = el('button', { type: 'button', id: 'detail-close', title: 'Close the detail pane' }, 'Close');
+  close.addEventListener('click', () => detail.classList.remove('visible'));
+  detail.replaceChildren(el('div', { id: 'detail-actions' }, close), el('div', { class: 'leaf' }, text));
+  detail.classList.add('visible');
+}
+
+function renderDetail(rowIndex: number, row: unknown): void {
+  if (!run) return;
   const runId = run.runId;
   detail.replaceChildren();
   const actions = el('div', { id: 'detail-actions' });
@@ -657,8 +773,10 @@ function openChooser(): void {
   });
   const list = el('div', { id: 'chooser-list' });
   const chosen = new Set(columns.map((c) => c.id));
-  const paths = [...new Set([...columns.map((c) => c.id), ...discoverColumns(rows)])];
+  requestFields();
+  let paths: string[] = [];
   const fill = (): void => {
+    paths = [...new Set([...columns.map((c) => c.id), ...(allFields ?? [])])];
     const q = search.value.toLowerCase();
     list.replaceChildren(
       ...paths
@@ -685,6 +803,7 @@ function openChooser(): void {
     );
   };
   search.addEventListener('input', fill);
+  refillChooser = fill;
   const reset = el('button', { type: 'button', id: 'chooser-reset' }, 'Default columns');
   reset.addEventListener('click', () => {
     if (run) {
@@ -701,6 +820,7 @@ function openChooser(): void {
 }
 
 function closeChooser(): void {
+  refillChooser = undefined;
   chooser.classList.remove('visible');
   columnsButton.setAttribute('aria-expanded', 'false');
 }
@@ -723,10 +843,10 @@ function updateBanner(progressText?: string): void {
     narrowButton.textContent = `Search only the newest ${describeDuration(width)}`;
   }
   if (fetching)
-    bannerText.textContent = progressText ?? `Fetching the rest… ${rows.length.toLocaleString('en-US')} events so far.`;
+    bannerText.textContent = progressText ?? `Fetching the rest… ${rowCount.toLocaleString('en-US')} events so far.`;
   else if (moreDataAvailable)
     bannerText.textContent = covered
-      ? `The search stopped at its limit: these ${rows.length.toLocaleString('en-US')} rows cover only ${covered.start} – ${covered.end} of the range ${run?.startTime ?? '?'} – ${run?.endTime ?? '?'} (${coveredShare(covered)} of it). Fetch the rest, or search only the newest part.`
+      ? `The search stopped at its limit: these ${rowCount.toLocaleString('en-US')} rows cover only ${covered.start} – ${covered.end} of the range ${run?.startTime ?? '?'} – ${run?.endTime ?? '?'} (${coveredShare(covered)} of it). Fetch the rest, or search only the newest part.`
       : 'More events match than the search returned (it stopped at its limit). Narrow the time range, or fetch the rest in smaller windows.';
 }
 
@@ -748,15 +868,27 @@ function coveredShare(covered: { start: string; end: string }): string {
   return `${pct < 1 ? pct.toFixed(1) : Math.round(pct)}%`;
 }
 
+function resetRows(): void {
+  rowCount = 0;
+  rowTimes = new Float64Array(0);
+  cellStore.clear();
+  allFields = undefined;
+  fieldResolver = undefined;
+  filtered = undefined;
+  pendingFilter = undefined;
+  pendingCells.clear();
+  pendingFields = undefined;
+  eventCache.clear();
+  pendingDetail = undefined;
+  view = new Uint32Array(0);
+}
+
 function clearResults(): void {
   run = undefined;
-  rows = [];
+  resetRows();
   period = undefined;
   periodBar.classList.remove('visible');
-  fieldResolver = undefined;
   suggestBox.replaceChildren();
-  rowTimes = new Float64Array(0);
-  searchIndex = new SearchIndex(rows);
   sort = undefined;
   selected = -1;
   moreDataAvailable = false;
@@ -777,7 +909,7 @@ function updateSummary(): void {
   if (!run) return;
   runSummary.classList.remove('error');
   runSummary.textContent = [
-    `${rows.length.toLocaleString('en-US')} ${rows.length === 1 ? 'row' : 'rows'}`,
+    `${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'}`,
     run.startTime && run.endTime ? `${run.startTime} – ${run.endTime}` : '',
   ]
     .filter(Boolean)
@@ -850,11 +982,12 @@ function onMessage(message: ToWebview): void {
       upgradeQueryBar();
       return;
     case 'results': {
+      const cells = decodeCells(message.table);
       run = message.run;
-      rows = decodeRows(message.rowsJson);
-      rowTimes = timesFor(rows);
-      searchIndex = new SearchIndex(rows);
-      fieldResolver = undefined;
+      resetRows();
+      addTable(message.table, cells);
+      // A message with every row of the run also lists their fields.
+      if (message.fields.length) allFields = message.fields;
       period = undefined;
       periodBar.classList.remove('visible');
       sort = undefined;
@@ -880,7 +1013,7 @@ function onMessage(message: ToWebview): void {
       afterFirstPaint = new Promise<void>((resolve) => {
         const runId = message.run.runId;
         requestAnimationFrame(() => {
-          document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: rows.length } }));
+          document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: rowCount } }));
           // The extension sends the rest of the rows only now, so they never delay these.
           post({ type: 'painted', runId });
           // Once the next frame starts, the first rows have been presented; only then more work.
@@ -899,20 +1032,17 @@ function onMessage(message: ToWebview): void {
       return;
     }
     case 'append': {
-      const runId = message.runId;
-      const rowsJson = message.rowsJson;
+      const { runId, table } = message;
       // Decoding thousands of rows waits until the first rows are on screen.
       afterFirstPaint = afterFirstPaint.then(() => {
         if (!run || runId !== run.runId) return;
-        const added = decodeRows(rowsJson);
-        rows = rows.concat(added);
-        const times = new Float64Array(rows.length);
-        times.set(rowTimes);
-        times.set(timesFor(added), rowTimes.length);
-        rowTimes = times;
+        addTable(table);
         fieldResolver = undefined;
-        searchIndex.setRows(rows);
+        allFields = undefined;
+        // The field list (filter suggestions, column chooser) is asked for once the table is usable.
+        requestFields();
         for (const node of rowPool) node.dataset.pos = '';
+        ensureCells();
         recompute();
         if (!fetching) updateSummary();
         updateBanner();
@@ -931,6 +1061,13 @@ function onMessage(message: ToWebview): void {
     case 'querybar.diagnostics':
       // Answers for querybar.js, which listens for them itself.
       return;
+    case 'rows.filtered':
+    case 'rows.cells':
+    case 'rows.event':
+    case 'rows.fields':
+    case 'rows.unavailable':
+      if (run && message.runId === run.runId) onRowsAnswer(message);
+      return;
     case 'status': {
       if (!run || message.runId !== run.runId) return;
       if (message.moreDataAvailable !== undefined) moreDataAvailable = message.moreDataAvailable;
@@ -945,6 +1082,81 @@ function onMessage(message: ToWebview): void {
       }
       return;
     }
+  }
+}
+
+/** An answer of the extension about the rows of the run shown. */
+function onRowsAnswer(
+  message: Extract<
+    ToWebview,
+    { type: 'rows.filtered' | 'rows.cells' | 'rows.event' | 'rows.fields' | 'rows.unavailable' }
+  >,
+): void {
+  switch (message.type) {
+    case 'rows.filtered': {
+      if (message.id !== pendingFilter?.id || message.count < rowCount) return;
+      // The extension may hold rows still on their way here: positions past the rows held wait for them.
+      const indices = message.count === rowCount ? message.indices : message.indices.filter((i) => i < rowCount);
+      filtered = { ...pendingFilter, count: rowCount, indices, searched: message.searched };
+      pendingFilter = undefined;
+      for (const node of rowPool) node.dataset.pos = '';
+      recompute();
+      renderHistogram();
+      return;
+    }
+    case 'rows.cells': {
+      const keys = pendingCells.get(message.id);
+      if (!keys) return;
+      pendingCells.delete(message.id);
+      const table = message.table;
+      // The extension may hold rows that are still on their way here: only the rows held are kept.
+      if (table.count < rowCount) return;
+      const cells = decodeCells(table);
+      table.columns.forEach((c, i) => {
+        const key = columnKey(c);
+        if (keys.includes(key)) cellStore.set(key, cells[i].slice(0, rowCount));
+      });
+      for (const node of rowPool) node.dataset.pos = '';
+      recompute();
+      return;
+    }
+    case 'rows.event': {
+      let event: unknown;
+      try {
+        event = JSON.parse(message.eventJson);
+      } catch {
+        return;
+      }
+      eventCache.set(message.index, event);
+      if (eventCache.size > 50) eventCache.delete(eventCache.keys().next().value!);
+      if (message.id !== pendingDetail?.id) return;
+      const { pos } = pendingDetail;
+      pendingDetail = undefined;
+      if (view[pos] === message.index && detail.classList.contains('visible')) renderDetail(message.index, event);
+      return;
+    }
+    case 'rows.fields':
+      if (message.id !== pendingFields) return;
+      pendingFields = undefined;
+      allFields = message.paths;
+      fieldResolver = undefined;
+      refillChooser?.();
+      if (document.activeElement === filterInput) updateSuggestions();
+      return;
+    case 'rows.unavailable':
+      if (message.id === pendingDetail?.id) {
+        pendingDetail = undefined;
+        detailMessage(message.message);
+      } else if (message.id === pendingFilter?.id) {
+        filtered = { ...pendingFilter, indices: new Uint32Array(0), searched: [], error: message.message };
+        pendingFilter = undefined;
+        recompute();
+      } else if (message.id === pendingFields) {
+        pendingFields = undefined;
+      } else {
+        pendingCells.delete(message.id);
+      }
+      return;
   }
 }
 
@@ -971,13 +1183,13 @@ window.addEventListener('resize', () => scheduleRender());
 
 // Tooltips are filled on hover, not on every render: scrolling touches only the visible text.
 spacer.addEventListener('mouseover', (event) => {
-  const cell = (event.target as HTMLElement).closest<HTMLElement>('.cell');
-  const node = cell?.parentElement;
-  if (!cell || !node?.dataset.index) return;
-  const column = columns[Array.prototype.indexOf.call(node.children, cell)];
+  const target = (event.target as HTMLElement).closest<HTMLElement>('.cell');
+  const node = target?.parentElement;
+  if (!target || !node?.dataset.index) return;
+  const column = columns[Array.prototype.indexOf.call(node.children, target)];
   if (!column) return;
-  const text = cellText(rows[Number(node.dataset.index)], column);
-  cell.title = text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
+  const text = cell(Number(node.dataset.index), column);
+  target.title = text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
 });
 
 spacer.addEventListener('click', (event) => {
@@ -1028,6 +1240,7 @@ filterInput.addEventListener('input', () => {
   }, 120);
 });
 filterInput.addEventListener('blur', () => suggestBox.replaceChildren());
+filterInput.addEventListener('focus', requestFields);
 
 columnsButton.addEventListener('click', () => (chooser.classList.contains('visible') ? closeChooser() : openChooser()));
 document.addEventListener('keydown', (event) => {
@@ -1094,3 +1307,8 @@ if (restored) {
   document.body.dataset.restored = 'true';
 }
 post({ type: 'ready' });
+// The columns chosen here before (kept across reloads), so the extension sends their cells.
+for (const kind of RESULT_KINDS) {
+  const chosen = chosenColumns(kind);
+  if (chosen) post({ type: 'columns', kind, columns: chosen });
+}

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
+import { decodeCells } from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
 import type * as FeaturesServicesModule from '../../../src/features/services';
@@ -121,9 +122,10 @@ describe('query bar: Run, completion and validation through the search controlle
     });
     assert.equal(message.run.query, 'principal.hostname = "host-a"');
     assert.equal(message.run.startTime, window.start);
-    const rows = JSON.parse(message.rowsJson) as Array<{ udm: { principal: { hostname: string } } }>;
-    assert.equal(rows.length, 5);
-    assert.ok(rows.every((r) => r.udm.principal.hostname === 'host-a'));
+    // The page gets a table of the shown columns; the third is the principal.
+    const hosts = decodeCells(message.table)[2];
+    assert.equal(message.table.count, 5);
+    assert.deepEqual(hosts, Array(5).fill('host-a'));
   });
 
   it('a query the user declines to run despite its errors spends no search', async () => {

@@ -140,7 +140,13 @@ describe('query bar messages', () => {
   });
 
   it("carries the run's query text in results, and drops one of the wrong type", () => {
-    const base = { type: 'results', columns: [], rowsJson: '[]', moreDataAvailable: false };
+    const base = {
+      type: 'results',
+      columns: [],
+      table: { count: 0, times: new Float64Array(0), columns: [], cells: new TextEncoder().encode('[]') },
+      fields: [],
+      moreDataAvailable: false,
+    };
     const withQuery = parseToWebview({
       ...base,
       run: { runId: 'r', kind: 'udm', title: 'a = 1 b = 2', query: 'a = 1\nb = 2' },

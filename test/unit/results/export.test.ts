@@ -8,7 +8,8 @@ import {
   toNdjson,
 } from '../../../src/core/secops/results/export';
 import { defaultColumns } from '../../../src/core/secops/results/fields';
-import { decodeRows, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
+import { parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
+import { buildTable, decodeCells } from '../../../src/core/secops/results/rowtable';
 import { pivotsFor, pivotResultKind } from '../../../src/core/secops/results/pivots';
 import { describeTimeRange, parseTimeInput, resolveTimeRange } from '../../../src/core/secops/timerange';
 
@@ -159,27 +160,58 @@ describe('webview messages', () => {
   });
 
   it('checks messages to the page too', () => {
+    const table = buildTable([{ a: 1 }], 'alerts', [{ id: 'a', label: 'A' }]);
     const ok = parseToWebview({
       type: 'results',
       run: { runId: 'r', kind: 'udm', title: 't', uri: ['https://x', 5] },
       columns: [],
-      rowsJson: '[{"a":1}]',
+      table,
+      fields: ['a'],
       moreDataAvailable: true,
     });
     assert.equal(ok.type, 'results');
     assert.deepEqual(ok.type === 'results' && ok.run.uri, ['https://x']);
-    assert.deepEqual(ok.type === 'results' && decodeRows(ok.rowsJson), [{ a: 1 }]);
+    assert.deepEqual(ok.type === 'results' && decodeCells(ok.table), [['1']]);
     assert.throws(
       () =>
-        parseToWebview({ type: 'results', run: { runId: 'r', kind: 'evil', title: 't' }, columns: [], rowsJson: '[]' }),
+        parseToWebview({
+          type: 'results',
+          run: { runId: 'r', kind: 'evil', title: 't' },
+          columns: [],
+          table,
+          fields: [],
+        }),
       /run/,
     );
+    // Rows as JSON objects (or JSON text) are not a table.
+    for (const bad of [[{ a: 1 }], '[{"a":1}]', { ...table, times: [1] }, { ...table, cells: '[["1"]]' }])
+      assert.throws(
+        () =>
+          parseToWebview({
+            type: 'results',
+            run: { runId: 'r', kind: 'udm', title: 't' },
+            columns: [],
+            table: bad,
+            fields: [],
+          }),
+        /table/,
+      );
     assert.throws(
-      () => parseToWebview({ type: 'results', run: { runId: 'r', kind: 'udm', title: 't' }, columns: [], rows: [] }),
-      /rowsJson/,
+      () =>
+        parseToWebview({
+          type: 'rows.filtered',
+          runId: 'r',
+          id: 1,
+          count: 2,
+          indices: Uint32Array.of(0, 5),
+          searched: [],
+        }),
+      /indices/,
+      'a position past the rows the answer covers',
     );
-    assert.throws(() => decodeRows('{"not":"an array"}'), /JSON array/);
-    assert.throws(() => decodeRows('<img src=x onerror=alert(1)>'), /not valid JSON/);
+    assert.throws(() => decodeCells({ ...table, cells: new TextEncoder().encode('{"not":"an array"}') }), /match/);
+    assert.throws(() => decodeCells({ ...table, cells: new TextEncoder().encode('<img src=x>') }), /not valid JSON/);
+    assert.throws(() => decodeCells({ ...table, count: 2, times: new Float64Array(2) }), /match/);
     assert.throws(() => parseToWebview({ type: 'status', runId: 'r', state: 'exploded' }), /state/);
   });
 });

@@ -27,11 +27,20 @@ export function sortIndices(
   column: ColumnSpec,
   direction: SortDirection,
 ): Uint32Array {
+  return sortByKeys((index) => cellText(rows[index], column), indices, direction);
+}
+
+/** `sortIndices` over keys read per row position (the results page sorts on the cell texts it holds). */
+export function sortByKeys(
+  keyOf: (index: number) => string,
+  indices: ArrayLike<number>,
+  direction: SortDirection,
+): Uint32Array {
   const n = indices.length;
   const keys = new Array<string>(n);
   const order = new Array<number>(n);
   for (let i = 0; i < n; i++) {
-    keys[i] = cellText(rows[indices[i]], column);
+    keys[i] = keyOf(indices[i]);
     order[i] = i;
   }
   const sign = direction === 'asc' ? 1 : -1;

@@ -1,0 +1,91 @@
+// The extension's side of the results page, for browser tests: the messages the search controller
+// posts (a compact table of the first rows, then the rest) and its answers to the page's rows.*
+// requests, computed in Node by the same code the extension host runs (ResultRows).
+import type { Page } from 'playwright-core';
+import type { ToWebview } from '../../src/core/secops/messages';
+import { defaultColumns, type ColumnSpec, type ResultKind } from '../../src/core/secops/results/fields';
+import { ResultRows, answerRowsRequest, isRowsRequest } from '../../src/core/secops/results/rowtable';
+import { parseFromWebview } from '../../src/core/secops/messages';
+
+export interface HostRun {
+  runId: string;
+  kind: ResultKind;
+  title: string;
+  [key: string]: unknown;
+}
+
+export class ResultsHost {
+  private readonly runs = new Map<string, ResultRows>();
+  /** The rows.* requests the page made, in order. */
+  readonly requests: string[] = [];
+
+  /**
+   * Answers the page's rows.* requests from Node. Call before the page loads and after the init
+   * script that defines acquireVsCodeApi: this wraps its postMessage.
+   */
+  static async attach(page: Page): Promise<ResultsHost> {
+    const host = new ResultsHost();
+    await page.exposeFunction('__rowsHost', (raw: unknown) => host.answer(raw));
+    await page.addInitScript(`
+      (() => {
+        const original = window.acquireVsCodeApi;
+        window.acquireVsCodeApi = () => {
+          const api = original();
+          return {
+            getState: () => api.getState(),
+            setState: (s) => api.setState(s),
+            postMessage: (m) => {
+              api.postMessage(m);
+              if (m && typeof m.type === 'string' && m.type.startsWith('rows.'))
+                window.__rowsHost(m).then((reply) => reply && window.postMessage(reply, '*'));
+            },
+          };
+        };
+      })();
+    `);
+    return host;
+  }
+
+  /** The extension's answer to a message from the page (undefined: not a rows.* request). */
+  answer(raw: unknown): ToWebview | undefined {
+    const message = parseFromWebview(raw);
+    if (!isRowsRequest(message)) return undefined;
+    this.requests.push(message.type);
+    return answerRowsRequest(this.runs.get(message.runId), message);
+  }
+
+  /**
+   * What the controller posts for a run: the results with the first `first` rows, then each chunk
+   * of `appends` (the rest after the first paint, or "fetch the rest" windows).
+   */
+  messages(
+    run: HostRun,
+    rows: unknown[],
+    appends: unknown[][] = [],
+    extra: { moreDataAvailable?: boolean; columns?: ColumnSpec[]; first?: number } = {},
+  ): ToWebview[] {
+    const columns = extra.columns ?? defaultColumns(run.kind);
+    const store = new ResultRows(run.kind, rows);
+    this.runs.set(run.runId, store);
+    const first = Math.min(rows.length, extra.first ?? rows.length);
+    const out: ToWebview[] = [
+      {
+        type: 'results',
+        run: run,
+        columns,
+        table: store.table(columns, 0, first),
+        fields: first === rows.length && appends.length === 0 ? store.fields() : [],
+        moreDataAvailable: extra.moreDataAvailable ?? false,
+      },
+    ];
+    if (first < rows.length) out.push({ type: 'append', runId: run.runId, table: store.table(columns, first) });
+    let all = rows;
+    for (const chunk of appends) {
+      const from = all.length;
+      all = all.concat(chunk);
+      store.setRows(all);
+      out.push({ type: 'append', runId: run.runId, table: store.table(columns, from) });
+    }
+    return out;
+  }
+}
