@@ -207,8 +207,12 @@ export const SECTION_ORDER: readonly SectionKind[] = [
   'limit',
 ];
 
-/** The aggregate functions of outcome: (lower case; calls are matched case-insensitively). */
-export const AGGREGATE_NAMES: readonly string[] = [
+/**
+ * The aggregate functions of outcome: (lower case; calls are matched case-insensitively). The one
+ * list of them: the statistics plan and the function catalogue (functions/aggregates.ts, one
+ * signature and accumulator per name, checked by the compiler) take their names from here.
+ */
+export const AGGREGATE_NAMES = [
   'count',
   'count_distinct',
   'sum',
@@ -220,11 +224,17 @@ export const AGGREGATE_NAMES: readonly string[] = [
   'array_distinct',
   'earliest',
   'latest',
-];
+] as const;
+export type AggregateName = (typeof AGGREGATE_NAMES)[number];
+
+/** True when `name` is one of AGGREGATE_NAMES, in any case (`count`, `MAX`). */
+export function isAggregateName(name: string): name is AggregateName {
+  return (AGGREGATE_NAMES as readonly string[]).includes(name.toLowerCase());
+}
 
 /** True when the call is one of AGGREGATE_NAMES (`count(...)`, `MAX(...)`). */
 export function isAggregateCall(node: Operand): boolean {
-  return node.type === 'call' && !node.name.includes('.') && AGGREGATE_NAMES.includes(node.name.toLowerCase());
+  return node.type === 'call' && !node.name.includes('.') && isAggregateName(node.name);
 }
 
 /** `if(condition)` / `if(condition, then, else)` (the name in any case). */
