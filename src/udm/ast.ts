@@ -188,13 +188,14 @@ export type Expr = CompareExpr | InListExpr | CallExpr | AssignExpr | AndExpr | 
 // ---- statistical sections ------------------------------------------------------------------------
 //
 // A search is: filtering statements (optionally under an `events:` header), then sections in
-// this order: match:, outcome:, condition:, dedup:, order:, limit: (select:/unselect: are
-// accepted and placed with dedup:). Section names are case-insensitive. The parser keeps
+// this order: match:, outcome:, condition:, dedup:, order:, limit: (select:/unselect: may stand
+// anywhere after the filter: Google's page writes select: after limit:). Section names are
+// case-insensitive. The parser keeps
 // sections in source order; check.ts reports a wrong order or a duplicate.
 
 export type SectionKind = 'match' | 'outcome' | 'condition' | 'dedup' | 'select' | 'unselect' | 'order' | 'limit';
 
-/** Documented order of sections; select:/unselect: have no documented place and sit with dedup:. */
+/** Documented order of sections; select:/unselect: have no documented place (completion offers them after dedup:). */
 export const SECTION_ORDER: readonly SectionKind[] = [
   'match',
   'outcome',

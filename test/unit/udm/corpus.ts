@@ -49,6 +49,8 @@ export const VALID_QUERIES: readonly string[] = [
   'principal.hostname = "a\\"quoted\\""',
   'target.hostname = /^(?P<sub>[a-z]+)\\.example\\.com$/',
   're.regex(principal.hostname, `(?i)^WS-`)',
+  // Google's select/unselect page writes select: after limit:
+  'principal.hostname = "alex-laptop"\nlimit: 10\nselect: network.sent_bytes, security_result.about.email',
   'if(math.random() >= 0 and math.random() < 1) = true',
   'metadata.event_type >= "USER_UNCATEGORIZED" and metadata.event_type <= "USER_RESOURCE_DELETION"',
   're.capture(principal.hostname, ".*") = target.hostname',
