@@ -13,13 +13,13 @@ const QUERY = `metadata.event_type != ""
 match:
   principal.hostname by 1h
 outcome:
-  $events = count(metadata.id)
+  $event_count = count(metadata.id)
   $users = count_distinct(principal.user.userid)
   $bytes = sum(network.sent_bytes)
   $largest = max(network.sent_bytes)
   $first = earliest(metadata.event_timestamp)
 order:
-  $events desc`;
+  $event_count desc`;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);

@@ -57,7 +57,7 @@ function sha256(data: string | Uint8Array): Buffer {
 }
 
 /** The cache file for a bundle's source: another source, V8 or architecture gives another name. */
-export function codeCacheFile(cacheDir: string, file: string, source: string): string {
+export function codeCacheFile(cacheDir: string, file: string, source: string | Uint8Array): string {
   const key = createHash('sha256')
     .update(source)
     .update(`\0${process.versions.v8}\0${process.arch}`)
@@ -84,8 +84,10 @@ function readCache(cacheFile: string): { data?: Buffer; state: 'missing' | 'corr
 
 export function loadBundle<T>(options: LoadBundleOptions): LoadedBundle<T> {
   const { file, cacheDir, host = {}, log } = options;
-  const source = readFileSync(file, 'utf8');
-  const cacheFile = cacheDir ? codeCacheFile(cacheDir, file, source) : undefined;
+  // Hashing the bytes as read is cheaper than hashing the decoded source (which encodes it again).
+  const bytes = readFileSync(file);
+  const source = bytes.toString('utf8');
+  const cacheFile = cacheDir ? codeCacheFile(cacheDir, file, bytes) : undefined;
   let state: CodeCacheState = 'disabled';
   let cachedData: Buffer | undefined;
   if (cacheFile) {

@@ -188,13 +188,14 @@ export type Expr = CompareExpr | InListExpr | CallExpr | AssignExpr | AndExpr | 
 // ---- statistical sections ------------------------------------------------------------------------
 //
 // A search is: filtering statements (optionally under an `events:` header), then sections in
-// this order: match:, outcome:, condition:, dedup:, order:, limit: (select:/unselect: are
-// accepted and placed with dedup:). Section names are case-insensitive. The parser keeps
+// this order: match:, outcome:, condition:, dedup:, order:, limit: (select:/unselect: may stand
+// anywhere after the filter: Google's page writes select: after limit:). Section names are
+// case-insensitive. The parser keeps
 // sections in source order; check.ts reports a wrong order or a duplicate.
 
 export type SectionKind = 'match' | 'outcome' | 'condition' | 'dedup' | 'select' | 'unselect' | 'order' | 'limit';
 
-/** Documented order of sections; select:/unselect: have no documented place and sit with dedup:. */
+/** Documented order of sections; select:/unselect: have no documented place (completion offers them after dedup:). */
 export const SECTION_ORDER: readonly SectionKind[] = [
   'match',
   'outcome',
@@ -206,8 +207,12 @@ export const SECTION_ORDER: readonly SectionKind[] = [
   'limit',
 ];
 
-/** The aggregate functions of outcome: (lower case; calls are matched case-insensitively). */
-export const AGGREGATE_NAMES: readonly string[] = [
+/**
+ * The aggregate functions of outcome: (lower case; calls are matched case-insensitively). The one
+ * list of them: the statistics plan and the function catalogue (functions/aggregates.ts, one
+ * signature and accumulator per name, checked by the compiler) take their names from here.
+ */
+export const AGGREGATE_NAMES = [
   'count',
   'count_distinct',
   'sum',
@@ -219,11 +224,17 @@ export const AGGREGATE_NAMES: readonly string[] = [
   'array_distinct',
   'earliest',
   'latest',
-];
+] as const;
+export type AggregateName = (typeof AGGREGATE_NAMES)[number];
+
+/** True when `name` is one of AGGREGATE_NAMES, in any case (`count`, `MAX`). */
+export function isAggregateName(name: string): name is AggregateName {
+  return (AGGREGATE_NAMES as readonly string[]).includes(name.toLowerCase());
+}
 
 /** True when the call is one of AGGREGATE_NAMES (`count(...)`, `MAX(...)`). */
 export function isAggregateCall(node: Operand): boolean {
-  return node.type === 'call' && !node.name.includes('.') && AGGREGATE_NAMES.includes(node.name.toLowerCase());
+  return node.type === 'call' && !node.name.includes('.') && isAggregateName(node.name);
 }
 
 /** `if(condition)` / `if(condition, then, else)` (the name in any case). */

@@ -1106,7 +1106,9 @@ class Checker {
         this.report('error', `Duplicate ${s.kind}: section`, s.keyword.start, s.keyword.end, 'duplicate-section');
         continue;
       }
-      if (rank < lastRank) {
+      // select:/unselect: have no place in the documented order; Google's page writes select: after limit:.
+      const free = s.kind === 'select' || s.kind === 'unselect';
+      if (!free && rank < lastRank) {
         this.report(
           'error',
           `Section ${s.kind}: must come before ${SECTION_ORDER[lastRank]}: (the order is match:, outcome:, condition:, dedup:, order:, limit:)`,
@@ -1115,7 +1117,7 @@ class Checker {
           'section-order',
         );
       }
-      lastRank = Math.max(lastRank, rank);
+      if (!free) lastRank = Math.max(lastRank, rank);
       (byKind as Record<string, Section>)[s.kind] = s;
     }
     const groupNames = new Set<string>();

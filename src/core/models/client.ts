@@ -2,6 +2,7 @@
 // Endpoint calls the product needs) over @grpc/grpc-js. Each call goes to the regional endpoint of
 // the location in its resource name, carries a bearer token and the routing header the official
 // clients send, has a deadline, and is retried only when repeating it is safe.
+import { isIPv4, isIPv6 } from 'node:net';
 import * as grpc from '@grpc/grpc-js';
 import type { TokenSource } from '../google/credentials';
 import { chooseEndpoint, MutualTlsChannelError, type EndpointChoice, type EndpointOptions } from '../google/endpoints';
@@ -449,7 +450,7 @@ export class ModelRegistryClient {
         return {
           client: withGrpcProxyVariables(
             () =>
-              new grpc.Client(choice.address, credentials, {
+              new grpc.Client(channelTarget(choice), credentials, {
                 'grpc.primary_user_agent': `cloudbench/${CLIENT_VERSION}`,
                 // The loopback sandbox is never reached through a proxy (the proxy's loopback is not ours).
                 ...(choice.plaintext ? { 'grpc.enable_http_proxy': 0 } : {}),
@@ -1002,6 +1003,19 @@ export function withGrpcProxyVariables<T>(build: () => T, env: NodeJS.ProcessEnv
   } finally {
     for (const name of lent) delete env[name];
   }
+}
+
+/**
+ * The gRPC channel target. A loopback IP address (the sandbox) goes to grpc-js' IP resolver
+ * ("ipv4:127.0.0.1:8080"), which has nothing to look up, so no DNS resolver is created on a cold
+ * start; the authority sent is the same host:port. Any other endpoint is a name resolved by DNS.
+ */
+export function channelTarget(choice: Pick<EndpointChoice, 'address' | 'host' | 'plaintext'>): string {
+  if (!choice.plaintext) return choice.address;
+  if (isIPv4(choice.host)) return `ipv4:${choice.address}`;
+  // Only a string with a colon can be an IPv6 address (and isIPv6's expression is slow to start).
+  if (choice.host.includes(':') && isIPv6(choice.host)) return `ipv6:${choice.address}`;
+  return choice.address;
 }
 
 /** Plaintext for the loopback sandbox; TLS otherwise, with the client certificate when mTLS is chosen. */

@@ -9,7 +9,7 @@ import type * as ImportModuleType from './import-files';
 import type { EvaluatedAnnotation, Model, ModelEvaluation, ModelEvaluationSlice } from '../../core/models/types';
 import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
-import { toAbortSignal } from '../../platform/disposables';
+import { checkBeforeModal } from '../../platform/progress';
 import { activateOperations } from '../operations';
 import type { Connection, Services } from '../services';
 import { configureModelsBundle, persistModelsBundleCache } from '../../core/models/bundle-host';
@@ -505,10 +505,9 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
 
   const deleteModel = async (modelName: string, label: string, refreshNode: ModelsNode | undefined): Promise<void> => {
     const c = need();
-    const deployments = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Checking endpoints for ${label}…`, cancellable: true },
-      (_p, token) =>
-        c.findDeployments(modelName, { ...(toAbortSignal(token) ? { signal: toAbortSignal(token)! } : {}) }),
+    // The check's progress is off the screen before the modal question below.
+    const deployments = await checkBeforeModal(`Checking endpoints for ${label}…`, (signal) =>
+      c.findDeployments(modelName, { signal }),
     );
     if (deployments.length) return explainDeployments(`Model ${label}`, deployments);
     const answer = await vscode.window.showWarningMessage(
@@ -544,19 +543,15 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const n = nodeOf(node, VersionNode);
     const c = need();
     const label = `${modelLabel(n.version)} version ${n.version.versionId}`;
-    const check = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Checking ${label}…`, cancellable: true },
-      async (_p, token) => {
-        const signal = toAbortSignal(token);
-        const opts = signal ? { signal } : {};
-        let versions = 0;
-        for await (const _v of c.listModelVersions({ request: { name: n.modelName, pageSize: 2 } }, opts)) {
-          if (++versions > 1) break;
-        }
-        const deployments = await c.findDeployments(n.modelName, { ...opts, versionId: n.version.versionId ?? '' });
-        return { versions, deployments };
-      },
-    );
+    const check = await checkBeforeModal(`Checking ${label}…`, async (signal) => {
+      const opts = { signal };
+      let versions = 0;
+      for await (const _v of c.listModelVersions({ request: { name: n.modelName, pageSize: 2 } }, opts)) {
+        if (++versions > 1) break;
+      }
+      const deployments = await c.findDeployments(n.modelName, { ...opts, versionId: n.version.versionId ?? '' });
+      return { versions, deployments };
+    });
     if (check.versions <= 1) {
       const answer = await vscode.window.showWarningMessage(
         `${label} is the only version of ${modelLabel(n.version)}.`,

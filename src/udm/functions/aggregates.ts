@@ -3,103 +3,92 @@
 // skips nulls: a missing field is null here, as Google documents for avg ("NULL values are
 // ignored"). An empty group therefore counts 0, sums 0, and has no min, max, avg, stddev, earliest
 // or latest (null).
-import type { AggregateName } from '../stats/plan';
+import { AGGREGATE_NAMES, type AggregateName } from '../ast';
 import type { Accumulator, AggregateDef } from './types';
 import { timestampSeconds, toNum } from './values';
 
 export type { Accumulator } from './types';
 
-/** Aggregates of the outcome: section. */
-export const AGGREGATES: readonly AggregateDef[] = [
-  {
-    name: 'count',
+/** Signature and evaluation of each aggregate the parser names (AGGREGATE_NAMES): one each, no more. */
+const DEFINITIONS: { readonly [N in AggregateName]: Omit<AggregateDef, 'name'> } = {
+  count: {
     params: [{ name: 'field', type: 'any' }],
     returns: 'number',
     doc: 'Number of values in the group.',
     accumulator: () => new Count(),
   },
-  {
-    name: 'count_distinct',
+  count_distinct: {
     params: [{ name: 'field', type: 'any' }],
     returns: 'number',
     doc: 'Number of distinct values in the group.',
     accumulator: () => new CountDistinct(),
   },
-  {
-    name: 'sum',
+  sum: {
     params: [{ name: 'field', type: 'number' }],
     returns: 'number',
     doc: 'Sum of the values.',
     accumulator: () => new Sum(),
   },
-  {
-    name: 'min',
+  min: {
     params: [{ name: 'field', type: 'number' }],
     returns: 'number',
     doc: 'Smallest value.',
     accumulator: () => new Extreme(-1),
   },
-  {
-    name: 'max',
+  max: {
     params: [{ name: 'field', type: 'number' }],
     returns: 'number',
     doc: 'Largest value.',
     accumulator: () => new Extreme(1),
   },
-  {
-    name: 'avg',
+  avg: {
     params: [{ name: 'field', type: 'number' }],
     returns: 'number',
     doc: 'Mean of the values.',
     accumulator: () => new Mean(),
   },
-  {
-    name: 'stddev',
+  stddev: {
     params: [{ name: 'field', type: 'number' }],
     returns: 'number',
     doc: 'Standard deviation of the values.',
     accumulator: () => new StdDev(),
   },
-  {
-    name: 'array',
+  array: {
     params: [{ name: 'field', type: 'any' }],
     returns: 'array',
     doc: 'All values (at most 25).',
     accumulator: () => new ArrayOf(false),
   },
-  {
-    name: 'array_distinct',
+  array_distinct: {
     params: [{ name: 'field', type: 'any' }],
     returns: 'array',
     doc: 'Distinct values (at most 25).',
     accumulator: () => new ArrayOf(true),
   },
-  {
-    name: 'earliest',
+  earliest: {
     params: [{ name: 'timestamp', type: 'timestamp' }],
     returns: 'number',
     doc: 'Earliest timestamp, epoch seconds.',
     accumulator: () => new TimeExtreme(-1),
   },
-  {
-    name: 'latest',
+  latest: {
     params: [{ name: 'timestamp', type: 'timestamp' }],
     returns: 'number',
     doc: 'Latest timestamp, epoch seconds.',
     accumulator: () => new TimeExtreme(1),
   },
-];
+};
+
+/** Aggregates of the outcome: section, in the order of AGGREGATE_NAMES. */
+export const AGGREGATES: readonly AggregateDef[] = AGGREGATE_NAMES.map((name) => ({ name, ...DEFINITIONS[name] }));
 
 /** array and array_distinct keep at most this many values (Google's documented limit). */
 export const ARRAY_LIMIT = 25;
 
-const ACCUMULATORS = new Map(AGGREGATES.map((a) => [a.name, a.accumulator]));
-
 /** A fresh accumulator for the aggregate `name`. */
 export function createAccumulator(name: AggregateName): Accumulator {
-  const make = ACCUMULATORS.get(name);
-  if (!make) throw new Error(`No accumulator for the aggregate ${name}`);
-  return make();
+  if (!Object.hasOwn(DEFINITIONS, name)) throw new Error(`No accumulator for the aggregate ${String(name)}`);
+  return DEFINITIONS[name].accumulator();
 }
 
 /** A numeric reading of a value, or undefined when it has none (text such as "abc"). */

@@ -20,6 +20,22 @@ export function format(a: Analysis, options: { tabSize: number; insertSpaces: bo
   return [TextEdit.replace(a.lines.range(0, a.text.length), formatted)];
 }
 
+/** Lines longer than this (indentation included) are laid out one condition per line. */
+export const MAX_LINE_WIDTH = 100;
+
+interface Line {
+  items: Token[];
+  /** blank lines kept before it (0 or 1) */
+  blank: number;
+}
+
+/**
+ * Normalised text of the document. The author's line structure is kept, except that a line
+ * longer than MAX_LINE_WIDTH with AND/OR in it is laid out one condition per line with the
+ * operator leading, and a parenthesised group that is still too long opens on its own line with
+ * its conditions indented inside it. Breaking before an explicit AND/OR never changes what the
+ * query means: a condition after an operator joins it whatever line it is on.
+ */
 export function formatText(a: Analysis, indentUnit = '  '): string {
   const { text } = a;
   const items = [...a.parse.tokens.filter((t) => t.kind !== 'eof'), ...a.parse.comments].sort(
@@ -27,63 +43,157 @@ export function formatText(a: Analysis, indentUnit = '  '): string {
   );
   const sectionKeywordAt = new Set(a.parse.query.sections.map((s) => s.keyword.start));
   if (a.parse.query.events) sectionKeywordAt.add(a.parse.query.events.start);
-  const out: string[] = [];
-  let line = '';
-  let inSection = false;
-  // A section's body starts on the line after `match:`, `outcome:`..., indented, as Google writes it.
-  let afterSectionColon = false;
-  let prev: Token | undefined;
-  let parenDepth = 0;
-  const flush = (): void => {
-    out.push(line.replace(/\s+$/, ''));
-    line = '';
-  };
+
+  const pieces = new Map<Token, string>();
   for (let k = 0; k < items.length; k++) {
     const t = items[k];
-    if (prev) {
-      const gap = text.slice(prev.end, t.start);
-      const newlines = (gap.match(/\n/g) ?? []).length;
-      if (newlines > 0) {
-        flush();
-        const blank = Math.min(newlines - 1, 1);
-        for (let b = 0; b < blank; b++) out.push('');
-      }
-    }
-    // A section keyword always opens its own line: glued to a preceding "." it would read as a
-    // field path the next time the text is parsed, and formatting would not be stable.
-    if (line !== '' && t.kind === 'ident' && sectionKeywordAt.has(t.start)) flush();
-    if (afterSectionColon && line !== '' && t.kind !== 'comment') flush();
-    afterSectionColon = false;
-    const startOfLine = line === '';
     let piece = t.kind === 'comment' ? t.value : text.slice(t.start, t.end);
     if (t.kind === 'ident') {
       const lower = t.value.toLowerCase();
+      const prev = items[k - 1];
       const adjacentDot =
         (prev?.kind === 'dot' && prev.end === t.start) ||
         (items[k + 1]?.kind === 'dot' && items[k + 1].start === t.end);
-      if (sectionKeywordAt.has(t.start)) {
-        piece = lower;
-        inSection = true;
-      } else if (!adjacentDot && UPPER_KEYWORDS.has(lower)) piece = lower.toUpperCase();
+      if (sectionKeywordAt.has(t.start)) piece = lower;
+      else if (!adjacentDot && UPPER_KEYWORDS.has(lower)) piece = lower.toUpperCase();
       else if (!adjacentDot && LOWER_KEYWORDS.has(lower)) piece = lower;
     }
-    if (startOfLine) {
-      const isSectionKw = t.kind === 'ident' && sectionKeywordAt.has(t.start);
-      const depth = isSectionKw ? 0 : (inSection ? 1 : 0) + Math.max(0, parenDepth - (t.kind === 'rparen' ? 1 : 0));
-      line = indentUnit.repeat(depth) + piece;
-    } else {
-      line += (needsSpace(prev!, t) ? ' ' : '') + piece;
+    pieces.set(t, piece);
+  }
+
+  // The author's lines; a section keyword and a section's body each start a line.
+  const lines: Line[] = [];
+  let current: Line = { items: [], blank: 0 };
+  let afterSectionColon = false;
+  const flush = (): void => {
+    if (current.items.length) lines.push(current);
+    current = { items: [], blank: 0 };
+  };
+  let prev: Token | undefined;
+  for (const t of items) {
+    if (prev) {
+      const newlines = countNewlines(text, prev.end, t.start);
+      if (newlines > 0) {
+        flush();
+        current.blank = Math.min(newlines - 1, 1);
+      }
     }
-    if (t.kind === 'lparen') parenDepth++;
-    if (t.kind === 'rparen') parenDepth = Math.max(0, parenDepth - 1);
+    const isSectionKw = t.kind === 'ident' && sectionKeywordAt.has(t.start);
+    if (current.items.length && (isSectionKw || (afterSectionColon && t.kind !== 'comment'))) flush();
+    afterSectionColon = false;
+    current.items.push(t);
     if (t.kind === 'colon' && prev?.kind === 'ident' && sectionKeywordAt.has(prev.start)) afterSectionColon = true;
     prev = t;
   }
-  if (prev) flush();
-  let result = out.join('\n');
-  while (result.startsWith('\n')) result = result.slice(1);
+  flush();
+
+  const out: string[] = [];
+  let inSection = false;
+  let parenDepth = 0;
+  const emit = (line: Line): void => {
+    const first = line.items[0];
+    const isSectionKw = first.kind === 'ident' && sectionKeywordAt.has(first.start);
+    if (isSectionKw) inSection = true;
+    const depth = isSectionKw ? 0 : (inSection ? 1 : 0) + Math.max(0, parenDepth - (first.kind === 'rparen' ? 1 : 0));
+    const rendered = indentUnit.repeat(depth) + render(line.items, pieces);
+    if (rendered.length > MAX_LINE_WIDTH && !line.items.some((t) => t.kind === 'comment' && t.value.startsWith('/*'))) {
+      const parts = splitConditions(line.items);
+      if (parts.length > 1) {
+        parts.forEach((p, i) => emit({ items: p, blank: i === 0 ? line.blank : 0 }));
+        return;
+      }
+    }
+    if (out.length) for (let b = 0; b < line.blank; b++) out.push('');
+    out.push(rendered.replace(/\s+$/, ''));
+    for (const t of line.items) {
+      if (t.kind === 'lparen') parenDepth++;
+      if (t.kind === 'rparen') parenDepth = Math.max(0, parenDepth - 1);
+    }
+  };
+  for (const line of lines) emit(line);
+  const result = out.join('\n');
   const trailingNewline = /\n\s*$/.test(text) || text.endsWith('\n');
   return result + (trailingNewline && result !== '' ? '\n' : '');
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+function render(line: Token[], pieces: Map<Token, string>): string {
+  let s = '';
+  for (let i = 0; i < line.length; i++)
+    s += (i > 0 && needsSpace(line[i - 1], line[i]) ? ' ' : '') + pieces.get(line[i]);
+  return s;
+}
+
+/** AND / OR as an operator (not a field segment such as `x.or`). */
+function isLogical(line: Token[], i: number): boolean {
+  const t = line[i];
+  if (t.kind !== 'ident' || !/^(and|or)$/i.test(t.value)) return false;
+  const prev = line[i - 1];
+  const next = line[i + 1];
+  return !(prev?.kind === 'dot' && prev.end === t.start) && !(next?.kind === 'dot' && next.start === t.end);
+}
+
+/** A '(' that groups conditions, not one that opens a call's arguments (`NOT (` groups). */
+function isGroupOpen(line: Token[], i: number): boolean {
+  const prev = line[i - 1];
+  return !(
+    prev &&
+    prev.kind === 'ident' &&
+    prev.end === line[i].start &&
+    !UPPER_KEYWORDS.has(prev.value.toLowerCase())
+  );
+}
+
+/**
+ * One line's tokens split for layout: before every AND/OR outside parentheses, or else around
+ * the first parenthesised group that holds AND/OR (its '(' ends a line, its conditions get lines
+ * of their own, its ')' starts one). A single part means the line cannot be split.
+ */
+function splitConditions(line: Token[]): Token[][] {
+  // depth of grouping parentheses, and whether the token is inside a call's arguments
+  const depth: number[] = [];
+  const inCall: boolean[] = [];
+  const stack: boolean[] = []; // true: group, false: call
+  for (let i = 0; i < line.length; i++) {
+    const t = line[i];
+    if (t.kind === 'rparen') stack.pop();
+    depth.push(stack.filter((g) => g).length);
+    inCall.push(stack.includes(false));
+    if (t.kind === 'lparen') stack.push(isGroupOpen(line, i));
+  }
+  const cuts: number[] = [];
+  for (let i = 1; i < line.length; i++) if (isLogical(line, i) && depth[i] === 0 && !inCall[i]) cuts.push(i);
+  if (cuts.length) {
+    const parts: Token[][] = [];
+    let from = 0;
+    for (const c of cuts) {
+      parts.push(line.slice(from, c));
+      from = c;
+    }
+    parts.push(line.slice(from));
+    return parts;
+  }
+  for (let i = 0; i < line.length; i++) {
+    if (line[i].kind !== 'lparen' || depth[i] !== 0 || inCall[i] || !isGroupOpen(line, i)) continue;
+    let close = -1;
+    let hasLogical = false;
+    for (let j = i + 1; j < line.length; j++) {
+      if (line[j].kind === 'rparen' && depth[j] === 0 && !inCall[j]) {
+        close = j;
+        break;
+      }
+      if (isLogical(line, j) && depth[j] === 1 && !inCall[j]) hasLogical = true;
+    }
+    if (!hasLogical || close < 0 || close === i + 1) continue;
+    const parts = [line.slice(0, i + 1), line.slice(i + 1, close), line.slice(close)];
+    return parts.filter((p) => p.length > 0);
+  }
+  return [line];
 }
 
 function needsSpace(prev: Token, t: Token): boolean {

@@ -44,25 +44,8 @@ export interface StatsPlan {
   grouped: boolean;
 }
 
-/** Names of the aggregate functions of the outcome section (udm-functions.md, "Search aggregates"). */
-export const AGGREGATE_NAMES = [
-  'count',
-  'count_distinct',
-  'sum',
-  'min',
-  'max',
-  'avg',
-  'stddev',
-  'array',
-  'array_distinct',
-  'earliest',
-  'latest',
-] as const;
-export type AggregateName = (typeof AGGREGATE_NAMES)[number];
-
-export function isAggregateName(name: string): name is AggregateName {
-  return (AGGREGATE_NAMES as readonly string[]).includes(name.toLowerCase());
-}
+// The aggregate functions of the outcome section (udm-functions.md, "Search aggregates"), as the parser names them.
+export { AGGREGATE_NAMES, isAggregateName, type AggregateName } from '../ast';
 
 export type ColumnRole = 'key' | 'bucket' | 'outcome';
 export type ColumnType = 'string' | 'number' | 'bool' | 'timestamp' | 'array' | 'mixed';

@@ -256,6 +256,49 @@ describe('models commands against the sandbox', function () {
     assert.equal((await client.getModel({ name: model })).displayName, 'deployed-one');
   });
 
+  it("the endpoint check's progress notification is off the screen before the delete question", async () => {
+    // Like the editor: a progress notification stays on screen at least 800 ms after it appears.
+    const notifications: Array<{ title: string; onScreen: boolean }> = [];
+    const seen: Array<{ question: string; behind: string[] }> = [];
+    const plain = vscode.window.withProgress;
+    const plainWarning = vscode.window.showWarningMessage;
+    vscode.window.withProgress = async (o: { title: string }, task: any) => {
+      const shown = { title: o.title, onScreen: true };
+      notifications.push(shown);
+      const floor = new Promise((resolve) => setTimeout(resolve, 800));
+      const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) };
+      const result = task({ report() {} }, token);
+      void Promise.allSettled([floor, result]).then(() => (shown.onScreen = false));
+      return result;
+    };
+    vscode.window.showWarningMessage = async (question: string) => {
+      seen.push({ question, behind: notifications.filter((n) => n.onScreen).map((n) => n.title) });
+      return undefined;
+    };
+    try {
+      const model = await upload('checked-first');
+      await run('cloudbench.models.deleteModel', await modelNode(model));
+      sandbox.faults.configure([
+        { method: 'google.cloud.aiplatform.v1beta1.EndpointService/ListEndpoints', latencyMs: 600 },
+      ]);
+      await run('cloudbench.models.deleteModel', await modelNode(model));
+      assert.deepEqual(
+        seen.map((q) => q.question),
+        ['Delete model checked-first?', 'Delete model checked-first?'],
+      );
+      for (const q of seen) assert.deepEqual(q.behind, [], 'no progress notification behind the question');
+      assert.deepEqual(
+        notifications.map((n) => n.title),
+        ['Checking endpoints for checked-first…'],
+        'a quick check shows no notification, a slow one does',
+      );
+    } finally {
+      sandbox.faults.configure([]);
+      vscode.window.withProgress = plain;
+      vscode.window.showWarningMessage = plainWarning;
+    }
+  });
+
   it('Delete Version refuses the only version and offers Delete Model, which deletes after confirmation', async () => {
     const model = await upload('single');
     const node = await modelNode(model);

@@ -3,6 +3,7 @@
 // the modules src/core/models/bundle-host.ts supplies.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type * as NodeDns from 'node:dns';
 import type * as NodeNet from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,7 +74,7 @@ describe('the models client bundle split (scripts/models-bundle.mjs)', function 
     assert.deepEqual([...fromHost].sort(), Object.keys(HOST_MODULES).sort());
   });
 
-  it('gives grpc-js a net that answers as Node’s, zlib on first use, and no proto parser', async () => {
+  it('gives grpc-js a net that answers as Node’s, zlib and dns on first use, and no proto parser', async () => {
     const result = await esbuild.build({
       ...split.modelsBundleOptions(ROOT, join(ROOT, 'dist/models-client.js'), { sourcemap: false }),
       write: false,
@@ -88,7 +89,7 @@ describe('the models client bundle split (scripts/models-bundle.mjs)', function 
     const probe = await esbuild.build({
       stdin: {
         contents:
-          "module.exports = { net: require('net'), zlib: require('zlib'), loader: () => require('@grpc/proto-loader') };",
+          "module.exports = { net: require('net'), zlib: require('zlib'), dns: require('dns'), loader: () => require('@grpc/proto-loader') };",
         resolveDir: join(ROOT, 'node_modules/@grpc/grpc-js/build/src'),
         sourcefile: join(ROOT, 'node_modules/@grpc/grpc-js/build/src/probe.js'),
       },
@@ -102,9 +103,10 @@ describe('the models client bundle split (scripts/models-bundle.mjs)', function 
     const dir = mkdtempSync(join(tmpdir(), 'grpc-node-modules-'));
     const file = join(dir, 'probe.js');
     writeFileSync(file, probe.outputFiles[0].text);
-    const { net, zlib, loader } = require(file) as {
+    const { net, zlib, dns, loader } = require(file) as {
       net: typeof NodeNet;
       zlib: typeof NodeZlib;
+      dns: typeof NodeDns;
       loader: () => unknown;
     };
     rmSync(dir, { recursive: true, force: true });
@@ -127,6 +129,9 @@ describe('the models client bundle split (scripts/models-bundle.mjs)', function 
     }
     assert.equal(net.connect, nodeNet.connect);
     assert.equal(zlib.gunzipSync(zlib.gzipSync(Buffer.from('grpc'))).toString(), 'grpc');
+    const nodeDns = require('node:dns') as typeof NodeDns;
+    assert.equal(dns.promises.Resolver, nodeDns.promises.Resolver);
+    assert.deepEqual(await dns.promises.lookup('127.0.0.1'), { address: '127.0.0.1', family: 4 });
     assert.throws(loader, /not part of the Model Registry client bundle/);
   });
 });

@@ -104,9 +104,12 @@ describe('UDM function families: one module per family, one registry', () => {
   });
 
   it('gives every aggregate of outcome: a signature and an accumulator, as the parser and the engine name them', () => {
-    const names = AGGREGATES.map((a) => a.name);
-    assert.deepEqual([...names].sort(), [...AGGREGATE_NAMES].sort());
-    assert.deepEqual([...names].sort(), [...PLAN_AGGREGATE_NAMES].sort());
+    // One list of names (the parser's); the statistics plan uses that very list, the catalogue follows it.
+    assert.equal(PLAN_AGGREGATE_NAMES, AGGREGATE_NAMES);
+    assert.deepEqual(
+      AGGREGATES.map((a) => a.name),
+      AGGREGATE_NAMES,
+    );
     for (const a of AGGREGATES) {
       const acc = a.accumulator();
       acc.add(3);
