@@ -185,6 +185,17 @@ export function describeError(err: unknown): string {
   return String(err);
 }
 
+/**
+ * The few words of a failure that a narrow row shows first: for a refused call, the role to ask
+ * for (then the permission). undefined when the full message is all there is to say.
+ */
+export function briefError(err: unknown): string | undefined {
+  if (!(err instanceof GoogleApiError) || err.status !== 'PERMISSION_DENIED') return undefined;
+  if (/quota project/i.test(err.message) || isScopeInsufficient(err)) return undefined;
+  const requirement = requirementOf(err.options.method);
+  return requirement ? `needs ${requirement.roles.join(' or ')} (${requirement.permission})` : undefined;
+}
+
 const ADC_SECOPS_LOGIN =
   'gcloud auth application-default login --scopes=https://www.googleapis.com/auth/cloud-platform,https://www.googleapis.com/auth/chronicle-backstory';
 

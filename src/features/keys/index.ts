@@ -4,7 +4,7 @@ import { checkRequest, formatCheckReport } from '../../core/apikeys/check';
 import { ApiKeysClient, EtagConflictError, daysLeftToUndelete, explainKeysError } from '../../core/apikeys/client';
 import { summarizeRestrictions } from '../../core/apikeys/describe';
 import { UNDELETE_WINDOW_DAYS, type ApiKey } from '../../core/apikeys/types';
-import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
+import { CancelledError, GoogleApiError, briefError, describeError, isCancellation } from '../../core/google/errors';
 import { OperationTrackingError } from '../../core/lro';
 import { formatKeyName, parseKeyName } from '../../core/names';
 import { registerCommand } from '../../platform/commands';
@@ -134,7 +134,8 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     } catch (err) {
       if (isCancellation(err))
         handle.finish('cancelled', 'Stopped waiting; the change may still happen on the server.');
-      else handle.finish(err instanceof OperationTrackingError ? 'lost' : 'failed', describeError(err));
+      else
+        handle.finish(err instanceof OperationTrackingError ? 'lost' : 'failed', describeError(err), briefError(err));
       throw explain(err);
     }
   };

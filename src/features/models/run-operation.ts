@@ -2,7 +2,7 @@
 // notification, an entry in the Operations view (with cancel and stop-waiting there too), and a
 // final message that says what happened.
 import * as vscode from 'vscode';
-import { describeError, isCancellation } from '../../core/google/errors';
+import { briefError, describeError, isCancellation } from '../../core/google/errors';
 import type { ModelOperation, OperationKind } from '../../core/models/operation';
 import type { ModelOperationMetadata } from '../../core/models/types';
 import { timestampToDate } from '../../core/models/types';
@@ -156,7 +156,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           handle.finish('lost', message);
           return { state: 'failed', message };
         }
-        handle.finish('failed', message);
+        handle.finish('failed', message, briefError(err));
         return { state: 'failed', message };
       } finally {
         onCancel.dispose();

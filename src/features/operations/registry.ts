@@ -39,6 +39,8 @@ export interface TrackedOperation {
   state: OperationState;
   /** Latest progress or outcome text. */
   detail: string | undefined;
+  /** The outcome in a few words, shown before anything else (the role a refused call needs). */
+  brief: string | undefined;
   ended: Date | undefined;
   /** Aborted when the user stops waiting, so the local poll loop ends at once. */
   readonly waiting: AbortController;
@@ -53,8 +55,11 @@ export interface OperationHandle {
   readonly signal: AbortSignal;
   setOperationName(name: string): void;
   progress(detail: string): void;
-  /** Ends the entry; `detail` replaces the progress text (none: the state says it all). */
-  finish(state: Exclude<OperationState, 'running'>, detail?: string): void;
+  /**
+   * Ends the entry; `detail` replaces the progress text (none: the state says it all), `brief` is
+   * what the row shows of it first when the detail is long (see briefError).
+   */
+  finish(state: Exclude<OperationState, 'running'>, detail?: string, brief?: string): void;
 }
 
 export class OperationsRegistry implements vscode.Disposable {
@@ -81,6 +86,7 @@ export class OperationsRegistry implements vscode.Disposable {
       operationName: start.operationName,
       state: 'running',
       detail: undefined,
+      brief: undefined,
       ended: undefined,
       waiting: new AbortController(),
       reportsOutcome: start.reportsOutcome === true,
@@ -103,11 +109,12 @@ export class OperationsRegistry implements vscode.Disposable {
         op.detail = detail;
         this.changed.fire();
       },
-      finish: (state, detail) => {
+      finish: (state, detail, brief) => {
         if (op.state !== 'running') return;
         op.state = state;
         // Progress text ("asking the server to cancel…") is stale once the operation ended.
         op.detail = detail;
+        op.brief = brief;
         op.ended = new Date();
         this.changed.fire();
       },

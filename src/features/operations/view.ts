@@ -27,12 +27,18 @@ function elapsed(op: TrackedOperation, now: Date = new Date()): string {
 /** Words that only restate a state ("done", "running"): a row that says them again repeats itself. */
 const RESTATES = /^(done|succeeded|running|failed|cancelled|canceled)\.?$/i;
 
-/** "done · 43s", "running · 3s · to gs://b/out", "failed · 2s · <why>": each fact once. */
+/**
+ * "done · 43s", "running · to gs://b/out · 3s", "failed · needs roles/aiplatform.user
+ * (aiplatform.models.delete) · 2s": the state, then what matters most (the brief outcome, else the
+ * detail), the elapsed time last, so a narrow view cuts off the least; each fact once. The tooltip
+ * has everything.
+ */
 export function operationDescription(op: TrackedOperation, now: Date = new Date()): string {
-  const parts = [STATE_TEXT[op.state], elapsed(op, now)];
-  const detail = op.detail?.trim();
+  const parts = [STATE_TEXT[op.state]];
+  const detail = (op.brief ?? op.detail)?.trim();
   if (detail && !RESTATES.test(detail) && detail.toLowerCase() !== STATE_TEXT[op.state].toLowerCase())
     parts.push(detail);
+  parts.push(elapsed(op, now));
   return parts.join(' · ');
 }
 

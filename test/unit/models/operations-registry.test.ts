@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { useFakeVscode } from '../fakes/vscode';
 import type * as OperationsRegistryModule from '../../../src/features/operations/registry';
 import type * as OperationsViewModule from '../../../src/features/operations/view';
+import { GoogleApiError, briefError, describeError } from '../../../src/core/google/errors';
 
 useFakeVscode();
 
@@ -91,6 +92,27 @@ describe('operations view items', () => {
     assert.doesNotMatch(String(item.description), /failed/);
   });
 
+  it('puts the role a refused operation needs first, where a narrow view still shows it', () => {
+    const { OperationItem } = require('../../../src/features/operations/view') as typeof OperationsViewModule;
+    const reg = new OperationsRegistry();
+    for (const [method, role, permission] of [
+      ['DeleteModel', 'roles/aiplatform.user', 'aiplatform.models.delete'],
+      ['apikeys.keys.delete', 'roles/serviceusage.apiKeysAdmin', 'apikeys.keys.delete'],
+    ]) {
+      const err = new GoogleApiError('PERMISSION_DENIED', `Permission '${permission}' denied on resource.`, { method });
+      const h = reg.start({ title: 'Delete', resource: 'r', source: 'models' });
+      h.finish('failed', describeError(err), briefError(err));
+      const item = new OperationItem(h.operation);
+      const description = String(item.description);
+      assert.ok(description.startsWith(`failed · needs ${role} (${permission})`), description);
+      assert.ok(description.length < 80, `the row stays short: ${description}`);
+      // The tooltip keeps the whole explanation.
+      assert.match((item.tooltip as { value: string }).value, /ask a project owner/);
+    }
+    const plain = new GoogleApiError('NOT_FOUND', 'Model not found.', { method: 'DeleteModel' });
+    assert.equal(briefError(plain), undefined, 'other failures are shown as the service said them');
+  });
+
   it('says each state once: no "done · 43s · done", no "running · 3s · running for 3 s"', () => {
     const { operationDescription } = require('../../../src/features/operations/view') as typeof OperationsViewModule;
     const reg = new OperationsRegistry();
@@ -102,7 +124,7 @@ describe('operations view items', () => {
     running.progress('to gs://bucket/out/');
     assert.equal(
       operationDescription(running.operation, at(running.operation, 3)),
-      'running · 3s · to gs://bucket/out/',
+      'running · to gs://bucket/out/ · 3s',
     );
 
     const done = reg.start({ title: 'Delete', resource: 'r', source: 'models' });
@@ -118,7 +140,7 @@ describe('operations view items', () => {
     failed.finish('failed', 'No export formats (FAILED_PRECONDITION).');
     assert.match(
       operationDescription(failed.operation),
-      /^failed · \d+s · No export formats \(FAILED_PRECONDITION\)\.$/,
+      /^failed · No export formats \(FAILED_PRECONDITION\)\. · \d+s$/,
     );
   });
 });
