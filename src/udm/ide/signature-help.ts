@@ -11,7 +11,9 @@ export function signatureHelp(a: Analysis, position: { line: number; character: 
   let i = tokenIndexBefore(tokens, offset);
   let depth = 0;
   let commas = 0;
-  // Walk back to the unmatched '(' that opens the call around the cursor (bounded: one condition).
+  // a comparison or AND/OR between the cursor and the '(': only if(condition, ...) has one
+  let sawCondition = false;
+  // Walk back to the unmatched '(' that opens the call around the cursor (bounded).
   for (let steps = 0; i >= 0 && steps < 2000; i--, steps++) {
     const t = tokens[i];
     if (t.kind === 'rparen' && t.end <= offset) depth++;
@@ -19,7 +21,7 @@ export function signatureHelp(a: Analysis, position: { line: number; character: 
       if (depth === 0) break;
       depth--;
     } else if (t.kind === 'comma' && depth === 0) commas++;
-    else if (depth === 0 && (t.kind === 'op' || isWord(t, 'and') || isWord(t, 'or'))) return null;
+    else if (depth === 0 && (t.kind === 'op' || isWord(t, 'and') || isWord(t, 'or'))) sawCondition = true;
   }
   if (i < 1) return null;
   const parts: string[] = [];
@@ -31,6 +33,7 @@ export function signatureHelp(a: Analysis, position: { line: number; character: 
     j -= 2;
   }
   const name = parts.join('.');
+  if (sawCondition && !findConditional(name)) return null;
   const fn: FunctionDef | AggregateDef | undefined = findFunction(name) ?? findAggregate(name) ?? findConditional(name);
   if (!fn) return null;
   const params = fn.params.map((p) => ({

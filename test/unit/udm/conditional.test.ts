@@ -80,6 +80,11 @@ describe('UDM if(...)', () => {
     assert.match(text, /math\.random\(\) >= 0 and math\.random\(\) < 1/);
     const sig = signatureHelp(analyze('if('), { line: 0, character: 3 });
     assert.equal(sig?.signatures[0].label, 'if(condition: bool, then?: any, else?: any): any');
+    const typed = 'if(network.sent_bytes > 1000000 and target.port = 22, ';
+    const inThen = signatureHelp(analyze(typed), { line: 0, character: typed.length });
+    assert.equal(inThen?.activeParameter, 1, 'the comparison in the condition does not end signature help');
+    assert.equal(signatureHelp(analyze('(target.port = 22 and '), { line: 0, character: 22 }), null);
+    assert.equal(signatureHelp(analyze('strings.concat(a) = "x" and '), { line: 0, character: 28 }), null);
     const labels = complete(analyze('i'), { line: 0, character: 1 }).map((i) => i.label);
     assert.ok(labels.includes('if') && labels.includes('if(…)'), labels.join(' '));
   });
