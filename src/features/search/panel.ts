@@ -157,7 +157,11 @@ export class ResultsPanel implements vscode.Disposable {
     return this.disposed ? undefined : this.shownRunId;
   }
 
-  post(message: ToWebview): void {
+  /**
+   * Posts a message to the page; `delivered` runs once VS Code has handed it over (not for a message
+   * queued until the page is ready).
+   */
+  post(message: ToWebview, delivered?: () => void): void {
     if (message.type === 'results') this.shownRunId = message.run.runId;
     if (!this.ready) {
       // A new "results" replaces anything queued before it: only the latest state matters.
@@ -165,7 +169,9 @@ export class ResultsPanel implements vscode.Disposable {
       this.queue.push(message);
       return;
     }
-    void this.panel.webview.postMessage(message);
+    const posted = Promise.resolve(this.panel.webview.postMessage(message));
+    if (delivered) posted.then(delivered, () => undefined);
+    else void posted.catch(() => undefined);
   }
 
   dispose(): void {

@@ -2,12 +2,14 @@
 // editor UI only): repeated runs of a running query spend one search, a changed query asks first,
 // a 429 storm waits in one countdown without error toasts and empties the budget, a cut answer
 // opens newest first with the part of the range it covers, "fetch the rest" asks with its cost,
-// full events open as read-only documents and every pivot gets its own titled panel.
+// full events open as read-only documents and every pivot gets its own titled panel; the page gets
+// compact tables of the rows and its questions about the events are answered.
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import type * as ServicesModule from '../../../src/features/services';
 import type * as ControllerModule from '../../../src/features/search/controller';
+import type * as RowTableModule from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
 
@@ -322,5 +324,65 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
       `progress: ${progress.join(' | ')}`,
     );
     assert.ok(budgets.includes(0));
+  });
+
+  it('the page gets a table of the first rows, the rest once it says they painted, and answers about the events', async () => {
+    const { FIRST_PAINT_ROWS } = require('../../../src/features/search/controller') as typeof ControllerModule;
+    const { decodeCells } = require('../../../src/core/secops/results/rowtable') as typeof RowTableModule;
+    const start = Date.parse(window.start);
+    const rows = Array.from({ length: FIRST_PAINT_ROWS + 50 }, (_, i) => ({
+      name: `events/${i}`,
+      udm: {
+        metadata: { id: `id-${i}`, eventTimestamp: iso(start + i * 1000), eventType: 'NETWORK_DNS' },
+        principal: { hostname: `host-${i % 5}` },
+        about: { labels: [{ key: 'tag', value: `tag-${i}-end` }] },
+      },
+    }));
+    const record = controller.showRows('udm', 'Events for host', rows, { window });
+    const runId: string = record.info.runId;
+    const panel = panels.at(-1)!;
+    await new Promise((r) => setImmediate(r));
+    const results = panel.posted.find((m) => m.type === 'results')!;
+    assert.equal(results.table.count, FIRST_PAINT_ROWS);
+    // Newest first, and only the shown columns' text travels: no labels, no event names.
+    assert.equal(decodeCells(results.table)[0][0], iso(start + (rows.length - 1) * 1000));
+    assert.equal(new TextDecoder().decode(results.table.cells).includes('tag-'), false);
+    assert.equal(panel.posted.filter((m) => m.type === 'append').length, 0, 'the rest waits for the first paint');
+
+    panel.fromPage({ type: 'painted', runId });
+    const append = panel.posted.find((m) => m.type === 'append')!;
+    assert.equal(append.table.count, 50);
+    assert.equal(append.table.times.length, 50);
+
+    const answer = async (request: Record<string, unknown>): Promise<any> => {
+      const before = panel.posted.length;
+      panel.fromPage({ runId, ...request });
+      for (let i = 0; i < 50 && panel.posted.length === before; i++) await new Promise((r) => setImmediate(r));
+      return panel.posted.at(-1);
+    };
+    const columns = [{ id: 'metadata.eventTimestamp', label: 'Time' }];
+    const filtered = await answer({ type: 'rows.filter', id: 1, filter: 'tag-7-end', columns });
+    assert.equal(filtered.type, 'rows.filtered');
+    assert.equal(filtered.count, rows.length);
+    // Positions are the page's: the rows newest first, so tag-7 (the 8th oldest) sits near the end.
+    const event = await answer({ type: 'rows.event', id: 2, index: filtered.indices[0] });
+    assert.equal(JSON.parse(event.eventJson).udm.about.labels[0].value, 'tag-7-end');
+    assert.equal(filtered.indices.length, 1);
+    const fields = await answer({ type: 'rows.fields', id: 3 });
+    assert.ok(fields.paths.includes('udm.about.labels.value'));
+    const cells = await answer({ type: 'rows.cells', id: 4, columns: [{ id: 'udm.metadata.id', label: 'id' }] });
+    assert.equal(cells.table.count, rows.length);
+    assert.equal(decodeCells(cells.table)[0][filtered.indices[0]], 'id-7');
+    const gone = await answer({ type: 'rows.event', runId: 'no-such-run', id: 5, index: 0 });
+    assert.deepEqual([gone.type, gone.id], ['rows.unavailable', 5]);
+
+    // A second run in the same (ready) panel: the rest is built while the first rows paint.
+    const again = controller.showRows('udm', 'Events for host', rows, { window, slot: record.slot });
+    await new Promise((r) => setTimeout(r, 20));
+    const count = panel.posted.length;
+    panel.fromPage({ type: 'painted', runId: again.info.runId });
+    assert.equal(panel.posted.length, count + 1);
+    assert.equal(panel.posted.at(-1)!.type, 'append');
+    assert.equal(panel.posted.at(-1)!.table.count, 50);
   });
 });
