@@ -37,7 +37,8 @@ export class KeysModel {
   constructor(
     readonly project: string,
     private readonly client: ApiKeysClient,
-    readonly now: () => number = Date.now,
+    /** Now on the service's clock (its Date header), which the 30-day undelete window runs on. */
+    readonly now: () => number = () => client.serverNow(),
     /** Keys per page (cloudbench.pageSize; the API allows at most 300). */
     private readonly pageSize = PAGE_SIZE,
   ) {

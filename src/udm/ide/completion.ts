@@ -139,6 +139,15 @@ function operatorItems(kind: string, range: Range, repeatedOrString: boolean): C
     );
   else if (kind === 'string' || kind === 'bytes')
     ops.push(['=', 'equals (case-sensitive; add nocase to ignore case)'], ['!=', 'differs']);
+  else if (kind === 'enum')
+    ops.push(
+      ['=', 'equals'],
+      ['!=', 'differs'],
+      ['>', 'after, in the order of the enum values'],
+      ['>=', 'at or after, in the order of the enum values'],
+      ['<', 'before, in the order of the enum values'],
+      ['<=', 'at or before, in the order of the enum values'],
+    );
   else ops.push(['=', 'equals'], ['!=', 'differs']);
   const items: CompletionItem[] = ops.map(([op, doc], i) => ({
     label: op,

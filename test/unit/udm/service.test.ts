@@ -48,7 +48,8 @@ describe('UDM completion', () => {
   });
 
   it('offers operators valid for the field type', () => {
-    assert.deepEqual(labels('metadata.event_type |'), ['=', '!=']);
+    assert.deepEqual(labels('metadata.event_type |'), ['=', '!=', '>', '>=', '<', '<=']);
+    assert.deepEqual(labels('network.dns.response |'), ['=', '!=']);
     assert.deepEqual(labels('target.port |'), ['=', '!=', '>', '>=', '<', '<=']);
     const s = labels('principal.hostname |');
     assert.ok(s.includes('=') && s.includes('in %list') && s.includes('in cidr %list') && !s.includes('>'));
