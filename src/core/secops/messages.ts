@@ -123,18 +123,6 @@ export class MessageError extends Error {
   override readonly name = 'MessageError';
 }
 
-/** Decodes the rows of a results/append message; anything but a JSON array is refused. */
-export function decodeRows(rowsJson: string): unknown[] {
-  let rows: unknown;
-  try {
-    rows = JSON.parse(rowsJson);
-  } catch {
-    throw new MessageError('rowsJson is not valid JSON');
-  }
-  if (!Array.isArray(rows)) throw new MessageError('rowsJson must hold a JSON array');
-  return rows;
-}
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
