@@ -206,6 +206,12 @@ async function searchRun(page, frameOf, userDataDir, cpu) {
   }
   await target.waitForFunction(() => window.__benchResults?.allPainted, undefined, { timeout: 120_000 });
   const rec = await target.evaluate(() => window.__benchResults);
+  // When the page itself started and finished loading (for the run that opens the panel).
+  const pageLoad = await target.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const origin = performance.timeOrigin;
+    return { start: origin, loaded: nav ? origin + nav.domContentLoadedEventEnd : NaN };
+  });
   const cpuAfter = cpu?.();
   // The extension host writes its log asynchronously; wait for the line of this run.
   let entries = [];
@@ -249,6 +255,9 @@ async function searchRun(page, frameOf, userDataDir, cpu) {
     restArrived: appended.length ? appended[appended.length - 1].at - rec.firstPaint : NaN,
     restPainted: rec.allPainted - rec.firstPaint,
     rows: rec.rows,
+    pageStart: pageLoad.start - pressed,
+    pageLoaded: pageLoad.loaded - pressed,
+    answered: shown ? shown.at - pressed : NaN,
   };
 }
 
@@ -391,6 +400,13 @@ async function main() {
     figure('  CPU per run, key press to all rows painted: browser (all its processes)', pick('browserCpu'));
     figure('editor first rows 10k ms (run that opens the panel)', cold.firstRows);
     figure('editor all rows 10k ms (run that opens the panel)', cold.allRows);
+    figure('  opening run: key press to request sent', cold.toRequest);
+    figure('  opening run: HTTP to last byte and parse (extension host)', cold.httpAndParse);
+    figure('  opening run: key press to first rows posted (extension host)', cold.answered);
+    figure('  opening run: key press to the page starting to load', cold.pageStart);
+    figure('  opening run: key press to the page loaded (its script run)', cold.pageLoaded);
+    figure('  opening run: key press to the first rows arriving in the page', cold.answered + cold.transfer);
+    figure('  opening run: arrival to first rows painted', cold.firstPaint);
     console.log(
       `  runs (first/all ms): ${warm.map((r) => `${Math.round(r.firstRows)}/${Math.round(r.allRows)}`).join(', ')}`,
     );

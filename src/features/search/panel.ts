@@ -24,7 +24,7 @@ export class ResultsPanel implements vscode.Disposable {
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
   private ready = false;
-  private queue: ToWebview[] = [];
+  private queue: Array<{ message: ToWebview; delivered?: () => void }> = [];
   private disposed = false;
   private shownRunId: string | undefined;
   private afterPaint: { runId: string; send: () => void; timer: ReturnType<typeof setTimeout> } | undefined;
@@ -104,7 +104,7 @@ export class ResultsPanel implements vscode.Disposable {
         }
         if (message.type === 'ready') {
           this.ready = true;
-          for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
+          for (const { message: queued, delivered } of this.queue.splice(0)) this.send(queued, delivered);
           return;
         }
         if (message.type === 'painted') {
@@ -158,17 +158,21 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   /**
-   * Posts a message to the page; `delivered` runs once VS Code has handed it over (not for a message
-   * queued until the page is ready).
+   * Posts a message to the page; `delivered` runs once VS Code has handed it over (for a message
+   * queued until the page is ready, once it has been sent after all).
    */
   post(message: ToWebview, delivered?: () => void): void {
     if (message.type === 'results') this.shownRunId = message.run.runId;
     if (!this.ready) {
       // A new "results" replaces anything queued before it: only the latest state matters.
       if (message.type === 'results') this.queue = [];
-      this.queue.push(message);
+      this.queue.push(delivered ? { message, delivered } : { message });
       return;
     }
+    this.send(message, delivered);
+  }
+
+  private send(message: ToWebview, delivered?: () => void): void {
     const posted = Promise.resolve(this.panel.webview.postMessage(message));
     if (delivered) posted.then(delivered, () => undefined);
     else void posted.catch(() => undefined);

@@ -933,6 +933,8 @@ function runQueryBar(): void {
 }
 
 let queryBarLoading = false;
+/** How long the editor waits for the rest of a run's rows before it loads anyway. */
+const REST_WAIT_MS = 3000;
 /** Adds the Monaco bundle once; called only when the first rows are on screen (or nothing is coming). */
 function upgradeQueryBar(): void {
   if (queryBarLoading || !queryBarScript) return;
@@ -983,6 +985,7 @@ function onMessage(message: ToWebview): void {
       return;
     case 'results': {
       const cells = decodeCells(message.table);
+      const restComing = message.fields.length === 0 && message.table.count > 0;
       run = message.run;
       resetRows();
       addTable(message.table, cells);
@@ -1021,10 +1024,12 @@ function onMessage(message: ToWebview): void {
             setTimeout(() => {
               renderHistogram();
               resolve();
-              // Monaco waits for the rows that arrived with this run too (the chain now includes
-              // their decoding), so the editor never delays a usable table.
+              // Monaco waits for the rest of the rows too, so the editor never delays a usable
+              // table: a first message without the field list says the rest is on its way. (If it
+              // never comes, for a run replaced meanwhile, the editor loads a little later anyway.)
               const settled = (): void => upgradeQueryBar();
-              void afterFirstPaint.then(settled, settled);
+              if (restComing) setTimeout(settled, REST_WAIT_MS);
+              else void afterFirstPaint.then(settled, settled);
             }, 0),
           );
         });
@@ -1053,6 +1058,8 @@ function onMessage(message: ToWebview): void {
             renderHistogram();
           }, 0);
         }
+        // The rest of the rows is on screen after the next frame: now the editor may load.
+        requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
       });
       afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
       return;
