@@ -99,6 +99,23 @@ export function outcomeNames(a: Analysis): string[] {
   return outcomeItems(a).map((o) => o.variable.name);
 }
 
+/** The identifiers of the dotted chain (`a.b.c`, no spaces) that ends with the identifier at token index `i`. */
+export function dottedChainEndingAt(tokens: readonly Token[], i: number): Token[] {
+  const segs: Token[] = [tokens[i]];
+  let j = i - 1;
+  while (
+    j >= 1 &&
+    tokens[j].kind === 'dot' &&
+    tokens[j - 1].kind === 'ident' &&
+    tokens[j - 1].end === tokens[j].start &&
+    tokens[j].end === tokens[j + 1].start
+  ) {
+    segs.unshift(tokens[j - 1]);
+    j -= 2;
+  }
+  return segs;
+}
+
 /** Facts about the field (or placeholder) that ends at token index `i`, if any. */
 export function fieldBefore(a: Analysis, i: number): { kind: string; type: string; repeated: boolean } | undefined {
   const { tokens } = a.parse;
@@ -114,18 +131,7 @@ export function fieldBefore(a: Analysis, i: number): { kind: string; type: strin
   }
   if (t.kind === 'rbracket') return { kind: 'string', type: 'string', repeated: false };
   if (t.kind !== 'ident') return undefined;
-  const segs: string[] = [t.value];
-  let j = i - 1;
-  while (
-    j >= 1 &&
-    tokens[j].kind === 'dot' &&
-    tokens[j - 1].kind === 'ident' &&
-    tokens[j - 1].end === tokens[j].start &&
-    tokens[j].end === tokens[j + 1].start
-  ) {
-    segs.unshift(tokens[j - 1].value);
-    j -= 2;
-  }
+  const segs = dottedChainEndingAt(tokens, i).map((s) => s.value);
   if (
     segs.length === 1 &&
     ['and', 'or', 'not', 'in', 'nocase', 'regex', 'cidr', 'true', 'false'].includes(t.value.toLowerCase())

@@ -6,7 +6,7 @@ import type { Analysis } from '../index';
 import type { Token } from '../lexer';
 import { knownFromEntries, type KnownReferenceList, type KnownReferenceLists } from '../reference-lists';
 import { enumName, enumValues, resolvePath, rootFields } from '../schema';
-import { describePlaceholder, fieldBefore, tokenIndexBefore } from './analysis';
+import { describePlaceholder, dottedChainEndingAt, fieldBefore, tokenIndexBefore } from './analysis';
 import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc, paramDocs } from './docs';
 
 export function hover(
@@ -23,18 +23,7 @@ export function hover(
   const range = a.lines.range(t.start, t.end);
   if (t.kind === 'ident') {
     // The dotted chain around this identifier.
-    const segs: Token[] = [t];
-    let j = i - 1;
-    while (
-      j >= 1 &&
-      tokens[j].kind === 'dot' &&
-      tokens[j - 1].kind === 'ident' &&
-      tokens[j - 1].end === tokens[j].start &&
-      tokens[j].end === tokens[j + 1].start
-    ) {
-      segs.unshift(tokens[j - 1]);
-      j -= 2;
-    }
+    const segs = dottedChainEndingAt(tokens, i);
     const lower = t.value.toLowerCase();
     let k = i + 1;
     const after: Token[] = [];
