@@ -3,12 +3,11 @@
 // script runs, no element grows wider than the viewport, links leave only as an openLink request,
 // and the extension opens only http(s) links, only after a modal confirmation.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 import { freshProductModules } from './scripted-config';
 import { ResultsHost } from './results-host';
 import type { ColumnSpec } from '../../src/core/secops/results/fields';
@@ -157,19 +156,14 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
   let keysPanel: CapturedPanel;
   const dialogs: string[] = [];
   const requests: string[] = [];
-  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-hostile-'));
 
   before(async () => {
     assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build (npm test does) first`);
-    assert.ok(
-      existsSync(CHROMIUM),
-      `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`,
-    );
     server = await serveWebviewPages(() => ({ '/': panel.html, '/keys': keysPanel.html }));
     origin = server.origin;
     panel = extensionHtml(origin);
     keysPanel = restrictionEditorHtml(origin);
-    browser = await launchChromium(userData);
+    browser = await launchChromium('hostile');
   });
 
   after(async () => {
@@ -178,7 +172,6 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     delete vscode.env;
     await browser?.close();
     await server?.close();
-    rmSync(userData, { recursive: true, force: true });
   });
 
   beforeEach(async () => {

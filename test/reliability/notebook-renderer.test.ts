@@ -4,11 +4,10 @@
 // hostile values inserted as text, row actions posted to the extension, and a statistics table
 // with its chart.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, ROOT, launchChromium, serveWebviewPages } from './webview-harness';
+import { ROOT, launchChromium, serveWebviewPages } from './webview-harness';
 
 const browser$ = (): any => globalThis as any;
 const BUNDLE = join(ROOT, 'dist/webview/notebook-renderer.js');
@@ -64,23 +63,17 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
   let browser: Browser;
   let page: Page;
   let html = '';
-  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-nbrenderer-'));
 
   before(async () => {
     assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build (npm test does) first`);
-    assert.ok(
-      existsSync(CHROMIUM),
-      `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`,
-    );
     server = await serveWebviewPages(() => ({ '/': html }));
     html = pageHtml(server.origin);
-    browser = await launchChromium(userData);
+    browser = await launchChromium('nbrenderer');
   });
 
   after(async () => {
     await browser?.close();
     await server?.close();
-    rmSync(userData, { recursive: true, force: true });
   });
 
   beforeEach(async () => {

@@ -3,14 +3,13 @@
 // to Monaco only after the table's first paint, asks the extension for completions and diagnostics
 // (answered here by the same handler the extension runs) and shows them, with no CSP violation.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parseFromWebview } from '../../src/core/secops/messages';
 import { answerQueryBar, isQueryBarRequest } from '../../src/core/secops/querybar-service';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 import { ResultsHost } from './results-host';
 import type * as SearchPanelModule from '../../src/features/search/panel';
 
@@ -46,22 +45,19 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
   let page: Page;
   const pageErrors: string[] = [];
   const answered: string[] = [];
-  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-querybar-'));
 
   before(async () => {
     for (const f of ['results.js', 'querybar.js', 'querybar.css'])
       assert.ok(existsSync(join(ROOT, 'dist/webview', f)), `dist/webview/${f} is missing: run npm run build first`);
-    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
     server = await serveWebviewPages(() => ({ '/': html }));
     origin = server.origin;
     html = extensionHtml(origin);
-    browser = await launchChromium(userData);
+    browser = await launchChromium('querybar');
   });
 
   after(async () => {
     await browser?.close();
     await server?.close();
-    rmSync(userData, { recursive: true, force: true });
   });
 
   beforeEach(async () => {

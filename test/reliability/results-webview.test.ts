@@ -4,12 +4,11 @@
 // a new run that clears the previous run's rows, the banner of a cut answer, filter suggestions and
 // short paths, and the histogram's axis, counts and period pick.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 import { ResultsHost } from './results-host';
 import type * as SearchPanelModule from '../../src/features/search/panel';
 
@@ -57,23 +56,20 @@ describe('reliability: the results webview (headless Chromium)', function () {
   let page: Page;
   let host: ResultsHost;
   const pageErrors: string[] = [];
-  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-results-'));
 
   before(async () => {
     assert.ok(
       existsSync(join(ROOT, 'dist/webview/results.js')),
       'dist/webview/results.js is missing: run npm run build',
     );
-    assert.ok(existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
     server = await serveWebviewPages(() => ({ '/': html }));
     html = extensionHtml(server.origin);
-    browser = await launchChromium(userData);
+    browser = await launchChromium('results');
   });
 
   after(async () => {
     await browser?.close();
     await server?.close();
-    rmSync(userData, { recursive: true, force: true });
   });
 
   beforeEach(async () => {

@@ -3,13 +3,12 @@
 // computed locally, the partial mark inside the table, the chart, sort, filter, drill-down and
 // exports, with hostile group values inserted as text and no CSP violation.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type * as PanelModule from '../../src/features/statistics/panel';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { CHROMIUM, ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 
 const browser$ = (): any => globalThis as any;
 const BUNDLE = join(ROOT, 'dist/webview/stats.js');
@@ -69,24 +68,18 @@ describe('reliability: the statistics view (headless Chromium)', function () {
   let browser: Browser;
   let page: Page;
   let html = '';
-  const userData = mkdtempSync(join(tmpdir(), 'cloudbench-stats-'));
 
   before(async () => {
     assert.ok(existsSync(BUNDLE), `${BUNDLE} is missing: run npm run build (npm test does) first`);
-    assert.ok(
-      existsSync(CHROMIUM),
-      `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`,
-    );
     server = await serveWebviewPages(() => ({ '/': html }));
     html = statsPageHtml(server.origin);
-    browser = await launchChromium(userData);
+    browser = await launchChromium('stats');
   });
 
   after(async () => {
     delete vscode.window.createWebviewPanel;
     await browser?.close();
     await server?.close();
-    rmSync(userData, { recursive: true, force: true });
   });
 
   beforeEach(async () => {

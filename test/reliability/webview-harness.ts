@@ -1,7 +1,9 @@
 // What the headless-Chromium webview tests share: a loopback server that serves the pages the
 // extension generated and the real bundles from dist/webview, and a Chromium launched the way this
 // machine allows (no sandbox, no background networking, a throwaway profile).
-import { existsSync, readFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -41,8 +43,17 @@ export async function serveWebviewPages(
   };
 }
 
-export function launchChromium(userData: string): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Headless Chromium with a throwaway profile (`cloudbench-<name>-…` in the temp folder, removed when
+ * the browser closes); a clear failure when there is no Chromium to launch.
+ */
+export async function launchChromium(name: string): Promise<Browser> {
+  assert.ok(
+    existsSync(CHROMIUM),
+    `no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CLOUDBENCH_CHROMIUM`,
+  );
+  const userData = mkdtempSync(join(tmpdir(), `cloudbench-${name}-`));
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -56,6 +67,8 @@ export function launchChromium(userData: string): Promise<Browser> {
     ],
     env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
   });
+  browser.on('disconnected', () => rmSync(userData, { recursive: true, force: true }));
+  return browser;
 }
 
 /** A stand-in webview that maps resource URIs onto `origin` and keeps the HTML the extension sets. */
