@@ -5,6 +5,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import cloudbench from './eslint/plugin.mjs';
 
+const LAYER_NO_VSCODE =
+  'this layer runs without VS Code: keep vscode imports in src/features, src/platform or src/extension.ts (src/README.md).';
+
 export default tseslint.config(
   {
     ignores: [
@@ -37,6 +40,67 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
       'cloudbench/no-unused-disposable': 'error',
+    },
+  },
+  {
+    // The language server's handlers are registered on its connection once and live as long as the
+    // process: there is nothing to dispose them into.
+    files: ['src/server/main.ts'],
+    rules: { 'cloudbench/no-unused-disposable': 'off' },
+  },
+  // Layering: core, udm, server, emulator and the webview pages never import VS Code; core and udm
+  // never reach up into the editor glue; pages import only core, udm and their own shared code.
+  // src/README.md draws the layers.
+  {
+    files: ['src/core/**/*.ts', 'src/udm/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: LAYER_NO_VSCODE }],
+          patterns: [
+            {
+              group: ['**/features/**', '**/platform/**', '**/server/**', '**/emulator/**', '**/webview/**'],
+              message: 'core and udm are the bottom layers: they import only each other (src/README.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/server/**/*.ts', 'src/emulator/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: LAYER_NO_VSCODE }],
+          patterns: [
+            {
+              group: ['**/features/**', '**/platform/**', '**/webview/**'],
+              message:
+                'the language server and the sandbox run outside VS Code: they import core and udm only (src/README.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: LAYER_NO_VSCODE }],
+          patterns: [
+            {
+              group: ['**/features/**', '**/platform/**', '**/server/**', '**/emulator/**'],
+              message: 'pages run in the browser: they import core, udm and src/webview only (src/README.md).',
+            },
+          ],
+        },
+      ],
     },
   },
   {

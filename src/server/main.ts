@@ -20,7 +20,7 @@ import type {
   HoverParams,
   SemanticTokensParams,
   SignatureHelpParams,
-} from 'vscode-languageserver-protocol/lib/common/api';
+} from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   SEMANTIC_TOKEN_MODIFIERS,

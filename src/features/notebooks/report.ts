@@ -1,7 +1,7 @@
 // The Markdown report of a notebook with its chart images: the SVG of each output's chart (the bars
 // the renderer draws) goes into a folder beside the report, and the report links to it. No vscode.
 import { notebookToMarkdown, type NotebookFile } from '../../core/notebook/format';
-import { chartSvg, resultsChart, statisticsChart } from './charts';
+import { chartSvg, resultsChart, statisticsChart } from '../../core/notebook/charts';
 
 export interface NotebookReport {
   readonly markdown: string;

@@ -8,7 +8,7 @@ import type { RateLimiter } from '../../core/ratelimit';
 import type { UdmSearchRequest } from '../../core/secops/client';
 import { fetchAllInWindows } from '../../core/secops/split';
 import type { UdmSearchEvent, UdmSearchResponse } from '../../core/secops/types';
-import { estimateSearches } from './protocol';
+import { estimateSearches } from '../../core/secops/statistics/protocol';
 
 export interface SearchClient {
   udmSearch(req: UdmSearchRequest, signal?: AbortSignal): Promise<UdmSearchResponse>;

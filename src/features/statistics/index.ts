@@ -22,7 +22,7 @@ import {
   type MoreSearchesQuestion,
 } from './fetch';
 import { StatisticsPanel } from './panel';
-import { cellText, columnLabel, exportTable, type FromStatsView, type StatsRunInfo } from './protocol';
+import { cellText, columnLabel, exportTable, type FromStatsView, type StatsRunInfo } from '../../core/secops/statistics/protocol';
 
 const log = getLogger('statistics');
 

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { getLogger } from '../../platform/log';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
-import { parseFromStatsView, StatsMessageError, type FromStatsView, type ToStatsView } from './protocol';
+import { parseFromStatsView, StatsMessageError, type FromStatsView, type ToStatsView } from '../../core/secops/statistics/protocol';
 
 const log = getLogger('statistics');
 

@@ -11,8 +11,8 @@ import {
   type SortDirection,
 } from '../../core/secops/results/table';
 import { displayText } from '../../core/secops/results/export';
-import { cellText as statsText, columnLabel } from '../../features/statistics/protocol';
-import { resultsChart, statisticsChart } from '../../features/notebooks/charts';
+import { cellText as statsText, columnLabel } from '../../core/secops/statistics/protocol';
+import { resultsChart, statisticsChart } from '../../core/notebook/charts';
 import type { StatsColumn } from '../../udm/stats/plan';
 import { el } from '../shared/dom';
 

@@ -29,7 +29,7 @@ import {
   type FromStatsView,
   type StatsRunInfo,
   type ToStatsView,
-} from '../../features/statistics/protocol';
+} from '../../core/secops/statistics/protocol';
 import type { StatsColumn } from '../../udm/stats/plan';
 
 Chart.register(

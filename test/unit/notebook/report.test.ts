@@ -9,7 +9,7 @@ import {
   statisticsChart,
   xmlText,
   type BarChart,
-} from '../../../src/features/notebooks/charts';
+} from '../../../src/core/notebook/charts';
 import { chartFolderName, notebookReport } from '../../../src/features/notebooks/report';
 
 const WINDOW = { start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z' };

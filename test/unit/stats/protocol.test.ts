@@ -9,7 +9,7 @@ import {
   parseFromStatsView,
   parseToStatsView,
   StatsMessageError,
-} from '../../../src/features/statistics/protocol';
+} from '../../../src/core/secops/statistics/protocol';
 import type { StatsColumn } from '../../../src/udm/stats/plan';
 
 const HOST: StatsColumn = { name: 'principal.hostname', role: 'key', type: 'string' };

@@ -1,9 +1,9 @@
 // The statistics view's protocol and the pure parts both sides share: messages (checked on arrival),
 // cell text, exports of the whole table, the chart a table's shape suggests, and the estimate of the
 // searches that fetching the rest would spend. No vscode and no DOM here.
-import { csvField, type ExportFormat } from '../../core/secops/results/export';
-import { cellText, columnLabel } from '../../udm/stats/format';
-import type { ColumnRole, ColumnType, StatsColumn } from '../../udm/stats/plan';
+import { csvField, type ExportFormat } from '../results/export';
+import { cellText, columnLabel } from '../../../udm/stats/format';
+import type { ColumnRole, ColumnType, StatsColumn } from '../../../udm/stats/plan';
 
 export interface StatsRunInfo {
   runId: string;
@@ -174,7 +174,7 @@ export function decodeStatsRows(rowsJson: string, width: number): unknown[][] {
 
 // ---- cell text ---------------------------------------------------------------------------------
 
-export { cellText, columnLabel } from '../../udm/stats/format';
+export { cellText, columnLabel } from '../../../udm/stats/format';
 
 export function tableToCsv(columns: readonly StatsColumn[], rows: readonly unknown[][], timeZone: string): string {
   const lines = [columns.map((c) => csvField(columnLabel(c))).join(',')];

@@ -1,10 +1,10 @@
 // The charts a notebook output shows, as data: the histogram of a result's events over its window
 // and the bars of a statistics table. The notebook renderer draws these bars, and the Markdown
 // report writes the same bars as SVG images, so both show the same chart. No vscode and no DOM here.
-import { histogram, timesOf } from '../../core/secops/results/table';
-import { displayText } from '../../core/secops/results/export';
+import { histogram, timesOf } from '../secops/results/table';
+import { displayText } from '../secops/results/export';
 import type { StatsColumn } from '../../udm/stats/plan';
-import { chartChoices, chartData } from '../statistics/protocol';
+import { chartChoices, chartData } from '../secops/statistics/protocol';
 
 export interface ChartBar {
   /** What the bar stands for: a time bucket's start or a group's label. */
