@@ -13,20 +13,21 @@
 // CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_BENCH_RUNS sets the number of search runs (5).
 // The machine is shared: the load average is printed beside the figures.
 /* global document, requestAnimationFrame, window, MutationObserver */
-import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as editor from '../test/e2e/lib/editor.mjs';
+import {
+  cloudbenchLog,
+  cpuMs,
+  figure,
+  load,
+  logEntries,
+  median,
+  packagedExtension,
+  percentile,
+  setThirtyDays,
+} from './_editor-lib.mjs';
 import * as wb from '../test/e2e/lib/workbench.mjs';
 import { installExitHooks, stopAll } from '../test/e2e/lib/processes.mjs';
 import { startSandboxProcess } from '../test/e2e/lib/sandbox.mjs';
@@ -36,90 +37,12 @@ const QUERY = 'principal.hostname = /.*/';
 const RUNS = Number(process.env.CLOUDBENCH_BENCH_RUNS ?? 5);
 const TYPED = ' or target.ip = "10.1.2.3" and metadata.event_type = "USER_LOGIN"';
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
-};
-const percentile = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] : NaN;
-};
-const figure = (name, value, unit = 'ms') =>
-  console.log(`${name}: ${Number.isFinite(value) ? Math.round(value) : 'n/a'} ${unit}`);
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-
 function bigQuery(lines) {
   const out = ['// 2,000 lines: one long hunt'];
   for (let i = 1; out.length < lines - 1; i++)
     out.push(`(principal.hostname = "host-${i}" and metadata.event_type = "USER_LOGIN") or`);
   out.push('principal.ip = "10.0.0.1"');
   return `${out.join('\n')}\n`;
-}
-
-/**
- * CPU time (user + system, ms) used so far by the processes under `root` whose command line matches
- * `match`: the machine is shared, and CPU time does not count the waiting for a core.
- */
-function cpuMs(root, match) {
-  const parent = new Map();
-  const ticks = new Map();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(pid), Number(f[1]));
-      ticks.set(Number(pid), Number(f[11]) + Number(f[12]));
-    } catch {
-      // The process ended while the list was read.
-    }
-  }
-  const under = (pid) => {
-    for (let p = pid, i = 0; p > 1 && i < 50; p = parent.get(p) ?? 0, i++) if (p === root) return true;
-    return false;
-  };
-  let total = 0;
-  for (const [pid, t] of ticks) {
-    if (!under(pid)) continue;
-    let cmd;
-    try {
-      cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
-    if (match.test(cmd)) total += t;
-  }
-  // Linux reports clock ticks of 10 ms.
-  return total * 10;
-}
-
-/** Cloudbench's log file of the current window (the newest one in the profile). */
-function cloudbenchLog(userDataDir) {
-  const found = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (/Cloudbench\.log$/.test(entry.name)) found.push(p);
-    }
-  };
-  walk(join(userDataDir, 'logs'));
-  found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  return found[0];
-}
-
-/** Local-time log timestamps ("2026-11-25 14:30:00.123 [info] ...") as epoch milliseconds. */
-function logEntries(file) {
-  if (!file || !existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .map((line) => {
-      const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d{3}) \[\w+\] (.*)$/.exec(line);
-      return m ? { at: new Date(`${m[1]}T${m[2]}`).getTime(), text: m[3] } : undefined;
-    })
-    .filter(Boolean);
 }
 
 /** Records in the results page when the rows of the next run arrive and are painted. */
@@ -180,14 +103,6 @@ function recordTyping() {
       for (const p of pressed) rec.latencies.push(t - p);
     }, 0);
   }).observe(lines, { childList: true, characterData: true, subtree: true });
-}
-
-async function setThirtyDays(page) {
-  await wb.runCommand(page, 'Cloudbench: Set Search Time Range…');
-  await wb.pickQuickItem(page, 'Custom range', 'UDM Search Time Range');
-  await wb.answerInputBox(page, '-30d', 'Custom time range: start');
-  await wb.answerInputBox(page, 'now', 'Custom time range: end');
-  await page.locator('.statusbar-item', { hasText: / – / }).first().waitFor();
 }
 
 async function searchRun(page, frameOf, userDataDir, cpu) {
@@ -314,12 +229,7 @@ async function main() {
   });
   try {
     const bin = editor.installEditor();
-    let vsix = process.env.CLOUDBENCH_VSIX;
-    if (!vsix) {
-      const r = spawnSync('npm', ['run', 'package', '--silent'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-      if (r.status !== 0) throw new Error('npm run package failed');
-      vsix = join(ROOT, 'cloudbench-0.1.0.vsix');
-    }
+    const vsix = packagedExtension();
     const sandbox = await startSandboxProcess(ROOT, { seed: 'demo' });
     const env = editor.editorEnv(join(home, 'env'));
     const userDataDir = join(home, 'user-data');

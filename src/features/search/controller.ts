@@ -108,8 +108,6 @@ const columnsKey = (columns: readonly ColumnSpec[]): string => columns.map(colum
 export const searchHooks: {
   statistics?: (controller: SearchController, query: string, window: ResolvedWindow) => Promise<boolean>;
 } = {};
-/** Only the runs panels still show can be exported or completed; older ones are let go. */
-const KEEP_RUNS = 12;
 /** "Fetch the rest" stops here: beyond it the panel is no longer the right tool (export or narrow). */
 export const FETCH_REST_MAX_EVENTS = 200_000;
 /** How long to wait after a 429 that names no time. */
@@ -148,7 +146,9 @@ export function isQuotaError(err: unknown): err is GoogleApiError {
 }
 
 export class SearchController implements vscode.Disposable {
+  /** The runs open panels show (see letGoOfHiddenRuns), by run ID. */
   private readonly runs = new Map<string, RunRecord>();
+  private readonly watchedPanels = new WeakSet<ResultsPanel>();
   private client: SecOpsClient | undefined;
   private clientKey = '';
   /** One limiter per endpoint that outlives clients, so a settings change does not reset the budget. */
@@ -242,27 +242,51 @@ export class SearchController implements vscode.Disposable {
     // spend the search budget on rows nobody sees.
     for (const other of this.runs.values()) if (other.slot === run.slot) other.fetch?.abort();
     this.runs.set(run.info.runId, run);
-    // The pages ask for the events of the runs they show, so those are kept whatever their age.
-    const shown = new Set(ResultsPanel.all().map((p) => p.runId));
+    this.letGoOfHiddenRuns(run);
+  }
+
+  /**
+   * Only the runs that open panels show can be exported, completed or asked about: every other run's
+   * events (10,000 of them are tens of MB) are let go, the run a panel showed before `current`
+   * replaced it in the same slot included. A closed panel calls this with no current run.
+   */
+  private letGoOfHiddenRuns(current?: RunRecord): void {
+    const shown = new Map(ResultsPanel.all().map((p) => [p.runId, p.slot]));
     for (const [runId, old] of this.runs) {
-      if (this.runs.size <= KEEP_RUNS) break;
-      if (runId === run.info.runId || shown.has(runId)) continue;
+      if (runId === current?.info.runId) continue;
+      if (shown.has(runId) && old.slot !== current?.slot) continue;
       old.fetch?.abort();
       this.runs.delete(runId);
     }
   }
 
   private panel(slot: PanelSlot): ResultsPanel {
-    return ResultsPanel.show(slot, this.services.extensionUri, (message, panel) => void this.onMessage(message, panel));
+    return this.watched(
+      ResultsPanel.show(slot, this.services.extensionUri, (message, panel) => void this.onMessage(message, panel)),
+    );
+  }
+
+  /** A panel's run is let go when the panel closes. */
+  private watched(panel: ResultsPanel): ResultsPanel {
+    if (!this.watchedPanels.has(panel)) {
+      this.watchedPanels.add(panel);
+      panel.onDidDispose(() => {
+        this.watchedPanels.delete(panel);
+        this.letGoOfHiddenRuns();
+      });
+    }
+    return panel;
   }
 
   /** Hands a panel VS Code restored after a reload to this controller. */
   adoptPanel(slot: PanelSlot, webviewPanel: vscode.WebviewPanel): ResultsPanel {
-    return ResultsPanel.adopt(
-      slot,
-      webviewPanel,
-      this.services.extensionUri,
-      (message, panel) => void this.onMessage(message, panel),
+    return this.watched(
+      ResultsPanel.adopt(
+        slot,
+        webviewPanel,
+        this.services.extensionUri,
+        (message, panel) => void this.onMessage(message, panel),
+      ),
     );
   }
 
