@@ -31,6 +31,8 @@ interface Panel {
   viewType: string;
   posted: Array<{ type: string; [k: string]: any }>;
   fromPage: (raw: unknown) => void;
+  /** Closes the panel as the user's click on its tab's close button would. */
+  close: () => void;
 }
 
 describe('search budget, cut answers, documents and pivot panels (sandbox)', function () {
@@ -96,7 +98,14 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
       return { uri };
     };
     vscode.window.createWebviewPanel = (viewType: string) => {
-      const panel: Panel = { title: '', viewType, posted: [], fromPage: () => undefined };
+      const closed: Array<() => void> = [];
+      const panel: Panel = {
+        title: '',
+        viewType,
+        posted: [],
+        fromPage: () => undefined,
+        close: () => closed.splice(0).forEach((f) => f()),
+      };
       panels.push(panel);
       const webviewPanel = {
         webview: {
@@ -112,7 +121,10 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
             return true;
           },
         },
-        onDidDispose: () => ({ dispose() {} }),
+        onDidDispose: (handler: () => void) => {
+          closed.push(handler);
+          return { dispose() {} };
+        },
         reveal() {},
         dispose() {},
         set title(t: string) {
@@ -243,6 +255,26 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     assert.equal(results.run.source, 'from "principal.hostname = "host-a""');
     assert.deepEqual(results.run.pivot, { action: 'assetEvents.hostname', value: 'host-a' });
   });
+  it("keeps only the runs open panels show: a newer run in the same panel or a closed panel lets a run's events go", async () => {
+    const first = await controller.runQuery('principal.hostname = "host-a"', window, 20);
+    const before = panels.length;
+    await controller.pivot('assetEvents.hostname', 'host-a', window, { runId: first.info.runId });
+    const pivotPanel = panels[before]!;
+    const pivotRunId = pivotPanel.posted.find((m) => m.type === 'results')!.run.runId as string;
+    assert.ok(controller.runInfo(first.info.runId), 'the shown run is kept');
+    const second = await controller.runQuery('metadata.event_type = "NETWORK_DNS"', window, 20);
+    assert.equal(
+      controller.runInfo(first.info.runId),
+      undefined,
+      'the run the results panel no longer shows is let go',
+    );
+    assert.equal(controller.runInfo(second.info.runId)?.rows.length, 20);
+    assert.ok(controller.runInfo(pivotRunId), 'the open pivot keeps its run');
+    pivotPanel.close();
+    assert.equal(controller.runInfo(pivotRunId), undefined, 'the closed pivot lets its run go');
+    assert.ok(controller.runInfo(second.info.runId), 'the results panel still shows its run');
+  });
+
   it('a results panel and a pivot panel restored after a reload run nothing until asked, then run in themselves', async () => {
     const fakePanel = (viewType: string): { panel: Panel; webviewPanel: any } => {
       const panel: Panel = { title: 'restored', viewType, posted: [], fromPage: () => undefined };
