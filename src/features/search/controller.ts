@@ -270,7 +270,8 @@ export class SearchController implements vscode.Disposable {
   private watched(panel: ResultsPanel): ResultsPanel {
     if (!this.watchedPanels.has(panel)) {
       this.watchedPanels.add(panel);
-      panel.onDidDispose(() => {
+      const closed = panel.onDidDispose(() => {
+        closed.dispose();
         this.watchedPanels.delete(panel);
         this.letGoOfHiddenRuns();
       });

@@ -3,11 +3,14 @@
 import { formatInZone, ZoneOffsets } from './buckets';
 import type { StatsColumn } from './plan';
 
+/** Time zones seen, each with its cached offsets; a session uses one or two, so 32 is plenty. */
 const zones = new Map<string, ZoneOffsets>();
+const MAX_ZONES = 32;
 function zoneOf(timeZone: string): ZoneOffsets {
   let z = zones.get(timeZone);
   if (!z) {
     z = new ZoneOffsets(timeZone);
+    if (zones.size >= MAX_ZONES) zones.clear();
     zones.set(timeZone, z);
   }
   return z;

@@ -259,7 +259,7 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     const first = await controller.runQuery('principal.hostname = "host-a"', window, 20);
     const before = panels.length;
     await controller.pivot('assetEvents.hostname', 'host-a', window, { runId: first.info.runId });
-    const pivotPanel = panels[before]!;
+    const pivotPanel = panels[before];
     const pivotRunId = pivotPanel.posted.find((m) => m.type === 'results')!.run.runId as string;
     assert.ok(controller.runInfo(first.info.runId), 'the shown run is kept');
     const second = await controller.runQuery('metadata.event_type = "NETWORK_DNS"', window, 20);

@@ -130,7 +130,10 @@ export function camelPath(path: string): string {
  * row's "udm." prefix (in snake_case or camelCase), a column title, or a short field name that ends
  * a known path ("hostname" → principal.hostname, target.hostname, …).
  */
+const MAX_RESOLVED_FIELDS = 1_000;
+
 export class FieldResolver {
+  /** Answers per field name typed in the filter; the names typed in one panel's life stay few. */
   private readonly cache = new Map<string, string[]>();
 
   constructor(
@@ -146,6 +149,7 @@ export class FieldResolver {
     const hit = this.cache.get(key);
     if (hit) return hit;
     const paths = this.compute(field);
+    if (this.cache.size >= MAX_RESOLVED_FIELDS) this.cache.clear();
     this.cache.set(key, paths);
     return paths;
   }
