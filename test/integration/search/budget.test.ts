@@ -277,7 +277,13 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
 
   it('a results panel and a pivot panel restored after a reload run nothing until asked, then run in themselves', async () => {
     const fakePanel = (viewType: string): { panel: Panel; webviewPanel: any } => {
-      const panel: Panel = { title: 'restored', viewType, posted: [], fromPage: () => undefined };
+      const panel: Panel = {
+        title: 'restored',
+        viewType,
+        posted: [],
+        fromPage: () => undefined,
+        close: () => undefined,
+      };
       const webviewPanel = {
         webview: {
           cspSource: 'https://webview',
