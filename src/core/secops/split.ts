@@ -55,11 +55,31 @@ export async function fetchAllInWindows<T>(
   if (!(endMs > startMs)) throw new RangeError('the window must end after it starts');
   const fanOut = Math.max(2, Math.floor(options.fanOut ?? 2));
   const minWindowMs = Math.max(1, options.minWindowMs ?? 1000);
+  return fetchWindows(split(startMs, endMs, fanOut, minWindowMs), fetchWindow, options, (from, to) =>
+    // Earliest first keeps the merged list growing in time order.
+    to - from >= 2 * minWindowMs ? { next: split(from, to, fanOut, minWindowMs) } : { next: [], incomplete: true },
+  );
+}
+
+/**
+ * The loop both ways of completing an answer share: windows are fetched earliest first, items
+ * de-duplicated by key, and a truncated window is replaced by the windows `continueAfter` returns
+ * (or counted as incomplete). Stops at `maxItems`; aborting throws CancelledError.
+ */
+async function fetchWindows<T>(
+  windows: Array<[number, number]>,
+  fetchWindow: (startMs: number, endMs: number, signal?: AbortSignal) => Promise<WindowResult<T>>,
+  options: Pick<SplitOptions<T>, 'keyOf' | 'initial' | 'maxItems' | 'signal' | 'onProgress'>,
+  continueAfter: (
+    from: number,
+    to: number,
+    result: WindowResult<T>,
+  ) => { next: Array<[number, number]>; incomplete?: boolean },
+): Promise<SplitResult<T>> {
   const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
   const seen = new Map<string, T>();
   for (const item of options.initial ?? []) seen.set(options.keyOf(item), item);
-
-  const pending: Array<[number, number]> = split(startMs, endMs, fanOut, minWindowMs);
+  const pending = windows.slice();
   let windowsDone = 0;
   let incomplete = 0;
   let stoppedBy: SplitResult<T>['stoppedBy'];
@@ -82,13 +102,12 @@ export async function fetchAllInWindows<T>(
     }
     windowsDone++;
     if (result.truncated) {
-      if (to - from >= 2 * minWindowMs) {
-        // Earliest first keeps the merged list growing in time order.
-        pending.unshift(...split(from, to, fanOut, minWindowMs));
-      } else {
+      const after = continueAfter(from, to, result);
+      if (after.incomplete) {
         incomplete++;
         stoppedBy = 'minWindow';
       }
+      pending.unshift(...after.next);
     }
     options.onProgress?.(
       { items: seen.size, windowsDone, windowsPending: pending.length, windowsIncomplete: incomplete },
@@ -232,66 +251,28 @@ export async function fetchRest<T>(
   options: RestOptions<T>,
 ): Promise<SplitResult<T>> {
   const minWindowMs = Math.max(1, options.minWindowMs ?? SECOND);
-  const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
-  const seen = new Map<string, T>();
-  for (const item of options.initial ?? []) seen.set(options.keyOf(item), item);
-  const pending = plan.windows.slice();
-  let windowsDone = 0;
-  let incomplete = 0;
-  let stoppedBy: SplitResult<T>['stoppedBy'];
-  while (pending.length > 0) {
-    if (options.signal?.aborted) throw new CancelledError();
-    if (seen.size >= maxItems) {
-      stoppedBy = 'maxItems';
-      break;
-    }
-    const [from, to] = pending.shift()!;
-    const result = await fetchWindow(from, to, options.signal);
-    if (options.signal?.aborted) throw new CancelledError();
-    const added: T[] = [];
-    for (const item of result.items) {
-      const key = options.keyOf(item);
-      if (!seen.has(key)) {
-        seen.set(key, item);
-        added.push(item);
+  return fetchWindows(plan.windows, fetchWindow, options, (from, to, result) => {
+    const span = coveredSpan(result.items.map(options.timeOf));
+    let rest = uncoveredRanges(from, to, span);
+    let incomplete = false;
+    // A window whose rows all share its first second cannot be continued by time: that second
+    // holds more than the limit and is skipped (reported as incomplete).
+    if (rest.length === 1 && rest[0][0] <= from && rest[0][1] >= to) {
+      if (span.order === 'mixed' && to - from >= 2 * minWindowMs) {
+        const mid = from + Math.max(minWindowMs, Math.floor((to - from) / 2));
+        rest = [
+          [from, mid],
+          [mid, to],
+        ];
+      } else {
+        incomplete = true;
+        rest = from + minWindowMs < to ? [[from + minWindowMs, to]] : [];
       }
     }
-    windowsDone++;
-    if (result.truncated) {
-      const span = coveredSpan(result.items.map(options.timeOf));
-      let rest = uncoveredRanges(from, to, span);
-      // A window whose rows all share its first second cannot be continued by time: that second
-      // holds more than the limit and is skipped (reported as incomplete).
-      if (rest.length === 1 && rest[0][0] <= from && rest[0][1] >= to) {
-        if (span.order === 'mixed' && to - from >= 2 * minWindowMs) {
-          const mid = from + Math.max(minWindowMs, Math.floor((to - from) / 2));
-          rest = [
-            [from, mid],
-            [mid, to],
-          ];
-        } else {
-          incomplete++;
-          stoppedBy = 'minWindow';
-          rest = from + minWindowMs < to ? [[from + minWindowMs, to]] : [];
-        }
-      }
-      const density = densityOf(result.items.length, span);
-      pending.unshift(
-        ...rest.flatMap(([a, b]) =>
-          span.order === 'mixed' ? [[a, b] as [number, number]] : windowsByDensity(a, b, density, options.limit),
-        ),
-      );
-    }
-    options.onProgress?.(
-      { items: seen.size, windowsDone, windowsPending: pending.length, windowsIncomplete: incomplete },
-      added,
+    const density = densityOf(result.items.length, span);
+    const next = rest.flatMap(([a, b]) =>
+      span.order === 'mixed' ? [[a, b] as [number, number]] : windowsByDensity(a, b, density, options.limit),
     );
-  }
-  const complete = pending.length === 0 && incomplete === 0;
-  return {
-    items: [...seen.values()],
-    complete,
-    ...(complete ? {} : { stoppedBy: stoppedBy ?? 'maxItems' }),
-    windowsFetched: windowsDone,
-  };
+    return { next, incomplete };
+  });
 }
