@@ -23,7 +23,8 @@ export const STATUS_NAMES = [
 ] as const;
 export type StatusName = (typeof STATUS_NAMES)[number];
 
-const HTTP_FOR_STATUS: Record<StatusName, number> = {
+/** google.rpc.Code names with the HTTP status each maps to (from code.proto); the sandbox answers with the same table. */
+export const HTTP_FOR_STATUS: Readonly<Record<StatusName, number>> = {
   OK: 200,
   CANCELLED: 499,
   UNKNOWN: 500,

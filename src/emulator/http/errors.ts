@@ -1,25 +1,8 @@
 // Google's REST error model ({"error":{"code","message","status","details"}}) for the sandbox's HTTP half.
+import { HTTP_FOR_STATUS } from '../../core/google/errors';
 
-/** google.rpc.Code names with the HTTP status each maps to (from code.proto). */
-export const STATUS_TO_HTTP: Readonly<Record<string, number>> = {
-  OK: 200,
-  CANCELLED: 499,
-  UNKNOWN: 500,
-  INVALID_ARGUMENT: 400,
-  DEADLINE_EXCEEDED: 504,
-  NOT_FOUND: 404,
-  ALREADY_EXISTS: 409,
-  PERMISSION_DENIED: 403,
-  RESOURCE_EXHAUSTED: 429,
-  FAILED_PRECONDITION: 400,
-  ABORTED: 409,
-  OUT_OF_RANGE: 400,
-  UNIMPLEMENTED: 501,
-  INTERNAL: 500,
-  UNAVAILABLE: 503,
-  DATA_LOSS: 500,
-  UNAUTHENTICATED: 401,
-};
+/** google.rpc.Code names with the HTTP status each maps to: the clients' own table. */
+export const STATUS_TO_HTTP: Readonly<Record<string, number>> = HTTP_FOR_STATUS;
 
 /** The status name Google's front end reports for a bare HTTP code (used when a fault names only a number). */
 const HTTP_TO_STATUS: Readonly<Record<number, string>> = {
