@@ -72,6 +72,7 @@ const WELL_KNOWN_FIELDS: Record<string, readonly (readonly [string, number, stri
   ],
 };
 
+/** Bounded by the schema: only messages and well-known types it has are cached. */
 const fieldCache = new Map<string, Map<string, FieldInfo>>();
 
 /** Fields of a message (or of a well-known type that has sub-fields), keyed by snake_case name. */
@@ -133,11 +134,14 @@ export function enumValues(enumFullName: string): readonly (readonly [string, nu
   return ENUMS[enumFullName] ?? [];
 }
 
+/** Bounded by the schema: only enums it has are cached. */
 const enumNameSets = new Map<string, Set<string>>();
 export function enumHas(enumFullName: string, value: string): boolean {
   let set = enumNameSets.get(enumFullName);
   if (!set) {
-    set = new Set(enumValues(enumFullName).map(([n]) => n));
+    const values = ENUMS[enumFullName];
+    if (!values) return false;
+    set = new Set(values.map(([n]) => n));
     enumNameSets.set(enumFullName, set);
   }
   return set.has(value);
