@@ -22,7 +22,7 @@ import type { Operand } from '../ast';
 export type { AggregateDef, ArgType, Family, FamilyFunction, FunctionDef, FunctionParam } from './types';
 export { AGGREGATES } from './aggregates';
 export { cidrMatcher, ipInCidr, ipv4ToInt, parseCidr } from './net';
-export { timestampSeconds, toNum, toStr } from './values';
+export { Bytes, bytesOfLiteral, timestampSeconds, toNum, toStr } from './values';
 
 /** Every family module, in the order of Google's functions page (alphabetical). */
 export const FAMILIES: readonly Family[] = [

@@ -290,3 +290,65 @@ export function documentedFunctionQuery(name: string, example: string): { query:
   const slip = SLIPS[name];
   return slip ? { query: slip.query, why: slip.why } : { query: asQuery(example) };
 }
+
+/**
+ * Results Google's function pages give, each written as a condition that holds exactly when the
+ * function gives that result; none reads an event field, so each holds on every event. The page
+ * is named before each group. A sample whose literal cannot be written in a query (`"\x01"`, a
+ * bytes literal cut by a `"`) is replaced by one showing the same rule, and the line says so.
+ */
+export const DOCUMENTED_RESULTS: ReadonlyArray<readonly [string, string]> = [
+  // strings.url_decode: `+` stays `+`; "Returns empty string if decoding fails"
+  ['strings.url_decode', 'strings.url_decode("three%20nine%20four") = "three nine four"'],
+  ['strings.url_decode', 'strings.url_decode("") = ""'],
+  ['strings.url_decode', 'strings.url_decode("%E4%B8%8A%E6%B5%B7%2B%E4%B8%AD%E5%9C%8B") = "上海+中國"'],
+  [
+    'strings.url_decode',
+    'strings.url_decode("http://www.google.com%3Fparam1%3D%22+1+%3E+2+%22%26param2%3D2%3B") = "http://www.google.com?param1=\\"+1+>+2+\\"&param2=2;"',
+  ],
+  ['strings.url_decode (decoding fails)', 'strings.url_decode("100%zz") = ""'],
+  // strings.from_base64 / strings.from_hex: BYTES, which cast.as_string reads as text
+  [
+    'strings.from_base64',
+    'strings.from_base64("AAAAAG+OxVhtAm+d2sVuny/hW4oAAAAAAQAAAM0AAAA=") = b\'000000006f8ec5586d026f9ddac56e9f2fe15b8a0000000001000000cd000000\'',
+  ],
+  ['strings.from_base64', 'strings.from_base64("invalid-value") = b\'\''],
+  ['strings.from_base64 then cast.as_string', 'cast.as_string(strings.from_base64("dGVzdA==")) = "test"'],
+  ['strings.from_hex', 'strings.from_hex("str") = b\'\''],
+  ['strings.from_hex', 'strings.from_hex("") = b\'\''],
+  ['strings.from_hex', 'strings.from_hex("1234") = b\'1234\''],
+  ['strings.from_hex', 'strings.from_hex("筒纸.中国") = b\'\''],
+  ['strings.from_hex then cast.as_string', 'cast.as_string(strings.from_hex("74657374")) = "test"'],
+  // bytes.to_base64: the standard alphabet; the default string when the value holds no bytes
+  [
+    'bytes.to_base64',
+    'bytes.to_base64(b\'000000006f8ec5586d026f9ddac56e9f2fe15b8a0000000001000000cd000000\') = "AAAAAG+OxVhtAm+d2sVuny/hW4oAAAAAAQAAAM0AAAA="',
+  ],
+  ['bytes.to_base64 (standard alphabet)', 'bytes.to_base64(strings.from_hex("fbff")) = "+/8="'],
+  ['bytes.to_base64 (the default string)', 'bytes.to_base64("not base64!", "invalid bytes") = "invalid bytes"'],
+  // cast.as_bool: TRUE only for the integer 1 and the string "true" in any case
+  ['cast.as_bool', 'cast.as_bool("123") = false'],
+  ['cast.as_bool', 'cast.as_bool(1) = true'],
+  ['cast.as_bool', 'cast.as_bool("true") = true'],
+  ['cast.as_bool', 'cast.as_bool("TRUE") = true'],
+  ['cast.as_bool', 'cast.as_bool(0-1) = false'],
+  ['cast.as_bool', 'cast.as_bool(0) = false'],
+  ['cast.as_bool', 'cast.as_bool("") = false'],
+  ['cast.as_bool', 'cast.as_bool("FALSE") = false'],
+  // cast.as_string (the page's b'01 → "\x01" sample, with bytes whose text a query can write)
+  ['cast.as_string', 'cast.as_string(123) = "123"'],
+  ['cast.as_string', 'cast.as_string(2.25) = "2.25"'],
+  ['cast.as_string', 'cast.as_string(b\'74657374\', "") = "test"'],
+  ['cast.as_string', 'cast.as_string(true, "") = "true"'],
+  ['cast.as_string', 'cast.as_string(9223372036854775808, "casting error") = "casting error"'],
+  // timestamp.get_*: time_zone "(+|-)H[H][:M[M]]"; 1708626600 is 2024-02-22T18:30:00Z
+  ['timestamp.get_date', 'timestamp.get_date(1708626600, "+05:30") = "2024-02-23"'],
+  ['timestamp.get_date', 'timestamp.get_date(1708626600, "-08:00") = "2024-02-22"'],
+  ['timestamp.get_hour', 'timestamp.get_hour(1708626600, "+05:30") = 0'],
+  ['timestamp.get_hour', 'timestamp.get_hour(1708626600, "-8") = 10'],
+  ['timestamp.get_minute', 'timestamp.get_minute(1708626600, "+5:45") = 15'],
+  ['timestamp.get_day_of_week', 'timestamp.get_day_of_week(1708626600, "+05:30") = 6'],
+  ['timestamp.get_timestamp', 'timestamp.get_timestamp(1708626600, "%F %T", "+05:30") = "2024-02-23 00:00:00"'],
+  // window.range over an array
+  ['window.range', 'window.range([0, 0, 0, 394, 1], true) = [1.000000, 394.000000]'],
+];
