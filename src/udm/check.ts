@@ -66,8 +66,13 @@ export interface CheckResult {
 export interface CheckOptions {
   /** Lists with their entries (the sandbox's store): an unknown name is an error, entries are checked. */
   referenceLists?: Record<string, string[]>;
-  /** What the editor knows of the lists (names, types, sizes): an unknown name is a warning. */
+  /**
+   * What the editor knows of the lists (names, types, sizes), as the server listed them: an unknown
+   * name is an error, as the server refuses a query naming a list the instance does not have.
+   */
   knownLists?: KnownReferenceLists;
+  /** The lists could not be loaded (why): `knownLists` may be out of date, an unknown name is a warning. */
+  listsUnavailable?: string;
 }
 
 /** Documented cap of udmSearch results. */
@@ -250,9 +255,12 @@ class Checker {
         const known = this.options.knownLists;
         if (e.list && !lists && known && !known.has(e.list.name)) {
           const s = suggest(e.list.name, known.keys());
+          const unavailable = this.options.listsUnavailable;
           this.report(
-            'warning',
-            `Unknown reference list %${e.list.name}${s.length ? `. Did you mean %${s[0]}?` : ''}`,
+            unavailable === undefined ? 'error' : 'warning',
+            `Unknown reference list %${e.list.name}${s.length ? `. Did you mean %${s[0]}?` : ''}${
+              unavailable === undefined ? '' : ` (the reference lists could not be loaded: ${unavailable})`
+            }`,
             e.list.start,
             e.list.end,
             'unknown-list',
