@@ -32,6 +32,7 @@ import {
   sectionAt,
   tokenIndexBefore,
 } from './analysis';
+import { enumValueDescription } from '../field-docs';
 import { rankedEnumValues } from './common-values';
 import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc } from './docs';
 
@@ -407,6 +408,7 @@ function enumItems(type: string, range: Range, lead = ''): CompletionItem[] {
     filterText: `${lead}"${name}"${name}`,
     kind: CompletionItemKind.EnumMember,
     detail: `${en} = ${num}`,
+    documentation: enumValueDescription(en, name),
     textEdit: TextEdit.replace(range, `${lead}"${name}"`),
     sortText: String(i).padStart(4, '0'),
   }));
