@@ -31,6 +31,7 @@ import {
   documentSymbols,
   foldingRanges,
   format,
+  formatRefusal,
   hover,
   semanticTokens,
   signatureHelp,
@@ -59,7 +60,8 @@ const notebooks = new NotebookDocuments(documents);
 const udmDocs = new Map<string, UdmDocument>();
 let referenceLists: Record<string, string[]> | undefined;
 /** What the extension told us of the lists (names, types, sizes); undefined: names unknown. */
-let knownLists: { list: KnownReferenceList[]; byName: Map<string, KnownReferenceList> } | undefined;
+let knownLists:
+  { list: KnownReferenceList[]; byName: Map<string, KnownReferenceList>; loadError: string | undefined } | undefined;
 let pushDiagnostics = true;
 const pending = new Map<string, NodeJS.Timeout>();
 
@@ -81,13 +83,18 @@ function udmDoc(uri: string): UdmDocument | undefined {
 }
 
 function compileOptions(): CompileOptions {
-  // Known lists (from the Reference Lists view) win: they flag unknown names as warnings only.
-  if (knownLists) return { knownLists: knownLists.byName };
+  // Known lists (from the Reference Lists view) win: an unknown name is an error when they are what
+  // the server listed, a warning when they could not be loaded.
+  if (knownLists)
+    return {
+      knownLists: knownLists.byName,
+      ...(knownLists.loadError !== undefined ? { listsUnavailable: knownLists.loadError } : {}),
+    };
   return referenceLists ? { referenceLists } : {};
 }
 
-function setKnownLists(list: KnownReferenceList[]): void {
-  knownLists = { list, byName: knownListMap(list) };
+function setKnownLists(list: KnownReferenceList[], loadError?: string): void {
+  knownLists = { list, byName: knownListMap(list), loadError };
 }
 
 function optionsChanged(): void {
@@ -116,7 +123,11 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   const init = (params.initializationOptions ?? {}) as UdmInitializationOptions;
   if (isReferenceLists(init.referenceLists)) referenceLists = init.referenceLists;
   if (init.knownReferenceLists !== undefined) {
-    if (isKnownReferenceListsParams({ lists: init.knownReferenceLists })) setKnownLists(init.knownReferenceLists);
+    const params = {
+      lists: init.knownReferenceLists,
+      ...(init.knownReferenceListsError !== undefined ? { loadError: init.knownReferenceListsError } : {}),
+    };
+    if (isKnownReferenceListsParams(params)) setKnownLists(params.lists, params.loadError);
     else connection.console.warn('Ignored known reference lists with an unexpected shape');
   }
   const canPull = !!params.capabilities.textDocument?.diagnostic;
@@ -161,7 +172,7 @@ connection.onNotification(KNOWN_REFERENCE_LISTS_NOTIFICATION, (params: unknown) 
     );
     return;
   }
-  setKnownLists(params.lists);
+  setKnownLists(params.lists, params.loadError);
   optionsChanged();
 });
 
@@ -207,7 +218,11 @@ connection.onSignatureHelp((params: SignatureHelpParams) => {
 
 connection.onDocumentFormatting((params: DocumentFormattingParams) => {
   const u = udmDoc(params.textDocument.uri);
-  return u ? format(u.analysis, params.options) : [];
+  if (!u) return [];
+  // Say why nothing changes: a Format Document that silently does nothing looks broken.
+  const refusal = formatRefusal(u.analysis);
+  if (refusal) void connection.window.showWarningMessage(refusal);
+  return format(u.analysis, params.options);
 });
 
 connection.onCodeAction((params: CodeActionParams) => {

@@ -23,6 +23,12 @@ export const KNOWN_REFERENCE_LISTS_NOTIFICATION = 'cloudbench/referenceLists';
 
 export interface KnownReferenceListsParams {
   lists: KnownReferenceList[];
+  /**
+   * Why the lists could not be loaded from the server, when they could not: `lists` is then what
+   * was known before (maybe nothing) and an unknown name is a warning. Absent: `lists` is what the
+   * server listed, and an unknown name is an error.
+   */
+  loadError?: string;
 }
 
 /** At most this many lists are taken from one notification (the API pages at 1000). */
@@ -31,7 +37,13 @@ export const MAX_KNOWN_LISTS = 10000;
 export function isKnownReferenceListsParams(value: unknown): value is KnownReferenceListsParams {
   if (!value || typeof value !== 'object') return false;
   const lists = (value as { lists?: unknown }).lists;
-  return Array.isArray(lists) && lists.length <= MAX_KNOWN_LISTS && lists.every(isKnownReferenceList);
+  const loadError = (value as { loadError?: unknown }).loadError;
+  return (
+    Array.isArray(lists) &&
+    lists.length <= MAX_KNOWN_LISTS &&
+    lists.every(isKnownReferenceList) &&
+    (loadError === undefined || (typeof loadError === 'string' && loadError.length <= 2000))
+  );
 }
 
 export interface ReferenceListsParams {
@@ -43,6 +55,8 @@ export interface UdmInitializationOptions {
   referenceLists?: Record<string, string[]>;
   /** What is known of the reference lists when the server starts (see KNOWN_REFERENCE_LISTS_NOTIFICATION). */
   knownReferenceLists?: KnownReferenceList[];
+  /** Why the lists could not be loaded, when they could not (see KnownReferenceListsParams.loadError). */
+  knownReferenceListsError?: string;
   /** Push diagnostics even when the client can pull them. */
   pushDiagnostics?: boolean;
 }

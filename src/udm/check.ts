@@ -13,7 +13,15 @@ import type {
   VariableNode,
 } from './ast';
 import { AGGREGATE_NAMES, SECTION_ORDER, isAggregateCall, isIfCall } from './ast';
-import { FUNCTIONS, RENAMED_FUNCTIONS, findAggregate, findFunction, parseCidr, type ArgType } from './functions';
+import {
+  FUNCTIONS,
+  RENAMED_FUNCTIONS,
+  findAggregate,
+  findFunction,
+  groupFunctionOf,
+  parseCidr,
+  type ArgType,
+} from './functions';
 import type { RawDiagnostic } from './parser';
 import type { KnownReferenceLists } from './reference-lists';
 import { findRe2Problem } from './regex';
@@ -58,8 +66,13 @@ export interface CheckResult {
 export interface CheckOptions {
   /** Lists with their entries (the sandbox's store): an unknown name is an error, entries are checked. */
   referenceLists?: Record<string, string[]>;
-  /** What the editor knows of the lists (names, types, sizes): an unknown name is a warning. */
+  /**
+   * What the editor knows of the lists (names, types, sizes), as the server listed them: an unknown
+   * name is an error, as the server refuses a query naming a list the instance does not have.
+   */
   knownLists?: KnownReferenceLists;
+  /** The lists could not be loaded (why): `knownLists` may be out of date, an unknown name is a warning. */
+  listsUnavailable?: string;
 }
 
 /** Documented cap of udmSearch results. */
@@ -242,9 +255,12 @@ class Checker {
         const known = this.options.knownLists;
         if (e.list && !lists && known && !known.has(e.list.name)) {
           const s = suggest(e.list.name, known.keys());
+          const unavailable = this.options.listsUnavailable;
           this.report(
-            'warning',
-            `Unknown reference list %${e.list.name}${s.length ? `. Did you mean %${s[0]}?` : ''}`,
+            unavailable === undefined ? 'error' : 'warning',
+            `Unknown reference list %${e.list.name}${s.length ? `. Did you mean %${s[0]}?` : ''}${
+              unavailable === undefined ? '' : ` (the reference lists could not be loaded: ${unavailable})`
+            }`,
             e.list.start,
             e.list.end,
             'unknown-list',
@@ -961,7 +977,7 @@ class Checker {
       );
   }
 
-  /** Keywords of the language may not name a variable (`$outcome`, `$count`). */
+  /** Keywords of the language may not name a variable (`$outcome`, `$max`; `$count` is allowed, see VARIABLE_KEYWORDS). */
   private checkVariableName(v: VariableNode): void {
     const lower = v.name.toLowerCase();
     if (VARIABLE_KEYWORDS.has(lower))
@@ -1347,7 +1363,8 @@ class Checker {
         for (const a of v.args) n += this.outcomeValue(a, insideAggregate);
         // the arguments were visited above
         this.checkCall(v, false);
-        return n;
+        // window.range(network.sent_bytes, false) is computed over the group, as an aggregate is
+        return groupFunctionOf(v) ? Math.max(n, 1) : n;
       }
       case 'arith': {
         let n = this.outcomeValue(v.left, insideAggregate);
@@ -1517,7 +1534,10 @@ const VARIABLE_KEYWORDS = new Set([
   'sum',
   'array',
   'array_distinct',
-  'count',
+  // `count` is on the keyword list of the syntax page, yet Google's own examples name an outcome
+  // $count: the SPL-to-YARA-L page (`$count = count(metadata.id)`, `condition: $count > 5`) and the
+  // group() page (`$count = count_distinct(metadata.id)`, `order: $count desc`). Users paste the
+  // examples, so $count is accepted; the other keywords stay refused.
   'count_distinct',
   'is',
   'null',
@@ -1556,7 +1576,7 @@ function eventValueOutsideAggregate(
       case 'variable':
         return placeholders.has(op.name) && !groupNames.has(op.name);
       case 'call':
-        return !isAggregateCall(op) && op.args.some(walk);
+        return !isAggregateCall(op) && !groupFunctionOf(op) && op.args.some(walk);
       case 'arith':
         return walk(op.left) || walk(op.right);
       case 'array':

@@ -9,7 +9,7 @@ import {
   type Operand,
 } from './ast';
 import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
-import { cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
+import { bytesOfLiteral, cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
 import { translateRegex } from './regex';
 import { enumName, enumValues, snakeToCamel } from './schema';
 
@@ -229,6 +229,8 @@ function boolPred(op: CompareOp, b: boolean): Pred {
 }
 
 const MAX_COMBINATIONS = 256;
+/** What an arithmetic operand without a value reads as. */
+const UNSET: readonly unknown[] = [0];
 
 // ---- compilation -------------------------------------------------------------------------------
 
@@ -244,6 +246,13 @@ export class Compiler {
       this.visitors.set(node, v);
     }
     return v;
+  }
+
+  /** True for a numeric or timestamp field of the schema: unset, it reads as 0 in arithmetic. */
+  private unsetIsZero(op: Operand): boolean {
+    if (op.type !== 'field') return false;
+    const facts = this.ctx.check.facts.get(op);
+    return !!facts && !facts.unknown && (facts.kind === 'number' || facts.kind === 'timestamp');
   }
 
   /** All values an operand takes for an event (fields: every element of repeated fields). */
@@ -277,8 +286,10 @@ export class Compiler {
       }
       case 'call':
         return this.callValues(op, depth);
-      case 'bytes':
-        return () => [op.value];
+      case 'bytes': {
+        const bytes = bytesOfLiteral(op.value);
+        return () => [bytes];
+      }
       case 'array': {
         const items = op.items.map((i) => this.values(i, depth + 1));
         return (ev) => [items.flatMap((f) => f(ev))];
@@ -291,10 +302,17 @@ export class Compiler {
         const left = this.values(op.left, depth + 1);
         const right = op.right ? this.values(op.right, depth + 1) : () => [];
         const f = ARITH[op.op];
+        const leftZero = this.unsetIsZero(op.left);
+        const rightZero = !!op.right && this.unsetIsZero(op.right);
         return (ev) => {
           const out: unknown[] = [];
-          const ls = left(ev);
-          const rs = right(ev);
+          // A numeric field the event does not set counts as 0, as it reads as its proto3 default
+          // in comparisons (`network.received_bytes + network.sent_bytes > 100` holds on sent_bytes
+          // alone). A path the schema lacks still reads no value (README, "Field paths ...").
+          const l = left(ev);
+          const r = right(ev);
+          const ls = l.length || !leftZero ? l : UNSET;
+          const rs = r.length || !rightZero ? r : UNSET;
           for (const a of ls) for (const b of rs) if (out.length < MAX_COMBINATIONS) out.push(f(toNum(a), toNum(b)));
           return out;
         };

@@ -38,6 +38,12 @@ export interface CompileOptions {
    * `referenceLists`), an unknown `%name` is a warning.
    */
   knownLists?: KnownReferenceLists;
+  /**
+   * Set when the lists could not be loaded from the server (the reason): `knownLists` is then what
+   * was known before, and an unknown `%name` is a warning. Without it, `knownLists` is what the
+   * server answered, and an unknown name is an error (the server would refuse the query).
+   */
+  listsUnavailable?: string;
 }
 
 /** Parse + semantic check of a document, shared by compileQuery and the language server. */
@@ -66,10 +72,11 @@ class LazyAnalysis implements Analysis {
   }
 
   get check(): CheckResult {
-    const { referenceLists, knownLists } = this.options;
+    const { referenceLists, knownLists, listsUnavailable } = this.options;
     this.checked ??= check(this.parse.query, {
       ...(referenceLists ? { referenceLists } : {}),
       ...(knownLists ? { knownLists } : {}),
+      ...(listsUnavailable !== undefined ? { listsUnavailable } : {}),
     });
     return this.checked;
   }

@@ -17,6 +17,7 @@ export type TokenKind =
   | 'minus'
   | 'arith' // + * / % between values (`-` is 'minus')
   | 'bytes' // b'...' (value: the text between the quotes)
+  | 'duration' // a number glued to a time unit: `1h`, `5m`, `30d` (match: windows, metrics arguments)
   | 'comment'
   | 'invalid'
   | 'eof';
@@ -47,6 +48,30 @@ function isIdentPart(c: number): boolean {
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
+
+/**
+ * Time units a duration is written with (case-insensitive): `by 1h`, `by 5m`, `over every 2 days`.
+ * A number glued to one of these is one `duration` token; glued to other letters (`10abc`) it is
+ * an invalid number.
+ */
+export const TIME_UNITS: Readonly<Record<string, 'minute' | 'hour' | 'day' | 'week' | 'month'>> = {
+  m: 'minute',
+  min: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  h: 'hour',
+  hour: 'hour',
+  hours: 'hour',
+  d: 'day',
+  day: 'day',
+  days: 'day',
+  w: 'week',
+  week: 'week',
+  weeks: 'week',
+  mo: 'month',
+  month: 'month',
+  months: 'month',
+};
 
 /** Every token is built here with all fields present, so they share one hidden class. */
 function mk(kind: TokenKind, start: number, end: number, value: string): Token {
@@ -174,7 +199,10 @@ function scanToken(text: string, start: number, c: number, prev: Token | undefin
     }
     // Digits glued to letters (e.g. 10abc) form one bad token rather than two surprising ones.
     if (i < n && isIdentStart(text.charCodeAt(i))) {
+      const digitsEnd = i;
       while (i < n && isIdentPart(text.charCodeAt(i))) i++;
+      if (Object.hasOwn(TIME_UNITS, text.slice(digitsEnd, i).toLowerCase()))
+        return mk('duration', start, i, text.slice(start, i));
       const bad = mk('invalid', start, i, text.slice(start, i));
       bad.error = `Invalid number '${bad.value}'`;
       return bad;

@@ -16,10 +16,9 @@ import type {
   SectionKind,
   Segment,
   Span,
-  TimeUnit,
   VariableNode,
 } from './ast';
-import { lex, type Token } from './lexer';
+import { lex, TIME_UNITS, type Token } from './lexer';
 
 export interface RawDiagnostic {
   message: string;
@@ -50,26 +49,6 @@ const SECTION_NAMES = new Set<string>([
 ]);
 /** Words that end a condition or join conditions; never field names. */
 const RESERVED = new Set(['and', 'or', 'not', 'in', 'nocase']);
-
-/** Time units of a match: window, as written (case-insensitive). */
-const TIME_UNITS: Record<string, TimeUnit> = {
-  m: 'minute',
-  min: 'minute',
-  minute: 'minute',
-  minutes: 'minute',
-  h: 'hour',
-  hour: 'hour',
-  hours: 'hour',
-  d: 'day',
-  day: 'day',
-  days: 'day',
-  w: 'week',
-  week: 'week',
-  weeks: 'week',
-  mo: 'month',
-  month: 'month',
-  months: 'month',
-};
 
 /** Lower-cased identifier when it is short enough to be a keyword, else ''. Avoids allocating per token. */
 function shortLower(t: Token): string {
@@ -280,6 +259,7 @@ class Parser {
       case 'minus':
       case 'reflist':
       case 'invalid':
+      case 'duration':
         return true;
       default:
         return false;
@@ -548,6 +528,7 @@ class Parser {
       case 'minus':
       case 'lbracket':
       case 'bytes':
+      case 'duration':
         return true;
       case 'lparen':
         return !t.newlineBefore;
@@ -628,6 +609,16 @@ class Parser {
       case 'number':
         this.next();
         return { type: 'number', value: Number(t.value), raw: t.value, start: t.start, end: t.end };
+      case 'duration': {
+        this.next();
+        this.error(
+          `'${t.value}' is a duration: it sets the time window of match: (by ${t.value}), it is not a value`,
+          t.start,
+          t.end,
+          'misplaced-duration',
+        );
+        return { type: 'number', value: parseInt(t.value, 10), raw: t.value, start: t.start, end: t.end };
+      }
       case 'minus': {
         const num = this.peek(1);
         this.next();
@@ -856,7 +847,7 @@ class Parser {
       const quantifier = named ? undefined : this.parseQuantifier();
       let arg: Operand | null;
       const v = this.peek();
-      if (named && v.kind === 'invalid' && /^\d+[a-zA-Z]+$/.test(v.value)) {
+      if (named && (v.kind === 'duration' || (v.kind === 'invalid' && /^\d+[a-zA-Z]+$/.test(v.value)))) {
         // `period:1d`: a duration word as a named argument's value (detection rules' metrics)
         this.next();
         this.dropLexError(v);
@@ -1123,8 +1114,11 @@ class Parser {
         w.unit = TIME_UNITS[u.value.toLowerCase()];
         w.end = u.end;
       }
-    } else if (t.kind === 'invalid' && /^\d+[a-zA-Z]+$/.test(t.value) && !t.newlineBefore) {
-      // `2h`, `30m`, `1d`: the lexer read a number glued to letters
+    } else if (
+      (t.kind === 'duration' || (t.kind === 'invalid' && /^\d+[a-zA-Z]+$/.test(t.value))) &&
+      !t.newlineBefore
+    ) {
+      // `2h`, `30m`, `1d`: a duration token (or a number glued to letters that name no unit)
       this.next();
       const m = /^(\d+)([a-zA-Z]+)$/.exec(t.value)!;
       w.size = Number(m[1]);

@@ -19,15 +19,16 @@ export function isQueryBarRequest(message: FromWebview): message is QueryBarRequ
  * Completion items or diagnostics for the bar's text; reference lists as the server has them.
  * As in the language server, the lists the Reference Lists view knows (`knownLists`: name, type,
  * size, preview) win over bare `referenceLists`: they complete with their details and an
- * unknown `%name` is a warning.
+ * unknown `%name` is an error, or a warning when they could not be loaded (`listsUnavailable`).
  */
 export function answerQueryBar(
   request: QueryBarRequest,
   referenceLists?: Record<string, string[]>,
   knownLists?: readonly KnownReferenceList[],
+  listsUnavailable?: string,
 ): QueryBarAnswer {
   const options: CompileOptions = knownLists
-    ? { knownLists: knownListMap(knownLists) }
+    ? { knownLists: knownListMap(knownLists), ...(listsUnavailable !== undefined ? { listsUnavailable } : {}) }
     : referenceLists
       ? { referenceLists }
       : {};

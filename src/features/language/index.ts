@@ -44,6 +44,7 @@ let starting: Promise<void> | undefined;
 let traceChannel: vscode.LogOutputChannel | undefined;
 let referenceLists: Record<string, string[]> | undefined;
 let knownReferenceLists: KnownReferenceList[] | undefined;
+let knownReferenceListsError: string | undefined;
 const crashTimes: number[] = [];
 
 /** The reference lists the language server was given, so other UDM inputs check them the same way. */
@@ -70,17 +71,26 @@ export function setReferenceLists(lists: Record<string, string[]>): void {
  * Each call replaces the previous table. Safe to call before the server runs: the lists are handed
  * over when it starts (and again after a restart).
  */
-export function setKnownReferenceLists(lists: readonly KnownReferenceList[]): void {
-  const params: KnownReferenceListsParams = { lists: lists.map((l) => ({ ...l, preview: [...l.preview] })) };
+export function setKnownReferenceLists(lists: readonly KnownReferenceList[], loadError?: string): void {
+  const params: KnownReferenceListsParams = {
+    lists: lists.map((l) => ({ ...l, preview: [...l.preview] })),
+    ...(loadError !== undefined ? { loadError } : {}),
+  };
   if (!isKnownReferenceListsParams(params))
     throw new Error('reference lists need a name (letters, digits, _), a contentType, a size and a preview');
   knownReferenceLists = params.lists;
+  knownReferenceListsError = loadError;
   if (client?.isRunning()) void client.sendNotification(KNOWN_REFERENCE_LISTS_NOTIFICATION, params);
 }
 
 /** What setKnownReferenceLists was last given (for other UDM inputs such as the results panel's query bar). */
 export function getKnownReferenceLists(): readonly KnownReferenceList[] | undefined {
   return knownReferenceLists;
+}
+
+/** Why the lists could not be loaded, when setKnownReferenceLists was told so. */
+export function getKnownReferenceListsError(): string | undefined {
+  return knownReferenceListsError;
 }
 
 function createClient(context: vscode.ExtensionContext): LanguageClient {
@@ -94,6 +104,7 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
   const initializationOptions = (): UdmInitializationOptions => ({
     ...(referenceLists ? { referenceLists } : {}),
     ...(knownReferenceLists ? { knownReferenceLists } : {}),
+    ...(knownReferenceListsError !== undefined ? { knownReferenceListsError } : {}),
   });
   const clientOptions: LanguageClientOptions = {
     documentSelector: [
@@ -156,6 +167,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
       if (knownReferenceLists)
         void c.sendNotification(KNOWN_REFERENCE_LISTS_NOTIFICATION, {
           lists: knownReferenceLists,
+          ...(knownReferenceListsError !== undefined ? { loadError: knownReferenceListsError } : {}),
         } satisfies KnownReferenceListsParams);
     } catch (err) {
       client = undefined;

@@ -47,9 +47,12 @@ export class ReferenceListsModel implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private generation = 0;
 
+  /** What the lists were when last loaded: handed over again, marked out of date, when a load fails. */
+  private lastLoaded: readonly ReferenceListDetails[] = [];
+
   constructor(
     private readonly services: Services,
-    private readonly publish: (lists: readonly ReferenceListDetails[]) => void = publishToLanguage,
+    private readonly publish: (lists: readonly ReferenceListDetails[], loadError?: string) => void = publishToLanguage,
   ) {}
 
   dispose(): void {
@@ -124,6 +127,12 @@ export class ReferenceListsModel implements vscode.Disposable {
       if (generation !== this.generation) return;
       this.state = { kind: 'error', message: describeError(err) };
       log.warn(`could not load reference lists: ${describeError(err)}`);
+      // The language support then checks names against what was known, as warnings, saying why.
+      try {
+        this.publish(this.lastLoaded, describeError(err));
+      } catch (e) {
+        log.warn(`could not hand the reference lists to the UDM language support: ${describeError(e)}`);
+      }
     }
     this.emitter.fire();
   }
@@ -154,6 +163,7 @@ export class ReferenceListsModel implements vscode.Disposable {
 
   private publishKnown(): void {
     if (this.state.kind !== 'ready') return;
+    this.lastLoaded = this.state.lists;
     try {
       this.publish(this.state.lists);
     } catch (err) {
@@ -171,8 +181,8 @@ function sortByName(lists: readonly ReferenceListDetails[]): ReferenceListDetail
  * first entries) for completion, checks and hover, and the entries themselves for the inputs that
  * evaluate lists.
  */
-function publishToLanguage(lists: readonly ReferenceListDetails[]): void {
-  setKnownReferenceLists(lists.map(knownListOf));
+function publishToLanguage(lists: readonly ReferenceListDetails[], loadError?: string): void {
+  setKnownReferenceLists(lists.map(knownListOf), loadError);
   const entries: Record<string, string[]> = {};
   for (const l of lists) entries[l.name] = referenceListEntries(l.lines);
   setReferenceLists(entries);

@@ -16,7 +16,7 @@ import {
 } from '../../core/secops/client';
 import type { FromWebview, RunInfo, ToWebview } from '../../core/secops/messages';
 import { answerQueryBar } from '../../core/secops/querybar-service';
-import { getKnownReferenceLists, getReferenceLists } from '../language';
+import { getKnownReferenceLists, getKnownReferenceListsError, getReferenceLists } from '../language';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
@@ -984,7 +984,9 @@ export class SearchController implements vscode.Disposable {
           return;
         case 'querybar.complete':
         case 'querybar.validate':
-          panel.post(answerQueryBar(message, getReferenceLists(), getKnownReferenceLists()));
+          panel.post(
+            answerQueryBar(message, getReferenceLists(), getKnownReferenceLists(), getKnownReferenceListsError()),
+          );
           return;
         case 'ready':
         case 'painted':

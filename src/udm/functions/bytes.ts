@@ -1,11 +1,15 @@
-// bytes: BYTES values travel as lower-case hex strings.
+// bytes: BYTES values are Bytes objects (values.ts); a bytes field of an event arrives as the
+// base64 text of the proto3 JSON mapping.
 import { defineFamily, optional, param } from './types';
-import { toStr } from './values';
+import { Bytes, toStr } from './values';
 
-/** BYTES values travel as lower-case hex strings; `b'…'` literals hold hex digits or text. */
-function bytesOf(v: unknown): Buffer {
-  const s = toStr(v);
-  return /^(?:[0-9a-fA-F]{2})*$/.test(s) ? Buffer.from(s, 'hex') : Buffer.from(s, 'utf8');
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The bytes of a value, or undefined when it holds none (text that is not base64). */
+function bytesOf(v: unknown): Uint8Array | undefined {
+  if (v instanceof Bytes) return v.data;
+  if (typeof v === 'string' && BASE64.test(v)) return Buffer.from(v, 'base64');
+  return undefined;
 }
 
 export const BYTES = defineFamily('bytes', [
@@ -16,9 +20,12 @@ export const BYTES = defineFamily('bytes', [
     where: 'Search, Rules',
     example:
       'bytes.to_base64(b\'000000006f8ec5586d026f9ddac56e9f2fe15b8a0000000001000000cd000000) = "AAAAAG+OxVhtAm+d2sVuny/hW4oAAAAAAQAAAM0AAAA="',
+    // The standard alphabet with padding (the page's sample has `+`, `/` and `=`); "Function calls
+    // with values that cannot be casted return an empty string by default", or the default string.
     evaluate: ([b, dflt]) => {
-      const buf = bytesOf(b);
-      return buf.length === 0 && dflt !== undefined ? toStr(dflt) : buf.toString('base64');
+      const data = bytesOf(b);
+      if (!data) return dflt === undefined ? '' : toStr(dflt);
+      return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
     },
   },
 ]);

@@ -1,6 +1,9 @@
 // cast: conversions between strings, numbers, booleans and bytes.
 import { defineFamily, optional, param } from './types';
-import { num, toStr } from './values';
+import { Bytes, num, toStr } from './values';
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const INT64_MAX = 9223372036854775807n;
 
 export const CAST = defineFamily('cast', [
   {
@@ -9,11 +12,12 @@ export const CAST = defineFamily('cast', [
     returns: 'BOOL',
     where: 'Search, Rules',
     example: 'cast.as_bool("TRUE") = true',
+    // "Returns TRUE only for integer 1 and case insensitive string 'true'"; anything that cannot
+    // be cast ("123", -1, "") is FALSE (the page's samples).
     evaluate: ([v]) => {
       if (typeof v === 'boolean') return v;
-      if (typeof v === 'number') return v !== 0;
-      const s = toStr(v).trim().toLowerCase();
-      return s === 'true' || s === '1' || s === 't';
+      if (typeof v === 'number') return v === 1;
+      return toStr(v).toLowerCase() === 'true';
     },
   },
   {
@@ -46,8 +50,22 @@ export const CAST = defineFamily('cast', [
     returns: 'STRING',
     where: 'Search, Rules',
     example: 'cast.as_string(123) = "123"',
+    // Bytes become their UTF-8 text (`cast.as_string(b'01, "") = "\x01"`); invalid UTF-8 or an
+    // integer outside INT64 (`9223372036854775808`) gives the default string, else "" (the page).
     evaluate: ([v, dflt]) => {
-      if (v === undefined || v === null || v === '') return dflt === undefined ? '' : toStr(dflt);
+      const fallback = dflt === undefined ? '' : toStr(dflt);
+      if (v === undefined || v === null || v === '') return fallback;
+      if (v instanceof Bytes) {
+        try {
+          return UTF8.decode(v.data);
+        } catch {
+          return fallback;
+        }
+      }
+      if (typeof v === 'number' && Number.isInteger(v) && Math.abs(v) > Number.MAX_SAFE_INTEGER) {
+        const big = BigInt(v);
+        if (big > INT64_MAX || big < -INT64_MAX - 1n) return fallback;
+      }
       return toStr(v);
     },
   },

@@ -17,11 +17,12 @@ import { TIMESTAMP } from './timestamp';
 import type { AggregateDef, Family, FamilyFunction, FunctionParam } from './types';
 import { WINDOW } from './window';
 import { AGGREGATES } from './aggregates';
+import type { Operand } from '../ast';
 
 export type { AggregateDef, ArgType, Family, FamilyFunction, FunctionDef, FunctionParam } from './types';
 export { AGGREGATES } from './aggregates';
 export { cidrMatcher, ipInCidr, ipv4ToInt, parseCidr } from './net';
-export { timestampSeconds, toNum, toStr } from './values';
+export { Bytes, bytesOfLiteral, timestampSeconds, toNum, toStr } from './values';
 
 /** Every family module, in the order of Google's functions page (alphabetical). */
 export const FAMILIES: readonly Family[] = [
@@ -58,6 +59,19 @@ export function findFunction(name: string): FamilyFunction | undefined {
 
 export function findAggregate(name: string): AggregateDef | undefined {
   return AGG_BY_NAME.get(name.toLowerCase());
+}
+
+/**
+ * The function a call computes over a group in outcome: (`window.range(network.sent_bytes, false)`),
+ * when its first argument reads events; with a literal array (`window.range([1, 2], false)`) it is
+ * an ordinary function.
+ */
+export function groupFunctionOf(op: Operand): FamilyFunction | undefined {
+  if (op.type !== 'call') return undefined;
+  const fn = FN_BY_NAME.get(op.name);
+  if (!fn?.overGroup) return undefined;
+  const first = op.args[0];
+  return first && first.type !== 'array' && first.type !== 'number' ? fn : undefined;
 }
 
 /** Families (`arrays`, `cast`, ...) of the search functions; `group` has none. */

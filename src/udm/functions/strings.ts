@@ -1,7 +1,7 @@
 // strings: text functions. extract_domain follows the public suffix list (tldts).
 import { getDomain } from 'tldts';
 import { defineFamily, optional, param } from './types';
-import { toStr } from './values';
+import { Bytes, toStr } from './values';
 
 const B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const B64URL = /^[A-Za-z0-9_-]*$/;
@@ -120,7 +120,8 @@ export const STRINGS = defineFamily(
       returns: 'BYTES',
       where: 'Search, Rules',
       example: 'strings.from_base64("invalid-value") = b\'',
-      evaluate: ([s]) => decodeBase64(toStr(s))?.toString('hex') ?? '',
+      // "Function calls with values that cannot be casted return an empty BYTES" (the page)
+      evaluate: ([s]) => new Bytes(decodeBase64(toStr(s)) ?? new Uint8Array(0)),
     },
     {
       name: 'strings.from_hex',
@@ -128,9 +129,10 @@ export const STRINGS = defineFamily(
       returns: 'BYTES',
       where: 'Search, Rules',
       example: 'strings.from_hex("1234") // returns 1234 bytes',
+      // "str", "" and non-ASCII text give empty bytes (the page's samples)
       evaluate: ([s]) => {
         const t = toStr(s).trim();
-        return /^(?:[0-9a-fA-F]{2})*$/.test(t) ? t.toLowerCase() : '';
+        return new Bytes(/^(?:[0-9a-fA-F]{2})*$/.test(t) ? Buffer.from(t, 'hex') : new Uint8Array(0));
       },
     },
     {
@@ -206,12 +208,13 @@ export const STRINGS = defineFamily(
       returns: 'STRING',
       where: 'Search, Rules',
       example: 'strings.url_decode("three%20nine%20four") = "three nine four"',
+      // Google's page: "%XX" escapes and UTF-8 are decoded, `+` stays `+` (its sample decodes
+      // "%22+1+%3E+2+%22" to "\"+1+>+2+\""), and "Returns empty string if decoding fails".
       evaluate: ([s]) => {
-        const t = toStr(s);
         try {
-          return decodeURIComponent(t.replace(/\+/g, ' '));
+          return decodeURIComponent(toStr(s));
         } catch {
-          return t;
+          return '';
         }
       },
     },

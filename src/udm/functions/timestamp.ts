@@ -2,10 +2,26 @@
 import { defineFamily, optional, param } from './types';
 import { timestampSeconds, toStr } from './values';
 
+/**
+ * Minutes east of UTC of a zone written as an offset: Google's time_zone argument takes a TZ
+ * database name or "the time zone offset from UTC, in the format (+|-)H[H][:M[M]]" ("-08:00",
+ * "+05:30"), which Intl does not read on every Node version.
+ */
+export function utcOffsetMinutes(tz: string): number | undefined {
+  const m = /^([+-])(\d{1,2})(?::(\d{1,2}))?$/.exec(tz.trim());
+  if (!m) return undefined;
+  const hours = Number(m[2]);
+  const minutes = Number(m[3] ?? 0);
+  if (hours > 14 || minutes > 59) return undefined;
+  return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
+}
+
 function inZone(
   d: Date,
   tz: unknown,
 ): { year: number; month: number; day: number; hour: number; minute: number; second: number; weekday: number } {
+  const offset = typeof tz === 'string' ? utcOffsetMinutes(tz) : undefined;
+  if (offset !== undefined) return inZone(new Date(d.getTime() + offset * 60_000), 'UTC');
   if (typeof tz === 'string' && tz !== '' && tz.toUpperCase() !== 'UTC' && tz.toUpperCase() !== 'GMT') {
     try {
       const parts = new Intl.DateTimeFormat('en-US', {

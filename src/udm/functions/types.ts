@@ -56,6 +56,11 @@ export interface FunctionSpec {
   readonly checkArgs?: ArgCheck;
   /** evaluation; every search function has one, a Rules-only function none */
   readonly evaluate?: Evaluator;
+  /**
+   * In outcome:, the function is computed over a group, as an aggregate is: it takes the values of
+   * its first argument from every event of the group. Receives the other arguments (constants).
+   */
+  readonly overGroup?: (otherArgs: unknown[]) => Accumulator;
 }
 
 export const param = (name: string, ...types: GoogleType[]): SpecParam => ({ name, types, optional: false });
@@ -89,6 +94,8 @@ export interface FunctionDef {
   impl: Evaluator;
   /** the checks of the arguments beyond their types */
   checkArgs?: ArgCheck;
+  /** computed over a group in outcome: (see FunctionSpec.overGroup) */
+  overGroup?: (otherArgs: unknown[]) => Accumulator;
 }
 
 /** A function as its family module defines it. */
@@ -154,6 +161,7 @@ export function defineFamily(
     example: s.example,
     impl: s.evaluate ?? noValue,
     ...(s.checkArgs ? { checkArgs: s.checkArgs } : {}),
+    ...(s.overGroup ? { overGroup: s.overGroup } : {}),
     family: name,
     evaluates: s.evaluate !== undefined,
   }));

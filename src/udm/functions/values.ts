@@ -1,10 +1,33 @@
 // How function arguments and event values are read: text, numbers, timestamps and lists. Every
 // family module and the evaluator use these, so a value reads the same everywhere.
 
+/**
+ * A BYTES value (what `b'…'`, strings.from_base64 and strings.from_hex give). Kept apart from
+ * strings so that cast.as_string and bytes.to_base64 read the bytes themselves; as text it is its
+ * lower-case hex, the way a `b'…'` literal is written, so comparisons with literals hold.
+ */
+export class Bytes {
+  constructor(readonly data: Uint8Array) {}
+  toString(): string {
+    return Buffer.from(this.data.buffer, this.data.byteOffset, this.data.byteLength).toString('hex');
+  }
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+const HEX_PAIRS = /^(?:[0-9a-fA-F]{2})*$/;
+
+/** A `b'…'` literal: hex digits in pairs are the bytes they spell (Google's samples); other text is its UTF-8. */
+export function bytesOfLiteral(text: string): Bytes {
+  return new Bytes(HEX_PAIRS.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'utf8'));
+}
+
 export function toStr(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v instanceof Bytes) return v.toString();
   if (Array.isArray(v)) return v.map(toStr).join(',');
   return JSON.stringify(v) ?? '';
 }

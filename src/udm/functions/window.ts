@@ -1,6 +1,25 @@
 // window: aggregations over a match window; window.range is the only one supported in search.
-import { defineFamily, optional, param } from './types';
-import { numbers } from './values';
+import { defineFamily, optional, param, type Accumulator } from './types';
+import { numbers, toNum } from './values';
+
+/**
+ * window.range over a group: the smallest and largest value, as floats ([] for no value); with
+ * `true` as second argument, zeros are left out (Google's window.range page).
+ */
+class RangeOfGroup implements Accumulator {
+  private min = Infinity;
+  private max = -Infinity;
+  constructor(private readonly ignoreZeros: boolean) {}
+  add(value: unknown): void {
+    const n = typeof value === 'number' ? value : toNum(value);
+    if (!Number.isFinite(n) || (this.ignoreZeros && n === 0)) return;
+    if (n < this.min) this.min = n;
+    if (n > this.max) this.max = n;
+  }
+  result(): number[] {
+    return this.min <= this.max ? [this.min, this.max] : [];
+  }
+}
 
 export const WINDOW = defineFamily('window', [
   {
@@ -48,9 +67,13 @@ export const WINDOW = defineFamily('window', [
     example: 'window.range([1, 2, 3, 4], false) = [1.000000, 4.000000]',
     notes: 'The only window.* function marked Supported in Search (2026-04-14 page).',
     evaluate: ([v, ignoreZeros]) => {
-      const n = numbers(v).filter((x) => !(ignoreZeros === true && x === 0));
-      return n.length ? [Math.min(...n), Math.max(...n)] : [];
+      const range = new RangeOfGroup(ignoreZeros === true);
+      for (const n of numbers(v)) range.add(n);
+      return range.result();
     },
+    // Search's outcome: with match: (`$range = window.range(network.sent_bytes, false)`): the range
+    // of the group's values, which is what the function computes over a rule's match window.
+    overGroup: ([ignoreZeros]) => new RangeOfGroup(ignoreZeros === true),
   },
   {
     name: 'window.stddev',

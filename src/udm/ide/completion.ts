@@ -20,16 +20,7 @@ import {
 import type { Analysis } from '../index';
 import type { Token } from '../lexer';
 import { contentTypeLabel, type KnownReferenceList } from '../reference-lists';
-import {
-  childFields,
-  describeType,
-  enumName,
-  enumValues,
-  resolvePath,
-  rootFields,
-  valueKind,
-  type FieldInfo,
-} from '../schema';
+import { childFields, describeType, enumName, resolvePath, rootFields, valueKind, type FieldInfo } from '../schema';
 import {
   describePlaceholder,
   fieldBefore,
@@ -41,6 +32,8 @@ import {
   sectionAt,
   tokenIndexBefore,
 } from './analysis';
+import { enumValueDescription } from '../field-docs';
+import { rankedEnumValues } from './common-values';
 import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc } from './docs';
 
 const SECTION_KEYWORDS: readonly SectionKind[] = ['match', 'outcome', 'condition', 'dedup', 'order', 'limit'];
@@ -93,26 +86,17 @@ function functionItem(f: FunctionDef | AggregateDef, range: Range, label = f.nam
 }
 
 /**
- * The function's item, and for a function with optional parameters a second one, `name(…)`,
- * whose snippet has a tab stop for every parameter, the optional ones included.
+ * One item per function (`round`, `get_hour`): its snippet has the required parameters; the
+ * optional ones are in the detail and in the signature help it opens. (A second `name(…)` item
+ * with every parameter listed each such function twice.)
  */
 function functionItems(f: FunctionDef | AggregateDef, range: Range, label = f.name): CompletionItem[] {
-  const item = functionItem(f, range, label);
-  if (!f.params.some((p) => p.optional)) return [item];
-  const all: CompletionItem = {
-    ...item,
-    label: `${label}(…)`,
-    filterText: label,
-    detail: `${item.detail ?? ''} (with the optional parameters)`,
-    textEdit: TextEdit.replace(range, `${label}(${paramSnippet(f, true)})$0`),
-    sortText: `3${label}~`,
-  };
-  return [item, all];
+  return [functionItem(f, range, label)];
 }
 
-/** `${1:text}, ${2:cutset}`: the parameters as tab stops (the optional ones only when asked for). */
-function paramSnippet(f: FunctionDef | AggregateDef, withOptional = false): string {
-  const params = withOptional ? f.params : f.params.filter((p) => !p.optional);
+/** `${1:text}, ${2:cutset}`: the required parameters as tab stops. */
+function paramSnippet(f: FunctionDef | AggregateDef): string {
+  const params = f.params.filter((p) => !p.optional);
   return params.map((p, i) => `\${${i + 1}:${p.name.replace(/[$}\\]/g, '')}}`).join(', ');
 }
 
@@ -336,22 +320,31 @@ export function complete(
       ];
     }
     const f = fieldBefore(a, idx - 1);
-    if (f?.kind === 'enum') return enumItems(f.type, emptyRange);
-    if (f?.kind === 'bool') return [keywordItem('true', emptyRange, '0'), keywordItem('false', emptyRange, '0')];
+    // Right after `=` the value comes with its space, and a space typed before accepting is kept.
+    const lead = offset === cur.end ? ' ' : '';
+    if (f?.kind === 'enum') return enumItems(f.type, emptyRange, lead);
+    if (f?.kind === 'bool')
+      return ['true', 'false'].map((b) => ({
+        ...keywordItem(b, emptyRange, '0'),
+        filterText: `${lead}${b}`,
+        textEdit: TextEdit.replace(emptyRange, `${lead}${b}`),
+      }));
     if (f?.kind === 'string')
       return [
         {
           label: '"…"',
           kind: CompletionItemKind.Snippet,
           insertTextFormat: InsertTextFormat.Snippet,
-          textEdit: TextEdit.replace(emptyRange, '"$1"'),
+          filterText: `${lead}"`,
+          textEdit: TextEdit.replace(emptyRange, `${lead}"$1"`),
           detail: 'string',
         },
         {
           label: '/…/',
           kind: CompletionItemKind.Snippet,
           insertTextFormat: InsertTextFormat.Snippet,
-          textEdit: TextEdit.replace(emptyRange, '/$1/'),
+          filterText: `${lead}/`,
+          textEdit: TextEdit.replace(emptyRange, `${lead}/$1/`),
           detail: 'regular expression (partial match)',
         },
       ];
@@ -402,15 +395,21 @@ function isValueEnd(t: Token): boolean {
   );
 }
 
-function enumItems(type: string, range: Range): CompletionItem[] {
+/**
+ * The enum's values, the ones Google's examples use first (common-values.ts). `lead` goes before
+ * each value and its filter text: after a glued `=` it is a space, so that a space typed while
+ * the list is open filters nothing out and is kept instead of being replaced by the value.
+ */
+function enumItems(type: string, range: Range, lead = ''): CompletionItem[] {
   const en = enumName(type);
   if (!en) return [];
-  return enumValues(en).map(([name, num], i) => ({
+  return rankedEnumValues(en).map(([name, num], i) => ({
     label: `"${name}"`,
-    filterText: `"${name}" ${name}`,
+    filterText: `${lead}"${name}"${name}`,
     kind: CompletionItemKind.EnumMember,
     detail: `${en} = ${num}`,
-    textEdit: TextEdit.replace(range, `"${name}"`),
+    documentation: enumValueDescription(en, name),
+    textEdit: TextEdit.replace(range, `${lead}"${name}"`),
     sortText: String(i).padStart(4, '0'),
   }));
 }

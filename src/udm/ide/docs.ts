@@ -1,6 +1,7 @@
 /** Markdown shown by completion and hover: keywords, fields, functions and reference lists. */
 import type { AggregateDef, FunctionDef } from '../functions';
 import { signatureLabel } from '../functions';
+import { fieldDescription } from '../field-docs';
 import { contentTypeLabel, type KnownReferenceList } from '../reference-lists';
 import { describeType, enumName, enumValues, typeLabel, type FieldInfo } from '../schema';
 
@@ -26,6 +27,8 @@ export const KEYWORD_DOCS: Record<string, string> = {
 
 export function fieldDoc(f: FieldInfo): string {
   const lines = [`\`${describeType(f)}\` — field ${f.number} of \`${typeLabel(f.owner)}\``];
+  const description = fieldDescription(f.owner, f.name);
+  if (description) lines.unshift(description);
   if (f.jsonName !== f.name) lines.push(`JSON: \`${f.jsonName}\``);
   if (f.repeated) lines.push('Repeated: a condition matches when any element matches.');
   if (f.deprecated) lines.push('**Deprecated.**');

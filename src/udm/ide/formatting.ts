@@ -13,11 +13,23 @@ const LOWER_KEYWORDS = new Set(['nocase', 'in', 'regex', 'cidr', 'asc', 'desc', 
  * it means).
  */
 export function format(a: Analysis, options: { tabSize: number; insertSpaces: boolean }): TextEdit[] {
-  if (a.parse.tokens.some((t) => t.error && t.kind !== 'op') || a.parse.comments.some((c) => c.error)) return [];
+  if (formatRefusal(a)) return [];
   const unit = options.insertSpaces ? ' '.repeat(Math.max(1, Math.min(8, options.tabSize || 2))) : '\t';
   const formatted = formatText(a, unit);
   if (formatted === a.text) return [];
   return [TextEdit.replace(a.lines.range(0, a.text.length), formatted)];
+}
+
+/**
+ * Why format() leaves the document alone, for the editor to say so (a Format Document that does
+ * nothing silently looks broken): the first lexical error with its line, or undefined when the
+ * document can be formatted.
+ */
+export function formatRefusal(a: Analysis): string | undefined {
+  const bad = a.parse.tokens.find((t) => t.error && t.kind !== 'op') ?? a.parse.comments.find((c) => c.error);
+  if (!bad) return undefined;
+  const line = a.lines.position(bad.start).line + 1;
+  return `Not formatted: line ${line} has ${JSON.stringify(a.text.slice(bad.start, Math.min(bad.end, bad.start + 40)))} (${bad.error}); fix it and format again`;
 }
 
 /** Lines longer than this (indentation included) are laid out one condition per line. */
@@ -202,6 +214,8 @@ function needsSpace(prev: Token, t: Token): boolean {
   if (t.kind === 'dot' || prev.kind === 'dot') return false;
   if (t.kind === 'comma' || t.kind === 'rparen' || t.kind === 'rbracket' || t.kind === 'colon') return false;
   if (prev.kind === 'lparen' || prev.kind === 'lbracket') return false;
+  // `period:1d`: a named argument keeps its value glued (a section's colon ends its line anyway)
+  if (prev.kind === 'colon') return false;
   if (t.kind === 'lbracket') return false;
   // `count(` stays glued; `NOT (` keeps its space.
   if (t.kind === 'lparen')

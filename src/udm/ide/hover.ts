@@ -7,6 +7,7 @@ import type { Token } from '../lexer';
 import { knownFromEntries, type KnownReferenceList, type KnownReferenceLists } from '../reference-lists';
 import { enumName, enumValues, resolvePath, rootFields } from '../schema';
 import { describePlaceholder, dottedChainEndingAt, fieldBefore, tokenIndexBefore } from './analysis';
+import { enumValueDescription } from '../field-docs';
 import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc, paramDocs } from './docs';
 
 export function hover(
@@ -137,10 +138,11 @@ export function hover(
 
 function enumHover(en: string, value: string, range: Range): Hover {
   const hit = enumValues(en).find(([n]) => n === value);
+  const meaning = hit && enumValueDescription(en, hit[0]);
   return {
     contents: {
       kind: MarkupKind.Markdown,
-      value: hit ? `\`${en}.${hit[0]}\` = ${hit[1]}` : `Not a value of \`${en}\``,
+      value: hit ? `\`${en}.${hit[0]}\` = ${hit[1]}${meaning ? `\n\n${meaning}` : ''}` : `Not a value of \`${en}\``,
     },
     range,
   };

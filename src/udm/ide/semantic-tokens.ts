@@ -73,6 +73,7 @@ export function classify(a: Analysis): ClassifiedToken[] {
         type = 'string';
         break;
       case 'number':
+      case 'duration':
         type = 'number';
         break;
       case 'regex':

@@ -4,7 +4,7 @@
 // sandbox's udmSearch, so a field reads the same here as everywhere else.
 import type { ArithNode, CompareOp, Expr, Operand } from '../ast';
 import type { Compiler } from '../evaluate';
-import { findFunction, timestampSeconds, toStr } from '../functions';
+import { findFunction, groupFunctionOf, timestampSeconds, toStr } from '../functions';
 import { createAccumulator, distinctKey, numericValue, type Accumulator } from '../functions/aggregates';
 import { BucketNumbers, ZoneOffsets } from './buckets';
 import {
@@ -61,7 +61,8 @@ interface Ctx {
 type GroupExpr = (ctx: Ctx) => unknown[];
 
 interface AggregateSlot {
-  name: AggregateName;
+  /** A fresh accumulator for a group. */
+  create: () => Accumulator;
   /** The argument's values for an event, as a list (for an event that joins several groups). */
   values: Values;
   /** The argument's values handed over one by one; absent for an aggregate without argument. */
@@ -362,7 +363,7 @@ class GroupTable {
     const g: Group = {
       id: this.groups.length,
       key,
-      accs: this.aggregates.map((a) => createAccumulator(a.name)),
+      accs: this.aggregates.map((a) => a.create()),
       size: 0,
       members: [],
     };
@@ -436,13 +437,16 @@ export class StatsEngine {
       case 'variable':
         return (ctx) => (ctx.vars.has(op.name) ? [ctx.vars.get(op.name)] : []);
       case 'call': {
-        if (isAggregateName(op.name)) {
+        const overGroup = groupFunctionOf(op)?.overGroup;
+        if (isAggregateName(op.name) || overGroup) {
           const slot = this.aggregates.length;
           const arg = op.args[0];
           const source = arg ? this.eventValues(arg, known) : undefined;
           const key = arg ? argumentKey(arg) : undefined;
+          const name = op.name.toLowerCase() as AggregateName;
+          const others = op.args.slice(1).map((a) => first(this.compiler.values(a)(undefined)));
           this.aggregates.push({
-            name: op.name.toLowerCase() as AggregateName,
+            create: overGroup ? () => overGroup(others) : () => createAccumulator(name),
             values: source?.values ?? (() => []),
             ...(source ? { each: source.each } : {}),
             ...(source && key !== undefined ? { argumentKey: key } : {}),
@@ -638,7 +642,7 @@ function collapse(values: unknown[]): unknown {
 }
 
 function containsAggregate(op: Operand): boolean {
-  return op.type === 'call' && (isAggregateName(op.name) || op.args.some(containsAggregate));
+  return op.type === 'call' && (isAggregateName(op.name) || !!groupFunctionOf(op) || op.args.some(containsAggregate));
 }
 
 function dependsOnEvent(op: Operand): boolean {
@@ -660,7 +664,8 @@ function dependsOnEvent(op: Operand): boolean {
 /** True when the operand holds an aggregate or names a key/outcome: it is evaluated per group, not per event. */
 function needsGroupContext(op: Operand, known: Set<string>): boolean {
   if (op.type === 'variable') return known.has(op.name);
-  if (op.type === 'call') return isAggregateName(op.name) || op.args.some((a) => needsGroupContext(a, known));
+  if (op.type === 'call')
+    return isAggregateName(op.name) || !!groupFunctionOf(op) || op.args.some((a) => needsGroupContext(a, known));
   const arith = asArith(op);
   if (arith) return needsGroupContext(arith.left, known) || (!!arith.right && needsGroupContext(arith.right, known));
   return false;

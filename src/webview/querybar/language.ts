@@ -2,21 +2,21 @@
 // sections, strings, regular expressions, $placeholders, %lists, functions, enum values, keywords,
 // numbers, operators, field paths), so the bar colours a query as the editor does.
 import type * as monaco from 'monaco-editor';
+import languageConfiguration from '../../../language-configuration.json';
 
 export const UDM_LANGUAGE_ID = 'udm';
 
+/**
+ * The editor's language-configuration.json, so the bar closes brackets and quotes exactly as the
+ * editor does. `/` is closed by neither: a bracket pair cannot tell a regex (`= /x/`) from a
+ * division (`$ratio = 10 / 2`), and closing it after a value wrote `10 / 2/`.
+ */
 export const udmLanguageConfiguration: monaco.languages.LanguageConfiguration = {
   comments: { lineComment: '//', blockComment: ['/*', '*/'] },
-  brackets: [
-    ['(', ')'],
-    ['[', ']'],
-  ],
-  autoClosingPairs: [
-    { open: '(', close: ')' },
-    { open: '[', close: ']' },
-    { open: '"', close: '"', notIn: ['string'] },
-    { open: '`', close: '`', notIn: ['string'] },
-  ],
+  brackets: languageConfiguration.brackets as monaco.languages.CharacterPair[],
+  autoClosingPairs: languageConfiguration.autoClosingPairs,
+  surroundingPairs: languageConfiguration.surroundingPairs.map(([open, close]) => ({ open, close })),
+  autoCloseBefore: languageConfiguration.autoCloseBefore,
   wordPattern: /[A-Za-z_$%][A-Za-z0-9_]*/,
 };
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { Sandbox } from '../../../src/emulator/sandbox';
 import { FUNCTIONS } from '../../../src/udm/functions';
-import { DOCUMENTED_SYNTAX_EXAMPLES, documentedFunctionQuery } from '../../unit/udm/corpus';
+import { DOCUMENTED_RESULTS, DOCUMENTED_SYNTAX_EXAMPLES, documentedFunctionQuery } from '../../unit/udm/corpus';
 import { admin, call, freshSandbox, iso, qs } from './helpers';
 
 const DAY = 86_400_000;
@@ -90,5 +90,26 @@ describe('sandbox udmSearch over the documented examples', function () {
       (e.udm.principal?.hostname ?? '') === (e.udm.target?.hostname ?? '');
     assert.equal(same.events.length, all.events.filter(sameHost).length);
     assert.ok(same.events.length < all.events.length);
+
+    // arithmetic over a numeric field an event does not set counts it as 0 (the DNS events name a
+    // port and send no bytes)
+    const sum = await search('target.port + network.sent_bytes = target.port\ntarget.port > 0');
+    const portOnly = all.events.filter(
+      (e) => Number(e.udm.target?.port ?? 0) > 0 && Number(e.udm.network?.sentBytes ?? 0) === 0,
+    );
+    assert.ok(portOnly.length > 0, 'the demo data has events with a port and no sent bytes');
+    assert.equal(sum.events.length, portOnly.length);
+  });
+
+  it("gives the result each function's page documents, and no other", async () => {
+    const total = (await search('metadata.id != ""')).events.length;
+    const wrong: string[] = [];
+    for (const [page, query] of DOCUMENTED_RESULTS) {
+      const holds = await search(query);
+      const negated = await search(`not (${query})`);
+      if (holds.status !== 200 || holds.events.length !== total || negated.events.length !== 0)
+        wrong.push(`${page}: ${query} → ${holds.status} ${holds.message ?? ''} ${holds.events.length}/${total}`);
+    }
+    assert.deepEqual(wrong, []);
   });
 });

@@ -37,6 +37,7 @@ describe('reference lists: saving from the editor', function () {
   this.timeout(30_000);
   let sb: Sandbox;
   let published: Array<readonly ReferenceListDetails[]>;
+  let loadErrors: Array<string | undefined>;
   let prompts: string[];
   let choice: 'merge' | 'overwrite' | 'cancel';
   /** What the user saw, in order: 'compare' (both versions side by side) and 'ask'. */
@@ -48,11 +49,15 @@ describe('reference lists: saving from the editor', function () {
   beforeEach(async () => {
     sb = await freshSandbox('demo');
     published = [];
+    loadErrors = [];
     prompts = [];
     compared = [];
     seen = [];
     choice = 'cancel';
-    model = new ReferenceListsModel(servicesFor(sb), (lists) => published.push(lists));
+    model = new ReferenceListsModel(servicesFor(sb), (lists, loadError) => {
+      published.push(lists);
+      loadErrors.push(loadError);
+    });
     files = new ReferenceListFileSystem(
       model,
       new ReferenceListDiagnostics(),
@@ -166,6 +171,23 @@ describe('reference lists: saving from the editor', function () {
     const again = files.startCreate('admin_users', 'Taken', 'CONTENT_TYPE_DEFAULT_STRING');
     await assert.rejects(files.writeFile(again, text(['x'])), /already exists on the server\. Your lines are still/);
     assert.equal(files.isPendingCreate('admin_users'), true, 'the document stays a creation, nothing lost');
+  });
+
+  it('when a reload fails, hands the language support the lists loaded before, with the reason', async () => {
+    await model.ensureLoaded();
+    const loaded = published.at(-1)!.map((l) => l.name);
+    assert.ok(loaded.length > 0);
+    assert.deepEqual(loadErrors, [undefined], 'the lists the server listed: no load error');
+    await call(sb, 'POST', '/sandbox/v1/faults', {
+      body: { rules: [{ method: 'secops.listReferenceLists', errorRate: 1, codes: [403] }] },
+    });
+    await model.refresh();
+    assert.equal(model.current.kind, 'error');
+    assert.deepEqual(
+      published.at(-1)!.map((l) => l.name),
+      loaded,
+    );
+    assert.match(loadErrors.at(-1) ?? '', /PERMISSION_DENIED|403/);
   });
 
   it('refuses what the API cannot do: delete and rename', () => {

@@ -196,7 +196,7 @@ describe('UDM language server: what the Reference Lists view knows of the lists'
     { name: 'admins', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 1, preview: ['root'] },
   ];
 
-  it('completes known names with type and size, warns on unknown ones, hovers the list', async () => {
+  it('completes known names with type and size, flags unknown ones as errors, hovers the list', async () => {
     const { client } = await LspClient.start({}, undefined, true);
     try {
       const uri = 'file:///work/lists.udm';
@@ -209,7 +209,7 @@ describe('UDM language server: what the Reference Lists view knows of the lists'
       const p = await second;
       assert.equal(p.diagnostics.length, 1);
       assert.equal(p.diagnostics[0].code, 'unknown-list');
-      assert.equal(p.diagnostics[0].severity, 2, 'an unknown name is a warning');
+      assert.equal(p.diagnostics[0].severity, 1, 'the server listed the lists: an unknown name is an error');
       assert.match(p.diagnostics[0].message, /Did you mean %corp_ranges\?/);
 
       const items = await client.request<CompletionItem[]>('textDocument/completion', {
@@ -231,6 +231,28 @@ describe('UDM language server: what the Reference Lists view knows of the lists'
       assert.match(h.contents.value, /CIDR reference list, 7 entries/);
       assert.match(h.contents.value, /Corporate ranges/);
       assert.match(h.contents.value, /10\.0\.0\.0\/8\n192\.168\.0\.0\/16\n… 5 more/);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('when the lists could not be loaded, an unknown name is a warning that says why', async () => {
+    const { client } = await LspClient.start({}, undefined, true);
+    try {
+      const uri = 'file:///work/lists-stale.udm';
+      const first = client.nextDiagnostics(uri);
+      await client.open(uri, 'principal.ip in cidr %corp');
+      await first;
+      const second = client.nextDiagnostics(uri);
+      await client.connection.sendNotification('cloudbench/referenceLists', {
+        lists: LISTS,
+        loadError: 'UNAVAILABLE: connect ECONNREFUSED',
+      });
+      const p = await second;
+      assert.equal(p.diagnostics.length, 1);
+      assert.equal(p.diagnostics[0].code, 'unknown-list');
+      assert.equal(p.diagnostics[0].severity, 2);
+      assert.match(p.diagnostics[0].message, /could not be loaded: UNAVAILABLE: connect ECONNREFUSED/);
     } finally {
       await client.stop();
     }

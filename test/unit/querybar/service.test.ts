@@ -64,7 +64,7 @@ describe('query bar: extension-side answers', () => {
     );
   });
 
-  it('takes the lists the Reference Lists view knows, as the language server does: details in completion, unknown names warned', () => {
+  it('takes the lists the Reference Lists view knows, as the language server does: details in completion, unknown names flagged', () => {
     const known = [
       { name: 'vip_cidrs', contentType: 'CIDR' as const, size: 2, preview: ['10.0.0.0/8', '192.168.0.0/16'] },
       { name: 'bad_hosts', contentType: 'CONTENT_TYPE_DEFAULT_STRING' as const, size: 1, preview: ['evil-01'] },
@@ -87,8 +87,16 @@ describe('query bar: extension-side answers', () => {
     assert.equal(unknown.type, 'querybar.diagnostics');
     if (unknown.type !== 'querybar.diagnostics') return;
     assert.equal(unknown.diagnostics.length, 1);
-    assert.equal(unknown.diagnostics[0].severity, 2, 'a warning: the view may not list every list yet');
+    assert.equal(unknown.diagnostics[0].severity, 1, 'an error: the server listed its lists and has no such one');
     assert.match(messageText(unknown.diagnostics[0].message), /Did you mean %bad_hosts/);
+    // when the lists could not be loaded, the names known before are checked as warnings
+    const stale = answerQueryBar(
+      { type: 'querybar.validate', id: 7, text: 'principal.hostname in %bad_host' },
+      undefined,
+      known,
+      'UNAVAILABLE: connect ECONNREFUSED',
+    );
+    assert.equal(stale.type === 'querybar.diagnostics' && stale.diagnostics[0].severity, 2);
     const fine = answerQueryBar(
       { type: 'querybar.validate', id: 6, text: 'principal.hostname in %bad_hosts' },
       undefined,

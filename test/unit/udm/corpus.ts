@@ -1,3 +1,7 @@
+import { DOCUMENTED_SYNTAX_EXAMPLES } from '../../../src/udm/documented-examples';
+
+export { DOCUMENTED_SYNTAX_EXAMPLES };
+
 /**
  * Queries in the style of the public UDM search documentation (Google SecOps "UDM search",
  * "YARA-L functions", Search API udmSearch examples). Every one must parse and check without errors.
@@ -136,7 +140,7 @@ export const BROKEN_QUERIES: readonly BrokenQuery[] = [
   { query: 'network.ip_protocol = "TCP" nocase', at: 'nocase', code: 'bad-nocase' },
   { query: '$h = strings.concat("a", "b")', at: 'strings', code: 'placeholder-constant' },
   { query: '$outcome = principal.hostname', at: '$outcome', code: 'keyword-variable' },
-  { query: '$count = principal.hostname\nmatch:\n  $count', at: '$count', code: 'keyword-variable' },
+  { query: '$max = principal.hostname\nmatch:\n  $max', at: '$max', code: 'keyword-variable' },
   { query: 'any principal.hostname = "x"', at: 'any', code: 'quantifier' },
   { query: 'principal.ip[-1] = "10.0.0.1"', at: '-1', code: 'bad-index' },
   { query: 'principal.ip[1.5] = "10.0.0.1"', at: '1.5', code: 'bad-index' },
@@ -207,86 +211,70 @@ function asQuery(example: string): string {
   return m ? `${m[1]} = ${m[2]}` : example;
 }
 
-/** udm-syntax.md, section by section: the examples written as whole queries. */
-export const DOCUMENTED_SYNTAX_EXAMPLES: ReadonlyArray<readonly [string, string]> = [
-  ['a literal may stand on the left', '1024 < target.port'],
-  ['either side may be a field', 'principal.hostname != target.hostname'],
-  ['either side may be a function call', 're.capture(principal.hostname, ".*") = target.hostname'],
-  [
-    'enums allow ordering comparisons',
-    'metadata.event_type >= "USER_UNCATEGORIZED" and metadata.event_type <= "USER_RESOURCE_DELETION"',
-  ],
-  ['booleans unquoted and case-insensitive', 'network.dns.response = TRUE'],
-  ['int64 fields compare as numbers', 'network.sent_bytes > 10485760'],
-  ['double-quoted strings interpret escapes', 'principal.hostname = "a\\\\b\\"c\\td"'],
-  ['back-quoted strings are raw', 'principal.hostname = `a\\b`'],
-  ['regex literal, (?s) allowed', 'target.hostname = /(?s)web.01/'],
-  ['re.regex with a double-quoted pattern', 're.regex(target.url, ".*\\\\.exe$")'],
-  ['nocase after a string comparison', 'principal.hostname = "WEB-01" nocase'],
-  ['nocase after a regex literal', 'principal.hostname = /web/ nocase'],
-  ['nocase after re.regex', 're.regex(principal.hostname, "web") nocase'],
-  ['nocase after in %list', 'principal.hostname in %hosts nocase'],
-  ['AND OR NOT in any case', 'principal.hostname = "a" And NOT target.port = 22 oR target.port = 23'],
-  ['an explicit or between lines', 'principal.hostname = "a"\nor principal.hostname = "b"\ntarget.port = 22'],
-  ['comments', '// failed logins\nmetadata.event_type = "USER_LOGIN" /* any product */'],
-  ['the event variable prefix is optional', '$e.principal.hostname = "x"'],
-  ['$e.udm. also appears', '$e.udm.additional.fields["k"] = "v"'],
-  ['placeholders on either side', '$ip = principal.ip\ntarget.user.userid = $userid'],
-  ['a placeholder from a function of an event field', '$h = strings.concat(principal.hostname, "x")'],
-  ['arithmetic inside expressions', '300 < math.abs(metadata.event_timestamp.seconds - 1643687343)'],
-  ['any before a repeated field', 'any principal.ip = "192.0.2.1"'],
-  ['not all before a repeated field', 'not all principal.ip = "192.0.2.1"'],
-  ['all inside function arguments', 'net.ip_in_range_cidr(all principal.ip, "192.0.2.0/8")'],
-  ['index on a repeated field', 'principal.ip[0] = "10.0.0.1"'],
-  ['index on a repeated message', 'about[1].hostname = "x"'],
-  ['index then a field', 'security_result[0].description = "x"'],
-  ['map access on a Struct', 'additional.fields["pod_name"] = "p1"'],
-  ['map access on labels', 'metadata.ingestion_labels["key"] = "v"'],
-  ['array literals as function arguments', 'arrays.size(["a", "b"]) = 2'],
-  ['bytes literals as function arguments', 'bytes.to_base64(b\'00\') = "AA=="'],
-  ['field in %list', 'principal.hostname in %hosts'],
-  ['field in regex %list', 'target.url in regex %bad_urls'],
-  ['field in cidr %list', 'principal.ip in cidr %corp_ranges'],
-  ['not before in %list', 'not principal.hostname in %hosts'],
-  ['a function result tested against a list', 'strings.coalesce(principal.ip, "x") in %ip_watchlist'],
-  [
-    'events: header, sections in order',
-    'events:\n  metadata.event_type = "USER_LOGIN"\n  $u = principal.user.userid\nmatch:\n  $u\noutcome:\n  $n = count(metadata.id)\ncondition:\n  $n > 5\ndedup:\n  target.hostname\norder:\n  $n desc\nlimit:\n  20',
-  ],
-  [
-    'section names are case-insensitive',
-    '$u = principal.user.userid\nMATCH:\n  $u\nOutcome:\n  $n = count(metadata.id)',
-  ],
-  ['match by 2h', '$u = principal.user.userid\nmatch:\n  $u by 2h'],
-  ['match by minute', '$u = principal.user.userid\nmatch:\n  $u by minute'],
-  ['match over every day', '$u = principal.user.userid\nmatch:\n  $u over every day'],
-  ['match over every first week', '$u = principal.user.userid\nmatch:\n  $u over every first w'],
-  ['match by month', '$u = principal.user.userid\nmatch:\n  $u by mo'],
-  [
-    'a function around an aggregate',
-    '$u = principal.user.userid\nmatch:\n  $u\noutcome:\n  $total = cast.as_int(sum(network.sent_bytes))',
-  ],
-  [
-    'every aggregate',
-    '$u = principal.user.userid\nmatch:\n  $u\noutcome:\n  $a = count(metadata.id)\n  $b = count_distinct(target.ip)\n  $c = sum(network.sent_bytes)\n  $d = min(network.sent_bytes)\n  $f = max(network.sent_bytes)\n  $g = avg(network.sent_bytes)\n  $h = stddev(network.sent_bytes)\n  $i = array(target.hostname)\n  $j = array_distinct(target.hostname)\n  $k = earliest(metadata.event_timestamp)\n  $l = latest(metadata.event_timestamp)',
-  ],
-  [
-    'plain per-event values without match:',
-    'network.sent_bytes > 10485760\noutcome:\n  $bytes = cast.as_int(network.sent_bytes)',
-  ],
-  [
-    'placeholders in outcomes',
-    '$first = principal.user.first_name\n$last = principal.user.last_name\nmatch:\n  $first, $last\noutcome:\n  $who = array_distinct(strings.concat($first, " ", $last))',
-  ],
-  ['dedup keeps one event per value', 'principal.hostname = "x"\ndedup:\n  target.hostname'],
-  [
-    'group() assigned to a placeholder, then matched on',
-    'metadata.id != ""\n$ip = group(principal.ip, about.ip, target.ip)\nmatch:\n  $ip',
-  ],
-];
-
 /** The documented example of a search function as a query, and why it differs from the page. */
 export function documentedFunctionQuery(name: string, example: string): { query: string; why?: string } {
   const slip = SLIPS[name];
   return slip ? { query: slip.query, why: slip.why } : { query: asQuery(example) };
 }
+
+/**
+ * Results Google's function pages give, each written as a condition that holds exactly when the
+ * function gives that result; none reads an event field, so each holds on every event. The page
+ * is named before each group. A sample whose literal cannot be written in a query (`"\x01"`, a
+ * bytes literal cut by a `"`) is replaced by one showing the same rule, and the line says so.
+ */
+export const DOCUMENTED_RESULTS: ReadonlyArray<readonly [string, string]> = [
+  // strings.url_decode: `+` stays `+`; "Returns empty string if decoding fails"
+  ['strings.url_decode', 'strings.url_decode("three%20nine%20four") = "three nine four"'],
+  ['strings.url_decode', 'strings.url_decode("") = ""'],
+  ['strings.url_decode', 'strings.url_decode("%E4%B8%8A%E6%B5%B7%2B%E4%B8%AD%E5%9C%8B") = "上海+中國"'],
+  [
+    'strings.url_decode',
+    'strings.url_decode("http://www.google.com%3Fparam1%3D%22+1+%3E+2+%22%26param2%3D2%3B") = "http://www.google.com?param1=\\"+1+>+2+\\"&param2=2;"',
+  ],
+  ['strings.url_decode (decoding fails)', 'strings.url_decode("100%zz") = ""'],
+  // strings.from_base64 / strings.from_hex: BYTES, which cast.as_string reads as text
+  [
+    'strings.from_base64',
+    'strings.from_base64("AAAAAG+OxVhtAm+d2sVuny/hW4oAAAAAAQAAAM0AAAA=") = b\'000000006f8ec5586d026f9ddac56e9f2fe15b8a0000000001000000cd000000\'',
+  ],
+  ['strings.from_base64', 'strings.from_base64("invalid-value") = b\'\''],
+  ['strings.from_base64 then cast.as_string', 'cast.as_string(strings.from_base64("dGVzdA==")) = "test"'],
+  ['strings.from_hex', 'strings.from_hex("str") = b\'\''],
+  ['strings.from_hex', 'strings.from_hex("") = b\'\''],
+  ['strings.from_hex', 'strings.from_hex("1234") = b\'1234\''],
+  ['strings.from_hex', 'strings.from_hex("筒纸.中国") = b\'\''],
+  ['strings.from_hex then cast.as_string', 'cast.as_string(strings.from_hex("74657374")) = "test"'],
+  // bytes.to_base64: the standard alphabet; the default string when the value holds no bytes
+  [
+    'bytes.to_base64',
+    'bytes.to_base64(b\'000000006f8ec5586d026f9ddac56e9f2fe15b8a0000000001000000cd000000\') = "AAAAAG+OxVhtAm+d2sVuny/hW4oAAAAAAQAAAM0AAAA="',
+  ],
+  ['bytes.to_base64 (standard alphabet)', 'bytes.to_base64(strings.from_hex("fbff")) = "+/8="'],
+  ['bytes.to_base64 (the default string)', 'bytes.to_base64("not base64!", "invalid bytes") = "invalid bytes"'],
+  // cast.as_bool: TRUE only for the integer 1 and the string "true" in any case
+  ['cast.as_bool', 'cast.as_bool("123") = false'],
+  ['cast.as_bool', 'cast.as_bool(1) = true'],
+  ['cast.as_bool', 'cast.as_bool("true") = true'],
+  ['cast.as_bool', 'cast.as_bool("TRUE") = true'],
+  ['cast.as_bool', 'cast.as_bool(0-1) = false'],
+  ['cast.as_bool', 'cast.as_bool(0) = false'],
+  ['cast.as_bool', 'cast.as_bool("") = false'],
+  ['cast.as_bool', 'cast.as_bool("FALSE") = false'],
+  // cast.as_string (the page's b'01 → "\x01" sample, with bytes whose text a query can write)
+  ['cast.as_string', 'cast.as_string(123) = "123"'],
+  ['cast.as_string', 'cast.as_string(2.25) = "2.25"'],
+  ['cast.as_string', 'cast.as_string(b\'74657374\', "") = "test"'],
+  ['cast.as_string', 'cast.as_string(true, "") = "true"'],
+  ['cast.as_string', 'cast.as_string(9223372036854775808, "casting error") = "casting error"'],
+  // timestamp.get_*: time_zone "(+|-)H[H][:M[M]]"; 1708626600 is 2024-02-22T18:30:00Z
+  ['timestamp.get_date', 'timestamp.get_date(1708626600, "+05:30") = "2024-02-23"'],
+  ['timestamp.get_date', 'timestamp.get_date(1708626600, "-08:00") = "2024-02-22"'],
+  ['timestamp.get_hour', 'timestamp.get_hour(1708626600, "+05:30") = 0'],
+  ['timestamp.get_hour', 'timestamp.get_hour(1708626600, "-8") = 10'],
+  ['timestamp.get_minute', 'timestamp.get_minute(1708626600, "+5:45") = 15'],
+  ['timestamp.get_day_of_week', 'timestamp.get_day_of_week(1708626600, "+05:30") = 6'],
+  ['timestamp.get_timestamp', 'timestamp.get_timestamp(1708626600, "%F %T", "+05:30") = "2024-02-23 00:00:00"'],
+  // window.range over an array
+  ['window.range', 'window.range([0, 0, 0, 394, 1], true) = [1.000000, 394.000000]'],
+];

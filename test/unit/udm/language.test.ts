@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { analyze, compileQuery, lex, parse } from '../../../src/udm/index';
 import { sectionsByKind } from '../../../src/udm/ast';
-import { knownListMap } from '../../../src/udm/reference-lists';
+import { knownFromEntries, knownListMap } from '../../../src/udm/reference-lists';
 import { BROKEN_QUERIES, VALID_QUERIES } from './corpus';
 
 const LISTS = {
@@ -180,6 +180,35 @@ describe('UDM corpus of broken queries', () => {
     ])
       assert.deepEqual(listType(ok), [], ok);
     assert.equal(analyze('principal.hostname in regex %hosts', { knownLists: known }).hasErrors, true);
+  });
+
+  it('an unknown %list is an error when the lists came from the server, a warning when they could not be loaded', () => {
+    const known = knownFromEntries({ hosts: ['web-01'] });
+    const loaded = analyze('principal.hostname in %hostz', { knownLists: known }).diagnostics;
+    assert.deepEqual(
+      loaded.map((d) => [d.severity, d.code, d.message]),
+      [['error', 'unknown-list', 'Unknown reference list %hostz. Did you mean %hosts?']],
+    );
+    const stale = analyze('principal.hostname in %hostz', {
+      knownLists: known,
+      listsUnavailable: 'PERMISSION_DENIED: caller lacks chronicle.referenceLists.list',
+    }).diagnostics;
+    assert.deepEqual(
+      stale.map((d) => [d.severity, d.code, d.message]),
+      [
+        [
+          'warning',
+          'unknown-list',
+          'Unknown reference list %hostz. Did you mean %hosts? (the reference lists could not be loaded: PERMISSION_DENIED: caller lacks chronicle.referenceLists.list)',
+        ],
+      ],
+    );
+    // nothing loaded at all, and the load failed: every name is a warning
+    assert.equal(
+      analyze('principal.hostname in %hosts', { knownLists: new Map(), listsUnavailable: 'offline' }).diagnostics[0]
+        ?.severity,
+      'warning',
+    );
   });
 
   it('reports unknown reference lists only when lists are known', () => {

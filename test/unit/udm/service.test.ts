@@ -86,18 +86,26 @@ describe('UDM completion', () => {
     assert.match(items[0].detail!, /ip_in_range_cidr\(ipAddress: string, subnetworkRange: string\): bool/);
   });
 
-  it('offers a second snippet with the optional parameters for functions that have them', () => {
+  it('offers each function once, its optional parameters in the detail and the signature help', () => {
     const { a, pos } = at('timestamp.|');
     const items = complete(a, pos);
-    const plain = items.find((i) => i.label === 'get_hour');
-    const all = items.find((i) => i.label === 'get_hour(…)');
-    assert.ok(plain && all, items.map((i) => i.label).join(', '));
-    const newText = (i: typeof plain): string => (i.textEdit && 'newText' in i.textEdit ? i.textEdit.newText : '');
-    assert.equal(newText(plain), 'get_hour(${1:unix_seconds})$0');
-    assert.equal(newText(all), 'get_hour(${1:unix_seconds}, ${2:time_zone})$0');
-    assert.equal(all.filterText, 'get_hour');
-    // A function without optional parameters gets one item only.
-    assert.ok(!items.some((i) => i.label === 'current_seconds(…)'));
+    const labels = items.map((i) => i.label);
+    assert.equal(new Set(labels).size, labels.length, labels.join(', '));
+    assert.ok(!labels.some((l) => l.endsWith('(…)')), labels.join(', '));
+    const hour = items.find((i) => i.label === 'get_hour')!;
+    assert.equal(
+      hour.textEdit && 'newText' in hour.textEdit ? hour.textEdit.newText : '',
+      'get_hour(${1:unix_seconds})$0',
+    );
+    assert.match(hour.detail!, /get_hour\(unix_seconds: number, time_zone\?: string\)/);
+    assert.equal(hour.command?.command, 'editor.action.triggerParameterHints');
+    const math = at('math.|');
+    assert.deepEqual(
+      complete(math.a, math.pos)
+        .map((i) => i.label)
+        .filter((l) => l.startsWith('round')),
+      ['round'],
+    );
   });
 
   it('offers nothing glued to a closed value, so Enter after it starts a new line', () => {

@@ -1,0 +1,24 @@
+// The query bar closes brackets and quotes as the editor does (one language-configuration.json),
+// and neither closes `/`: `$ratio = 10 / 2` must not become `10 / 2/`.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { udmLanguageConfiguration } from '../../../src/webview/querybar/language';
+
+const config = JSON.parse(readFileSync(join(__dirname, '../../../language-configuration.json'), 'utf8')) as {
+  autoClosingPairs: Array<{ open: string; close: string }>;
+};
+
+describe('UDM language configuration', () => {
+  it('does not auto-close / (a division and a regex start alike)', () => {
+    assert.ok(!config.autoClosingPairs.some((p) => p.open === '/'), JSON.stringify(config.autoClosingPairs));
+  });
+
+  it('the query bar uses the editor pairs', () => {
+    assert.deepEqual(udmLanguageConfiguration.autoClosingPairs, config.autoClosingPairs);
+    assert.deepEqual(
+      (udmLanguageConfiguration.autoClosingPairs ?? []).map((p) => p.open),
+      ['(', '[', '"', '`', '/*'],
+    );
+  });
+});
