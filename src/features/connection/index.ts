@@ -178,8 +178,20 @@ export function activateConnection(context: vscode.ExtensionContext, services: S
   const updateStatus = async (): Promise<void> => {
     const mine = ++generation;
     const connection = services.connection();
-    status.text = `$(cloud) ${connection.project ?? 'no project'}`;
+    const project = connection.project ?? 'no project';
+    // The sandbox says so in the status bar: its data is not the cloud's.
+    status.text = connection.sandbox ? `$(beaker) Sandbox: ${project}` : `$(cloud) ${project}`;
+    status.accessibilityInformation = {
+      label: connection.sandbox
+        ? `Cloudbench uses the local sandbox, project ${project}`
+        : `Cloudbench uses Google Cloud, project ${project}`,
+    };
     const lines = [`Cloudbench: ${connection.sandbox ? 'local sandbox' : 'Google Cloud'}`];
+    if (connection.sandbox)
+      lines.push(
+        `Vertex AI: ${connection.settings.endpoints.models ?? ''}`,
+        `API Keys and SecOps: ${connection.settings.endpoints.apiKeys ?? ''}`,
+      );
     if (!connection.sandbox) {
       try {
         const info = await connection.cloudTokens(undefined).describe?.();
