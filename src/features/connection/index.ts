@@ -134,7 +134,8 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
 /** Runs the check for the current settings and returns the Markdown report. */
 export async function checkConnection(connection: Connection, signal?: AbortSignal): Promise<string> {
   const checks = await runConnectionCheck(connectionProbes(connection), {
-    timeoutMs: Math.min(connection.settings.timeoutMs, 30_000),
+    // Longer than each call's own deadline, so a slow call ends as that call's DEADLINE_EXCEEDED.
+    timeoutMs: connection.settings.timeoutMs + 5_000,
     ...(signal ? { signal } : {}),
   });
   for (const c of checks) log.info(`check ${c.service}: ${c.call.ok ? 'ok' : 'failed'}`);

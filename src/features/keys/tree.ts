@@ -285,7 +285,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
         } catch (err) {
           model.activeError = describeKeysFailure(err);
           model.fix = treeRowFix(err);
-          log.error(`listing keys of ${model.project} failed`, err);
+          log.failure(`listing keys of ${model.project}`, err);
         }
       }
       const children: KeysTreeNode[] = model.active.items.map((k) => this.keyNode(k, false, node));
@@ -304,7 +304,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
         } catch (err) {
           model.deletedError = describeKeysFailure(err);
           model.fix = treeRowFix(err);
-          log.error(`listing deleted keys of ${model.project} failed`, err);
+          log.failure(`listing deleted keys of ${model.project}`, err);
         }
       }
       if (model.deletedError)
