@@ -10,7 +10,7 @@ type Line = { level: string; text: string };
 /** A fresh copy of the log module writing into a recording channel. */
 function recordingLogger(): { log: LogModule.Logger; lines: Line[] } {
   useFakeVscode();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   const vscode = require('vscode') as { window: Record<string, unknown> };
   const lines: Line[] = [];
   const at = (level: string) => (text: string) => lines.push({ level, text });
@@ -25,9 +25,11 @@ function recordingLogger(): { log: LogModule.Logger; lines: Line[] } {
   });
   const file = join(__dirname, '../../../src/platform/log.ts');
   delete require.cache[require.resolve(file)];
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+
   const mod = require(file) as typeof LogModule;
-  mod.initLogging(fakeExtensionContext({}, __dirname));
+  // The channel goes into the context's subscriptions, as in the extension.
+  const context = fakeExtensionContext({}, __dirname) as { subscriptions: unknown[] };
+  context.subscriptions.push(mod.initLogging(context as never));
   return { log: mod.getLogger('keys'), lines };
 }
 
@@ -41,10 +43,10 @@ describe('a quiet log', () => {
     );
     log.failure('loading models of us-central1', denied);
     assert.equal(lines.length, 1);
-    assert.equal(lines[0]!.level, 'warn');
-    assert.match(lines[0]!.text, /^\[keys\] loading models of us-central1 \(ListModels\): Permission denied/);
-    assert.match(lines[0]!.text, /aiplatform\.models\.list/);
-    assert.doesNotMatch(lines[0]!.text, /\n|\bat \S+ \(/);
+    assert.equal(lines[0].level, 'warn');
+    assert.match(lines[0].text, /^\[keys\] loading models of us-central1 \(ListModels\): Permission denied/);
+    assert.match(lines[0].text, /aiplatform\.models\.list/);
+    assert.doesNotMatch(lines[0].text, /\n|\bat \S+ \(/);
 
     log.failure('Look Up Key', new GoogleApiError('NOT_FOUND', 'No key with this key string exists.'));
     log.failure('Choose Credentials File', new CredentialsError('No Google Cloud credentials were found.'));
@@ -67,7 +69,7 @@ describe('a quiet log', () => {
       lines.map((l) => l.level),
       ['error', 'error', 'debug'],
     );
-    assert.match(lines[0]!.text, /Copy Model failed\nTypeError: Cannot read properties/);
-    assert.match(lines[0]!.text, /\n\s+at /);
+    assert.match(lines[0].text, /Copy Model failed\nTypeError: Cannot read properties/);
+    assert.match(lines[0].text, /\n\s+at /);
   });
 });
