@@ -52,8 +52,8 @@ function explain(err: unknown): unknown {
   if (isCancellation(err)) return err;
   const explanation = explainKeysError(err);
   if (!explanation) return err;
-  const base = err instanceof GoogleApiError ? `${err.message} (${err.status})` : describeError(err);
-  return new ExplainedError(`${base}. ${explanation}`, err);
+  // The same words as the keys tree's row for this failure.
+  return new ExplainedError(describeKeysFailure(err), err);
 }
 
 export function activateKeys(context: vscode.ExtensionContext, services: Services): void {
