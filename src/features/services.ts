@@ -206,6 +206,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
   };
 
   let current = build();
+  const settingsEmitter = new vscode.EventEmitter<SettingsChange>();
+  context.subscriptions.push(settingsEmitter);
 
   // A credentials file fixed, replaced or created on disk (gcloud writes the ADC file at login) is
   // read again by the token sources; the watcher makes the trees and the signed-in state follow.
@@ -228,6 +230,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
         );
         const changed = (): void => {
           log.info(`credentials file changed on disk: ${file}`);
+          // Like a credentials setting change: sign-in is checked again and the clients rebuilt.
+          settingsEmitter.fire({ changed: new Set(['credentialsFile']), credentials: true, clients: true });
           emitter.fire(current);
         };
         watchers.push(
@@ -268,8 +272,6 @@ export function createServices(context: vscode.ExtensionContext): Services {
   };
   warnDropped(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {});
 
-  const settingsEmitter = new vscode.EventEmitter<SettingsChange>();
-  context.subscriptions.push(settingsEmitter);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('cloudbench')) return;
