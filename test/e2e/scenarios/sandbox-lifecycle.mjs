@@ -2,11 +2,14 @@
 // the extension's own sandbox, points the settings at it (the machine-scoped endpoints in the remote
 // machine's settings, where this remote window reads them) and the status bar says the sandbox is in
 // use; "Stop Local Sandbox" stops it and puts every setting back as it was, without a warning about
-// settings that disappeared (Cloudbench removed them itself).
+// settings that disappeared (Cloudbench removed them itself). A sandbox that dies on its own puts the
+// settings back too, and "Start Again" applies them anew.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const name = 'sandbox-lifecycle: Start Local Sandbox, the status bar, Stop Local Sandbox restores the settings';
+export const name =
+  'sandbox-lifecycle: Start Local Sandbox, the status bar, Stop Local Sandbox restores the settings, a crash too';
 export const userSettings = {
   'cloudbench.endpoints.models': null,
   'cloudbench.endpoints.apiKeys': null,
@@ -97,4 +100,46 @@ export async function run({ page, wb, log, userDataDir }) {
     .count();
   if (warned) throw new Error('Stop Local Sandbox warned about settings it removed itself');
   log('stopped: endpoints removed again, project as before, status bar plain, views signed out');
+
+  // The extension's sandbox dies on its own (killed from outside): the settings go back, and
+  // "Start Again" starts a new one and points the settings at it again.
+  await wb.runCommand(page, 'Cloudbench: Start Local Sandbox');
+  await wb.waitForNotification(page, /Cloudbench is using the local sandbox/, { timeout: 60_000 });
+  const first = await waitForSettings(
+    userDataDir,
+    ({ machine }) => /127\.0\.0\.1:\d+/.test(String(machine[ENDPOINTS[0]] ?? '')),
+    'second start',
+  );
+  killListener(Number(String(first.machine[ENDPOINTS[0]]).split(':').pop()));
+  await wb.waitForNotification(page, /The local sandbox stopped unexpectedly/);
+  await waitForSettings(
+    userDataDir,
+    ({ user, machine }) => ENDPOINTS.every((k) => !(k in user) && !(k in machine)),
+    'after the sandbox died',
+  );
+  log('a sandbox that died put the settings back');
+  await wb.clickNotificationButton(page, /The local sandbox stopped unexpectedly/, 'Start Again');
+  const again = await waitForSettings(
+    userDataDir,
+    ({ machine }) =>
+      /127\.0\.0\.1:\d+/.test(String(machine[ENDPOINTS[0]] ?? '')) &&
+      machine[ENDPOINTS[0]] !== first.machine[ENDPOINTS[0]],
+    'after Start Again',
+  );
+  await status.first().waitFor();
+  log(`Start Again: settings point at the new sandbox (${again.machine[ENDPOINTS[0]]})`);
+  await wb.runCommand(page, 'Cloudbench: Stop Local Sandbox');
+  await waitForSettings(
+    userDataDir,
+    ({ user, machine }) => ENDPOINTS.every((k) => !(k in user) && !(k in machine)),
+    'after the last Stop',
+  );
+}
+
+/** Kills the process listening on 127.0.0.1:port (the extension's sandbox child). */
+function killListener(port) {
+  const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = Number(/pid=(\d+)/.exec(out)?.[1]);
+  if (!pid) throw new Error(`no process listens on port ${port}: ${out}`);
+  process.kill(pid, 'SIGKILL');
 }
