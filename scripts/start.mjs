@@ -85,6 +85,9 @@ async function main() {
   console.log('');
   console.log(`  Cloudbench is running. Open ${url}`);
   console.log(`  Sandbox: gRPC ${sandbox.grpc}, HTTP ${sandbox.http} (project cloudbench-demo)`);
+  // code-server is a remote window: the endpoints (machine-scoped) are remote machine settings.
+  console.log(`  Settings: ${editor.settingsFiles(userDataDir).user} (User),`);
+  console.log(`            ${editor.settingsFiles(userDataDir).machine} (Remote: the endpoints)`);
   console.log(`  Sample query: ${join(workspace, 'queries/failed-logins.udm')}`);
   console.log(`  Sample hunt notebook: ${join(workspace, 'hunts/password-guessing.udmnb')}`);
   console.log('  Press Ctrl+C to stop.');

@@ -21,7 +21,14 @@ export interface CloudbenchApi {
   readonly failures: ReadonlyArray<{ feature: string; message: string }>;
 }
 
-type FeatureActivator = (context: vscode.ExtensionContext, services: Services) => void;
+// A feature may hand back what it must do when the window closes (await it in deactivate()).
+type FeatureActivator = (
+  context: vscode.ExtensionContext,
+  services: Services,
+) => void | { deactivate(): Promise<unknown> };
+
+// The one piece of state outside activate(): what deactivate() must still finish.
+let closing: Array<() => Promise<unknown>> = [];
 
 const FEATURES: Array<[string, FeatureActivator]> = [
   ['workspace trust', (context) => activateTrust(context)],
@@ -51,7 +58,8 @@ export function activate(context: vscode.ExtensionContext): CloudbenchApi {
   if (services) {
     for (const [feature, activateFeature] of FEATURES) {
       try {
-        activateFeature(context, services);
+        const result = activateFeature(context, services);
+        if (result) closing.push(() => result.deactivate());
       } catch (err) {
         failures.push({ feature, message: (err as Error).message });
         log.error(`${feature} failed to start`, err);
@@ -72,6 +80,9 @@ export function activate(context: vscode.ExtensionContext): CloudbenchApi {
   return { activationMs, failures };
 }
 
-export function deactivate(): void {
-  // Everything is in context.subscriptions.
+export async function deactivate(): Promise<void> {
+  // Everything else is in context.subscriptions; these need the editor still answering (settings writes).
+  const tasks = closing;
+  closing = [];
+  await Promise.allSettled(tasks.map((task) => task()));
 }

@@ -15,6 +15,14 @@ import { TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/to
 import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
+import {
+  compareSettings,
+  droppedSettingMessage,
+  droppedSettings,
+  reliedOn,
+  type ReliedOn,
+  type SettingsChange,
+} from './settings-change';
 
 const log = getLogger('connection');
 
@@ -58,12 +66,30 @@ export interface Services {
   readonly onDidChangeConnection: vscode.Event<Connection>;
   /** Problems in the current settings, each naming its setting. */
   settingProblems(): SettingProblem[];
-  /** Whether Google credentials give a token (true on the sandbox); undefined until known. */
+  /**
+   * Fires for every cloudbench.* change, with what changed. onDidChangeConnection fires only when
+   * the change touches the clients (endpoints, credentials, project, retry policy …), so a page-size
+   * change reloads the trees without rebuilding credentials or clients.
+   */
+  readonly onDidChangeSettings: vscode.Event<SettingsChange>;
+  /**
+   * Whether Google credentials give a token (true on the sandbox); undefined while the connection
+   * is being checked (at start and after a credentials or endpoint change).
+   */
   signedIn(): boolean | undefined;
-  setSignedIn(value: boolean): void;
+  setSignedIn(value: boolean | undefined): void;
   /** Fires when signedIn() changes: signed-out trees empty themselves so their welcome view shows. */
-  readonly onDidChangeSignedIn: vscode.Event<boolean>;
+  readonly onDidChangeSignedIn: vscode.Event<boolean | undefined>;
+  /**
+   * Cloudbench itself is about to unset these settings (Stop Local Sandbox restoring the user's
+   * values): their disappearance is expected and not warned about.
+   */
+  expectUnset(settings: readonly string[]): void;
 }
+
+/** The context key the views' welcome content follows: "checking", "signedIn" or "signedOut". */
+export const CONNECTION_CONTEXT_KEY = 'cloudbench.connection';
+const RELIED_ON_KEY = 'cloudbench.connection.reliedOn';
 
 export function createServices(context: vscode.ExtensionContext): Services {
   const emitter = new vscode.EventEmitter<Connection>();
@@ -180,6 +206,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
   };
 
   let current = build();
+  const settingsEmitter = new vscode.EventEmitter<SettingsChange>();
+  context.subscriptions.push(settingsEmitter);
 
   // A credentials file fixed, replaced or created on disk (gcloud writes the ADC file at login) is
   // read again by the token sources; the watcher makes the trees and the signed-in state follow.
@@ -202,6 +230,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
         );
         const changed = (): void => {
           log.info(`credentials file changed on disk: ${file}`);
+          // Like a credentials setting change: sign-in is checked again and the clients rebuilt.
+          settingsEmitter.fire({ changed: new Set(['credentialsFile']), credentials: true, clients: true });
           emitter.fire(current);
         };
         watchers.push(
@@ -221,6 +251,27 @@ export function createServices(context: vscode.ExtensionContext): Services {
       for (const w of watchers.splice(0)) w.dispose();
     },
   });
+  // A setting the connection relied on that is gone (also since the last session: an editor that
+  // drops a machine setting from User settings at a reload) is said once, with what is used now.
+  const expectedUnset = new Set<string>();
+  const warned = new Set<string>();
+  const warnDropped = (before: ReliedOn): void => {
+    for (const dropped of droppedSettings(before, current.settings)) {
+      if (expectedUnset.delete(dropped.setting) || warned.has(dropped.setting)) continue;
+      warned.add(dropped.setting);
+      log.warn(droppedSettingMessage(dropped, false));
+      void vscode.window
+        .showWarningMessage(droppedSettingMessage(dropped, vscode.env.remoteName !== undefined), 'Open Settings')
+        .then((choice) =>
+          choice ? vscode.commands.executeCommand('workbench.action.openSettings', dropped.setting) : undefined,
+        );
+    }
+    const now = reliedOn(current.settings);
+    for (const setting of warned) if (now[setting] !== undefined) warned.delete(setting);
+    void context.globalState.update(RELIED_ON_KEY, now);
+  };
+  warnDropped(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {});
+
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration('cloudbench')) return;
@@ -232,31 +283,56 @@ export function createServices(context: vscode.ExtensionContext): Services {
       if (e.affectsConfiguration('cloudbench.allowedTokenHosts') || e.affectsConfiguration('cloudbench.endpoints'))
         tokenPolicy.reset();
       const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
+      const previous = current;
       current = build();
-      watchCredentialFiles();
+      const change = compareSettings(previous.settings, current.settings);
+      if (change.changed.size === 0) return;
+      log.info(`settings changed: ${[...change.changed].join(', ')}`);
+      if (change.credentials) watchCredentialFiles();
       for (const p of problems) {
         if (!before.has(`${p.setting}\n${p.message}`)) void showSettingProblem(p);
       }
-      emitter.fire(current);
+      warnDropped(reliedOn(previous.settings));
+      settingsEmitter.fire(change);
+      if (change.clients) emitter.fire(current);
     }),
   );
 
   let signedIn: boolean | undefined;
-  const signedInEmitter = new vscode.EventEmitter<boolean>();
+  const signedInEmitter = new vscode.EventEmitter<boolean | undefined>();
   context.subscriptions.push(signedInEmitter);
+  // String values: a when clause `key == false` also matches an unset key, which would show the
+  // signed-out welcome before anything was checked.
+  const showState = (): Thenable<unknown> =>
+    vscode.commands.executeCommand(
+      'setContext',
+      CONNECTION_CONTEXT_KEY,
+      signedIn === undefined ? 'checking' : signedIn ? 'signedIn' : 'signedOut',
+    );
+  void showState();
 
   return {
     extensionUri: context.extensionUri,
     connection: () => current,
     onDidChangeConnection: emitter.event,
+    onDidChangeSettings: settingsEmitter.event,
     settingProblems: () => problems,
     signedIn: () => signedIn,
     setSignedIn: (value) => {
       if (value === signedIn) return;
       signedIn = value;
+      void showState();
+      if (value !== undefined) void vscode.commands.executeCommand('setContext', 'cloudbench.signedIn', value);
       signedInEmitter.fire(value);
     },
     onDidChangeSignedIn: signedInEmitter.event,
+    expectUnset: (settings) => {
+      for (const setting of settings) expectedUnset.add(setting);
+      // Also for the next start, should the window close before the change event arrives.
+      const stored = { ...(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {}) };
+      for (const setting of settings) delete stored[setting];
+      void context.globalState.update(RELIED_ON_KEY, stored);
+    },
   };
 }
 

@@ -13,7 +13,7 @@ export async function reportError(context: string, err: unknown): Promise<void> 
     log.debug(`${context}: cancelled`);
     return;
   }
-  log.error(`${context} failed`, err);
+  log.failure(context, err);
   // A credentials failure carries the fixes its message suggests: offer them as buttons.
   const fixes = fixesOf(err);
   const choice = await vscode.window.showErrorMessage(

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeError, isCancellation, isExpectedFailure } from '../core/google/errors';
 import { redactSecrets } from '../core/secrets';
 
 /** A logger for one component; every line goes to the one "Cloudbench" log channel, secrets redacted. */
@@ -8,6 +9,12 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string, err?: unknown): void;
+  /**
+   * A failed request or command: an expected failure (bad input, permissions, not found,
+   * throttling, network, credentials) as one warning line with the request name and the words the
+   * user saw; an unexpected one at error level with its stack; a user's cancel at debug level.
+   */
+  failure(what: string, err: unknown): void;
 }
 
 let channel: vscode.LogOutputChannel | undefined;
@@ -38,6 +45,16 @@ export function getLogger(component: string): Logger {
     info: (m) => write('info', m),
     warn: (m) => write('warn', m),
     error: (m, err) => channel?.error(redactSecrets(tag + m + (err === undefined ? '' : `\n${describe(err)}`))),
+    failure: (what, err) => {
+      if (isCancellation(err)) return write('debug', `${what}: cancelled`);
+      if (!isExpectedFailure(err)) {
+        channel?.error(redactSecrets(`${tag}${what} failed\n${describe(err)}`));
+        return;
+      }
+      const method = (err as { options?: { method?: unknown } } | null)?.options?.method;
+      const request = typeof method === 'string' && !what.includes(method) ? ` (${method})` : '';
+      write('warn', `${what}${request}: ${describeError(err).replace(/\s*\n\s*/g, ' ')}`);
+    },
   };
 }
 

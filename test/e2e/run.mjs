@@ -200,14 +200,10 @@ async function main() {
       // land, is undone afterwards.
       const profile = scenario.workspaceTrust ? join(home, 'user-data-trust') : userDataDir;
       const settingsFiles = ['User/settings.json', 'Machine/settings.json'].map((f) => join(profile, f));
-      const savedSettings = scenario.userSettings
-        ? settingsFiles.map((f) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined))
-        : undefined;
-      if (scenario.userSettings) {
-        const merged = { ...JSON.parse(savedSettings[0]), ...scenario.userSettings };
-        for (const [key, value] of Object.entries(scenario.userSettings)) if (value === null) delete merged[key];
-        writeFileSync(settingsFiles[0], JSON.stringify(merged, null, 2));
-      }
+      // Every scenario may change settings (through the Settings editor, or a command that writes
+      // them): both files are put back afterwards.
+      const savedSettings = settingsFiles.map((f) => (existsSync(f) ? readFileSync(f, 'utf8') : undefined));
+      if (scenario.userSettings) editor.applySettings(profile, scenario.userSettings);
       const page = await wb.newPage(browser, server.url);
       const pageErrors = [];
       page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -223,6 +219,7 @@ async function main() {
           wb,
           sandbox,
           workspace,
+          userDataDir: profile,
           baseUrl: server.url,
           screenshot: (label) => page.screenshot({ path: join(OUT, `${slug}-${label}.png`) }),
           log: (msg) => console.log(`      ${msg}`),
@@ -246,7 +243,7 @@ async function main() {
           .context()
           .close()
           .catch(() => {});
-        savedSettings?.forEach((text, i) =>
+        savedSettings.forEach((text, i) =>
           text === undefined ? rmSync(settingsFiles[i], { force: true }) : writeFileSync(settingsFiles[i], text),
         );
       }

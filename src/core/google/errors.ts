@@ -124,7 +124,8 @@ export class GoogleApiError extends Error {
   /** Builds the error from a decoded REST error body, tolerating bodies that are not Google's shape. */
   static fromRest(httpStatus: number, body: unknown, method?: string): GoogleApiError {
     const err = (body as { error?: { message?: unknown; status?: unknown; details?: unknown } } | undefined)?.error;
-    const status = isStatusName(err?.status) ? err.status : statusFromHttp(httpStatus);
+    // A body that says UNKNOWN tells less than the HTTP code (412 Precondition Failed, say).
+    const status = isStatusName(err?.status) && err.status !== 'UNKNOWN' ? err.status : statusFromHttp(httpStatus);
     const message = typeof err?.message === 'string' && err.message !== '' ? err.message : `HTTP ${httpStatus}`;
     const details = Array.isArray(err?.details) ? err.details : undefined;
     return new GoogleApiError(status, message, {
@@ -161,29 +162,138 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError();
 }
 
-/** A message for people: the server's message, plus what to do next for the statuses that have a usual fix. */
+/**
+ * The one description of a failure, used by every place that shows one (Check Connection, tree
+ * rows, panels, toasts, the log): what happened, then the next step. A Google API error by its
+ * status and method (the method's permission, preconditions or etag rule), a timeout as
+ * DEADLINE_EXCEEDED with the setting to raise, a network failure as UNAVAILABLE, a user's cancel as
+ * "Cancelled.".
+ */
 export function describeError(err: unknown): string {
-  if (err instanceof GoogleApiError) {
-    // User credentials without a quota project: the fix is a setting, not a role.
-    if (err.status === 'PERMISSION_DENIED' && /quota project/i.test(err.message))
-      return `${err.message} (${err.status}). Set cloudbench.quotaProject (or GOOGLE_CLOUD_QUOTA_PROJECT), or run \`gcloud auth application-default set-quota-project PROJECT\`.`;
-    // A token without the API's scope (typically a gcloud login used for SecOps).
-    if (isScopeInsufficient(err))
-      return `${err.message} (${err.status}). The token lacks a scope this API needs; for SecOps sign in with \`${ADC_SECOPS_LOGIN}\`, or choose the SecOps service-account key file in cloudbench.secops.credentialsFile.`;
-    // The method's own needs (permission and role, or preconditions) teach more than a general hint.
-    const requirement = requirementOf(err.options.method);
-    if (requirement && err.status === 'PERMISSION_DENIED')
-      return `${err.message} (${err.status}). ${permissionSentence(requirement)}`;
-    if (requirement && err.status === 'FAILED_PRECONDITION') {
-      const preconditions = preconditionSentence(requirement);
-      if (preconditions && isBarePrecondition(err.message))
-        return `${err.message.trim() || 'A precondition failed'} (${err.status}). ${preconditions}`;
-    }
-    const hint = HINTS[err.status];
-    return hint ? `${err.message} (${err.status}). ${hint}` : `${err.message} (${err.status})`;
+  const { what, next } = describeFailure(err);
+  return next ? `${what}. ${next}` : what;
+}
+
+/** A failure in two parts: what happened, and the next step (none when the message already says it). */
+export interface FailureDescription {
+  what: string;
+  next?: string;
+}
+
+/** describeError in its two parts, for reports that show them apart (Check Connection). */
+export function describeFailure(err: unknown): FailureDescription {
+  if (err instanceof GoogleApiError) return describeApiError(err);
+  if (isTimeout(err))
+    return { what: 'The call took longer than allowed (DEADLINE_EXCEEDED)', next: HINTS.DEADLINE_EXCEEDED };
+  if (isCancellation(err)) return { what: 'Cancelled.' };
+  // A bare socket or fetch failure; Cloudbench's own errors (credentials, say) already name the host and the fix.
+  const network = isBareError(err) ? networkErrorCode(err) : undefined;
+  if (network) return { what: `The service could not be reached (${network}, UNAVAILABLE)`, next: HINTS.UNAVAILABLE };
+  if (err instanceof Error) return { what: err.message };
+  return { what: String(err) };
+}
+
+function describeApiError(err: GoogleApiError): FailureDescription {
+  const what = `${err.message.trim() || `HTTP ${err.httpStatus}`} (${statusLabel(err)})`;
+  // User credentials without a quota project: the fix is a setting, not a role.
+  if (err.status === 'PERMISSION_DENIED' && /quota project/i.test(err.message))
+    return {
+      what,
+      next: 'Set cloudbench.quotaProject (or GOOGLE_CLOUD_QUOTA_PROJECT), or run `gcloud auth application-default set-quota-project PROJECT`.',
+    };
+  // A token without the API's scope (typically a gcloud login used for SecOps).
+  if (isScopeInsufficient(err))
+    return {
+      what,
+      next: `The token lacks a scope this API needs; for SecOps sign in with \`${ADC_SECOPS_LOGIN}\`, or choose the SecOps service-account key file in cloudbench.secops.credentialsFile.`,
+    };
+  if (err.status === 'PERMISSION_DENIED' && /has not been used|is disabled|SERVICE_DISABLED/i.test(err.message))
+    return { what, next: 'Enable the API in the project (or the quota project), then try again.' };
+  // The method's own needs (permission and role, or preconditions) teach more than a general hint.
+  const requirement = requirementOf(err.options.method);
+  if (requirement && err.status === 'PERMISSION_DENIED') return { what, next: permissionSentence(requirement) };
+  const staleEtag = staleEtagAdvice(err);
+  if (staleEtag) return { what, next: staleEtag };
+  // A precondition failure that names no reason of its own: the method's documented preconditions.
+  if (err.status === 'FAILED_PRECONDITION' && isBarePrecondition(err.message)) {
+    const preconditions = requirement && preconditionSentence(requirement);
+    if (preconditions) return { what, next: preconditions };
   }
-  if (err instanceof Error) return err.message;
-  return String(err);
+  return { what, next: HINTS[err.status] };
+}
+
+/** "FAILED_PRECONDITION", or "HTTP 412, FAILED_PRECONDITION" when the HTTP code says more than the status. */
+function statusLabel(err: GoogleApiError): string {
+  return err.options.httpStatus !== undefined && err.options.httpStatus !== httpStatusFor(err.status)
+    ? `HTTP ${err.options.httpStatus}, ${err.status}`
+    : err.status;
+}
+
+/** Methods that send an etag: a 412, ABORTED or etag conflict means the resource changed since it was read. */
+const ETAG_METHODS: Record<string, string> = {
+  'apikeys.keys.patch': 'key',
+  'apikeys.keys.delete': 'key',
+  UpdateModel: 'model',
+  SetIamPolicy: 'IAM policy',
+};
+
+function staleEtagAdvice(err: GoogleApiError): string | undefined {
+  const method = err.options.method?.slice(err.options.method.lastIndexOf('/') + 1);
+  const thing = method ? ETAG_METHODS[method] : undefined;
+  const conflict =
+    err.httpStatus === 412 ||
+    err.status === 'ABORTED' ||
+    (err.status === 'FAILED_PRECONDITION' && /etag/i.test(err.message));
+  if (!conflict) return undefined;
+  if (thing) return `The ${thing} changed since it was loaded (its etag is stale); refresh and try again.`;
+  if (err.httpStatus === 412)
+    return 'A condition of the request no longer holds (the resource changed since it was loaded); refresh and try again.';
+  return undefined;
+}
+
+function isBareError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const proto: unknown = Object.getPrototypeOf(err);
+  return proto === Error.prototype || proto === TypeError.prototype;
+}
+
+/** An AbortSignal.timeout() that fired: the deadline, not the user. */
+export function isTimeout(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || (err instanceof GoogleApiError && err.status === 'DEADLINE_EXCEEDED');
+}
+
+const NETWORK_CODES =
+  /^(ECONNRESET|ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|ETIMEDOUT|UND_ERR_SOCKET|UND_ERR_CLOSED|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/;
+
+/** The system or undici code of a failure to reach the server (also inside fetch's "fetch failed" cause). */
+export function networkErrorCode(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.test(code)) return code;
+  }
+  return undefined;
+}
+
+const UNEXPECTED_STATUSES: ReadonlySet<StatusName> = new Set(['UNKNOWN', 'INTERNAL', 'DATA_LOSS', 'UNIMPLEMENTED']);
+
+/**
+ * Failures that are part of ordinary use (bad input, permissions, not found, throttling, network,
+ * credentials, settings): logged as one warning line. The rest (server errors, bugs) keep their stack.
+ */
+export function isExpectedFailure(err: unknown): boolean {
+  if (err instanceof GoogleApiError) return !UNEXPECTED_STATUSES.has(err.status);
+  if (isCancellation(err) || isTimeout(err) || networkErrorCode(err)) return true;
+  if (!(err instanceof Error)) return false;
+  // The language's own errors are programming mistakes; Cloudbench's are said to the user on purpose.
+  return !(
+    err instanceof TypeError ||
+    err instanceof ReferenceError ||
+    err instanceof RangeError ||
+    err instanceof SyntaxError ||
+    err instanceof EvalError ||
+    err instanceof URIError
+  );
 }
 
 /**
@@ -227,10 +337,26 @@ export function apiErrorFixes(err: unknown): ApiErrorFix[] {
   return [];
 }
 
-const HINTS: Partial<Record<StatusName, string>> = {
-  UNAUTHENTICATED: 'Sign in again: run `gcloud auth application-default login` or choose a credentials file.',
+/** What to do next, for every status (the method-specific guidance above comes first). */
+const HINTS: Record<StatusName, string> = {
+  OK: 'The call succeeded; nothing to do.',
+  CANCELLED: 'The call was cancelled before it finished; run it again if it is still needed.',
+  UNKNOWN: 'The service failed without saying why; try again, and see the logs if it keeps failing.',
+  INVALID_ARGUMENT: 'The service refused a value of the request; correct the value it names and try again.',
+  DEADLINE_EXCEEDED: 'Try again, or raise cloudbench.requests.timeoutSeconds.',
+  NOT_FOUND: 'It does not exist (any more); refresh the view, and check the project and location.',
+  ALREADY_EXISTS: 'Something with that name exists already; choose another name or use the existing one.',
   PERMISSION_DENIED: 'Ask a project owner for the role this action needs.',
-  UNAVAILABLE: 'The service could not be reached; check the network or the endpoint setting and try again.',
-  DEADLINE_EXCEEDED: 'The call took too long; try again or raise cloudbench.requests.timeoutSeconds.',
   RESOURCE_EXHAUSTED: 'A quota or rate limit was reached; wait a moment and try again.',
+  FAILED_PRECONDITION:
+    'The resource is not in a state that allows this (the message says which); change that state first, then try again.',
+  ABORTED: 'Another change to the same resource got there first; refresh and try again.',
+  OUT_OF_RANGE:
+    'A value is outside the range the service accepts (a page token or offset past the end); refresh and try again.',
+  UNIMPLEMENTED: 'The service (or this endpoint) does not offer this call; check the endpoint settings.',
+  INTERNAL: 'The service failed; try again later, and see the logs if it keeps failing.',
+  UNAVAILABLE:
+    'The service could not be reached; check the network, any proxy (HTTPS_PROXY) and the endpoint settings, then try again.',
+  DATA_LOSS: 'The service reports lost or corrupt data; contact the administrator of the service.',
+  UNAUTHENTICATED: 'Sign in again: run `gcloud auth application-default login` or choose a credentials file.',
 };

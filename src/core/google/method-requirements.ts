@@ -214,10 +214,14 @@ export function preconditionSentence(r: MethodRequirement): string | undefined {
 
 /** A FAILED_PRECONDITION message that names no reason of its own. */
 export function isBarePrecondition(message: string): boolean {
-  const m = message.trim().replace(/[.\s]+$/, '');
+  // The local sandbox's injected faults name only the status or HTTP code.
+  const m = message
+    .trim()
+    .replace(/^injected fault:\s*/i, '')
+    .replace(/[.\s]+$/, '');
   return (
     m === '' ||
-    /^(failed_precondition|precondition (check )?failed|http \d{3}|9 FAILED_PRECONDITION:?)$/i.test(m) ||
+    /^(failed_precondition|precondition (check )?failed|http \d{3}|9 FAILED_PRECONDITION:?|aborted)$/i.test(m) ||
     // What a finished operation says when its error carried no message.
     /^operation \S+ failed$/i.test(m)
   );

@@ -2,7 +2,13 @@
 // used, whether a token comes back, and one cheap read call with its latency. The report is
 // Markdown and never holds a token or key material (it is redacted once more at the end).
 import { CredentialsError, type CredentialInfo, type TokenSource } from '../../core/google/credentials';
-import { describeError, GoogleApiError, isCancellation } from '../../core/google/errors';
+import {
+  describeError,
+  describeFailure,
+  GoogleApiError,
+  isCancellation,
+  type FailureDescription,
+} from '../../core/google/errors';
 import { redactSecrets } from '../../core/secrets';
 
 export type CheckedService = 'models' | 'apikeys' | 'secops';
@@ -34,26 +40,19 @@ export interface ServiceCheck {
 }
 
 function message(err: unknown): string {
-  return redactSecrets(err instanceof GoogleApiError || err instanceof Error ? describeError(err) : String(err));
+  return redactSecrets(describeError(err));
 }
 
-/** Advice for an API failure whose usual cause is in the setup, not in the request. */
-export function adviceForCallFailure(service: CheckedService, err: unknown): string | undefined {
-  if (!(err instanceof GoogleApiError)) return undefined;
-  const text = err.message;
-  if (/quota project/i.test(text))
-    return 'The API needs a quota project with user credentials: set cloudbench.quotaProject (or GOOGLE_CLOUD_QUOTA_PROJECT), or run `gcloud auth application-default set-quota-project PROJECT`.';
-  if (err.status === 'PERMISSION_DENIED' && /scope/i.test(text) && service === 'secops')
-    return 'The token has no chronicle-backstory scope. Sign in with `gcloud auth application-default login --scopes=https://www.googleapis.com/auth/cloud-platform,https://www.googleapis.com/auth/chronicle-backstory`, or choose the SecOps service-account key file in cloudbench.secops.credentialsFile.';
-  if (err.status === 'PERMISSION_DENIED' && /has not been used|is disabled|SERVICE_DISABLED/i.test(text))
-    return 'Enable the API in the project (or the quota project), then try again.';
-  if (err.status === 'PERMISSION_DENIED')
-    return 'The account lacks a role for this call: ask a project owner (Vertex AI User, API Keys Viewer, or the SecOps role from your administrator).';
-  if (err.status === 'UNAUTHENTICATED')
-    return 'The token was refused: sign in again or choose another credentials file.';
-  if (err.status === 'UNAVAILABLE' || err.status === 'DEADLINE_EXCEEDED')
-    return 'The service could not be reached: check the network, any proxy (HTTPS_PROXY) and the endpoint settings.';
-  return undefined;
+/**
+ * The call's failure in the words every other place uses (describeFailure), the next step apart as
+ * the report's advice. A check that ran out of time is DEADLINE_EXCEEDED, never a bare "Cancelled".
+ */
+function callFailure(name: string, err: unknown, deadlineHit: boolean, timeoutMs: number): FailureDescription {
+  if (deadlineHit && isCancellation(err))
+    return describeFailure(
+      new GoogleApiError('DEADLINE_EXCEEDED', `${name} took longer than ${Math.round(timeoutMs / 1000)} s`),
+    );
+  return describeFailure(err);
 }
 
 /** Runs every probe one after another (each with its own deadline); never throws. */
@@ -64,10 +63,9 @@ export async function runConnectionCheck(
   const now = options.now ?? (() => performance.now());
   const results: ServiceCheck[] = [];
   for (const probe of probes) {
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(options.timeoutMs ?? 20_000),
-      ...(options.signal ? [options.signal] : []),
-    ]);
+    const timeoutMs = options.timeoutMs ?? 20_000;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([deadline, ...(options.signal ? [options.signal] : [])]);
     const result: ServiceCheck = {
       service: probe.service,
       title: probe.title,
@@ -112,9 +110,9 @@ export async function runConnectionCheck(
       result.call.ok = true;
     } catch (err) {
       if (isCancellation(err) && options.signal?.aborted) throw err;
-      result.call.error = message(err);
-      const advice = adviceForCallFailure(probe.service, err);
-      if (advice) result.advice = advice;
+      const failure = callFailure(probe.call.name, err, deadline.aborted, timeoutMs);
+      result.call.error = redactSecrets(failure.what);
+      if (failure.next) result.advice = redactSecrets(failure.next);
     } finally {
       result.call.latencyMs = Math.round(now() - started);
     }

@@ -134,7 +134,8 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
 /** Runs the check for the current settings and returns the Markdown report. */
 export async function checkConnection(connection: Connection, signal?: AbortSignal): Promise<string> {
   const checks = await runConnectionCheck(connectionProbes(connection), {
-    timeoutMs: Math.min(connection.settings.timeoutMs, 30_000),
+    // Longer than each call's own deadline, so a slow call ends as that call's DEADLINE_EXCEEDED.
+    timeoutMs: connection.settings.timeoutMs + 5_000,
     ...(signal ? { signal } : {}),
   });
   for (const c of checks) log.info(`check ${c.service}: ${c.call.ok ? 'ok' : 'failed'}`);
@@ -178,8 +179,20 @@ export function activateConnection(context: vscode.ExtensionContext, services: S
   const updateStatus = async (): Promise<void> => {
     const mine = ++generation;
     const connection = services.connection();
-    status.text = `$(cloud) ${connection.project ?? 'no project'}`;
+    const project = connection.project ?? 'no project';
+    // The sandbox says so in the status bar: its data is not the cloud's.
+    status.text = connection.sandbox ? `$(beaker) Sandbox: ${project}` : `$(cloud) ${project}`;
+    status.accessibilityInformation = {
+      label: connection.sandbox
+        ? `Cloudbench uses the local sandbox, project ${project}`
+        : `Cloudbench uses Google Cloud, project ${project}`,
+    };
     const lines = [`Cloudbench: ${connection.sandbox ? 'local sandbox' : 'Google Cloud'}`];
+    if (connection.sandbox)
+      lines.push(
+        `Vertex AI: ${connection.settings.endpoints.models ?? ''}`,
+        `API Keys and SecOps: ${connection.settings.endpoints.apiKeys ?? ''}`,
+      );
     if (!connection.sandbox) {
       try {
         const info = await connection.cloudTokens(undefined).describe?.();

@@ -170,7 +170,7 @@ export class RestrictionEditor implements vscode.Disposable {
           problems: [],
         });
       } else {
-        log.error(`updating restrictions of ${this.key.name} failed`, err);
+        log.failure(`updating restrictions of ${this.key.name}`, err);
         this.post({ type: 'error', message: `The server refused the change: ${describeError(err)}`, problems: [] });
       }
     } finally {

@@ -52,8 +52,8 @@ function explain(err: unknown): unknown {
   if (isCancellation(err)) return err;
   const explanation = explainKeysError(err);
   if (!explanation) return err;
-  const base = err instanceof GoogleApiError ? `${err.message} (${err.status})` : describeError(err);
-  return new ExplainedError(`${base}. ${explanation}`, err);
+  // The same words as the keys tree's row for this failure.
+  return new ExplainedError(describeKeysFailure(err), err);
 }
 
 export function activateKeys(context: vscode.ExtensionContext, services: Services): void {
@@ -76,13 +76,19 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
 
   const provider = new KeysTreeProvider(() => {
     const project = services.connection().project;
-    // Signed out: no model, so the tree is empty and its welcome view offers the fixes.
-    if (!project || services.signedIn() === false) return undefined;
+    // Signed out, or not known yet: no model, so the tree is empty and its welcome view shows the
+    // fixes or the loading state.
+    if (!project || services.signedIn() !== true) return undefined;
     const c = client();
     // Days left to undelete count on the service's clock (its Date header), not this machine's.
     return new KeysModel(project, c, () => c.serverNow(), services.connection().settings.pageSize);
   });
-  context.subscriptions.push(services.onDidChangeSignedIn(() => provider.refresh()));
+  context.subscriptions.push(
+    services.onDidChangeSignedIn(() => provider.refresh()),
+    services.onDidChangeSettings((change) => {
+      if (!change.clients && change.changed.has('pageSize')) provider.refresh();
+    }),
+  );
   const view = vscode.window.createTreeView('cloudbench.keys', { treeDataProvider: provider, showCollapseAll: false });
   context.subscriptions.push(provider, view);
   context.subscriptions.push(

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { daysLeftToUndelete, explainKeysError, type ApiKeysClient } from '../../core/apikeys/client';
 import { describeRestrictions, summarizeRestrictions } from '../../core/apikeys/describe';
 import type { ApiKey } from '../../core/apikeys/types';
-import { describeError } from '../../core/google/errors';
+import { describeError, describeFailure } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
 import { PagedList } from '../../core/paging';
 import { getLogger } from '../../platform/log';
@@ -17,8 +17,11 @@ export function describeKeysFailure(err: unknown): string {
   const explanation = explainKeysError(err);
   if (!explanation) return describeError(err);
   // describeError may already hold the explanation (a method's permission and role): say it once.
-  const described = describeError(err);
-  return described.includes(explanation) ? described : `${described} ${explanation}`;
+  const { what, next } = describeFailure(err);
+  if (next?.includes(explanation)) return describeError(err);
+  // Otherwise the API Keys explanation (org policy, location, a key reloaded after a conflict) is
+  // the one next step.
+  return `${what}. ${explanation}`;
 }
 
 export function keyIdOf(name: string): string {
@@ -285,7 +288,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
         } catch (err) {
           model.activeError = describeKeysFailure(err);
           model.fix = treeRowFix(err);
-          log.error(`listing keys of ${model.project} failed`, err);
+          log.failure(`listing keys of ${model.project}`, err);
         }
       }
       const children: KeysTreeNode[] = model.active.items.map((k) => this.keyNode(k, false, node));
@@ -304,7 +307,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
         } catch (err) {
           model.deletedError = describeKeysFailure(err);
           model.fix = treeRowFix(err);
-          log.error(`listing deleted keys of ${model.project} failed`, err);
+          log.failure(`listing deleted keys of ${model.project}`, err);
         }
       }
       if (model.deletedError)

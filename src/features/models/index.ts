@@ -203,8 +203,9 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
 
   const provider = new ModelsTreeProvider({
     client: currentClient,
-    // Signed out: no project, so the tree is empty and its welcome view offers the fixes.
-    project: () => (services.signedIn() === false ? undefined : connection.project),
+    // Signed out, or not known yet: no project, so the tree is empty and its welcome view shows the
+    // fixes or the loading state.
+    project: () => (services.signedIn() !== true ? undefined : connection.project),
     configuredLocations: () => connection.settings.locations,
     filter: () => filter,
     importedAnnotations: (slice) => annotations.get(slice) ?? [],
@@ -249,6 +250,12 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     }),
     { dispose: () => built?.client?.close() },
     services.onDidChangeSignedIn(() => provider.refresh()),
+    // A change the clients do not depend on (the page size) keeps the client and its credentials.
+    services.onDidChangeSettings((change) => {
+      if (change.clients) return;
+      connection = services.connection();
+      if (change.changed.has('pageSize')) provider.refresh();
+    }),
   );
 
   const need = (): ModelRegistryClient => {

@@ -119,7 +119,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
             handle.progress(message);
           },
           (err: unknown) => {
-            log.error(`${options.title}: cancel failed`, err);
+            log.failure(`${options.title}: cancel`, err);
             void vscode.window.showErrorMessage(`Could not cancel: ${describeError(err)}`);
           },
         );

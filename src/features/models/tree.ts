@@ -15,6 +15,7 @@ import { PagedList } from '../../core/paging';
 import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../core/models/metrics';
 import { describeError, GoogleApiError } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
+import { getLogger } from '../../platform/log';
 import { requirementOf } from '../../core/google/method-requirements';
 import {
   annotationLabel,
@@ -41,6 +42,8 @@ import {
   versionName,
   versionTooltip,
 } from './presentation';
+
+const log = getLogger('models');
 
 export const PAGE_SIZE = 50;
 /** Models fetched per call while looking for names that contain the filter text. */
@@ -91,6 +94,8 @@ export class ErrorNode extends MessageNode {
   readonly fix: Fix;
   constructor(what: string, err: unknown) {
     super(`Could not load ${what}`, 'error', describeError(err));
+    // Every failed load is in the log too (a 403 as one warning line), not only in the row.
+    log.failure(`loading ${what}`, err);
     // A refusal names what is missing right in the row, not only in its tooltip.
     const requirement = err instanceof GoogleApiError ? requirementOf(err.options.method) : undefined;
     this.description =

@@ -195,7 +195,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         await fail('Cancelled: the search was stopped and nothing was kept. Run the cell again to retry.');
         return;
       }
-      log.error(`cell ${cell.index + 1} failed`, err);
+      log.failure(`cell ${cell.index + 1}`, err);
       await fail(describeError(err));
     } finally {
       sub.dispose();

@@ -1,164 +1,116 @@
 // The built-in local sandbox, started from the editor, and the account commands around it:
 // project picker, credentials file, sign-in help, and the signed-in context key the welcome views use.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import * as vscode from 'vscode';
 import { checkCredentialsFile, CredentialsError, isLoopbackEndpoint } from '../../core/google/credentials';
 import { registerCommand } from '../../platform/commands';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
+import { SANDBOX_PROJECT, SandboxController } from './controller';
 
 const log = getLogger('sandbox');
-export const SANDBOX_PROJECT = 'cloudbench-demo';
-const ENDPOINT_KEYS = ['endpoints.models', 'endpoints.apiKeys', 'endpoints.secops'] as const;
-const SAVED_STATE = 'cloudbench.sandbox.savedSettings';
+export { SANDBOX_PROJECT };
 
-interface ReadyLine {
-  grpc: string;
-  http: string;
-}
-
-function parseReadyLine(line: string): ReadyLine | undefined {
-  try {
-    const value = JSON.parse(line) as Partial<ReadyLine>;
-    if (typeof value.grpc === 'string' && typeof value.http === 'string') return { grpc: value.grpc, http: value.http };
-  } catch {
-    // Not the ready line.
-  }
-  return undefined;
-}
-
-class SandboxController implements vscode.Disposable {
-  private child: ChildProcess | undefined;
-
-  constructor(private readonly context: vscode.ExtensionContext) {}
-
-  get running(): boolean {
-    return this.child !== undefined;
-  }
-
-  async start(seed: 'demo' | 'empty', signal: AbortSignal): Promise<ReadyLine> {
-    if (this.child) throw new Error('The local sandbox is already running.');
-    const script = vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'emulator.js').fsPath;
-    const child = spawn(process.execPath, [script, '--seed', seed, '--host', '127.0.0.1'], {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    createInterface({ input: child.stderr }).on('line', (line) => log.warn(line));
-    child.on('exit', (code, sig) => {
-      log.info(`sandbox exited (${sig ?? code})`);
-      if (this.child === child) {
-        this.child = undefined;
-        void vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', false);
-      }
-    });
-    const ready = await new Promise<ReadyLine>((resolve, reject) => {
-      const lines = createInterface({ input: child.stdout });
-      const fail = (err: Error): void => {
-        lines.close();
-        reject(err);
-      };
-      lines.on('line', (line) => {
-        const parsed = parseReadyLine(line);
-        if (parsed) {
-          lines.close();
-          resolve(parsed);
-        } else {
-          log.info(line);
-        }
-      });
-      child.once('error', (err) => fail(new Error(`The local sandbox could not start: ${err.message}`)));
-      child.once('exit', (code) =>
-        fail(new Error(`The local sandbox stopped before it was ready (exit code ${code}). See the logs.`)),
-      );
-      signal.addEventListener(
-        'abort',
-        () => {
-          child.kill();
-          fail(new Error('Cancelled'));
-        },
-        { once: true },
-      );
-    });
-    return ready;
-  }
-
-  stop(): void {
-    this.child?.kill('SIGTERM');
-    this.child = undefined;
-  }
-
-  dispose(): void {
-    this.stop();
-  }
-}
-
-async function pointSettingsAtSandbox(context: vscode.ExtensionContext, ready: ReadyLine): Promise<void> {
-  const config = vscode.workspace.getConfiguration('cloudbench');
-  const saved: Record<string, unknown> = {};
-  for (const key of [...ENDPOINT_KEYS, 'project']) saved[key] = config.inspect(key)?.globalValue;
-  await context.globalState.update(SAVED_STATE, saved);
-  await config.update('endpoints.models', ready.grpc, vscode.ConfigurationTarget.Global);
-  await config.update('endpoints.apiKeys', ready.http, vscode.ConfigurationTarget.Global);
-  await config.update('endpoints.secops', ready.http, vscode.ConfigurationTarget.Global);
-  await config.update('project', SANDBOX_PROJECT, vscode.ConfigurationTarget.Global);
-}
-
-async function restoreSettings(context: vscode.ExtensionContext): Promise<void> {
-  const saved = context.globalState.get<Record<string, unknown>>(SAVED_STATE);
-  if (!saved) return;
-  const config = vscode.workspace.getConfiguration('cloudbench');
-  for (const [key, value] of Object.entries(saved)) await config.update(key, value, vscode.ConfigurationTarget.Global);
-  await context.globalState.update(SAVED_STATE, undefined);
-}
-
-/** Sets `cloudbench.signedIn`: true on the sandbox, otherwise whether Google credentials give a token. */
-async function updateSignedIn(services: Services): Promise<void> {
+/**
+ * Decides whether Cloudbench is signed in: at once on the sandbox, otherwise after looking for
+ * Google credentials and getting a token. Until then the views show their loading state; "not
+ * signed in" only once the credentials were looked for and not found.
+ */
+async function updateSignedIn(services: Services, generation: () => number): Promise<void> {
+  const mine = generation();
   const connection = services.connection();
-  let signedIn = connection.sandbox;
-  if (!signedIn) {
-    try {
-      const endpoint = connection.endpoint('models') ?? connection.endpoint('apiKeys');
-      // Only whether a token can be had matters here; it is sent nowhere, so a universe host is named.
-      const probe =
-        endpoint && isLoopbackEndpoint(endpoint) ? endpoint : `https://oauth2.${connection.tokenPolicy.universeDomain}`;
-      await connection.cloudTokens(endpoint).getAccessToken(probe, AbortSignal.timeout(15_000));
-      signedIn = true;
-    } catch (err) {
-      log.info(`no usable credentials: ${(err as Error).message}`);
-    }
+  if (connection.sandbox) {
+    services.setSignedIn(true);
+    return;
   }
-  await vscode.commands.executeCommand('setContext', 'cloudbench.signedIn', signedIn);
-  services.setSignedIn(signedIn);
+  services.setSignedIn(undefined);
+  let signedIn = false;
+  try {
+    const endpoint = connection.endpoint('models') ?? connection.endpoint('apiKeys');
+    // Only whether a token can be had matters here; it is sent nowhere, so a universe host is named.
+    const probe =
+      endpoint && isLoopbackEndpoint(endpoint) ? endpoint : `https://oauth2.${connection.tokenPolicy.universeDomain}`;
+    await connection.cloudTokens(endpoint).getAccessToken(probe, AbortSignal.timeout(15_000));
+    signedIn = true;
+  } catch (err) {
+    log.info(`no usable credentials: ${(err as Error).message}`);
+  }
+  // A newer check (the settings changed again meanwhile) decides instead.
+  if (mine === generation()) services.setSignedIn(signedIn);
 }
 
-export function activateAccount(context: vscode.ExtensionContext, services: Services): void {
+/** What the extension does when the window closes: stop the sandbox and put the settings back. */
+export interface Deactivation {
+  deactivate(): Promise<unknown>;
+}
+
+export function activateAccount(context: vscode.ExtensionContext, services: Services): Deactivation {
   const controller = new SandboxController(context);
   context.subscriptions.push(controller);
   void vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', false);
-  void updateSignedIn(services);
-  context.subscriptions.push(services.onDidChangeConnection(() => void updateSignedIn(services)));
+  let checks = 0;
+  const check = (): void => {
+    checks++;
+    void updateSignedIn(services, () => checks);
+  };
+  check();
+  context.subscriptions.push(
+    services.onDidChangeSettings((change) => {
+      if (change.credentials) check();
+    }),
+  );
+
+  /** Puts the user's settings back, saying which ones. */
+  const restore = async (why: string): Promise<string[]> => {
+    services.expectUnset(controller.keysUnsetByRestore());
+    const restored = await controller.restoreSettings();
+    if (restored.length) log.info(`${why}: restored ${restored.join(', ')}`);
+    return restored;
+  };
+
+  // The previous window ended while its sandbox ran (a crash, a killed editor): that sandbox is gone,
+  // so the settings pointing at it are put back now.
+  if (controller.hasSavedSettings()) void restore('the sandbox of an earlier session is gone');
+
+  context.subscriptions.push(
+    controller.onDidExitUnexpectedly(async ({ code, signal }) => {
+      await restore('the sandbox exited');
+      await vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', false);
+      const choice = await vscode.window.showWarningMessage(
+        `The local sandbox stopped unexpectedly (${signal ?? `exit code ${code}`}); your previous settings are back.`,
+        'Start Again',
+        'Show Logs',
+      );
+      if (choice === 'Start Again') await vscode.commands.executeCommand('cloudbench.sandbox.start');
+      else if (choice === 'Show Logs') showLogs();
+    }),
+  );
 
   registerCommand(context, 'cloudbench.showLogs', () => showLogs());
 
   registerCommand(context, 'cloudbench.sandbox.start', async () => {
     const seed = services.connection().settings.sandboxSeed;
-    const ready = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox', cancellable: true },
-      async (_progress, token) => {
-        const abort = new AbortController();
-        const cancelled = token.onCancellationRequested(() => abort.abort());
-        try {
-          return await controller.start(seed, abort.signal);
-        } finally {
-          cancelled.dispose();
-        }
-      },
-    );
-    await pointSettingsAtSandbox(context, ready);
+    try {
+      const ready = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox', cancellable: true },
+        async (_progress, token) => {
+          const abort = new AbortController();
+          const cancelled = token.onCancellationRequested(() => abort.abort());
+          try {
+            return await controller.start(seed, abort.signal);
+          } finally {
+            cancelled.dispose();
+          }
+        },
+      );
+      await controller.applySettings(ready);
+      log.info(`sandbox ready: gRPC ${ready.grpc}, HTTP ${ready.http}`);
+    } catch (err) {
+      // Nothing of a failed start stays behind: no process, and every setting as the user had it.
+      controller.stop();
+      await restore('the sandbox did not start');
+      throw err;
+    }
     await vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', true);
-    log.info(`sandbox ready: gRPC ${ready.grpc}, HTTP ${ready.http}`);
     void vscode.window.showInformationMessage(
       `Cloudbench is using the local sandbox (project ${SANDBOX_PROJECT}, ${seed} data).`,
     );
@@ -166,9 +118,13 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
 
   registerCommand(context, 'cloudbench.sandbox.stop', async () => {
     controller.stop();
-    await restoreSettings(context);
+    const restored = await restore('Stop Local Sandbox');
     await vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', false);
-    void vscode.window.showInformationMessage('The local sandbox stopped; your previous endpoint settings are back.');
+    void vscode.window.showInformationMessage(
+      restored.length
+        ? `The local sandbox stopped; your previous settings are back (${restored.join(', ')}).`
+        : 'The local sandbox stopped.',
+    );
   });
 
   registerCommand(context, 'cloudbench.selectProject', async () => {
@@ -227,4 +183,12 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
       await vscode.commands.executeCommand('cloudbench.chooseCredentialsFile');
     }
   });
+
+  return {
+    deactivate: async () => {
+      if (!controller.hasSavedSettings()) return;
+      controller.stop();
+      await restore('the window closed');
+    },
+  };
 }

@@ -936,7 +936,7 @@ export class SearchController implements vscode.Disposable {
       try {
         panel.post(answerRowsRequest(run && rowsOf(run), message));
       } catch (err) {
-        log.error(`could not answer the results page (${message.type})`, err);
+        log.failure(`answering the results page (${message.type})`, err);
         panel.post({ type: 'rows.unavailable', runId: message.runId, id: message.id, message: describeError(err) });
       }
       return;

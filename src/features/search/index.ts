@@ -119,7 +119,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     timeRange.onDidChange(updateStatus),
     vscode.window.onDidChangeVisibleTextEditors(updateStatus),
     vscode.workspace.onDidOpenTextDocument(updateStatus),
-    services.onDidChangeConnection(updateStatus),
+    services.onDidChangeSettings(updateStatus),
   );
   updateStatus();
 
@@ -552,9 +552,10 @@ class TimeRangeState {
       : { kind: 'preset', preset: services.connection().settings.search.defaultTimeRange };
     // Until the user picks a range in this workspace, the setting decides (also when it changes).
     context.subscriptions.push(
-      services.onDidChangeConnection((connection) => {
+      services.onDidChangeSettings((change) => {
+        if (!change.changed.has('search')) return;
         if (isTimeRangeSpec(context.workspaceState.get<unknown>(TIME_RANGE_KEY))) return;
-        const preset = connection.settings.search.defaultTimeRange;
+        const preset = services.connection().settings.search.defaultTimeRange;
         if (this.spec.kind === 'preset' && this.spec.preset === preset) return;
         this.spec = { kind: 'preset', preset };
         this.emitter.fire();

@@ -1,8 +1,8 @@
 // code-server (VS Code 1.100 in the browser) on loopback with a fresh profile, plus the
 // packaged extension installed into it. Facts behind the flags: shared/reference/real-editor-testing.md.
 import { execFileSync, execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 import { spawnGroup } from './processes.mjs';
 
@@ -59,10 +59,64 @@ export function sandboxSettings(sandbox, extra = {}) {
   };
 }
 
-/** A fresh user-data dir whose User/settings.json holds `settings`. */
+/** Settings the extension declares `machine`-scoped (endpoints, credentials files, universe …). */
+export function machineScopedSettings() {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const config = manifest.contributes?.configuration ?? [];
+  const sections = Array.isArray(config) ? config : [config];
+  return new Set(
+    sections.flatMap((section) =>
+      Object.entries(section.properties ?? {})
+        .filter(([, schema]) => schema.scope === 'machine' || schema.scope === 'machine-overridable')
+        .map(([key]) => key),
+    ),
+  );
+}
+
+/**
+ * Where each setting goes in a code-server profile. code-server is a remote window: VS Code reads
+ * machine-scoped settings from the remote machine's settings (`<user-data-dir>/Machine/settings.json`,
+ * the "Remote" tab of the Settings editor) and drops them from User/settings.json once it knows their
+ * scope, the way it does over SSH, WSL and in containers. Writing them to User settings would work
+ * only until the first settings change or reload.
+ */
+export function settingsFiles(userDataDir) {
+  return { user: join(userDataDir, 'User', 'settings.json'), machine: join(userDataDir, 'Machine', 'settings.json') };
+}
+
+function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8') || '{}') : {};
+}
+
+/**
+ * Merges `changes` into the profile's settings, each key into the file the editor reads it from;
+ * a null value removes the key.
+ */
+export function applySettings(userDataDir, changes) {
+  const machineKeys = machineScopedSettings();
+  const files = settingsFiles(userDataDir);
+  const user = readJson(files.user);
+  const machine = readJson(files.machine);
+  for (const [key, value] of Object.entries(changes)) {
+    const target = machineKeys.has(key) ? machine : user;
+    delete (target === machine ? user : machine)[key];
+    if (value === null) delete target[key];
+    else target[key] = value;
+  }
+  for (const [file, content] of [
+    [files.user, user],
+    [files.machine, machine],
+  ]) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(content, null, 2));
+  }
+}
+
+/** A fresh user-data dir holding `settings`, machine-scoped ones in the remote machine's settings. */
 export function writeProfile(userDataDir, settings) {
-  mkdirSync(join(userDataDir, 'User'), { recursive: true });
-  writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  rmSync(join(userDataDir, 'User', 'settings.json'), { force: true });
+  rmSync(join(userDataDir, 'Machine', 'settings.json'), { force: true });
+  applySettings(userDataDir, settings);
 }
 
 /** `code-server --install-extension` into `extensionsDir`; returns the unpacked extension folder. */

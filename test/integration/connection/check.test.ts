@@ -12,6 +12,8 @@ import { DEFAULT_RETRY } from '../../../src/core/google/retry';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { formatConnectionReport, type ServiceCheck } from '../../../src/features/connection/check';
 import type * as ConnectionModule from '../../../src/features/connection';
+import type * as ApiKeysModule from '../../../src/core/apikeys/client';
+import type * as KeysTreeModule from '../../../src/features/keys/tree';
 import type { Connection } from '../../../src/features/services';
 import { useFakeVscode } from '../../unit/fakes/vscode';
 
@@ -20,7 +22,7 @@ const { checkConnection } = require('../../../src/features/connection') as typeo
 
 function sandboxConnection(
   sb: Sandbox,
-  overrides: { secopsTokens?: () => TokenSource; locations?: string[] } = {},
+  overrides: { secopsTokens?: () => TokenSource; locations?: string[]; timeoutMs?: number } = {},
 ): Connection {
   const settings = {
     project: 'cloudbench-demo',
@@ -34,7 +36,7 @@ function sandboxConnection(
     secops: { region: 'us', credentialsFile: undefined },
     search: { defaultLimit: 10000, defaultTimeRange: '24h' },
     retry: DEFAULT_RETRY,
-    timeoutMs: 10_000,
+    timeoutMs: overrides.timeoutMs ?? 10_000,
     sandboxSeed: 'demo',
   };
   return {
@@ -93,6 +95,39 @@ describe('Check Connection against the sandbox', () => {
       /\| Credentials \| The credentials file in cloudbench\.secops\.credentialsFile is not valid JSON/,
     );
     assert.match(report, /ListReferenceLists \(1 item\) \| not tried/);
+  });
+
+  it('a slow call reads as DEADLINE_EXCEEDED with the setting to raise, in the words the keys tree uses', async () => {
+    sb.faults.configure([{ method: 'apikeys.keys.list', latencyMs: 1500 }]);
+    try {
+      const report = await checkConnection(sandboxConnection(sb, { timeoutMs: 500 }));
+      const keys = report.slice(report.indexOf('## API Keys'), report.indexOf('## Google SecOps'));
+      assert.match(
+        keys,
+        /ListKeys \(1 item\) \| failed after \d+ ms: apikeys\.keys\.list took longer than 500 ms \(DEADLINE_EXCEEDED\)/,
+      );
+      assert.match(keys, /\*\*What to do:\*\* Try again, or raise cloudbench\.requests\.timeoutSeconds\./);
+      assert.doesNotMatch(keys, /Cancelled/);
+      // The tree's description of the same failure carries the same words and the same next step.
+      const { ApiKeysClient } = require('../../../src/core/apikeys/client') as typeof ApiKeysModule;
+      const { describeKeysFailure } = require('../../../src/features/keys/tree') as typeof KeysTreeModule;
+      const client = new ApiKeysClient({
+        baseUrl: sb.http,
+        tokens: sandboxTokenSource(),
+        retry: { ...DEFAULT_RETRY, maxRetries: 0 },
+        timeoutMs: 500,
+      });
+      const err = await client.listKeys('cloudbench-demo', { pageSize: 1 }).then(
+        () => assert.fail('the slow list answered'),
+        (e: unknown) => e,
+      );
+      assert.equal(
+        describeKeysFailure(err),
+        'apikeys.keys.list took longer than 500 ms (DEADLINE_EXCEEDED). Try again, or raise cloudbench.requests.timeoutSeconds.',
+      );
+    } finally {
+      sb.faults.configure([]);
+    }
   });
 
   it('names the account and where it comes from, so a gcloud account is not taken for the ADC login', () => {

@@ -160,10 +160,12 @@ describe('models commands against the sandbox', function () {
       extensionUri: context.extensionUri,
       connection: () => connection as never,
       onDidChangeConnection: () => ({ dispose() {} }),
+      onDidChangeSettings: () => ({ dispose() {} }),
       settingProblems: () => [],
       signedIn: () => true,
       setSignedIn: () => undefined,
       onDidChangeSignedIn: () => ({ dispose() {} }),
+      expectUnset: () => undefined,
     };
     activateModels(context, services);
   });

@@ -132,7 +132,9 @@ describe('errors that teach', function () {
     const reasoned = new GoogleApiError('FAILED_PRECONDITION', 'The Model is deployed at endpoint 123.', {
       method: 'DeleteModel',
     });
-    assert.equal(describeError(reasoned), 'The Model is deployed at endpoint 123. (FAILED_PRECONDITION)');
+    // A reason of its own: the method's list is not repeated, only the general next step follows.
+    assert.match(describeError(reasoned), /^The Model is deployed at endpoint 123\. \(FAILED_PRECONDITION\)\. \S/);
+    assert.doesNotMatch(describeError(reasoned), /these must hold/);
   });
 
   it('the keys tree, toast and Operations row name the API keys role once', async () => {
