@@ -68,6 +68,7 @@ class LazyAnalysis implements Analysis {
   get check(): CheckResult {
     const { referenceLists, knownLists } = this.options;
     this.checked ??= check(this.parse.query, {
+      text: this.text,
       ...(referenceLists ? { referenceLists } : {}),
       ...(knownLists ? { knownLists } : {}),
     });
