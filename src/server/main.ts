@@ -31,6 +31,7 @@ import {
   documentSymbols,
   foldingRanges,
   format,
+  formatRefusal,
   hover,
   semanticTokens,
   signatureHelp,
@@ -207,7 +208,10 @@ connection.onSignatureHelp((params: SignatureHelpParams) => {
 
 connection.onDocumentFormatting((params: DocumentFormattingParams) => {
   const u = udmDoc(params.textDocument.uri);
-  return u ? format(u.analysis, params.options) : [];
+  if (!u) return [];
+  const refusal = formatRefusal(u.analysis);
+  if (refusal) void connection.window.showInformationMessage(refusal);
+  return format(u.analysis, params.options);
 });
 
 connection.onCodeAction((params: CodeActionParams) => {

@@ -14,10 +14,29 @@ const LOWER_KEYWORDS = new Set(['nocase', 'in', 'regex', 'cidr', 'asc', 'desc', 
  */
 export function format(a: Analysis, options: { tabSize: number; insertSpaces: boolean }): TextEdit[] {
   if (a.parse.tokens.some((t) => t.error && t.kind !== 'op') || a.parse.comments.some((c) => c.error)) return [];
+  if (formatRefusal(a)) return [];
   const unit = options.insertSpaces ? ' '.repeat(Math.max(1, Math.min(8, options.tabSize || 2))) : '\t';
   const formatted = formatText(a, unit);
   if (formatted === a.text) return [];
   return [TextEdit.replace(a.lines.range(0, a.text.length), formatted)];
+}
+
+/**
+ * Deepest nesting of parentheses the formatter lays out: the parser refuses deeper queries
+ * (MAX_DEPTH), and each level of a too-long line is one more pass over it.
+ */
+export const MAX_FORMAT_DEPTH = 200;
+
+/** Why Format Document leaves this document alone, when that is not obvious from the text. */
+export function formatRefusal(a: Analysis): string | undefined {
+  let depth = 0;
+  let deepest = 0;
+  for (const t of a.parse.tokens) {
+    if (t.kind === 'lparen' || t.kind === 'lbracket') deepest = Math.max(deepest, ++depth);
+    else if ((t.kind === 'rparen' || t.kind === 'rbracket') && depth > 0) depth--;
+  }
+  if (deepest <= MAX_FORMAT_DEPTH) return undefined;
+  return `Not formatted: parentheses are nested ${deepest.toLocaleString('en-US')} deep, and UDM queries are formatted up to ${MAX_FORMAT_DEPTH} levels.`;
 }
 
 /** Lines longer than this (indentation included) are laid out one condition per line. */
@@ -159,12 +178,22 @@ function splitConditions(line: Token[]): Token[][] {
   const depth: number[] = [];
   const inCall: boolean[] = [];
   const stack: boolean[] = []; // true: group, false: call
+  let groups = 0;
+  let calls = 0;
   for (let i = 0; i < line.length; i++) {
     const t = line[i];
-    if (t.kind === 'rparen') stack.pop();
-    depth.push(stack.filter((g) => g).length);
-    inCall.push(stack.includes(false));
-    if (t.kind === 'lparen') stack.push(isGroupOpen(line, i));
+    if (t.kind === 'rparen' && stack.length) {
+      if (stack.pop()) groups--;
+      else calls--;
+    }
+    depth.push(groups);
+    inCall.push(calls > 0);
+    if (t.kind === 'lparen') {
+      const group = isGroupOpen(line, i);
+      stack.push(group);
+      if (group) groups++;
+      else calls++;
+    }
   }
   const cuts: number[] = [];
   for (let i = 1; i < line.length; i++) if (isLogical(line, i) && depth[i] === 0 && !inCall[i]) cuts.push(i);
