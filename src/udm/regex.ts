@@ -86,6 +86,8 @@ function problemOf(pattern: string, err: unknown): RegexProblem {
     const at = fragment === '' ? -1 : pattern.indexOf(fragment);
     index = at >= 0 ? at : 0;
     length = at >= 0 ? fragment.length : pattern.length;
+    // RE2 quotes the rest of the pattern after a lookbehind; the construct is its first four characters.
+    if (at >= 0 && /^\(\?<[=!]/.test(fragment)) length = 4;
   }
   const hint = re2Hint(description, fragment);
   const shown = fragment === '' || fragment === pattern ? '' : `: ${fragment}`;
