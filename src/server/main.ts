@@ -210,7 +210,10 @@ connection.onDocumentFormatting((params: DocumentFormattingParams) => {
   const u = udmDoc(params.textDocument.uri);
   if (!u) return [];
   const refusal = formatRefusal(u.analysis);
-  if (refusal) void connection.window.showInformationMessage(refusal);
+  // A notification, not showInformationMessage's request: a client without message requests would
+  // answer with an error nobody awaits.
+  if (refusal)
+    void connection.sendNotification('window/showMessage', { type: 3, message: refusal }).catch(() => undefined);
   return format(u.analysis, params.options);
 });
 
