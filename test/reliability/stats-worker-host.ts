@@ -2,7 +2,7 @@
 // date, else the same entry bundled into a temporary directory (a stale build never decides a test).
 import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { computeInWorker, type ComputeOptions } from '../../src/features/statistics/compute';
 import type { StatsResult } from '../../src/udm/stats';
@@ -20,12 +20,17 @@ function newestSource(dir: string): number {
 
 let bundled: string | undefined;
 
+/** A folder laid out as the extension is (`dist/stats-worker.js` inside), for Services.extensionUri. */
+export function statsWorkerRoot(): string {
+  return dirname(dirname(statsWorkerPath()));
+}
+
 export function statsWorkerPath(): string {
   const dist = join(ROOT, 'dist', 'stats-worker.js');
   const sources = Math.max(newestSource(join(ROOT, 'src/udm')), newestSource(join(ROOT, 'src/features/statistics')));
   if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return dist;
   if (bundled) return bundled;
-  const out = join(mkdtempSync(join(tmpdir(), 'stats-worker-')), 'stats-worker.js');
+  const out = join(mkdtempSync(join(tmpdir(), 'stats-worker-')), 'dist', 'stats-worker.js');
   buildSync({
     entryPoints: [join(ROOT, 'src/features/statistics/compute-worker.ts')],
     bundle: true,
