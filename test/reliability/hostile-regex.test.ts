@@ -11,7 +11,7 @@ import { sandboxTokenSource } from '../../src/core/google/credentials';
 import { compileQuery } from '../../src/udm';
 import { compileRegex } from '../../src/udm/regex';
 import { compileStatistics } from '../../src/udm/stats';
-import { NOT_RE2, REDOS_CORPUS } from './hostile-inputs';
+import { FLOODS, NOT_RE2, REDOS_CORPUS } from './hostile-inputs';
 import { computeTableOffThread, statsWorkerPath } from './stats-worker-host';
 
 const HOUR = 3_600_000;
@@ -174,6 +174,17 @@ describe('hostile: regular expressions run with RE2 semantics', function () {
             bad.says.test(err.message),
         );
       }
+    });
+
+    it('udmSearch refuses a flood of problems with the first one and no count beyond the listed', async () => {
+      const query = FLOODS.quotes(4000);
+      await assert.rejects(
+        client.udmSearch({ query, startTime: now - HOUR, endTime: now }),
+        (err: unknown) =>
+          err instanceof GoogleApiError &&
+          err.status === 'INVALID_ARGUMENT' &&
+          /^Invalid UDM query at line 1, column 1: .*\(and more problems\)$/.test(err.message),
+      );
     });
 
     it('the statistics engine keeps exactly the groups condition: matches', () => {
