@@ -10,6 +10,26 @@ export interface ComputeRequest {
   timeZone: string;
 }
 
+/**
+ * Events go to the worker in slices before the request: copying 200,000 events in one message
+ * would hold the extension host's thread for seconds; slices let it answer in between.
+ */
+export interface EventsSlice {
+  type: 'events';
+  events: unknown[];
+}
+
+export const EVENTS_PER_SLICE = 2000;
+
+export function isEventsSlice(v: unknown): v is EventsSlice {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    (v as EventsSlice).type === 'events' &&
+    Array.isArray((v as EventsSlice).events)
+  );
+}
+
 export type ComputeReply = { type: 'result'; result: StatsResult } | { type: 'error'; message: string };
 
 export function isComputeRequest(v: unknown): v is ComputeRequest {

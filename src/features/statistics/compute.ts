@@ -3,7 +3,7 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../../core/google/errors';
 import type { StatsResult } from '../../udm/stats';
-import { isComputeReply, type ComputeRequest } from './compute-protocol';
+import { EVENTS_PER_SLICE, isComputeReply, type ComputeRequest, type EventsSlice } from './compute-protocol';
 
 /** How long a statistics table may compute before it is stopped. */
 export const STATS_TIME_LIMIT_MS = 60_000;
@@ -56,6 +56,23 @@ export function computeInWorker(
     });
     worker.on('error', (err) => finish(err));
     worker.on('exit', (code) => finish(new Error(`The statistics worker stopped (exit code ${code}).`)));
-    worker.postMessage({ type: 'compute', ...request } satisfies ComputeRequest);
+    void sendInSlices(worker, request, () => settled).catch((err: unknown) =>
+      finish(err instanceof Error ? err : new Error(String(err))),
+    );
   });
+}
+
+/** Posts the events a slice at a time, yielding to the event loop between slices, then the request. */
+async function sendInSlices(
+  worker: Worker,
+  request: Omit<ComputeRequest, 'type'>,
+  stopped: () => boolean,
+): Promise<void> {
+  const { events } = request;
+  for (let i = 0; i < events.length; i += EVENTS_PER_SLICE) {
+    if (stopped()) return;
+    worker.postMessage({ type: 'events', events: events.slice(i, i + EVENTS_PER_SLICE) } satisfies EventsSlice);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (!stopped()) worker.postMessage({ type: 'compute', ...request, events: [] } satisfies ComputeRequest);
 }
