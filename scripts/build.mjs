@@ -30,6 +30,8 @@ const nodeBundles = [
   { in: 'src/extension.ts', out: 'extension' },
   { in: 'src/server/main.ts', out: 'server' },
   { in: 'src/emulator/main.ts', out: 'emulator' },
+  // The statistics engine's worker thread (src/features/statistics/compute.ts starts it).
+  { in: 'src/features/statistics/compute-worker.ts', out: 'stats-worker' },
 ].filter((e) => existsSync(join(root, e.in)));
 
 const webviewDir = join(root, 'src/webview');

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Fuzzes the UDM language library: `node scripts/fuzz-udm.mjs [--count 1000000] [--seed 1]`.
-// Inputs are mutations of the documented query corpus, random token soup and random characters.
-// Every input must compile without throwing, evaluate against sample events, keep every
-// diagnostic inside the document, answer completion/hover/formatting at a random position, and
+// Inputs are mutations of the documented query corpus, random token soup, random characters and
+// hostile documents (the ReDoS corpus, floods of quotes, nested calls, parentheses and arithmetic,
+// test/reliability/hostile-inputs.ts). Every input must compile without throwing, evaluate against
+// sample events (some with 40-character ReDoS attack values), keep every diagnostic inside the
+// document and at most 1,001 of them, answer completion/hover/formatting at a random position, and
 // finish within the per-input CPU budget. Failures are printed with their seed index so they replay.
 import { join } from 'node:path';
 import { fuzzOptions, loadBundled, mulberry32, root } from './fuzz-lib.mjs';
@@ -10,8 +12,9 @@ import { fuzzOptions, loadBundled, mulberry32, root } from './fuzz-lib.mjs';
 const { count: COUNT, seed: SEED, budgetMs: BUDGET_MS } = fuzzOptions();
 const udm = loadBundled(undefined, {
   source: `export { compileQuery, analyze } from ${JSON.stringify(join(root, 'src/udm/index.ts'))};
-export { complete, hover, formatText, semanticTokens, signatureHelp, foldingRanges } from ${JSON.stringify(join(root, 'src/udm/service.ts'))};
+export { complete, hover, format, semanticTokens, signatureHelp, foldingRanges } from ${JSON.stringify(join(root, 'src/udm/service.ts'))};
 export { VALID_QUERIES, BROKEN_QUERIES } from ${JSON.stringify(join(root, 'test/unit/udm/corpus.ts'))};
+export { REDOS_CORPUS, NOT_RE2, FLOODS } from ${JSON.stringify(join(root, 'test/reliability/hostile-inputs.ts'))};
 `,
 });
 
@@ -85,6 +88,17 @@ const FRAGMENTS = [
   '\r\n',
   '\t',
   '(((((',
+  // regular expressions a backtracking engine chokes on, and ones only JavaScript accepts
+  ...udm.REDOS_CORPUS.flatMap((c) => [
+    `/${c.pattern.replace(/\//g, '\\/')}/`,
+    `re.regex(principal.hostname, ${JSON.stringify(c.pattern)})`,
+    ` in regex %redos`,
+  ]),
+  ...udm.NOT_RE2.flatMap((b) => [`/${b.pattern}/`, `re.capture(principal.hostname, \`${b.pattern}\`)`]),
+  'condition:\n  $h = /(a+)+$/',
+  '"'.repeat(64),
+  'strings.lower('.repeat(16),
+  ' + 1'.repeat(32),
 ];
 const EVENTS = [
   {},
@@ -93,11 +107,29 @@ const EVENTS = [
     principal: { hostname: 'h', ip: ['10.0.0.1', 'fe80::1'] },
   },
   { principal: { ip: [null, 5, {}] }, securityResult: 'oops', network: { sentBytes: 'NaN' } },
+  ...udm.REDOS_CORPUS.slice(0, 4).map((c) => ({
+    metadata: { eventType: 'USER_LOGIN', eventTimestamp: '2024-01-01T00:00:00Z', id: c.attack },
+    principal: { hostname: c.attack, user: { userid: c.attack } },
+    target: { hostname: c.attack, url: c.attack },
+  })),
 ];
+const LISTS = { list: ['a', '10.0.0.0/8'], redos: udm.REDOS_CORPUS.map((c) => c.pattern) };
+const FLOOD_NAMES = Object.keys(udm.FLOODS);
+
+/** A flood of up to ~60,000 characters, sometimes with a ReDoS pattern in it. */
+function flood(rand, pick) {
+  const kind = pick(FLOOD_NAMES);
+  const size = 1 + Math.floor(rand() * (kind === 'quotes' ? 60_000 : 5_000));
+  const text = udm.FLOODS[kind](size);
+  if (rand() < 0.5) return text;
+  const at = Math.floor(rand() * text.length);
+  return text.slice(0, at) + pick(FRAGMENTS) + text.slice(at);
+}
 
 function generate(rand) {
   const pick = (arr) => arr[Math.floor(rand() * arr.length)];
   const mode = rand();
+  if (mode < 0.002) return flood(rand, pick);
   if (mode < 0.4) {
     // mutate a documented query: delete, duplicate, insert or swap a slice
     let s = pick(rand() < 0.8 ? udm.VALID_QUERIES : udm.BROKEN_QUERIES.map((b) => b.query));
@@ -127,7 +159,9 @@ function generate(rand) {
 }
 
 function checkOne(text, rand) {
-  const c = udm.compileQuery(text, { referenceLists: { list: ['a', '10.0.0.0/8'] } });
+  const c = udm.compileQuery(text, { referenceLists: LISTS });
+  if (c.diagnostics.length > 1001)
+    throw new Error(`${c.diagnostics.length} diagnostics: more than 1,000 and a summary`);
   for (const ev of EVENTS)
     if (typeof c.matches(ev) !== 'boolean') throw new Error('matches() did not return a boolean');
   if (c.aggregate && !Array.isArray(c.aggregate(EVENTS))) throw new Error('aggregate() did not return rows');
@@ -146,8 +180,10 @@ function checkOne(text, rand) {
   udm.hover(a, pos, {});
   udm.signatureHelp(a, pos);
   udm.foldingRanges(a);
-  if (udm.semanticTokens(a).length % 5 !== 0) throw new Error('semantic tokens not in groups of five');
-  udm.formatText(a);
+  const tokens = udm.semanticTokens(a);
+  if (tokens.length % 5 !== 0) throw new Error('semantic tokens not in groups of five');
+  if (tokens.length > 250_000) throw new Error(`${tokens.length / 5} semantic tokens: more than the bound`);
+  udm.format(a, { tabSize: 2, insertSpaces: true });
 }
 
 const started = Date.now();

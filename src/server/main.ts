@@ -221,7 +221,10 @@ connection.onDocumentFormatting((params: DocumentFormattingParams) => {
   if (!u) return [];
   // Say why nothing changes: a Format Document that silently does nothing looks broken.
   const refusal = formatRefusal(u.analysis);
-  if (refusal) void connection.window.showWarningMessage(refusal);
+  // A notification, not showInformationMessage's request: a client without message requests would
+  // answer with an error nobody awaits.
+  if (refusal)
+    void connection.sendNotification('window/showMessage', { type: 3, message: refusal }).catch(() => undefined);
   return format(u.analysis, params.options);
 });
 

@@ -24,7 +24,7 @@ import {
 } from './functions';
 import type { RawDiagnostic } from './parser';
 import type { KnownReferenceLists } from './reference-lists';
-import { findRe2Problem } from './regex';
+import { findRe2Problem, sourceOffsetInLiteral } from './regex';
 import {
   childFields,
   enumHas,
@@ -73,6 +73,8 @@ export interface CheckOptions {
   knownLists?: KnownReferenceLists;
   /** The lists could not be loaded (why): `knownLists` may be out of date, an unknown name is a warning. */
   listsUnavailable?: string;
+  /** The document text, so a problem inside a literal (an RE2 error) points at its place. */
+  text?: string;
 }
 
 /** Documented cap of udmSearch results. */
@@ -411,11 +413,9 @@ class Checker {
             this.report('error', 'Arithmetic needs numbers', side.start, side.end, 'type-mismatch');
         }
         return undefined;
-      case 'regex': {
-        const p = findRe2Problem(op.pattern);
-        if (p) this.report('error', p.message, op.start + 1 + p.index, op.start + 1 + p.index + p.length, 're2');
+      case 'regex':
+        this.checkRegexLiteral(op);
         return undefined;
-      }
       default:
         return undefined;
     }
@@ -953,7 +953,11 @@ class Checker {
         }
       }
     }
-    fn.checkArgs?.(call.args, (message, at, code) => this.report('error', message, at.start, at.end, code));
+    fn.checkArgs?.(
+      call.args,
+      (message, at, code) => this.report('error', message, at.start, at.end, code),
+      this.options.text,
+    );
     return fn.returns;
   }
 
@@ -1403,6 +1407,25 @@ class Checker {
     }
   }
 
+  /** A `/…/` literal must be valid RE2; the error points inside the pattern. */
+  private checkRegexLiteral(op: { pattern: string; start: number; end: number }): void {
+    const p = findRe2Problem(op.pattern);
+    if (!p) return;
+    const literal = this.options.text?.slice(op.start, op.end);
+    const from = literal ? op.start + sourceOffsetInLiteral(literal, p.index) : op.start + 1 + p.index;
+    const to = literal ? op.start + sourceOffsetInLiteral(literal, p.index + p.length) : from + p.length;
+    this.report('error', p.message, from, Math.max(to, from + 1), 're2');
+  }
+
+  /** Literal arguments of a function a condition calls (a re.regex pattern) get the checks they get elsewhere. */
+  private checkConditionCall(call: CallNode): void {
+    findFunction(call.name)?.checkArgs?.(
+      call.args,
+      (message, at, code) => this.report('error', message, at.start, at.end, code),
+      this.options.text,
+    );
+  }
+
   /** condition: tests match:/outcome: variables. */
   private checkCondition(e: Expr, groupNames: Set<string>, outcomeNames: Set<string>): void {
     const variable = (op: Operand | null): void => {
@@ -1429,7 +1452,8 @@ class Checker {
         variable(op.right);
       } else if (op.type === 'call') {
         for (const a of op.args) variable(a);
-      }
+        this.checkConditionCall(op);
+      } else if (op.type === 'regex') this.checkRegexLiteral(op);
     };
     switch (e.type) {
       case 'and':
@@ -1457,6 +1481,7 @@ class Checker {
         return;
       case 'callExpr':
         for (const a of e.call.args) variable(a);
+        this.checkConditionCall(e.call);
         return;
       case 'error':
         return;

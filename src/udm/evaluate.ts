@@ -10,7 +10,7 @@ import {
 } from './ast';
 import { fieldPathOf, type CheckResult, type FieldFacts } from './check';
 import { bytesOfLiteral, cidrMatcher, findFunction, parseCidr, timestampSeconds, toNum, toStr } from './functions';
-import { translateRegex } from './regex';
+import { compileRegex, type UdmRegex } from './regex';
 import { enumName, enumValues, snakeToCamel } from './schema';
 
 type Pred = (v: unknown) => boolean;
@@ -210,7 +210,7 @@ function literalPred(op: CompareOp, right: Operand, nocase: boolean, kind: strin
     case 'bool':
       return boolPred(op, right.value);
     case 'regex': {
-      const { regex } = translateRegex(right.pattern, nocase);
+      const { regex } = compileRegex(right.pattern, nocase);
       if (!regex) return () => false;
       if (op === '!=') return (v) => !regex.test(toStr(v));
       if (op === '=') return (v) => regex.test(toStr(v));
@@ -463,7 +463,7 @@ export class Compiler {
       return (ev) => visit(ev, m);
     }
     if (call.name === 're.regex') {
-      const { regex } = translateRegex(a1.value, false);
+      const { regex } = compileRegex(a1.value, false);
       if (!regex) return () => false;
       return (ev) => visit(ev, (v) => regex.test(toStr(v)));
     }
@@ -548,7 +548,7 @@ export class Compiler {
       const set = new Set(nocase ? list.map((x) => x.toLowerCase()) : list);
       pred = nocase ? (v) => set.has(toStr(v).toLowerCase()) : (v) => set.has(toStr(v));
     } else if (e.mode === 'regex') {
-      const res = list.map((p) => translateRegex(p, nocase).regex).filter((r): r is RegExp => !!r);
+      const res = list.map((p) => compileRegex(p, nocase).regex).filter((r): r is UdmRegex => !!r);
       pred = (v) => {
         const s = toStr(v);
         return res.some((r) => r.test(s));

@@ -4,6 +4,7 @@ import { parse, type ParseResult } from './parser';
 import { planFromQuery } from './stats/ast-plan';
 import { StatsEngine } from './stats/engine';
 import type { KnownReferenceLists } from './reference-lists';
+import type { RawDiagnostic } from './parser';
 import { LineIndex } from './text';
 
 export interface UdmDiagnostic {
@@ -53,7 +54,10 @@ export interface Analysis {
   /** semantic check, computed on first use (completion needs only the parse) */
   readonly check: CheckResult;
   readonly lines: LineIndex;
+  /** at most MAX_DIAGNOSTICS, then one summary ("and N more") */
   readonly diagnostics: UdmDiagnostic[];
+  /** every error, including those beyond the listed ones */
+  readonly errorTotal: number;
   readonly hasErrors: boolean;
 }
 
@@ -62,6 +66,7 @@ class LazyAnalysis implements Analysis {
   readonly lines: LineIndex;
   private checked: CheckResult | undefined;
   private diags: UdmDiagnostic[] | undefined;
+  private errorCount = 0;
 
   constructor(
     readonly text: string,
@@ -74,6 +79,7 @@ class LazyAnalysis implements Analysis {
   get check(): CheckResult {
     const { referenceLists, knownLists, listsUnavailable } = this.options;
     this.checked ??= check(this.parse.query, {
+      text: this.text,
       ...(referenceLists ? { referenceLists } : {}),
       ...(knownLists ? { knownLists } : {}),
       ...(listsUnavailable !== undefined ? { listsUnavailable } : {}),
@@ -84,10 +90,10 @@ class LazyAnalysis implements Analysis {
   get diagnostics(): UdmDiagnostic[] {
     if (!this.diags) {
       const { text, lines } = this;
-      const raw = [...this.parse.diagnostics, ...this.check.diagnostics].sort(
-        (a, b) => a.start - b.start || a.end - b.end,
-      );
-      this.diags = raw.map((d) => {
+      const raw = [...this.parse.diagnostics, ...this.check.diagnostics];
+      this.errorCount = raw.reduce((n, d) => n + (d.severity === 'error' ? 1 : 0), 0);
+      const shown = mostSevereFirst(raw, MAX_DIAGNOSTICS).sort((a, b) => a.start - b.start || a.end - b.end);
+      const toUdm = (d: RawDiagnostic): UdmDiagnostic => {
         const start = Math.max(0, Math.min(d.start, text.length));
         const end = Math.max(start, Math.min(d.end, text.length));
         const out: UdmDiagnostic = {
@@ -100,14 +106,63 @@ class LazyAnalysis implements Analysis {
         if (d.code) out.code = d.code;
         if (d.data !== undefined) out.data = d.data;
         return out;
-      });
+      };
+      this.diags = shown.map(toUdm);
+      if (raw.length > shown.length) this.diags.push(toUdm(summaryOf(raw, shown)));
     }
     return this.diags;
   }
 
-  get hasErrors(): boolean {
-    return this.diagnostics.some((d) => d.severity === 'error');
+  /** Every error of the document, shown or not. */
+  get errorTotal(): number {
+    void this.diagnostics;
+    return this.errorCount;
   }
+
+  get hasErrors(): boolean {
+    return this.errorTotal > 0;
+  }
+}
+
+/**
+ * Diagnostics shown per document. A hostile file (a megabyte of `"`) would otherwise send
+ * hundreds of thousands of them, megabytes of JSON on every keystroke; one summary follows.
+ */
+export const MAX_DIAGNOSTICS = 1000;
+
+const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
+
+/** The `limit` diagnostics to show: errors before warnings before information, each by position. */
+function mostSevereFirst(raw: RawDiagnostic[], limit: number): RawDiagnostic[] {
+  if (raw.length <= limit) return raw.slice();
+  const out: RawDiagnostic[] = [];
+  for (const severity of ['error', 'warning', 'info'] as const) {
+    const some = raw.filter((d) => d.severity === severity).sort((a, b) => a.start - b.start || a.end - b.end);
+    out.push(...some.slice(0, limit - out.length));
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** "…and N more": at the first diagnostic left out, as severe as the worst of them. */
+function summaryOf(raw: RawDiagnostic[], shown: RawDiagnostic[]): RawDiagnostic {
+  const kept = new Set(shown);
+  let first: RawDiagnostic | undefined;
+  let worst: RawDiagnostic['severity'] = 'info';
+  for (const d of raw) {
+    if (kept.has(d)) continue;
+    if (!first || d.start < first.start) first = d;
+    if (SEVERITY_RANK[d.severity] < SEVERITY_RANK[worst]) worst = d.severity;
+  }
+  const hidden = raw.length - shown.length;
+  return {
+    message: `…and ${hidden.toLocaleString('en-US')} more problems in this document (only the first ${MAX_DIAGNOSTICS.toLocaleString('en-US')} are listed); fix those and the rest appear`,
+    severity: worst,
+    start: first?.start ?? 0,
+    end: first?.end ?? 0,
+    code: 'too-many-problems',
+    data: { hidden },
+  };
 }
 
 export function analyze(text: string, options: CompileOptions = {}): Analysis {

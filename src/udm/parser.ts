@@ -568,8 +568,15 @@ class Parser {
 
   private parseArithTail(first: Operand, multiplicative: boolean): Operand {
     let left = first;
+    let operators = 0;
     while (this.arithOpAhead(multiplicative)) {
       if (this.depth > MAX_DEPTH) break;
+      // A chain builds a tree as deep as it is long, and everything after the parser walks it.
+      if (++operators > MAX_DEPTH) {
+        const t = this.peek();
+        this.error(`Arithmetic chains have at most ${MAX_DEPTH} operators in a row`, t.start, t.end, 'too-deep');
+        break;
+      }
       const opTok = this.next();
       this.depth++;
       const right = multiplicative ? this.parsePrimary('right') : this.parseTerm('right');

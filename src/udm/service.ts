@@ -11,7 +11,7 @@ export { KEYWORD_DOCS } from './ide/docs';
 export { complete, type ListsForCompletion } from './ide/completion';
 export { hover } from './ide/hover';
 export { signatureHelp } from './ide/signature-help';
-export { format, formatRefusal, formatText } from './ide/formatting';
+export { format, formatRefusal, formatText, MAX_FORMAT_DEPTH } from './ide/formatting';
 export {
   SEMANTIC_TOKEN_MODIFIERS,
   SEMANTIC_TOKEN_TYPES,

@@ -10,7 +10,8 @@ export class PayloadError extends Error {
 /** Longest query text the bar sends; a UDM search is a few lines, this leaves ample room. */
 export const MAX_QUERY_TEXT = 100_000;
 export const MAX_COMPLETION_ITEMS = 5000;
-export const MAX_DIAGNOSTICS = 1000;
+/** The language service lists at most 1,000 diagnostics and one "…and N more" summary. */
+export const MAX_DIAGNOSTICS = 1001;
 const TRIGGER_SUGGEST = 'editor.action.triggerSuggest';
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -2,7 +2,7 @@
 // checking of lines by content type. Shared by the client, the editor (validation as you type) and
 // the sandbox (the server's verification), so all three agree on what a valid line is.
 import * as ipaddr from 'ipaddr.js';
-import { RE2JS } from 're2js';
+import { findRe2Problem } from '../../udm/regex';
 
 export const REFERENCE_LIST_CONTENT_TYPES = ['CONTENT_TYPE_DEFAULT_STRING', 'REGEX', 'CIDR'] as const;
 export type ReferenceListContentType = (typeof REFERENCE_LIST_CONTENT_TYPES)[number];
@@ -46,20 +46,9 @@ export interface LineError {
 }
 
 function checkRegex(line: string): LineError | undefined {
-  try {
-    RE2JS.compile(line);
-    return undefined;
-  } catch (err) {
-    const text = err instanceof Error ? err.message : String(err);
-    // re2js says "error parsing regexp: <what>: `<fragment>`": point at the fragment when it is found.
-    const m = /`([^`]*)`\s*$/.exec(text);
-    const at = m && m[1] !== '' ? line.indexOf(m[1]) : -1;
-    return {
-      message: `Not a valid RE2 regular expression: ${text.replace(/^error parsing regexp:\s*/, '')}`,
-      start: at >= 0 ? at : 0,
-      end: at >= 0 ? at + m![1].length : line.length,
-    };
-  }
+  // The engine queries run lists with, so a line the editor accepts is a line a search can use.
+  const p = findRe2Problem(line);
+  return p && { message: p.message, start: p.index, end: p.index + p.length };
 }
 
 function checkCidr(line: string): LineError | undefined {

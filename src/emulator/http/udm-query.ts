@@ -17,11 +17,17 @@ export function compileSearchQuery(text: string, store: EventStore): EventMatche
   const referenceLists: Record<string, string[]> = {};
   for (const [name, list] of store.lists) referenceLists[name] = list.lines;
   const compiled = compileQuery(text, { referenceLists });
-  const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    const first = errors[0];
+  // Past 1,000 problems the list ends in a summary; it is no error of its own.
+  const errors = compiled.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'too-many-problems');
+  const cut = compiled.diagnostics.some((d) => d.code === 'too-many-problems');
+  if (errors.length > 0 || compiled.hasErrors) {
+    const first = errors[0] ?? compiled.diagnostics[compiled.diagnostics.length - 1];
     const where = `line ${first.range.start.line + 1}, column ${first.range.start.character + 1}`;
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : '';
+    const more = cut
+      ? ' (and more problems)'
+      : errors.length > 1
+        ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})`
+        : '';
     throw invalidArgument(`Invalid UDM query at ${where}: ${first.message}${more}`, 'query');
   }
   const matcher: EventMatcher = (udm) => compiled.matches(udm);

@@ -143,12 +143,14 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         settings.limit ?? services.connection().settings.search.defaultLimit,
       );
       const client = search.controller.getClient();
-      const stats = compileStatistics(query, { referenceLists: getReferenceLists() ?? {} });
+      const referenceLists = getReferenceLists() ?? {};
+      const stats = compileStatistics(query, { referenceLists });
       if (stats) {
         // The same fetch as the statistics view: one search, the rest only when approved and within
-        // the hourly budget; what stops it early leaves a table marked partial.
+        // the hourly budget; what stops it early leaves a table marked partial. The table computes
+        // in a worker, so a long one never freezes the editor and the cell's Stop ends it.
         const fetched = await fetchForStatistics(client, stats, window, abort.signal);
-        const result = computeTable(stats, fetched);
+        const result = await computeTable(services, query, referenceLists, fetched, abort.signal);
         const kept = keepStatistics(
           {
             ranAt: new Date(started).toISOString(),

@@ -12,6 +12,7 @@ import type { UdmSearchEvent } from '../../core/secops/types';
 import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import { compileStatistics, type CompiledStatistics, type StatsResult } from '../../udm/stats';
+import { computeInWorker } from './compute';
 import { getReferenceLists } from '../language';
 import { FETCH_REST_MAX_EVENTS, queryTitle, searchHooks, type SearchController } from '../search/controller';
 import type { Services } from '../services';
@@ -62,12 +63,26 @@ export async function fetchForStatistics(
   });
 }
 
-/** The table over fetched events, with time buckets in the editor's time zone. */
-export function computeTable(compiled: CompiledStatistics, fetched: FetchedEvents): StatsResult {
-  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return compiled.engine.run(
-    fetched.events.map((e) => e.udm),
-    { timeZone },
+/**
+ * The table over fetched events, with time buckets in the editor's time zone. It computes in a
+ * worker thread (dist/stats-worker.js) so the editor keeps answering, and stops on `signal` or
+ * after STATS_TIME_LIMIT_MS.
+ */
+export function computeTable(
+  services: Pick<Services, 'extensionUri'>,
+  query: string,
+  referenceLists: Record<string, string[]>,
+  fetched: FetchedEvents,
+  signal: AbortSignal,
+): Promise<StatsResult> {
+  return computeInWorker(
+    {
+      query,
+      referenceLists,
+      events: fetched.events.map((e) => e.udm),
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    },
+    { workerFile: vscode.Uri.joinPath(services.extensionUri, 'dist', 'stats-worker.js').fsPath, signal },
   );
 }
 
@@ -94,7 +109,8 @@ export class StatisticsFeature implements vscode.Disposable {
 
   /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
   async run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean> {
-    const compiled = compileStatistics(query, { referenceLists: getReferenceLists() ?? {} });
+    const referenceLists = getReferenceLists() ?? {};
+    const compiled = compileStatistics(query, { referenceLists });
     if (!compiled) return false;
     this.controller = controller;
     const client = controller.getClient();
@@ -110,14 +126,17 @@ export class StatisticsFeature implements vscode.Disposable {
       message: `Searching ${window.start} – ${window.end} for the events to compute over…`,
     });
     let fetched: Awaited<ReturnType<typeof fetchStatisticsEvents>>;
+    let result: StatsResult;
+    let started = 0;
     try {
-      fetched = await vscode.window.withProgress(
+      // One notification and one Stop for the search and the computing after it.
+      [fetched, result] = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Statistical search', cancellable: true },
         async (progress, token) => {
           const sub = token.onCancellationRequested(() => abort.abort());
           try {
             progress.report({ message: 'searching for the events…' });
-            return await fetchForStatistics(client, compiled, window, abort.signal, {
+            const events = await fetchForStatistics(client, compiled, window, abort.signal, {
               onProgress: (p) => {
                 panel.post({ type: 'progress', ...p });
                 progress.report({
@@ -125,6 +144,9 @@ export class StatisticsFeature implements vscode.Disposable {
                 });
               },
             });
+            progress.report({ message: `computing the table over ${count(events.events.length)} events…` });
+            started = performance.now();
+            return [events, await computeTable(this.services, query, referenceLists, events, abort.signal)] as const;
           } finally {
             sub.dispose();
           }
@@ -139,8 +161,6 @@ export class StatisticsFeature implements vscode.Disposable {
       if (this.fetching === abort) this.fetching = undefined;
     }
 
-    const started = performance.now();
-    const result = computeTable(compiled, fetched);
     log.info(
       `computed ${result.rows.length} rows over ${fetched.events.length} events (${fetched.searches} searches) in ${(performance.now() - started).toFixed(0)} ms${fetched.partial ? `; partial: ${fetched.partial}` : ''}`,
     );

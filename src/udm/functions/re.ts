@@ -1,23 +1,23 @@
-// re: regular expressions in RE2 syntax (translated to JavaScript by ../regex.ts).
-import { findRe2Problem, translateRegex } from '../regex';
+// re: regular expressions in RE2 syntax, run by the RE2 engine of ../regex.ts (linear time).
+import { compileRegex, findRe2Problem, sourceOffsetInLiteral, type UdmRegex } from '../regex';
 import { defineFamily, param, type ArgCheck } from './types';
 import { toStr } from './values';
 
-function regexOf(pattern: unknown): RegExp | undefined {
-  return translateRegex(toStr(pattern), false).regex;
+function regexOf(pattern: unknown): UdmRegex | undefined {
+  return compileRegex(toStr(pattern)).regex;
 }
 
-function regexFor(pattern: unknown, global = false): RegExp | undefined {
-  const r = regexOf(pattern);
-  return r && global ? new RegExp(r.source, `${r.flags.replace('g', '')}g`) : r;
-}
-
-/** A pattern written as a string literal must be valid RE2. */
-const checkPatternArg: ArgCheck = (args, report) => {
+/** A pattern written as a string literal must be valid RE2; the error points inside the pattern. */
+const checkPatternArg: ArgCheck = (args, report, source) => {
   const pat = args[1];
   if (pat?.type !== 'string') return;
   const p = findRe2Problem(pat.value);
-  if (p) report(p.message, pat, 're2');
+  if (!p) return;
+  const literal = source?.slice(pat.start, pat.end);
+  if (!literal) return report(p.message, pat, 're2');
+  const start = pat.start + sourceOffsetInLiteral(literal, p.index);
+  const end = pat.start + sourceOffsetInLiteral(literal, p.index + p.length);
+  report(p.message, { start, end: Math.max(end, start + 1) }, 're2');
 };
 
 /** Capturing groups of an RE2 pattern: `(`, `(?P<name>` and `(?<name>`, outside classes and escapes. */
@@ -49,8 +49,8 @@ export function captureGroups(pattern: string): number {
 }
 
 /** re.capture returns one group: a pattern with two or more is a compile error. */
-const checkCaptureArg: ArgCheck = (args, report) => {
-  checkPatternArg(args, report);
+const checkCaptureArg: ArgCheck = (args, report, source) => {
+  checkPatternArg(args, report, source);
   const pat = args[1];
   if (pat?.type !== 'string') return;
   const groups = captureGroups(pat.value);
@@ -71,10 +71,7 @@ export const RE = defineFamily('re', [
     example: '"google.com" = re.capture($e.network.email.from , "@(.*)")',
     notes: 'At most one capture group; two or more is a compiler error.',
     checkArgs: checkCaptureArg,
-    evaluate: ([text, pattern]) => {
-      const m = regexOf(pattern)?.exec(toStr(text));
-      return m ? (m[1] ?? m[0]) : '';
-    },
+    evaluate: ([text, pattern]) => regexOf(pattern)?.capture(toStr(text)) ?? '',
   },
   {
     name: 're.capture_all',
@@ -84,11 +81,8 @@ export const RE = defineFamily('re', [
     example:
       '$path_component_5 = arrays.index_to_str(re.capture_all(principal.process.command_line, `[s=\'"]([^\'"=s]*.conf)`), 4)',
     notes: 'The documented search sample also needs arrays.index_to_str and backquoted strings.',
-    evaluate: ([text, pattern]) => {
-      const r = regexFor(pattern, true);
-      if (!r) return [];
-      return [...toStr(text).matchAll(r)].map((m) => m[1] ?? m[0]);
-    },
+    checkArgs: checkPatternArg,
+    evaluate: ([text, pattern]) => regexOf(pattern)?.captureAll(toStr(text)) ?? [],
   },
   {
     name: 're.regex',
@@ -107,15 +101,6 @@ export const RE = defineFamily('re', [
     where: 'Search, Rules',
     example: '"email@google.org" = re.replace($e.network.email.from, "com", "org")',
     checkArgs: checkPatternArg,
-    evaluate: ([text, pattern, repl]) => {
-      const r = regexFor(pattern, true);
-      if (!r) return toStr(text);
-      return toStr(text).replace(
-        r,
-        toStr(repl)
-          .replace(/\$/g, '$$$$')
-          .replace(/\\(\d)/g, '$$$1'),
-      );
-    },
+    evaluate: ([text, pattern, repl]) => regexOf(pattern)?.replaceAll(toStr(text), toStr(repl)) ?? toStr(text),
   },
 ]);

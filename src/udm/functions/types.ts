@@ -31,8 +31,11 @@ export type Evaluator = (args: unknown[]) => unknown;
 /** Reports an error on an argument (a string that is no CIDR range, a pattern RE2 refuses...). */
 export type ArgReport = (message: string, at: { start: number; end: number }, code: string) => void;
 
-/** Checks of the arguments beyond their types; the checker runs it after arity and type checks. */
-export type ArgCheck = (args: readonly Operand[], report: ArgReport) => void;
+/**
+ * Checks of the arguments beyond their types; the checker runs it after arity and type checks.
+ * `source` is the document text when known, to point inside a literal.
+ */
+export type ArgCheck = (args: readonly Operand[], report: ArgReport, source?: string) => void;
 
 export interface SpecParam {
   readonly name: string;

@@ -21,15 +21,30 @@ export function format(a: Analysis, options: { tabSize: number; insertSpaces: bo
 }
 
 /**
+ * Deepest nesting of parentheses the formatter lays out: the parser refuses deeper queries
+ * (MAX_DEPTH), and each level of a too-long line is one more pass over it.
+ */
+export const MAX_FORMAT_DEPTH = 200;
+
+/**
  * Why format() leaves the document alone, for the editor to say so (a Format Document that does
- * nothing silently looks broken): the first lexical error with its line, or undefined when the
- * document can be formatted.
+ * nothing silently looks broken): the first lexical error with its line, or nesting deeper than
+ * MAX_FORMAT_DEPTH; undefined when the document can be formatted.
  */
 export function formatRefusal(a: Analysis): string | undefined {
   const bad = a.parse.tokens.find((t) => t.error && t.kind !== 'op') ?? a.parse.comments.find((c) => c.error);
-  if (!bad) return undefined;
-  const line = a.lines.position(bad.start).line + 1;
-  return `Not formatted: line ${line} has ${JSON.stringify(a.text.slice(bad.start, Math.min(bad.end, bad.start + 40)))} (${bad.error}); fix it and format again`;
+  if (bad) {
+    const line = a.lines.position(bad.start).line + 1;
+    return `Not formatted: line ${line} has ${JSON.stringify(a.text.slice(bad.start, Math.min(bad.end, bad.start + 40)))} (${bad.error}); fix it and format again`;
+  }
+  let depth = 0;
+  let deepest = 0;
+  for (const t of a.parse.tokens) {
+    if (t.kind === 'lparen' || t.kind === 'lbracket') deepest = Math.max(deepest, ++depth);
+    else if ((t.kind === 'rparen' || t.kind === 'rbracket') && depth > 0) depth--;
+  }
+  if (deepest <= MAX_FORMAT_DEPTH) return undefined;
+  return `Not formatted: parentheses are nested ${deepest.toLocaleString('en-US')} deep, and UDM queries are formatted up to ${MAX_FORMAT_DEPTH} levels.`;
 }
 
 /** Lines longer than this (indentation included) are laid out one condition per line. */
@@ -171,12 +186,22 @@ function splitConditions(line: Token[]): Token[][] {
   const depth: number[] = [];
   const inCall: boolean[] = [];
   const stack: boolean[] = []; // true: group, false: call
+  let groups = 0;
+  let calls = 0;
   for (let i = 0; i < line.length; i++) {
     const t = line[i];
-    if (t.kind === 'rparen') stack.pop();
-    depth.push(stack.filter((g) => g).length);
-    inCall.push(stack.includes(false));
-    if (t.kind === 'lparen') stack.push(isGroupOpen(line, i));
+    if (t.kind === 'rparen' && stack.length) {
+      if (stack.pop()) groups--;
+      else calls--;
+    }
+    depth.push(groups);
+    inCall.push(calls > 0);
+    if (t.kind === 'lparen') {
+      const group = isGroupOpen(line, i);
+      stack.push(group);
+      if (group) groups++;
+      else calls++;
+    }
   }
   const cuts: number[] = [];
   for (let i = 1; i < line.length; i++) if (isLogical(line, i) && depth[i] === 0 && !inCall[i]) cuts.push(i);

@@ -128,6 +128,12 @@ function callAhead(tokens: Token[], i: number): boolean {
   return tokens[k]?.kind === 'lparen';
 }
 
+/**
+ * Tokens classified per document. Past it the TextMate grammar still colours the text; a
+ * megabyte of hostile input would otherwise answer with millions of numbers on every edit.
+ */
+export const MAX_SEMANTIC_TOKENS = 50_000;
+
 /** LSP relative encoding; tokens spanning lines (block comments) are split per line. */
 export function semanticTokens(a: Analysis): number[] {
   const data: number[] = [];
@@ -140,6 +146,7 @@ export function semanticTokens(a: Analysis): number[] {
     lastChar = char;
   };
   for (const t of classify(a)) {
+    if (data.length >= MAX_SEMANTIC_TOKENS * 5) break;
     const typeIndex = SEMANTIC_TOKEN_TYPES.indexOf(t.type);
     const s = a.lines.position(t.start);
     const e = a.lines.position(t.end);

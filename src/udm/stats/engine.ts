@@ -5,6 +5,7 @@
 import type { ArithNode, CompareOp, Expr, Operand } from '../ast';
 import type { Compiler } from '../evaluate';
 import { findFunction, groupFunctionOf, timestampSeconds, toStr } from '../functions';
+import { compileRegex } from '../regex';
 import { createAccumulator, distinctKey, numericValue, type Accumulator } from '../functions/aggregates';
 import { BucketNumbers, ZoneOffsets } from './buckets';
 import {
@@ -768,13 +769,8 @@ function compileCondition(e: Expr, column: (name: string) => number, warnings: s
       const op = e.op;
       const nocase = !!e.nocase;
       if (e.right.type === 'regex') {
-        const pattern = e.right.pattern;
-        let re: RegExp | undefined;
-        try {
-          re = new RegExp(pattern, nocase ? 'i' : '');
-        } catch {
-          re = undefined;
-        }
+        const { regex: re, problem } = compileRegex(e.right.pattern, nocase);
+        if (problem) warnings.push(`condition: /${e.right.pattern}/ matches nothing: ${problem.message}`);
         return (row) => {
           const hit = !!re && re.test(toStr(left(row)));
           return op === '!=' ? !hit : op === '=' ? hit : false;

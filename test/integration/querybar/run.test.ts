@@ -8,6 +8,7 @@ import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import { decodeCells } from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
+import { statsWorkerRoot } from '../../reliability/stats-worker-host';
 import type * as FeaturesServicesModule from '../../../src/features/services';
 import type * as SearchControllerModule from '../../../src/features/search/controller';
 import type * as StatisticsModule from '../../../src/features/statistics';
@@ -168,7 +169,11 @@ describe('query bar: Run, completion and validation through the search controlle
   it('a statistical query run from the query bar opens the statistics view and goes into the query history', async () => {
     const { StatisticsFeature } = require('../../../src/features/statistics') as typeof StatisticsModule;
     const { searchHooks } = require('../../../src/features/search/controller') as typeof SearchControllerModule;
-    const feature = new StatisticsFeature(controller.services);
+    // The table computes in the statistics worker, which the extension finds under its own folder.
+    const services = Object.create(controller.services, {
+      extensionUri: { value: vscode.Uri.file(statsWorkerRoot()) },
+    });
+    const feature = new StatisticsFeature(services);
     searchHooks.statistics = (c, q, w) => feature.run(c, q, w);
     const history: Array<{ query: string; events: number }> = [];
     const sub = controller.onDidRunQuery((e: { query: string; events: number }) => history.push(e));

@@ -114,4 +114,16 @@ describe('query bar: extension-side answers', () => {
     assert.equal(isQueryBarRequest({ type: 'runQuery', query: 'x' }), false);
     assert.equal(isQueryBarRequest({ type: 'ready' }), false);
   });
+  it('a flood of problems reaches the page as 1,000 diagnostics and the "…and N more" summary', () => {
+    const answer = answerQueryBar({ type: 'querybar.validate', id: 9, text: '"'.repeat(20_000) });
+    assert.equal(answer.type, 'querybar.diagnostics');
+    if (answer.type !== 'querybar.diagnostics') return;
+    assert.equal(answer.diagnostics.length, 1001);
+    const last = answer.diagnostics[1000];
+    assert.equal(last.code, 'too-many-problems');
+    assert.match(messageText(last.message), /^…and 9,000 more problems/);
+    // the page's own check takes all of them (it keeps the fields a marker shows)
+    const arrived = parseToWebview(JSON.parse(JSON.stringify(answer)));
+    assert.equal(arrived.type === 'querybar.diagnostics' && arrived.diagnostics.length, 1001);
+  });
 });
