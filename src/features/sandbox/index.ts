@@ -7,10 +7,16 @@ import { checkCredentialsFile, CredentialsError, isLoopbackEndpoint } from '../.
 import { registerCommand } from '../../platform/commands';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
+import { pickProject } from './project-picker';
 
 const log = getLogger('sandbox');
 export const SANDBOX_PROJECT = 'cloudbench-demo';
-const ENDPOINT_KEYS = ['endpoints.models', 'endpoints.apiKeys', 'endpoints.secops'] as const;
+const ENDPOINT_KEYS = [
+  'endpoints.models',
+  'endpoints.apiKeys',
+  'endpoints.secops',
+  'endpoints.resourceManager',
+] as const;
 const SAVED_STATE = 'cloudbench.sandbox.savedSettings';
 
 interface ReadyLine {
@@ -102,6 +108,7 @@ async function pointSettingsAtSandbox(context: vscode.ExtensionContext, ready: R
   await config.update('endpoints.models', ready.grpc, vscode.ConfigurationTarget.Global);
   await config.update('endpoints.apiKeys', ready.http, vscode.ConfigurationTarget.Global);
   await config.update('endpoints.secops', ready.http, vscode.ConfigurationTarget.Global);
+  await config.update('endpoints.resourceManager', ready.http, vscode.ConfigurationTarget.Global);
   await config.update('project', SANDBOX_PROJECT, vscode.ConfigurationTarget.Global);
 }
 
@@ -171,23 +178,7 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
     void vscode.window.showInformationMessage('The local sandbox stopped; your previous endpoint settings are back.');
   });
 
-  registerCommand(context, 'cloudbench.selectProject', async () => {
-    const current = services.connection().project ?? '';
-    const project = await vscode.window.showInputBox({
-      title: 'Google Cloud project',
-      prompt: 'Project ID or number whose models and API keys Cloudbench shows',
-      value: current || (services.connection().sandbox ? SANDBOX_PROJECT : ''),
-      ignoreFocusOut: true,
-      validateInput: (v) =>
-        /^([a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,20})$/.test(v.trim())
-          ? undefined
-          : 'A project ID has 6-30 lower-case letters, digits or hyphens and starts with a letter; a project number has only digits.',
-    });
-    if (project === undefined) return;
-    await vscode.workspace
-      .getConfiguration('cloudbench')
-      .update('project', project.trim(), vscode.ConfigurationTarget.Global);
-  });
+  registerCommand(context, 'cloudbench.selectProject', () => pickProject(context, services));
 
   registerCommand(context, 'cloudbench.chooseCredentialsFile', async () => {
     const picked = await vscode.window.showOpenDialog({

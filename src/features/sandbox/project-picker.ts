@@ -1,0 +1,232 @@
+// Select Project…: the projects the credentials can see (Cloud Resource Manager projects.search,
+// page by page while the picker is open), recently used ones first, filtered as the user types by
+// display name, ID or number. A typed ID or number the list does not show is checked with
+// projects.get before it is used, so a typo never becomes the project every view calls.
+import * as vscode from 'vscode';
+import { GoogleApiError, describeError } from '../../core/google/errors';
+import {
+  PROJECT_ID_OR_NUMBER,
+  ResourceManagerClient,
+  projectNumber,
+  type Project,
+} from '../../core/resourcemanager/client';
+import { getLogger } from '../../platform/log';
+import type { Services } from '../services';
+
+const log = getLogger('projects');
+const RECENT_STATE = 'cloudbench.recentProjects';
+const RECENT_LIMIT = 8;
+const PAGE_SIZE = 100;
+/** Bound on the pages read for one picker: past it the user types an ID or a filter instead. */
+const MAX_PAGES = 20;
+
+/** What the picker remembers of a project the user chose (no secrets: names only). */
+interface RecentProject {
+  projectId: string;
+  number?: string;
+  displayName?: string;
+}
+
+type PickItem = vscode.QuickPickItem & {
+  project?: RecentProject;
+  typed?: string;
+  /** A typed project whose check could not run; a second Enter uses it unchecked. */
+  unchecked?: boolean;
+};
+
+export function resourceManagerClient(services: Services): ResourceManagerClient {
+  const connection = services.connection();
+  const target = connection.restEndpoint('resourcemanager');
+  return new ResourceManagerClient({
+    baseUrl: target.baseUrl,
+    tokens: connection.cloudTokens(target.baseUrl),
+    ...(target.certSource ? { clientCert: target.certSource } : {}),
+    retry: connection.settings.retry,
+    timeoutMs: connection.settings.timeoutMs,
+  });
+}
+
+function toRecent(project: Project): RecentProject {
+  return {
+    projectId: project.projectId,
+    number: projectNumber(project),
+    ...(project.displayName ? { displayName: project.displayName } : {}),
+  };
+}
+
+function itemFor(project: RecentProject, current: string | undefined): PickItem {
+  const isCurrent = current !== undefined && (current === project.projectId || current === project.number);
+  return {
+    label: project.displayName || project.projectId,
+    description: isCurrent ? `${project.projectId} · current project` : project.projectId,
+    ...(project.number ? { detail: `Project number ${project.number}` } : {}),
+    project,
+  };
+}
+
+function matchesTyped(project: RecentProject, typed: string): boolean {
+  return project.projectId === typed || project.number === typed;
+}
+
+/** Why a typed project cannot be used, in the user's words, or undefined when it could not be checked. */
+function refusal(typed: string, err: unknown): string | undefined {
+  if (err instanceof GoogleApiError && (err.status === 'PERMISSION_DENIED' || err.status === 'NOT_FOUND'))
+    return `Project "${typed}" does not exist, or these credentials cannot see it (${err.status}).`;
+  return undefined;
+}
+
+export async function pickProject(context: vscode.ExtensionContext, services: Services): Promise<void> {
+  const current = services.connection().project;
+  const recents = context.globalState.get<RecentProject[]>(RECENT_STATE, []).filter((r) => !!r?.projectId);
+  const listed = new Map<string, RecentProject>();
+  let listError: string | undefined;
+  let loading = true;
+  let typedItem: PickItem | undefined;
+
+  const client = resourceManagerClient(services);
+  const picker = vscode.window.createQuickPick<PickItem>();
+  picker.title = 'Select Google Cloud Project';
+  picker.placeholder = 'Filter by name, ID or number, or type a project ID or number';
+  picker.matchOnDescription = true;
+  picker.matchOnDetail = true;
+  picker.ignoreFocusOut = true;
+  picker.busy = true;
+
+  const render = (): void => {
+    const items: PickItem[] = [];
+    if (typedItem) items.push(typedItem);
+    const recentIds = new Set<string>();
+    const recentItems = recents.map((r) => {
+      recentIds.add(r.projectId);
+      return itemFor(listed.get(r.projectId) ?? r, current);
+    });
+    if (recentItems.length > 0) items.push({ label: 'Recently used', kind: vscode.QuickPickItemKind.Separator });
+    items.push(...recentItems);
+    const others = [...listed.values()].filter((p) => !recentIds.has(p.projectId));
+    if (others.length > 0 || loading || listError)
+      items.push({
+        label: loading ? 'Projects you can see (loading…)' : 'Projects you can see',
+        kind: vscode.QuickPickItemKind.Separator,
+      });
+    items.push(...others.map((p) => itemFor(p, current)));
+    if (listError)
+      items.push({
+        label: '$(warning) The project list could not be loaded',
+        detail: `${listError} Type a project ID or number instead.`,
+        alwaysShow: true,
+      });
+    const active = picker.activeItems[0];
+    picker.items = items;
+    // Keep the user's place while pages arrive.
+    const again =
+      active && items.find((i) => i.project?.projectId === active.project?.projectId && i.typed === active.typed);
+    if (again) picker.activeItems = [again];
+  };
+
+  const updateTyped = (value: string): void => {
+    const typed = value.trim();
+    const known = [...recents, ...listed.values()].some((p) => matchesTyped(p, typed));
+    typedItem =
+      PROJECT_ID_OR_NUMBER.test(typed) && !known
+        ? {
+            label: `$(arrow-right) Use project "${typed}"`,
+            description: /^\d+$/.test(typed) ? 'project number' : 'project ID',
+            detail: 'Checks that the project exists and that these credentials can see it.',
+            alwaysShow: true,
+            typed,
+          }
+        : undefined;
+    render();
+  };
+
+  const abort = new AbortController();
+  const load = async (): Promise<void> => {
+    let token: string | undefined;
+    let pages = 0;
+    try {
+      do {
+        // Only live projects can hold models and keys; ones pending deletion are left out.
+        const page = await client.searchProjects({
+          query: 'state:ACTIVE',
+          pageSize: PAGE_SIZE,
+          ...(token ? { pageToken: token } : {}),
+          signal: abort.signal,
+        });
+        for (const p of page.items)
+          if (p.state === undefined || p.state === 'ACTIVE') listed.set(p.projectId, toRecent(p));
+        token = page.nextPageToken;
+        pages += 1;
+        updateTyped(picker.value);
+      } while (token && pages < MAX_PAGES);
+      if (token) log.info(`project list stopped after ${pages} pages; type a filter or an ID to find others`);
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      log.warn(`projects.search failed: ${describeError(err)}`);
+      listError = describeError(err);
+    } finally {
+      loading = false;
+      picker.busy = false;
+      if (!abort.signal.aborted) render();
+    }
+  };
+
+  const use = async (project: RecentProject): Promise<void> => {
+    const next = [project, ...recents.filter((r) => r.projectId !== project.projectId)].slice(0, RECENT_LIMIT);
+    await context.globalState.update(RECENT_STATE, next);
+    await vscode.workspace
+      .getConfiguration('cloudbench')
+      .update('project', project.projectId, vscode.ConfigurationTarget.Global);
+  };
+
+  const listeners: vscode.Disposable[] = [];
+  const accepted = new Promise<RecentProject | undefined>((resolve) => {
+    listeners.push(picker.onDidHide(() => resolve(undefined)));
+    listeners.push(picker.onDidChangeValue(updateTyped));
+    const onAccept = async (): Promise<void> => {
+      const item = picker.selectedItems[0] ?? picker.activeItems[0];
+      if (!item) return;
+      if (item.project) {
+        resolve(item.project);
+        return;
+      }
+      if (!item.typed) return;
+      if (item.unchecked) {
+        resolve({ projectId: item.typed });
+        return;
+      }
+      picker.busy = true;
+      picker.enabled = false;
+      try {
+        const found = await client.getProject(item.typed, { signal: abort.signal });
+        resolve(toRecent(found));
+      } catch (err) {
+        const refused = refusal(item.typed, err);
+        typedItem = refused
+          ? { ...item, label: `$(error) ${item.typed}`, detail: refused }
+          : {
+              ...item,
+              unchecked: true,
+              detail: `Could not check the project: ${describeError(err)} Press Enter again to use it anyway.`,
+            };
+        if (refused) delete typedItem.typed;
+        render();
+      } finally {
+        picker.busy = loading;
+        picker.enabled = true;
+      }
+    };
+    listeners.push(picker.onDidAccept(() => void onAccept()));
+  });
+
+  render();
+  picker.show();
+  void load();
+  try {
+    const chosen = await accepted;
+    if (chosen) await use(chosen);
+  } finally {
+    abort.abort();
+    for (const l of listeners) l.dispose();
+    picker.dispose();
+  }
+}
