@@ -120,16 +120,17 @@ describe('reliability: the metrics panel confusion matrix (headless Chromium)', 
   /** Every count cell of one table, with the headers a screen reader announces for it. */
   const cells = (tableId: string): Promise<Cell[]> =>
     page.evaluate((id) => {
-      const table = document.getElementById(id) as HTMLTableElement;
-      const heads = [...table.tHead!.rows[0]!.cells].map((c) => c.textContent ?? '');
-      return [...table.tBodies[0]!.rows].flatMap((row) =>
+      const w = browser$();
+      const table = w.document.getElementById(id);
+      const heads: string[] = [...table.tHead.rows[0].cells].map((c: any) => c.textContent ?? '');
+      return [...table.tBodies[0].rows].flatMap((row: any) =>
         [...row.cells]
-          .filter((c) => c.classList.contains('cell'))
-          .map((c) => ({
+          .filter((c: any) => c.classList.contains('cell'))
+          .map((c: any) => ({
             text: c.textContent ?? '',
-            headers: [row.cells[0]!.textContent ?? '', heads[c.cellIndex] ?? ''],
-            background: getComputedStyle(c).backgroundColor,
-            color: getComputedStyle(c).color,
+            headers: [row.cells[0].textContent ?? '', heads[c.cellIndex] ?? ''],
+            background: w.getComputedStyle(c).backgroundColor,
+            color: w.getComputedStyle(c).color,
           })),
       );
     }, tableId);
@@ -140,9 +141,9 @@ describe('reliability: the metrics panel confusion matrix (headless Chromium)', 
       c
         .map((v) => v / 255)
         .map((s) => (s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4))
-        .reduce((acc, s, i) => acc + s * [0.2126, 0.7152, 0.0722][i]!, 0);
+        .reduce((acc, s, i) => acc + s * [0.2126, 0.7152, 0.0722][i], 0);
     const [x, y] = [lum(parse(a)), lum(parse(b))].sort((p, q) => q - p);
-    return (x! + 0.05) / (y! + 0.05);
+    return (x + 0.05) / (y + 0.05);
   };
 
   for (const [name, themeCss] of [
@@ -187,11 +188,11 @@ describe('reliability: the metrics panel confusion matrix (headless Chromium)', 
     const diff = await cells('matrix-difference');
     assert.equal(a.length, 9);
     assert.equal(b.length, 9);
-    assert.match(b[0]!.text, /^90\s*90\.0%/);
+    assert.match(b[0].text, /^90\s*90\.0%/);
     // cat→cat: 90 − 80 = +10 items; 90.0% − 80.0% = +10.0 percentage points.
-    assert.match(diff[0]!.text, /^\+10\s*\+10\.0 pp$/);
+    assert.match(diff[0].text, /^\+10\s*\+10\.0 pp$/);
     // cat→dog: 8 − 15 = −7.
-    assert.match(diff[1]!.text, /^−7\s*−7\.0 pp$/);
+    assert.match(diff[1].text, /^−7\s*−7\.0 pp$/);
     const [boxA, boxB] = await Promise.all([
       page.locator('#matrix-subject').boundingBox(),
       page.locator('#matrix-compare').boundingBox(),

@@ -30,6 +30,7 @@ import {
   modelDescription,
   modelLabel,
   modelTooltip,
+  type VersionDeployment,
   describeModelFilter,
   modelMatches,
   parseModelFilter,
@@ -239,15 +240,30 @@ export interface LocationDeployments {
   models: Set<string>;
   /** Endpoint resource name → display name. */
   endpointNames: Map<string, string>;
+  /** Model resource name (without version) → where each of its versions serves. */
+  byModel: Map<string, VersionDeployment[]>;
 }
 
 /** The deployments of a location; empty if the endpoints cannot be listed. */
 async function locationDeployments(client: ModelRegistryClient, location: string): Promise<LocationDeployments> {
-  const found: LocationDeployments = { models: new Set(), endpointNames: new Map() };
+  const found: LocationDeployments = { models: new Set(), endpointNames: new Map(), byModel: new Map() };
   try {
     for await (const endpoint of client.listEndpoints(location)) {
       if (endpoint.name && endpoint.displayName) found.endpointNames.set(endpoint.name, endpoint.displayName);
-      for (const d of endpoint.deployedModels ?? []) if (d.model) found.models.add(splitVersion(d.model).model);
+      for (const d of endpoint.deployedModels ?? []) {
+        if (!d.model) continue;
+        const { model, version } = splitVersion(d.model);
+        found.models.add(model);
+        if (!endpoint.name) continue;
+        const versionId = d.modelVersionId || version;
+        const list = found.byModel.get(model) ?? [];
+        list.push({
+          endpoint: endpoint.name,
+          ...(versionId ? { versionId } : {}),
+          ...(d.id ? { deployedModelId: d.id } : {}),
+        });
+        found.byModel.set(model, list);
+      }
     }
   } catch {
     // The marking is a convenience: without endpoint access the tree still lists every model.
@@ -371,8 +387,9 @@ export class ModelNode extends PagedParent {
     const anyVersionDeployed = deployments?.models.has(this.resourceName) ?? false;
     this.id = `model:${this.resourceName}`;
     this.contextValue = modelContextValue(model);
-    this.description = modelDescription(model, anyVersionDeployed);
-    this.tooltip = modelTooltip(model);
+    const serving = deployments?.byModel.get(this.resourceName);
+    this.description = modelDescription(model, serving, deployments?.endpointNames);
+    this.tooltip = modelTooltip(model, serving, deployments?.endpointNames);
     this.iconPath = new vscode.ThemeIcon(
       anyVersionDeployed || (model.deployedModels ?? []).length ? 'rocket' : 'symbol-class',
     );
@@ -404,7 +421,7 @@ export class VersionNode extends PagedParent {
     this.resourceName = versionName(version);
     this.id = `version:${this.resourceName}`;
     this.contextValue = versionContextValue(version);
-    this.description = versionDescription(version);
+    this.description = versionDescription(version, endpointNames);
     this.tooltip = versionTooltip(version, endpointNames);
     this.iconPath = new vscode.ThemeIcon(
       isDefaultVersion(version) ? 'star-full' : (version.deployedModels ?? []).length ? 'rocket' : 'versions',

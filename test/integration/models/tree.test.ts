@@ -119,7 +119,12 @@ describe('models tree against the demo sandbox', function () {
     );
     const churn = models.find((m) => m.resourceName.endsWith('/models/churn-predictor'));
     assert.ok(churn, 'churn-predictor listed');
-    assert.match(String(churn.description), /deployed/);
+    // The row and the hover agree: the version that serves, and the endpoint by its display name.
+    assert.match(String(churn.description), /deployed on churn-online/);
+    assert.match(
+      churn.tooltip as string,
+      /^Deployed:\n {2}• version 3 on churn-online \(endpoint \d+\), deployed model \d+$/m,
+    );
     const undeployed = models.filter((m) => !/deployed/.test(String(m.description)));
     assert.ok(undeployed.length > 0, 'models without deployments are not marked');
   });
@@ -180,7 +185,7 @@ describe('models tree against the demo sandbox', function () {
         );
         assert.ok(versions.length >= 1);
         assert.equal(
-          versions.filter((v) => /★ default/.test(String(v.description))).length,
+          versions.filter((v) => /@default/.test(String(v.description))).length,
           1,
           'exactly one default version marked',
         );
