@@ -15,6 +15,7 @@ import { PagedList } from '../../core/paging';
 import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../core/models/metrics';
 import { describeError, GoogleApiError } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
+import { wrapText } from '../../platform/wrap';
 import { requirementOf } from '../../core/google/method-requirements';
 import {
   annotationLabel,
@@ -87,11 +88,25 @@ export class MessageNode extends ModelsNode {
   }
 }
 
+/** One line of an explanation too long for its row, under the row it explains. */
+export class DetailLineNode extends ModelsNode {
+  readonly resourceName = undefined;
+  constructor(line: string) {
+    super(line, vscode.TreeItemCollapsibleState.None);
+    this.contextValue = 'message.detail';
+    this.tooltip = line;
+  }
+}
+
 export class ErrorNode extends MessageNode {
   /** The fix the message suggests; the row's button and click run it. */
   readonly fix: Fix;
+  /** The whole explanation, which the row cuts off: its lines are the row's children. */
+  readonly fullText: string;
   constructor(what: string, err: unknown) {
     super(`Could not load ${what}`, 'error', describeError(err));
+    this.fullText = describeError(err);
+    this.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     // A refusal names what is missing right in the row, not only in its tooltip.
     const requirement = err instanceof GoogleApiError ? requirementOf(err.options.method) : undefined;
     this.description =
@@ -103,6 +118,16 @@ export class ErrorNode extends MessageNode {
     this.contextValue = 'error.fix';
     this.fix = treeRowFix(err);
     this.command = { command: 'cloudbench.runFix', title: this.fix.label, arguments: [this] };
+  }
+
+  override getChildren(): Promise<ModelsNode[]> {
+    return Promise.resolve(
+      wrapText(this.fullText).map((line) => {
+        const node = new DetailLineNode(line);
+        node.parent = this;
+        return node;
+      }),
+    );
   }
 }
 
