@@ -51,6 +51,24 @@ export function versionContextValue(model: Model): string {
   return isExportable(model) ? 'modelVersion.exportable' : 'modelVersion';
 }
 
+/**
+ * A model named so it cannot be confused with its copies: the display name, the ID when it differs
+ * (a copy keeps the display name), and the location: "churn-predictor (europe-west4)",
+ * "churn-predictor (ID 8123, europe-west4)".
+ */
+export function modelRef(name: string | undefined, displayName?: string): string {
+  const id = modelIdOf(name);
+  const location = /\/locations\/([^/]+)\//.exec(name ?? '')?.[1];
+  const shown = displayName || id;
+  const extra = [shown !== id && id ? `ID ${id}` : '', location ?? ''].filter(Boolean).join(', ');
+  return extra ? `${shown} (${extra})` : shown;
+}
+
+/** "version 3 of model churn-predictor (europe-west4)". */
+export function versionRef(version: Model): string {
+  return `version ${version.versionId ?? '?'} of model ${modelRef(version.name, version.displayName)}`;
+}
+
 export function modelLabel(model: Model): string {
   return model.displayName || modelIdOf(model.name);
 }

@@ -33,7 +33,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
   await wb.waitForNotification(
     page,
-    /Copied churn-predictor to projects\/cloudbench-demo\/locations\/europe-west4\/models\/churn-copy-e2e/,
+    /Copied model churn-predictor \(us-central1\) to model churn-predictor \(ID churn-copy-e2e, europe-west4\)/,
     { timeout: 60_000 },
   );
   // The command ends by opening the copy's details; the tree has been refreshed by then.
@@ -58,7 +58,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   // Delete guard: a deployed model is not deleted; the dialog names its endpoint.
   await wb.contextMenu(page, modelRow, 'Delete Model', models);
   const dialog = await wb.modalDialog(page);
-  await dialog.filter({ hasText: `Model ${MODEL} cannot be deleted while it is deployed.` }).waitFor();
+  await dialog.filter({ hasText: `Model ${MODEL} (us-central1) cannot be deleted while it is deployed.` }).waitFor();
   await dialog.filter({ hasText: 'churn-online' }).waitFor();
   await screenshot('delete-guard');
   await page.keyboard.press('Escape');

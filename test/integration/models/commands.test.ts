@@ -282,14 +282,13 @@ describe('models commands against the sandbox', function () {
         { method: 'google.cloud.aiplatform.v1beta1.EndpointService/ListEndpoints', latencyMs: 600 },
       ]);
       await run('cloudbench.models.deleteModel', await modelNode(model));
-      assert.deepEqual(
-        seen.map((q) => q.question),
-        ['Delete model checked-first?', 'Delete model checked-first?'],
-      );
+      assert.equal(seen.length, 2);
+      // The question names the model so that a copy elsewhere cannot be mistaken for it.
+      for (const q of seen) assert.match(q.question, /^Delete model checked-first \(us-central1\)\?$/);
       for (const q of seen) assert.deepEqual(q.behind, [], 'no progress notification behind the question');
       assert.deepEqual(
         notifications.map((n) => n.title),
-        ['Checking endpoints for checked-first…'],
+        ['Checking endpoints for checked-first (us-central1)…'],
         'a quick check shows no notification, a slow one does',
       );
     } finally {
@@ -306,12 +305,12 @@ describe('models commands against the sandbox', function () {
     answers = ['Delete Model…', 'Delete Model'];
     await run('cloudbench.models.deleteVersion', version);
     assert.match(prompts[0].text, /only version/);
-    assert.match(prompts[1].text, /^Delete model single\?/);
+    assert.match(prompts[1].text, /^Delete model single \(us-central1\)\?/);
     assert.ok(prompts[1].detail?.includes(model));
     await assert.rejects(client.getModel({ name: model }), /not|exist/i);
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => o.title === 'Delete model single');
+      .find((o) => /^Delete model single \(us-central1\)$/.test(o.title));
     assert.equal(entry?.state, 'succeeded');
   });
 
@@ -331,6 +330,15 @@ describe('models commands against the sandbox', function () {
     assert.ok(doc, 'the new model is opened');
     assert.equal(JSON.parse(doc.text).name.split('@')[0], target);
     assert.ok(revealed.includes(target), `the new model is revealed in the tree: ${JSON.stringify(revealed)}`);
+    // Source and copy share a display name: the message tells them apart by ID and location.
+    assert.ok(
+      prompts.some((p) =>
+        /^Copied model copy-source \(us-central1\) to model copy-source \(ID copied-model, europe-west4\), version 1\.$/.test(
+          p.text,
+        ),
+      ),
+      JSON.stringify(prompts),
+    );
     assert.equal(
       getOperationsRegistry()
         .list()
@@ -347,7 +355,7 @@ describe('models commands against the sandbox', function () {
     await run('cloudbench.models.exportModel', await modelNode(model));
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => o.title === 'Export export-me as custom-trained');
+      .find((o) => /^Export model export-me \(.*\) as custom-trained$/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
     assert.ok(entry?.operationName);
     const op = await client.getOperation(entry.operationName);
@@ -394,7 +402,7 @@ describe('models commands against the sandbox', function () {
       if (cancelling) return;
       const entry = getOperationsRegistry()
         .list()
-        .find((o) => o.state === 'running' && o.title === 'Export cancel-from-view as custom-trained');
+        .find((o) => o.state === 'running' && /^Export model cancel-from-view \(/.test(o.title));
       if (!entry) return;
       answers.push('Cancel Operation');
       cancelling = Promise.resolve(run('cloudbench.operations.cancel', { operation: { id: entry.id } }));
@@ -403,12 +411,15 @@ describe('models commands against the sandbox', function () {
     await cancelling;
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => o.title === 'Export cancel-from-view as custom-trained');
+      .find((o) => /^Export model cancel-from-view \(/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
     assert.equal((await client.getOperation(entry.operationName!)).error?.code, 1, 'cancelled on the server');
     const toasts = prompts.filter((p) => p.kind === 'info');
     assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
-    assert.equal(toasts[0].text, 'Export cancel-from-view as custom-trained: cancelled. The server cancelled it.');
+    assert.match(
+      toasts[0].text,
+      /^Export model cancel-from-view \(us-central1\) \(default version 1\) as custom-trained: cancelled\. The server cancelled it\.$/,
+    );
   });
 
   it('Set or Move Alias moves an alias between versions', async () => {
@@ -442,7 +453,7 @@ describe('models commands against the sandbox', function () {
     await run('cloudbench.models.setAlias', v2);
     const ask = prompts.find((p) => p.kind === 'warning');
     assert.ok(ask, 'a confirmation is asked');
-    assert.match(ask.text, /^Make version 2 the default version of default-mover\?/);
+    assert.match(ask.text, /^Make version 2 the default version of model default-mover \(us-central1\)\?/);
     assert.match(ask.detail ?? '', /moves from version 1 to version 2/);
     assert.equal(await defaultNow(), '1', 'declined: nothing moved');
     prompts = [];

@@ -19,7 +19,7 @@ import {
   versionDescription,
   versionName,
 } from '../../../src/features/models/presentation';
-import { arrayFromFile, parseImport } from '../../../src/features/models/import-files';
+import { arrayFromFile, entriesFromFile, parseImport } from '../../../src/features/models/import-files';
 import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', `file://${__filename}`), 'utf8')) as {
@@ -197,14 +197,42 @@ describe('models import files', () => {
   it('names the file and the entry when an entry is invalid, and refuses empty files', () => {
     const V = 'google.cloud.aiplatform.v1beta1';
     assert.equal(
-      parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE', predictions: [{ label: 'cat' }] }], 'a.json')
-        .length,
+      parseImport(
+        `${V}.EvaluatedAnnotation`,
+        { values: [{ type: 'TRUE_POSITIVE', predictions: [{ label: 'cat' }] }], arrayKey: '' },
+        'a.json',
+      ).length,
       1,
     );
     assert.throws(
-      () => parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE' }, { typo: 1 }], '/d/a.json'),
+      () =>
+        parseImport(
+          `${V}.EvaluatedAnnotation`,
+          { values: [{ type: 'TRUE_POSITIVE' }, { typo: 1 }], arrayKey: '' },
+          '/d/a.json',
+        ),
       /a\.json \[1\]\.typo: unknown field/,
     );
-    assert.throws(() => parseImport(`${V}.EvaluatedAnnotation`, [], '/d/a.json'), /no entries/);
+    assert.throws(
+      () => parseImport(`${V}.EvaluatedAnnotation`, { values: [], arrayKey: '' }, '/d/a.json'),
+      /no entries/,
+    );
+  });
+
+  it('points into the file the way it is written: a single object by its own fields, an array under its key', () => {
+    const V = 'google.cloud.aiplatform.v1beta1';
+    assert.throws(
+      () => parseImport(`${V}.ModelEvaluation`, { single: { metricsSchemaUri: 7 } }, '/d/eval.json'),
+      (err: Error) => /^eval\.json metricsSchemaUri: expected a string/.test(err.message) && !/\[0\]/.test(err.message),
+    );
+    const entries = entriesFromFile(
+      { model_evaluation_slices: [{ metricsSchemaUri: 'gs://x' }, { bogus: 1 }] },
+      'modelEvaluationSlices',
+      'f.json',
+    );
+    assert.throws(
+      () => parseImport(`${V}.ModelEvaluationSlice`, entries, '/d/f.json'),
+      /f\.json model_evaluation_slices\[1\]\.bogus: unknown field/,
+    );
   });
 });
