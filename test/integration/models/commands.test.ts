@@ -32,6 +32,7 @@ interface Prompt {
   kind: string;
   text: string;
   detail?: string;
+  buttons?: string[];
 }
 
 describe('models commands against the sandbox', function () {
@@ -80,8 +81,16 @@ describe('models commands against the sandbox', function () {
       (kind: string) =>
       async (text: string, ...rest: any[]) => {
         const options = rest[0] && typeof rest[0] === 'object' && !Array.isArray(rest[0]) ? rest[0] : undefined;
-        prompts.push({ kind, text, ...(options?.detail ? { detail: options.detail } : {}) });
-        return answers.shift();
+        // Buttons given as MessageItems answer with the item itself, as in the editor.
+        const items = rest.filter((r) => r && typeof r === 'object' && typeof r.title === 'string');
+        prompts.push({
+          kind,
+          text,
+          ...(options?.detail ? { detail: options.detail } : {}),
+          ...(items.length ? { buttons: items.map((i) => i.title as string) } : {}),
+        });
+        const wanted = answers.shift();
+        return items.find((i) => i.title === wanted) ?? wanted;
       };
     vscode.window.showWarningMessage = answer('warning');
     vscode.window.showInformationMessage = answer('info');
@@ -414,6 +423,10 @@ describe('models commands against the sandbox', function () {
       .find((o) => /^Export model cancel-from-view \(/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
     assert.equal((await client.getOperation(entry.operationName!)).error?.code, 1, 'cancelled on the server');
+    const ask = prompts.find((p) => p.kind === 'warning' && /^Cancel "Export model cancel-from-view/.test(p.text));
+    assert.ok(ask, JSON.stringify(prompts));
+    // The buttons say what they do: no bare "Cancel" next to "Cancel Operation".
+    assert.deepEqual(ask.buttons, ['Cancel Operation', 'Keep Running']);
     const toasts = prompts.filter((p) => p.kind === 'info');
     assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
     assert.match(
