@@ -420,7 +420,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const exportSubject =
       n instanceof VersionNode
         ? versionRef(n.version)
-        : `model ${modelRef(n.resourceName, model.displayName)} (default version ${model.versionId ?? '?'})`;
+        : `version ${model.versionId ?? '?'} (default) of model ${modelRef(n.resourceName, model.displayName)}`;
     const formats = model.supportedExportFormats ?? [];
     if (!formats.length)
       throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);

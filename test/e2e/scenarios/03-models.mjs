@@ -25,11 +25,11 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
     .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${MODEL}\\b`) }) })
     .first();
   await wb.contextMenu(page, modelRow, 'Copy Model to Location…', models);
-  await wb.pickQuickItem(page, 'europe-west4', `Copy ${MODEL} to location`);
-  await wb.answerInputBox(page, 'churn-copy-e2e', `Copy ${MODEL} to europe-west4`);
-  await wb.waitForNotification(page, `Copy model ${MODEL} to europe-west4`);
+  await wb.pickQuickItem(page, 'europe-west4', `Copy model ${MODEL} (us-central1) to location`);
+  await wb.answerInputBox(page, 'churn-copy-e2e', `Copy model ${MODEL} (us-central1) to europe-west4`);
+  await wb.waitForNotification(page, `Copy model ${MODEL} (us-central1) to europe-west4`);
   const operations = await wb.expandView(page, 'Operations');
-  await wb.treeRow(operations, `Copy model ${MODEL} to europe-west4`).waitFor();
+  await wb.treeRow(operations, `Copy model ${MODEL} (us-central1) to europe-west4`).waitFor();
   await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
   await wb.waitForNotification(
     page,
@@ -47,12 +47,12 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
 
   // Cancel an export from its progress notification.
   await wb.contextMenu(page, modelRow, 'Export Model…', models);
-  await wb.pickQuickItem(page, 'tf-saved-model', `Export ${MODEL}`);
+  await wb.pickQuickItem(page, 'tf-saved-model', `of model ${MODEL} (us-central1)`);
   await wb.answerInputBox(page, 'gs://cloudbench-e2e/exports/', 'Export destination');
-  const exportTitle = `Export ${MODEL} as tf-saved-model`;
+  const exportTitle = `of model ${MODEL} (us-central1) as tf-saved-model`;
   await wb.waitForNotification(page, exportTitle);
   await wb.clickNotificationButton(page, exportTitle, 'Cancel');
-  await wb.waitForNotification(page, new RegExp(`${exportTitle}: cancelled`), { timeout: 60_000 });
+  await wb.waitForNotification(page, new RegExp(`${wb.escapeRegExp(exportTitle)}: cancelled`), { timeout: 60_000 });
   log('export cancelled');
 
   // Delete guard: a deployed model is not deleted; the dialog names its endpoint.

@@ -364,7 +364,7 @@ describe('models commands against the sandbox', function () {
     await run('cloudbench.models.exportModel', await modelNode(model));
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => /^Export model export-me \(.*\) as custom-trained$/.test(o.title));
+      .find((o) => /^Export version 1 \(default\) of model export-me \(us-central1\) as custom-trained$/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
     assert.ok(entry?.operationName);
     const op = await client.getOperation(entry.operationName);
@@ -411,7 +411,9 @@ describe('models commands against the sandbox', function () {
       if (cancelling) return;
       const entry = getOperationsRegistry()
         .list()
-        .find((o) => o.state === 'running' && /^Export model cancel-from-view \(/.test(o.title));
+        .find(
+          (o) => o.state === 'running' && /^Export version 1 \(default\) of model cancel-from-view \(/.test(o.title),
+        );
       if (!entry) return;
       answers.push('Cancel Operation');
       cancelling = Promise.resolve(run('cloudbench.operations.cancel', { operation: { id: entry.id } }));
@@ -420,10 +422,12 @@ describe('models commands against the sandbox', function () {
     await cancelling;
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => /^Export model cancel-from-view \(/.test(o.title));
+      .find((o) => /^Export version 1 \(default\) of model cancel-from-view \(/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
     assert.equal((await client.getOperation(entry.operationName!)).error?.code, 1, 'cancelled on the server');
-    const ask = prompts.find((p) => p.kind === 'warning' && /^Cancel "Export model cancel-from-view/.test(p.text));
+    const ask = prompts.find(
+      (p) => p.kind === 'warning' && /^Cancel "Export version 1 \(default\) of model cancel-from-view/.test(p.text),
+    );
     assert.ok(ask, JSON.stringify(prompts));
     // The buttons say what they do: no bare "Cancel" next to "Cancel Operation".
     assert.deepEqual(ask.buttons, ['Cancel Operation', 'Keep Running']);
@@ -431,7 +435,7 @@ describe('models commands against the sandbox', function () {
     assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
     assert.match(
       toasts[0].text,
-      /^Export model cancel-from-view \(us-central1\) \(default version 1\) as custom-trained: cancelled\. The server cancelled it\.$/,
+      /^Export version 1 \(default\) of model cancel-from-view \(us-central1\) as custom-trained: cancelled\. The server cancelled it\.$/,
     );
   });
 
