@@ -30,6 +30,8 @@ interface RecentProject {
 type PickItem = vscode.QuickPickItem & {
   project?: RecentProject;
   typed?: string;
+  /** The row that stands for what is typed in the box (checked with projects.get on Enter). */
+  typedEntry?: boolean;
   /** A typed project whose check could not run; a second Enter uses it unchecked. */
   unchecked?: boolean;
 };
@@ -133,6 +135,7 @@ export async function pickProject(context: vscode.ExtensionContext, services: Se
             description: /^\d+$/.test(typed) ? 'project number' : 'project ID',
             detail: 'Checks that the project exists and that these credentials can see it.',
             alwaysShow: true,
+            typedEntry: true,
             typed,
           }
         : undefined;
@@ -182,6 +185,7 @@ export async function pickProject(context: vscode.ExtensionContext, services: Se
   const accepted = new Promise<RecentProject | undefined>((resolve) => {
     listeners.push(picker.onDidHide(() => resolve(undefined)));
     listeners.push(picker.onDidChangeValue(updateTyped));
+    let checking = false;
     const onAccept = async (): Promise<void> => {
       const item = picker.selectedItems[0] ?? picker.activeItems[0];
       if (!item) return;
@@ -189,30 +193,37 @@ export async function pickProject(context: vscode.ExtensionContext, services: Se
         resolve(item.project);
         return;
       }
-      if (!item.typed) return;
-      if (item.unchecked) {
-        resolve({ projectId: item.typed });
+      if (!item.typedEntry || checking) return;
+      // What is in the box now, not what the row said when it was drawn: the user may have typed
+      // on while an earlier check was answered.
+      const typed = picker.value.trim();
+      if (!PROJECT_ID_OR_NUMBER.test(typed)) return;
+      if (item.unchecked && item.typed === typed) {
+        resolve({ projectId: typed });
         return;
       }
+      checking = true;
       picker.busy = true;
-      picker.enabled = false;
       try {
-        const found = await client.getProject(item.typed, { signal: abort.signal });
+        const found = await client.getProject(typed, { signal: abort.signal });
         resolve(toRecent(found));
       } catch (err) {
-        const refused = refusal(item.typed, err);
+        if (abort.signal.aborted) return;
+        const refused = refusal(typed, err);
         typedItem = refused
-          ? { ...item, label: `$(error) ${item.typed}`, detail: refused }
+          ? { label: `$(error) ${typed}`, detail: refused, alwaysShow: true, typedEntry: true }
           : {
-              ...item,
-              unchecked: true,
+              label: `$(warning) Use project "${typed}" unchecked`,
               detail: `Could not check the project: ${describeError(err)} Press Enter again to use it anyway.`,
+              alwaysShow: true,
+              typedEntry: true,
+              typed,
+              unchecked: true,
             };
-        if (refused) delete typedItem.typed;
         render();
       } finally {
+        checking = false;
         picker.busy = loading;
-        picker.enabled = true;
       }
     };
     listeners.push(picker.onDidAccept(() => void onAccept()));

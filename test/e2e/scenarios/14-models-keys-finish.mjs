@@ -2,7 +2,12 @@
 // credentials can see (recent first, filtered as you type, a typed ID checked before use), the
 // confusion matrix has counts in its cells, rows and hovers say each fact once and name endpoints
 // by their display names, and the Create API Key step uses the platforms' plain names.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
 export const name = 'models-keys-finish: project picker, matrix counts, row, tooltip and message texts';
+// Declared so that the runner puts the profile's user and machine settings back afterwards.
+export const userSettings = {};
 
 const PICKER = 'Select Google Cloud Project';
 
@@ -28,7 +33,23 @@ async function hoverText(page, row, pattern) {
   return text;
 }
 
-export async function run({ page, wb, log, screenshot }) {
+/**
+ * Machine-scoped settings of a remote window (code-server) belong in the remote machine settings:
+ * the sandbox endpoints are copied there, as a user of a remote window would keep them, so they
+ * hold when the picker writes cloudbench.project.
+ */
+function endpointsInMachineSettings(workspace) {
+  const profile = join(dirname(dirname(workspace)), 'user-data');
+  const user = JSON.parse(readFileSync(join(profile, 'User/settings.json'), 'utf8'));
+  const machineFile = join(profile, 'Machine/settings.json');
+  const machine = existsSync(machineFile) ? JSON.parse(readFileSync(machineFile, 'utf8')) : {};
+  for (const [key, value] of Object.entries(user)) if (key.startsWith('cloudbench.endpoints.')) machine[key] = value;
+  mkdirSync(dirname(machineFile), { recursive: true });
+  writeFileSync(machineFile, JSON.stringify(machine, null, 2));
+}
+
+export async function run({ page, wb, workspace, log, screenshot }) {
+  endpointsInMachineSettings(workspace);
   await wb.openContainer(page);
   const models = await wb.focusView(page, 'Models');
   await wb.exactRow(models, 'cloudbench-demo').waitFor();
