@@ -16,6 +16,7 @@ import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../c
 import { describeError, GoogleApiError } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
 import { wrapText } from '../../platform/wrap';
+import { endpointDisplayNames, locationDeployments, type LocationDeployments } from './deployments';
 import { requirementOf } from '../../core/google/method-requirements';
 import {
   annotationLabel,
@@ -31,7 +32,6 @@ import {
   modelDescription,
   modelLabel,
   modelTooltip,
-  type VersionDeployment,
   describeModelFilter,
   modelMatches,
   parseModelFilter,
@@ -259,43 +259,6 @@ function pagedNodes<T>(
   });
 }
 
-/** What one endpoint listing of a location tells the rows: which models serve, and endpoint display names. */
-export interface LocationDeployments {
-  /** Resource names (without version) of the models deployed on any endpoint. */
-  models: Set<string>;
-  /** Endpoint resource name → display name. */
-  endpointNames: Map<string, string>;
-  /** Model resource name (without version) → where each of its versions serves. */
-  byModel: Map<string, VersionDeployment[]>;
-}
-
-/** The deployments of a location; empty if the endpoints cannot be listed. */
-async function locationDeployments(client: ModelRegistryClient, location: string): Promise<LocationDeployments> {
-  const found: LocationDeployments = { models: new Set(), endpointNames: new Map(), byModel: new Map() };
-  try {
-    for await (const endpoint of client.listEndpoints(location)) {
-      if (endpoint.name && endpoint.displayName) found.endpointNames.set(endpoint.name, endpoint.displayName);
-      for (const d of endpoint.deployedModels ?? []) {
-        if (!d.model) continue;
-        const { model, version } = splitVersion(d.model);
-        found.models.add(model);
-        if (!endpoint.name) continue;
-        const versionId = d.modelVersionId || version;
-        const list = found.byModel.get(model) ?? [];
-        list.push({
-          endpoint: endpoint.name,
-          ...(versionId ? { versionId } : {}),
-          ...(d.id ? { deployedModelId: d.id } : {}),
-        });
-        found.byModel.set(model, list);
-      }
-    }
-  } catch {
-    // The marking is a convenience: without endpoint access the tree still lists every model.
-  }
-  return found;
-}
-
 export class LocationNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'models';
@@ -420,6 +383,20 @@ export class ModelNode extends PagedParent {
     );
   }
 
+  /**
+   * The hover names every endpoint by its display name: those the location's endpoint listing did
+   * not give (it may be refused while GetEndpoint is allowed) are read one by one.
+   */
+  async resolveEndpointNames(): Promise<void> {
+    const serving = this.deployments?.byModel.get(this.resourceName);
+    const endpoints = [
+      ...(serving ?? []).map((d) => d.endpoint),
+      ...(this.model.deployedModels ?? []).map((d) => d.endpoint ?? ''),
+    ];
+    const names = await endpointDisplayNames(this.ctx.client(), endpoints, this.deployments?.endpointNames);
+    if (names) this.tooltip = modelTooltip(this.model, serving, names);
+  }
+
   protected createList(): PagedList<ModelsNode> {
     return pagedNodes(
       this.ctx,
@@ -440,7 +417,7 @@ export class VersionNode extends PagedParent {
   constructor(
     private readonly ctx: TreeContext,
     readonly version: Model,
-    endpointNames?: ReadonlyMap<string, string>,
+    private readonly endpointNames?: ReadonlyMap<string, string>,
   ) {
     super(versionLabel(version), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = versionName(version);
@@ -455,6 +432,13 @@ export class VersionNode extends PagedParent {
 
   get modelName(): string {
     return splitVersion(this.resourceName).model;
+  }
+
+  /** Like ModelNode's: endpoints the listing did not name are read with GetEndpoint for the hover. */
+  async resolveEndpointNames(): Promise<void> {
+    const endpoints = (this.version.deployedModels ?? []).map((d) => d.endpoint ?? '');
+    const names = await endpointDisplayNames(this.ctx.client(), endpoints, this.endpointNames);
+    if (names) this.tooltip = versionTooltip(this.version, names);
   }
 
   protected override leading(): ModelsNode[] {
@@ -669,6 +653,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   /** Hovering a location the service did not list (a configured one) reads its display name and labels. */
   async resolveTreeItem(item: vscode.TreeItem, element: ModelsNode): Promise<vscode.TreeItem> {
     if (element instanceof LocationNode) await element.resolveInfo();
+    if (element instanceof ModelNode) await element.resolveEndpointNames();
+    if (element instanceof VersionNode) await element.resolveEndpointNames();
     return item;
   }
 

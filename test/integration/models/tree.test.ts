@@ -154,6 +154,31 @@ describe('models tree against the demo sandbox', function () {
     }
   });
 
+  it('names endpoints by display name on hover even when the endpoint listing is refused (GetEndpoint)', async () => {
+    sandbox.faults.configure([
+      {
+        method: 'google.cloud.aiplatform.v1beta1.EndpointService/ListEndpoints',
+        errorRate: 1,
+        codes: ['PERMISSION_DENIED'],
+      },
+    ]);
+    try {
+      pageSize = 100;
+      const p = provider();
+      const fraud = (await p.getChildren(await location(p, 'us-central1'))).find(
+        (n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode && n.label === 'fraud-detector',
+      );
+      assert.ok(fraud, 'fraud-detector listed');
+      // Without the listing only the default version's own deployment is known, by endpoint ID.
+      assert.match(fraud.tooltip as string, /• version \d+ on endpoint \d+/);
+      assert.doesNotMatch(fraud.tooltip as string, /fraud-realtime/);
+      await p.resolveTreeItem(fraud, fraud);
+      assert.match(fraud.tooltip as string, /• version \d+ on fraud-realtime \(endpoint \d+\)/);
+    } finally {
+      sandbox.faults.configure([]);
+    }
+  });
+
   it("shows a location's display name and labels on hover, listed or configured", async () => {
     const listed = provider();
     const iowa = await location(listed, 'us-central1');
