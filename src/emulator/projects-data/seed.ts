@@ -35,7 +35,7 @@ export const SANDBOX_PROJECTS: readonly SandboxProject[] = [
   project(DEMO_PROJECT_ID, DEMO_PROJECT_NUMBER, 'Cloudbench Demo', { labels: { env: 'demo' } }),
   project('cloudbench-staging', '234567890123', 'Cloudbench Staging', { labels: { env: 'staging' } }),
   project('fraud-analytics-prod', '345678901234', 'Fraud Analytics', { labels: { env: 'prod', team: 'risk' } }),
-  project('ml-research-eu', '456789012345', 'ML Research (EU)', {
+  project('ml-research-eu', '456789012345', 'ML Research EU', {
     parent: 'folders/918273645',
     labels: { team: 'research' },
   }),

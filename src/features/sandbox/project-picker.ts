@@ -56,11 +56,16 @@ function toRecent(project: Project): RecentProject {
   };
 }
 
+/** A server's text as a quick-pick label: "$(name)" would otherwise be drawn as an icon. */
+function plainLabel(text: string): string {
+  return text.replace(/\$\(/g, '$\u200b(');
+}
+
 function itemFor(project: RecentProject, current: string | undefined): PickItem {
   const isCurrent = current !== undefined && (current === project.projectId || current === project.number);
   return {
-    label: project.displayName || project.projectId,
-    description: isCurrent ? `${project.projectId} · current project` : project.projectId,
+    label: plainLabel(project.displayName || project.projectId),
+    description: plainLabel(isCurrent ? `${project.projectId} · current project` : project.projectId),
     ...(project.number ? { detail: `Project number ${project.number}` } : {}),
     project,
   };
