@@ -101,7 +101,6 @@ export async function pickProject(context: vscode.ExtensionContext, services: Se
 
   const render = (): void => {
     const items: PickItem[] = [];
-    if (typedItem) items.push(typedItem);
     const recentIds = new Set<string>();
     const recentItems = recents.map((r) => {
       recentIds.add(r.projectId);
@@ -122,6 +121,8 @@ export async function pickProject(context: vscode.ExtensionContext, services: Se
         detail: `${listError} Type a project ID or number instead.`,
         alwaysShow: true,
       });
+    // Last, so that the projects a filter matches stay first and keep their places as the user types.
+    if (typedItem) items.push(typedItem);
     const active = picker.activeItems[0];
     picker.items = items;
     // Keep the user's place while pages arrive.

@@ -57,7 +57,7 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   // From the list, filtered by display name; a project pending deletion is not offered.
   let picker = await openPicker(page, wb);
   if (await pickRow(picker, 'Vision Pilot 2023').count()) throw new Error('a project pending deletion is listed');
-  await picker.locator('input.input').fill('staging');
+  await picker.locator('input.input').fill('Cloudbench Staging');
   await pickRow(picker, 'Cloudbench Staging').click();
   await wb.exactRow(models, 'cloudbench-staging').waitFor();
   log('picked Cloudbench Staging from the list');
