@@ -23,11 +23,22 @@ function pickRow(widget, text) {
   return widget.locator('.monaco-list-row', { hasText: text }).first();
 }
 
-/** The text of the hover that a tree row shows when the pointer rests on it. */
+/**
+ * The text of the hover that a tree row shows when the pointer rests on it. The workbench shows a
+ * hover only after the pointer moves onto the row, so each try moves it away first.
+ */
 async function hoverText(page, row, pattern) {
-  await row.hover();
   const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: pattern }).first();
-  await hover.waitFor();
+  for (let attempt = 1; ; attempt++) {
+    await page.mouse.move(0, 0);
+    await row.locator('.label-name').hover();
+    try {
+      await hover.waitFor({ timeout: 10_000 });
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
   const text = await hover.innerText();
   await page.mouse.move(0, 0);
   return text;
@@ -129,7 +140,7 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   // The Create API Key step names the platforms plainly.
   await wb.runCommand(page, 'Cloudbench: Create API Key…');
   await wb.answerInputBox(page, 'Label check', 'Create API Key (1/5)');
-  await wb.answerInputBox(page, '', 'Create API Key (2/5)');
+  await wb.answerInputBox(page, 'label-check-e2e', 'Create API Key (2/5)');
   await wb.pickQuickItem(page, 'Standard key', 'Create API Key (3/5)');
   const step = await wb.quickInput(page, 'Create API Key (4/5): application restriction');
   const labels = await step.locator('.monaco-list-row .label-name').allInnerTexts();

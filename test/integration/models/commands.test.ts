@@ -439,6 +439,33 @@ describe('models commands against the sandbox', function () {
     );
   });
 
+  it('Show Details and Copy Operation Name act on an Operations row, running or finished', async () => {
+    const handle = getOperationsRegistry().start({
+      title: 'Delete model details-demo (us-central1)',
+      resource: `${PARENT}/models/details-demo`,
+      operationName: `${PARENT}/operations/4242`,
+      source: 'models',
+    });
+    const node = { operation: { id: handle.operation.id } };
+    const clipboard = vscode.env.clipboard as { writeText: (text: string) => Promise<void> };
+    const plainWrite = clipboard.writeText;
+    let copied: string | undefined;
+    clipboard.writeText = async (text: string) => void (copied = text);
+    try {
+      await run('cloudbench.operations.copyName', node);
+      assert.equal(copied, `${PARENT}/operations/4242`);
+      handle.finish('failed', 'PERMISSION_DENIED: aiplatform.models.delete');
+      await run('cloudbench.operations.showDetails', node);
+      const shown = prompts.find((p) => p.text === 'Delete model details-demo (us-central1)');
+      assert.ok(shown, JSON.stringify(prompts));
+      assert.match(shown.detail ?? '', /^State: failed$/m);
+      assert.match(shown.detail ?? '', new RegExp(`^Operation: ${PARENT}/operations/4242$`, 'm'));
+      assert.match(shown.detail ?? '', /PERMISSION_DENIED: aiplatform\.models\.delete/);
+    } finally {
+      clipboard.writeText = plainWrite;
+    }
+  });
+
   it('Set or Move Alias moves an alias between versions', async () => {
     const model = await upload('aliased');
     await upload('aliased', model);
