@@ -48,7 +48,7 @@ export interface Connection {
    */
   modelsEndpointOptions(): Omit<EndpointOptions, 'location'>;
   /**
-   * Where API Keys or SecOps calls go: the override, else the host in the universe domain (with the
+   * Where API Keys, Resource Manager or SecOps calls go: the override, else the host in the universe domain (with the
    * SecOps region and the mTLS rules). Throws InvalidSettingError for an unusable override.
    */
   restEndpoint(service: RestService): EndpointPlan & { baseUrl: string };
@@ -158,9 +158,12 @@ export function createServices(context: vscode.ExtensionContext): Services {
     for (const p of problems) log.warn(`${p.setting}: ${p.message}`);
     const { settings } = read;
     settingsNow = settings;
-    const endpoints = [settings.endpoints.models, settings.endpoints.apiKeys, settings.endpoints.secops].filter(
-      (e): e is string => !!e,
-    );
+    const endpoints = [
+      settings.endpoints.models,
+      settings.endpoints.apiKeys,
+      settings.endpoints.secops,
+      settings.endpoints.resourceManager,
+    ].filter((e): e is string => !!e);
     return {
       settings,
       project: settings.project,
@@ -191,7 +194,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
         };
       },
       restEndpoint: (service) => {
-        const kind = service === 'apikeys' ? 'apiKeys' : 'secops';
+        const kind = service === 'apikeys' ? 'apiKeys' : service === 'resourcemanager' ? 'resourceManager' : 'secops';
         const invalid = settings.invalidEndpoints[kind];
         if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
         const override = settings.endpoints[kind];

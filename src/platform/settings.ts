@@ -6,7 +6,12 @@ export interface CloudbenchSettings {
   project: string | undefined;
   locations: string[];
   credentialsFile: string | undefined;
-  endpoints: { models: string | undefined; apiKeys: string | undefined; secops: string | undefined };
+  endpoints: {
+    models: string | undefined;
+    apiKeys: string | undefined;
+    secops: string | undefined;
+    resourceManager: string | undefined;
+  };
   /**
    * Endpoint overrides that are set but unusable, with the reason. A feature must refuse to call
    * rather than fall back to the production endpoint the user meant to avoid.
@@ -28,7 +33,7 @@ export interface CloudbenchSettings {
   pageSize: number;
 }
 
-export type EndpointKind = 'models' | 'apiKeys' | 'secops';
+export type EndpointKind = 'models' | 'apiKeys' | 'secops' | 'resourceManager';
 
 /** A setting whose value cannot be used; the message names the setting and says what is wrong. */
 export interface SettingProblem {
@@ -50,6 +55,7 @@ export const SENSITIVE_SETTINGS: readonly string[] = [
   'cloudbench.endpoints.models',
   'cloudbench.endpoints.apiKeys',
   'cloudbench.endpoints.secops',
+  'cloudbench.endpoints.resourceManager',
   'cloudbench.universeDomain',
   'cloudbench.allowedTokenHosts',
   'cloudbench.quotaProject',
@@ -228,6 +234,12 @@ export function readSettings(): { settings: CloudbenchSettings; problems: Settin
       models,
       apiKeys: checkUrl('apiKeys', text(config, 'endpoints.apiKeys'), problems, invalidEndpoints),
       secops: checkUrl('secops', text(config, 'endpoints.secops'), problems, invalidEndpoints),
+      resourceManager: checkUrl(
+        'resourceManager',
+        text(config, 'endpoints.resourceManager'),
+        problems,
+        invalidEndpoints,
+      ),
     },
     invalidEndpoints,
     universeDomain: text(config, 'universeDomain'),

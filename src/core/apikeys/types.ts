@@ -87,8 +87,8 @@ export const APPLICATION_RESTRICTION_FIELDS: Record<ApplicationRestrictionKind, 
 export const APPLICATION_RESTRICTION_LABELS: Record<ApplicationRestrictionKind, string> = {
   browser: 'Websites (HTTP referrers)',
   server: 'IP addresses (servers)',
-  android: 'Android apps (platform A)',
-  ios: 'iOS apps (platform B)',
+  android: 'Android apps',
+  ios: 'iOS apps',
 };
 
 /** Days a deleted key can still be undeleted (seed 001, Limits). */

@@ -74,6 +74,8 @@ export interface CredentialOrigin {
   file?: string;
   /** For messages, e.g. "the file in cloudbench.credentialsFile (/home/a/key.json)". */
   label: string;
+  /** A file the user is choosing for the setting, which is not written unless the file passes. */
+  chosen?: boolean;
 }
 
 export class CredentialsError extends Error {
@@ -283,7 +285,7 @@ function nextStep(
   service: CredentialService,
   problem: CredentialProblem,
 ): { text: string; fixes: CredentialFix[] } {
-  if (service === 'secops' && (origin.kind === 'setting' || problem === 'missing')) {
+  if (service === 'secops' && ((origin.kind === 'setting' && !origin.chosen) || problem === 'missing')) {
     const text =
       problem === 'revoked'
         ? 'Ask your Google SecOps administrator for a new service-account key file and choose it in cloudbench.secops.credentialsFile.'
@@ -298,6 +300,12 @@ function nextStep(
           args: ['cloudbench.secops.credentialsFile'],
         },
       ],
+    };
+  }
+  if (origin.kind === 'setting' && origin.chosen) {
+    return {
+      text: `${service === 'secops' ? 'Choose the service-account key file Google SecOps gave you' : 'Choose another key file'}; ${origin.setting} was not changed.`,
+      fixes: [chooseFileFix(service)],
     };
   }
   if (origin.kind === 'setting') {
@@ -351,8 +359,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** Reads and checks a credentials file; every refusal names the source and says what to do. */
 async function readCredentialsFile(origin: CredentialOrigin, service: CredentialService): Promise<ParsedFile> {
   const path = origin.file!;
-  const where =
-    origin.kind === 'setting' ? `The credentials file in ${origin.setting}` : `The credentials file of ${origin.label}`;
+  const where = origin.chosen
+    ? `The file you chose for ${origin.setting}`
+    : origin.kind === 'setting'
+      ? `The credentials file in ${origin.setting}`
+      : `The credentials file of ${origin.label}`;
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -428,8 +439,8 @@ async function readCredentialsFile(origin: CredentialOrigin, service: Credential
 }
 
 /**
- * Checks a service-account or authorized-user key file before google-auth-library sees it, so a
- * wrong path or a broken file gets a message that names the setting instead of a stack trace.
+ * Checks a key file the user is choosing for `setting`, before the setting is written: a wrong
+ * file gets a message that says the choice was refused and the setting left as it was.
  */
 export async function checkCredentialsFile(
   path: string,
@@ -437,7 +448,7 @@ export async function checkCredentialsFile(
   service: CredentialService = setting === 'cloudbench.secops.credentialsFile' ? 'secops' : 'cloud',
 ): Promise<void> {
   await readCredentialsFile(
-    { kind: 'setting', setting, file: path, label: `the file in ${setting} (${path})` },
+    { kind: 'setting', setting, file: path, label: `the file chosen for ${setting} (${path})`, chosen: true },
     service,
   );
 }

@@ -337,7 +337,7 @@ export function restBaseUrl(plan: EndpointPlan, explicitUrl?: string): string {
   return plan.port === DEFAULT_PORT && !plan.plaintext ? `${scheme}://${host}` : `${scheme}://${host}:${plan.port}`;
 }
 
-export type RestService = 'apikeys' | 'secops';
+export type RestService = 'apikeys' | 'secops' | 'resourcemanager';
 
 export interface RestEndpointOptions extends Omit<EndpointOptions, 'service' | 'location' | 'apiEndpoint'> {
   /** The endpoint override (a base URL); always wins. */
@@ -347,7 +347,7 @@ export interface RestEndpointOptions extends Omit<EndpointOptions, 'service' | '
 }
 
 /**
- * The base URL of API Keys or the SecOps Search API with every rule of the gRPC endpoints:
+ * The base URL of API Keys, Resource Manager or the SecOps Search API with every rule of the gRPC endpoints:
  * override, mTLS host, the SecOps region prefix and the universe domain.
  */
 export function planRestEndpoint(
@@ -357,7 +357,7 @@ export function planRestEndpoint(
   const { override, region, ...rest } = options;
   const plan = planEndpoint({
     ...rest,
-    service: service === 'apikeys' ? 'apikeys' : 'backstory',
+    service: service === 'secops' ? 'backstory' : service === 'resourcemanager' ? 'cloudresourcemanager' : 'apikeys',
     ...(service === 'secops' && region && region !== 'us' ? { location: region } : {}),
     ...(override ? { apiEndpoint: override } : {}),
   });

@@ -1,4 +1,4 @@
-// The sandbox's HTTP half: API Keys v2 REST, Search API v1 and the /sandbox/v1 admin calls on one
+// The sandbox's HTTP half: API Keys v2 REST, Resource Manager v3 projects, Search API v1 and the /sandbox/v1 admin calls on one
 // node:http server. Every API call passes the same gates in order: route, credentials, injected
 // faults, rate limit, handler; every failure is a Google JSON error body.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -7,6 +7,7 @@ import { ApiError, faultError } from './errors';
 import { handleAdmin, type AdminDeps } from './admin-api';
 import { matchKeysRoute } from './keys-api';
 import { matchListsRoute } from './lists-api';
+import { matchProjectsRoute } from './projects-api';
 import { matchSearchRoute } from './search-api';
 import { RateLimiter } from './ratelimit';
 import { Params, parseJson, parseQuery, readBody } from './request';
@@ -115,7 +116,8 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
     const route: Route | undefined =
       matchKeysRoute(httpMethod, segments, keys) ??
       matchSearchRoute(httpMethod, segments, events, () => clock.now()) ??
-      matchListsRoute(httpMethod, segments, events);
+      matchListsRoute(httpMethod, segments, events) ??
+      matchProjectsRoute(httpMethod, segments);
     if (!route) {
       throw new ApiError(
         'NOT_FOUND',

@@ -135,6 +135,12 @@ function describeCredentials(info: CredentialInfo): string {
   return `${what}, from ${info.origin.label}`;
 }
 
+/** What was looked for, when no file was found and no metadata server gave a token. */
+function noCredentialsFound(info: CredentialInfo): string {
+  const looked = /^application default credentials \((.*)\)$/.exec(info.origin.label)?.[1] ?? info.origin.label;
+  return `none found (${looked}, no credentials file setting, and no metadata server gave a token)`;
+}
+
 function account(info: CredentialInfo): string {
   if (!info.account) return 'not named in the credentials';
   if (info.accountSource === 'login') return `${code(info.account)} (the signed-in login)`;
@@ -175,6 +181,9 @@ export function formatConnectionReport(
     );
     if (c.sandbox) {
       lines.push('| Credentials | the local sandbox token (loopback endpoint) |');
+    } else if (c.credentials && c.credentials.origin.kind === 'metadata' && !c.token.ok) {
+      // The metadata server is only the last place looked: without a token from it, nothing was found.
+      lines.push(`| Credentials | ${cell(noCredentialsFound(c.credentials))} |`);
     } else if (c.credentials) {
       const info = c.credentials;
       lines.push(`| Credentials | ${cell(describeCredentials(info))} |`);

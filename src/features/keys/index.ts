@@ -56,6 +56,12 @@ function explain(err: unknown): unknown {
   return new ExplainedError(describeKeysFailure(err), err);
 }
 
+/** A key named so that keys sharing a display name are told apart: "Maps key" (maps-web), or the ID. */
+function keyRef(key: ApiKey): string {
+  const id = keyIdOf(key.name);
+  return key.displayName && key.displayName !== id ? `"${key.displayName}" (${id})` : id;
+}
+
 export function activateKeys(context: vscode.ExtensionContext, services: Services): void {
   activateOperations(context);
 
@@ -417,9 +423,9 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
 
   registerCommand(context, 'cloudbench.keys.delete', async (arg?: unknown) => {
     const { key } = await resolveKey(arg);
-    const label = key.displayName || keyIdOf(key.name);
+    const label = keyRef(key);
     const choice = await vscode.window.showWarningMessage(
-      `Delete API key "${label}"?`,
+      `Delete API key ${label}?`,
       {
         modal: true,
         detail: `${key.name}\n\nEvery app that uses this key stops working at once. You can undelete it within ${UNDELETE_WINDOW_DAYS} days; after that it is gone for good.`,
@@ -444,17 +450,17 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     RestrictionEditor.close(key.name);
     afterChange();
     void vscode.window.showInformationMessage(
-      `Deleted key "${label}". It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,
+      `Deleted key ${label}. It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,
     );
   });
 
   registerCommand(context, 'cloudbench.keys.undelete', async (arg?: unknown) => {
     const { key } = await resolveKey(arg, 'deleted');
-    const label = key.displayName || keyIdOf(key.name);
+    const label = keyRef(key);
     const left = daysLeftToUndelete(key.deleteTime, provider.current?.now() ?? Date.now());
     if (left !== undefined && left <= 0) {
       void vscode.window.showErrorMessage(
-        `Key "${label}" was deleted on ${key.deleteTime}, more than ${UNDELETE_WINDOW_DAYS} days ago, so it cannot be undeleted. Create a new key instead.`,
+        `Key ${label} was deleted on ${key.deleteTime}, more than ${UNDELETE_WINDOW_DAYS} days ago, so it cannot be undeleted. Create a new key instead.`,
       );
       return;
     }
@@ -478,7 +484,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     afterChange();
     void reveal(key.name, false).catch((err) => log.warn(`could not reveal ${key.name}: ${describeError(err)}`));
     void vscode.window.showInformationMessage(
-      `Undeleted key "${label}". It can take a few minutes before the key string works again.`,
+      `Undeleted key ${label}. It can take a few minutes before the key string works again.`,
     );
   });
 

@@ -8,6 +8,7 @@ import { describeError, describeFailure } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
 import { PagedList } from '../../core/paging';
 import { getLogger } from '../../platform/log';
+import { wrapText } from '../../platform/wrap';
 
 const log = getLogger('keys');
 const PAGE_SIZE = 50;
@@ -214,7 +215,9 @@ export class MessageNode extends vscode.TreeItem {
     readonly parent: ProjectNode | DeletedGroupNode,
     kind: 'error' | 'info' = 'info',
   ) {
-    super(message, vscode.TreeItemCollapsibleState.None);
+    // An error's explanation is longer than a row: the row expands into its lines.
+    super(message, kind === 'error' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    this.fullText = message;
     this.id = `keys-message:${parent.id}:${kind}`;
     this.contextValue = kind === 'error' ? 'keysError' : 'keysMessage';
     this.iconPath = new vscode.ThemeIcon(
@@ -234,9 +237,28 @@ export class MessageNode extends vscode.TreeItem {
     return this;
   }
   fix: Fix | undefined;
+  readonly fullText: string;
+
+  detailLines(): DetailLineNode[] {
+    return wrapText(this.fullText).map((line, i) => new DetailLineNode(line, this, i));
+  }
 }
 
-export type KeysTreeNode = ProjectNode | KeyNode | DeletedGroupNode | LoadMoreNode | MessageNode;
+/** One line of an error row's explanation. */
+export class DetailLineNode extends vscode.TreeItem {
+  constructor(
+    line: string,
+    readonly parent: MessageNode,
+    index: number,
+  ) {
+    super(line, vscode.TreeItemCollapsibleState.None);
+    this.id = `${parent.id}:line:${index}`;
+    this.contextValue = 'keysMessageLine';
+    this.tooltip = line;
+  }
+}
+
+export type KeysTreeNode = ProjectNode | KeyNode | DeletedGroupNode | LoadMoreNode | MessageNode | DetailLineNode;
 
 export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<KeysTreeNode | undefined>();
@@ -279,6 +301,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
       if (this.model === undefined) this.refresh();
       return this.projectNode ? [this.projectNode] : [];
     }
+    if (node instanceof MessageNode) return node.detailLines();
     const model = this.model;
     if (!model) return [];
     if (node instanceof ProjectNode) {

@@ -20,8 +20,10 @@ import {
   isDefaultVersion,
   lastSegment,
   modelLabel,
+  modelRef,
   validateAlias,
   validateModelId,
+  versionRef,
 } from './presentation';
 import { MetricsPanel } from './metrics-panel';
 import { metricsSourceFor } from './metrics-source';
@@ -369,17 +371,20 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         label: l,
         description: l === sourceLocation ? 'same location (a copy next to the source)' : '',
       })),
-      { title: `Copy ${modelLabel(n.model)} to location`, placeHolder: 'Destination location in the same project' },
+      {
+        title: `Copy model ${modelRef(source, n.model.displayName)} to location`,
+        placeHolder: 'Destination location in the same project',
+      },
     );
     if (!target) return;
     const modelId = await vscode.window.showInputBox({
-      title: `Copy ${modelLabel(n.model)} to ${target.label}`,
+      title: `Copy model ${modelRef(source, n.model.displayName)} to ${target.label}`,
       prompt: 'Model ID of the copy (leave empty for a generated ID)',
       validateInput: (v) => validateModelId(v.trim()),
     });
     if (modelId === undefined) return;
     const parent = `projects/${project}/locations/${target.label}`;
-    const title = `Copy model ${modelLabel(n.model)} to ${target.label}`;
+    const title = `Copy model ${modelRef(source, n.model.displayName)} to ${target.label}`;
     const outcome = await runOperation({
       title,
       resource: source,
@@ -396,7 +401,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       reportOutcome(
         title,
         outcome,
-        `Copied ${modelLabel(n.model)} to ${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}.`,
+        `Copied model ${modelRef(source, n.model.displayName)} to ${created ? `model ${modelRef(created, n.model.displayName)}` : target.label}${outcome.result.modelVersionId ? `, version ${outcome.result.modelVersionId}` : ''}.`,
       );
       if (created) {
         const model = await c.getModel({ name: created });
@@ -419,6 +424,10 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const name = n.resourceName;
     const model: Model = n instanceof VersionNode ? n.version : n.model;
+    const exportSubject =
+      n instanceof VersionNode
+        ? versionRef(n.version)
+        : `version ${model.versionId ?? '?'} (default) of model ${modelRef(n.resourceName, model.displayName)}`;
     const formats = model.supportedExportFormats ?? [];
     if (!formats.length)
       throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);
@@ -429,7 +438,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         format: f,
       })),
       {
-        title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${n.version.versionId}` : ' (default version)'}`,
+        title: `Export ${exportSubject}`,
         placeHolder: 'Export format',
       },
     );
@@ -479,7 +488,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         ? { artifactDestination: { outputUriPrefix: destination.trim() } }
         : { imageDestination: { outputUri: destination.trim() } }),
     };
-    const title = `Export ${modelLabel(model)} as ${format.label}`;
+    const title = `Export ${exportSubject} as ${format.label}`;
     let outputInfo: string | undefined;
     const outcome = await runOperation({
       title,
@@ -492,7 +501,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         return op;
       },
     });
-    reportOutcome(title, outcome, `Exported ${modelLabel(model)}${outputInfo ? ` to ${outputInfo}` : ''}.`);
+    reportOutcome(title, outcome, `Exported ${exportSubject}${outputInfo ? ` to ${outputInfo}` : ''}.`);
   });
 
   // ---- delete -------------------------------------------------------------------------------
@@ -543,13 +552,14 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
 
   registerCommand(context, 'cloudbench.models.deleteModel', async (node?: ModelsNode) => {
     const n = nodeOf(node, ModelNode);
-    await deleteModel(n.resourceName, modelLabel(n.model), n.parent);
+    await deleteModel(n.resourceName, modelRef(n.resourceName, n.model.displayName), n.parent);
   });
 
   registerCommand(context, 'cloudbench.models.deleteVersion', async (node?: ModelsNode) => {
     const n = nodeOf(node, VersionNode);
     const c = need();
-    const label = `${modelLabel(n.version)} version ${n.version.versionId}`;
+    const label = versionRef(n.version);
+    const ofModel = `model ${modelRef(n.modelName, n.version.displayName)}`;
     const check = await checkBeforeModal(`Checking ${label}…`, async (signal) => {
       const opts = { signal };
       let versions = 0;
@@ -561,20 +571,22 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     });
     if (check.versions <= 1) {
       const answer = await vscode.window.showWarningMessage(
-        `${label} is the only version of ${modelLabel(n.version)}.`,
+        `Version ${n.version.versionId} is the only version of ${ofModel}.`,
         {
           modal: true,
           detail: 'The only version of a model cannot be deleted on its own; delete the whole model instead.',
         },
         'Delete Model…',
       );
-      if (answer === 'Delete Model…') await deleteModel(n.modelName, modelLabel(n.version), n.parent?.parent);
+      if (answer === 'Delete Model…')
+        await deleteModel(n.modelName, modelRef(n.modelName, n.version.displayName), n.parent?.parent);
       return;
     }
-    if (check.deployments.length) return explainDeployments(label, check.deployments);
+    if (check.deployments.length)
+      return explainDeployments(`Version ${n.version.versionId} of ${ofModel}`, check.deployments);
     if (isDefaultVersion(n.version)) {
       const answer = await vscode.window.showWarningMessage(
-        `${label} is the default version of ${modelLabel(n.version)}.`,
+        `Version ${n.version.versionId} is the default version of ${ofModel}.`,
         {
           modal: true,
           detail:
@@ -592,7 +604,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
           description: (v.versionAliases ?? []).map((a) => `@${a}`).join(' '),
           version: v,
         })),
-        { title: `Move "default" of ${modelLabel(n.version)} to` },
+        { title: `Move "default" of ${ofModel} to` },
       );
       if (!target) return;
       await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
@@ -654,7 +666,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     }
     if (value === 'default' && holder) {
       const answer = await vscode.window.showWarningMessage(
-        `Make version ${versionId} the default version of ${modelLabel(n.version)}?`,
+        `Make version ${versionId} the default version of model ${modelRef(n.modelName, n.version.displayName)}?`,
         {
           modal: true,
           detail: `The "default" alias moves from version ${holder.versionId ?? '?'} to version ${versionId}. Calls that name the model without a version (get, export, and anything else that uses ${n.modelName}) then use version ${versionId}.`,
@@ -677,7 +689,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const file = await pickJsonFile('Import a model evaluation (ModelEvaluation JSON)');
     if (!file) return;
     const { parseImport } = lazy.imports();
-    const [evaluation] = parseImport<ModelEvaluation>(`${V1BETA1}.ModelEvaluation`, [file.json], file.path);
+    const [evaluation] = parseImport<ModelEvaluation>(`${V1BETA1}.ModelEvaluation`, { single: file.json }, file.path);
     const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation });
     provider.refresh(n instanceof VersionNode ? n : undefined);
     void vscode.window.showInformationMessage(
@@ -690,10 +702,10 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const file = await pickJsonFile('Import evaluation slices (a JSON array of ModelEvaluationSlice)');
     if (!file) return;
-    const { arrayFromFile, parseImport } = lazy.imports();
+    const { entriesFromFile, parseImport } = lazy.imports();
     const slices = parseImport<ModelEvaluationSlice>(
       `${V1BETA1}.ModelEvaluationSlice`,
-      arrayFromFile(file.json, 'modelEvaluationSlices', file.path),
+      entriesFromFile(file.json, 'modelEvaluationSlices', file.path),
       file.path,
     );
     const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
@@ -708,10 +720,10 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const file = await pickJsonFile('Import evaluated annotations (a JSON array of EvaluatedAnnotation)');
     if (!file) return;
-    const { arrayFromFile, parseImport } = lazy.imports();
+    const { entriesFromFile, parseImport } = lazy.imports();
     const items = parseImport<EvaluatedAnnotation>(
       `${V1BETA1}.EvaluatedAnnotation`,
-      arrayFromFile(file.json, 'evaluatedAnnotations', file.path),
+      entriesFromFile(file.json, 'evaluatedAnnotations', file.path),
       file.path,
     );
     const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });

@@ -51,19 +51,90 @@ export function versionContextValue(model: Model): string {
   return isExportable(model) ? 'modelVersion.exportable' : 'modelVersion';
 }
 
+/**
+ * A model named so it cannot be confused with its copies: the display name, the ID when it differs
+ * (a copy keeps the display name), and the location: "churn-predictor (europe-west4)",
+ * "churn-predictor (ID 8123, europe-west4)".
+ */
+export function modelRef(name: string | undefined, displayName?: string): string {
+  const id = modelIdOf(name);
+  const location = /\/locations\/([^/]+)\//.exec(name ?? '')?.[1];
+  const shown = displayName || id;
+  const extra = [shown !== id && id ? `ID ${id}` : '', location ?? ''].filter(Boolean).join(', ');
+  return extra ? `${shown} (${extra})` : shown;
+}
+
+/** "version 3 of model churn-predictor (europe-west4)". */
+export function versionRef(version: Model): string {
+  return `version ${version.versionId ?? '?'} of model ${modelRef(version.name, version.displayName)}`;
+}
+
 export function modelLabel(model: Model): string {
   return model.displayName || modelIdOf(model.name);
 }
 
-/** `anyVersionDeployed`: the model's default version may be undeployed while another version serves. */
-export function modelDescription(model: Model, anyVersionDeployed = false): string {
+/** Where one version of a model serves: the endpoint resource name and the deployed model's ID. */
+export interface VersionDeployment {
+  endpoint: string;
+  versionId?: string;
+  deployedModelId?: string;
+}
+
+/** "churn-online (endpoint 1504042704147557520)", or "endpoint 1504042704147557520" when its display name is unknown. */
+export function endpointLabel(endpoint: string, endpointNames?: ReadonlyMap<string, string>): string {
+  const display = endpointNames?.get(endpoint);
+  const id = lastSegment(endpoint);
+  return display ? `${display} (endpoint ${id})` : `endpoint ${id}`;
+}
+
+/** "deployed on churn-online" for one endpoint, "deployed on N endpoints" for several. */
+export function deployedPhrase(endpoints: readonly string[], endpointNames?: ReadonlyMap<string, string>): string {
+  const unique = [...new Set(endpoints)];
+  if (unique.length > 1) return `deployed on ${unique.length} endpoints`;
+  const one = unique[0];
+  const display = one ? endpointNames?.get(one) : undefined;
+  return display ? `deployed on ${display}` : 'deployed';
+}
+
+/**
+ * `deployments`: every version's deployments in the model's location (the default version may be
+ * undeployed while another version serves); without them, the default version's own.
+ */
+export function modelDescription(
+  model: Model,
+  deployments?: readonly VersionDeployment[],
+  endpointNames?: ReadonlyMap<string, string>,
+): string {
   const parts = [modelIdOf(model.name)];
-  if (anyVersionDeployed || (model.deployedModels ?? []).length) parts.push('deployed');
+  const serving = deploymentsOf(model, deployments);
+  if (serving.length)
+    parts.push(
+      deployedPhrase(
+        serving.map((d) => d.endpoint),
+        endpointNames,
+      ),
+    );
   if (isExportable(model)) parts.push('exportable');
   return parts.join(' · ');
 }
 
-export function modelTooltip(model: Model): string {
+function deploymentsOf(model: Model, deployments?: readonly VersionDeployment[]): VersionDeployment[] {
+  if (deployments?.length) return [...deployments];
+  return (model.deployedModels ?? [])
+    .filter((d) => !!d.endpoint)
+    .map((d) => ({
+      endpoint: d.endpoint!,
+      ...(model.versionId ? { versionId: model.versionId } : {}),
+      ...(d.deployedModelId ? { deployedModelId: d.deployedModelId } : {}),
+    }));
+}
+
+export function modelTooltip(
+  model: Model,
+  deployments?: readonly VersionDeployment[],
+  endpointNames?: ReadonlyMap<string, string>,
+): string {
+  const serving = deploymentsOf(model, deployments);
   const lines = [
     `${modelLabel(model)}`,
     `Name: ${splitVersion(model.name ?? '').model}`,
@@ -72,9 +143,11 @@ export function modelTooltip(model: Model): string {
     model.createTime ? `Created: ${formatTime(model.createTime)}` : '',
     model.updateTime ? `Updated: ${formatTime(model.updateTime)}` : '',
     `Export formats: ${(model.supportedExportFormats ?? []).map((f) => f.id).join(', ') || 'none (not exportable)'}`,
-    (model.deployedModels ?? []).length
-      ? `Deployed at: ${(model.deployedModels ?? []).map((d) => lastSegment(d.endpoint)).join(', ')}`
-      : '',
+    serving.length ? 'Deployed:' : 'Not deployed',
+    ...serving.map(
+      (d) =>
+        `  • ${d.versionId ? `version ${d.versionId} on ` : ''}${endpointLabel(d.endpoint, endpointNames)}${d.deployedModelId ? `, deployed model ${d.deployedModelId}` : ''}`,
+    ),
     Object.keys(model.labels ?? {}).length
       ? `Labels: ${Object.entries(model.labels ?? {})
           .map(([k, v]) => `${k}=${v}`)
@@ -105,13 +178,13 @@ export function aliasBadges(version: Model): string {
   return (version.versionAliases ?? []).map((a) => `@${a}`).join(' ');
 }
 
-export function versionDescription(version: Model): string {
+/** The aliases once (the default version's star icon and "@default" say the same thing). */
+export function versionDescription(version: Model, endpointNames?: ReadonlyMap<string, string>): string {
   const parts: string[] = [];
   const badges = aliasBadges(version);
   if (badges) parts.push(badges);
-  if (isDefaultVersion(version)) parts.push('★ default');
   const endpoints = deployedEndpoints(version);
-  if (endpoints.length) parts.push(endpoints.length === 1 ? 'deployed' : `deployed on ${endpoints.length} endpoints`);
+  if (endpoints.length) parts.push(deployedPhrase(endpoints, endpointNames));
   const created = formatTime(version.versionCreateTime);
   if (created) parts.push(`created ${created}`);
   return parts.join(' · ');

@@ -16,6 +16,8 @@ import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../c
 import { describeError, GoogleApiError } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
+import { wrapText } from '../../platform/wrap';
+import { endpointDisplayNames, locationDeployments, type LocationDeployments } from './deployments';
 import { requirementOf } from '../../core/google/method-requirements';
 import {
   annotationLabel,
@@ -89,13 +91,27 @@ export class MessageNode extends ModelsNode {
   }
 }
 
+/** One line of an explanation too long for its row, under the row it explains. */
+export class DetailLineNode extends ModelsNode {
+  readonly resourceName = undefined;
+  constructor(line: string) {
+    super(line, vscode.TreeItemCollapsibleState.None);
+    this.contextValue = 'message.detail';
+    this.tooltip = line;
+  }
+}
+
 export class ErrorNode extends MessageNode {
   /** The fix the message suggests; the row's button and click run it. */
   readonly fix: Fix;
+  /** The whole explanation, which the row cuts off: its lines are the row's children. */
+  readonly fullText: string;
   constructor(what: string, err: unknown) {
     super(`Could not load ${what}`, 'error', describeError(err));
     // Every failed load is in the log too (a 403 as one warning line), not only in the row.
     log.failure(`loading ${what}`, err);
+    this.fullText = describeError(err);
+    this.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
     // A refusal names what is missing right in the row, not only in its tooltip.
     const requirement = err instanceof GoogleApiError ? requirementOf(err.options.method) : undefined;
     this.description =
@@ -107,6 +123,16 @@ export class ErrorNode extends MessageNode {
     this.contextValue = 'error.fix';
     this.fix = treeRowFix(err);
     this.command = { command: 'cloudbench.runFix', title: this.fix.label, arguments: [this] };
+  }
+
+  override getChildren(): Promise<ModelsNode[]> {
+    return Promise.resolve(
+      wrapText(this.fullText).map((line) => {
+        const node = new DetailLineNode(line);
+        node.parent = this;
+        return node;
+      }),
+    );
   }
 }
 
@@ -238,28 +264,6 @@ function pagedNodes<T>(
   });
 }
 
-/** What one endpoint listing of a location tells the rows: which models serve, and endpoint display names. */
-export interface LocationDeployments {
-  /** Resource names (without version) of the models deployed on any endpoint. */
-  models: Set<string>;
-  /** Endpoint resource name → display name. */
-  endpointNames: Map<string, string>;
-}
-
-/** The deployments of a location; empty if the endpoints cannot be listed. */
-async function locationDeployments(client: ModelRegistryClient, location: string): Promise<LocationDeployments> {
-  const found: LocationDeployments = { models: new Set(), endpointNames: new Map() };
-  try {
-    for await (const endpoint of client.listEndpoints(location)) {
-      if (endpoint.name && endpoint.displayName) found.endpointNames.set(endpoint.name, endpoint.displayName);
-      for (const d of endpoint.deployedModels ?? []) if (d.model) found.models.add(splitVersion(d.model).model);
-    }
-  } catch {
-    // The marking is a convenience: without endpoint access the tree still lists every model.
-  }
-  return found;
-}
-
 export class LocationNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'models';
@@ -376,11 +380,26 @@ export class ModelNode extends PagedParent {
     const anyVersionDeployed = deployments?.models.has(this.resourceName) ?? false;
     this.id = `model:${this.resourceName}`;
     this.contextValue = modelContextValue(model);
-    this.description = modelDescription(model, anyVersionDeployed);
-    this.tooltip = modelTooltip(model);
+    const serving = deployments?.byModel.get(this.resourceName);
+    this.description = modelDescription(model, serving, deployments?.endpointNames);
+    this.tooltip = modelTooltip(model, serving, deployments?.endpointNames);
     this.iconPath = new vscode.ThemeIcon(
       anyVersionDeployed || (model.deployedModels ?? []).length ? 'rocket' : 'symbol-class',
     );
+  }
+
+  /**
+   * The hover names every endpoint by its display name: those the location's endpoint listing did
+   * not give (it may be refused while GetEndpoint is allowed) are read one by one.
+   */
+  async resolveEndpointNames(): Promise<void> {
+    const serving = this.deployments?.byModel.get(this.resourceName);
+    const endpoints = [
+      ...(serving ?? []).map((d) => d.endpoint),
+      ...(this.model.deployedModels ?? []).map((d) => d.endpoint ?? ''),
+    ];
+    const names = await endpointDisplayNames(this.ctx.client(), endpoints, this.deployments?.endpointNames);
+    if (names) this.tooltip = modelTooltip(this.model, serving, names);
   }
 
   protected createList(): PagedList<ModelsNode> {
@@ -403,13 +422,13 @@ export class VersionNode extends PagedParent {
   constructor(
     private readonly ctx: TreeContext,
     readonly version: Model,
-    endpointNames?: ReadonlyMap<string, string>,
+    private readonly endpointNames?: ReadonlyMap<string, string>,
   ) {
     super(versionLabel(version), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = versionName(version);
     this.id = `version:${this.resourceName}`;
     this.contextValue = versionContextValue(version);
-    this.description = versionDescription(version);
+    this.description = versionDescription(version, endpointNames);
     this.tooltip = versionTooltip(version, endpointNames);
     this.iconPath = new vscode.ThemeIcon(
       isDefaultVersion(version) ? 'star-full' : (version.deployedModels ?? []).length ? 'rocket' : 'versions',
@@ -418,6 +437,13 @@ export class VersionNode extends PagedParent {
 
   get modelName(): string {
     return splitVersion(this.resourceName).model;
+  }
+
+  /** Like ModelNode's: endpoints the listing did not name are read with GetEndpoint for the hover. */
+  async resolveEndpointNames(): Promise<void> {
+    const endpoints = (this.version.deployedModels ?? []).map((d) => d.endpoint ?? '');
+    const names = await endpointDisplayNames(this.ctx.client(), endpoints, this.endpointNames);
+    if (names) this.tooltip = versionTooltip(this.version, names);
   }
 
   protected override leading(): ModelsNode[] {
@@ -632,6 +658,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   /** Hovering a location the service did not list (a configured one) reads its display name and labels. */
   async resolveTreeItem(item: vscode.TreeItem, element: ModelsNode): Promise<vscode.TreeItem> {
     if (element instanceof LocationNode) await element.resolveInfo();
+    if (element instanceof ModelNode) await element.resolveEndpointNames();
+    if (element instanceof VersionNode) await element.resolveEndpointNames();
     return item;
   }
 

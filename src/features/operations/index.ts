@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import { getOperationsRegistry, type OperationsRegistry } from './registry';
-import { OperationItem, OperationsTreeProvider } from './view';
+import { OperationItem, OperationsTreeProvider, operationDetails } from './view';
 
 export { getOperationsRegistry, OperationsRegistry } from './registry';
 export type { OperationHandle, OperationStart, OperationState, TrackedOperation } from './registry';
@@ -12,11 +12,12 @@ export type { OperationHandle, OperationStart, OperationState, TrackedOperation 
 const log = getLogger('operations');
 let activated = false;
 
-function pickId(registry: OperationsRegistry, node: unknown): number | undefined {
+/** The operation a command acts on: the row, else the only running one (or, with `any`, the only one). */
+function pickId(registry: OperationsRegistry, node: unknown, any = false): number | undefined {
   if (node instanceof OperationItem) return node.operation.id;
   const id = (node as { operation?: { id?: unknown } } | undefined)?.operation?.id;
   if (typeof id === 'number') return id;
-  const running = registry.list().filter((o) => o.state === 'running');
+  const running = registry.list().filter((o) => any || o.state === 'running');
   return running.length === 1 ? running[0].id : undefined;
 }
 
@@ -52,15 +53,19 @@ export function activateOperations(context: vscode.ExtensionContext): Operations
     const id = pickId(registry, node);
     if (id === undefined) return;
     const op = registry.get(id);
+    // Each button says what it does; "Keep Running" replaces the dialog's own ambiguous "Cancel".
+    const cancel: vscode.MessageItem = { title: 'Cancel Operation' };
+    const keep: vscode.MessageItem = { title: 'Keep Running', isCloseAffordance: true };
     const answer = await vscode.window.showWarningMessage(
       `Cancel "${op?.title ?? 'operation'}"?`,
       {
         modal: true,
         detail: 'The server is asked to cancel; cancellation is best effort and the operation may still finish.',
       },
-      'Cancel Operation',
+      cancel,
+      keep,
     );
-    if (answer !== 'Cancel Operation') return;
+    if (answer !== cancel) return;
     const reported = reportedByOwner(registry, id);
     const message = await registry.cancel(id);
     // The row shows the answer at once; the feature's own toast tells how the operation ended.
@@ -72,6 +77,25 @@ export function activateOperations(context: vscode.ExtensionContext): Operations
     const reported = reportedByOwner(registry, id);
     const message = await registry.stopWaiting(id);
     if (!reported) void vscode.window.showInformationMessage(message);
+  });
+  registerCommand(context, 'cloudbench.operations.showDetails', async (node?: unknown) => {
+    const id = pickId(registry, node, true);
+    const op = id === undefined ? undefined : registry.get(id);
+    if (!op) return;
+    await vscode.window.showInformationMessage(op.title, { modal: true, detail: operationDetails(op) });
+  });
+  registerCommand(context, 'cloudbench.operations.copyName', async (node?: unknown) => {
+    const id = pickId(registry, node, true);
+    const op = id === undefined ? undefined : registry.get(id);
+    if (!op) return;
+    if (!op.operationName) {
+      void vscode.window.showInformationMessage(
+        `"${op.title}" has no operation name: the server has not named it yet, or it ran without one.`,
+      );
+      return;
+    }
+    await vscode.env.clipboard.writeText(op.operationName);
+    void vscode.window.setStatusBarMessage(`Copied ${op.operationName}`, 3000);
   });
   return registry;
 }

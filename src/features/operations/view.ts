@@ -42,6 +42,20 @@ export function operationDescription(op: TrackedOperation, now: Date = new Date(
   return parts.join(' · ');
 }
 
+/** Everything known of an operation, as plain text (the Show Details dialog). */
+export function operationDetails(op: TrackedOperation): string {
+  return [
+    `State: ${STATE_TEXT[op.state]}`,
+    `Resource: ${op.resource}`,
+    `Operation: ${op.operationName ?? 'not named yet'}`,
+    `Started: ${op.started.toLocaleString()}`,
+    op.ended ? `Ended: ${op.ended.toLocaleString()} (after ${elapsed(op)})` : `Running for ${elapsed(op)}`,
+    op.detail ? `\n${op.detail}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
 export class OperationItem extends vscode.TreeItem {
   constructor(readonly operation: TrackedOperation) {
     super(operation.title, vscode.TreeItemCollapsibleState.None);

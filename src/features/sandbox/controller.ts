@@ -39,6 +39,7 @@ export function sandboxSettings(ready: ReadyLine): Record<string, string> {
     'endpoints.models': ready.grpc,
     'endpoints.apiKeys': ready.http,
     'endpoints.secops': ready.http,
+    'endpoints.resourceManager': ready.http,
     project: SANDBOX_PROJECT,
   };
 }

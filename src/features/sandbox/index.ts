@@ -6,6 +6,7 @@ import { registerCommand } from '../../platform/commands';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
 import { SANDBOX_PROJECT, SandboxController } from './controller';
+import { pickProject } from './project-picker';
 
 const log = getLogger('sandbox');
 export { SANDBOX_PROJECT };
@@ -127,23 +128,7 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
     );
   });
 
-  registerCommand(context, 'cloudbench.selectProject', async () => {
-    const current = services.connection().project ?? '';
-    const project = await vscode.window.showInputBox({
-      title: 'Google Cloud project',
-      prompt: 'Project ID or number whose models and API keys Cloudbench shows',
-      value: current || (services.connection().sandbox ? SANDBOX_PROJECT : ''),
-      ignoreFocusOut: true,
-      validateInput: (v) =>
-        /^([a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,20})$/.test(v.trim())
-          ? undefined
-          : 'A project ID has 6-30 lower-case letters, digits or hyphens and starts with a letter; a project number has only digits.',
-    });
-    if (project === undefined) return;
-    await vscode.workspace
-      .getConfiguration('cloudbench')
-      .update('project', project.trim(), vscode.ConfigurationTarget.Global);
-  });
+  registerCommand(context, 'cloudbench.selectProject', () => pickProject(context, services));
 
   registerCommand(context, 'cloudbench.chooseCredentialsFile', async () => {
     const picked = await vscode.window.showOpenDialog({

@@ -96,9 +96,13 @@ export async function workspaceSettingAttempts(): Promise<string[]> {
 export function ignoredSettingsMessage(names: readonly string[], trusted: boolean): string {
   const list = names.join(', ');
   const mode = trusted ? '' : ' (Restricted Mode)';
+  // Trust does not change this rule, so the notice must not suggest that trusting would.
   return (
     `This workspace${mode} tries to set ${list}. Cloudbench ignored ${names.length === 1 ? 'it' : 'them'}: ` +
-    'settings that decide where your Google credentials go, or whose credentials are used, come from your user settings only, even in a trusted workspace.'
+    'settings that decide where your Google credentials go, or whose credentials are used, come from your user settings only, ' +
+    (trusted
+      ? 'whether a workspace is trusted or not.'
+      : 'in Restricted Mode and in trusted workspaces alike, so trusting this workspace would not apply them either.')
   );
 }
 

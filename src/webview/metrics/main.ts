@@ -1,5 +1,5 @@
 // The metrics panel (browser side): headline metrics as text, PR and ROC curves with a threshold
-// slider, the confusion matrix as a heatmap, quantile calibration for forecasts, a side-by-side
+// slider, confusion matrices with counts (compared side by side with their difference), quantile calibration for forecasts, a side-by-side
 // comparison, and every metric as a table. Charts are Chart.js (canvas, no inline script or eval, so
 // the strict CSP holds) coloured from the VS Code theme's variables; every value reaches the page as
 // text. Messages from the extension are checked before use.
@@ -16,7 +16,6 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
-import { MatrixController, MatrixElement } from 'chartjs-chart-matrix';
 import {
   compareMetrics,
   confusionAt,
@@ -34,6 +33,7 @@ import {
   type MetricsSet,
 } from '../../core/models/metrics-messages';
 import { el } from '../shared/dom';
+import { differenceTable, matrixTable, type MatrixColors } from './matrix';
 
 Chart.register(
   LineController,
@@ -44,8 +44,6 @@ Chart.register(
   CategoryScale,
   Tooltip,
   Legend,
-  MatrixController,
-  MatrixElement,
 );
 
 interface VsCodeApi {
@@ -88,6 +86,7 @@ interface Theme {
   grid: string;
   series: [string, string];
   heat: string;
+  background: string;
 }
 
 function theme(): Theme {
@@ -97,16 +96,8 @@ function theme(): Theme {
     grid: cssVar('--vscode-editorWidget-border', cssVar('--vscode-panel-border', '#444444')),
     series: [cssVar('--vscode-charts-blue', '#3794ff'), cssVar('--vscode-charts-orange', '#d18616')],
     heat: cssVar('--vscode-charts-blue', '#3794ff'),
+    background: cssVar('--vscode-editor-background', '#1e1e1e'),
   };
-}
-
-/** `color` at opacity `alpha`; theme colours are #rgb, #rrggbb or #rrggbbaa. */
-function withAlpha(color: string, alpha: number): string {
-  const hex = /^#([0-9a-f]{3,8})$/i.exec(color)?.[1];
-  if (!hex) return color;
-  const full = hex.length <= 4 ? [...hex].map((c) => c + c).join('') : hex;
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16));
-  return `rgba(${r}, ${g}, ${b}, ${alpha.toFixed(3)})`;
 }
 
 function applyThemeDefaults(t: Theme): void {
@@ -193,64 +184,6 @@ function curveChart(
   return new Chart(canvas, config);
 }
 
-function matrixChart(canvas: HTMLCanvasElement, t: Theme, m: ConfusionMatrix): Chart {
-  const n = m.labels.length;
-  const data = m.rows.flatMap((row, i) => {
-    const total = row.reduce((a, b) => a + b, 0) || 1;
-    return row.map((v, j) => ({ x: m.labels[j], y: m.labels[i], v, share: v / total }));
-  });
-  canvas.parentElement?.style.setProperty('max-width', `${Math.max(260, Math.min(640, 90 * n + 120))}px`);
-  return new Chart(canvas, {
-    type: 'matrix',
-    data: {
-      datasets: [
-        {
-          label: 'Confusion matrix',
-          data,
-          backgroundColor: (ctx) => withAlpha(t.heat, 0.08 + 0.92 * ((ctx.raw as { share?: number })?.share ?? 0)),
-          borderColor: t.grid,
-          borderWidth: 1,
-          width: ({ chart }) => (chart.chartArea?.width ?? 0) / n - 2,
-          height: ({ chart }) => (chart.chartArea?.height ?? 0) / n - 2,
-        },
-      ],
-    },
-    options: {
-      responsive: true,
-      aspectRatio: 1,
-      plugins: {
-        legend: { display: false },
-        tooltip: {
-          callbacks: {
-            title: () => '',
-            label: (ctx) => {
-              const r = ctx.raw as { x: string; y: string; v: number; share: number };
-              return `true ${r.y}, predicted ${r.x}: ${r.v.toLocaleString('en-US')} (${(r.share * 100).toFixed(1)}% of ${r.y})`;
-            },
-          },
-        },
-      },
-      scales: {
-        x: {
-          type: 'category',
-          labels: m.labels,
-          offset: true,
-          title: { display: true, text: 'Predicted' },
-          grid: { display: false },
-        },
-        y: {
-          type: 'category',
-          labels: m.labels,
-          offset: true,
-          reverse: false,
-          title: { display: true, text: 'True' },
-          grid: { display: false },
-        },
-      },
-    },
-  });
-}
-
 // ---- sections -----------------------------------------------------------------------------------
 function headlineSection(subject: MetricsView, compare: MetricsView | undefined, s: State): HTMLElement {
   const sec = section('Headline metrics', 'headline');
@@ -311,36 +244,6 @@ function binaryLabels(view: MetricsView, set: MetricsSet): [string, string] {
   if (view.confusion?.labels.length === 2) return [view.confusion.labels[0], view.confusion.labels[1]];
   const positive = /annotationSpec = (.+)$/.exec(set.label)?.[1] ?? view.confusion?.labels[0] ?? 'positive';
   return [positive, `not ${positive}`];
-}
-
-function matrixTable(m: ConfusionMatrix, caption: string): HTMLTableElement {
-  const table = el('table', { class: 'matrix-table' });
-  table.append(el('caption', {}, caption));
-  table.append(
-    el(
-      'thead',
-      {},
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'col' }, 'True \\ predicted'),
-        ...m.labels.map((l) => el('th', { scope: 'col' }, l)),
-      ),
-    ),
-  );
-  const body = el('tbody');
-  m.rows.forEach((row, i) =>
-    body.append(
-      el(
-        'tr',
-        {},
-        el('th', { scope: 'row' }, m.labels[i]),
-        ...row.map((v, j) => el('td', { class: i === j ? 'diagonal' : '' }, v.toLocaleString('en-US'))),
-      ),
-    ),
-  );
-  table.append(body);
-  return table;
 }
 
 function classificationSection(
@@ -431,23 +334,57 @@ function classificationSection(
   return sec;
 }
 
-function confusionSection(subject: MetricsView, s: State, t: Theme): HTMLElement | undefined {
-  const at = pointAt(subject.thresholds, s.threshold);
-  const atMatrix = confusionAt(at, binaryLabels(subject, s.subject));
-  const matrix = atMatrix ?? subject.confusion;
-  if (!matrix) return undefined;
+/** The matrix of one evaluation at the slider's threshold (binary), else its top-prediction matrix. */
+function matrixOf(view: MetricsView, set: MetricsSet, threshold: number): { matrix?: ConfusionMatrix; at?: number } {
+  const at = pointAt(view.thresholds, threshold);
+  const atMatrix = confusionAt(at, binaryLabels(view, set));
+  if (atMatrix) return { matrix: atMatrix, at: at!.threshold };
+  return view.confusion ? { matrix: view.confusion } : {};
+}
+
+function confusionSection(
+  subject: MetricsView,
+  compare: MetricsView | undefined,
+  s: State,
+  t: Theme,
+): HTMLElement | undefined {
+  const colors: MatrixColors = { heat: t.heat, background: t.background, foreground: t.foreground };
+  const a = matrixOf(subject, s.subject, s.threshold);
+  if (!a.matrix) return undefined;
+  const b = compare && s.compare ? matrixOf(compare, s.compare, s.threshold) : {};
   const sec = section('Confusion matrix', 'confusion');
-  const caption = atMatrix
-    ? `At threshold ${formatMetric(at!.threshold)}: rows are true classes, columns predicted classes.`
-    : 'Rows are true classes, columns predicted classes (top prediction of each item).';
+  const caption =
+    a.at !== undefined
+      ? `At threshold ${formatMetric(a.at)}. Each cell gives the count and its share of the true class (the row).`
+      : 'Top prediction of each item. Each cell gives the count and its share of the true class (the row).';
   sec.append(el('p', { class: 'muted' }, caption));
-  const c = chartCanvas(`Confusion matrix heatmap of ${s.subject.label}`, 'confusion-chart');
-  c.wrap.classList.add('matrix');
-  sec.append(c.wrap, matrixTable(matrix, `Confusion matrix of ${s.subject.label}`));
-  if (atMatrix && subject.confusion && subject.confusion.labels.length > 2) {
-    sec.append(matrixTable(subject.confusion, 'All classes (top prediction of each item)'));
+  if (!b.matrix) {
+    sec.append(matrixTable(a.matrix, `Confusion matrix of ${s.subject.label}`, colors, 'matrix-subject'));
+  } else {
+    const side = el('div', { class: 'matrices' });
+    side.append(
+      matrixTable(a.matrix, `Confusion matrix of ${s.subject.label}`, colors, 'matrix-subject'),
+      matrixTable(b.matrix, `Confusion matrix of ${s.compare?.label ?? ''}`, colors, 'matrix-compare'),
+    );
+    sec.append(side);
+    const diff = differenceTable(
+      a.matrix,
+      b.matrix,
+      `Difference (${s.compare?.label ?? ''} − ${s.subject.label}): counts, and the change of each row share in percentage points`,
+      'matrix-difference',
+    );
+    sec.append(
+      diff ??
+        el(
+          'p',
+          { class: 'muted' },
+          'The two evaluations have different classes, so no cell-by-cell difference is shown.',
+        ),
+    );
   }
-  queueMicrotask(() => charts.push(matrixChart(c.canvas, t, matrix)));
+  if (a.at !== undefined && subject.confusion && subject.confusion.labels.length > 2) {
+    sec.append(matrixTable(subject.confusion, 'All classes (top prediction of each item)', colors, 'matrix-all'));
+  }
   return sec;
 }
 
@@ -558,7 +495,7 @@ function render(): void {
   if (s.compare) root.append(el('p', { class: 'comparing' }, `Comparing ${s.subject.label} with ${s.compare.label}.`));
   root.append(headlineSection(subject, compare, s));
   if (subject.thresholds.length) root.append(classificationSection(subject, compare, s, t));
-  const confusion = confusionSection(subject, s, t);
+  const confusion = confusionSection(subject, compare, s, t);
   if (confusion) root.append(confusion);
   const quantiles = quantileSection(subject, s, t);
   if (quantiles) root.append(quantiles);

@@ -55,6 +55,7 @@ export function sandboxSettings(sandbox, extra = {}) {
     'cloudbench.endpoints.models': sandbox.grpc,
     'cloudbench.endpoints.apiKeys': sandbox.http,
     'cloudbench.endpoints.secops': sandbox.http,
+    'cloudbench.endpoints.resourceManager': sandbox.http,
     ...extra,
   };
 }

@@ -11,6 +11,7 @@ export const userSettings = {
   'cloudbench.endpoints.models': null,
   'cloudbench.endpoints.apiKeys': null,
   'cloudbench.endpoints.secops': null,
+  'cloudbench.endpoints.resourceManager': null,
 };
 
 const SIGNED_OUT = 'Cloudbench is not signed in to Google Cloud.';
@@ -72,6 +73,11 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   ])
     if (!report.includes(expected)) throw new Error(`the report lacks "${expected}":\n${report}`);
   if (/ya29\.|PRIVATE KEY/.test(report)) throw new Error('the report holds token or key material');
+  // Only credentials that were found are listed: none here, so no metadata server either.
+  if (!report.includes('| Credentials | none found ('))
+    throw new Error(`the report does not say no credentials were found:\n${report}`);
+  if (report.includes('metadata server (attached service account)'))
+    throw new Error(`the report lists a metadata server that gave no token:\n${report}`);
   await screenshot('report-signed-out');
   log('Check Connection explains the signed-out state');
 

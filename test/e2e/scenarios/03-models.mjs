@@ -25,15 +25,15 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
     .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${MODEL}\\b`) }) })
     .first();
   await wb.contextMenu(page, modelRow, 'Copy Model to Location…', models);
-  await wb.pickQuickItem(page, 'europe-west4', `Copy ${MODEL} to location`);
-  await wb.answerInputBox(page, 'churn-copy-e2e', `Copy ${MODEL} to europe-west4`);
-  await wb.waitForNotification(page, `Copy model ${MODEL} to europe-west4`);
+  await wb.pickQuickItem(page, 'europe-west4', `Copy model ${MODEL} (us-central1) to location`);
+  await wb.answerInputBox(page, 'churn-copy-e2e', `Copy model ${MODEL} (us-central1) to europe-west4`);
+  await wb.waitForNotification(page, `Copy model ${MODEL} (us-central1) to europe-west4`);
   const operations = await wb.expandView(page, 'Operations');
-  await wb.treeRow(operations, `Copy model ${MODEL} to europe-west4`).waitFor();
+  await wb.treeRow(operations, `Copy model ${MODEL} (us-central1) to europe-west4`).waitFor();
   await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
   await wb.waitForNotification(
     page,
-    /Copied churn-predictor to projects\/cloudbench-demo\/locations\/europe-west4\/models\/churn-copy-e2e/,
+    /Copied model churn-predictor \(us-central1\) to model churn-predictor \(ID churn-copy-e2e, europe-west4\)/,
     { timeout: 60_000 },
   );
   // The command ends by opening the copy's details; the tree has been refreshed by then.
@@ -47,18 +47,18 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
 
   // Cancel an export from its progress notification.
   await wb.contextMenu(page, modelRow, 'Export Model…', models);
-  await wb.pickQuickItem(page, 'tf-saved-model', `Export ${MODEL}`);
+  await wb.pickQuickItem(page, 'tf-saved-model', `of model ${MODEL} (us-central1)`);
   await wb.answerInputBox(page, 'gs://cloudbench-e2e/exports/', 'Export destination');
-  const exportTitle = `Export ${MODEL} as tf-saved-model`;
+  const exportTitle = `of model ${MODEL} (us-central1) as tf-saved-model`;
   await wb.waitForNotification(page, exportTitle);
   await wb.clickNotificationButton(page, exportTitle, 'Cancel');
-  await wb.waitForNotification(page, new RegExp(`${exportTitle}: cancelled`), { timeout: 60_000 });
+  await wb.waitForNotification(page, new RegExp(`${wb.escapeRegExp(exportTitle)}: cancelled`), { timeout: 60_000 });
   log('export cancelled');
 
   // Delete guard: a deployed model is not deleted; the dialog names its endpoint.
   await wb.contextMenu(page, modelRow, 'Delete Model', models);
   const dialog = await wb.modalDialog(page);
-  await dialog.filter({ hasText: `Model ${MODEL} cannot be deleted while it is deployed.` }).waitFor();
+  await dialog.filter({ hasText: `Model ${MODEL} (us-central1) cannot be deleted while it is deployed.` }).waitFor();
   await dialog.filter({ hasText: 'churn-online' }).waitFor();
   await screenshot('delete-guard');
   await page.keyboard.press('Escape');

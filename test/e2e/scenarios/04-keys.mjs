@@ -55,9 +55,9 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   // Delete (with a modal confirmation naming the key) and undelete.
   await wb.contextMenu(page, await wb.revealRow(keys, wb.exactRow(keys, 'E2E key')), 'Delete Key', keys);
   const dialog = await wb.modalDialog(page);
-  await dialog.filter({ hasText: 'Delete API key "E2E key"?' }).waitFor();
+  await dialog.filter({ hasText: 'Delete API key "E2E key" (e2e-key)?' }).waitFor();
   await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).click();
-  await wb.waitForNotification(page, /Deleted key "E2E key"/);
+  await wb.waitForNotification(page, /Deleted key "E2E key" \(e2e-key\)/);
   const deletedTime = (await wb.sandboxRest(sandbox, 'GET', KEY_PATH)).json?.deleteTime;
   if (!deletedTime) throw new Error('the key has no deleteTime after Delete');
   await wb.expandRow(keys, 'Deleted keys');
@@ -66,7 +66,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   log('deleted; listed under Deleted keys');
 
   await wb.contextMenu(page, deletedRow.first(), 'Undelete Key', keys);
-  await wb.waitForNotification(page, /Undeleted key "E2E key"/);
+  await wb.waitForNotification(page, /Undeleted key "E2E key" \(e2e-key\)/);
   const restored = await wb.sandboxRest(sandbox, 'GET', KEY_PATH);
   if (restored.json?.deleteTime) throw new Error('the key is still deleted after Undelete');
   await (await wb.revealRow(keys, wb.treeRow(keys, 'E2E key'))).filter({ hasText: '2 referrers' }).waitFor();

@@ -28,7 +28,7 @@ export async function run({ page, wb, log, screenshot }) {
     .waitFor();
   await panel.locator('canvas#pr-chart').waitFor();
   await panel.locator('canvas#roc-chart').waitFor();
-  await panel.locator('canvas#confusion-chart').waitFor();
+  await panel.locator('table#matrix-subject td.cell .count').first().waitFor();
   await panel
     .locator('#threshold-values', { hasText: /^Threshold 0\.5: precision 0\.\d+, recall 0\.\d+, F1 0\.\d+$/ })
     .waitFor();

@@ -158,4 +158,33 @@ describe('Check Connection against the sandbox', () => {
     );
     assert.match(report(check()), /\| Account \| not named in the credentials \|/);
   });
+
+  it('signed out, lists only credentials it found: never the metadata server when none gave a token', () => {
+    const label =
+      'application default credentials (no file at /h/.config/gcloud/application_default_credentials.json, no GOOGLE_APPLICATION_CREDENTIALS)';
+    const check = (tokenOk: boolean): ServiceCheck => ({
+      service: 'apikeys',
+      title: 'API Keys',
+      endpoint: { address: 'https://apikeys.googleapis.com', why: 'global' },
+      sandbox: false,
+      credentials: {
+        origin: { kind: 'metadata', label },
+        type: 'metadata_server',
+        universeDomain: 'googleapis.com',
+        requestedScopes: ['https://www.googleapis.com/auth/cloud-platform'],
+      },
+      token: tokenOk ? { ok: true } : { ok: false, error: 'Could not load the default credentials.' },
+      call: { name: 'ListKeys (1 item)', ok: tokenOk, latencyMs: 5, ...(tokenOk ? { summary: 'no keys' } : {}) },
+    });
+    const signedOut = formatConnectionReport([check(false)], { universeDomain: 'googleapis.com' });
+    assert.doesNotMatch(signedOut, /metadata server \(attached service account\)/);
+    assert.match(
+      signedOut,
+      /\| Credentials \| none found \(no file at \/h\/\.config\/gcloud\/application_default_credentials\.json, no GOOGLE_APPLICATION_CREDENTIALS, no credentials file setting, and no metadata server gave a token\) \|/,
+    );
+    assert.doesNotMatch(signedOut, /\| Account \|/);
+    // On a VM whose metadata server gives a token, the attached service account is what was found.
+    const onVm = formatConnectionReport([check(true)], { universeDomain: 'googleapis.com' });
+    assert.match(onVm, /\| Credentials \| metadata server \(attached service account\), from /);
+  });
 });

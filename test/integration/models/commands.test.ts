@@ -32,6 +32,7 @@ interface Prompt {
   kind: string;
   text: string;
   detail?: string;
+  buttons?: string[];
 }
 
 describe('models commands against the sandbox', function () {
@@ -80,8 +81,16 @@ describe('models commands against the sandbox', function () {
       (kind: string) =>
       async (text: string, ...rest: any[]) => {
         const options = rest[0] && typeof rest[0] === 'object' && !Array.isArray(rest[0]) ? rest[0] : undefined;
-        prompts.push({ kind, text, ...(options?.detail ? { detail: options.detail } : {}) });
-        return answers.shift();
+        // Buttons given as MessageItems answer with the item itself, as in the editor.
+        const items = rest.filter((r) => r && typeof r === 'object' && typeof r.title === 'string');
+        prompts.push({
+          kind,
+          text,
+          ...(options?.detail ? { detail: options.detail } : {}),
+          ...(items.length ? { buttons: items.map((i) => i.title as string) } : {}),
+        });
+        const wanted = answers.shift();
+        return items.find((i) => i.title === wanted) ?? wanted;
       };
     vscode.window.showWarningMessage = answer('warning');
     vscode.window.showInformationMessage = answer('info');
@@ -284,14 +293,13 @@ describe('models commands against the sandbox', function () {
         { method: 'google.cloud.aiplatform.v1beta1.EndpointService/ListEndpoints', latencyMs: 600 },
       ]);
       await run('cloudbench.models.deleteModel', await modelNode(model));
-      assert.deepEqual(
-        seen.map((q) => q.question),
-        ['Delete model checked-first?', 'Delete model checked-first?'],
-      );
+      assert.equal(seen.length, 2);
+      // The question names the model so that a copy elsewhere cannot be mistaken for it.
+      for (const q of seen) assert.match(q.question, /^Delete model checked-first \(us-central1\)\?$/);
       for (const q of seen) assert.deepEqual(q.behind, [], 'no progress notification behind the question');
       assert.deepEqual(
         notifications.map((n) => n.title),
-        ['Checking endpoints for checked-first…'],
+        ['Checking endpoints for checked-first (us-central1)…'],
         'a quick check shows no notification, a slow one does',
       );
     } finally {
@@ -308,12 +316,12 @@ describe('models commands against the sandbox', function () {
     answers = ['Delete Model…', 'Delete Model'];
     await run('cloudbench.models.deleteVersion', version);
     assert.match(prompts[0].text, /only version/);
-    assert.match(prompts[1].text, /^Delete model single\?/);
+    assert.match(prompts[1].text, /^Delete model single \(us-central1\)\?/);
     assert.ok(prompts[1].detail?.includes(model));
     await assert.rejects(client.getModel({ name: model }), /not|exist/i);
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => o.title === 'Delete model single');
+      .find((o) => /^Delete model single \(us-central1\)$/.test(o.title));
     assert.equal(entry?.state, 'succeeded');
   });
 
@@ -333,6 +341,15 @@ describe('models commands against the sandbox', function () {
     assert.ok(doc, 'the new model is opened');
     assert.equal(JSON.parse(doc.text).name.split('@')[0], target);
     assert.ok(revealed.includes(target), `the new model is revealed in the tree: ${JSON.stringify(revealed)}`);
+    // Source and copy share a display name: the message tells them apart by ID and location.
+    assert.ok(
+      prompts.some((p) =>
+        /^Copied model copy-source \(us-central1\) to model copy-source \(ID copied-model, europe-west4\), version 1\.$/.test(
+          p.text,
+        ),
+      ),
+      JSON.stringify(prompts),
+    );
     assert.equal(
       getOperationsRegistry()
         .list()
@@ -349,7 +366,7 @@ describe('models commands against the sandbox', function () {
     await run('cloudbench.models.exportModel', await modelNode(model));
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => o.title === 'Export export-me as custom-trained');
+      .find((o) => /^Export version 1 \(default\) of model export-me \(us-central1\) as custom-trained$/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
     assert.ok(entry?.operationName);
     const op = await client.getOperation(entry.operationName);
@@ -396,7 +413,9 @@ describe('models commands against the sandbox', function () {
       if (cancelling) return;
       const entry = getOperationsRegistry()
         .list()
-        .find((o) => o.state === 'running' && o.title === 'Export cancel-from-view as custom-trained');
+        .find(
+          (o) => o.state === 'running' && /^Export version 1 \(default\) of model cancel-from-view \(/.test(o.title),
+        );
       if (!entry) return;
       answers.push('Cancel Operation');
       cancelling = Promise.resolve(run('cloudbench.operations.cancel', { operation: { id: entry.id } }));
@@ -405,12 +424,48 @@ describe('models commands against the sandbox', function () {
     await cancelling;
     const entry = getOperationsRegistry()
       .list()
-      .find((o) => o.title === 'Export cancel-from-view as custom-trained');
+      .find((o) => /^Export version 1 \(default\) of model cancel-from-view \(/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
     assert.equal((await client.getOperation(entry.operationName!)).error?.code, 1, 'cancelled on the server');
+    const ask = prompts.find(
+      (p) => p.kind === 'warning' && /^Cancel "Export version 1 \(default\) of model cancel-from-view/.test(p.text),
+    );
+    assert.ok(ask, JSON.stringify(prompts));
+    // The buttons say what they do: no bare "Cancel" next to "Cancel Operation".
+    assert.deepEqual(ask.buttons, ['Cancel Operation', 'Keep Running']);
     const toasts = prompts.filter((p) => p.kind === 'info');
     assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
-    assert.equal(toasts[0].text, 'Export cancel-from-view as custom-trained: cancelled. The server cancelled it.');
+    assert.match(
+      toasts[0].text,
+      /^Export version 1 \(default\) of model cancel-from-view \(us-central1\) as custom-trained: cancelled\. The server cancelled it\.$/,
+    );
+  });
+
+  it('Show Details and Copy Operation Name act on an Operations row, running or finished', async () => {
+    const handle = getOperationsRegistry().start({
+      title: 'Delete model details-demo (us-central1)',
+      resource: `${PARENT}/models/details-demo`,
+      operationName: `${PARENT}/operations/4242`,
+      source: 'models',
+    });
+    const node = { operation: { id: handle.operation.id } };
+    const clipboard = vscode.env.clipboard as { writeText: (text: string) => Promise<void> };
+    const plainWrite = clipboard.writeText;
+    let copied: string | undefined;
+    clipboard.writeText = async (text: string) => void (copied = text);
+    try {
+      await run('cloudbench.operations.copyName', node);
+      assert.equal(copied, `${PARENT}/operations/4242`);
+      handle.finish('failed', 'PERMISSION_DENIED: aiplatform.models.delete');
+      await run('cloudbench.operations.showDetails', node);
+      const shown = prompts.find((p) => p.text === 'Delete model details-demo (us-central1)');
+      assert.ok(shown, JSON.stringify(prompts));
+      assert.match(shown.detail ?? '', /^State: failed$/m);
+      assert.match(shown.detail ?? '', new RegExp(`^Operation: ${PARENT}/operations/4242$`, 'm'));
+      assert.match(shown.detail ?? '', /PERMISSION_DENIED: aiplatform\.models\.delete/);
+    } finally {
+      clipboard.writeText = plainWrite;
+    }
   });
 
   it('Set or Move Alias moves an alias between versions', async () => {
@@ -444,7 +499,7 @@ describe('models commands against the sandbox', function () {
     await run('cloudbench.models.setAlias', v2);
     const ask = prompts.find((p) => p.kind === 'warning');
     assert.ok(ask, 'a confirmation is asked');
-    assert.match(ask.text, /^Make version 2 the default version of default-mover\?/);
+    assert.match(ask.text, /^Make version 2 the default version of model default-mover \(us-central1\)\?/);
     assert.match(ask.detail ?? '', /moves from version 1 to version 2/);
     assert.equal(await defaultNow(), '1', 'declined: nothing moved');
     prompts = [];

@@ -119,7 +119,12 @@ describe('models tree against the demo sandbox', function () {
     );
     const churn = models.find((m) => m.resourceName.endsWith('/models/churn-predictor'));
     assert.ok(churn, 'churn-predictor listed');
-    assert.match(String(churn.description), /deployed/);
+    // The row and the hover agree: the version that serves, and the endpoint by its display name.
+    assert.match(String(churn.description), /deployed on churn-online/);
+    assert.match(
+      churn.tooltip as string,
+      /^Deployed:\n {2}• version 3 on churn-online \(endpoint \d+\), deployed model \d+$/m,
+    );
     const undeployed = models.filter((m) => !/deployed/.test(String(m.description)));
     assert.ok(undeployed.length > 0, 'models without deployments are not marked');
   });
@@ -146,6 +151,31 @@ describe('models tree against the demo sandbox', function () {
     for (const other of versions.filter((v) => v !== v3)) {
       assert.doesNotMatch(String(other.description), /deployed/, `version ${other.version.versionId}`);
       assert.match(other.tooltip as string, /^Not deployed$/m);
+    }
+  });
+
+  it('names endpoints by display name on hover even when the endpoint listing is refused (GetEndpoint)', async () => {
+    sandbox.faults.configure([
+      {
+        method: 'google.cloud.aiplatform.v1beta1.EndpointService/ListEndpoints',
+        errorRate: 1,
+        codes: ['PERMISSION_DENIED'],
+      },
+    ]);
+    try {
+      pageSize = 100;
+      const p = provider();
+      const fraud = (await p.getChildren(await location(p, 'us-central1'))).find(
+        (n): n is InstanceType<typeof tree.ModelNode> => n instanceof tree.ModelNode && n.label === 'fraud-detector',
+      );
+      assert.ok(fraud, 'fraud-detector listed');
+      // Without the listing only the default version's own deployment is known, by endpoint ID.
+      assert.match(fraud.tooltip as string, /• version \d+ on endpoint \d+/);
+      assert.doesNotMatch(fraud.tooltip as string, /fraud-realtime/);
+      await p.resolveTreeItem(fraud, fraud);
+      assert.match(fraud.tooltip as string, /• version \d+ on fraud-realtime \(endpoint \d+\)/);
+    } finally {
+      sandbox.faults.configure([]);
     }
   });
 
@@ -180,7 +210,7 @@ describe('models tree against the demo sandbox', function () {
         );
         assert.ok(versions.length >= 1);
         assert.equal(
-          versions.filter((v) => /★ default/.test(String(v.description))).length,
+          versions.filter((v) => /@default/.test(String(v.description))).length,
           1,
           'exactly one default version marked',
         );

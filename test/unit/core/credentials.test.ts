@@ -102,6 +102,10 @@ describe('credentials', () => {
   it('names the setting, the file and the cause for missing, broken and wrong files', async () => {
     const missing = await refusal(checkCredentialsFile(join(dir, 'missing.json')));
     assert.match(missing.message, /cloudbench\.credentialsFile cannot be read \(ENOENT\)/);
+    // The file was only chosen: the message must not claim the setting holds it.
+    assert.match(missing.message, /^The file you chose for cloudbench\.credentialsFile /);
+    assert.doesNotMatch(missing.message, /file in cloudbench\.credentialsFile/);
+    assert.match(missing.message, /cloudbench\.credentialsFile was not changed\.$/);
     assert.equal(missing.problem, 'missing');
     assert.ok(missing.fixes.some((f) => f.command === 'cloudbench.chooseCredentialsFile'));
 

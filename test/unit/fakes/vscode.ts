@@ -257,6 +257,10 @@ const fake: Record<string, unknown> = new Proxy(
       }),
       { get: (t, p) => (p in t ? (t as any)[p] : inert()) },
     ),
+    // A plain object, so tests can replace the clipboard's methods and the code under test sees them.
+    env: new Proxy(remember({ clipboard: { writeText: async () => undefined, readText: async () => '' } }), {
+      get: (t, p) => (p in t ? (t as any)[p] : inert()),
+    }),
     languages: new Proxy({}, { get: () => inert() }),
     notebooks: new Proxy({}, { get: () => inert() }),
     workspace: new Proxy(

@@ -4,6 +4,8 @@ import {
   aliasMoveMessage,
   fileTitle,
   locationTooltip,
+  modelDescription,
+  modelTooltip,
   versionTooltip,
   checkpointDescription,
   filterExpression,
@@ -17,7 +19,7 @@ import {
   versionDescription,
   versionName,
 } from '../../../src/features/models/presentation';
-import { arrayFromFile, parseImport } from '../../../src/features/models/import-files';
+import { arrayFromFile, entriesFromFile, parseImport } from '../../../src/features/models/import-files';
 import { readFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', `file://${__filename}`), 'utf8')) as {
@@ -72,7 +74,9 @@ describe('models tree presentation', () => {
   it('marks the default version and shows aliases as badges', () => {
     assert.equal(isDefaultVersion(exportable), true);
     assert.equal(aliasBadges(exportable), '@default @golden');
-    assert.match(versionDescription(exportable), /★ default/);
+    // The default alias is said once: "@default", not "@default · ★ default".
+    assert.equal(versionDescription(exportable).match(/default/g)?.length, 1);
+    assert.match(versionDescription(exportable), /^@default @golden/);
     assert.doesNotMatch(versionDescription(plain), /default/);
     assert.equal(versionName(plain), 'projects/p/locations/l/models/m@3');
     assert.deepEqual(splitVersion('a/models/m@golden'), { model: 'a/models/m', version: 'golden' });
@@ -111,9 +115,10 @@ describe('models tree presentation', () => {
     const endpoint = 'projects/p/locations/l/endpoints/123';
     const deployed = { ...plain, deployedModels: [{ endpoint, deployedModelId: '456' }] };
     assert.equal(versionDescription(deployed), 'deployed');
+    assert.equal(versionDescription(deployed, new Map([[endpoint, 'churn-online']])), 'deployed on churn-online');
     assert.match(
       versionDescription({ ...exportable, deployedModels: deployed.deployedModels }),
-      /★ default · deployed$/,
+      /^@default @golden · deployed$/,
     );
     assert.doesNotMatch(versionDescription(plain), /deployed/);
     const two = {
@@ -131,6 +136,23 @@ describe('models tree presentation', () => {
     );
     assert.match(versionTooltip(deployed), /• projects\/p\/locations\/l\/endpoints\/123, deployed model 456/);
     assert.match(versionTooltip(plain), /^Not deployed$/m);
+  });
+
+  it("says where a model serves from any version, by the endpoint's display name", () => {
+    const endpoint = 'projects/p/locations/l/endpoints/1504042704147557520';
+    const names = new Map([[endpoint, 'fraud-online']]);
+    const serving = [{ endpoint, versionId: '2', deployedModelId: '77' }];
+    assert.equal(modelDescription(plain, serving, names), 'm · deployed on fraud-online');
+    const tip = modelTooltip(plain, serving, names);
+    assert.match(
+      tip,
+      /^Deployed:\n {2}• version 2 on fraud-online \(endpoint 1504042704147557520\), deployed model 77$/m,
+    );
+    assert.doesNotMatch(tip, /Deployed at/);
+    // Endpoints not listed: the ID is named as an endpoint, never bare.
+    assert.match(modelTooltip(plain, serving), /• version 2 on endpoint 1504042704147557520/);
+    assert.match(modelTooltip(plain), /^Not deployed$/m);
+    assert.doesNotMatch(modelDescription(plain), /deployed/);
   });
 
   it("shows a location's display name and labels on hover", () => {
@@ -175,14 +197,42 @@ describe('models import files', () => {
   it('names the file and the entry when an entry is invalid, and refuses empty files', () => {
     const V = 'google.cloud.aiplatform.v1beta1';
     assert.equal(
-      parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE', predictions: [{ label: 'cat' }] }], 'a.json')
-        .length,
+      parseImport(
+        `${V}.EvaluatedAnnotation`,
+        { values: [{ type: 'TRUE_POSITIVE', predictions: [{ label: 'cat' }] }], arrayKey: '' },
+        'a.json',
+      ).length,
       1,
     );
     assert.throws(
-      () => parseImport(`${V}.EvaluatedAnnotation`, [{ type: 'TRUE_POSITIVE' }, { typo: 1 }], '/d/a.json'),
+      () =>
+        parseImport(
+          `${V}.EvaluatedAnnotation`,
+          { values: [{ type: 'TRUE_POSITIVE' }, { typo: 1 }], arrayKey: '' },
+          '/d/a.json',
+        ),
       /a\.json \[1\]\.typo: unknown field/,
     );
-    assert.throws(() => parseImport(`${V}.EvaluatedAnnotation`, [], '/d/a.json'), /no entries/);
+    assert.throws(
+      () => parseImport(`${V}.EvaluatedAnnotation`, { values: [], arrayKey: '' }, '/d/a.json'),
+      /no entries/,
+    );
+  });
+
+  it('points into the file the way it is written: a single object by its own fields, an array under its key', () => {
+    const V = 'google.cloud.aiplatform.v1beta1';
+    assert.throws(
+      () => parseImport(`${V}.ModelEvaluation`, { single: { metricsSchemaUri: 7 } }, '/d/eval.json'),
+      (err: Error) => /^eval\.json metricsSchemaUri: expected a string/.test(err.message) && !/\[0\]/.test(err.message),
+    );
+    const entries = entriesFromFile(
+      { model_evaluation_slices: [{ metricsSchemaUri: 'gs://x' }, { bogus: 1 }] },
+      'modelEvaluationSlices',
+      'f.json',
+    );
+    assert.throws(
+      () => parseImport(`${V}.ModelEvaluationSlice`, entries, '/d/f.json'),
+      /f\.json model_evaluation_slices\[1\]\.bogus: unknown field/,
+    );
   });
 });

@@ -42,6 +42,15 @@ describe('workspace trust: settings a workspace may not decide', () => {
     assert.match(message, /user settings only/);
   });
 
+  it('says what is true in each trust state: trusting the workspace would not apply these settings', () => {
+    const restricted = ignoredSettingsMessage(['cloudbench.universeDomain'], false);
+    assert.doesNotMatch(restricted, /even in a trusted workspace/);
+    assert.match(restricted, /trusting this workspace would not apply them either\.$/);
+    const trusted = ignoredSettingsMessage(['cloudbench.universeDomain'], true);
+    assert.doesNotMatch(trusted, /Restricted Mode/);
+    assert.match(trusted, /whether a workspace is trusted or not\.$/);
+  });
+
   it('reads sensitive settings from user level only, whatever the workspace says', () => {
     const configuration = vscode.workspace.getConfiguration('cloudbench') as unknown as {
       get: (key: string, fallback?: unknown) => unknown;
