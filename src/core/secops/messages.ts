@@ -39,6 +39,10 @@ export interface RunInfo {
   covered?: { start: string; end: string };
   /** Searches "fetch the rest" expects to spend (at least). */
   restSearches?: number;
+  /** When the service answered (RFC 3339): a panel restored after a reload names it. */
+  ranAt?: string;
+  /** The rows came from the kept copy of the run, not from a search just now. */
+  restored?: boolean;
 }
 
 export type RunState = 'running' | 'done' | 'error' | 'cancelled';
@@ -329,6 +333,8 @@ export function parseToWebview(data: unknown): ToWebview {
           run.covered.end.length <= 64
             ? { covered: { start: run.covered.start, end: run.covered.end } }
             : {}),
+          ...(typeof run.ranAt === 'string' && run.ranAt.length <= 64 ? { ranAt: run.ranAt } : {}),
+          ...(run.restored === true ? { restored: true } : {}),
           ...(typeof run.restSearches === 'number' && Number.isSafeInteger(run.restSearches) && run.restSearches >= 0
             ? { restSearches: run.restSearches }
             : {}),
