@@ -92,6 +92,8 @@ export type ToWebview =
       fetching?: FetchProgress;
     }
   | { type: 'running'; title: string; message?: string }
+  /** A panel restored after a reload whose run's rows were not kept (too large, or dropped for newer ones). */
+  | { type: 'notKept' }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
   // Answers to the query bar, computed by the same UDM language service as the editor's server.
   | { type: 'querybar.completions'; id: number; items: CompletionItem[] }
@@ -420,6 +422,8 @@ export function parseToWebview(data: unknown): ToWebview {
         ...(fetching ? { fetching } : {}),
       };
     }
+    case 'notKept':
+      return { type: 'notKept' };
     case 'running':
       return {
         type: 'running',

@@ -943,13 +943,18 @@ export class SearchController implements vscode.Disposable {
    * it held, read from disk, and spends no search; when they were not kept (too large, dropped for
    * newer runs) the page shows what it held from its own state and runs nothing until asked.
    */
-  async restorePanel(webviewPanel: vscode.WebviewPanel, kind: 'query' | 'pivot', state?: unknown): Promise<ResultsPanel> {
+  async restorePanel(
+    webviewPanel: vscode.WebviewPanel,
+    kind: 'query' | 'pivot',
+    state?: unknown,
+  ): Promise<ResultsPanel> {
     const slot = kind === 'query' && !ResultsPanel.get(QUERY_SLOT) ? QUERY_SLOT : ResultsPanel.nextPivotSlot();
     const panel = this.adoptPanel(slot, webviewPanel);
     const runId = keptRunIdOf(state);
     const kept = runId ? await this.keeping.runs?.load(runId) : undefined;
     if (!isKeptResults(kept) || kept.info.runId !== runId) {
       if (runId) log.info(`a restored ${kind} panel's run ${runId} was not kept; it shows what it held`);
+      panel.post({ type: 'notKept' });
       return panel;
     }
     const run: RunRecord = {
@@ -963,7 +968,9 @@ export class SearchController implements vscode.Disposable {
     };
     this.remember(run);
     postResults(panel, run);
-    log.info(`restored a ${kind} panel with the ${run.rows.length} rows of the run at ${kept.info.ranAt ?? 'an unknown time'}`);
+    log.info(
+      `restored a ${kind} panel with the ${run.rows.length} rows of the run at ${kept.info.ranAt ?? 'an unknown time'}`,
+    );
     return panel;
   }
 

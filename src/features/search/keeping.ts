@@ -94,7 +94,10 @@ export function keepBudget(
     pending = true;
     queueMicrotask(() => {
       pending = false;
-      const next = { ...(state.get<Record<string, unknown>>(BUDGET_KEY) ?? {}), [endpoint]: limiter.spent('udmSearch') };
+      const next = {
+        ...(state.get<Record<string, unknown>>(BUDGET_KEY) ?? {}),
+        [endpoint]: limiter.spent('udmSearch'),
+      };
       void Promise.resolve(state.update(BUDGET_KEY, next)).catch(() => undefined);
     });
   });

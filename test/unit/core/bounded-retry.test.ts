@@ -88,9 +88,21 @@ describe('bounded retry policy', () => {
 
   it("honours a server's Retry-After longer than the backoff, capped at the longest backoff", () => {
     const p = policy({ maxBackoffMs: 30_000 });
-    assert.equal(retryDelay(p, 0, throttled(7_000), () => 1), 7_000, 'Retry-After wins over a 500 ms backoff');
-    assert.equal(retryDelay(p, 0, throttled(3_600_000), () => 1), 30_000, 'an hour is capped');
-    assert.equal(retryDelay(p, 3, throttled(100), () => 1), 4_000, 'a short hint never shortens the backoff');
+    assert.equal(
+      retryDelay(p, 0, throttled(7_000), () => 1),
+      7_000,
+      'Retry-After wins over a 500 ms backoff',
+    );
+    assert.equal(
+      retryDelay(p, 0, throttled(3_600_000), () => 1),
+      30_000,
+      'an hour is capped',
+    );
+    assert.equal(
+      retryDelay(p, 3, throttled(100), () => 1),
+      4_000,
+      'a short hint never shortens the backoff',
+    );
   });
 
   it('does not wait at all when the server asks for longer than the whole bound allows', async () => {
@@ -149,7 +161,10 @@ describe('budget wait bound', () => {
 
   it('refuses at once, naming the time, when the budget would not allow a call within the bound', async () => {
     const c = clock();
-    const limiter = new RateLimiter({ s: { limit: 2, windowMs: 3_600_000 } }, { clock: c, safetyMargin: 0, minSafetyMs: 0 });
+    const limiter = new RateLimiter(
+      { s: { limit: 2, windowMs: 3_600_000 } },
+      { clock: c, safetyMargin: 0, minSafetyMs: 0 },
+    );
     await limiter.acquire('s');
     await limiter.acquire('s');
     const started = c.time;
@@ -163,7 +178,10 @@ describe('budget wait bound', () => {
 
   it('waits for a short throttle within the bound, and calls it throttled when it is too long', async () => {
     const c = clock();
-    const limiter = new RateLimiter({ s: { limit: 5, windowMs: 1_000 } }, { clock: c, safetyMargin: 0, minSafetyMs: 0 });
+    const limiter = new RateLimiter(
+      { s: { limit: 5, windowMs: 1_000 } },
+      { clock: c, safetyMargin: 0, minSafetyMs: 0 },
+    );
     limiter.penalize('s', 2_000);
     await limiter.acquire('s', undefined, 5_000);
     assert.equal(c.time, 1_002_000);
