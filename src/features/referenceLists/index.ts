@@ -15,8 +15,12 @@ import {
   ReferenceListDiagnostics,
   ReferenceListFileSystem,
   SERVER_COPY_SCHEME,
+  SaveRefusedError,
   listUri,
 } from './documents';
+
+/** Saves a list through its checks; bound to Ctrl+S / Cmd+S in list editors. */
+const SAVE_COMMAND = 'cloudbench.referenceLists.save';
 import { ReferenceListsModel } from './model';
 import { OPEN_COMMAND, ReferenceListItem, ReferenceListsTreeProvider, STATE_CONTEXT_KEY, VIEW_ID } from './tree';
 
@@ -124,6 +128,23 @@ export function activateReferenceLists(context: vscode.ExtensionContext, service
 
   // ---- commands -----------------------------------------------------------------------------------
   registerCommand(context, 'cloudbench.referenceLists.refresh', () => model.refresh());
+  // Ctrl+S in a list: checked before VS Code writes, so a refusal (invalid lines, Merge First) is
+  // Cloudbench's own message and the document stays dirty, never VS Code's "Failed to save" toast.
+  registerCommand(context, SAVE_COMMAND, async () => {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document?.uri.scheme !== LIST_SCHEME) {
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      return;
+    }
+    try {
+      await files.checkSave(document.uri, document.getText());
+    } catch (err) {
+      if (!(err instanceof SaveRefusedError)) throw err;
+      void vscode.window.showErrorMessage(err.message);
+      return;
+    }
+    await document.save();
+  });
 
   registerCommand(context, OPEN_COMMAND, async (arg?: unknown) => {
     const name =

@@ -122,8 +122,14 @@ export async function run({ page, wb, sandbox, workspace, profile, log, screensh
   await panels[0][1].click();
   results = wb.webviewFrame(page);
   await results.locator('#run-summary', { hasText: RESTORED }).waitFor({ timeout: 60_000 });
+  // The first rows paint first, the rest follows.
+  await results
+    .locator('#run-summary', { hasText: /^10,000 rows/ })
+    .waitFor({ timeout: 30_000 })
+    .catch(async () => {
+      throw new Error(`the results panel came back as "${await results.locator('#run-summary').innerText()}"`);
+    });
   const resultsSummary = await results.locator('#run-summary').innerText();
-  if (!/^10,000 rows/.test(resultsSummary)) throw new Error(`the results panel came back as "${resultsSummary}"`);
   if ((await results.locator('#filter').inputValue()) !== filter) throw new Error('the quick filter was not kept');
   await results.locator('#count', { hasText: filteredCount }).waitFor();
   await results.locator('#grid .row').first().waitFor();
