@@ -4,7 +4,7 @@
 // the statistics view, with exports and a drill-down into the events of a group.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
+import { CancelledError, isCancellation } from '../../core/google/errors';
 import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import { EXPORT_EXTENSIONS, type ExportFormat } from '../../core/secops/results/export';
 import type { ResolvedWindow } from '../../core/secops/timerange';
@@ -13,7 +13,15 @@ import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import { compileStatistics, type CompiledStatistics, type StatsResult } from '../../udm/stats';
 import { getReferenceLists } from '../language';
-import { keepLater, keptRunIdOf, keptRunsOf, timeOfDay } from '../search/keeping';
+import {
+  describeFailure,
+  gaveUpWaiting,
+  keepLater,
+  keptRunIdOf,
+  keptRunsOf,
+  offerRetry,
+  timeOfDay,
+} from '../search/keeping';
 import type { KeptRuns } from '../../core/storage/kept-runs';
 import { searchFeature } from '../search';
 import { FETCH_REST_MAX_EVENTS, queryTitle, searchHooks, type SearchController } from '../search/controller';
@@ -177,9 +185,13 @@ export class StatisticsFeature implements vscode.Disposable {
       );
     } catch (err) {
       const cancelled = isCancellation(err) || abort.signal.aborted;
-      panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
+      panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeFailure(err) });
       if (cancelled) return true;
-      throw err;
+      if (!gaveUpWaiting(err)) throw err;
+      // The retries ended: one message, the panel's words, with Retry.
+      log.warn(`statistical search: ${describeFailure(err)}`);
+      if (await offerRetry('Statistical search', err)) return this.run(controller, query, window);
+      return true;
     } finally {
       if (this.fetching === abort) this.fetching = undefined;
     }

@@ -159,8 +159,8 @@ export async function run({ page, wb, sandbox, workspace, profile, log, screensh
   if (searchesAfter !== searchesBefore)
     throw new Error(`the reload spent ${searchesAfter - searchesBefore} udmSearch calls`);
 
-  // The time range and the hourly count are those of before (shown while a .udm editor is).
-  await wb.openFile(page, 'hosts.udm');
+  // The time range and the hourly count are those of before (shown while a .udm editor is visible:
+  // hosts.udm came back in the first group).
   await page
     .locator('.statusbar-item[id$="cloudbench.search.budget"]', { hasText: budgetBefore })
     .first()
