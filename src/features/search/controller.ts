@@ -41,9 +41,10 @@ import {
   isKeptResults,
   keepBudget,
   keepLater,
+  keptInfo,
   keptRunIdOf,
   offerRetry,
-  timeOfDay,
+  reportingThrottle,
   type KeptResults,
   type SearchKeeping,
 } from './keeping';
@@ -283,30 +284,16 @@ export class SearchController implements vscode.Disposable {
   }
 
   /**
-   * Runs `call` (whose client retries a 429 within its bounds) and tells `report` while the server
-   * holds calls of the method ("throttled until"), so the progress and the panel say why it waits.
-   * The limiter already holds every other caller of the method for the same time.
+   * Runs `call` (whose client retries a 429 within its bounds); `report` says while the server holds
+   * calls of the method. The limiter holds every other caller of the method for the same time.
    */
-  async withQuota<T>(
+  withQuota<T>(
     method: SecOpsMethod,
     call: () => Promise<T>,
     signal: AbortSignal,
     report: (message: string) => void,
   ): Promise<T> {
-    const limiter = this.getClient().limiter;
-    let shown: number | undefined;
-    const sub = limiter.onDidChange((changed) => {
-      if (changed !== method || signal.aborted) return;
-      const until = limiter.snapshot(method).blockedUntil;
-      if (until === undefined || until === shown) return;
-      shown = until;
-      report(`Throttled by the service until ${timeOfDay(until)}; retrying…`);
-    });
-    try {
-      return await call();
-    } finally {
-      sub.dispose();
-    }
+    return reportingThrottle(this.getClient().limiter, method, call, signal, report);
   }
 
   /** A search run elsewhere (a statistical search) goes into the query history like one run here. */
@@ -1040,12 +1027,6 @@ export class SearchController implements vscode.Disposable {
       await reportError(describeMessage(message), err);
     }
   }
-}
-
-/** The run's info as kept: whether it was itself restored is decided when it comes back. */
-function keptInfo(info: RunInfo): RunInfo {
-  const { restored: _restored, ...rest } = info;
-  return rest;
 }
 
 function describeMessage(message: FromWebview): string {

@@ -103,6 +103,38 @@ export function keepBudget(
   });
 }
 
+/**
+ * Runs `call` (whose client retries a 429 within its bounds) and tells `report` each time the server
+ * holds calls of the method ("throttled until"), so the progress and the panel say why it waits.
+ */
+export async function reportingThrottle<T>(
+  limiter: RateLimiter,
+  method: string,
+  call: () => Promise<T>,
+  signal: AbortSignal,
+  report: (message: string) => void,
+): Promise<T> {
+  let shown: number | undefined;
+  const sub = limiter.onDidChange((changed) => {
+    if (changed !== method || signal.aborted) return;
+    const until = limiter.snapshot(method).blockedUntil;
+    if (until === undefined || until === shown) return;
+    shown = until;
+    report(`Throttled by the service until ${timeOfDay(until)}; retrying…`);
+  });
+  try {
+    return await call();
+  } finally {
+    sub.dispose();
+  }
+}
+
+/** The run's info as kept: whether it was itself restored is decided when it comes back. */
+export function keptInfo(info: RunInfo): RunInfo {
+  const { restored: _restored, ...rest } = info;
+  return rest;
+}
+
 /** A time of day for messages. */
 export const timeOfDay = (ms: number): string => new Date(ms).toLocaleTimeString();
 

@@ -69,7 +69,7 @@ interface ViewState {
 }
 
 function savedView(): ViewState | undefined {
-  const v = (vscode.getState() as { restore?: Partial<ViewState> } | undefined)?.restore;
+  const v = (vscode.getState?.() as { restore?: Partial<ViewState> } | undefined)?.restore;
   if (!v || typeof v.runId !== 'string') return undefined;
   return {
     runId: v.runId,
@@ -191,7 +191,7 @@ function rememberView(): void {
     chartKind,
     scrollTop: Math.round(body.scrollTop),
   };
-  vscode.setState({ restore });
+  vscode.setState?.({ restore });
 }
 
 // ---- table ---------------------------------------------------------------------------------------
