@@ -63,6 +63,8 @@ function untilKept(profile, since, count, timeout) {
 
 export async function run({ page, wb, sandbox, workspace, profile, log, screenshot }) {
   const started = Date.now() - 1000;
+  // Written first, so the editor's file index has it by the time it is opened.
+  writeFileSync(join(workspace, 'hosts.udm'), `${QUERY}\n`);
 
   // 1. A statistics panel (over the default time range: one search).
   await wb.openFile(page, 'logins-per-host.udm');
@@ -73,7 +75,6 @@ export async function run({ page, wb, sandbox, workspace, profile, log, screensh
   const firstGroup = (await stats.locator('.stats-row').first().innerText()).replace(/\s+/g, ' ').trim();
 
   // 2. A search cut at 10,000 events over 30 days, with a quick filter.
-  writeFileSync(join(workspace, 'hosts.udm'), `${QUERY}\n`);
   await wb.openFile(page, 'hosts.udm');
   await wb.runCommand(page, 'Cloudbench: Set Search Time Range…');
   await wb.pickQuickItem(page, 'Custom range', 'UDM Search Time Range');
