@@ -12,6 +12,7 @@ import {
   type RetryPolicy,
 } from '../../../src/core/google/retry';
 import { BudgetWaitError, RateLimiter, type RateClock } from '../../../src/core/ratelimit';
+import { DEFAULT_OPERATION_WAIT_MS, pollOperation } from '../../../src/core/lro';
 
 /** A clock whose sleeps pass at once, recording each wait. */
 function virtualTime(): { now: () => number; sleep: (ms: number) => Promise<void>; waits: number[] } {
@@ -188,5 +189,29 @@ describe('budget wait bound', () => {
     limiter.penalize('s', 120_000);
     const err = await limiter.acquire('s', undefined, 60_000).catch((e: unknown) => e);
     assert.ok(err instanceof BudgetWaitError && err.reason === 'throttled');
+  });
+});
+
+describe('operation polling bound', () => {
+  it('stops waiting for an operation that never finishes after the default hour, saying it may still finish', async () => {
+    let time = 0;
+    let polls = 0;
+    const err = await pollOperation(
+      { name: 'operations/forever', done: false },
+      {
+        get: (name) => {
+          polls++;
+          time += 20 * 60_000;
+          return Promise.resolve({ name, done: false });
+        },
+        initialDelayMs: 1,
+        maxDelayMs: 1,
+        now: () => time,
+      },
+    ).catch((e: unknown) => e);
+    assert.ok(err instanceof GoogleApiError && err.status === 'DEADLINE_EXCEEDED');
+    assert.match(err.message, /Stopped waiting for operations\/forever after 3600 s; it may still finish/);
+    assert.equal(polls, 4, 'polled until the hour had passed, then stopped');
+    assert.equal(DEFAULT_OPERATION_WAIT_MS, 3_600_000);
   });
 });
