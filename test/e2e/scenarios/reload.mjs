@@ -92,6 +92,15 @@ export async function run({ page, wb, sandbox, workspace, profile, log, screensh
   await results.locator('#filter').fill(filter);
   await results.locator('#count', { hasText: /^[\d,]+ of 10,000 rows$/ }).waitFor();
   const filteredCount = await results.locator('#count').innerText();
+  // Sorted by the second column, descending (two clicks), and scrolled down a little.
+  const sortHeader = results.locator('#grid-header [data-column]').nth(1);
+  const sortColumn = await sortHeader.getAttribute('data-column');
+  await sortHeader.click();
+  await sortHeader.click();
+  await results.locator('#grid-header [aria-sort="descending"]').waitFor();
+  await results.locator('#viewport').evaluate((el) => {
+    el.scrollTop = 110;
+  });
 
   // 3. A pivot from it, in its own tab.
   await hostLeaf.locator('button.pivot[data-pivot="assetEvents.hostname"]').click();
@@ -134,6 +143,13 @@ export async function run({ page, wb, sandbox, workspace, profile, log, screensh
   if ((await results.locator('#filter').inputValue()) !== filter) throw new Error('the quick filter was not kept');
   await results.locator('#count', { hasText: filteredCount }).waitFor();
   await results.locator('#grid .row').first().waitFor();
+  const sorted = results.locator('#grid-header [aria-sort="descending"]');
+  await sorted.waitFor({ timeout: 10_000 }).catch(() => {
+    throw new Error('the sort was not kept');
+  });
+  if ((await sorted.getAttribute('data-column')) !== sortColumn) throw new Error('another column came back sorted');
+  const scrollTop = await results.locator('#viewport').evaluate((el) => el.scrollTop);
+  if (scrollTop !== 110) throw new Error(`scrolled to 110 before the reload, ${scrollTop} after`);
   await results.locator('#rerun', { hasText: 'Run Again' }).waitFor();
 
   await panels[1][1].click();
