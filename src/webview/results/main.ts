@@ -100,7 +100,9 @@ function rememberRun(info: RunInfo | undefined, filter: string): void {
     runId: info.runId,
     ...(info.ranAt ? { ranAt: info.ranAt } : {}),
     ...(sort ? { sort: { columnId: sort.column.id, direction: sort.direction } } : {}),
-    ...(viewport.scrollTop > 0 ? { scrollTop: Math.round(viewport.scrollTop) } : {}),
+    ...((pendingScroll ?? viewport.scrollTop) > 0
+      ? { scrollTop: Math.round(pendingScroll ?? viewport.scrollTop) }
+      : {}),
     ...(info.query !== undefined ? { query: info.query } : {}),
     ...(info.startTime && info.endTime ? { startTime: info.startTime, endTime: info.endTime } : {}),
     ...(info.source !== undefined ? { source: info.source } : {}),
@@ -123,8 +125,10 @@ function restoredNote(info: RunInfo): string {
   return `Restored from the run at ${when}`;
 }
 
-/** The scroll position to go back to once the restored run's rows are all in. */
+/** The scroll position to go back to once the restored run's rows are all in and shown. */
 let pendingScroll: number | undefined;
+/** Whether every row of the run shown has arrived (the first message may carry only the first ones). */
+let allRowsIn = false;
 const ROW_H = 22;
 const OVERSCAN = 8;
 
@@ -440,6 +444,8 @@ function recompute(): void {
   if (selected >= view.length) selected = -1;
   grid.setAttribute('aria-rowcount', String(view.length + 1));
   spacer.style.height = `${view.length * ROW_H}px`;
+  // A restored run goes back to where it was scrolled once its rows are all in and filtered.
+  if (allRowsIn) applyPendingScroll();
   countLabel.textContent =
     filter || period
       ? `${view.length.toLocaleString('en-US')} of ${rowCount.toLocaleString('en-US')} rows`
@@ -1047,9 +1053,9 @@ function onMessage(message: ToWebview): void {
         }
       }
       pendingScroll = back?.scrollTop;
+      allRowsIn = !restComing;
       rememberRun(run, filterInput.value.trim());
       recompute();
-      if (!restComing) applyPendingScroll();
       updateBanner();
       afterFirstPaint = new Promise<void>((resolve) => {
         const runId = message.run.runId;
@@ -1080,6 +1086,7 @@ function onMessage(message: ToWebview): void {
       afterFirstPaint = afterFirstPaint.then(() => {
         if (!run || runId !== run.runId) return;
         addTable(table);
+        allRowsIn = true;
         fieldResolver = undefined;
         allFields = undefined;
         // The field list (filter suggestions, column chooser) is asked for once the table is usable.
@@ -1087,7 +1094,6 @@ function onMessage(message: ToWebview): void {
         for (const node of rowPool) node.dataset.pos = '';
         ensureCells();
         recompute();
-        applyPendingScroll();
         if (!fetching) updateSummary();
         updateBanner();
         if (!histogramQueued) {
