@@ -711,7 +711,7 @@ export class SearchController implements vscode.Disposable {
       const budget = this.budget();
       const planned = plan.windows.length;
       const left = budget
-        ? ` ${budget.remaining} of ${budget.limit} remain this hour${budget.remaining < planned ? ', so it will wait for the budget part of the way' : ''}.`
+        ? ` ${budget.remaining} of ${budget.limit} remain this hour${budget.remaining < planned ? ', so it stops when they run out (the events fetched by then stay)' : ''}.`
         : '';
       const answer = await vscode.window.showWarningMessage(
         `Fetching the rest will spend about ${planned} UDM ${planned === 1 ? 'search' : 'searches'} (more if parts of the range are busier than the part already fetched).${left}`,
