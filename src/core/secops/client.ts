@@ -345,8 +345,8 @@ export class SecOpsClient {
           });
         } catch (err) {
           const precise = withPreciseRetryDelay(err);
-          // The server is the judge: its 429 empties this method's budget for every caller, and the
-          // refused call's token is given back so that its retry is not counted twice.
+          // A 429 holds every caller of the method for as long as the server asks, and the refused
+          // call's token is given back (the server did not run it): the hourly count stays true.
           if (precise instanceof GoogleApiError && precise.status === 'RESOURCE_EXHAUSTED')
             this.limiter.refused(method, precise.retryAfterMs ?? this.retry.initialBackoffMs);
           throw precise;
