@@ -60,10 +60,17 @@ export class OperationTrackingError extends GoogleApiError {
   }
 }
 
+/**
+ * How long a poll waits when its caller names no bound: an hour covers the long copies and exports
+ * of the Model Registry; past it the operation goes on and the user is told to check it later.
+ */
+export const DEFAULT_OPERATION_WAIT_MS = 3_600_000;
+
 /** Resolves with the finished operation; throws OperationFailedError if it ended in error. */
 export async function pollOperation<Op extends OperationLike>(first: Op, options: PollOptions<Op>): Promise<Op> {
   const now = options.now ?? Date.now;
   const started = now();
+  const totalTimeoutMs = options.totalTimeoutMs ?? DEFAULT_OPERATION_WAIT_MS;
   let delay = options.initialDelayMs ?? 500;
   const maxDelay = options.maxDelayMs ?? 10_000;
   const multiplier = options.multiplier ?? 1.5;
@@ -71,10 +78,10 @@ export async function pollOperation<Op extends OperationLike>(first: Op, options
   options.onUpdate?.(op);
   while (!op.done) {
     if (options.signal?.aborted) throw new CancelledError();
-    if (options.totalTimeoutMs !== undefined && now() - started > options.totalTimeoutMs) {
+    if (now() - started > totalTimeoutMs) {
       throw new GoogleApiError(
         'DEADLINE_EXCEEDED',
-        `Stopped waiting for ${op.name} after ${Math.round(options.totalTimeoutMs / 1000)} s; it may still finish.`,
+        `Stopped waiting for ${op.name} after ${Math.round(totalTimeoutMs / 1000)} s; it may still finish.`,
       );
     }
     await sleep(delay, options.signal);

@@ -75,8 +75,27 @@ export interface BudgetSnapshot {
   windowMs: number;
   /** When the next spent token comes back (epoch ms on the limiter's clock), or undefined when full. */
   nextRefillAt: number | undefined;
-  /** Set while the server has told us to hold off (a 429 with Retry-After). */
+  /** Set while the server has told us to hold off (a 429 with Retry-After): "throttled until". */
   blockedUntil: number | undefined;
+}
+
+/** A call could not start within the time it was allowed to wait for its budget. */
+export class BudgetWaitError extends Error {
+  override readonly name = 'BudgetWaitError';
+  constructor(
+    readonly method: string,
+    /** When the call could start (epoch ms). */
+    readonly until: number,
+    /** 'budget': the window's calls are spent; 'throttled': the service asked to slow down. */
+    readonly reason: 'budget' | 'throttled',
+  ) {
+    const at = new Date(until).toLocaleTimeString();
+    super(
+      reason === 'budget'
+        ? `The ${method} budget for this window is spent; the next call can start at ${at}.`
+        : `The service asked to slow down ${method} calls until ${at}.`,
+    );
+  }
 }
 
 interface Bucket {
@@ -118,12 +137,14 @@ export class RateLimiter {
 
   /**
    * Waits until a call of `method` fits the budget, then spends a token. Methods without a budget
-   * pass straight through. Rejects when the signal aborts (no token is spent then).
+   * pass straight through. Rejects when the signal aborts (no token is spent then), and with a
+   * BudgetWaitError at once when the call could not start within `maxWaitMs`.
    */
-  acquire(method: string, signal?: AbortSignal): Promise<void> {
+  acquire(method: string, signal?: AbortSignal, maxWaitMs = Infinity): Promise<void> {
     const bucket = this.buckets.get(method);
     if (!bucket) return signal?.aborted ? Promise.reject(abortReason(signal)) : Promise.resolve();
-    const turn = bucket.queue.then(() => this.waitForToken(method, bucket, signal));
+    const deadline = this.clock.now() + maxWaitMs;
+    const turn = bucket.queue.then(() => this.waitForToken(method, bucket, signal, deadline));
     // A caller that aborts must not stall the ones behind it.
     bucket.queue = turn.catch(() => undefined);
     if (!signal) return turn;
@@ -149,19 +170,22 @@ export class RateLimiter {
     });
   }
 
-  private async waitForToken(method: string, bucket: Bucket, signal?: AbortSignal): Promise<void> {
+  private async waitForToken(method: string, bucket: Bucket, signal?: AbortSignal, deadline = Infinity): Promise<void> {
     for (;;) {
       if (signal?.aborted) throw abortReason(signal);
       const now = this.clock.now();
       this.expire(bucket, now);
       let waitUntil = bucket.blockedUntil;
-      if (bucket.returns.length >= bucket.budget.limit) waitUntil = Math.max(waitUntil, bucket.returns[0]);
+      const spent = bucket.returns.length >= bucket.budget.limit;
+      if (spent) waitUntil = Math.max(waitUntil, bucket.returns[0]);
       if (waitUntil <= now) {
         const window = bucket.budget.windowMs * this.scale;
         bucket.returns.push(now + window + Math.max(window * this.margin, this.minSafetyMs));
         this.emit(method);
         return;
       }
+      if (waitUntil > deadline)
+        throw new BudgetWaitError(method, waitUntil, spent && waitUntil > bucket.blockedUntil ? 'budget' : 'throttled');
       await this.clock.sleep(waitUntil - now, signal);
     }
   }
@@ -187,10 +211,10 @@ export class RateLimiter {
   }
 
   /**
-   * The server refused a call with 429: its count is the truth. The refused call's token is given
-   * back (the server did not run it, so its retry is not counted twice), and the budget shows none
-   * left: tokens come back one per interval (window / limit) from the end of the server's wait on,
-   * as the server admits them.
+   * The server refused a call with 429: it did not run it, so the call's token is given back (its
+   * retry is not counted twice), and every call of the method is held until `retryAfterMs` has
+   * passed. A 429 says "slow down", not "the hour is spent": the count of calls this window stays
+   * what the service's answers made it.
    */
   refused(method: string, retryAfterMs: number): void {
     const bucket = this.buckets.get(method);
@@ -198,12 +222,30 @@ export class RateLimiter {
     const now = this.clock.now();
     this.expire(bucket, now);
     bucket.returns.pop();
-    const until = now + Math.max(0, retryAfterMs);
-    bucket.blockedUntil = Math.max(bucket.blockedUntil, until);
-    const interval = (bucket.budget.windowMs * this.scale) / bucket.budget.limit;
-    const added: number[] = [];
-    for (let k = 0; bucket.returns.length + added.length < bucket.budget.limit; k++) added.push(until + k * interval);
-    if (added.length > 0) bucket.returns = [...bucket.returns, ...added].sort((a, b) => a - b);
+    bucket.blockedUntil = Math.max(bucket.blockedUntil, now + Math.max(0, retryAfterMs));
+    this.emit(method);
+  }
+
+  /** When the tokens spent this window come back (epoch ms), to keep the count across a restart. */
+  spent(method: string): number[] {
+    const bucket = this.bucket(method);
+    this.expire(bucket, this.clock.now());
+    return [...bucket.returns];
+  }
+
+  /**
+   * Takes back the tokens a previous run of the editor spent (as `spent` gave them): values that are
+   * not times still to come, or more than the limit, are dropped.
+   */
+  restoreSpent(method: string, returns: readonly unknown[]): void {
+    const bucket = this.buckets.get(method);
+    if (!bucket) return;
+    const now = this.clock.now();
+    const horizon = now + bucket.budget.windowMs * this.scale * (1 + this.margin) + this.minSafetyMs;
+    const valid = returns.filter(
+      (t): t is number => typeof t === 'number' && Number.isFinite(t) && t > now && t <= horizon,
+    );
+    bucket.returns = [...bucket.returns, ...valid].sort((a, b) => a - b).slice(-bucket.budget.limit);
     this.emit(method);
   }
 
@@ -214,7 +256,7 @@ export class RateLimiter {
     return {
       method,
       limit: bucket.budget.limit,
-      remaining: bucket.blockedUntil > now ? 0 : bucket.budget.limit - bucket.returns.length,
+      remaining: bucket.budget.limit - bucket.returns.length,
       windowMs: bucket.budget.windowMs * this.scale,
       nextRefillAt: bucket.returns[0],
       blockedUntil: bucket.blockedUntil > now ? bucket.blockedUntil : undefined,

@@ -221,6 +221,8 @@ async function main() {
           workspace,
           userDataDir: profile,
           baseUrl: server.url,
+          // The editor's profile folder (user settings, workspace storage, logs) for checks on disk.
+          profile,
           screenshot: (label) => page.screenshot({ path: join(OUT, `${slug}-${label}.png`) }),
           log: (msg) => console.log(`      ${msg}`),
         };

@@ -5,7 +5,7 @@ import type { TokenSource } from '../google/credentials';
 import type { ClientCertSource } from '../google/endpoints';
 import { CancelledError, GoogleApiError, isCancellation } from '../google/errors';
 import { RestClient, isTransportError, type QueryValue } from '../google/rest';
-import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
+import { DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
 import { RateLimiter, SECOPS_BUDGETS, type RateLimiterOptions } from '../ratelimit';
 import {
   SecOpsParamError,
@@ -321,10 +321,13 @@ export class SecOpsClient {
         (s) => idempotent || s === 'RESOURCE_EXHAUSTED' || s === 'UNAVAILABLE',
       ),
     };
+    const started = Date.now();
+    const maxWait = this.retry.maxTotalWaitMs ?? DEFAULT_MAX_TOTAL_WAIT_MS;
     return withRetry(
       async () => {
         try {
-          await this.limiter.acquire(method, signal);
+          // Waiting for the budget counts against the same bound as waiting between retries.
+          await this.limiter.acquire(method, signal, Math.max(0, maxWait - (Date.now() - started)));
         } catch (err) {
           if (isCancellation(err) || signal?.aborted) throw new CancelledError();
           throw err;
@@ -342,8 +345,8 @@ export class SecOpsClient {
           });
         } catch (err) {
           const precise = withPreciseRetryDelay(err);
-          // The server is the judge: its 429 empties this method's budget for every caller, and the
-          // refused call's token is given back so that its retry is not counted twice.
+          // A 429 holds every caller of the method for as long as the server asks, and the refused
+          // call's token is given back (the server did not run it): the hourly count stays true.
           if (precise instanceof GoogleApiError && precise.status === 'RESOURCE_EXHAUSTED')
             this.limiter.refused(method, precise.retryAfterMs ?? this.retry.initialBackoffMs);
           throw precise;

@@ -39,6 +39,10 @@ export interface RunInfo {
   covered?: { start: string; end: string };
   /** Searches "fetch the rest" expects to spend (at least). */
   restSearches?: number;
+  /** When the service answered (RFC 3339): a panel restored after a reload names it. */
+  ranAt?: string;
+  /** The rows came from the kept copy of the run, not from a search just now. */
+  restored?: boolean;
 }
 
 export type RunState = 'running' | 'done' | 'error' | 'cancelled';
@@ -88,6 +92,8 @@ export type ToWebview =
       fetching?: FetchProgress;
     }
   | { type: 'running'; title: string; message?: string }
+  /** A panel restored after a reload whose run's rows were not kept (too large, or dropped for newer ones). */
+  | { type: 'notKept' }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
   // Answers to the query bar, computed by the same UDM language service as the editor's server.
   | { type: 'querybar.completions'; id: number; items: CompletionItem[] }
@@ -329,6 +335,8 @@ export function parseToWebview(data: unknown): ToWebview {
           run.covered.end.length <= 64
             ? { covered: { start: run.covered.start, end: run.covered.end } }
             : {}),
+          ...(typeof run.ranAt === 'string' && run.ranAt.length <= 64 ? { ranAt: run.ranAt } : {}),
+          ...(run.restored === true ? { restored: true } : {}),
           ...(typeof run.restSearches === 'number' && Number.isSafeInteger(run.restSearches) && run.restSearches >= 0
             ? { restSearches: run.restSearches }
             : {}),
@@ -414,6 +422,8 @@ export function parseToWebview(data: unknown): ToWebview {
         ...(fetching ? { fetching } : {}),
       };
     }
+    case 'notKept':
+      return { type: 'notKept' };
     case 'running':
       return {
         type: 'running',

@@ -14,6 +14,11 @@ export interface AdminDeps {
   events: EventStore;
   limiter: RateLimiter;
   models: SandboxPart;
+  /**
+   * Calls of each HTTP API method that reached the service (credentials checked), answered or
+   * refused by a fault or the rate limit: tests read how many searches a client spent.
+   */
+  calls: Map<string, number>;
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
@@ -34,6 +39,7 @@ function resetAll(deps: AdminDeps, seed: SeedName): void {
   deps.models.reset(seed);
   deps.limiter.reset();
   deps.faults.configure([]);
+  deps.calls.clear();
 }
 
 function state(deps: AdminDeps): Record<string, unknown> {
@@ -49,6 +55,7 @@ function state(deps: AdminDeps): Record<string, unknown> {
     models: deps.models.counts(),
     faults: deps.faults.rules().length,
     rateLimits: deps.limiter.describe().settings,
+    calls: Object.fromEntries([...deps.calls].sort(([a], [b]) => (a < b ? -1 : 1))),
   };
 }
 

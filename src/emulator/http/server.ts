@@ -90,7 +90,8 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
   const keys = new KeyStore(clock);
   const events = new EventStore(() => clock.now());
   const limiter = new RateLimiter(clock);
-  const deps: AdminDeps = { clock, faults, keys, events, limiter, models: options.parts.models };
+  const calls = new Map<string, number>();
+  const deps: AdminDeps = { clock, faults, keys, events, limiter, models: options.parts.models, calls };
   keys.reset(options.seed);
   events.reset(options.seed);
 
@@ -125,6 +126,7 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
       );
     }
     checkCredentials(req, params);
+    calls.set(route.method, (calls.get(route.method) ?? 0) + 1);
 
     const decision = faults.decide(route.method);
     if (decision.latencyMs > 0) await new Promise((r) => setTimeout(r, decision.latencyMs));

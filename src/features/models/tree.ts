@@ -50,6 +50,8 @@ const log = getLogger('models');
 export const PAGE_SIZE = 50;
 /** Models fetched per call while looking for names that contain the filter text. */
 const SCAN_PAGE_SIZE = 100;
+/** A reveal loads at most this many pages of a location looking for a model. */
+const FIND_MAX_PAGES = 20;
 
 /** What nodes need from the feature: the current client and project, and a way to ask for a redraw. */
 export interface TreeContext {
@@ -151,6 +153,8 @@ export class LoadMoreNode extends ModelsNode {
 export abstract class PagedParent extends ModelsNode {
   protected list: PagedList<ModelsNode> | undefined;
   protected error: unknown;
+  /** The first page while it loads: a second caller (the tree and a reveal) waits for the same one. */
+  private firstPage: Promise<void> | undefined;
 
   protected abstract createList(): PagedList<ModelsNode>;
   protected abstract what: string;
@@ -162,6 +166,7 @@ export abstract class PagedParent extends ModelsNode {
   reset(): void {
     this.list = undefined;
     this.error = undefined;
+    this.firstPage = undefined;
   }
 
   async loadMore(): Promise<void> {
@@ -172,16 +177,26 @@ export abstract class PagedParent extends ModelsNode {
   override async getChildren(): Promise<ModelsNode[]> {
     const lead = this.leading();
     for (const n of lead) n.parent = this;
-    if (!this.list) {
-      this.list = this.createList();
-      try {
-        await this.list.loadMore();
-        this.error = undefined;
-      } catch (err) {
-        this.error = err;
-        this.list = undefined;
-        return [...lead, new ErrorNode(this.what, err)];
+    if (!this.list || this.firstPage) {
+      if (!this.firstPage) {
+        const list = this.createList();
+        this.list = list;
+        this.firstPage = list.loadMore().then(
+          () => {
+            this.error = undefined;
+          },
+          (err: unknown) => {
+            if (this.list === list) {
+              this.error = err;
+              this.list = undefined;
+            }
+          },
+        );
       }
+      const loading = this.firstPage;
+      await loading;
+      if (this.firstPage === loading) this.firstPage = undefined;
+      if (!this.list) return [...lead, new ErrorNode(this.what, this.error)];
     }
     const items = [...this.list.items];
     for (const n of items) n.parent = this;
@@ -630,7 +645,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     this.emitter.fire(node);
   }
 
-  /** The node of a model, loading its location's first page if needed (for reveal after a copy). */
+  /** The node of a model, loading its location's pages as needed (for reveal after a copy). */
   async findModel(modelName: string): Promise<ModelNode | undefined> {
     const m = modelName.match(/^projects\/([^/]+)\/locations\/([^/]+)\/models\/[^/@]+/);
     if (!m) return undefined;
@@ -640,8 +655,16 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
         (n): n is LocationNode => n instanceof LocationNode && n.location === m[2],
       );
       if (!location) return undefined;
-      const children = await location.getChildren();
-      return children.find((n): n is ModelNode => n instanceof ModelNode && n.resourceName === m[0]);
+      // The copy may sort beyond the pages loaded so far: load more until it shows (a few pages).
+      for (let page = 0; page < FIND_MAX_PAGES; page++) {
+        const children = await location.getChildren();
+        const found = children.find((n): n is ModelNode => n instanceof ModelNode && n.resourceName === m[0]);
+        if (found) return found;
+        if (!children.some((n) => n instanceof LoadMoreNode)) return undefined;
+        await location.loadMore();
+        this.emitter.fire(location);
+      }
+      return undefined;
     }
     return undefined;
   }

@@ -230,9 +230,24 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
     return open;
   }
 
-  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+  /**
+   * Everything a save checks before it changes the server: the lines here, then by the server, then
+   * whether someone else changed the list (showing both versions and asking). Throws
+   * SaveRefusedError with what to do; resolves when a save of `text` may go ahead. Cloudbench's own
+   * save runs this before VS Code writes the document, so a refusal is Cloudbench's message and the
+   * document simply stays dirty.
+   */
+  async checkSave(uri: vscode.Uri, text: string): Promise<void> {
     const name = this.nameOf(uri);
-    const lines = splitReferenceListText(Buffer.from(content).toString('utf8'));
+    const lines = splitReferenceListText(text);
+    await this.check(uri, name, lines);
+    this.approved.set(name, text);
+  }
+
+  /** The text a checkSave just let through, per list: its write does not ask the server twice. */
+  private readonly approved = new Map<string, string>();
+
+  private async check(uri: vscode.Uri, name: string, lines: string[]): Promise<ReferenceListContentType> {
     const pending = this.pending.get(name);
     const opened = this.opened.get(name);
     const type = pending?.contentType ?? opened?.base.contentType;
@@ -257,7 +272,61 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
       );
     }
 
-    // 3a. A new list.
+    // 3. An existing list: was it changed by someone else since it was opened?
+    if (!pending) await this.checkConflict(uri, name, opened!);
+    return type;
+  }
+
+  private async checkConflict(uri: vscode.Uri, name: string, opened: Opened): Promise<void> {
+    const base = opened.base;
+    let server: ReferenceListDetails;
+    try {
+      server = await this.model.getClient().getReferenceList(name);
+    } catch (err) {
+      if (err instanceof GoogleApiError && err.status === 'NOT_FOUND')
+        throw new SaveRefusedError(
+          `Not saved: "${name}" no longer exists on the server. Your lines are still in this editor; create a new list with them.`,
+        );
+      throw err;
+    }
+    if (sameContent(server, base)) return;
+    // Both versions side by side first, then the question: the choice is made having seen them.
+    this.serverCopies.set(name, joinReferenceListLines(server.lines));
+    await this.showComparison(
+      vscode.Uri.parse(`${SERVER_COPY_SCHEME}:/${name}`),
+      uri,
+      `${name}: server's version ↔ your edit`,
+    );
+    const choice = await this.prompt(name, server, base);
+    if (choice === 'merge') {
+      // The user has seen the server's version: saving the merged text next time is their call.
+      this.opened.set(name, { base: server, mtime: opened.mtime });
+      throw new SaveRefusedError(
+        `Not saved: "${name}" changed on the server since you opened it. Merge what you need from the server's version (left) into your edit (right), then save again.`,
+      );
+    }
+    if (choice !== 'overwrite')
+      throw new SaveRefusedError(
+        `Not saved: "${name}" changed on the server since you opened it. Your edit is still in the editor.`,
+      );
+    // Replacing the server's version is the user's choice: it is the base the save goes over.
+    this.opened.set(name, { base: server, mtime: opened.mtime });
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const name = this.nameOf(uri);
+    const text = Buffer.from(content).toString('utf8');
+    const lines = splitReferenceListText(text);
+    const approved = this.approved.get(name) === text;
+    this.approved.delete(name);
+    // Saved another way than Cloudbench's save (Save All, the File menu): the same checks here; a
+    // refusal then reaches the editor's own message, still keeping the edit.
+    const type = approved ? this.contentTypeOf(uri) : await this.check(uri, name, lines);
+    if (!type) throw new SaveRefusedError(`Not saved: open "${name}" from the Reference Lists view first.`);
+    const client = this.model.getClient();
+    const pending = this.pending.get(name);
+
+    // A new list.
     if (pending) {
       let created: ReferenceListDetails;
       try {
@@ -281,39 +350,8 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
       return;
     }
 
-    // 3b. An existing list: was it changed by someone else since it was opened?
-    const base = opened!.base;
-    let server: ReferenceListDetails;
-    try {
-      server = await client.getReferenceList(name);
-    } catch (err) {
-      if (err instanceof GoogleApiError && err.status === 'NOT_FOUND')
-        throw new SaveRefusedError(
-          `Not saved: "${name}" no longer exists on the server. Your lines are still in this editor; create a new list with them.`,
-        );
-      throw err;
-    }
-    if (!sameContent(server, base)) {
-      // Both versions side by side first, then the question: the choice is made having seen them.
-      this.serverCopies.set(name, joinReferenceListLines(server.lines));
-      await this.showComparison(
-        vscode.Uri.parse(`${SERVER_COPY_SCHEME}:/${name}`),
-        uri,
-        `${name}: server's version ↔ your edit`,
-      );
-      const choice = await this.prompt(name, server, base);
-      if (choice === 'merge') {
-        // The user has seen the server's version: saving the merged text next time is their call.
-        this.opened.set(name, { base: server, mtime: opened!.mtime });
-        throw new SaveRefusedError(
-          `Not saved: "${name}" changed on the server since you opened it. Merge what you need from the server's version (left) into your edit (right), then save again.`,
-        );
-      }
-      if (choice !== 'overwrite')
-        throw new SaveRefusedError(
-          `Not saved: "${name}" changed on the server since you opened it. Your edit is still in the editor.`,
-        );
-    }
+    // An existing list, checked against the server's version just now.
+    const server = this.opened.get(name)!.base;
     const updated = await client.updateReferenceList({
       name,
       lines,

@@ -15,8 +15,14 @@ import {
   ReferenceListDiagnostics,
   ReferenceListFileSystem,
   SERVER_COPY_SCHEME,
+  SaveRefusedError,
   listUri,
 } from './documents';
+
+/** Saves a list through its checks; bound to Ctrl+S / Cmd+S in list editors. */
+const SAVE_COMMAND = 'cloudbench.referenceLists.save';
+/** True while the active editor shows a reference list. */
+const ACTIVE_LIST_CONTEXT = 'cloudbench.referenceLists.activeEditor';
 import { ReferenceListsModel } from './model';
 import { OPEN_COMMAND, ReferenceListItem, ReferenceListsTreeProvider, STATE_CONTEXT_KEY, VIEW_ID } from './tree';
 
@@ -124,6 +130,28 @@ export function activateReferenceLists(context: vscode.ExtensionContext, service
 
   // ---- commands -----------------------------------------------------------------------------------
   registerCommand(context, 'cloudbench.referenceLists.refresh', () => model.refresh());
+  // Ctrl+S in a list: checked before VS Code writes, so a refusal (invalid lines, Merge First) is
+  // Cloudbench's own message and the document stays dirty, never VS Code's "Failed to save" toast.
+  // Ctrl+S reaches the list's save also while the focus is in another part (the Problems view).
+  const updateActiveList = (editor: vscode.TextEditor | undefined): void =>
+    void vscode.commands.executeCommand('setContext', ACTIVE_LIST_CONTEXT, editor?.document.uri.scheme === LIST_SCHEME);
+  updateActiveList(vscode.window.activeTextEditor);
+  context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor(updateActiveList));
+  registerCommand(context, SAVE_COMMAND, async () => {
+    const document = vscode.window.activeTextEditor?.document;
+    if (document?.uri.scheme !== LIST_SCHEME) {
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      return;
+    }
+    try {
+      await files.checkSave(document.uri, document.getText());
+    } catch (err) {
+      if (!(err instanceof SaveRefusedError)) throw err;
+      void vscode.window.showErrorMessage(err.message);
+      return;
+    }
+    await document.save();
+  });
 
   registerCommand(context, OPEN_COMMAND, async (arg?: unknown) => {
     const name =

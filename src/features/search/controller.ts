@@ -1,10 +1,10 @@
-// Runs UDM searches and pivots, keeps their results for export and "fetch the rest", and feeds the
-// results panels. The hourly udmSearch budget is never spent twice for the same intent: a query that
-// is already running is revealed, a 429 waits in one place until the server takes calls again.
+// Runs UDM searches and pivots, keeps their results for export, "fetch the rest" and a window reload,
+// and feeds the results panels. The hourly udmSearch budget is never spent twice for the same intent:
+// a query that is already running is revealed, a panel restored after a reload shows its kept rows,
+// and a 429 holds every caller for as long as the server asks, within the retries' bounds.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
-import { sleep } from '../../core/google/retry';
 import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
 import {
   SecOpsClient,
@@ -35,6 +35,19 @@ import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
 import { SecOpsDocuments, eventTitle } from './documents';
+import {
+  describeFailure,
+  gaveUpWaiting,
+  isKeptResults,
+  keepBudget,
+  keepLater,
+  keptInfo,
+  keptRunIdOf,
+  offerRetry,
+  reportingThrottle,
+  type KeptResults,
+  type SearchKeeping,
+} from './keeping';
 import { QUERY_SLOT, ResultsPanel, type PanelSlot } from './panel';
 
 const log = getLogger('search');
@@ -110,8 +123,8 @@ export const searchHooks: {
 } = {};
 /** "Fetch the rest" stops here: beyond it the panel is no longer the right tool (export or narrow). */
 export const FETCH_REST_MAX_EVENTS = 200_000;
-/** How long to wait after a 429 that names no time. */
-const DEFAULT_QUOTA_WAIT_MS = 10_000;
+/** A run is written to disk once its rest has reached the page (see keepLater). */
+const KEEP_DELAY_MS = AFTER_PAINT_FALLBACK_MS + 500;
 
 export interface RunRecord {
   info: RunInfo;
@@ -162,7 +175,10 @@ export class SearchController implements vscode.Disposable {
   private readonly limiterListeners: Array<{ dispose(): void }> = [];
   readonly documents = new SecOpsDocuments();
 
-  constructor(private readonly services: Services) {}
+  constructor(
+    private readonly services: Services,
+    private readonly keeping: SearchKeeping = {},
+  ) {}
 
   dispose(): void {
     this.active?.controller.abort();
@@ -202,6 +218,7 @@ export class SearchController implements vscode.Disposable {
         // The limiter lives as long as this controller; its listener goes with it.
         this.limiterListeners.push(
           limiter.onDidChange((method) => method === 'udmSearch' && this.budgetEmitter.fire()),
+          keepBudget(this.keeping.state, endpoint, limiter),
         );
         this.limiters.set(endpoint, limiter);
       }
@@ -292,35 +309,16 @@ export class SearchController implements vscode.Disposable {
   }
 
   /**
-   * Runs `call`, and while the server answers 429 waits (one countdown in `report`) and tries again,
-   * until the call goes through or `signal` aborts. The limiter already holds every other caller of
-   * the method for the same time, so waiting callers form one queue.
+   * Runs `call` (whose client retries a 429 within its bounds); `report` says while the server holds
+   * calls of the method. The limiter holds every other caller of the method for the same time.
    */
-  async withQuota<T>(
+  withQuota<T>(
     method: SecOpsMethod,
     call: () => Promise<T>,
     signal: AbortSignal,
     report: (message: string) => void,
   ): Promise<T> {
-    for (;;) {
-      try {
-        return await call();
-      } catch (err) {
-        if (!isQuotaError(err) || signal.aborted) throw err;
-        // Until the server takes calls again and the budget (refilled as the server admits calls)
-        // has one to spend.
-        const snap = this.getClient().limiter.snapshot(method);
-        const until =
-          Math.max(snap.blockedUntil ?? 0, snap.remaining === 0 ? (snap.nextRefillAt ?? 0) : 0) ||
-          Date.now() + (err.retryAfterMs ?? DEFAULT_QUOTA_WAIT_MS);
-        log.info(`${method}: quota exhausted on the server; waiting until ${new Date(until).toISOString()}`);
-        for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
-          report(`Waiting for quota, retrying in ${Math.ceil(left / 1000)} s`);
-          await sleep(Math.min(1000, left), signal);
-        }
-        report('Retrying…');
-      }
-    }
+    return reportingThrottle(this.getClient().limiter, method, call, signal, report);
   }
 
   /** A search run elsewhere (a statistical search) goes into the query history like one run here. */
@@ -369,9 +367,35 @@ export class SearchController implements vscode.Disposable {
     this.active = entry;
     try {
       return await done;
+    } catch (err) {
+      if (!gaveUpWaiting(err)) throw err;
+      // The retries ended: one message says so (the panel says the same) and offers to try again.
+      log.warn(`udmSearch: ${describeFailure(err)}`);
+      if (this.active === entry) this.active = undefined;
+      if (await offerRetry('UDM search', err)) return this.runQuery(query, window, limit);
+      return undefined;
     } finally {
       if (this.active === entry) this.active = undefined;
     }
+  }
+
+  /** Writes a run to disk for a window reload (after its rows reached the page). */
+  private keep(run: RunRecord): void {
+    keepLater(
+      this.keeping.runs,
+      run.info.runId,
+      (): KeptResults => ({
+        version: 1,
+        panel: 'results',
+        info: keptInfo(run.info),
+        rows: run.rows,
+        moreDataAvailable: run.moreDataAvailable,
+        ...(run.query !== undefined ? { query: run.query } : {}),
+        ...(run.limit !== undefined ? { limit: run.limit } : {}),
+        ...(run.window ? { window: run.window } : {}),
+      }),
+      KEEP_DELAY_MS,
+    );
   }
 
   private async startQuery(
@@ -415,7 +439,7 @@ export class SearchController implements vscode.Disposable {
         (r) => r,
         (err: unknown) => {
           const cancelled = isCancellation(err) || controller.signal.aborted;
-          panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
+          panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeFailure(err) });
           throw cancelled && !(err instanceof CancelledError) ? new CancelledError() : err;
         },
       );
@@ -429,6 +453,7 @@ export class SearchController implements vscode.Disposable {
       startTime: window.start,
       endTime: window.end,
       query,
+      ranAt: new Date().toISOString(),
     };
     const run: RunRecord = {
       info,
@@ -444,6 +469,7 @@ export class SearchController implements vscode.Disposable {
     this.remember(run);
     const arranged = Date.now();
     postResults(panel, run);
+    this.keep(run);
     // Where the time between the answer and the panel goes (npm run bench -- editor reads this line).
     log.info(
       `udmSearch: ${run.rows.length} events shown; arranged in ${arranged - answered} ms, posted in ${Date.now() - arranged} ms`,
@@ -500,6 +526,7 @@ export class SearchController implements vscode.Disposable {
         ...(extra.uri?.length ? { uri: extra.uri } : {}),
         ...(extra.source ? { source: extra.source } : {}),
         ...(extra.pivot ? { pivot: extra.pivot } : {}),
+        ranAt: new Date().toISOString(),
       },
       slot: extra.slot ?? ResultsPanel.nextPivotSlot(),
       rows,
@@ -513,6 +540,7 @@ export class SearchController implements vscode.Disposable {
     const panel = this.panel(run.slot);
     panel.setTitle(extra.source ? `${title} · ${extra.source}` : title);
     postResults(panel, run);
+    this.keep(run);
     return run;
   }
 
@@ -708,7 +736,7 @@ export class SearchController implements vscode.Disposable {
       const budget = this.budget();
       const planned = plan.windows.length;
       const left = budget
-        ? ` ${budget.remaining} of ${budget.limit} remain this hour${budget.remaining < planned ? ', so it will wait for the budget part of the way' : ''}.`
+        ? ` ${budget.remaining} of ${budget.limit} remain this hour${budget.remaining < planned ? ', so it stops when they run out (the events fetched by then stay)' : ''}.`
         : '';
       const answer = await vscode.window.showWarningMessage(
         `Fetching the rest will spend about ${planned} UDM ${planned === 1 ? 'search' : 'searches'} (more if parts of the range are busier than the part already fetched).${left}`,
@@ -802,6 +830,7 @@ export class SearchController implements vscode.Disposable {
           ? `Stopped at ${run.rows.length.toLocaleString('en-US')} events (the panel's cap); narrow the time range for the rest.`
           : `Some one-second windows still hold more events than the limit; ${run.rows.length.toLocaleString('en-US')} events fetched.`;
       panel.post({ type: 'status', runId, state: 'done', moreDataAvailable: run.moreDataAvailable, message });
+      this.keep(run);
     } catch (err) {
       const cancelled = isCancellation(err) || controller.signal.aborted;
       panel.post({
@@ -922,12 +951,39 @@ export class SearchController implements vscode.Disposable {
   }
 
   /**
-   * A results or pivot panel VS Code brings back after a window reload: the page shows what it held
-   * (query, time range, columns, filter) from its own state and runs nothing until the user asks.
+   * A results or pivot panel VS Code brings back after a window reload: it shows the rows of the run
+   * it held, read from disk, and spends no search; when they were not kept (too large, dropped for
+   * newer runs) the page shows what it held from its own state and runs nothing until asked.
    */
-  restorePanel(webviewPanel: vscode.WebviewPanel, kind: 'query' | 'pivot'): ResultsPanel {
+  async restorePanel(
+    webviewPanel: vscode.WebviewPanel,
+    kind: 'query' | 'pivot',
+    state?: unknown,
+  ): Promise<ResultsPanel> {
     const slot = kind === 'query' && !ResultsPanel.get(QUERY_SLOT) ? QUERY_SLOT : ResultsPanel.nextPivotSlot();
-    return this.adoptPanel(slot, webviewPanel);
+    const panel = this.adoptPanel(slot, webviewPanel);
+    const runId = keptRunIdOf(state);
+    const kept = runId ? await this.keeping.runs?.load(runId) : undefined;
+    if (!isKeptResults(kept) || kept.info.runId !== runId) {
+      if (runId) log.info(`a restored ${kind} panel's run ${runId} was not kept; it shows what it held`);
+      panel.post({ type: 'notKept' });
+      return panel;
+    }
+    const run: RunRecord = {
+      info: { ...kept.info, restored: true },
+      slot,
+      rows: kept.rows,
+      moreDataAvailable: kept.moreDataAvailable,
+      ...(kept.query !== undefined ? { query: kept.query } : {}),
+      ...(kept.limit !== undefined ? { limit: kept.limit } : {}),
+      ...(kept.window ? { window: kept.window } : {}),
+    };
+    this.remember(run);
+    postResults(panel, run);
+    log.info(
+      `restored a ${kind} panel with the ${run.rows.length} rows of the run at ${kept.info.ranAt ?? 'an unknown time'}`,
+    );
+    return panel;
   }
 
   private async onMessage(message: FromWebview, panel: ResultsPanel): Promise<void> {

@@ -26,6 +26,7 @@ import {
 } from '../../core/secops/history';
 import { registerCommand } from '../../platform/commands';
 import type { Services } from '../services';
+import { keptRunsOf } from './keeping';
 import { SearchController } from './controller';
 import { SearchViewProvider, queryOfNode, type SearchViewNode } from './view';
 import { PIVOT_VIEW_TYPE, RESULTS_VIEW_TYPE } from './panel';
@@ -44,24 +45,23 @@ export function searchFeature(): { controller: SearchController; timeRange: () =
 }
 
 export function activateSearch(context: vscode.ExtensionContext, services: Services): void {
-  const controller = new SearchController(services);
+  const controller = new SearchController(services, { runs: keptRunsOf(context), state: context.globalState });
   context.subscriptions.push(controller);
 
   const timeRange = new TimeRangeState(context, services);
   controller.currentWindow = () => resolveTimeRange(timeRange.spec, Date.now());
   controller.confirmQuery = confirmDespiteErrors;
   controller.setTimeRange = (spec) => timeRange.set(spec);
-  // Results and pivot panels come back after a window reload, showing what they held; nothing runs
-  // until the user asks.
+  // Results and pivot panels come back after a window reload with the rows of the run they showed
+  // (kept on disk); nothing runs until the user asks.
   for (const [viewType, kind] of [
     [RESULTS_VIEW_TYPE, 'query'],
     [PIVOT_VIEW_TYPE, 'pivot'],
   ] as const) {
     context.subscriptions.push(
       vscode.window.registerWebviewPanelSerializer(viewType, {
-        deserializeWebviewPanel: (panel) => {
-          context.subscriptions.push(controller.restorePanel(panel, kind));
-          return Promise.resolve();
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          context.subscriptions.push(await controller.restorePanel(panel, kind, state));
         },
       }),
     );
@@ -85,21 +85,31 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   budgetItem.name = 'UDM Search Budget';
   context.subscriptions.push(rangeItem, budgetItem);
 
+  // The throttled state ends by itself: the item is redrawn then.
+  let throttleTimer: ReturnType<typeof setTimeout> | undefined;
+  context.subscriptions.push({ dispose: () => clearTimeout(throttleTimer) });
   const updateStatus = (): void => {
     rangeItem.text = `$(calendar) ${describeTimeRange(timeRange.spec)}`;
     rangeItem.tooltip = 'Time range of UDM searches and pivots. Click to change.';
     const budget = controller.budget();
+    clearTimeout(throttleTimer);
     if (budget) {
-      budgetItem.text = `$(dashboard) ${budget.remaining}/${budget.limit}`;
+      const until = budget.blockedUntil;
+      const throttled = until !== undefined ? ` · throttled until ${new Date(until).toLocaleTimeString()}` : '';
+      budgetItem.text = `$(dashboard) ${budget.remaining}/${budget.limit}${throttled}`;
       const refill = budget.nextRefillAt
         ? ` The next one frees up at ${new Date(budget.nextRefillAt).toLocaleTimeString()}.`
         : '';
-      const blocked = budget.blockedUntil
-        ? ` The server refused searches (quota exhausted); it takes them again from ${new Date(budget.blockedUntil).toLocaleTimeString()}.`
+      // A 429 says "slow down", not "the hour is spent": the count stays what the searches made it.
+      const blocked = until
+        ? ` The service asked to slow down (429): it takes searches again from ${new Date(until).toLocaleTimeString()}.`
         : '';
       budgetItem.tooltip = `UDM searches left this hour: ${budget.remaining} of ${budget.limit} (the Search API allows ${budget.limit} per hour).${blocked}${refill}`;
       budgetItem.backgroundColor =
-        budget.remaining < budget.limit * 0.1 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+        until !== undefined || budget.remaining < budget.limit * 0.1
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
+      if (until !== undefined) throttleTimer = setTimeout(updateStatus, Math.max(0, until - Date.now()) + 50);
     } else {
       budgetItem.text = '$(dashboard) –';
       budgetItem.tooltip = 'UDM search budget unknown: check the SecOps settings.';

@@ -96,7 +96,8 @@ export async function fetchStatisticsEvents(options: FetchStatisticsOptions): Pr
       startMs,
       endMs,
       async (from, to, windowSignal) => {
-        if (!client.limiter.canAcquireNow('udmSearch')) throw new BudgetSpent();
+        // A spent hour stops here; a throttled service ("slow down") is waited for within the retries.
+        if (client.limiter.snapshot('udmSearch').remaining === 0) throw new BudgetSpent();
         searches++;
         const r = await client.udmSearch({ query, startTime: from, endTime: to, limit }, windowSignal);
         return { items: r.events, truncated: r.moreDataAvailable };

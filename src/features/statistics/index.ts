@@ -4,7 +4,7 @@
 // the statistics view, with exports and a drill-down into the events of a group.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
+import { CancelledError, isCancellation } from '../../core/google/errors';
 import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import { EXPORT_EXTENSIONS, type ExportFormat } from '../../core/secops/results/export';
 import type { ResolvedWindow } from '../../core/secops/timerange';
@@ -14,6 +14,17 @@ import { getLogger } from '../../platform/log';
 import { compileStatistics, type CompiledStatistics, type StatsResult } from '../../udm/stats';
 import { computeInWorker } from './compute';
 import { getReferenceLists } from '../language';
+import {
+  describeFailure,
+  gaveUpWaiting,
+  keepLater,
+  keptRunIdOf,
+  keptRunsOf,
+  offerRetry,
+  timeOfDay,
+} from '../search/keeping';
+import type { KeptRuns } from '../../core/storage/kept-runs';
+import { searchFeature } from '../search';
 import { FETCH_REST_MAX_EVENTS, queryTitle, searchHooks, type SearchController } from '../search/controller';
 import type { Services } from '../services';
 import {
@@ -22,8 +33,15 @@ import {
   type FetchStatisticsOptions,
   type MoreSearchesQuestion,
 } from './fetch';
-import { StatisticsPanel } from './panel';
-import { cellText, columnLabel, exportTable, type FromStatsView, type StatsRunInfo } from '../../core/secops/statistics/protocol';
+import { STATISTICS_VIEW_TYPE, StatisticsPanel } from './panel';
+import {
+  cellText,
+  columnLabel,
+  exportTable,
+  type FromStatsView,
+  type StatsRunInfo,
+} from '../../core/secops/statistics/protocol';
+import type { StatsColumn } from '../../udm/stats';
 
 const log = getLogger('statistics');
 
@@ -32,7 +50,39 @@ interface StatsRun {
   events: UdmSearchEvent[];
   result: StatsResult;
   window: ResolvedWindow;
+  query?: string;
 }
+
+/** A statistics table as kept on disk for a reload: the table, not the events it was computed over. */
+interface KeptStatistics {
+  version: 1;
+  panel: 'statistics';
+  info: StatsRunInfo;
+  columns: StatsColumn[];
+  rows: unknown[][];
+  query: string;
+  window: ResolvedWindow;
+}
+
+function isKeptStatistics(value: unknown): value is KeptStatistics {
+  const v = value as Partial<KeptStatistics> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.version === 1 &&
+    v.panel === 'statistics' &&
+    typeof v.info?.runId === 'string' &&
+    Array.isArray(v.columns) &&
+    Array.isArray(v.rows) &&
+    v.rows.every((r) => Array.isArray(r)) &&
+    typeof v.query === 'string' &&
+    Number.isFinite(v.window?.startMs) &&
+    Number.isFinite(v.window?.endMs)
+  );
+}
+
+/** Written once the table is on screen, so a large table never holds it up. */
+const KEEP_DELAY_MS = 1_000;
 
 /**
  * The events a statistical query's table is computed over: its filter through udmSearch, the rest
@@ -87,8 +137,14 @@ export function computeTable(
 }
 
 export function activateStatistics(context: vscode.ExtensionContext, services: Services): void {
-  const feature = new StatisticsFeature(services);
+  const feature = new StatisticsFeature(services, keptRunsOf(context));
   context.subscriptions.push(feature);
+  // The statistics panel comes back after a window reload with the table it showed (kept on disk).
+  context.subscriptions.push(
+    vscode.window.registerWebviewPanelSerializer(STATISTICS_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => feature.restore(panel, state),
+    }),
+  );
   searchHooks.statistics = (controller, query, window) => feature.run(controller, query, window);
   context.subscriptions.push({ dispose: () => (searchHooks.statistics = undefined) });
 }
@@ -100,7 +156,10 @@ export class StatisticsFeature implements vscode.Disposable {
   private controller: SearchController | undefined;
   private fetching: AbortController | undefined;
 
-  constructor(private readonly services: Services) {}
+  constructor(
+    private readonly services: Services,
+    private readonly kept?: KeptRuns,
+  ) {}
 
   dispose(): void {
     this.fetching?.abort();
@@ -154,9 +213,13 @@ export class StatisticsFeature implements vscode.Disposable {
       );
     } catch (err) {
       const cancelled = isCancellation(err) || abort.signal.aborted;
-      panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeError(err) });
+      panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeFailure(err) });
       if (cancelled) return true;
-      throw err;
+      if (!gaveUpWaiting(err)) throw err;
+      // The retries ended: one message, the panel's words, with Retry.
+      log.warn(`statistical search: ${describeFailure(err)}`);
+      if (await offerRetry('Statistical search', err)) return this.run(controller, query, window);
+      return true;
     } finally {
       if (this.fetching === abort) this.fetching = undefined;
     }
@@ -166,6 +229,7 @@ export class StatisticsFeature implements vscode.Disposable {
     );
     const info: StatsRunInfo = {
       runId: randomUUID(),
+      ranAt: new Date().toISOString(),
       title,
       startTime: window.start,
       endTime: window.end,
@@ -179,11 +243,66 @@ export class StatisticsFeature implements vscode.Disposable {
         ...result.warnings,
       ],
     };
-    this.last = { info, events: fetched.events, result, window };
+    this.last = { info, events: fetched.events, result, window, query };
     // In the query history, so it runs again (into this view) from there.
     controller.recordRun(query, window, fetched.events.length);
     panel.post({ type: 'table', run: info, columns: result.columns, rowsJson: JSON.stringify(result.rows) });
+    keepLater(
+      this.kept,
+      info.runId,
+      (): KeptStatistics => ({
+        version: 1,
+        panel: 'statistics',
+        info,
+        columns: result.columns,
+        rows: result.rows,
+        query,
+        window,
+      }),
+      KEEP_DELAY_MS,
+    );
     return true;
+  }
+
+  /**
+   * The statistics panel VS Code brings back after a reload: the table of the run it showed, read
+   * from disk, with no search spent; without a kept table it says so and offers nothing to run.
+   */
+  async restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const panel = StatisticsPanel.adopt(webviewPanel, this.services.extensionUri, (m) => void this.onMessage(m));
+    const runId = keptRunIdOf(state);
+    const kept = runId ? await this.kept?.load(runId) : undefined;
+    if (!isKeptStatistics(kept) || kept.info.runId !== runId) {
+      panel.post({
+        type: 'failed',
+        title: 'UDM Statistics',
+        cancelled: true,
+        message: 'Restored after a reload; the table was not kept. Run the query again to compute it.',
+      });
+      return;
+    }
+    const info: StatsRunInfo = { ...kept.info, restored: true };
+    panel.setTitle(`Statistics: ${info.title}`);
+    this.last = {
+      info,
+      events: [],
+      result: {
+        columns: kept.columns,
+        rows: kept.rows,
+        members: [],
+        eventsIn: info.eventsFetched,
+        eventsUsed: info.eventsFetched,
+        groupsTotal: info.groupsTotal,
+        timeZone: info.timeZone,
+        warnings: info.warnings,
+      },
+      window: kept.window,
+      query: kept.query,
+    };
+    panel.post({ type: 'table', run: info, columns: kept.columns, rowsJson: JSON.stringify(kept.rows) });
+    log.info(
+      `restored the statistics panel with the ${kept.rows.length} rows of the run at ${info.ranAt ?? 'an unknown time'}`,
+    );
   }
 
   private async onMessage(message: FromStatsView): Promise<void> {
@@ -201,6 +320,9 @@ export class StatisticsFeature implements vscode.Disposable {
           return;
         case 'openGroup':
           await this.openGroup(message.runId, message.row);
+          return;
+        case 'rerun':
+          await this.rerun(message.runId);
           return;
         case 'ready':
           return;
@@ -239,9 +361,21 @@ export class StatisticsFeature implements vscode.Disposable {
     return target;
   }
 
+  /** Run Again on a restored table: the same query over the current time range. */
+  private async rerun(runId: string): Promise<void> {
+    const run = this.runOf(runId);
+    const search = searchFeature();
+    if (!run.query || !search) throw new Error('Run the query again from its .udm file.');
+    await search.controller.runQuery(run.query, search.controller.currentWindow(), UDM_SEARCH_MAX_LIMIT);
+  }
+
   /** The events behind one row, in the pivot panel (the events table with its detail pane). */
   async openGroup(runId: string, row: number): Promise<void> {
     const run = this.runOf(runId);
+    if (run.info.restored)
+      throw new Error(
+        `This table was restored after a reload without the events behind its groups (kept at ${run.info.ranAt ? timeOfDay(Date.parse(run.info.ranAt)) : 'an earlier time'}); Run Again to open them.`,
+      );
     const members = run.result.members[row];
     const values = run.result.rows[row];
     if (!members || !values) throw new Error(`The table has no row ${row + 1}.`);

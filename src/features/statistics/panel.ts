@@ -6,6 +6,7 @@ import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 import { parseFromStatsView, StatsMessageError, type FromStatsView, type ToStatsView } from '../../core/secops/statistics/protocol';
 
 const log = getLogger('statistics');
+export const STATISTICS_VIEW_TYPE = 'cloudbench.search.statistics';
 
 export class StatisticsPanel implements vscode.Disposable {
   private static current: StatisticsPanel | undefined;
@@ -20,7 +21,7 @@ export class StatisticsPanel implements vscode.Disposable {
       p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     } else {
       const panel = vscode.window.createWebviewPanel(
-        'cloudbench.search.statistics',
+        STATISTICS_VIEW_TYPE,
         'UDM Statistics',
         { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
         webviewPanelOptions(extensionUri),
@@ -29,6 +30,20 @@ export class StatisticsPanel implements vscode.Disposable {
       p = new StatisticsPanel(panel, extensionUri);
       StatisticsPanel.current = p;
     }
+    p.handler = onMessage;
+    return p;
+  }
+
+  /** Wraps the panel VS Code restored after a reload (it becomes the one statistics panel). */
+  static adopt(
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    onMessage: (message: FromStatsView) => void,
+  ): StatisticsPanel {
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
+    const p = new StatisticsPanel(panel, extensionUri);
+    // A second restored panel (from an older layout) is the one shown from now on.
+    StatisticsPanel.current = p;
     p.handler = onMessage;
     return p;
   }

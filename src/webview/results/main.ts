@@ -73,10 +73,17 @@ function rememberColumns(kind: ResultKind, chosen: ColumnSpec[] | undefined): vo
   // The extension sends the cells of these columns with the next results of this kind.
   post({ type: 'columns', kind, columns: chosen ?? [] });
 }
-/** What a panel showed, kept by VS Code across a window reload (the rows are not: they are too big). */
+/**
+ * What a panel showed, kept by VS Code across a window reload: the run (whose rows the extension
+ * keeps on disk) and how the user looked at it (filter, sort, scroll).
+ */
 interface RestoreState {
   kind: ResultKind;
   title: string;
+  runId?: string;
+  ranAt?: string;
+  sort?: { columnId: string; direction: SortDirection };
+  scrollTop?: number;
   query?: string;
   startTime?: string;
   endTime?: string;
@@ -90,6 +97,12 @@ function rememberRun(info: RunInfo | undefined, filter: string): void {
   const restore: RestoreState | undefined = info && {
     kind: info.kind,
     title: info.title,
+    runId: info.runId,
+    ...(info.ranAt ? { ranAt: info.ranAt } : {}),
+    ...(sort ? { sort: { columnId: sort.column.id, direction: sort.direction } } : {}),
+    ...((pendingScroll ?? viewport.scrollTop) > 0
+      ? { scrollTop: Math.round(pendingScroll ?? viewport.scrollTop) }
+      : {}),
     ...(info.query !== undefined ? { query: info.query } : {}),
     ...(info.startTime && info.endTime ? { startTime: info.startTime, endTime: info.endTime } : {}),
     ...(info.source !== undefined ? { source: info.source } : {}),
@@ -104,6 +117,18 @@ function savedRun(): RestoreState | undefined {
   if (!r || typeof r !== 'object' || typeof r.title !== 'string' || typeof r.kind !== 'string') return undefined;
   return r as RestoreState;
 }
+
+/** "Restored from the run at <time>": the rows are the kept ones, not a search just now. */
+function restoredNote(info: RunInfo): string {
+  const at = info.ranAt ? new Date(info.ranAt) : undefined;
+  const when = at && !Number.isNaN(at.getTime()) ? at.toLocaleString() : 'an earlier time';
+  return `Restored from the run at ${when}`;
+}
+
+/** The scroll position to go back to once the restored run's rows are all in and shown. */
+let pendingScroll: number | undefined;
+/** Whether every row of the run shown has arrived (the first message may carry only the first ones). */
+let allRowsIn = false;
 const ROW_H = 22;
 const OVERSCAN = 8;
 
@@ -419,6 +444,8 @@ function recompute(): void {
   if (selected >= view.length) selected = -1;
   grid.setAttribute('aria-rowcount', String(view.length + 1));
   spacer.style.height = `${view.length * ROW_H}px`;
+  // A restored run goes back to where it was scrolled once its rows are all in and filtered.
+  if (allRowsIn) applyPendingScroll();
   countLabel.textContent =
     filter || period
       ? `${view.length.toLocaleString('en-US')} of ${rowCount.toLocaleString('en-US')} rows`
@@ -911,6 +938,7 @@ function updateSummary(): void {
   runSummary.textContent = [
     `${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'}`,
     run.startTime && run.endTime ? `${run.startTime} – ${run.endTime}` : '',
+    run.restored ? restoredNote(run) : '',
   ]
     .filter(Boolean)
     .join(' · ');
@@ -974,6 +1002,9 @@ function onMessage(message: ToWebview): void {
       runSummary.textContent = message.message ? `Running… ${message.message}` : 'Running…';
       runSummary.classList.remove('error');
       return;
+    case 'notKept':
+      restoredSummary(NOT_KEPT);
+      return;
     case 'failed':
       clearResults();
       runTitle.textContent = message.title;
@@ -1005,12 +1036,25 @@ function onMessage(message: ToWebview): void {
       // The bar shows the query behind the table, unless the user is typing in it right now.
       if (run.kind === 'udm' && !queryHost.contains(document.activeElement)) setQueryText(run.query ?? run.title);
       updateSummary();
+      // The kept rows of the run this panel showed before a reload: looked at as they were.
+      const back = run.restored && restored?.runId === run.runId ? restored : undefined;
       restored = undefined;
-      rememberRun(run, filterInput.value.trim());
       consoleLink.style.display = run.uri?.some(isOpenableLink) ? '' : 'none';
-      rerunButton.style.display = run.kind === 'udm' ? '' : 'none';
+      rerunButton.style.display = run.kind === 'udm' || (run.restored && run.pivot) ? '' : 'none';
+      rerunButton.textContent = run.restored ? 'Run Again' : 'Run again';
+      document.body.dataset.restored = run.restored ? 'rows' : '';
       viewport.scrollTop = 0;
       setColumns(chosenColumns(run.kind) ?? (message.columns.length ? message.columns : defaultColumns(run.kind)));
+      if (back?.sort) {
+        const column = columns.find((c) => c.id === back.sort?.columnId);
+        if (column) {
+          sort = { column, direction: back.sort.direction === 'desc' ? 'desc' : 'asc' };
+          setColumns(columns);
+        }
+      }
+      pendingScroll = back?.scrollTop;
+      allRowsIn = !restComing;
+      rememberRun(run, filterInput.value.trim());
       recompute();
       updateBanner();
       afterFirstPaint = new Promise<void>((resolve) => {
@@ -1042,6 +1086,7 @@ function onMessage(message: ToWebview): void {
       afterFirstPaint = afterFirstPaint.then(() => {
         if (!run || runId !== run.runId) return;
         addTable(table);
+        allRowsIn = true;
         fieldResolver = undefined;
         allFields = undefined;
         // The field list (filter suggestions, column chooser) is asked for once the table is usable.
@@ -1177,12 +1222,26 @@ window.addEventListener('message', (event: MessageEvent) => {
   }
 });
 
+function applyPendingScroll(): void {
+  if (pendingScroll === undefined) return;
+  viewport.scrollTop = pendingScroll;
+  pendingScroll = undefined;
+  scheduleRender();
+}
+
 // ---- events -------------------------------------------------------------------------------------
+let scrollKeepTimer: ReturnType<typeof setTimeout> | undefined;
 viewport.addEventListener(
   'scroll',
   () => {
     if (gridHeader.scrollLeft !== viewport.scrollLeft) gridHeader.scrollLeft = viewport.scrollLeft;
     scheduleRender();
+    // Where the user is in the table, for a reload (not on every frame of a scroll).
+    clearTimeout(scrollKeepTimer);
+    scrollKeepTimer = setTimeout(
+      () => run && pendingScroll === undefined && rememberRun(run, filterInput.value.trim()),
+      250,
+    );
   },
   { passive: true },
 );
@@ -1232,6 +1291,7 @@ gridHeader.addEventListener('click', (event) => {
   setColumns(columns);
   for (const node of rowPool) node.dataset.pos = '';
   recompute();
+  if (run) rememberRun(run, filterInput.value.trim());
 });
 
 let filterTimer: ReturnType<typeof setTimeout> | undefined;
@@ -1268,7 +1328,9 @@ fetchRestButton.addEventListener('click', () => {
 narrowButton.addEventListener('click', () => run && post({ type: 'narrowToNewest', runId: run.runId }));
 stopFetchButton.addEventListener('click', () => run && post({ type: 'stopFetch', runId: run.runId }));
 rerunButton.addEventListener('click', () => {
-  if (run) post({ type: 'rerun', runId: run.runId });
+  if (run?.restored && run.kind !== 'udm' && run.pivot)
+    post({ type: 'pivot', runId: 'restored', action: run.pivot.action, value: run.pivot.value });
+  else if (run) post({ type: 'rerun', runId: run.runId });
   else if (restored?.query && restored.startTime && restored.endTime)
     post({ type: 'runQuery', query: restored.query, startTime: restored.startTime, endTime: restored.endTime });
   else if (restored?.query) post({ type: 'runQuery', query: restored.query });
@@ -1293,18 +1355,23 @@ queryInput.addEventListener('focus', upgradeQueryBar, { once: true });
 consoleLink.style.display = 'none';
 rerunButton.style.display = 'none';
 updateBanner();
+const NOT_KEPT = 'Restored after a reload; its rows were not kept. Run again to fetch them (one search).';
+function restoredSummary(note: string): void {
+  if (!restored) return;
+  runSummary.textContent = [
+    restored.startTime && restored.endTime ? `${restored.startTime} – ${restored.endTime}` : '',
+    note,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
 /** A panel VS Code brought back after a reload: what it showed, ready to run again on request. */
 let restored: RestoreState | undefined = savedRun();
 if (restored) {
   runTitle.textContent = restored.title;
   runTitle.title = restored.title;
   runSource.textContent = restored.source ?? '';
-  runSummary.textContent = [
-    restored.startTime && restored.endTime ? `${restored.startTime} – ${restored.endTime}` : '',
-    'Restored after a reload; its rows were not kept. Run again to fetch them (one search).',
-  ]
-    .filter(Boolean)
-    .join(' · ');
+  restoredSummary(restored.runId ? 'Restored after a reload; loading its kept rows…' : NOT_KEPT);
   if (restored.filter) filterInput.value = restored.filter;
   if (restored.kind === 'udm' && restored.query) setQueryText(restored.query);
   if (restored.query || restored.pivot) {

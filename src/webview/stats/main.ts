@@ -46,10 +46,40 @@ Chart.register(
 
 interface VsCodeApi {
   postMessage(message: FromStatsView): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 const vscode: VsCodeApi =
-  typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: () => undefined };
+  typeof acquireVsCodeApi === 'function'
+    ? acquireVsCodeApi()
+    : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+
+/**
+ * How the user looked at the table, kept by VS Code across a window reload; the table itself is kept
+ * by the extension on disk, under the run's id.
+ */
+interface ViewState {
+  runId: string;
+  filter: string;
+  sortColumn: number;
+  sortDesc: boolean;
+  chartKind: string;
+  scrollTop: number;
+}
+
+function savedView(): ViewState | undefined {
+  const v = (vscode.getState?.() as { restore?: Partial<ViewState> } | undefined)?.restore;
+  if (!v || typeof v.runId !== 'string') return undefined;
+  return {
+    runId: v.runId,
+    filter: typeof v.filter === 'string' ? v.filter : '',
+    sortColumn: typeof v.sortColumn === 'number' ? v.sortColumn : -1,
+    sortDesc: v.sortDesc === true,
+    chartKind: typeof v.chartKind === 'string' ? v.chartKind : '',
+    scrollTop: typeof v.scrollTop === 'number' ? v.scrollTop : 0,
+  };
+}
 
 const ROW_HEIGHT = 22;
 
@@ -88,6 +118,11 @@ const exportButtons = (['csv', 'json', 'ndjson'] as const).map((format) => {
   b.dataset.format = format;
   return b;
 });
+const rerunButton = el('button', {
+  id: 'stats-rerun',
+  text: 'Run Again',
+  title: 'Run the query again over the current time range (spends searches)',
+});
 const stopButton = el('button', {
   id: 'stats-stop',
   text: 'Stop',
@@ -102,6 +137,7 @@ const toolbar = el(
   copyButton,
   el('span', { text: 'Export:' }),
   ...exportButtons,
+  rerunButton,
   stopButton,
   rowCount,
 );
@@ -145,6 +181,19 @@ function post(message: FromStatsView): void {
   vscode.postMessage(message);
 }
 
+function rememberView(): void {
+  if (!run) return;
+  const restore: ViewState = {
+    runId: run.runId,
+    filter: filterInput.value,
+    sortColumn,
+    sortDesc,
+    chartKind,
+    scrollTop: Math.round(body.scrollTop),
+  };
+  vscode.setState?.({ restore });
+}
+
 // ---- table ---------------------------------------------------------------------------------------
 
 function applyView(): void {
@@ -165,6 +214,7 @@ function applyView(): void {
   renderRows();
   renderHead();
   renderChart();
+  rememberView();
 }
 
 function compareCells(a: unknown, b: unknown): number {
@@ -230,7 +280,16 @@ function renderRows(): void {
   sizer.replaceChildren(...out);
 }
 
-body.addEventListener('scroll', () => renderRows(), { passive: true });
+let scrollKeepTimer: ReturnType<typeof setTimeout> | undefined;
+body.addEventListener(
+  'scroll',
+  () => {
+    renderRows();
+    clearTimeout(scrollKeepTimer);
+    scrollKeepTimer = setTimeout(rememberView, 250);
+  },
+  { passive: true },
+);
 window.addEventListener('resize', () => renderRows());
 filterInput.addEventListener('input', () => applyView());
 headRow.addEventListener('click', (e) => {
@@ -276,7 +335,9 @@ stopButton.addEventListener('click', () => post({ type: 'stop' }));
 chartSelect.addEventListener('change', () => {
   chartKind = chartSelect.value as ChartKind;
   renderChart();
+  rememberView();
 });
+rerunButton.addEventListener('click', () => run && post({ type: 'rerun', runId: run.runId }));
 
 // ---- chart ---------------------------------------------------------------------------------------
 
@@ -373,12 +434,18 @@ function showTable(message: Extract<ToStatsView, { type: 'table' }>): void {
   title.textContent = run.title;
   const n = run.eventsFetched.toLocaleString('en-US');
   summary.className = '';
+  const ranAt = run.ranAt ? new Date(run.ranAt) : undefined;
   summary.textContent =
+    (run.restored
+      ? `Restored from the run at ${ranAt && !Number.isNaN(ranAt.getTime()) ? ranAt.toLocaleString() : 'an earlier time'}. `
+      : '') +
     `Computed by Cloudbench over ${n} events fetched from the API (${run.searches} ${run.searches === 1 ? 'search' : 'searches'}), ` +
     `${run.startTime} – ${run.endTime}, times in ${run.timeZone}` +
     (run.groupsTotal !== rows.length
       ? `; ${rows.length.toLocaleString('en-US')} of ${run.groupsTotal.toLocaleString('en-US')} groups kept by condition:/limit:`
       : '');
+  rerunButton.hidden = !run.restored;
+  document.body.dataset.restored = run.restored ? 'rows' : '';
   warnings.replaceChildren(...run.warnings.map((w) => el('li', { text: w })));
   partialBanner.hidden = !run.partial;
   partialBanner.textContent = run.partial ? `Partial table: ${run.partial}.` : '';
@@ -392,9 +459,23 @@ function showTable(message: Extract<ToStatsView, { type: 'table' }>): void {
     }),
   );
   chartKind = choices[0];
+  // The table this panel showed before a reload: looked at as it was.
+  const back = run.restored ? savedView() : undefined;
+  if (back && back.runId === run.runId) {
+    filterInput.value = back.filter;
+    if (back.sortColumn < columns.length) {
+      sortColumn = back.sortColumn;
+      sortDesc = back.sortDesc;
+    }
+    if ((choices as string[]).includes(back.chartKind)) chartKind = back.chartKind as ChartKind;
+  }
   chartSelect.value = chartKind;
   setRunning(false);
   applyView();
+  if (back && back.runId === run.runId && back.scrollTop > 0) {
+    body.scrollTop = back.scrollTop;
+    renderRows();
+  }
 }
 
 function onMessage(data: unknown): void {
@@ -434,4 +515,5 @@ function onMessage(data: unknown): void {
 window.addEventListener('message', (e: MessageEvent) => onMessage(e.data));
 partialBanner.hidden = true;
 chartArea.hidden = true;
+rerunButton.hidden = true;
 post({ type: 'ready' });

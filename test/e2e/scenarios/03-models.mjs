@@ -38,7 +38,13 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   );
   // The command ends by opening the copy's details; the tree has been refreshed by then.
   await page.locator('.tabs-container .tab.active', { hasText: 'churn-copy-e2e.json' }).waitFor();
-  log('copied with progress');
+  // ...and by revealing the copy in the tree: its location expanded, the copy selected.
+  await models
+    .locator('.monaco-list-row.selected')
+    .filter({ has: page.locator('.label-description', { hasText: /^churn-copy-e2e\b/ }) })
+    .first()
+    .waitFor({ timeout: 30_000 });
+  log('copied with progress; the copy is revealed in the tree');
   // Back to a short tree, so the rows used next are in view without scrolling.
   await wb.viewAction(models, 'Collapse All');
   await wb.expandRow(models, 'cloudbench-demo', 'us-central1');

@@ -63,6 +63,13 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await screenshot('bad-regex');
   await save(page);
   await wb.waitForNotification(page, /Not saved: 1 line is not valid/);
+  // Cloudbench's own message, not the editor's "Failed to save … Retry / Save As… / Revert"; the
+  // edit stays in the (still dirty) editor.
+  const generic = (await page.locator('.notification-toast .notification-list-item-message').allInnerTexts()).filter(
+    (t) => /Failed to save/.test(t),
+  );
+  if (generic.length) throw new Error(`a refused save showed the editor's own toast: ${generic.join(' | ')}`);
+  await page.locator(`.tabs-container .tab.dirty[data-resource-name="${LIST}"]`).waitFor();
   const refused = await serverList(wb, sandbox);
   if (refused.status !== 404) throw new Error(`the refused save created the list anyway (${refused.status})`);
   log('bad regex flagged; save refused; nothing created on the server');

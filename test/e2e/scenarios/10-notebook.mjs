@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const name = 'notebook: run a hunt, cancel, reload with kept results, export';
+export const name = 'notebook: run a hunt, cancel, kept results after a window restart, export';
 
 const FILE = 'hunts/password-guessing.udmnb';
 

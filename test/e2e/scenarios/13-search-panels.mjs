@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const name = 'search: fetch the rest asks, filter by short path, panels survive a reload';
+export const name = 'search: fetch the rest asks, filter by short path, panels survive a window restart';
 
 const QUERY = 'principal.hostname = /.*/';
 

@@ -112,4 +112,30 @@ describe('models filter and paging against the demo sandbox', function () {
     const all = await p.getChildren(loc);
     assert.ok(names(all).length > 100, `${names(all).length} models`);
   });
+
+  it('two callers of a location during its first load (the tree and a reveal) both get the whole first page', async () => {
+    const { p, loc } = await modelsOf(BULK_LOCATION, undefined, 50);
+    p.refresh(loc);
+    const [tree1, reveal] = await Promise.all([p.getChildren(loc), p.getChildren(loc)]);
+    assert.equal(names(tree1).length, 50);
+    assert.deepEqual(names(reveal), names(tree1));
+  });
+
+  it('finds a model for a reveal beyond the pages shown, loading more pages', async () => {
+    const { p, loc } = await modelsOf(BULK_LOCATION, undefined, 10);
+    const all = (await p.getChildren(loc)).filter((n) => n instanceof tree.ModelNode);
+    assert.equal(all.length, 10);
+    // A model from a later page: the full list, read straight from the service.
+    const every: string[] = [];
+    for await (const m of client.listModels({ parent: `projects/cloudbench-demo/locations/${BULK_LOCATION}` }))
+      if (m.name) every.push(m.name);
+    const shown = new Set(all.map((n) => n.resourceName));
+    // Some pages on (a reveal looks through up to 20 pages).
+    const hidden = every.filter((n) => !shown.has(n));
+    const far = hidden[Math.min(hidden.length - 1, 100)];
+    const found = await p.findModel(far);
+    assert.ok(found, `found ${far}`);
+    assert.equal(found.resourceName, far);
+    assert.equal(found.parent, loc, 'in the location the tree shows, so the tree can reveal it');
+  });
 });

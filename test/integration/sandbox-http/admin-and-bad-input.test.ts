@@ -19,6 +19,17 @@ describe('sandbox admin calls and bad input', function () {
   });
 
   describe('admin calls', () => {
+    it('state counts the calls of each method that reached the service, refused ones too; reset clears them', async () => {
+      assert.deepEqual((await admin(sandbox, 'state')).body.calls, {});
+      await call(sandbox, 'GET', KEYS);
+      await call(sandbox, 'GET', KEYS, { auth: false });
+      await admin(sandbox, 'faults', { rules: [{ method: 'apikeys.keys.list', errorRate: 1, codes: [429] }] });
+      assert.equal((await call(sandbox, 'GET', KEYS)).status, 429);
+      assert.deepEqual((await admin(sandbox, 'state')).body.calls, { 'apikeys.keys.list': 2 });
+      await admin(sandbox, 'reset', { seed: 'demo' });
+      assert.deepEqual((await admin(sandbox, 'state')).body.calls, {});
+    });
+
     it('state counts both halves; reset empties and refills keys, events and models', async () => {
       const demo = await admin(sandbox, 'state');
       assert.equal(demo.status, 200);

@@ -1,10 +1,15 @@
 // The search budget through the real SearchController against the sandbox (vscode fake for the
 // editor UI only): repeated runs of a running query spend one search, a changed query asks first,
-// a 429 storm waits in one countdown without error toasts and empties the budget, a cut answer
+// a 429 storm ends after the bounded retries in one message with Retry and leaves the hourly count
+// as it was, a restored panel shows its kept rows without a search, a cut answer
 // opens newest first with the part of the range it covers, "fetch the rest" asks with its cost,
 // full events open as read-only documents and every pivot gets its own titled panel; the page gets
 // compact tables of the rows and its questions about the events are answered.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KeptRuns } from '../../../src/core/storage/kept-runs';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import type * as ServicesModule from '../../../src/features/services';
@@ -25,6 +30,31 @@ async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> 
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function fakePanel(viewType: string): { panel: Panel; webviewPanel: any } {
+  const panel: Panel = { title: 'restored', viewType, posted: [], fromPage: () => undefined, close: () => undefined };
+  const webviewPanel = {
+    webview: {
+      cspSource: 'https://webview',
+      html: '',
+      asWebviewUri: (u: unknown) => u,
+      onDidReceiveMessage: (handler: (raw: unknown) => void) => {
+        panel.fromPage = handler;
+        return { dispose() {} };
+      },
+      postMessage: async (m: { type: string }) => {
+        panel.posted.push(m);
+        return true;
+      },
+    },
+    onDidDispose: () => ({ dispose() {} }),
+    reveal() {},
+    dispose() {},
+    title: 'restored',
+    viewColumn: 1,
+  };
+  return { panel, webviewPanel };
+}
 
 interface Panel {
   title: string;
@@ -275,37 +305,40 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     assert.ok(controller.runInfo(second.info.runId), 'the results panel still shows its run');
   });
 
-  it('a results panel and a pivot panel restored after a reload run nothing until asked, then run in themselves', async () => {
-    const fakePanel = (viewType: string): { panel: Panel; webviewPanel: any } => {
-      const panel: Panel = {
-        title: 'restored',
-        viewType,
-        posted: [],
-        fromPage: () => undefined,
-        close: () => undefined,
-      };
-      const webviewPanel = {
-        webview: {
-          cspSource: 'https://webview',
-          html: '',
-          asWebviewUri: (u: unknown) => u,
-          onDidReceiveMessage: (handler: (raw: unknown) => void) => {
-            panel.fromPage = handler;
-            return { dispose() {} };
-          },
-          postMessage: async (m: { type: string }) => {
-            panel.posted.push(m);
-            return true;
-          },
-        },
-        onDidDispose: () => ({ dispose() {} }),
-        reveal() {},
-        dispose() {},
-        title: 'restored',
-        viewColumn: 1,
-      };
-      return { panel, webviewPanel };
-    };
+  it('a restored panel whose run was kept shows its rows and spends no search', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kept-runs-'));
+    try {
+      const runs = new KeptRuns(dir);
+      controller.dispose();
+      const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
+      const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
+      controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')), {
+        runs,
+      });
+      controller.currentWindow = () => window;
+      const run = await controller.runQuery('principal.hostname = "host-a"', window, 20);
+      assert.ok(run.info.ranAt, 'the run knows when it ran');
+      while (!(await runs.list()).includes(run.info.runId)) await new Promise((r) => setTimeout(r, 50));
+
+      const before = searches.length;
+      const restoredPanel = fakePanel('cloudbench.search.results');
+      await controller.restorePanel(restoredPanel.webviewPanel, 'query', {
+        restore: { runId: run.info.runId, kind: 'udm', title: run.info.title },
+      });
+      restoredPanel.panel.fromPage({ type: 'ready' });
+      const results = restoredPanel.panel.posted.find((m) => m.type === 'results')!;
+      assert.ok(results, 'the kept rows are posted');
+      assert.equal(results.run.runId, run.info.runId);
+      assert.equal(results.run.restored, true);
+      assert.equal(results.run.ranAt, run.info.ranAt);
+      assert.equal(results.table.count, run.rows.length);
+      assert.equal(searches.length, before, 'no search was spent');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a results panel and a pivot panel restored without kept rows run nothing until asked, then run in themselves', async () => {
     controller.dispose();
     const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
     const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
@@ -320,13 +353,17 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     };
     const query = fakePanel('cloudbench.search.results');
     const pivot = fakePanel('cloudbench.search.pivot');
-    controller.restorePanel(query.webviewPanel, 'query');
-    controller.restorePanel(pivot.webviewPanel, 'pivot');
+    await controller.restorePanel(query.webviewPanel, 'query', { restore: { runId: 'gone', kind: 'udm', title: 't' } });
+    await controller.restorePanel(pivot.webviewPanel, 'pivot');
     query.panel.fromPage({ type: 'ready' });
     pivot.panel.fromPage({ type: 'ready' });
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(searches.length, 0, 'restoring runs nothing');
-    assert.equal(query.panel.posted.length + pivot.panel.posted.length, 0);
+    assert.deepEqual(
+      [...query.panel.posted, ...pivot.panel.posted].map((m) => m.type),
+      ['notKept', 'notKept'],
+      'the pages say their rows were not kept',
+    );
 
     const range = { startTime: iso(window.startMs + 600_000), endTime: iso(window.endMs) };
     query.panel.fromPage({ type: 'runQuery', query: 'principal.hostname = "host-a"', ...range });
@@ -344,24 +381,28 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     assert.equal(panels.length, before, 'the pivot ran in the restored panel, not a new one');
   });
 
-  // Last: after a 429 the budget comes back one search per 10 s, as the server's hourly quota does.
-  it('under a 429 storm the run waits with one countdown, shows no error and the budget says none left', async () => {
+  it('a 429 storm ends after the bounded retries in one message with Retry, and the hourly count stays', async () => {
+    const spentBefore = controller.budget().remaining;
     await admin(sb, 'faults', [{ method: 'secops.udmSearch', errorRate: 1, codes: [429] }]);
-    const budgets: number[] = [];
-    const sub = controller.onDidChangeBudget(() => budgets.push(controller.budget().remaining));
-    const run = controller.runQuery('principal.hostname = "host-a"', window, 20);
-    while (!progress.some((m) => m.startsWith('Waiting for quota'))) await new Promise((r) => setTimeout(r, 50));
-    assert.equal(controller.budget().remaining, 0, 'the budget agrees with the server: nothing left');
-    await admin(sb, 'faults', []);
-    const record = await run;
-    sub.dispose();
-    assert.ok(record.rows.length > 0);
+    const started = Date.now();
+    const record = await controller.runQuery('principal.hostname = "host-a"', window, 20);
+    assert.equal(record, undefined, 'the run ended without results');
     assert.deepEqual(errors, [], 'no error toast');
+    assert.equal(warnings.length, 1, `one message: ${warnings.join(' | ')}`);
+    // requests.maxRetries is 1: two attempts.
+    assert.match(warnings[0], /^UDM search: .*RESOURCE_EXHAUSTED.*Cloudbench tried 2 times over \d+ s and stopped/);
+    assert.ok(Date.now() - started < 30_000);
+    const budget = controller.budget();
+    assert.equal(budget.remaining, spentBefore, 'a 429 does not change the hourly count');
     assert.ok(
-      progress.some((m) => /^Waiting for quota, retrying in \d+ s$/.test(m)),
+      progress.some((m) => /^Throttled by the service until /.test(m)),
       `progress: ${progress.join(' | ')}`,
     );
-    assert.ok(budgets.includes(0));
+    const failed = panels
+      .flatMap((p) => p.posted)
+      .filter((m) => m.type === 'failed')
+      .pop();
+    assert.match(failed?.message ?? '', /Cloudbench tried 2 times/);
   });
 
   it('the page gets a table of the first rows, the rest once it says they painted, and answers about the events', async () => {

@@ -144,6 +144,42 @@ describe('reference lists: saving from the editor', function () {
     assert.equal(prompts.length, 1, 'no second question once the server version was seen');
   });
 
+  it("Cloudbench's save checks before anything is written: a refusal is a SaveRefusedError and nothing reaches the file system", async () => {
+    const uri = listUri('admin_users');
+    await files.readFile(uri);
+    const writes: string[] = [];
+    const write = files.writeFile.bind(files);
+    files.writeFile = (u, content) => {
+      writes.push(decode(content));
+      return write(u, content);
+    };
+    // Invalid lines: refused here, with Cloudbench's message.
+    const networks = listUri('corp_networks');
+    await files.readFile(networks);
+    const before = await serverLines('corp_networks');
+    await assert.rejects(
+      files.checkSave(networks, '10.0.0.0/8\nnot-a-range\n'),
+      (e) => e instanceof SaveRefusedError && /^Not saved: 1 line is not valid/.test(e.message),
+    );
+    assert.deepEqual(await serverLines('corp_networks'), before);
+    // Merge First: refused too, having shown both versions.
+    await call(sb, 'PATCH', `/v2/lists${qs({ update_mask: 'list.lines' })}`, {
+      body: { name: 'admin_users', lines: ['someone.else'] },
+    });
+    choice = 'merge';
+    await assert.rejects(
+      files.checkSave(uri, 'mine\n'),
+      (e) => e instanceof SaveRefusedError && /Merge what you need/.test(e.message),
+    );
+    assert.deepEqual(seen, ['compare', 'ask']);
+    assert.deepEqual(writes, [], 'no write was attempted');
+    // The merged text passes the checks and is written once, without asking again.
+    await files.checkSave(uri, 'someone.else\nmine\n');
+    await files.writeFile(uri, text(['someone.else', 'mine']));
+    assert.deepEqual(await serverLines('admin_users'), ['someone.else', 'mine']);
+    assert.equal(prompts.length, 1);
+  });
+
   it('overwrite replaces the server version only when chosen', async () => {
     const uri = listUri('corp_networks');
     await files.readFile(uri);

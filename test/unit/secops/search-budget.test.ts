@@ -19,7 +19,7 @@ function fakeClock(start = 1_000_000): RateClock & { time: number } {
 }
 
 describe('search budget after a 429', () => {
-  it('shows none left until the server takes calls again, then one per interval', async () => {
+  it('holds calls until the server takes them again, without touching the hourly count', async () => {
     const clock = fakeClock();
     const limiter = new RateLimiter(
       { s: { limit: 10, windowMs: 100_000 } },
@@ -27,14 +27,15 @@ describe('search budget after a 429', () => {
     );
     for (let i = 0; i < 3; i++) await limiter.acquire('s');
     assert.equal(limiter.snapshot('s').remaining, 7);
+    // The fourth call is refused: its token comes back, the three the service answered stay spent.
+    await limiter.acquire('s');
     limiter.refused('s', 5_000);
-    assert.equal(limiter.snapshot('s').remaining, 0);
+    assert.equal(limiter.snapshot('s').remaining, 7, 'a 429 says "slow down", not "the hour is spent"');
     assert.equal(limiter.snapshot('s').blockedUntil, clock.time + 5_000);
+    assert.equal(limiter.canAcquireNow('s'), false);
     clock.time += 5_000;
-    // The server admits one call per window/limit (10 s) from the end of its wait on.
-    assert.equal(limiter.snapshot('s').remaining, 1);
-    clock.time += 10_000;
-    assert.equal(limiter.snapshot('s').remaining, 2);
+    assert.equal(limiter.snapshot('s').blockedUntil, undefined);
+    assert.equal(limiter.canAcquireNow('s'), true);
   });
 
   it("gives the refused call's token back: its retry is counted once", async () => {
@@ -42,11 +43,22 @@ describe('search budget after a 429', () => {
     const limiter = new RateLimiter({ s: { limit: 100, windowMs: 1_000 } }, { clock, safetyMargin: 0, minSafetyMs: 0 });
     await limiter.acquire('s');
     limiter.refused('s', 0);
-    // Every token is now one the server's pacing gives back; none is the refused call's.
-    const snap = limiter.snapshot('s');
-    assert.equal(snap.remaining, 1, 'the first paced token is back at once (no wait was asked)');
+    assert.equal(limiter.snapshot('s').remaining, 100);
     await limiter.acquire('s');
-    assert.equal(limiter.snapshot('s').remaining, 0);
+    assert.equal(limiter.snapshot('s').remaining, 99);
+  });
+
+  it('keeps the count across a restart: the spent tokens come back at the same times', async () => {
+    const clock = fakeClock();
+    const budgets = { s: { limit: 10, windowMs: 100_000 } };
+    const first = new RateLimiter(budgets, { clock, safetyMargin: 0, minSafetyMs: 0 });
+    for (let i = 0; i < 4; i++) await first.acquire('s');
+    const kept = JSON.parse(JSON.stringify(first.spent('s'))) as unknown[];
+    const second = new RateLimiter(budgets, { clock, safetyMargin: 0, minSafetyMs: 0 });
+    second.restoreSpent('s', [...kept, 'junk', -1, clock.time + 10_000_000]);
+    assert.equal(second.snapshot('s').remaining, 6, 'only times still to come within a window count');
+    clock.time += 100_000;
+    assert.equal(second.snapshot('s').remaining, 10);
   });
 });
 

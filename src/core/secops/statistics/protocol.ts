@@ -21,6 +21,10 @@ export interface StatsRunInfo {
   partial?: string;
   timeZone: string;
   warnings: string[];
+  /** When the table was computed (RFC 3339): a panel restored after a reload names it. */
+  ranAt?: string;
+  /** The table came from the kept copy of the run, not from a search just now. */
+  restored?: boolean;
 }
 
 export type ToStatsView =
@@ -34,7 +38,9 @@ export type FromStatsView =
   | { type: 'export'; runId: string; format: ExportFormat }
   | { type: 'openGroup'; runId: string; row: number }
   | { type: 'copy'; text: string }
-  | { type: 'stop' };
+  | { type: 'stop' }
+  /** Run Again on a table restored after a reload. */
+  | { type: 'rerun'; runId: string };
 
 export class StatsMessageError extends Error {
   override readonly name = 'StatsMessageError';
@@ -74,6 +80,8 @@ export function parseFromStatsView(data: unknown): FromStatsView {
         throw new StatsMessageError('openGroup.row must be a non-negative integer');
       return { type: 'openGroup', runId: runIdOf(data), row };
     }
+    case 'rerun':
+      return { type: 'rerun', runId: runIdOf(data) };
     case 'copy': {
       const text = data.text;
       if (typeof text !== 'string' || text.length > MAX_COPY_CHARS)
@@ -149,6 +157,8 @@ export function parseToStatsView(data: unknown): ToStatsView {
           ...(typeof run.partial === 'string' ? { partial: run.partial } : {}),
           timeZone: text('timeZone'),
           warnings,
+          ...(typeof run.ranAt === 'string' && run.ranAt.length <= 64 ? { ranAt: run.ranAt } : {}),
+          ...(run.restored === true ? { restored: true } : {}),
         },
         columns: checked,
         rowsJson: str('rowsJson'),

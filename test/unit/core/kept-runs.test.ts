@@ -1,0 +1,72 @@
+// Kept runs on disk: atomic writes, read back as written, bounded by count and size (oldest dropped
+// first), unreadable or foreign files never break a restore.
+import { strict as assert } from 'node:assert';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { KeptRuns, writeFileAtomic } from '../../../src/core/storage/kept-runs';
+
+describe('kept runs', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kept-runs-'));
+  });
+  afterEach(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads back what it kept, and nothing for an unknown or malformed id', async () => {
+    const runs = new KeptRuns(dir);
+    const value = { rows: [{ a: 1 }, { b: 'two' }], ranAt: '2026-01-01T00:00:00.000Z' };
+    assert.equal(await runs.save('run-1', value), true);
+    assert.deepEqual(await runs.load('run-1'), value);
+    assert.equal(await runs.load('run-2'), undefined);
+    assert.equal(await runs.load('../escape'), undefined);
+    await assert.rejects(runs.save('../escape', value), /not a run id/);
+    const files = await fs.readdir(dir);
+    assert.deepEqual(files, ['run-1.run.json'], 'no temp file left behind');
+  });
+
+  it('keeps at most maxRuns, dropping the oldest first', async () => {
+    const runs = new KeptRuns(dir, { maxRuns: 3, maxBytes: 1_000_000 });
+    for (let i = 1; i <= 5; i++) {
+      await runs.save(`r${i}`, { i });
+      // Distinct modification times, oldest first, whatever the file system's resolution.
+      const when = new Date(Date.now() - (10 - i) * 1000);
+      await fs.utimes(path.join(dir, `r${i}.run.json`), when, when);
+    }
+    assert.deepEqual(await runs.list(), ['r5', 'r4', 'r3']);
+    assert.equal(await runs.load('r1'), undefined);
+  });
+
+  it('keeps at most maxBytes in all, and never a run larger than the whole bound', async () => {
+    const runs = new KeptRuns(dir, { maxRuns: 20, maxBytes: 250 });
+    const big = (n: number): { pad: string; n: number } => ({ pad: 'x'.repeat(90), n });
+    for (let i = 1; i <= 4; i++) {
+      await runs.save(`b${i}`, big(i));
+      const when = new Date(Date.now() - (10 - i) * 1000);
+      await fs.utimes(path.join(dir, `b${i}.run.json`), when, when);
+    }
+    // Each file is about 110 bytes: two fit in 250.
+    assert.deepEqual(await runs.list(), ['b4', 'b3']);
+    assert.equal(await runs.save('huge', { pad: 'x'.repeat(1000) }), false);
+    assert.equal(await runs.load('huge'), undefined);
+    assert.deepEqual(await runs.list(), ['b4', 'b3']);
+  });
+
+  it('a damaged file reads as nothing kept', async () => {
+    const runs = new KeptRuns(dir);
+    await fs.writeFile(path.join(dir, 'bad.run.json'), '{"rows": [1, 2');
+    assert.equal(await runs.load('bad'), undefined);
+  });
+
+  it('an atomic write replaces the whole file and leaves no temp file', async () => {
+    const file = path.join(dir, 'f.json');
+    await writeFileAtomic(file, 'first');
+    await writeFileAtomic(file, 'second');
+    assert.equal(await fs.readFile(file, 'utf8'), 'second');
+    assert.deepEqual(await fs.readdir(dir), ['f.json']);
+    await assert.rejects(writeFileAtomic(path.join(dir, 'missing', 'f.json'), 'x'));
+    assert.deepEqual(await fs.readdir(dir), ['f.json']);
+  });
+});
