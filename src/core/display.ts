@@ -1,0 +1,67 @@
+// Text that came from outside (key display names, model labels, server messages, event values,
+// names in files a colleague wrote) shown in VS Code's own chrome. VS Code turns
+// `[label](command:…)`, `[label](https://…)` and `[label](file:…)` in notification messages,
+// progress titles and modal dialogs into links that run commands or open pages
+// (src/vs/base/common/linkedText.ts), renders `$(icon)` in quick picks, status items and window
+// progress, and renders full Markdown (autolinks `<scheme:…>`, bare `https://` and `www.`,
+// reference links, HTML) in MarkdownString tooltips. Such text must show as the characters it is,
+// on one line, in a bounded length, with nothing in it that VS Code would act on.
+
+/** Where the text goes: a plain string (messages, titles, labels) or a MarkdownString. */
+export type DisplayKind = 'plain' | 'markdown';
+
+/** Longest name or value shown; VS Code itself cuts notification messages at 1,000 characters. */
+export const DISPLAY_LIMIT = 200;
+
+// U+200B is invisible in every VS Code surface and ends any token VS Code's parsers look for, so the
+// text reads the same and copies back with only that character added.
+const BREAK = '\u200b';
+
+const LINE_BREAKS = /\r\n|[\n\r\t\v\f\u0085\u2028\u2029]/g;
+// C0/C1 controls, soft hyphen, bidi embeddings/overrides/isolates/marks (they reorder what the eye
+// reads: "Trojan Source"), zero-width and invisible formatting characters. ZWJ/ZWNJ stay: emoji and
+// several scripts need them and they change no order.
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\ufff9-\ufffb]/g;
+// Everything a link or an icon starts with in any of the renderers above:
+//   `](` inline link, `][` and `]:` reference link and definition, `<scheme:` autolink,
+//   `scheme:` and `www.` bare links (GFM and editor link detection), `$(` theme icon.
+const LINK_STARTS =
+  /(\])(?=[([:])|(<)(?=[a-z][a-z0-9+.-]{1,31}:)|\b(command|https?|ftp|file|mailto|javascript|vbscript|data|vscode(?:-[a-z]+)?)(?=:)|\b(www)(?=\.)|(\$)(?=\()/gi;
+const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+
+/**
+ * `value` as text VS Code shows literally: on one line, without control, bidi or invisible
+ * characters, at most `max` characters (cut with "…"), with every link, autolink and icon token
+ * broken. `markdown` also escapes every Markdown character, for MarkdownString.appendMarkdown.
+ */
+export function displayText(value: unknown, kind: DisplayKind = 'plain', max = DISPLAY_LIMIT): string {
+  const flat = String(value ?? '')
+    .replace(LINE_BREAKS, ' ')
+    .replace(INVISIBLE, '');
+  const chars = Array.from(flat);
+  const bounded = chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('')}…` : flat;
+  const broken = bounded.replace(LINK_STARTS, (token) => `${token}${BREAK}`);
+  return kind === 'markdown' ? broken.replace(MARKDOWN_PUNCTUATION, '\\$&') : broken;
+}
+
+/**
+ * A Markdown code span or fenced block that holds `code` whatever backticks it contains: the fence
+ * is longer than the longest run of backticks inside (CommonMark), so the text cannot close it.
+ */
+export function markdownCode(code: string, block = false, language = ''): string {
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  if (!block) {
+    const fence = '`'.repeat(longest + 1);
+    const inner = displayText(code, 'plain', DISPLAY_LIMIT * 5);
+    return `${fence} ${inner} ${fence}`;
+  }
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const lang = language.replace(/[^a-z0-9-]/gi, '');
+  const body = code.replace(/\r\n?/g, '\n').replace(INVISIBLE_IN_BLOCK, '');
+  return `\n${fence}${lang}\n${body}\n${fence}\n`;
+}
+
+// In a fenced block line breaks and tabs are the content; only what hides or reorders text goes.
+const INVISIBLE_IN_BLOCK =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
