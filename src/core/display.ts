@@ -10,8 +10,10 @@
 /** Where the text goes: a plain string (messages, titles, labels) or a MarkdownString. */
 export type DisplayKind = 'plain' | 'markdown';
 
-/** Longest name or value shown; VS Code itself cuts notification messages at 1,000 characters. */
+/** Longest name or value shown. */
 export const DISPLAY_LIMIT = 200;
+/** Longest server or error message shown (VS Code cuts notifications at 1,000 characters). */
+export const MESSAGE_LIMIT = 800;
 
 // U+200B is invisible in every VS Code surface and ends any token VS Code's parsers look for, so the
 // text reads the same and copies back with only that character added.
@@ -22,6 +24,7 @@ const LINE_BREAKS = /\r\n|[\n\r\t\v\f\u0085\u2028\u2029]/g;
 // reads: "Trojan Source"), zero-width and invisible formatting characters. ZWJ/ZWNJ stay: emoji and
 // several scripts need them and they change no order.
 const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\ufff9-\ufffb]/g;
 // Everything a link or an icon starts with in any of the renderers above:
 //   `](` inline link, `][` and `]:` reference link and definition, `<scheme:` autolink,
@@ -35,10 +38,12 @@ const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
  * characters, at most `max` characters (cut with "…"), with every link, autolink and icon token
  * broken. `markdown` also escapes every Markdown character, for MarkdownString.appendMarkdown.
  */
-export function displayText(value: unknown, kind: DisplayKind = 'plain', max = DISPLAY_LIMIT): string {
-  const flat = String(value ?? '')
-    .replace(LINE_BREAKS, ' ')
-    .replace(INVISIBLE, '');
+export function displayText(
+  value: string | number | undefined | null,
+  kind: DisplayKind = 'plain',
+  max = DISPLAY_LIMIT,
+): string {
+  const flat = `${value ?? ''}`.replace(LINE_BREAKS, ' ').replace(INVISIBLE, '');
   const chars = Array.from(flat);
   const bounded = chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('')}…` : flat;
   const broken = bounded.replace(LINK_STARTS, (token) => `${token}${BREAK}`);
@@ -64,4 +69,5 @@ export function markdownCode(code: string, block = false, language = ''): string
 
 // In a fenced block line breaks and tabs are the content; only what hides or reorders text goes.
 const INVISIBLE_IN_BLOCK =
+  // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;

@@ -1,5 +1,6 @@
 // The Models feature: the Model Registry tree, its commands, details documents, and the long
 // operations (copy, export, delete model, delete version) with progress and cancel.
+import { displayText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import type { ModelRegistryClient } from '../../core/models/client';
@@ -325,7 +326,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (!(node instanceof ModelsNode) || !node.resourceName)
       throw new Error('Run this command from a node of the Models view.');
     await vscode.env.clipboard.writeText(node.resourceName);
-    void vscode.window.setStatusBarMessage(`Copied ${node.resourceName}`, 3000);
+    void vscode.window.setStatusBarMessage(`Copied ${displayText(node.resourceName)}`, 3000);
   });
 
   registerCommand(context, 'cloudbench.models.showIamPolicy', async (node?: ModelsNode) => {
@@ -366,13 +367,13 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     );
     if (!target) return;
     const modelId = await vscode.window.showInputBox({
-      title: `Copy ${modelLabel(n.model)} to ${target.label}`,
+      title: `Copy ${modelLabel(n.model)} to ${displayText(target.label)}`,
       prompt: 'Model ID of the copy (leave empty for a generated ID)',
       validateInput: (v) => validateModelId(v.trim()),
     });
     if (modelId === undefined) return;
     const parent = `projects/${project}/locations/${target.label}`;
-    const title = `Copy model ${modelLabel(n.model)} to ${target.label}`;
+    const title = `Copy model ${modelLabel(n.model)} to ${displayText(target.label)}`;
     const outcome = await runOperation({
       title,
       resource: source,
@@ -389,7 +390,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       reportOutcome(
         title,
         outcome,
-        `Copied ${modelLabel(n.model)} to ${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}.`,
+        `Copied ${modelLabel(n.model)} to ${displayText(`${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}`)}.`,
       );
       if (created) {
         const model = await c.getModel({ name: created });
@@ -418,11 +419,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const format = await vscode.window.showQuickPick(
       formats.map((f) => ({
         label: f.id ?? '',
-        description: (f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', '),
+        description: displayText((f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', ')),
         format: f,
       })),
       {
-        title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${n.version.versionId}` : ' (default version)'}`,
+        title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${displayText(n.version.versionId)}` : ' (default version)'}`,
         placeHolder: 'Export format',
       },
     );
@@ -472,7 +473,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         ? { artifactDestination: { outputUriPrefix: destination.trim() } }
         : { imageDestination: { outputUri: destination.trim() } }),
     };
-    const title = `Export ${modelLabel(model)} as ${format.label}`;
+    const title = `Export ${modelLabel(model)} as ${displayText(format.label)}`;
     let outputInfo: string | undefined;
     const outcome = await runOperation({
       title,
@@ -485,7 +486,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         return op;
       },
     });
-    reportOutcome(title, outcome, `Exported ${modelLabel(model)}${outputInfo ? ` to ${outputInfo}` : ''}.`);
+    reportOutcome(
+      title,
+      outcome,
+      `Exported ${modelLabel(model)}${outputInfo ? ` to ${displayText(outputInfo)}` : ''}.`,
+    );
   });
 
   // ---- delete -------------------------------------------------------------------------------
@@ -495,7 +500,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   ): Promise<void> => {
     const lines = found.map(
       ({ endpoint, deployedModel }) =>
-        `• endpoint ${endpoint.displayName || lastSegment(endpoint.name)} (${endpoint.name}): deployed model ${deployedModel.id}${deployedModel.modelVersionId ? `, version ${deployedModel.modelVersionId}` : ''}`,
+        `• endpoint ${displayText(endpoint.displayName || lastSegment(endpoint.name))} (${displayText(endpoint.name)}): deployed model ${displayText(deployedModel.id)}${deployedModel.modelVersionId ? `, version ${displayText(deployedModel.modelVersionId)}` : ''}`,
     );
     await vscode.window.showWarningMessage(`${what} cannot be deleted while it is deployed.`, {
       modal: true,
@@ -514,7 +519,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       `Delete model ${label}?`,
       {
         modal: true,
-        detail: `${modelName}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
+        detail: `${displayText(modelName)}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
       },
       'Delete Model',
     );
@@ -542,7 +547,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   registerCommand(context, 'cloudbench.models.deleteVersion', async (node?: ModelsNode) => {
     const n = nodeOf(node, VersionNode);
     const c = need();
-    const label = `${modelLabel(n.version)} version ${n.version.versionId}`;
+    const label = `${modelLabel(n.version)} version ${displayText(n.version.versionId)}`;
     const check = await checkBeforeModal(`Checking ${label}…`, async (signal) => {
       const opts = { signal };
       let versions = 0;
@@ -581,8 +586,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         if (v.versionId !== n.version.versionId) others.push(v);
       const target = await vscode.window.showQuickPick(
         others.map((v) => ({
-          label: `Version ${v.versionId}`,
-          description: (v.versionAliases ?? []).map((a) => `@${a}`).join(' '),
+          label: `Version ${displayText(v.versionId)}`,
+          description: displayText((v.versionAliases ?? []).map((a) => `@${a}`).join(' ')),
           version: v,
         })),
         { title: `Move "default" of ${modelLabel(n.version)} to` },
@@ -591,16 +596,16 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
       provider.refresh(n.parent);
       void vscode.window.showInformationMessage(
-        `Moved @default from version ${n.version.versionId} to version ${target.version.versionId}; run Delete Version on version ${n.version.versionId} again to delete it.`,
+        `Moved @default from version ${displayText(n.version.versionId)} to version ${displayText(target.version.versionId)}; run Delete Version on version ${displayText(n.version.versionId)} again to delete it.`,
       );
       return;
     }
-    const aliases = (n.version.versionAliases ?? []).join(', ');
+    const aliases = displayText((n.version.versionAliases ?? []).join(', '));
     const answer = await vscode.window.showWarningMessage(
       `Delete ${label}?`,
       {
         modal: true,
-        detail: `${n.resourceName}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
+        detail: `${displayText(n.resourceName)}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
       },
       'Delete Version',
     );
@@ -626,8 +631,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const current = n.version.versionAliases ?? [];
     const alias = await vscode.window.showInputBox({
-      title: `Set or move an alias to version ${n.version.versionId}`,
-      prompt: `An alias names one version; setting it here moves it from any other version. Prefix with "-" to remove it. Current: ${current.join(', ') || 'none'}`,
+      title: `Set or move an alias to version ${displayText(n.version.versionId)}`,
+      prompt: `An alias names one version; setting it here moves it from any other version. Prefix with "-" to remove it. Current: ${displayText(current.join(', ')) || 'none'}`,
       placeHolder: 'golden',
       validateInput: (v) => validateAlias(v.trim()),
     });
@@ -636,21 +641,22 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (value === '-default')
       throw new Error('The default alias cannot be removed; set "default" on another version to move it.');
     const versionId = n.version.versionId ?? '';
+    const versionText = displayText(versionId);
     const name = value.replace(/^-/, '');
     // The version that holds the alias now, read from the server (the tree may be older).
     let holder: Model | undefined;
     for await (const v of c.listModelVersions({ name: n.modelName }))
       if ((v.versionAliases ?? []).includes(name)) holder = v;
     if (!value.startsWith('-') && holder?.versionId === versionId) {
-      void vscode.window.showInformationMessage(`Version ${versionId} already holds @${name}.`);
+      void vscode.window.showInformationMessage(`Version ${versionText} already holds @${displayText(name)}.`);
       return;
     }
     if (value === 'default' && holder) {
       const answer = await vscode.window.showWarningMessage(
-        `Make version ${versionId} the default version of ${modelLabel(n.version)}?`,
+        `Make version ${versionText} the default version of ${modelLabel(n.version)}?`,
         {
           modal: true,
-          detail: `The "default" alias moves from version ${holder.versionId ?? '?'} to version ${versionId}. Calls that name the model without a version (get, export, and anything else that uses ${n.modelName}) then use version ${versionId}.`,
+          detail: `The "default" alias moves from version ${displayText(holder.versionId ?? '?')} to version ${versionText}. Calls that name the model without a version (get, export, and anything else that uses ${displayText(n.modelName)}) then use version ${versionText}.`,
         },
         'Move Default',
       );
@@ -659,7 +665,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const model = await c.mergeVersionAliases({ name: n.resourceName, versionAliases: [value] });
     provider.refresh(n.parent);
     void vscode.window.showInformationMessage(
-      aliasMoveMessage(name, versionId, value.startsWith('-'), holder?.versionId, model.versionAliases ?? []),
+      displayText(
+        aliasMoveMessage(name, versionId, value.startsWith('-'), holder?.versionId, model.versionAliases ?? []),
+        'plain',
+        MESSAGE_LIMIT,
+      ),
     );
   });
 
@@ -674,7 +684,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation });
     provider.refresh(n instanceof VersionNode ? n : undefined);
     void vscode.window.showInformationMessage(
-      `Imported evaluation ${created.displayName || lastSegment(created.name)} into ${lastSegment(n.resourceName)}.`,
+      `Imported evaluation ${displayText(created.displayName || lastSegment(created.name))} into ${displayText(lastSegment(n.resourceName))}.`,
     );
   });
 
@@ -692,7 +702,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
     provider.refresh(n);
     void vscode.window.showInformationMessage(
-      `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${n.label as string}.`,
+      `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${displayText(n.label as string)}.`,
     );
   });
 
@@ -711,7 +721,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     annotations.set(n.resourceName, [...(annotations.get(n.resourceName) ?? []), ...items]);
     provider.refresh(n);
     void vscode.window.showInformationMessage(
-      `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${n.label as string}.`,
+      `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${displayText(n.label as string)}.`,
     );
   });
 

@@ -2,6 +2,7 @@
 // confusion matrix, a comparison with another evaluation or with the whole evaluation, and CSV
 // export. One panel per resource; a deleted model or version marks its panels instead of leaving
 // them showing something that no longer exists.
+import { displayText } from '../../core/display';
 import * as vscode from 'vscode';
 import { metricsCsv } from '../../core/models/metrics';
 import {
@@ -200,14 +201,14 @@ export class MetricsPanel implements vscode.Disposable {
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
     const fileName = `${fileSafe(this.source.title)}.csv`;
     const target = await vscode.window.showSaveDialog({
-      title: `Export metrics of ${this.source.subject.label}`,
+      title: `Export metrics of ${displayText(this.source.subject.label)}`,
       filters: { CSV: ['csv'] },
       ...(base ? { defaultUri: vscode.Uri.joinPath(base, fileName) } : {}),
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.csv()));
     void vscode.window.showInformationMessage(
-      `Exported the metrics of ${this.source.subject.label} to ${target.fsPath}.`,
+      `Exported the metrics of ${displayText(this.source.subject.label)} to ${displayText(target.fsPath)}.`,
     );
   }
 

@@ -1,6 +1,7 @@
 // UDM notebooks: `.udmnb` files with Markdown and UDM cells that run through the same search
 // client, rate limiter and budget as the rest of Search, keep bounded results in the file, and
 // export as a Markdown report.
+import { displayText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { analyze } from '../../udm';
 import { describeError, isCancellation } from '../../core/google/errors';
@@ -227,7 +228,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         try {
           const { spec, from } = effectiveTimeRange(cell);
           const range = new vscode.NotebookCellStatusBarItem(
-            `$(calendar) ${describeTimeRange(spec)}`,
+            `$(calendar) ${displayText(describeTimeRange(spec))}`,
             vscode.NotebookCellStatusBarAlignment.Right,
           );
           range.tooltip =
@@ -326,7 +327,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
           { label: 'Change this cell’s time range…', id: 'change' },
           { label: 'Use the notebook’s time range', id: 'clear' },
         ],
-        { title: 'Cell Time Range', placeHolder: describeTimeRange(own) },
+        { title: 'Cell Time Range', placeHolder: displayText(describeTimeRange(own)) },
       );
       if (!choice) return;
       if (choice.id === 'clear') {
@@ -388,7 +389,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         ? ''
         : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${folder}`;
     const choice = await vscode.window.showInformationMessage(
-      `Exported the notebook to ${vscode.workspace.asRelativePath(target)}${images}.`,
+      `Exported the notebook to ${displayText(vscode.workspace.asRelativePath(target))}${images}.`,
       'Open',
     );
     if (choice === 'Open') await vscode.window.showTextDocument(target);
@@ -412,7 +413,9 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
           await search.controller.pivot(action, value, window ?? search.controller.currentWindow());
         } catch (err) {
           if (!isCancellation(err))
-            void vscode.window.showErrorMessage(`Notebook row action failed: ${describeError(err)}`);
+            void vscode.window.showErrorMessage(
+              `Notebook row action failed: ${displayText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
+            );
         }
       })();
     }),
