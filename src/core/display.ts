@@ -31,12 +31,29 @@ const INVISIBLE =
 //   `scheme:` and `www.` bare links (GFM and editor link detection), `$(` theme icon.
 const LINK_STARTS =
   /(\])(?=[([:])|(<)(?=[a-z][a-z0-9+.-]{1,31}:)|\b(command|https?|ftp|file|mailto|javascript|vbscript|data|vscode(?:-[a-z]+)?)(?=:)|\b(www)(?=\.)|(\$)(?=\()/gi;
-const MARKDOWN_PUNCTUATION = /[!-/:-@[-`{-~]/g;
+// What starts inline markup anywhere in a line (emphasis, code, links and images, tables,
+// strikethrough, math, HTML and entities); the rest of ASCII punctuation only matters at the start
+// of a line, where it would make a heading, list, quote or setext underline.
+const MARKDOWN_INLINE = /[\\`*_[\]|~<>&$]/g;
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+
+// HTML's own characters become entities (a renderer without CommonMark backslash escapes still shows
+// them as text); the other markup characters get a backslash. Leading blanks would make an indented
+// code block, and an e-mail address an autolink.
+function markdownEscape(text: string): string {
+  return text
+    .trimStart()
+    .replace(/@(?=[\w-]+\.)/g, `@${BREAK}`)
+    .replace(MARKDOWN_INLINE, (c) => HTML_ENTITIES[c] ?? `\\${c}`)
+    .replace(/^[#+\-=]/, '\\$&')
+    .replace(/^(\d+)([.)])/, '$1\\$2');
+}
 
 /**
  * `value` as text VS Code shows literally: on one line, without control, bidi or invisible
  * characters, at most `max` characters (cut with "…"), with every link, autolink and icon token
- * broken. `markdown` also escapes every Markdown character, for MarkdownString.appendMarkdown.
+ * broken. `markdown` also escapes every Markdown and HTML character, for MarkdownString.appendMarkdown
+ * and Markdown files.
  */
 export function displayText(
   value: string | number | undefined | null,
@@ -47,7 +64,7 @@ export function displayText(
   const chars = Array.from(flat);
   const bounded = chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('')}…` : flat;
   const broken = bounded.replace(LINK_STARTS, (token) => `${token}${BREAK}`);
-  return kind === 'markdown' ? broken.replace(MARKDOWN_PUNCTUATION, '\\$&') : broken;
+  return kind === 'markdown' ? markdownEscape(broken) : broken;
 }
 
 /**

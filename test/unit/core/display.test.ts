@@ -93,6 +93,25 @@ describe('displayText', () => {
     assert.ok(!/<(strong|em|code|h1|b)>/.test(html), html);
     assert.ok(html.includes('&amp;amp;'), html);
   });
+  it('starts no block in Markdown: heading, list, quote, code, rule or setext underline', () => {
+    for (const line of [
+      '# h',
+      '- item',
+      '+ item',
+      '* item',
+      '1. one',
+      '2) two',
+      '    code',
+      '> quote',
+      '---',
+      '===',
+      '***',
+    ]) {
+      const rendered = marked.parse(`Title\n${displayText(line, 'markdown')}`, { async: false });
+      assert.equal(rendered.replace(/<\/?p>|\n/g, '').replaceAll('&gt;', '>'), `Title${line.trim()}`, line);
+      assert.ok(/^<p>[^<]*<\/p>\n$/.test(rendered), `${line}: ${rendered}`);
+    }
+  });
 });
 
 describe('markdownCode', () => {
