@@ -59,8 +59,8 @@ describe('displayText', () => {
   }
 
   it('the unescaped forms are links, so the checks above can fail', () => {
-    assert.equal(linkedTextLinks(LINK_FORMS[0]!).length, 1);
-    assert.equal(linkedTextLinks(LINK_FORMS[3]!).length, 1);
+    assert.equal(linkedTextLinks(LINK_FORMS[0]).length, 1);
+    assert.equal(linkedTextLinks(LINK_FORMS[3]).length, 1);
     for (const form of ['<command:x>', 'https://evil.example', 'www.evil.example', '[a][1]\n\n[1]: https://e.example'])
       assert.ok(renderedLinks(form).length > 0, form);
   });

@@ -78,7 +78,7 @@ function notebook(value: (i: number) => string): NotebookFile {
   };
 }
 
-const hostile = notebook((i) => PAYLOADS[i % PAYLOADS.length]!);
+const hostile = notebook((i) => PAYLOADS[i % PAYLOADS.length]);
 const harmless = notebook((i) => `value${i}`);
 
 function html(markdown: string): string {
@@ -87,7 +87,7 @@ function html(markdown: string): string {
 
 /** The shape of the rendered report: its elements, without their text. */
 function elements(rendered: string): string[] {
-  return [...rendered.matchAll(/<([a-z][a-z0-9]*)\b[^>]*>/gi)].map((m) => m[1]!.toLowerCase());
+  return [...rendered.matchAll(/<([a-z][a-z0-9]*)\b[^>]*>/gi)].map((m) => m[1].toLowerCase());
 }
 
 describe('notebook Markdown export of hostile data', () => {
@@ -129,7 +129,7 @@ describe('notebook Markdown export of hostile data', () => {
     const rendered = html(report.markdown);
     const images = [...rendered.matchAll(/<img [^>]*src="([^"]*)"/g)].map((m) => m[1]);
     assert.ok(images.length > 0);
-    for (const src of images) assert.match(src!, /^hunt-charts\/query-\d+\.svg$/);
+    for (const src of images) assert.match(src, /^hunt-charts\/query-\d+\.svg$/);
     assert.ok(!/<a /.test(rendered), rendered);
   });
 });
