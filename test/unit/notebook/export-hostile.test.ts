@@ -64,6 +64,7 @@ function notebook(value: (i: number) => string): NotebookFile {
             eventsFetched: 3,
             searches: 1,
             partial: value(3),
+            warnings: [value(4)],
             timeZone: 'UTC',
             columns: [
               { name: value(1), role: 'key', type: 'string' },
