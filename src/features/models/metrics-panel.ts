@@ -2,6 +2,7 @@
 // confusion matrix, a comparison with another evaluation or with the whole evaluation, and CSV
 // export. One panel per resource; a deleted model or version marks its panels instead of leaving
 // them showing something that no longer exists.
+import { writeFileAtomic } from '../../platform/files';
 import { displayText } from '../../core/display';
 import * as vscode from 'vscode';
 import { metricsCsv } from '../../core/models/metrics';
@@ -206,7 +207,7 @@ export class MetricsPanel implements vscode.Disposable {
       ...(base ? { defaultUri: vscode.Uri.joinPath(base, fileName) } : {}),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.csv()));
+    await writeFileAtomic(target, new TextEncoder().encode(this.csv()));
     void vscode.window.showInformationMessage(
       `Exported the metrics of ${displayText(this.source.subject.label)} to ${displayText(target.fsPath)}.`,
     );

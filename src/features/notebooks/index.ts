@@ -1,6 +1,8 @@
 // UDM notebooks: `.udmnb` files with Markdown and UDM cells that run through the same search
 // client, rate limiter and budget as the rest of Search, keep bounded results in the file, and
 // export as a Markdown report.
+import { writeFileAtomic } from '../../platform/files';
+import { chooseChartFolder } from './export-files';
 import { displayText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { analyze } from '../../udm';
@@ -375,19 +377,27 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
     });
     if (!target) return;
     const reportName = target.path.split('/').pop()?.replace(/\.md$/i, '') || base;
-    const folder = chartFolderName(reportName);
-    const report = notebookReport(fromNotebookDocument(nb), base, folder);
+    const file = fromNotebookDocument(nb);
+    const planned = notebookReport(file, base, chartFolderName(reportName));
+    // Chart files of an earlier export are replaced only when the user says so.
+    const folder = await chooseChartFolder(
+      target,
+      reportName,
+      planned.charts.map((c) => c.file),
+    );
+    if (folder === undefined) return;
+    const report = folder === chartFolderName(reportName) ? planned : notebookReport(file, base, folder);
     const encoder = new TextEncoder();
     // The images first: a report never links to a chart that is not there.
     const folderUri = vscode.Uri.joinPath(target, '..', folder);
     if (report.charts.length > 0) await vscode.workspace.fs.createDirectory(folderUri);
     for (const chart of report.charts)
-      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folderUri, chart.file), encoder.encode(chart.svg));
-    await vscode.workspace.fs.writeFile(target, encoder.encode(report.markdown));
+      await writeFileAtomic(vscode.Uri.joinPath(folderUri, chart.file), encoder.encode(chart.svg));
+    await writeFileAtomic(target, encoder.encode(report.markdown));
     const images =
       report.charts.length === 0
         ? ''
-        : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${folder}`;
+        : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${displayText(folder)}`;
     const choice = await vscode.window.showInformationMessage(
       `Exported the notebook to ${displayText(vscode.workspace.asRelativePath(target))}${images}.`,
       'Open',

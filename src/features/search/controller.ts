@@ -1,6 +1,7 @@
 // Runs UDM searches and pivots, keeps their results for export and "fetch the rest", and feeds the
 // results panels. The hourly udmSearch budget is never spent twice for the same intent: a query that
 // is already running is revealed, a 429 waits in one place until the server takes calls again.
+import { writeFileAtomic } from '../../platform/files';
 import { displayText, MESSAGE_LIMIT } from '../../core/display';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -841,7 +842,7 @@ export class SearchController implements vscode.Disposable {
       path ? sortNewestFirst(run.rows, path) : run.rows,
       columns.length ? columns : defaultColumns(run.info.kind),
     );
-    await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+    await writeFileAtomic(target, Buffer.from(text, 'utf8'));
     log.info(`exported ${run.rows.length} rows as ${format} to ${target.fsPath}`);
     void vscode.window
       .showInformationMessage(
