@@ -7,12 +7,12 @@ import {
   configuredUniverse,
   gcloudConfigDir,
   googleTokenSource,
-  isLoopbackEndpoint,
   sandboxTokenSource,
   type TokenSource,
 } from '../core/google/credentials';
 import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestService } from '../core/google/endpoints';
-import { TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
+import { TokenPolicy, parseDestination } from '../core/google/token-policy';
+import { isLoopbackEndpoint, isLoopbackHost } from '../core/loopback';
 import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';

@@ -27,6 +27,7 @@ import {
 import { MetricsPanel } from './metrics-panel';
 import { metricsSourceFor } from './metrics-source';
 import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
+import { isLocationId } from '../../core/names';
 import {
   AnnotationNode,
   CheckpointNode,
@@ -356,7 +357,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     let locations = connection.settings.locations;
     if (!locations.length) {
       locations = [];
-      for await (const l of c.listLocations(project)) if (l.locationId) locations.push(l.locationId);
+      for await (const l of c.listLocations(project))
+        if (l.locationId && isLocationId(l.locationId)) locations.push(l.locationId);
     }
     const target = await vscode.window.showQuickPick(
       locations.map((l) => ({
