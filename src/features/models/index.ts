@@ -420,7 +420,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);
     const format = await vscode.window.showQuickPick(
       formats.map((f) => ({
-        label: f.id ?? '',
+        label: displayText(f.id ?? ''),
         description: displayText((f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', ')),
         format: f,
       })),
@@ -470,12 +470,12 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const destination = await vscode.window.showInputBox(destinationOptions);
     if (!destination) return;
     const outputConfig = {
-      exportFormatId: format.label,
+      exportFormatId: format.format.id ?? '',
       ...(kind === 'ARTIFACT'
         ? { artifactDestination: { outputUriPrefix: destination.trim() } }
         : { imageDestination: { outputUri: destination.trim() } }),
     };
-    const title = `Export ${modelLabel(model)} as ${displayText(format.label)}`;
+    const title = `Export ${modelLabel(model)} as ${format.label}`;
     let outputInfo: string | undefined;
     const outcome = await runOperation({
       title,
