@@ -87,7 +87,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   context.subscriptions.push(rangeItem, budgetItem);
 
   const updateStatus = (): void => {
-    rangeItem.text = `$(calendar) ${describeTimeRange(timeRange.spec)}`;
+    rangeItem.text = `$(calendar) ${displayText(describeTimeRange(timeRange.spec))}`;
     rangeItem.tooltip = 'Time range of UDM searches and pivots. Click to change.';
     const budget = controller.budget();
     if (budget) {
@@ -148,7 +148,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
               tooltip: 'Run this UDM search (Ctrl+Enter)',
             }),
             new vscode.CodeLens(range, {
-              title: `$(calendar) ${describeTimeRange(timeRange.spec)}`,
+              title: `$(calendar) ${displayText(describeTimeRange(timeRange.spec))}`,
               command: 'cloudbench.search.setTimeRange',
               tooltip: 'Change the time range',
             }),
