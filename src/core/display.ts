@@ -28,9 +28,10 @@ const INVISIBLE =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\ufff9-\ufffb]/g;
 // Everything a link or an icon starts with in any of the renderers above:
 //   `](` inline link, `][` and `]:` reference link and definition, `<scheme:` autolink,
-//   `scheme:` and `www.` bare links (GFM and editor link detection), `$(` theme icon.
+//   `scheme:` and `www.` bare links (GFM and editor link detection; also inside a word, where
+//   marked still finds them), `$(` theme icon.
 const LINK_STARTS =
-  /(\])(?=[([:])|(<)(?=[a-z][a-z0-9+.-]{1,31}:)|\b(command|https?|ftp|file|mailto|javascript|vbscript|data|vscode(?:-[a-z]+)?)(?=:)|\b(www)(?=\.)|(\$)(?=\()/gi;
+  /(\])(?=[([:])|(<)(?=[a-z][a-z0-9+.-]{1,31}:)|(command|https?|ftp|file|mailto|javascript|vbscript|data|vscode(?:-[a-z]+)?)(?=:)|(www)(?=\.)|(\$)(?=\()/gi;
 // What starts inline markup anywhere in a line (emphasis, code, links and images, tables,
 // strikethrough, math, HTML and entities); the rest of ASCII punctuation only matters at the start
 // of a line, where it would make a heading, list, quote or setext underline.
