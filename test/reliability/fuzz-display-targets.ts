@@ -74,6 +74,7 @@ const hostileText = fc
 // VS Code's grammar for links in notifications (src/vs/base/common/linkedText.ts).
 const LINKED_TEXT = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
 const ICON = /(?<!\\)\$\([a-z.\d-]+(?:~[a-z\d-]*)?\)/i;
+// eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[\r\n\u2028\u2029\u202a-\u202e\u2066-\u2069\u0000-\u001f]/;
 // In Markdown: markup characters only escaped, links and autolinks broken.
 const MARKDOWN_OPEN = /(?<!\\)[[\]`*_|~$<>]|https?:\/\/|www\.|<[a-z]+:/i;
