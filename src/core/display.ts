@@ -56,7 +56,7 @@ function markdownEscape(text: string): string {
  * broken. `markdown` also escapes every Markdown and HTML character, for MarkdownString.appendMarkdown
  * and Markdown files.
  */
-export function displayText(
+export function safeText(
   value: string | number | undefined | null,
   kind: DisplayKind = 'plain',
   max = DISPLAY_LIMIT,
@@ -76,7 +76,7 @@ export function markdownCode(code: string, block = false, language = ''): string
   const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
   if (!block) {
     const fence = '`'.repeat(longest + 1);
-    const inner = displayText(code, 'plain', DISPLAY_LIMIT * 5);
+    const inner = safeText(code, 'plain', DISPLAY_LIMIT * 5);
     return `${fence} ${inner} ${fence}`;
   }
   const fence = '`'.repeat(Math.max(3, longest + 1));

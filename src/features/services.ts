@@ -1,5 +1,5 @@
 import { dirname, basename, join } from 'node:path';
-import { displayText, MESSAGE_LIMIT } from '../core/display';
+import { safeText, MESSAGE_LIMIT } from '../core/display';
 import * as vscode from 'vscode';
 import {
   CLOUD_PLATFORM_SCOPE,
@@ -271,7 +271,7 @@ function mtlsOptions(settings: CloudbenchSettings): Pick<EndpointOptions, 'mtlsE
 /** Tells the user about one unusable setting, with a way straight to it. */
 export async function showSettingProblem(problem: SettingProblem): Promise<void> {
   const choice = await vscode.window.showWarningMessage(
-    `Cloudbench setting ${problem.setting}: ${displayText(problem.message, 'plain', MESSAGE_LIMIT)}`,
+    `Cloudbench setting ${problem.setting}: ${safeText(problem.message, 'plain', MESSAGE_LIMIT)}`,
     'Open Settings',
   );
   if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);

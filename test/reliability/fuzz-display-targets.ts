@@ -1,8 +1,8 @@
 // Generated-input targets for text that leaves Cloudbench: what notifications, quick picks and
-// tooltips show (displayText) and what a CSV cell holds (csvField). Part of the targets of
+// tooltips show (safeText) and what a CSV cell holds (csvField). Part of the targets of
 // fuzz-targets.ts, so both the property run in `npm test` and scripts/fuzz.mjs run them.
 import fc from 'fast-check';
-import { DISPLAY_LIMIT, displayText } from '../../src/core/display';
+import { DISPLAY_LIMIT, safeText } from '../../src/core/display';
 import { csvField, isFormulaLike } from '../../src/core/csv';
 
 interface Target {
@@ -81,13 +81,13 @@ const MARKDOWN_OPEN = /(?<!\\)[[\]`*_|~$<>]|https?:\/\/|www\.|<[a-z]+:/i;
 
 function checkDisplay(input: unknown): void {
   const { text, max } = input as { text: string; max: number };
-  const plain = displayText(text, 'plain', max);
+  const plain = safeText(text, 'plain', max);
   expect(!LINKED_TEXT.test(plain), `a link VS Code renders: ${JSON.stringify(plain)}`);
   expect(!ICON.test(plain), `an icon: ${JSON.stringify(plain)}`);
   expect(!FORBIDDEN.test(plain), `a line break, control or bidi character: ${JSON.stringify(plain)}`);
   expect(Array.from(plain.replaceAll('\u200b', '')).length <= max, `longer than ${max}`);
-  expect(displayText(plain, 'plain', max) === plain, 'not stable when shown twice');
-  const md = displayText(text, 'markdown', max);
+  expect(safeText(plain, 'plain', max) === plain, 'not stable when shown twice');
+  const md = safeText(text, 'markdown', max);
   expect(!MARKDOWN_OPEN.test(md.replaceAll('&lt;', '').replaceAll('&gt;', '')), `open markup: ${JSON.stringify(md)}`);
   expect(!/&(?!amp;|lt;|gt;)/.test(md), `a raw entity start: ${JSON.stringify(md)}`);
 }

@@ -1,6 +1,6 @@
 // The `.udmnb` file: a UDM notebook as readable, versioned JSON that diffs well (sources as arrays
 // of lines, one key per line), with each cell's kept results bounded so files stay shareable.
-import { DISPLAY_LIMIT, MESSAGE_LIMIT, displayText } from '../display';
+import { DISPLAY_LIMIT, MESSAGE_LIMIT, safeText } from '../display';
 import { isTimeRangeSpec, describeTimeRange, type TimeRangeSpec } from '../secops/timerange';
 import { cellText, defaultColumns } from '../secops/results/fields';
 import { cellText as statsCellText, columnLabel } from '../../udm/stats/format';
@@ -309,7 +309,7 @@ export function keptNote(out: KeptResults): string {
 
 /** Kept data (event values, names, times, messages) as inline Markdown text: one line, no markup. */
 function mdText(text: string, max = REPORT_CELL_LIMIT): string {
-  return displayText(text, 'markdown', max);
+  return safeText(text, 'markdown', max);
 }
 
 /** Longest cell of a report table; the notebook keeps the full values. */

@@ -1,7 +1,7 @@
 // "Cloudbench: Check Connection", the connection status item, and the commands the signed-out
 // views and failing tree rows offer (choose a key file, use application default credentials,
 // run the fix a row suggests).
-import { displayText, MESSAGE_LIMIT } from '../../core/display';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { ApiKeysClient } from '../../core/apikeys/client';
 import {
@@ -160,7 +160,7 @@ async function chooseKeyFile(setting: 'credentialsFile' | 'secops.credentialsFil
     await checkCredentialsFile(file.fsPath, `cloudbench.${setting}`);
   } catch (err) {
     if (err instanceof CredentialsError) {
-      void vscode.window.showErrorMessage(displayText(err.message, 'plain', MESSAGE_LIMIT));
+      void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
       return;
     }
     throw err;

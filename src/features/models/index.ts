@@ -1,6 +1,6 @@
 // The Models feature: the Model Registry tree, its commands, details documents, and the long
 // operations (copy, export, delete model, delete version) with progress and cancel.
-import { displayText, MESSAGE_LIMIT } from '../../core/display';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import type { ModelRegistryClient } from '../../core/models/client';
@@ -327,7 +327,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (!(node instanceof ModelsNode) || !node.resourceName)
       throw new Error('Run this command from a node of the Models view.');
     await vscode.env.clipboard.writeText(node.resourceName);
-    void vscode.window.setStatusBarMessage(`Copied ${displayText(node.resourceName)}`, 3000);
+    void vscode.window.setStatusBarMessage(`Copied ${safeText(node.resourceName)}`, 3000);
   });
 
   registerCommand(context, 'cloudbench.models.showIamPolicy', async (node?: ModelsNode) => {
@@ -369,13 +369,13 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     );
     if (!target) return;
     const modelId = await vscode.window.showInputBox({
-      title: `Copy ${modelLabel(n.model)} to ${displayText(target.label)}`,
+      title: `Copy ${modelLabel(n.model)} to ${safeText(target.label)}`,
       prompt: 'Model ID of the copy (leave empty for a generated ID)',
       validateInput: (v) => validateModelId(v.trim()),
     });
     if (modelId === undefined) return;
     const parent = `projects/${project}/locations/${target.label}`;
-    const title = `Copy model ${modelLabel(n.model)} to ${displayText(target.label)}`;
+    const title = `Copy model ${modelLabel(n.model)} to ${safeText(target.label)}`;
     const outcome = await runOperation({
       title,
       resource: source,
@@ -392,7 +392,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       reportOutcome(
         title,
         outcome,
-        `Copied ${modelLabel(n.model)} to ${displayText(`${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}`)}.`,
+        `Copied ${modelLabel(n.model)} to ${safeText(`${created}${outcome.result.modelVersionId ? `@${outcome.result.modelVersionId}` : ''}`)}.`,
       );
       if (created) {
         const model = await c.getModel({ name: created });
@@ -420,12 +420,12 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);
     const format = await vscode.window.showQuickPick(
       formats.map((f) => ({
-        label: displayText(f.id ?? ''),
-        description: displayText((f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', ')),
+        label: safeText(f.id ?? ''),
+        description: safeText((f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', ')),
         format: f,
       })),
       {
-        title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${displayText(n.version.versionId)}` : ' (default version)'}`,
+        title: `Export ${modelLabel(model)}${n instanceof VersionNode ? ` version ${safeText(n.version.versionId)}` : ' (default version)'}`,
         placeHolder: 'Export format',
       },
     );
@@ -488,11 +488,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         return op;
       },
     });
-    reportOutcome(
-      title,
-      outcome,
-      `Exported ${modelLabel(model)}${outputInfo ? ` to ${displayText(outputInfo)}` : ''}.`,
-    );
+    reportOutcome(title, outcome, `Exported ${modelLabel(model)}${outputInfo ? ` to ${safeText(outputInfo)}` : ''}.`);
   });
 
   // ---- delete -------------------------------------------------------------------------------
@@ -502,7 +498,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   ): Promise<void> => {
     const lines = found.map(
       ({ endpoint, deployedModel }) =>
-        `• endpoint ${displayText(endpoint.displayName || lastSegment(endpoint.name))} (${displayText(endpoint.name)}): deployed model ${displayText(deployedModel.id)}${deployedModel.modelVersionId ? `, version ${displayText(deployedModel.modelVersionId)}` : ''}`,
+        `• endpoint ${safeText(endpoint.displayName || lastSegment(endpoint.name))} (${safeText(endpoint.name)}): deployed model ${safeText(deployedModel.id)}${deployedModel.modelVersionId ? `, version ${safeText(deployedModel.modelVersionId)}` : ''}`,
     );
     await vscode.window.showWarningMessage(`${what} cannot be deleted while it is deployed.`, {
       modal: true,
@@ -521,7 +517,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       `Delete model ${label}?`,
       {
         modal: true,
-        detail: `${displayText(modelName)}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
+        detail: `${safeText(modelName)}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
       },
       'Delete Model',
     );
@@ -549,7 +545,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   registerCommand(context, 'cloudbench.models.deleteVersion', async (node?: ModelsNode) => {
     const n = nodeOf(node, VersionNode);
     const c = need();
-    const label = `${modelLabel(n.version)} version ${displayText(n.version.versionId)}`;
+    const label = `${modelLabel(n.version)} version ${safeText(n.version.versionId)}`;
     const check = await checkBeforeModal(`Checking ${label}…`, async (signal) => {
       const opts = { signal };
       let versions = 0;
@@ -588,8 +584,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         if (v.versionId !== n.version.versionId) others.push(v);
       const target = await vscode.window.showQuickPick(
         others.map((v) => ({
-          label: `Version ${displayText(v.versionId)}`,
-          description: displayText((v.versionAliases ?? []).map((a) => `@${a}`).join(' ')),
+          label: `Version ${safeText(v.versionId)}`,
+          description: safeText((v.versionAliases ?? []).map((a) => `@${a}`).join(' ')),
           version: v,
         })),
         { title: `Move "default" of ${modelLabel(n.version)} to` },
@@ -598,16 +594,16 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
       provider.refresh(n.parent);
       void vscode.window.showInformationMessage(
-        `Moved @default from version ${displayText(n.version.versionId)} to version ${displayText(target.version.versionId)}; run Delete Version on version ${displayText(n.version.versionId)} again to delete it.`,
+        `Moved @default from version ${safeText(n.version.versionId)} to version ${safeText(target.version.versionId)}; run Delete Version on version ${safeText(n.version.versionId)} again to delete it.`,
       );
       return;
     }
-    const aliases = displayText((n.version.versionAliases ?? []).join(', '));
+    const aliases = safeText((n.version.versionAliases ?? []).join(', '));
     const answer = await vscode.window.showWarningMessage(
       `Delete ${label}?`,
       {
         modal: true,
-        detail: `${displayText(n.resourceName)}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
+        detail: `${safeText(n.resourceName)}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
       },
       'Delete Version',
     );
@@ -633,8 +629,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const current = n.version.versionAliases ?? [];
     const alias = await vscode.window.showInputBox({
-      title: `Set or move an alias to version ${displayText(n.version.versionId)}`,
-      prompt: `An alias names one version; setting it here moves it from any other version. Prefix with "-" to remove it. Current: ${displayText(current.join(', ')) || 'none'}`,
+      title: `Set or move an alias to version ${safeText(n.version.versionId)}`,
+      prompt: `An alias names one version; setting it here moves it from any other version. Prefix with "-" to remove it. Current: ${safeText(current.join(', ')) || 'none'}`,
       placeHolder: 'golden',
       validateInput: (v) => validateAlias(v.trim()),
     });
@@ -643,14 +639,14 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (value === '-default')
       throw new Error('The default alias cannot be removed; set "default" on another version to move it.');
     const versionId = n.version.versionId ?? '';
-    const versionText = displayText(versionId);
+    const versionText = safeText(versionId);
     const name = value.replace(/^-/, '');
     // The version that holds the alias now, read from the server (the tree may be older).
     let holder: Model | undefined;
     for await (const v of c.listModelVersions({ name: n.modelName }))
       if ((v.versionAliases ?? []).includes(name)) holder = v;
     if (!value.startsWith('-') && holder?.versionId === versionId) {
-      void vscode.window.showInformationMessage(`Version ${versionText} already holds @${displayText(name)}.`);
+      void vscode.window.showInformationMessage(`Version ${versionText} already holds @${safeText(name)}.`);
       return;
     }
     if (value === 'default' && holder) {
@@ -658,7 +654,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         `Make version ${versionText} the default version of ${modelLabel(n.version)}?`,
         {
           modal: true,
-          detail: `The "default" alias moves from version ${displayText(holder.versionId ?? '?')} to version ${versionText}. Calls that name the model without a version (get, export, and anything else that uses ${displayText(n.modelName)}) then use version ${versionText}.`,
+          detail: `The "default" alias moves from version ${safeText(holder.versionId ?? '?')} to version ${versionText}. Calls that name the model without a version (get, export, and anything else that uses ${safeText(n.modelName)}) then use version ${versionText}.`,
         },
         'Move Default',
       );
@@ -667,7 +663,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const model = await c.mergeVersionAliases({ name: n.resourceName, versionAliases: [value] });
     provider.refresh(n.parent);
     void vscode.window.showInformationMessage(
-      displayText(
+      safeText(
         aliasMoveMessage(name, versionId, value.startsWith('-'), holder?.versionId, model.versionAliases ?? []),
         'plain',
         MESSAGE_LIMIT,
@@ -686,7 +682,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation });
     provider.refresh(n instanceof VersionNode ? n : undefined);
     void vscode.window.showInformationMessage(
-      `Imported evaluation ${displayText(created.displayName || lastSegment(created.name))} into ${displayText(lastSegment(n.resourceName))}.`,
+      `Imported evaluation ${safeText(created.displayName || lastSegment(created.name))} into ${safeText(lastSegment(n.resourceName))}.`,
     );
   });
 
@@ -704,7 +700,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
     provider.refresh(n);
     void vscode.window.showInformationMessage(
-      `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${displayText(n.label as string)}.`,
+      `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${safeText(n.label as string)}.`,
     );
   });
 
@@ -723,7 +719,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     annotations.set(n.resourceName, [...(annotations.get(n.resourceName) ?? []), ...items]);
     provider.refresh(n);
     void vscode.window.showInformationMessage(
-      `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${displayText(n.label as string)}.`,
+      `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${safeText(n.label as string)}.`,
     );
   });
 

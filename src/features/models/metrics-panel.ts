@@ -3,7 +3,7 @@
 // export. One panel per resource; a deleted model or version marks its panels instead of leaving
 // them showing something that no longer exists.
 import { writeFileAtomic } from '../../platform/files';
-import { displayText } from '../../core/display';
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { metricsCsv } from '../../core/models/metrics';
 import {
@@ -202,14 +202,14 @@ export class MetricsPanel implements vscode.Disposable {
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
     const fileName = `${fileSafe(this.source.title)}.csv`;
     const target = await vscode.window.showSaveDialog({
-      title: `Export metrics of ${displayText(this.source.subject.label)}`,
+      title: `Export metrics of ${safeText(this.source.subject.label)}`,
       filters: { CSV: ['csv'] },
       ...(base ? { defaultUri: vscode.Uri.joinPath(base, fileName) } : {}),
     });
     if (!target) return;
     await writeFileAtomic(target, new TextEncoder().encode(this.csv()));
     void vscode.window.showInformationMessage(
-      `Exported the metrics of ${displayText(this.source.subject.label)} to ${displayText(target.fsPath)}.`,
+      `Exported the metrics of ${safeText(this.source.subject.label)} to ${safeText(target.fsPath)}.`,
     );
   }
 

@@ -1,6 +1,6 @@
 // What the models tree shows for each resource: labels, descriptions, tooltips and the
 // contextValues the menus in package.json match. No vscode import, so it is unit-tested in Node.
-import { displayText } from '../../core/display';
+import { safeText } from '../../core/display';
 import type {
   Checkpoint,
   EvaluatedAnnotation,
@@ -54,7 +54,7 @@ export function versionContextValue(model: Model): string {
 
 export function modelLabel(model: Model): string {
   // Shown in notifications, titles and quick picks: a display name is the model owner's text.
-  return displayText(model.displayName || modelIdOf(model.name));
+  return safeText(model.displayName || modelIdOf(model.name));
 }
 
 /** `anyVersionDeployed`: the model's default version may be undeployed while another version serves. */

@@ -1,7 +1,7 @@
 // Runs one Model Registry long-running operation the way the user sees it: a cancellable progress
 // notification, an entry in the Operations view (with cancel and stop-waiting there too), and a
 // final message that says what happened.
-import { displayText, MESSAGE_LIMIT } from '../../core/display';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { briefError, describeError, isCancellation } from '../../core/google/errors';
 import type { ModelOperation, OperationKind } from '../../core/models/operation';
@@ -65,7 +65,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
   return vscode.window.withProgress(
     {
       location: options.location ?? vscode.ProgressLocation.Notification,
-      title: displayText(options.title, 'plain', MESSAGE_LIMIT),
+      title: safeText(options.title, 'plain', MESSAGE_LIMIT),
       cancellable: true,
     },
     async (progress, token): Promise<OperationOutcome<Res>> => {
@@ -119,14 +119,14 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         progress.report({ message: 'asking the server to cancel…' });
         cancel().then(
           (message) => {
-            progress.report({ message: displayText(message, 'plain', MESSAGE_LIMIT) });
+            progress.report({ message: safeText(message, 'plain', MESSAGE_LIMIT) });
             // The notification closes on cancel; the Operations view keeps saying what happens.
             handle.progress(message);
           },
           (err: unknown) => {
             log.error(`${options.title}: cancel failed`, err);
             void vscode.window.showErrorMessage(
-              `Could not cancel: ${displayText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
+              `Could not cancel: ${safeText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
             );
           },
         );
@@ -139,7 +139,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           initialDelayMs: options.initialPollMs ?? 1000,
           maxDelayMs: 5000,
           onUpdate: () => {
-            progress.report({ message: displayText(progressText(started), 'plain', MESSAGE_LIMIT) });
+            progress.report({ message: safeText(progressText(started), 'plain', MESSAGE_LIMIT) });
             const row = progressText(started, false);
             if (row) handle.progress(row);
           },
@@ -176,7 +176,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
 /** Tells the user how an operation ended; success gets the caller's own message. */
 export function reportOutcome(title: string, outcome: OperationOutcome<unknown>, success: string): void {
   // The server's words (operation errors, cancel notes) and names go in as text only.
-  const shown = (text: string): string => displayText(text, 'plain', MESSAGE_LIMIT);
+  const shown = (text: string): string => safeText(text, 'plain', MESSAGE_LIMIT);
   switch (outcome.state) {
     case 'succeeded':
       void vscode.window.showInformationMessage(shown(success));

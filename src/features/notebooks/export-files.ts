@@ -2,7 +2,7 @@
 // chart files of an earlier export are there. Then the user chooses between replacing them and a new
 // folder; nothing is overwritten without that answer.
 import * as vscode from 'vscode';
-import { displayText } from '../../core/display';
+import { safeText } from '../../core/display';
 import { exists } from '../../platform/files';
 import { chartFolderName } from './report';
 
@@ -30,8 +30,8 @@ export async function chooseChartFolder(
   const existing = await taken(first);
   if (existing.length === 0) return first;
   const choice = await ask(
-    `"${displayText(first)}" already holds ${existing.length === 1 ? 'a chart image' : `${existing.length} chart images`} this export would replace.`,
-    `${existing.map((f) => displayText(f)).join(', ')}\n\nReplace them, or put this export's charts in a new folder beside the report.`,
+    `"${safeText(first)}" already holds ${existing.length === 1 ? 'a chart image' : `${existing.length} chart images`} this export would replace.`,
+    `${existing.map((f) => safeText(f)).join(', ')}\n\nReplace them, or put this export's charts in a new folder beside the report.`,
   );
   if (choice === REPLACE_CHOICE) return first;
   if (choice !== NEW_FOLDER_CHOICE) return undefined;

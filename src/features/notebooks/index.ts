@@ -3,7 +3,7 @@
 // export as a Markdown report.
 import { writeFileAtomic } from '../../platform/files';
 import { chooseChartFolder } from './export-files';
-import { displayText, MESSAGE_LIMIT } from '../../core/display';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { analyze } from '../../udm';
 import { describeError, isCancellation } from '../../core/google/errors';
@@ -230,7 +230,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         try {
           const { spec, from } = effectiveTimeRange(cell);
           const range = new vscode.NotebookCellStatusBarItem(
-            `$(calendar) ${displayText(describeTimeRange(spec))}`,
+            `$(calendar) ${safeText(describeTimeRange(spec))}`,
             vscode.NotebookCellStatusBarAlignment.Right,
           );
           range.tooltip =
@@ -329,7 +329,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
           { label: 'Change this cell’s time range…', id: 'change' },
           { label: 'Use the notebook’s time range', id: 'clear' },
         ],
-        { title: 'Cell Time Range', placeHolder: displayText(describeTimeRange(own)) },
+        { title: 'Cell Time Range', placeHolder: safeText(describeTimeRange(own)) },
       );
       if (!choice) return;
       if (choice.id === 'clear') {
@@ -397,9 +397,9 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
     const images =
       report.charts.length === 0
         ? ''
-        : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${displayText(folder)}`;
+        : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${safeText(folder)}`;
     const choice = await vscode.window.showInformationMessage(
-      `Exported the notebook to ${displayText(vscode.workspace.asRelativePath(target))}${images}.`,
+      `Exported the notebook to ${safeText(vscode.workspace.asRelativePath(target))}${images}.`,
       'Open',
     );
     if (choice === 'Open') await vscode.window.showTextDocument(target);
@@ -424,7 +424,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         } catch (err) {
           if (!isCancellation(err))
             void vscode.window.showErrorMessage(
-              `Notebook row action failed: ${displayText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
+              `Notebook row action failed: ${safeText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
             );
         }
       })();

@@ -1,6 +1,6 @@
 // The built-in local sandbox, started from the editor, and the account commands around it:
 // project picker, credentials file, sign-in help, and the signed-in context key the welcome views use.
-import { displayText, MESSAGE_LIMIT } from '../../core/display';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import * as vscode from 'vscode';
@@ -204,7 +204,7 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
       await checkCredentialsFile(file.fsPath);
     } catch (err) {
       if (err instanceof CredentialsError) {
-        void vscode.window.showErrorMessage(displayText(err.message, 'plain', MESSAGE_LIMIT));
+        void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
         return;
       }
       throw err;

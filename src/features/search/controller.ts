@@ -2,7 +2,7 @@
 // results panels. The hourly udmSearch budget is never spent twice for the same intent: a query that
 // is already running is revealed, a 429 waits in one place until the server takes calls again.
 import { writeFileAtomic } from '../../platform/files';
-import { displayText, MESSAGE_LIMIT } from '../../core/display';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
@@ -326,7 +326,7 @@ export class SearchController implements vscode.Disposable {
         return active.done;
       }
       const answer = await vscode.window.showWarningMessage(
-        `A UDM search is still running: "${displayText(active.title)}". Cancel it and run the new query? (Each search spends one of the hourly budget.)`,
+        `A UDM search is still running: "${safeText(active.title)}". Cancel it and run the new query? (Each search spends one of the hourly budget.)`,
         { modal: true },
         'Cancel It and Run',
       );
@@ -508,7 +508,7 @@ export class SearchController implements vscode.Disposable {
     from?: { runId?: string; row?: number; slot?: PanelSlot },
   ): Promise<void> {
     const client = this.getClient();
-    const label = `${PIVOT_LABELS[action]}: ${displayText(value)}`;
+    const label = `${PIVOT_LABELS[action]}: ${safeText(value)}`;
     const source = this.sourceOf(from?.runId);
     const pivot = { action, value };
     const shown = (
@@ -579,7 +579,7 @@ export class SearchController implements vscode.Disposable {
               );
               this.showRows('iocDetails', `IoC details for ${value}`, res.sources, shown({ uri: res.uri }));
               if (res.sources.length === 0)
-                void vscode.window.showInformationMessage(`No IoC source lists ${displayText(value)}.`);
+                void vscode.window.showInformationMessage(`No IoC source lists ${safeText(value)}.`);
               return;
             }
             case 'assetAliases.hostname':
@@ -846,7 +846,7 @@ export class SearchController implements vscode.Disposable {
     log.info(`exported ${run.rows.length} rows as ${format} to ${target.fsPath}`);
     void vscode.window
       .showInformationMessage(
-        `Exported ${run.rows.length.toLocaleString('en-US')} rows to ${displayText(vscode.workspace.asRelativePath(target))}.`,
+        `Exported ${run.rows.length.toLocaleString('en-US')} rows to ${safeText(vscode.workspace.asRelativePath(target))}.`,
         'Open',
       )
       .then((choice) => {
@@ -862,7 +862,7 @@ export class SearchController implements vscode.Disposable {
       return;
     }
     const choice = await vscode.window.showInformationMessage(
-      `Open this link in your browser?\n\n${displayText(url, 'plain', MESSAGE_LIMIT)}`,
+      `Open this link in your browser?\n\n${safeText(url, 'plain', MESSAGE_LIMIT)}`,
       { modal: true },
       'Open',
     );

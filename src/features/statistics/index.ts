@@ -3,7 +3,7 @@
 // the rest of the events only with the user's approval, computes the table locally and shows it in
 // the statistics view, with exports and a drill-down into the events of a group.
 import { writeFileAtomic } from '../../platform/files';
-import { displayText } from '../../core/display';
+import { safeText } from '../../core/display';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
@@ -216,7 +216,7 @@ export class StatisticsFeature implements vscode.Disposable {
     await writeFileAtomic(target, Buffer.from(text, 'utf8'));
     log.info(`exported ${run.result.rows.length} statistics rows as ${format} to ${target.fsPath}`);
     void vscode.window.showInformationMessage(
-      `Exported ${count(run.result.rows.length)} rows to ${displayText(vscode.workspace.asRelativePath(target))}.`,
+      `Exported ${count(run.result.rows.length)} rows to ${safeText(vscode.workspace.asRelativePath(target))}.`,
     );
     return target;
   }

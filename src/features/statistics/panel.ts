@@ -1,6 +1,6 @@
 // The statistics webview panel: one, created on first use and revealed afterwards. Messages from the
 // page are checked before anything acts on them.
-import { displayText } from '../../core/display';
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { getLogger } from '../../platform/log';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
@@ -70,7 +70,7 @@ export class StatisticsPanel implements vscode.Disposable {
   }
 
   setTitle(title: string): void {
-    this.panel.title = displayText(title, 'plain', 58);
+    this.panel.title = safeText(title, 'plain', 58);
   }
 
   post(message: ToStatsView): void {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { marked } from 'marked';
-import { DISPLAY_LIMIT, displayText, markdownCode } from '../../../src/core/display';
+import { DISPLAY_LIMIT, safeText, markdownCode } from '../../../src/core/display';
 
 // VS Code's grammar for links in notification messages, progress titles and dialogs
 // (src/vs/base/common/linkedText.ts, unchanged from 1.50 to 1.100).
@@ -44,14 +44,14 @@ function renderedLinks(markdown: string): string[] {
   return [...html.matchAll(/<(a|img|script)\b[^>]*>/gi)].map((m) => m[0]);
 }
 
-describe('displayText', () => {
+describe('safeText', () => {
   for (const form of LINK_FORMS) {
     it(`leaves no link VS Code renders in ${JSON.stringify(form)}`, () => {
-      const plain = displayText(form);
+      const plain = safeText(form);
       assert.deepEqual(linkedTextLinks(plain), [], plain);
       assert.deepEqual([...plain.matchAll(ICON)], [], plain);
       assert.ok(!/[\r\n\u202e]/.test(plain), plain);
-      const md = displayText(form, 'markdown');
+      const md = safeText(form, 'markdown');
       assert.deepEqual(renderedLinks(md), [], md);
       // Inside a larger Markdown document too (a tooltip is several appended pieces).
       assert.deepEqual(renderedLinks(`**Key**\n\n${md}\n\n${md}`), []);
@@ -67,29 +67,29 @@ describe('displayText', () => {
 
   it('reads the same once the invisible breaks are taken out', () => {
     const name = '[Show key](command:workbench.action.terminal.new)';
-    assert.equal(displayText(name).replaceAll('\u200b', ''), name);
-    const md = marked.parse(displayText(name, 'markdown'), { async: false });
+    assert.equal(safeText(name).replaceAll('\u200b', ''), name);
+    const md = marked.parse(safeText(name, 'markdown'), { async: false });
     assert.equal(md.replace(/<\/?p>|\n/g, '').replaceAll('\u200b', ''), name);
   });
 
   it('puts everything on one line without control, bidi or invisible characters', () => {
-    assert.equal(displayText('a\nb\r\nc\td\u2028e\u0085f'), 'a b c d e f');
-    assert.equal(displayText('x\u0000\u0007\u001b[31m\u007fy'), 'x[31my');
-    assert.equal(displayText('admin\u202e\u2066txt.exe\u2069\u200f'), 'admintxt.exe');
-    assert.equal(displayText('\ufeffzero\u200bwidth\u2060'), 'zerowidth');
-    assert.equal(displayText('👩‍💻 ok'), '👩‍💻 ok');
+    assert.equal(safeText('a\nb\r\nc\td\u2028e\u0085f'), 'a b c d e f');
+    assert.equal(safeText('x\u0000\u0007\u001b[31m\u007fy'), 'x[31my');
+    assert.equal(safeText('admin\u202e\u2066txt.exe\u2069\u200f'), 'admintxt.exe');
+    assert.equal(safeText('\ufeffzero\u200bwidth\u2060'), 'zerowidth');
+    assert.equal(safeText('👩‍💻 ok'), '👩‍💻 ok');
   });
 
   it('bounds the length without splitting a character', () => {
-    assert.equal(Array.from(displayText('x'.repeat(10_000))).length, DISPLAY_LIMIT);
-    assert.equal(displayText('😀😀😀😀', 'plain', 3), '😀😀…');
-    assert.equal(displayText('short'), 'short');
-    assert.equal(displayText(undefined), '');
-    assert.equal(displayText(42), '42');
+    assert.equal(Array.from(safeText('x'.repeat(10_000))).length, DISPLAY_LIMIT);
+    assert.equal(safeText('😀😀😀😀', 'plain', 3), '😀😀…');
+    assert.equal(safeText('short'), 'short');
+    assert.equal(safeText(undefined), '');
+    assert.equal(safeText(42), '42');
   });
 
   it('escapes every Markdown character for a MarkdownString', () => {
-    const html = marked.parse(displayText('**bold** _i_ `code` # h <b>x</b> &amp; | a', 'markdown'), { async: false });
+    const html = marked.parse(safeText('**bold** _i_ `code` # h <b>x</b> &amp; | a', 'markdown'), { async: false });
     assert.ok(!/<(strong|em|code|h1|b)>/.test(html), html);
     assert.ok(html.includes('&amp;amp;'), html);
   });
@@ -107,7 +107,7 @@ describe('displayText', () => {
       '===',
       '***',
     ]) {
-      const rendered = marked.parse(`Title\n${displayText(line, 'markdown')}`, { async: false });
+      const rendered = marked.parse(`Title\n${safeText(line, 'markdown')}`, { async: false });
       assert.equal(rendered.replace(/<\/?p>|\n/g, '').replaceAll('&gt;', '>'), `Title${line.trim()}`, line);
       assert.ok(/^<p>[^<]*<\/p>\n$/.test(rendered), `${line}: ${rendered}`);
     }
