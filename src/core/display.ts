@@ -61,9 +61,12 @@ export function safeText(
   kind: DisplayKind = 'plain',
   max = DISPLAY_LIMIT,
 ): string {
-  const flat = `${value ?? ''}`.replace(LINE_BREAKS, ' ').replace(INVISIBLE, '');
+  const text = `${value ?? ''}`;
+  // An event value can be megabytes: only its head can be shown, so only its head is scanned.
+  const cut = text.length > 4 * max + 8;
+  const flat = (cut ? text.slice(0, 4 * max + 8) : text).replace(LINE_BREAKS, ' ').replace(INVISIBLE, '');
   const chars = Array.from(flat);
-  const bounded = chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('')}…` : flat;
+  const bounded = cut || chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('')}…` : flat;
   const broken = bounded.replace(LINK_STARTS, (token) => `${token}${BREAK}`);
   return kind === 'markdown' ? markdownEscape(broken) : broken;
 }

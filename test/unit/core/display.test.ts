@@ -82,6 +82,7 @@ describe('safeText', () => {
 
   it('bounds the length without splitting a character', () => {
     assert.equal(Array.from(safeText('x'.repeat(10_000))).length, DISPLAY_LIMIT);
+    assert.equal(safeText('a'.repeat(5_000_000), 'plain', 3), 'aa…');
     assert.equal(safeText('😀😀😀😀', 'plain', 3), '😀😀…');
     assert.equal(safeText('short'), 'short');
     assert.equal(safeText(undefined), '');
