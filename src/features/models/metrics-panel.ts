@@ -60,7 +60,7 @@ export class MetricsPanel implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       'cloudbench.models.metrics',
-      source.title,
+      safeText(source.title),
       vscode.ViewColumn.Active,
       webviewPanelOptions(extensionUri),
     );
@@ -125,7 +125,7 @@ export class MetricsPanel implements vscode.Disposable {
 
   markStale(message: string): void {
     this.stale = message;
-    if (!this.panel.title.endsWith('(deleted)')) this.panel.title = `${this.source.title} (deleted)`;
+    if (!this.panel.title.endsWith('(deleted)')) this.panel.title = `${safeText(this.source.title)} (deleted)`;
     this.post({ type: 'stale', message });
   }
 
