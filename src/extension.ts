@@ -1,5 +1,6 @@
 // activate() only wires features together; each feature reports its own failure, so one broken
 // part (say, the language server) never takes the rest of Cloudbench down with it.
+import { safeText, MESSAGE_LIMIT } from './core/display';
 import * as vscode from 'vscode';
 import { activateKeys } from './features/keys';
 import { activateLanguage } from './features/language';
@@ -70,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): CloudbenchApi {
   if (failures.length > 0) {
     void vscode.window
       .showErrorMessage(
-        `Cloudbench could not start: ${failures.map((f) => `${f.feature} (${f.message})`).join('; ')}`,
+        `Cloudbench could not start: ${safeText(failures.map((f) => `${f.feature} (${f.message})`).join('; '), 'plain', MESSAGE_LIMIT)}`,
         'Show Logs',
       )
       .then((choice) => choice && showLogs());

@@ -8,10 +8,11 @@
 // the cache (missing, damaged, refused by V8, unreadable or unwritable folder) means a plain
 // compile; the cache is written again after the next use. Loading never fails because of the cache.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { writeFileAtomicSync } from './files';
 
 /** What happened to the code cache when the bundle was loaded. */
 export type CodeCacheState =
@@ -140,9 +141,7 @@ export function loadBundle<T>(options: LoadBundleOptions): LoadedBundle<T> {
       try {
         const data = script.createCachedData();
         mkdirSync(cacheDir, { recursive: true });
-        const temp = `${cacheFile}.${process.pid}.tmp`;
-        writeFileSync(temp, Buffer.concat([sha256(data), data]));
-        renameSync(temp, cacheFile);
+        writeFileAtomicSync(cacheFile, Buffer.concat([sha256(data), data]));
         // Caches of earlier builds of this bundle are dead weight.
         const prefix = `${basename(file)}.`;
         for (const name of readdirSync(cacheDir))

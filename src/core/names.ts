@@ -73,12 +73,34 @@ function expectId(input: string, value: string, what: string, pattern = SEGMENT)
   return value;
 }
 
+/** Longest location id: a regional host puts it in one DNS label (`<location>-aiplatform`). */
+const MAX_LOCATION_LENGTH = 50;
+
+/**
+ * True for a location id of the seed's grammar (`[a-z][a-z0-9-]*`, e.g. us-central1, global). Hosts
+ * are built from location ids (`${location}-aiplatform.${universe}`), so one read from a response
+ * must pass this before it becomes part of a host or a path.
+ */
+export function isLocationId(value: string): boolean {
+  return value.length <= MAX_LOCATION_LENGTH && LOCATION.test(value);
+}
+
+/** `value` when it is a location id; else a ResourceNameError that says no host is built from it. */
+export function checkLocationId(value: string, input = value): string {
+  if (!isLocationId(value))
+    throw new ResourceNameError(
+      input,
+      `the location "${value}" is not a location id such as us-central1 (lower-case letters, digits and hyphens, starting with a letter), so no host is built from it`,
+    );
+  return value;
+}
+
 function parseLocationParts(input: string, parts: string[]): LocationName {
   expectCollection(input, parts, 0, 'projects');
   expectCollection(input, parts, 2, 'locations');
   const project = expectId(input, parts[1], 'project');
   const location = parts[3];
-  if (!LOCATION.test(location))
+  if (!isLocationId(location))
     throw new ResourceNameError(input, `the location "${location}" is not a location id such as us-central1`);
   return { project, location };
 }

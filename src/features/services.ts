@@ -1,4 +1,5 @@
 import { dirname, basename, join } from 'node:path';
+import { safeText, MESSAGE_LIMIT } from '../core/display';
 import * as vscode from 'vscode';
 import {
   CLOUD_PLATFORM_SCOPE,
@@ -6,12 +7,12 @@ import {
   configuredUniverse,
   gcloudConfigDir,
   googleTokenSource,
-  isLoopbackEndpoint,
   sandboxTokenSource,
   type TokenSource,
 } from '../core/google/credentials';
 import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestService } from '../core/google/endpoints';
-import { TokenPolicy, isLoopbackHost, parseDestination } from '../core/google/token-policy';
+import { TokenPolicy, parseDestination } from '../core/google/token-policy';
+import { isLoopbackEndpoint, isLoopbackHost } from '../core/loopback';
 import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
@@ -349,7 +350,7 @@ function mtlsOptions(settings: CloudbenchSettings): Pick<EndpointOptions, 'mtlsE
 /** Tells the user about one unusable setting, with a way straight to it. */
 export async function showSettingProblem(problem: SettingProblem): Promise<void> {
   const choice = await vscode.window.showWarningMessage(
-    `Cloudbench setting ${problem.setting}: ${problem.message}`,
+    `Cloudbench setting ${problem.setting}: ${safeText(problem.message, 'plain', MESSAGE_LIMIT)}`,
     'Open Settings',
   );
   if (choice) await vscode.commands.executeCommand('workbench.action.openSettings', problem.setting);

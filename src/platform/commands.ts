@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { safeText, MESSAGE_LIMIT } from '../core/display';
 import { apiErrorFixes, describeError, isCancellation } from '../core/google/errors';
 import { getLogger, showLogs } from './log';
 
@@ -17,7 +18,7 @@ export async function reportError(context: string, err: unknown): Promise<void> 
   // A credentials failure carries the fixes its message suggests: offer them as buttons.
   const fixes = fixesOf(err);
   const choice = await vscode.window.showErrorMessage(
-    `${context}: ${describeError(err)}`,
+    `${context}: ${safeText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
     ...fixes.map((f) => f.label),
     'Show Logs',
   );
@@ -49,7 +50,7 @@ export function treeRowFix(err: unknown): Fix {
 export async function runFix(fix: Fix): Promise<void> {
   if (fix.copy) {
     await vscode.env.clipboard.writeText(fix.copy);
-    void vscode.window.showInformationMessage(`Copied: ${fix.copy}. Run it in a terminal, then refresh.`);
+    void vscode.window.showInformationMessage(`Copied: ${safeText(fix.copy)}. Run it in a terminal, then refresh.`);
   } else if (fix.command) {
     await vscode.commands.executeCommand(fix.command, ...(fix.args ?? []));
   }

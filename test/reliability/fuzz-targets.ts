@@ -7,6 +7,7 @@ import * as validation from '../../src/core/apikeys/validation';
 import type { Restrictions } from '../../src/core/apikeys/types';
 import { parseFromWebview } from '../../src/core/apikeys/messages';
 import { analyze, compileQuery } from '../../src/udm/index';
+import { DISPLAY_TARGETS } from './fuzz-display-targets';
 
 export interface FuzzTarget {
   name: string;
@@ -404,6 +405,7 @@ export const TARGETS: FuzzTarget[] = [
   },
   { name: 'restrictions of any shape', arbitrary: untypedRestrictions, check: checkUntypedRestrictions },
   { name: 'UDM compile and evaluate', arbitrary: udmText, check: checkUdm },
+  ...DISPLAY_TARGETS,
 ];
 
 /** Runs `count` generated inputs of one target; returns crashes (with their input) and the slowest input. */

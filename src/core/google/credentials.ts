@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { AuthClient, GoogleAuth } from 'google-auth-library';
 import { CancelledError } from './errors';
 import { DEFAULT_UNIVERSE_DOMAIN } from './endpoints';
+import { isLoopbackEndpoint } from '../loopback';
 import { redactSecrets } from '../secrets';
 import type { TokenPolicy } from './token-policy';
 
@@ -125,24 +126,6 @@ export interface TokenSource {
   requestHeaders?(signal?: AbortSignal): Promise<Record<string, string>>;
   /** The credentials behind the tokens (loads them, never fetches a token). */
   describe?(signal?: AbortSignal): Promise<CredentialInfo>;
-}
-
-/** True for 127.0.0.0/8, ::1 and localhost, given a host, host:port or URL. */
-export function isLoopbackEndpoint(endpoint: string): boolean {
-  let host = endpoint.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(host)) {
-    try {
-      host = new URL(host).hostname;
-    } catch {
-      return false;
-    }
-  } else if (host.startsWith('[')) {
-    host = host.slice(1, host.indexOf(']'));
-  } else if (host.split(':').length === 2) {
-    host = host.split(':')[0]!;
-  }
-  host = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 export function sandboxTokenSource(): TokenSource {

@@ -2,7 +2,8 @@
 // apply (AIP-4114): explicit endpoint > mTLS endpoint (env GOOGLE_API_USE_MTLS_ENDPOINT) > regional
 // endpoint in the universe domain. Kept apart from the client so every rule is testable without a
 // network and without the gRPC library.
-import { isLoopbackEndpoint } from './credentials';
+import { isLoopbackEndpoint } from '../loopback';
+import { checkLocationId } from '../names';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -274,7 +275,7 @@ export function planEndpoint(options: EndpointOptions = {}): EndpointPlan {
   }
 
   const service = options.service ?? AIPLATFORM_SERVICE;
-  const location = options.location && options.location !== 'global' ? options.location : undefined;
+  const location = options.location && options.location !== 'global' ? checkLocationId(options.location) : undefined;
   const useMtls = mode === 'always' || (mode === 'auto' && certSource !== undefined);
   if (useMtls) {
     if (universeDomain !== DEFAULT_UNIVERSE_DOMAIN) {

@@ -2,7 +2,8 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { CancelledError, GoogleApiError, throwIfAborted } from './errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from './retry';
-import { isLoopbackEndpoint, type TokenSource } from './credentials';
+import { isLoopbackEndpoint } from '../loopback';
+import type { TokenSource } from './credentials';
 import { loadClientCertificate, type ClientCertSource } from './endpoints';
 
 export const REST_CLIENT_VERSION = '0.1.0';

@@ -5,6 +5,7 @@
 // other host only after the user allowed exactly that host at user level. Loopback destinations
 // are the local sandbox and get its fixed token from the caller, never a Google credential.
 import * as ipaddr from 'ipaddr.js';
+import { isLoopbackHost } from '../loopback';
 
 export const DEFAULT_UNIVERSE = 'googleapis.com';
 
@@ -48,17 +49,6 @@ export class TokenDestinationError extends Error {
 
 function isIpLiteral(host: string): boolean {
   return ipaddr.isValid(host);
-}
-
-/** 127.0.0.0/8, ::1 (also as an IPv4-mapped address) and the name localhost. */
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (!isIpLiteral(host)) return false;
-  try {
-    return ipaddr.process(host).range() === 'loopback';
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -8,6 +8,7 @@ import * as errors from '../google/errors';
 import * as endpoints from '../google/endpoints';
 import * as retry from '../google/retry';
 import * as lro from '../lro';
+import * as names from '../names';
 import * as paging from '../paging';
 import type * as ClientModule from './client';
 import type * as WireModule from './wire';
@@ -23,6 +24,7 @@ export const HOST_MODULES: Readonly<Record<string, unknown>> = Object.freeze({
   'cloudbench-host:core/google/endpoints': endpoints,
   'cloudbench-host:core/google/retry': retry,
   'cloudbench-host:core/lro': lro,
+  'cloudbench-host:core/names': names,
   'cloudbench-host:core/paging': paging,
 });
 

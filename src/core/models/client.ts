@@ -8,6 +8,7 @@ import type { TokenSource } from '../google/credentials';
 import { chooseEndpoint, MutualTlsChannelError, type EndpointChoice, type EndpointOptions } from '../google/endpoints';
 import { CancelledError, GoogleApiError } from '../google/errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
+import { checkLocationId } from '../names';
 import { paginate, type Page } from '../paging';
 import { decodeMessage, encodeMessage } from './wire';
 import { ModelOperation, type OperationKind } from './operation';
@@ -372,10 +373,17 @@ const M = {
   ),
 } as const;
 
-/** The location segment of a resource name, or undefined for project-level names. */
+/**
+ * The location segment of a resource name, or undefined for project-level names. The segment picks
+ * the regional host, and names come from responses too (operations, copies, listings): one that is
+ * not a location id is refused here, before a host is built from it.
+ */
 export function locationOfName(name: string | undefined): string | undefined {
-  const m = name?.match(/^projects\/[^/]+\/locations\/([^/@]+)/);
-  return m?.[1];
+  const m = name?.match(/^projects\/[^/]+\/locations\/([^/]*)/);
+  if (!m) return undefined;
+  const segment = m[1];
+  // "projects/p/locations/l/models/m@1": a version or alias follows the model, never the location.
+  return checkLocationId(segment, name);
 }
 
 function getPath(obj: unknown, path: string): unknown {

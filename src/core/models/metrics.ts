@@ -3,6 +3,7 @@
 // two metric sets. Metrics arrive as untyped JSON (a google.protobuf.Value), so every read here is
 // defensive: a field of the wrong type is skipped, never trusted. No vscode and no DOM import: the
 // tree, the panel's extension side and the panel's webview all use this one module.
+import { csvDocument } from '../csv';
 
 export type MetricsSchema =
   | 'classification'
@@ -420,12 +421,6 @@ export function compareMetrics(a: MetricsView, b: MetricsView): ComparisonRow[] 
   });
 }
 
-function csvCell(text: string): string {
-  // A leading = + - @ would be run as a formula by spreadsheet programs.
-  const safe = /^[=+\-@\t\r]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 /**
  * CSV of one or more metric sets: one column per set, one row per metric path (headline metrics
  * first, then every other scalar), so a spreadsheet lines them up.
@@ -459,7 +454,8 @@ export function metricsCsv(
       values[i].set(row.path, row.value);
     }
   });
-  const lines = [['metric', ...sets.map((s) => s.label)].map(csvCell).join(',')];
-  for (const p of paths) lines.push([p, ...values.map((m) => m.get(p) ?? '')].map(csvCell).join(','));
-  return lines.join('\r\n') + '\r\n';
+  return csvDocument([
+    ['metric', ...sets.map((s) => s.label)],
+    ...paths.map((p) => [p, ...values.map((m) => m.get(p) ?? '')]),
+  ]);
 }

@@ -1,5 +1,6 @@
 // The `.udmnb` file: a UDM notebook as readable, versioned JSON that diffs well (sources as arrays
 // of lines, one key per line), with each cell's kept results bounded so files stay shareable.
+import { DISPLAY_LIMIT, MESSAGE_LIMIT, safeText } from '../display';
 import { isTimeRangeSpec, describeTimeRange, type TimeRangeSpec } from '../secops/timerange';
 import { cellText, defaultColumns } from '../secops/results/fields';
 import { cellText as statsCellText, columnLabel } from '../../udm/stats/format';
@@ -306,9 +307,13 @@ export function keptNote(out: KeptResults): string {
   return `${total}; the first ${fmt(out.keptRows)} kept in the notebook (setting cloudbench.notebook.keepRows).`;
 }
 
-function mdCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/** Kept data (event values, names, times, messages) as inline Markdown text: one line, no markup. */
+function mdText(text: string, max = REPORT_CELL_LIMIT): string {
+  return safeText(text, 'markdown', max);
 }
+
+/** Longest cell of a report table; the notebook keeps the full values. */
+export const REPORT_CELL_LIMIT = 1_000;
 
 function fence(text: string, lang: string): string {
   const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
@@ -332,7 +337,7 @@ export interface ReportOptions {
 }
 
 function mdImage(image: ReportImage): string {
-  const alt = image.alt.replace(/[\\[\]]/g, '\\$&').replace(/\r?\n/g, ' ');
+  const alt = mdText(image.alt, DISPLAY_LIMIT);
   const src = image.src.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
   return `![${alt}](${src})`;
 }
@@ -342,8 +347,8 @@ function mdImage(image: ReportImage): string {
  * one is given, and a table of its kept rows.
  */
 export function notebookToMarkdown(notebook: NotebookFile, title: string, options: ReportOptions = {}): string {
-  const out: string[] = [`# ${title}`, ''];
-  if (notebook.timeRange) out.push(`Time range: ${describeTimeRange(notebook.timeRange)}`, '');
+  const out: string[] = [`# ${mdText(title, DISPLAY_LIMIT)}`, ''];
+  if (notebook.timeRange) out.push(`Time range: ${mdText(describeTimeRange(notebook.timeRange))}`, '');
   let step = 0;
   for (const cell of notebook.cells) {
     const text = sourceText(cell.source);
@@ -359,31 +364,31 @@ export function notebookToMarkdown(notebook: NotebookFile, title: string, option
       continue;
     }
     if (r.kind === 'error') {
-      out.push(`> **Error:** ${mdCell(r.message)}`, '');
+      out.push(`> **Error:** ${mdText(r.message, MESSAGE_LIMIT)}`, '');
       continue;
     }
     if (r.kind === 'statistics') {
-      out.push(`_${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${statisticsNote(r)}_`, '');
+      out.push(`_${mdText(`${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${statisticsNote(r)}`)}_`, '');
       if (r.rows.length === 0) continue;
       const image = options.imageFor?.(step, r);
       if (image) out.push(mdImage(image), '');
-      out.push(`| ${r.columns.map((c) => mdCell(columnLabel(c))).join(' | ')} |`);
+      out.push(`| ${r.columns.map((c) => mdText(columnLabel(c))).join(' | ')} |`);
       out.push(`| ${r.columns.map(() => '---').join(' | ')} |`);
       for (const row of r.rows.slice(0, REPORT_ROWS))
-        out.push(`| ${r.columns.map((c, i) => mdCell(statsCellText(row[i], c, r.timeZone))).join(' | ')} |`);
+        out.push(`| ${r.columns.map((c, i) => mdText(statsCellText(row[i], c, r.timeZone))).join(' | ')} |`);
       if (r.rows.length > REPORT_ROWS) out.push('', `_${fmt(r.rows.length - REPORT_ROWS)} more kept rows not shown._`);
       out.push('');
       continue;
     }
-    out.push(`_${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${keptNote(r)}_`, '');
+    out.push(`_${mdText(`${r.window.start} – ${r.window.end}, ran ${r.ranAt}: ${keptNote(r)}`)}_`, '');
     if (r.events.length === 0) continue;
     const image = options.imageFor?.(step, r);
     if (image) out.push(mdImage(image), '');
     const columns = defaultColumns('udm');
-    out.push(`| ${columns.map((c) => mdCell(c.label)).join(' | ')} |`);
+    out.push(`| ${columns.map((c) => mdText(c.label)).join(' | ')} |`);
     out.push(`| ${columns.map(() => '---').join(' | ')} |`);
     for (const row of r.events.slice(0, REPORT_ROWS))
-      out.push(`| ${columns.map((c) => mdCell(cellText(row, c))).join(' | ')} |`);
+      out.push(`| ${columns.map((c) => mdText(cellText(row, c))).join(' | ')} |`);
     if (r.events.length > REPORT_ROWS)
       out.push('', `_${fmt(r.events.length - REPORT_ROWS)} more kept rows not shown._`);
     out.push('');

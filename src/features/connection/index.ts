@@ -1,6 +1,7 @@
 // "Cloudbench: Check Connection", the connection status item, and the commands the signed-out
 // views and failing tree rows offer (choose a key file, use application default credentials,
 // run the fix a row suggests).
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { ApiKeysClient } from '../../core/apikeys/client';
 import {
@@ -160,7 +161,7 @@ async function chooseKeyFile(setting: 'credentialsFile' | 'secops.credentialsFil
     await checkCredentialsFile(file.fsPath, `cloudbench.${setting}`);
   } catch (err) {
     if (err instanceof CredentialsError) {
-      void vscode.window.showErrorMessage(err.message);
+      void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
       return;
     }
     throw err;

@@ -2,6 +2,7 @@
 // validates as the user types and shows the replacement diff; this side validates again, sends
 // updateMask=restrictions with the etag the form started from, and on an etag conflict hands the
 // newer server state back to the form instead of overwriting it.
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import type { ApiKeysClient } from '../../core/apikeys/client';
 import { RestrictionSession } from '../../core/apikeys/session';
@@ -55,7 +56,7 @@ export class RestrictionEditor implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       'cloudbench.keys.restrictions',
-      `Restrictions: ${key.displayName || keyIdOf(key.name)}`,
+      `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
       vscode.ViewColumn.Active,
       webviewPanelOptions(extensionUri),
     );

@@ -6,6 +6,7 @@ import { summarizeRestrictions } from '../../core/apikeys/describe';
 import { UNDELETE_WINDOW_DAYS, type ApiKey } from '../../core/apikeys/types';
 import { CancelledError, GoogleApiError, briefError, describeError, isCancellation } from '../../core/google/errors';
 import { OperationTrackingError } from '../../core/lro';
+import { safeText } from '../../core/display';
 import { formatKeyName, parseKeyName } from '../../core/names';
 import { registerCommand } from '../../platform/commands';
 import { toAbortSignal } from '../../platform/disposables';
@@ -59,7 +60,8 @@ function explain(err: unknown): unknown {
 /** A key named so that keys sharing a display name are told apart: "Maps key" (maps-web), or the ID. */
 function keyRef(key: ApiKey): string {
   const id = keyIdOf(key.name);
-  return key.displayName && key.displayName !== id ? `"${key.displayName}" (${id})` : id;
+  // Shown in notifications and dialogs: the display name is the key owner's text.
+  return safeText(key.displayName && key.displayName !== id ? `"${key.displayName}" (${id})` : id);
 }
 
 export function activateKeys(context: vscode.ExtensionContext, services: Services): void {
@@ -198,16 +200,16 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     if (keys.length === 0) {
       void vscode.window.showInformationMessage(
         want === 'deleted'
-          ? `Project ${project} has no keys deleted in the last ${UNDELETE_WINDOW_DAYS} days.`
-          : `Project ${project} has no API keys.`,
+          ? `Project ${safeText(project)} has no keys deleted in the last ${UNDELETE_WINDOW_DAYS} days.`
+          : `Project ${safeText(project)} has no API keys.`,
       );
       throw new CancelledError();
     }
     const picked = await vscode.window.showQuickPick(
       keys.map((key) => ({
-        label: key.displayName || keyIdOf(key.name),
-        description: keyIdOf(key.name),
-        detail: summarizeRestrictions(key.restrictions),
+        label: safeText(key.displayName || keyIdOf(key.name)),
+        description: safeText(keyIdOf(key.name)),
+        detail: safeText(summarizeRestrictions(key.restrictions), 'plain', 400),
         key,
       })),
       {
@@ -257,7 +259,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     const request = await askCreateRequest(project);
     if (!request) return;
     const created = await runOperation(
-      `Creating API key${request.displayName ? ` "${request.displayName}"` : ''}`,
+      `Creating API key${request.displayName ? ` "${safeText(request.displayName)}"` : ''}`,
       `projects/${project}/locations/global/keys`,
       (signal, onName) => client().createKey(project, request, { signal, onOperation: (op) => onName(op.name) }),
     );
@@ -267,9 +269,9 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       log.warn(`could not reveal ${created.name}: ${describeError(err)}`),
     );
     let keyString = created.keyString;
-    const label = created.displayName || keyIdOf(created.name);
+    const label = safeText(created.displayName || keyIdOf(created.name));
     const choice = await vscode.window.showInformationMessage(
-      `Created API key "${label}" (${keyIdOf(created.name)}). ${summarizeRestrictions(created.restrictions) === 'unrestricted' ? 'It is unrestricted: add restrictions before using it in production.' : ''}`.trim(),
+      `Created API key "${label}" (${safeText(keyIdOf(created.name))}). ${summarizeRestrictions(created.restrictions) === 'unrestricted' ? 'It is unrestricted: add restrictions before using it in production.' : ''}`.trim(),
       'Copy Key String',
       'Edit Restrictions',
     );
@@ -287,7 +289,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     const { key, deleted } = await resolveKey(arg);
     if (deleted) {
       void vscode.window.showWarningMessage(
-        `Key "${key.displayName || keyIdOf(key.name)}" is deleted; undelete it before changing its restrictions.`,
+        `Key "${safeText(key.displayName || keyIdOf(key.name))}" is deleted; undelete it before changing its restrictions.`,
       );
       return;
     }
@@ -311,14 +313,14 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     await vscode.env.clipboard.writeText(keyString);
     log.info(`copied the key string of ${key.name} to the clipboard`);
     void vscode.window.showInformationMessage(
-      `The key string of "${key.displayName || keyIdOf(key.name)}" is on the clipboard.`,
+      `The key string of "${safeText(key.displayName || keyIdOf(key.name))}" is on the clipboard.`,
     );
   });
 
   registerCommand(context, 'cloudbench.keys.copyResourceName', async (arg?: unknown) => {
     const { key } = await resolveKey(arg);
     await vscode.env.clipboard.writeText(key.name);
-    void vscode.window.showInformationMessage(`Copied ${key.name}`);
+    void vscode.window.showInformationMessage(`Copied ${safeText(key.name)}`);
   });
 
   registerCommand(context, 'cloudbench.keys.lookUp', async () => {
@@ -351,7 +353,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     );
     if (!found.name) {
       void vscode.window.showWarningMessage(
-        `This key string belonged to a key of ${found.parent ?? 'a project'} that has been purged; it cannot be recovered.`,
+        `This key string belonged to a key of ${safeText(found.parent ?? 'a project')} that has been purged; it cannot be recovered.`,
       );
       return;
     }
@@ -375,7 +377,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     }
     if (owner !== current) {
       const choice = await vscode.window.showInformationMessage(
-        `The key is ${keyName}, in project ${owner}, not in the selected project${current ? ` ${current}` : ''}.`,
+        `The key is ${safeText(keyName)}, in project ${safeText(owner)}, not in the selected project${current ? ` ${safeText(current)}` : ''}.`,
         'Switch to Project',
         'Copy Resource Name',
       );
@@ -386,25 +388,25 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     }
     const key = await client().getKey(keyName);
     if (!(await reveal(keyName, !!key.deleteTime, true))) {
-      void vscode.window.showInformationMessage(`The key is ${keyName} ("${key.displayName ?? ''}").`);
+      void vscode.window.showInformationMessage(`The key is ${safeText(keyName)} ("${safeText(key.displayName)}").`);
       return;
     }
     void vscode.window.showInformationMessage(
-      `Found key "${key.displayName || keyIdOf(key.name)}" (${keyIdOf(key.name)})${key.deleteTime ? ', which is deleted' : ''}.`,
+      `Found key "${safeText(key.displayName || keyIdOf(key.name))}" (${safeText(keyIdOf(key.name))})${key.deleteTime ? ', which is deleted' : ''}.`,
     );
   });
 
   registerCommand(context, 'cloudbench.keys.rename', async (arg?: unknown) => {
     const { key } = await resolveKey(arg);
     const displayName = await vscode.window.showInputBox({
-      title: `Rename key ${keyIdOf(key.name)}`,
+      title: `Rename key ${safeText(keyIdOf(key.name))}`,
       prompt: 'Display name (at most 63 characters)',
       value: key.displayName ?? '',
       validateInput: (v) => (v.length > 63 ? `${v.length} characters; the limit is 63.` : undefined),
     });
     if (displayName === undefined || displayName === (key.displayName ?? '')) return;
     try {
-      await runOperation(`Renaming key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
+      await runOperation(`Renaming key ${safeText(keyIdOf(key.name))}`, key.name, (signal, onName) =>
         client().rename(key.name, displayName, key.etag, { signal, onOperation: (op) => onName(op.name) }),
       );
     } catch (err) {
@@ -418,7 +420,9 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       throw err;
     }
     afterChange();
-    void vscode.window.showInformationMessage(`Renamed key ${keyIdOf(key.name)} to "${displayName}".`);
+    void vscode.window.showInformationMessage(
+      `Renamed key ${safeText(keyIdOf(key.name))} to "${safeText(displayName)}".`,
+    );
   });
 
   registerCommand(context, 'cloudbench.keys.delete', async (arg?: unknown) => {
@@ -428,13 +432,13 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
       `Delete API key ${label}?`,
       {
         modal: true,
-        detail: `${key.name}\n\nEvery app that uses this key stops working at once. You can undelete it within ${UNDELETE_WINDOW_DAYS} days; after that it is gone for good.`,
+        detail: `${safeText(key.name)}\n\nEvery app that uses this key stops working at once. You can undelete it within ${UNDELETE_WINDOW_DAYS} days; after that it is gone for good.`,
       },
       'Delete',
     );
     if (choice !== 'Delete') return;
     try {
-      await runOperation(`Deleting key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
+      await runOperation(`Deleting key ${safeText(keyIdOf(key.name))}`, key.name, (signal, onName) =>
         client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }),
       );
     } catch (err) {
@@ -460,12 +464,12 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     const left = daysLeftToUndelete(key.deleteTime, provider.current?.now() ?? Date.now());
     if (left !== undefined && left <= 0) {
       void vscode.window.showErrorMessage(
-        `Key ${label} was deleted on ${key.deleteTime}, more than ${UNDELETE_WINDOW_DAYS} days ago, so it cannot be undeleted. Create a new key instead.`,
+        `Key ${label} was deleted on ${safeText(key.deleteTime)}, more than ${UNDELETE_WINDOW_DAYS} days ago, so it cannot be undeleted. Create a new key instead.`,
       );
       return;
     }
     try {
-      await runOperation(`Undeleting key ${keyIdOf(key.name)}`, key.name, (signal, onName) =>
+      await runOperation(`Undeleting key ${safeText(keyIdOf(key.name))}`, key.name, (signal, onName) =>
         client().undeleteKey(key.name, { signal, onOperation: (op) => onName(op.name) }),
       );
     } catch (err) {
@@ -501,7 +505,7 @@ export function activateKeys(context: vscode.ExtensionContext, services: Service
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: true });
-    const message = `${result.allowed ? 'Accepted' : 'Refused'}: ${result.decidedBy}`;
+    const message = `${result.allowed ? 'Accepted' : 'Refused'}: ${safeText(result.decidedBy, 'plain', 400)}`;
     if (result.allowed) void vscode.window.showInformationMessage(message);
     else void vscode.window.showWarningMessage(message);
   });

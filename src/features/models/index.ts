@@ -1,5 +1,6 @@
 // The Models feature: the Model Registry tree, its commands, details documents, and the long
 // operations (copy, export, delete model, delete version) with progress and cancel.
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import type { ModelRegistryClient } from '../../core/models/client';
@@ -28,6 +29,7 @@ import {
 import { MetricsPanel } from './metrics-panel';
 import { metricsSourceFor } from './metrics-source';
 import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
+import { isLocationId } from '../../core/names';
 import {
   AnnotationNode,
   CheckpointNode,
@@ -334,7 +336,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (!(node instanceof ModelsNode) || !node.resourceName)
       throw new Error('Run this command from a node of the Models view.');
     await vscode.env.clipboard.writeText(node.resourceName);
-    void vscode.window.setStatusBarMessage(`Copied ${node.resourceName}`, 3000);
+    void vscode.window.setStatusBarMessage(`Copied ${safeText(node.resourceName)}`, 3000);
   });
 
   registerCommand(context, 'cloudbench.models.showIamPolicy', async (node?: ModelsNode) => {
@@ -364,7 +366,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     let locations = connection.settings.locations;
     if (!locations.length) {
       locations = [];
-      for await (const l of c.listLocations(project)) if (l.locationId) locations.push(l.locationId);
+      for await (const l of c.listLocations(project))
+        if (l.locationId && isLocationId(l.locationId)) locations.push(l.locationId);
     }
     const target = await vscode.window.showQuickPick(
       locations.map((l) => ({
@@ -378,13 +381,13 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     );
     if (!target) return;
     const modelId = await vscode.window.showInputBox({
-      title: `Copy model ${modelRef(source, n.model.displayName)} to ${target.label}`,
+      title: `Copy model ${modelRef(source, n.model.displayName)} to ${safeText(target.label)}`,
       prompt: 'Model ID of the copy (leave empty for a generated ID)',
       validateInput: (v) => validateModelId(v.trim()),
     });
     if (modelId === undefined) return;
     const parent = `projects/${project}/locations/${target.label}`;
-    const title = `Copy model ${modelRef(source, n.model.displayName)} to ${target.label}`;
+    const title = `Copy model ${modelRef(source, n.model.displayName)} to ${safeText(target.label)}`;
     const outcome = await runOperation({
       title,
       resource: source,
@@ -401,7 +404,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       reportOutcome(
         title,
         outcome,
-        `Copied model ${modelRef(source, n.model.displayName)} to ${created ? `model ${modelRef(created, n.model.displayName)}` : target.label}${outcome.result.modelVersionId ? `, version ${outcome.result.modelVersionId}` : ''}.`,
+        `Copied model ${modelRef(source, n.model.displayName)} to ${created ? `model ${modelRef(created, n.model.displayName)}` : safeText(target.label)}${outcome.result.modelVersionId ? `, version ${safeText(outcome.result.modelVersionId)}` : ''}.`,
       );
       if (created) {
         const model = await c.getModel({ name: created });
@@ -427,14 +430,14 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const exportSubject =
       n instanceof VersionNode
         ? versionRef(n.version)
-        : `version ${model.versionId ?? '?'} (default) of model ${modelRef(n.resourceName, model.displayName)}`;
+        : `version ${safeText(model.versionId ?? '?')} (default) of model ${modelRef(n.resourceName, model.displayName)}`;
     const formats = model.supportedExportFormats ?? [];
     if (!formats.length)
       throw new Error(`${modelLabel(model)} is not exportable: it lists no supported export formats.`);
     const format = await vscode.window.showQuickPick(
       formats.map((f) => ({
-        label: f.id ?? '',
-        description: (f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', '),
+        label: safeText(f.id ?? ''),
+        description: safeText((f.exportableContents ?? []).map((x) => x.toLowerCase()).join(', ')),
         format: f,
       })),
       {
@@ -483,7 +486,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const destination = await vscode.window.showInputBox(destinationOptions);
     if (!destination) return;
     const outputConfig = {
-      exportFormatId: format.label,
+      exportFormatId: format.format.id ?? '',
       ...(kind === 'ARTIFACT'
         ? { artifactDestination: { outputUriPrefix: destination.trim() } }
         : { imageDestination: { outputUri: destination.trim() } }),
@@ -501,7 +504,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         return op;
       },
     });
-    reportOutcome(title, outcome, `Exported ${exportSubject}${outputInfo ? ` to ${outputInfo}` : ''}.`);
+    reportOutcome(title, outcome, `Exported ${exportSubject}${outputInfo ? ` to ${safeText(outputInfo)}` : ''}.`);
   });
 
   // ---- delete -------------------------------------------------------------------------------
@@ -511,7 +514,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
   ): Promise<void> => {
     const lines = found.map(
       ({ endpoint, deployedModel }) =>
-        `• endpoint ${endpoint.displayName || lastSegment(endpoint.name)} (${endpoint.name}): deployed model ${deployedModel.id}${deployedModel.modelVersionId ? `, version ${deployedModel.modelVersionId}` : ''}`,
+        `• endpoint ${safeText(endpoint.displayName || lastSegment(endpoint.name))} (${safeText(endpoint.name)}): deployed model ${safeText(deployedModel.id)}${deployedModel.modelVersionId ? `, version ${safeText(deployedModel.modelVersionId)}` : ''}`,
     );
     await vscode.window.showWarningMessage(`${what} cannot be deleted while it is deployed.`, {
       modal: true,
@@ -530,7 +533,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       `Delete model ${label}?`,
       {
         modal: true,
-        detail: `${modelName}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
+        detail: `${safeText(modelName)}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
       },
       'Delete Model',
     );
@@ -600,8 +603,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
         if (v.versionId !== n.version.versionId) others.push(v);
       const target = await vscode.window.showQuickPick(
         others.map((v) => ({
-          label: `Version ${v.versionId}`,
-          description: (v.versionAliases ?? []).map((a) => `@${a}`).join(' '),
+          label: `Version ${safeText(v.versionId)}`,
+          description: safeText((v.versionAliases ?? []).map((a) => `@${a}`).join(' ')),
           version: v,
         })),
         { title: `Move "default" of ${ofModel} to` },
@@ -610,16 +613,16 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
       await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
       provider.refresh(n.parent);
       void vscode.window.showInformationMessage(
-        `Moved @default from version ${n.version.versionId} to version ${target.version.versionId}; run Delete Version on version ${n.version.versionId} again to delete it.`,
+        `Moved @default from version ${safeText(n.version.versionId)} to version ${safeText(target.version.versionId)}; run Delete Version on version ${safeText(n.version.versionId)} again to delete it.`,
       );
       return;
     }
-    const aliases = (n.version.versionAliases ?? []).join(', ');
+    const aliases = safeText((n.version.versionAliases ?? []).join(', '));
     const answer = await vscode.window.showWarningMessage(
       `Delete ${label}?`,
       {
         modal: true,
-        detail: `${n.resourceName}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
+        detail: `${safeText(n.resourceName)}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
       },
       'Delete Version',
     );
@@ -645,8 +648,8 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const c = need();
     const current = n.version.versionAliases ?? [];
     const alias = await vscode.window.showInputBox({
-      title: `Set or move an alias to version ${n.version.versionId}`,
-      prompt: `An alias names one version; setting it here moves it from any other version. Prefix with "-" to remove it. Current: ${current.join(', ') || 'none'}`,
+      title: `Set or move an alias to version ${safeText(n.version.versionId)}`,
+      prompt: `An alias names one version; setting it here moves it from any other version. Prefix with "-" to remove it. Current: ${safeText(current.join(', ')) || 'none'}`,
       placeHolder: 'golden',
       validateInput: (v) => validateAlias(v.trim()),
     });
@@ -655,21 +658,22 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     if (value === '-default')
       throw new Error('The default alias cannot be removed; set "default" on another version to move it.');
     const versionId = n.version.versionId ?? '';
+    const versionText = safeText(versionId);
     const name = value.replace(/^-/, '');
     // The version that holds the alias now, read from the server (the tree may be older).
     let holder: Model | undefined;
     for await (const v of c.listModelVersions({ name: n.modelName }))
       if ((v.versionAliases ?? []).includes(name)) holder = v;
     if (!value.startsWith('-') && holder?.versionId === versionId) {
-      void vscode.window.showInformationMessage(`Version ${versionId} already holds @${name}.`);
+      void vscode.window.showInformationMessage(`Version ${versionText} already holds @${safeText(name)}.`);
       return;
     }
     if (value === 'default' && holder) {
       const answer = await vscode.window.showWarningMessage(
-        `Make version ${versionId} the default version of model ${modelRef(n.modelName, n.version.displayName)}?`,
+        `Make version ${safeText(versionId)} the default version of model ${modelRef(n.modelName, n.version.displayName)}?`,
         {
           modal: true,
-          detail: `The "default" alias moves from version ${holder.versionId ?? '?'} to version ${versionId}. Calls that name the model without a version (get, export, and anything else that uses ${n.modelName}) then use version ${versionId}.`,
+          detail: `The "default" alias moves from version ${safeText(holder.versionId ?? '?')} to version ${versionText}. Calls that name the model without a version (get, export, and anything else that uses ${safeText(n.modelName)}) then use version ${versionText}.`,
         },
         'Move Default',
       );
@@ -678,7 +682,11 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const model = await c.mergeVersionAliases({ name: n.resourceName, versionAliases: [value] });
     provider.refresh(n.parent);
     void vscode.window.showInformationMessage(
-      aliasMoveMessage(name, versionId, value.startsWith('-'), holder?.versionId, model.versionAliases ?? []),
+      safeText(
+        aliasMoveMessage(name, versionId, value.startsWith('-'), holder?.versionId, model.versionAliases ?? []),
+        'plain',
+        MESSAGE_LIMIT,
+      ),
     );
   });
 
@@ -693,7 +701,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation });
     provider.refresh(n instanceof VersionNode ? n : undefined);
     void vscode.window.showInformationMessage(
-      `Imported evaluation ${created.displayName || lastSegment(created.name)} into ${lastSegment(n.resourceName)}.`,
+      `Imported evaluation ${safeText(created.displayName || lastSegment(created.name))} into ${safeText(lastSegment(n.resourceName))}.`,
     );
   });
 
@@ -711,7 +719,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
     provider.refresh(n);
     void vscode.window.showInformationMessage(
-      `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${n.label as string}.`,
+      `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${safeText(n.label as string)}.`,
     );
   });
 
@@ -730,7 +738,7 @@ export function activateModels(context: vscode.ExtensionContext, services: Servi
     annotations.set(n.resourceName, [...(annotations.get(n.resourceName) ?? []), ...items]);
     provider.refresh(n);
     void vscode.window.showInformationMessage(
-      `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${n.label as string}.`,
+      `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${safeText(n.label as string)}.`,
     );
   });
 

@@ -2,6 +2,8 @@
 // confusion matrix, a comparison with another evaluation or with the whole evaluation, and CSV
 // export. One panel per resource; a deleted model or version marks its panels instead of leaving
 // them showing something that no longer exists.
+import { writeFileAtomic } from '../../platform/files';
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { metricsCsv } from '../../core/models/metrics';
 import {
@@ -58,7 +60,7 @@ export class MetricsPanel implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(
       'cloudbench.models.metrics',
-      source.title,
+      safeText(source.title),
       vscode.ViewColumn.Active,
       webviewPanelOptions(extensionUri),
     );
@@ -123,7 +125,7 @@ export class MetricsPanel implements vscode.Disposable {
 
   markStale(message: string): void {
     this.stale = message;
-    if (!this.panel.title.endsWith('(deleted)')) this.panel.title = `${this.source.title} (deleted)`;
+    if (!this.panel.title.endsWith('(deleted)')) this.panel.title = `${safeText(this.source.title)} (deleted)`;
     this.post({ type: 'stale', message });
   }
 
@@ -200,14 +202,14 @@ export class MetricsPanel implements vscode.Disposable {
     const base = vscode.workspace.workspaceFolders?.[0]?.uri;
     const fileName = `${fileSafe(this.source.title)}.csv`;
     const target = await vscode.window.showSaveDialog({
-      title: `Export metrics of ${this.source.subject.label}`,
+      title: `Export metrics of ${safeText(this.source.subject.label)}`,
       filters: { CSV: ['csv'] },
       ...(base ? { defaultUri: vscode.Uri.joinPath(base, fileName) } : {}),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.csv()));
+    await writeFileAtomic(target, new TextEncoder().encode(this.csv()));
     void vscode.window.showInformationMessage(
-      `Exported the metrics of ${this.source.subject.label} to ${target.fsPath}.`,
+      `Exported the metrics of ${safeText(this.source.subject.label)} to ${safeText(target.fsPath)}.`,
     );
   }
 

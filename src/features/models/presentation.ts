@@ -1,5 +1,6 @@
 // What the models tree shows for each resource: labels, descriptions, tooltips and the
 // contextValues the menus in package.json match. No vscode import, so it is unit-tested in Node.
+import { safeText } from '../../core/display';
 import type {
   Checkpoint,
   EvaluatedAnnotation,
@@ -61,16 +62,18 @@ export function modelRef(name: string | undefined, displayName?: string): string
   const location = /\/locations\/([^/]+)\//.exec(name ?? '')?.[1];
   const shown = displayName || id;
   const extra = [shown !== id && id ? `ID ${id}` : '', location ?? ''].filter(Boolean).join(', ');
-  return extra ? `${shown} (${extra})` : shown;
+  // Shown in notifications, titles and quick picks: a display name is the model owner's text.
+  return safeText(extra ? `${shown} (${extra})` : shown);
 }
 
 /** "version 3 of model churn-predictor (europe-west4)". */
 export function versionRef(version: Model): string {
-  return `version ${version.versionId ?? '?'} of model ${modelRef(version.name, version.displayName)}`;
+  return `version ${safeText(version.versionId ?? '?')} of model ${modelRef(version.name, version.displayName)}`;
 }
 
 export function modelLabel(model: Model): string {
-  return model.displayName || modelIdOf(model.name);
+  // Shown in notifications, titles and quick picks: a display name is the model owner's text.
+  return safeText(model.displayName || modelIdOf(model.name));
 }
 
 /** Where one version of a model serves: the endpoint resource name and the deployed model's ID. */

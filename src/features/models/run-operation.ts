@@ -1,6 +1,7 @@
 // Runs one Model Registry long-running operation the way the user sees it: a cancellable progress
 // notification, an entry in the Operations view (with cancel and stop-waiting there too), and a
 // final message that says what happened.
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { briefError, describeError, isCancellation } from '../../core/google/errors';
 import type { ModelOperation, OperationKind } from '../../core/models/operation';
@@ -62,7 +63,11 @@ function progressText(op: ModelOperation<unknown, ModelOperationMetadata>, withE
 export async function runOperation<Res>(options: RunOperationOptions<Res>): Promise<OperationOutcome<Res>> {
   const registry = getOperationsRegistry();
   return vscode.window.withProgress(
-    { location: options.location ?? vscode.ProgressLocation.Notification, title: options.title, cancellable: true },
+    {
+      location: options.location ?? vscode.ProgressLocation.Notification,
+      title: safeText(options.title, 'plain', MESSAGE_LIMIT),
+      cancellable: true,
+    },
     async (progress, token): Promise<OperationOutcome<Res>> => {
       let op: ModelOperation<Res, ModelOperationMetadata> | undefined;
       const startSignal = toAbortSignal(token);
@@ -114,13 +119,15 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
         progress.report({ message: 'asking the server to cancel…' });
         cancel().then(
           (message) => {
-            progress.report({ message });
+            progress.report({ message: safeText(message, 'plain', MESSAGE_LIMIT) });
             // The notification closes on cancel; the Operations view keeps saying what happens.
             handle.progress(message);
           },
           (err: unknown) => {
             log.failure(`${options.title}: cancel`, err);
-            void vscode.window.showErrorMessage(`Could not cancel: ${describeError(err)}`);
+            void vscode.window.showErrorMessage(
+              `Could not cancel: ${safeText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
+            );
           },
         );
       });
@@ -132,7 +139,7 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
           initialDelayMs: options.initialPollMs ?? 1000,
           maxDelayMs: 5000,
           onUpdate: () => {
-            progress.report({ message: progressText(started) });
+            progress.report({ message: safeText(progressText(started), 'plain', MESSAGE_LIMIT) });
             const row = progressText(started, false);
             if (row) handle.progress(row);
           },
@@ -168,18 +175,20 @@ export async function runOperation<Res>(options: RunOperationOptions<Res>): Prom
 
 /** Tells the user how an operation ended; success gets the caller's own message. */
 export function reportOutcome(title: string, outcome: OperationOutcome<unknown>, success: string): void {
+  // The server's words (operation errors, cancel notes) and names go in as text only.
+  const shown = (text: string): string => safeText(text, 'plain', MESSAGE_LIMIT);
   switch (outcome.state) {
     case 'succeeded':
-      void vscode.window.showInformationMessage(success);
+      void vscode.window.showInformationMessage(shown(success));
       return;
     case 'cancelled':
-      void vscode.window.showInformationMessage(`${title}: cancelled. ${outcome.message}`.trim());
+      void vscode.window.showInformationMessage(shown(`${title}: cancelled. ${outcome.message}`.trim()));
       return;
     case 'detached':
-      void vscode.window.showInformationMessage(`${title}: ${outcome.message}`);
+      void vscode.window.showInformationMessage(shown(`${title}: ${outcome.message}`));
       return;
     case 'failed':
-      void vscode.window.showErrorMessage(`${title} failed: ${outcome.message}`, 'Show Logs').then((c) => {
+      void vscode.window.showErrorMessage(shown(`${title} failed: ${outcome.message}`), 'Show Logs').then((c) => {
         if (c) void vscode.commands.executeCommand('cloudbench.showLogs');
       });
   }

@@ -1,6 +1,9 @@
 // UDM notebooks: `.udmnb` files with Markdown and UDM cells that run through the same search
 // client, rate limiter and budget as the rest of Search, keep bounded results in the file, and
 // export as a Markdown report.
+import { writeFileAtomic } from '../../platform/files';
+import { chooseChartFolder } from './export-files';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { analyze } from '../../udm';
 import { describeError, isCancellation } from '../../core/google/errors';
@@ -229,7 +232,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
         try {
           const { spec, from } = effectiveTimeRange(cell);
           const range = new vscode.NotebookCellStatusBarItem(
-            `$(calendar) ${describeTimeRange(spec)}`,
+            `$(calendar) ${safeText(describeTimeRange(spec))}`,
             vscode.NotebookCellStatusBarAlignment.Right,
           );
           range.tooltip =
@@ -328,7 +331,7 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
           { label: 'Change this cell’s time range…', id: 'change' },
           { label: 'Use the notebook’s time range', id: 'clear' },
         ],
-        { title: 'Cell Time Range', placeHolder: describeTimeRange(own) },
+        { title: 'Cell Time Range', placeHolder: safeText(describeTimeRange(own)) },
       );
       if (!choice) return;
       if (choice.id === 'clear') {
@@ -376,21 +379,29 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
     });
     if (!target) return;
     const reportName = target.path.split('/').pop()?.replace(/\.md$/i, '') || base;
-    const folder = chartFolderName(reportName);
-    const report = notebookReport(fromNotebookDocument(nb), base, folder);
+    const file = fromNotebookDocument(nb);
+    const planned = notebookReport(file, base, chartFolderName(reportName));
+    // Chart files of an earlier export are replaced only when the user says so.
+    const folder = await chooseChartFolder(
+      target,
+      reportName,
+      planned.charts.map((c) => c.file),
+    );
+    if (folder === undefined) return;
+    const report = folder === chartFolderName(reportName) ? planned : notebookReport(file, base, folder);
     const encoder = new TextEncoder();
     // The images first: a report never links to a chart that is not there.
     const folderUri = vscode.Uri.joinPath(target, '..', folder);
     if (report.charts.length > 0) await vscode.workspace.fs.createDirectory(folderUri);
     for (const chart of report.charts)
-      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folderUri, chart.file), encoder.encode(chart.svg));
-    await vscode.workspace.fs.writeFile(target, encoder.encode(report.markdown));
+      await writeFileAtomic(vscode.Uri.joinPath(folderUri, chart.file), encoder.encode(chart.svg));
+    await writeFileAtomic(target, encoder.encode(report.markdown));
     const images =
       report.charts.length === 0
         ? ''
-        : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${folder}`;
+        : ` with ${report.charts.length} chart image${report.charts.length === 1 ? '' : 's'} in ${safeText(folder)}`;
     const choice = await vscode.window.showInformationMessage(
-      `Exported the notebook to ${vscode.workspace.asRelativePath(target)}${images}.`,
+      `Exported the notebook to ${safeText(vscode.workspace.asRelativePath(target))}${images}.`,
       'Open',
     );
     if (choice === 'Open') await vscode.window.showTextDocument(target);
@@ -414,7 +425,9 @@ export function activateNotebooks(context: vscode.ExtensionContext, services: Se
           await search.controller.pivot(action, value, window ?? search.controller.currentWindow());
         } catch (err) {
           if (!isCancellation(err))
-            void vscode.window.showErrorMessage(`Notebook row action failed: ${describeError(err)}`);
+            void vscode.window.showErrorMessage(
+              `Notebook row action failed: ${safeText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
+            );
         }
       })();
     }),

@@ -1,5 +1,6 @@
 // The Operations view: every long-running operation started in this window, with cancel and
 // stop-waiting actions. Features register their operations through getOperationsRegistry().
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { registerCommand } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
@@ -57,7 +58,7 @@ export function activateOperations(context: vscode.ExtensionContext): Operations
     const cancel: vscode.MessageItem = { title: 'Cancel Operation' };
     const keep: vscode.MessageItem = { title: 'Keep Running', isCloseAffordance: true };
     const answer = await vscode.window.showWarningMessage(
-      `Cancel "${op?.title ?? 'operation'}"?`,
+      `Cancel "${safeText(op?.title ?? 'operation')}"?`,
       {
         modal: true,
         detail: 'The server is asked to cancel; cancellation is best effort and the operation may still finish.',
@@ -69,14 +70,14 @@ export function activateOperations(context: vscode.ExtensionContext): Operations
     const reported = reportedByOwner(registry, id);
     const message = await registry.cancel(id);
     // The row shows the answer at once; the feature's own toast tells how the operation ended.
-    if (!reported) void vscode.window.showInformationMessage(message);
+    if (!reported) void vscode.window.showInformationMessage(safeText(message, 'plain', MESSAGE_LIMIT));
   });
   registerCommand(context, 'cloudbench.operations.stopWaiting', async (node?: unknown) => {
     const id = pickId(registry, node);
     if (id === undefined) return;
     const reported = reportedByOwner(registry, id);
     const message = await registry.stopWaiting(id);
-    if (!reported) void vscode.window.showInformationMessage(message);
+    if (!reported) void vscode.window.showInformationMessage(safeText(message, 'plain', MESSAGE_LIMIT));
   });
   registerCommand(context, 'cloudbench.operations.showDetails', async (node?: unknown) => {
     const id = pickId(registry, node, true);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { safeText, markdownCode, MESSAGE_LIMIT } from '../../core/display';
 import type { OperationsRegistry, TrackedOperation } from './registry';
 
 const ICONS: Record<TrackedOperation['state'], [string, string | undefined]> = {
@@ -65,19 +66,15 @@ export class OperationItem extends vscode.TreeItem {
     const [icon, color] = ICONS[operation.state];
     this.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendMarkdown(`**${escapeMd(operation.title)}**\n\n`);
+    tip.appendMarkdown(`**${safeText(operation.title, 'markdown')}**\n\n`);
     tip.appendMarkdown(`State: ${STATE_TEXT[operation.state]}\n\n`);
-    tip.appendMarkdown(`Resource: \`${operation.resource}\`\n\n`);
-    if (operation.operationName) tip.appendMarkdown(`Operation: \`${operation.operationName}\`\n\n`);
+    tip.appendMarkdown(`Resource: ${markdownCode(operation.resource)}\n\n`);
+    if (operation.operationName) tip.appendMarkdown(`Operation: ${markdownCode(operation.operationName)}\n\n`);
     tip.appendMarkdown(`Started: ${operation.started.toLocaleString()}`);
     if (operation.ended) tip.appendMarkdown(`\n\nEnded: ${operation.ended.toLocaleString()}`);
-    if (operation.detail) tip.appendMarkdown(`\n\n${escapeMd(operation.detail)}`);
+    if (operation.detail) tip.appendMarkdown(`\n\n${safeText(operation.detail, 'markdown', MESSAGE_LIMIT)}`);
     this.tooltip = tip;
   }
-}
-
-function escapeMd(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 
 export class OperationsTreeProvider implements vscode.TreeDataProvider<OperationItem>, vscode.Disposable {

@@ -2,6 +2,7 @@
 // kept. Saving checks the lines here, then has the server verify them, then makes sure nobody
 // changed the list since it was opened (showing both versions and asking before replacing their
 // change), and only then updates it. A refused save keeps the edit in the editor: nothing is ever lost.
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { GoogleApiError } from '../../core/google/errors';
 import type { ReferenceListDetails } from '../../core/secops/client';
@@ -51,7 +52,7 @@ export const askAboutConflict: ConflictPrompt = async (name, server, opened) => 
   const now = referenceListEntries(server.lines).length;
   const before = referenceListEntries(opened.lines).length;
   const choice = await vscode.window.showWarningMessage(
-    `"${name}" changed on the server since you opened it: the server's version is on the left, your edit on the right.`,
+    `"${safeText(name)}" changed on the server since you opened it: the server's version is on the left, your edit on the right.`,
     {
       modal: true,
       detail: `The server's version has ${now} entries (${before} when you opened it). Merge First does not save: bring what you need from the left into your edit, then save again. Save Mine replaces the server's version with your edit. Your edit stays in the editor either way.`,
@@ -268,7 +269,7 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
       const first = verdict.errors[0];
       const where = first && first.lineNumber > 0 ? `line ${first.lineNumber}: ` : '';
       throw new SaveRefusedError(
-        `Not saved: the server refused ${verdict.errors.length} line${verdict.errors.length > 1 ? 's' : ''} (${where}${first?.errorMessage ?? 'invalid list'}). Fix them and save again.`,
+        `Not saved: the server refused ${verdict.errors.length} line${verdict.errors.length > 1 ? 's' : ''} (${where}${safeText(first?.errorMessage ?? 'invalid list')}). Fix them and save again.`,
       );
     }
 

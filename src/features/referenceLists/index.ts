@@ -1,5 +1,6 @@
 // Reference lists in the editor: the Reference Lists view, lists opened as documents validated as
 // you type and saved safely, creating a list, and Go to Definition from `%name` in a UDM query.
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import {
   REFERENCE_LIST_CONTENT_TYPES,
@@ -71,7 +72,10 @@ export function activateReferenceLists(context: vscode.ExtensionContext, service
           ? 'error'
           : 'loading';
     void vscode.commands.executeCommand('setContext', STATE_CONTEXT_KEY, key);
-    view.message = state.kind === 'error' ? `Could not load the reference lists: ${state.message}` : undefined;
+    view.message =
+      state.kind === 'error'
+        ? `Could not load the reference lists: ${safeText(state.message, 'plain', MESSAGE_LIMIT)}`
+        : undefined;
   };
   context.subscriptions.push(
     model.onDidChange(showState),
@@ -206,14 +210,19 @@ async function pickList(model: ReferenceListsModel): Promise<string | undefined>
   if (state.kind !== 'ready') {
     void vscode.window.showErrorMessage(
       state.kind === 'error'
-        ? `Could not load the reference lists: ${state.message}`
+        ? `Could not load the reference lists: ${safeText(state.message, 'plain', MESSAGE_LIMIT)}`
         : 'The reference lists are still loading.',
     );
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    state.lists.map((l) => ({ label: l.name, description: contentTypeLabel(l.contentType), detail: l.description })),
+    state.lists.map((l) => ({
+      label: safeText(l.name),
+      description: contentTypeLabel(l.contentType),
+      detail: safeText(l.description, 'plain', MESSAGE_LIMIT),
+      name: l.name,
+    })),
     { title: 'Open Reference List', matchOnDescription: true, matchOnDetail: true },
   );
-  return picked?.label;
+  return picked?.name;
 }

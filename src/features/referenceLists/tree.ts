@@ -1,5 +1,6 @@
 // The Reference Lists view: one row per list with its content type, size, description and last
 // update. Empty, signed-out and error states are the view's welcome content (a context key says which).
+import { safeText, markdownCode, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import type { ReferenceListDetails } from '../../core/secops/client';
 import { contentTypeLabel, referenceListEntries } from '../../core/secops/reference-lists';
@@ -57,14 +58,14 @@ export class ReferenceListItem extends vscode.TreeItem {
       ...(list.description ? [list.description] : []),
     ].join(' · ');
     const tip = new vscode.MarkdownString();
-    tip.appendMarkdown(`**%${list.name}**\n\n`);
-    if (list.description) tip.appendText(`${list.description}\n\n`);
+    tip.appendMarkdown(`**%${safeText(list.name, 'markdown')}**\n\n`);
+    if (list.description) tip.appendMarkdown(`${safeText(list.description, 'markdown', MESSAGE_LIMIT)}\n\n`);
     tip.appendText(`${contentTypeLabel(list.contentType)} (${list.contentType}), ${entryCount(entries.length)}`);
     const comments = list.lines.length - entries.length;
     if (comments > 0) tip.appendText(`, ${comments} comment or blank line${comments > 1 ? 's' : ''}`);
     tip.appendText('\n\n');
     if (updated) tip.appendText(`Last update: ${updated}\n\n`);
-    if (entries.length > 0) tip.appendCodeblock(entries.slice(0, PREVIEW_LINES).join('\n'), 'text');
+    if (entries.length > 0) tip.appendMarkdown(markdownCode(entries.slice(0, PREVIEW_LINES).join('\n'), true, 'text'));
     this.tooltip = tip;
     this.accessibilityInformation = {
       label: `${list.name}, ${contentTypeLabel(list.contentType)}, ${entryCount(entries.length)}${updated ? `, last update ${updated}` : ''}`,

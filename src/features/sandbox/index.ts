@@ -1,7 +1,9 @@
 // The built-in local sandbox, started from the editor, and the account commands around it:
 // project picker, credentials file, sign-in help, and the signed-in context key the welcome views use.
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
-import { checkCredentialsFile, CredentialsError, isLoopbackEndpoint } from '../../core/google/credentials';
+import { checkCredentialsFile, CredentialsError } from '../../core/google/credentials';
+import { isLoopbackEndpoint } from '../../core/loopback';
 import { registerCommand } from '../../platform/commands';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
@@ -143,7 +145,7 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
       await checkCredentialsFile(file.fsPath);
     } catch (err) {
       if (err instanceof CredentialsError) {
-        void vscode.window.showErrorMessage(err.message);
+        void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
         return;
       }
       throw err;

@@ -2,6 +2,8 @@
 // and feeds the results panels. The hourly udmSearch budget is never spent twice for the same intent:
 // a query that is already running is revealed, a panel restored after a reload shows its kept rows,
 // and a 429 holds every caller for as long as the server asks, within the retries' bounds.
+import { writeFileAtomic } from '../../platform/files';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CancelledError, GoogleApiError, describeError, isCancellation } from '../../core/google/errors';
@@ -347,7 +349,7 @@ export class SearchController implements vscode.Disposable {
         return active.done;
       }
       const answer = await vscode.window.showWarningMessage(
-        `A UDM search is still running: "${active.title}". Cancel it and run the new query? (Each search spends one of the hourly budget.)`,
+        `A UDM search is still running: "${safeText(active.title)}". Cancel it and run the new query? (Each search spends one of the hourly budget.)`,
         { modal: true },
         'Cancel It and Run',
       );
@@ -559,7 +561,7 @@ export class SearchController implements vscode.Disposable {
     from?: { runId?: string; row?: number; slot?: PanelSlot },
   ): Promise<void> {
     const client = this.getClient();
-    const label = `${PIVOT_LABELS[action]}: ${value}`;
+    const label = `${PIVOT_LABELS[action]}: ${safeText(value)}`;
     const source = this.sourceOf(from?.runId);
     const pivot = { action, value };
     const shown = (
@@ -629,7 +631,8 @@ export class SearchController implements vscode.Disposable {
                 ),
               );
               this.showRows('iocDetails', `IoC details for ${value}`, res.sources, shown({ uri: res.uri }));
-              if (res.sources.length === 0) void vscode.window.showInformationMessage(`No IoC source lists ${value}.`);
+              if (res.sources.length === 0)
+                void vscode.window.showInformationMessage(`No IoC source lists ${safeText(value)}.`);
               return;
             }
             case 'assetAliases.hostname':
@@ -893,11 +896,11 @@ export class SearchController implements vscode.Disposable {
       path ? sortNewestFirst(run.rows, path) : run.rows,
       columns.length ? columns : defaultColumns(run.info.kind),
     );
-    await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+    await writeFileAtomic(target, Buffer.from(text, 'utf8'));
     log.info(`exported ${run.rows.length} rows as ${format} to ${target.fsPath}`);
     void vscode.window
       .showInformationMessage(
-        `Exported ${run.rows.length.toLocaleString('en-US')} rows to ${vscode.workspace.asRelativePath(target)}.`,
+        `Exported ${run.rows.length.toLocaleString('en-US')} rows to ${safeText(vscode.workspace.asRelativePath(target))}.`,
         'Open',
       )
       .then((choice) => {
@@ -913,7 +916,7 @@ export class SearchController implements vscode.Disposable {
       return;
     }
     const choice = await vscode.window.showInformationMessage(
-      `Open this link in your browser?\n\n${url}`,
+      `Open this link in your browser?\n\n${safeText(url, 'plain', MESSAGE_LIMIT)}`,
       { modal: true },
       'Open',
     );

@@ -1,5 +1,6 @@
 // SecOps search in the editor: Run Query (command, CodeLens, Ctrl+Enter), the time range, the
 // udmSearch budget in the status bar, and the pivot commands.
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { analyze } from '../../udm';
 import { CancelledError } from '../../core/google/errors';
@@ -89,7 +90,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
   let throttleTimer: ReturnType<typeof setTimeout> | undefined;
   context.subscriptions.push({ dispose: () => clearTimeout(throttleTimer) });
   const updateStatus = (): void => {
-    rangeItem.text = `$(calendar) ${describeTimeRange(timeRange.spec)}`;
+    rangeItem.text = `$(calendar) ${safeText(describeTimeRange(timeRange.spec))}`;
     rangeItem.tooltip = 'Time range of UDM searches and pivots. Click to change.';
     const budget = controller.budget();
     clearTimeout(throttleTimer);
@@ -157,7 +158,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
               tooltip: 'Run this UDM search (Ctrl+Enter)',
             }),
             new vscode.CodeLens(range, {
-              title: `$(calendar) ${describeTimeRange(timeRange.spec)}`,
+              title: `$(calendar) ${safeText(describeTimeRange(timeRange.spec))}`,
               command: 'cloudbench.search.setTimeRange',
               tooltip: 'Change the time range',
             }),
@@ -249,7 +250,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     if (n?.kind !== 'saved') throw new Error('Pick a saved query in the Search view first.');
     const saved = readSaved(context.workspaceState.get(SAVED_KEY));
     const name = await vscode.window.showInputBox({
-      title: `Rename Saved Query "${n.saved.name}"`,
+      title: `Rename Saved Query "${safeText(n.saved.name)}"`,
       value: n.saved.name,
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -257,7 +258,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
           renameSaved(saved, n.saved.name, v);
           return undefined;
         } catch (err) {
-          return (err as Error).message;
+          return safeText((err as Error).message, 'plain', MESSAGE_LIMIT);
         }
       },
     });
@@ -269,7 +270,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     const n = node as SearchViewNode | undefined;
     if (n?.kind !== 'saved') throw new Error('Pick a saved query in the Search view first.');
     const answer = await vscode.window.showWarningMessage(
-      `Delete the saved query "${n.saved.name}"?`,
+      `Delete the saved query "${safeText(n.saved.name)}"?`,
       { modal: true },
       'Delete',
     );
@@ -308,7 +309,7 @@ export function activateSearch(context: vscode.ExtensionContext, services: Servi
     await context.workspaceState.update(SAVED_KEY, saveQuery(saved, name, query, new Date()));
     refreshSearchView();
     void vscode.window.showInformationMessage(
-      `Saved the query as "${name.trim()}". Run it again with "Cloudbench: Run UDM Query from History…".`,
+      `Saved the query as "${safeText(name.trim())}". Run it again with "Cloudbench: Run UDM Query from History…".`,
     );
   });
 
@@ -455,7 +456,7 @@ async function confirmDespiteErrors(query: string): Promise<boolean> {
   if (errors.length === 0) return true;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   const answer = await vscode.window.showWarningMessage(
-    `The query has errors: ${errors[0]}${more}. Running it spends one of the hourly UDM searches.`,
+    `The query has errors: ${safeText(errors[0], 'plain', MESSAGE_LIMIT)}${more}. Running it spends one of the hourly UDM searches.`,
     { modal: true },
     'Run Anyway',
   );
@@ -483,8 +484,8 @@ async function pickStoredQuery(
     if (saved.length) items.push({ label: 'Saved', kind: vscode.QuickPickItemKind.Separator });
     for (const s of saved)
       items.push({
-        label: `$(star-full) ${s.name}`,
-        detail: s.query.replace(/\s+/g, ' '),
+        label: `$(star-full) ${safeText(s.name)}`,
+        detail: safeText(s.query.replace(/\s+/g, ' '), 'plain', MESSAGE_LIMIT),
         query: s.query,
         saved: s,
         buttons: [openButton, deleteButton],
@@ -492,8 +493,8 @@ async function pickStoredQuery(
     if (history.length) items.push({ label: 'Recent', kind: vscode.QuickPickItemKind.Separator });
     for (const h of history) {
       items.push({
-        label: h.query.replace(/\s+/g, ' '),
-        description: `${new Date(h.ranAt).toLocaleString()} · ${h.timeRange}${h.events !== undefined ? ` · ${h.events.toLocaleString('en-US')} events` : ''}`,
+        label: safeText(h.query.replace(/\s+/g, ' '), 'plain', MESSAGE_LIMIT),
+        description: `${new Date(h.ranAt).toLocaleString()} · ${safeText(h.timeRange)}${h.events !== undefined ? ` · ${h.events.toLocaleString('en-US')} events` : ''}`,
         query: h.query,
         buttons: [openButton],
       });

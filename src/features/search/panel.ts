@@ -1,6 +1,7 @@
 // The results webview panels: one for query runs (reused, revealed) and one per pivot, each titled by
 // what it shows. Panels come back after a window reload through a serializer; messages from the page
 // are validated before anything acts on them.
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
 import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
@@ -122,7 +123,7 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   setTitle(title: string): void {
-    this.panel.title = title.length > 60 ? `${title.slice(0, 57)}…` : title;
+    this.panel.title = safeText(title, 'plain', 58);
   }
 
   /** The columns whose cells the page's tables carry for a kind of result. */

@@ -1,5 +1,6 @@
 // The "Search" view in the Cloudbench container: saved queries (run, open, rename, delete) and the
 // recent runs of this workspace (run, open, save).
+import { markdownCode } from '../../core/display';
 import * as vscode from 'vscode';
 import { readHistory, readSaved, type HistoryEntry, type SavedQuery } from '../../core/secops/history';
 
@@ -70,7 +71,8 @@ export class SearchViewProvider implements vscode.TreeDataProvider<SearchViewNod
       item.contextValue = 'recentQuery';
     }
     const tooltip = new vscode.MarkdownString();
-    tooltip.appendCodeblock(query, 'udm');
+    // A fence longer than any backtick run in the query: query text cannot close it and add Markdown.
+    tooltip.appendMarkdown(markdownCode(query, true, 'udm'));
     if (node.kind === 'history') tooltip.appendText(`Ran ${new Date(node.entry.ranAt).toLocaleString()}`);
     item.tooltip = tooltip;
     item.command = { command: 'cloudbench.search.view.run', title: 'Run Query', arguments: [node] };

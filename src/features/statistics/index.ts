@@ -2,6 +2,8 @@
 // sections runs its filter through udmSearch (the search controller's client and budget), fetches
 // the rest of the events only with the user's approval, computes the table locally and shows it in
 // the statistics view, with exports and a drill-down into the events of a group.
+import { writeFileAtomic } from '../../platform/files';
+import { safeText } from '../../core/display';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { CancelledError, isCancellation } from '../../core/google/errors';
@@ -353,10 +355,10 @@ export class StatisticsFeature implements vscode.Disposable {
     });
     if (!target) return undefined;
     const text = exportTable(format, run.result.columns, run.result.rows, run.info.timeZone);
-    await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+    await writeFileAtomic(target, Buffer.from(text, 'utf8'));
     log.info(`exported ${run.result.rows.length} statistics rows as ${format} to ${target.fsPath}`);
     void vscode.window.showInformationMessage(
-      `Exported ${count(run.result.rows.length)} rows to ${vscode.workspace.asRelativePath(target)}.`,
+      `Exported ${count(run.result.rows.length)} rows to ${safeText(vscode.workspace.asRelativePath(target))}.`,
     );
     return target;
   }

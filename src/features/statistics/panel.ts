@@ -1,5 +1,6 @@
 // The statistics webview panel: one, created on first use and revealed afterwards. Messages from the
 // page are checked before anything acts on them.
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { getLogger } from '../../platform/log';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
@@ -84,7 +85,7 @@ export class StatisticsPanel implements vscode.Disposable {
   }
 
   setTitle(title: string): void {
-    this.panel.title = title.length > 60 ? `${title.slice(0, 57)}…` : title;
+    this.panel.title = safeText(title, 'plain', 58);
   }
 
   post(message: ToStatsView): void {

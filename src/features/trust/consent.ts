@@ -1,5 +1,6 @@
 // The user's explicit opt-in for a token host outside the universe domain: asked once per host, with
 // the exact host in the question, and remembered in user settings (never in a workspace).
+import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { ALLOWED_HOSTS_SETTING, type ConsentRequest } from '../../core/google/token-policy';
 import { userLevelValue } from '../../platform/settings';
@@ -10,12 +11,13 @@ export const ALLOW_CHOICE = 'Allow and Remember';
 
 export async function askTokenHostConsent(request: ConsentRequest): Promise<boolean> {
   log.warn(`asking before sending Google credentials to ${request.display} (outside ${request.universeDomain})`);
+  const host = safeText(request.display);
   const choice = await vscode.window.showWarningMessage(
-    `Send your Google credentials to ${request.display}?`,
+    `Send your Google credentials to ${host}?`,
     {
       modal: true,
       detail:
-        `${request.display} is not a Google API host of the universe ${request.universeDomain}, yet an endpoint in ` +
+        `${host} is not a Google API host of the universe ${safeText(request.universeDomain)}, yet an endpoint in ` +
         `your user settings points there. Allow it only if you set that endpoint yourself and trust the server: it ` +
         `will receive your Google access token. Your answer is remembered in ${ALLOWED_HOSTS_SETTING} (user settings).`,
     },

@@ -2,6 +2,7 @@
 // the user is told about it. The settings themselves are read from user level only
 // (platform/settings.ts); this feature finds the workspace's attempts and says, once, which
 // settings were ignored (names, never values).
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { isSensitiveSetting, SENSITIVE_SETTINGS } from '../../platform/settings';
 import { getLogger } from '../../platform/log';
@@ -124,7 +125,7 @@ export function activateTrust(context: vscode.ExtensionContext): void {
       if (names.every((n) => reported.has(n))) return;
       await context.workspaceState.update(REPORTED_KEY, [...new Set([...reported, ...names])].sort());
       const choice = await vscode.window.showWarningMessage(
-        ignoredSettingsMessage(names, trusted()),
+        safeText(ignoredSettingsMessage(names, trusted()), 'plain', MESSAGE_LIMIT),
         MANAGE_TRUST,
         OPEN_USER_SETTINGS,
       );

@@ -191,7 +191,13 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const report = join(workspace, 'hunts/password-guessing.md');
   if (!existsSync(report)) throw new Error('no Markdown report next to the notebook');
   const md = readFileSync(report, 'utf8');
-  for (const part of ['# password-guessing', '## Query 1', '```udm', '| Time |', '| principal.hostname | $failures |'])
+  for (const part of [
+    '# password-guessing',
+    '## Query 1',
+    '```udm',
+    '| Time |',
+    '| principal.hostname | \\$failures |',
+  ])
     if (!md.includes(part)) throw new Error(`the report lacks "${part}"`);
   // Chart images beside the report: the timeline of each result and the statistics bars.
   const images = Array.from(md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g), (m) => m[1]);

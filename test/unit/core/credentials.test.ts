@@ -14,12 +14,12 @@ import {
   explainTokenError,
   gcloudActiveAccount,
   googleTokenSource,
-  isLoopbackEndpoint,
   locateCredentials,
   tokenSourceFor,
   type CredentialOrigin,
 } from '../../../src/core/google/credentials';
 import { TokenPolicy } from '../../../src/core/google/token-policy';
+import { isLoopbackEndpoint } from '../../../src/core/loopback';
 import { redactSecrets } from '../../../src/core/secrets';
 
 const policy = new TokenPolicy({ universeDomain: () => 'googleapis.com', allowedHosts: () => [] });

@@ -3,10 +3,10 @@ import {
   TokenDestinationError,
   TokenPolicy,
   classifyDestination,
-  isLoopbackHost,
   parseDestination,
   type ConsentRequest,
 } from '../../../src/core/google/token-policy';
+import { isLoopbackHost } from '../../../src/core/loopback';
 
 const kindOf = (destination: string, universe = 'googleapis.com', allowed: string[] = []): string =>
   classifyDestination(destination, universe, allowed).kind;

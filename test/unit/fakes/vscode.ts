@@ -1,6 +1,7 @@
 // A stand-in for the `vscode` module in unit tests: records commands, tree views and providers the
 // extension registers; every other API answers with an inert value. Install it with useFakeVscode().
 import Module from 'node:module';
+import { posix } from 'node:path';
 
 export interface FakeVscodeRecord {
   commands: Map<string, (...args: unknown[]) => unknown>;
@@ -81,10 +82,11 @@ class Uri {
     return new Uri(components.scheme, `${components.path ?? ''}${components.query ? `?${components.query}` : ''}`);
   }
   static joinPath(base: Uri, ...parts: string[]): Uri {
-    return new Uri(base.scheme, [base.path, ...parts].join('/'));
+    // Like VS Code's: the path is normalized, so "report.md/../charts" is the report's folder.
+    return new Uri(base.scheme, posix.normalize([base.path, ...parts].join('/')));
   }
-  with(): Uri {
-    return this;
+  with(change: { scheme?: string; path?: string } = {}): Uri {
+    return new Uri(change.scheme ?? this.scheme, change.path ?? this.path);
   }
   toString(): string {
     return `${this.scheme}://${this.path}`;

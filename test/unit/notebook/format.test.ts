@@ -222,7 +222,7 @@ describe('UDM notebook file', () => {
         { format: 'cloudbench-udm-notebook', version: 1, cells: [{ kind: 'udm', source: ['q'], output: table(2) }] },
         'stats',
       );
-      assert.ok(md.includes('| principal.hostname | $n |'), md);
+      assert.ok(md.includes('| principal.hostname | \\$n |'), md);
       assert.ok(md.includes('| host\\|1 | 2 |'), md);
       assert.ok(md.includes('2 rows from 120 events (2 searches).'), md);
     });

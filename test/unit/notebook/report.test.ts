@@ -224,13 +224,13 @@ describe('UDM notebook report: chart images', () => {
     const links = Array.from(report.markdown.matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g), (m) => [m[1], m[2]]);
     assert.deepEqual(links, [
       ['Query 1: Events over time', 'my%20hunt%20%28v2%29-charts/query-1.svg'],
-      ['Query 3: $n by group', 'my%20hunt%20%28v2%29-charts/query-3.svg'],
+      ['Query 3: \\$n by group', 'my%20hunt%20%28v2%29-charts/query-3.svg'],
     ]);
     // Each image sits under its query's heading, before its table.
     const q1 = report.markdown.indexOf('## Query 1');
     const img1 = report.markdown.indexOf('![Query 1');
     const table1 = report.markdown.indexOf('| Time |');
     assert.ok(q1 < img1 && img1 < table1 && table1 < report.markdown.indexOf('## Query 2'));
-    assert.ok(report.markdown.includes('![Query 3: $n by group]'));
+    assert.ok(report.markdown.includes('![Query 3: \\$n by group]'));
   });
 });

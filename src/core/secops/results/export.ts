@@ -1,24 +1,14 @@
 // Export of a whole result set to CSV, JSON and NDJSON, and the text hygiene every displayed value
 // goes through. Pure: no DOM, no Node APIs.
+import { csvDocument } from '../../csv';
 import { cellText, type ColumnSpec } from './fields';
 
 export type ExportFormat = 'csv' | 'json' | 'ndjson';
 
-/**
- * A CSV field per RFC 4180. Values a spreadsheet would run as a formula (=, +, -, @, tab, CR at the
- * start) get a leading apostrophe, because event fields are attacker-controlled.
- */
-export function csvField(value: string): string {
-  let text = value;
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  if (/[",\r\n]/.test(text) || text !== text.trim()) return `"${text.replace(/"/g, '""')}"`;
-  return text;
-}
+export { csvField } from '../../csv';
 
 export function toCsv(rows: readonly unknown[], columns: readonly ColumnSpec[]): string {
-  const lines: string[] = [columns.map((c) => csvField(c.label)).join(',')];
-  for (const row of rows) lines.push(columns.map((c) => csvField(cellText(row, c))).join(','));
-  return lines.join('\r\n') + '\r\n';
+  return csvDocument([columns.map((c) => c.label), ...rows.map((row) => columns.map((c) => cellText(row, c)))]);
 }
 
 export function toJson(rows: readonly unknown[]): string {

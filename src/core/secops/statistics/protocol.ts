@@ -1,7 +1,8 @@
 // The statistics view's protocol and the pure parts both sides share: messages (checked on arrival),
 // cell text, exports of the whole table, the chart a table's shape suggests, and the estimate of the
 // searches that fetching the rest would spend. No vscode and no DOM here.
-import { csvField, type ExportFormat } from '../results/export';
+import { csvDocument } from '../../csv';
+import type { ExportFormat } from '../results/export';
 import { cellText, columnLabel } from '../../../udm/stats/format';
 import type { ColumnRole, ColumnType, StatsColumn } from '../../../udm/stats/plan';
 
@@ -187,9 +188,10 @@ export function decodeStatsRows(rowsJson: string, width: number): unknown[][] {
 export { cellText, columnLabel } from '../../../udm/stats/format';
 
 export function tableToCsv(columns: readonly StatsColumn[], rows: readonly unknown[][], timeZone: string): string {
-  const lines = [columns.map((c) => csvField(columnLabel(c))).join(',')];
-  for (const row of rows) lines.push(columns.map((c, i) => csvField(cellText(row[i], c, timeZone))).join(','));
-  return lines.join('\r\n') + '\r\n';
+  return csvDocument([
+    columns.map((c) => columnLabel(c)),
+    ...rows.map((row) => columns.map((c, i) => cellText(row[i], c, timeZone))),
+  ]);
 }
 
 /** JSON and NDJSON rows are objects keyed by column name; timestamps become RFC 3339 (UTC) text. */
