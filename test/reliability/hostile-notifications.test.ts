@@ -151,7 +151,10 @@ describe('reliability: key names with link syntax reach notifications as text', 
     const deleted = surfaces.find((s) => s.where === 'info message' && read(s.text).startsWith('Deleted key'));
     assert.ok(deleted, JSON.stringify(surfaces));
     // The name is there, readable, character for character, and VS Code finds no link in it.
-    assert.equal(read(deleted.text), `Deleted key "${NAMES[0]}". It can be undeleted from "Deleted keys" for 30 days.`);
+    assert.equal(
+      read(deleted.text),
+      `Deleted key "${NAMES[0]}" (hostile-0). It can be undeleted from "Deleted keys" for 30 days.`,
+    );
     assert.notEqual(deleted.text, read(deleted.text), 'the link syntax was broken');
 
     await command('cloudbench.keys.undelete', first);

@@ -411,8 +411,9 @@ describe('reference lists (sandbox /v2/lists and the SecOps client)', function (
 
     it('passes every call through the shared rate limiter', async () => {
       const limiter = new RateLimiter({
-        ListReferenceLists: { limit: 1, windowMs: 60_000 },
-        VerifyReferenceList: { limit: 1, windowMs: 60_000 },
+        // Windows shorter than the longest wait a call accepts, so the next call waits instead of refusing.
+        ListReferenceLists: { limit: 1, windowMs: 10_000 },
+        VerifyReferenceList: { limit: 1, windowMs: 10_000 },
       });
       const c = client(sb, { limiter });
       await c.listReferenceLists();
