@@ -4,7 +4,12 @@ import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { getLogger } from '../../platform/log';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
-import { parseFromStatsView, StatsMessageError, type FromStatsView, type ToStatsView } from '../../core/secops/statistics/protocol';
+import {
+  parseFromStatsView,
+  StatsMessageError,
+  type FromStatsView,
+  type ToStatsView,
+} from '../../core/secops/statistics/protocol';
 
 const log = getLogger('statistics');
 export const STATISTICS_VIEW_TYPE = 'cloudbench.search.statistics';
