@@ -1,12 +1,13 @@
 // Shared by the benches that drive the packaged extension in the real editor (code-server + headless
 // Chromium, the e2e harness): figures, the machine's load, CPU time of a process tree, Cloudbench's log
 // of the current window, and the steps every such bench starts with.
-import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as wb from '../test/e2e/lib/workbench.mjs';
 import * as editor from '../test/e2e/lib/editor.mjs';
+import { startSandboxProcess } from '../test/e2e/lib/sandbox.mjs';
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -103,4 +104,25 @@ export function packagedExtension() {
   });
   if (r.status !== 0) throw new Error('npm run package failed');
   return join(editor.ROOT, 'cloudbench-0.1.0.vsix');
+}
+
+/**
+ * The packaged extension installed into a fresh code-server profile under `home`, pointed at a new
+ * sandbox with the demo data, and a headless Chromium: what every real-editor bench starts from.
+ * The workspace folder is created empty; the caller writes its files.
+ */
+export async function startEditorOnSandbox(home) {
+  const bin = editor.installEditor();
+  const vsix = packagedExtension();
+  const sandbox = await startSandboxProcess(editor.ROOT, { seed: 'demo' });
+  const env = editor.editorEnv(join(home, 'env'));
+  const userDataDir = join(home, 'user-data');
+  const extensionsDir = join(home, 'extensions');
+  editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox, { 'workbench.tree.enableStickyScroll': false }));
+  await editor.installVsix(bin, env, { userDataDir, extensionsDir, vsix });
+  const server = await editor.startCodeServer(bin, env, { userDataDir, extensionsDir });
+  const browser = await wb.launchBrowser(join(home, 'browser'));
+  const workspace = join(home, 'workspace');
+  mkdirSync(workspace, { recursive: true });
+  return { sandbox, server, browser, userDataDir, workspace };
 }

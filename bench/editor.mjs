@@ -13,10 +13,9 @@
 // CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_BENCH_RUNS sets the number of search runs (5).
 // The machine is shared: the load average is printed beside the figures.
 /* global document, requestAnimationFrame, window, MutationObserver */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as editor from '../test/e2e/lib/editor.mjs';
 import {
   cloudbenchLog,
   cpuMs,
@@ -24,15 +23,13 @@ import {
   load,
   logEntries,
   median,
-  packagedExtension,
+  startEditorOnSandbox,
   percentile,
   setThirtyDays,
 } from './_editor-lib.mjs';
 import * as wb from '../test/e2e/lib/workbench.mjs';
 import { installExitHooks, stopAll } from '../test/e2e/lib/processes.mjs';
-import { startSandboxProcess } from '../test/e2e/lib/sandbox.mjs';
 
-const ROOT = editor.ROOT;
 const QUERY = 'principal.hostname = /.*/';
 const RUNS = Number(process.env.CLOUDBENCH_BENCH_RUNS ?? 5);
 const TYPED = ' or target.ip = "10.1.2.3" and metadata.event_type = "USER_LOGIN"';
@@ -228,18 +225,9 @@ async function main() {
     await browser?.close().catch(() => {});
   });
   try {
-    const bin = editor.installEditor();
-    const vsix = packagedExtension();
-    const sandbox = await startSandboxProcess(ROOT, { seed: 'demo' });
-    const env = editor.editorEnv(join(home, 'env'));
-    const userDataDir = join(home, 'user-data');
-    const extensionsDir = join(home, 'extensions');
-    editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox, { 'workbench.tree.enableStickyScroll': false }));
-    await editor.installVsix(bin, env, { userDataDir, extensionsDir, vsix });
-    const server = await editor.startCodeServer(bin, env, { userDataDir, extensionsDir });
-    browser = await wb.launchBrowser(join(home, 'browser'));
-    const workspace = join(home, 'workspace');
-    mkdirSync(workspace, { recursive: true });
+    const started = await startEditorOnSandbox(home);
+    const { sandbox, server, userDataDir, workspace } = started;
+    browser = started.browser;
     writeFileSync(join(workspace, 'hunt.udm'), `${QUERY}\n`);
     writeFileSync(join(workspace, 'big.udm'), bigQuery(2000));
     writeFileSync(

@@ -12,15 +12,13 @@
 // after the first search (a closed panel whose events stay reachable breaks that).
 //
 // CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_MEMORY_RUNS sets the number of searches (20).
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'undici';
-import * as editor from '../test/e2e/lib/editor.mjs';
 import * as wb from '../test/e2e/lib/workbench.mjs';
 import { installExitHooks, stopAll } from '../test/e2e/lib/processes.mjs';
-import { startSandboxProcess } from '../test/e2e/lib/sandbox.mjs';
-import { cloudbenchLog, figure, load, logEntries, packagedExtension, setThirtyDays } from './_editor-lib.mjs';
+import { cloudbenchLog, figure, load, logEntries, setThirtyDays, startEditorOnSandbox } from './_editor-lib.mjs';
 
 const QUERY = 'principal.hostname = /.*/';
 const RUNS = Number(process.env.CLOUDBENCH_MEMORY_RUNS ?? 20);
@@ -140,18 +138,9 @@ async function main() {
   });
   const problems = [];
   try {
-    const bin = editor.installEditor();
-    const vsix = packagedExtension();
-    const sandbox = await startSandboxProcess(editor.ROOT, { seed: 'demo' });
-    const env = editor.editorEnv(join(home, 'env'));
-    const userDataDir = join(home, 'user-data');
-    const extensionsDir = join(home, 'extensions');
-    editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox, { 'workbench.tree.enableStickyScroll': false }));
-    await editor.installVsix(bin, env, { userDataDir, extensionsDir, vsix });
-    const server = await editor.startCodeServer(bin, env, { userDataDir, extensionsDir });
-    browser = await wb.launchBrowser(join(home, 'browser'));
-    const workspace = join(home, 'workspace');
-    mkdirSync(workspace, { recursive: true });
+    const started = await startEditorOnSandbox(home);
+    const { server, userDataDir, workspace } = started;
+    browser = started.browser;
     writeFileSync(join(workspace, 'hunt.udm'), `${QUERY}\n`);
     writeFileSync(join(workspace, 'logins.udm'), STATS_QUERY);
     writeFileSync(join(workspace, 'dns.udmnb'), JSON.stringify(NOTEBOOK, null, 2));
