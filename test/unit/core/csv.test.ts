@@ -4,35 +4,7 @@ import { metricsCsv } from '../../../src/core/models/metrics';
 import { toCsv } from '../../../src/core/secops/results/export';
 import { tableToCsv } from '../../../src/core/secops/statistics/protocol';
 import type { StatsColumn } from '../../../src/udm/stats/plan';
-
-/** RFC 4180 reader, as a spreadsheet reads the file. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
+import { parseCsv } from '../../support/csv';
 
 /** What a spreadsheet runs: a cell that starts (after blanks) with = + - @ and is not a plain number. */
 function runsAsFormula(cell: string): boolean {

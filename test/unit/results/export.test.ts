@@ -12,6 +12,7 @@ import { parseFromWebview, parseToWebview } from '../../../src/core/secops/messa
 import { buildTable, decodeCells } from '../../../src/core/secops/results/rowtable';
 import { pivotsFor, pivotResultKind } from '../../../src/core/secops/results/pivots';
 import { describeTimeRange, parseTimeInput, resolveTimeRange } from '../../../src/core/secops/timerange';
+import { parseCsv } from '../../support/csv';
 
 const HOSTILE = [
   '<img src=x onerror=alert(1)>',
@@ -26,35 +27,6 @@ const HOSTILE = [
   'zero\u200Bwidth',
   'javascript:alert(1)',
 ];
-
-function parseCsv(text: string): string[][] {
-  // A strict RFC 4180 reader, to prove the writer round-trips.
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
 
 describe('export', () => {
   const rows = HOSTILE.map((s, i) => ({
