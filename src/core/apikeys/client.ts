@@ -2,7 +2,7 @@
 // caller and never logs them; the RestClient's retry hook only sees method names.
 import type { Dispatcher } from 'undici';
 import { GoogleApiError, type StatusName } from '../google/errors';
-import { RestClient } from '../google/rest';
+import { serviceRestClient, type RestClient } from '../google/rest';
 import { permissionSentence, requirementOf } from '../google/method-requirements';
 import type { RetryPolicy } from '../google/retry';
 import type { TokenSource } from '../google/credentials';
@@ -108,15 +108,7 @@ export class ApiKeysClient {
   private readonly rest: RestClient;
 
   constructor(private readonly options: ApiKeysClientOptions) {
-    this.rest = new RestClient({
-      baseUrl: options.baseUrl || DEFAULT_API_KEYS_ENDPOINT,
-      tokens: options.tokens,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-      ...(options.clientCert ? { clientCert: options.clientCert } : {}),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-    });
+    this.rest = serviceRestClient(options, DEFAULT_API_KEYS_ENDPOINT);
   }
 
   get baseUrl(): string {

@@ -63,6 +63,22 @@ export interface RestClientOptions {
   onRetry?: (methodName: string, err: unknown, attempt: number, delayMs: number) => void;
 }
 
+/** What a Google REST service's client takes: the REST client's options, its host defaulting to the service's. */
+export type ServiceRestOptions = Omit<RestClientOptions, 'baseUrl' | 'userAgent'> & { baseUrl?: string };
+
+/** The REST client of a service client (API Keys, Resource Manager): `defaultBaseUrl` unless overridden. */
+export function serviceRestClient(options: ServiceRestOptions, defaultBaseUrl: string): RestClient {
+  return new RestClient({
+    baseUrl: options.baseUrl || defaultBaseUrl,
+    tokens: options.tokens,
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.clientCert ? { clientCert: options.clientCert } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+  });
+}
+
 /**
  * Encodes a query string the way Google APIs expect: every value percent-encoded (so "+" in a
  * time offset never arrives as a space), repeated keys for arrays.

@@ -1,7 +1,7 @@
 // Cloud Resource Manager v3 over REST: the projects the credentials can see (projects.search) and
 // one project by ID or number (projects.get), for the project picker.
 import type { Dispatcher } from 'undici';
-import { RestClient } from '../google/rest';
+import { serviceRestClient, type RestClient } from '../google/rest';
 import type { RetryPolicy } from '../google/retry';
 import type { TokenSource } from '../google/credentials';
 import type { ClientCertSource } from '../google/endpoints';
@@ -59,15 +59,7 @@ export class ResourceManagerClient {
   private readonly rest: RestClient;
 
   constructor(options: ResourceManagerClientOptions) {
-    this.rest = new RestClient({
-      baseUrl: options.baseUrl || DEFAULT_RESOURCE_MANAGER_ENDPOINT,
-      tokens: options.tokens,
-      ...(options.retry ? { retry: options.retry } : {}),
-      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-      ...(options.clientCert ? { clientCert: options.clientCert } : {}),
-      ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-    });
+    this.rest = serviceRestClient(options, DEFAULT_RESOURCE_MANAGER_ENDPOINT);
   }
 
   get baseUrl(): string {
