@@ -42,7 +42,8 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   const dialog = await wb.modalDialog(page);
   await dialog.filter({ hasText: 'Delete API key' }).waitFor();
   const question = readable(await dialog.locator('.dialog-message-text').innerText());
-  if (question !== `Delete API key "${NAME}"?`) throw new Error(`the question reads ${JSON.stringify(question)}`);
+  if (question !== `Delete API key "${NAME}" (${KEY_ID})?`)
+    throw new Error(`the question reads ${JSON.stringify(question)}`);
   const dialogLinks = await linksIn(dialog.locator('.dialog-message-container, .dialog-message').first());
   if (dialogLinks.length) throw new Error(`the question has links: ${dialogLinks.join(' ')}`);
   log('the modal question names the key as plain text');
@@ -55,7 +56,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   const message = toast.locator('.notification-list-item-message');
   await message.waitFor({ timeout: 30_000 });
   const text = readable(await message.innerText());
-  const expected = `Deleted key "${NAME}". It can be undeleted from "Deleted keys" for 30 days.`;
+  const expected = `Deleted key "${NAME}" (${KEY_ID}). It can be undeleted from "Deleted keys" for 30 days.`;
   if (text !== expected)
     throw new Error(`the notification reads ${JSON.stringify(text)}, not ${JSON.stringify(expected)}`);
   // VS Code puts the links it finds in a message inside the message element (the toolbar has its own).

@@ -14,10 +14,16 @@ export const userSettings = {
   'cloudbench.endpoints.models': null,
   'cloudbench.endpoints.apiKeys': null,
   'cloudbench.endpoints.secops': null,
+  'cloudbench.endpoints.resourceManager': null,
 };
 
 const SIGNED_OUT = 'Cloudbench is not signed in to Google Cloud.';
-const ENDPOINTS = ['cloudbench.endpoints.models', 'cloudbench.endpoints.apiKeys', 'cloudbench.endpoints.secops'];
+const ENDPOINTS = [
+  'cloudbench.endpoints.models',
+  'cloudbench.endpoints.apiKeys',
+  'cloudbench.endpoints.secops',
+  'cloudbench.endpoints.resourceManager',
+];
 
 function readSettings(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8') || '{}') : {};
