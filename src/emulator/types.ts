@@ -1,6 +1,16 @@
 // Contracts shared by the sandbox's gRPC half, its HTTP half and its entry point.
 
-export type SeedName = 'demo' | 'empty';
+/**
+ * demo: a week of a small company's telemetry (50,000 compact events) with keys and models;
+ * realistic: the same directory, keys and models, with 30 days of production-shaped events of
+ * 3-6 KB each; empty: nothing.
+ */
+export const SEED_NAMES = ['demo', 'realistic', 'empty'] as const;
+export type SeedName = (typeof SEED_NAMES)[number];
+
+export function isSeedName(value: unknown): value is SeedName {
+  return typeof value === 'string' && (SEED_NAMES as readonly string[]).includes(value);
+}
 
 /** All time-based behaviour of the sandbox follows this clock (advanced by the admin call). */
 export interface SandboxClock {
