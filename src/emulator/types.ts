@@ -34,10 +34,20 @@ export interface FaultRule {
   latencyMs?: number;
   /** Probability in [0, 1] that the connection is reset instead of answered. */
   resetRate?: number;
+  /** For answers streamed out (udmSearch): a pause before each chunk of the body after the first. */
+  bodyChunkDelayMs?: number;
+  /** For answers streamed out (udmSearch): the connection is dropped after this many bytes of the body. */
+  bodyResetAfterBytes?: number;
+}
+
+/** How a streamed body is slowed or cut. */
+export interface BodyFault {
+  chunkDelayMs: number;
+  resetAfterBytes?: number;
 }
 
 export type FaultDecision =
-  | { kind: 'none'; latencyMs: number }
+  | { kind: 'none'; latencyMs: number; body?: BodyFault }
   | { kind: 'error'; code: string | number; latencyMs: number }
   | { kind: 'reset'; latencyMs: number };
 

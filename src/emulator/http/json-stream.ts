@@ -2,6 +2,7 @@
 // one string: the first bytes leave at once, memory stays at one chunk, and the bytes are exactly
 // those JSON.stringify would give for the same object.
 import type { ServerResponse } from 'node:http';
+import type { BodyFault } from '../types';
 
 const CHUNK_CHARS = 64 * 1024;
 
@@ -39,21 +40,40 @@ export async function writeStreamedJson(
   res: ServerResponse,
   status: number,
   value: StreamedJson,
-  headers: Record<string, string> = {},
+  fault?: BodyFault,
 ): Promise<void> {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
+  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' });
   let buf = '';
+  let sent = 0;
+  let chunks = 0;
+  // Returns false once the connection is gone (the client left, or a fault dropped it).
+  const flush = async (text: string): Promise<boolean> => {
+    if (fault && chunks++ > 0 && fault.chunkDelayMs > 0) await new Promise((r) => setTimeout(r, fault.chunkDelayMs));
+    if (res.destroyed) return false;
+    let bytes = Buffer.from(text);
+    const cut = fault?.resetAfterBytes !== undefined && sent + bytes.length > fault.resetAfterBytes;
+    if (cut) bytes = bytes.subarray(0, fault.resetAfterBytes! - sent);
+    sent += bytes.length;
+    const ok = res.write(bytes);
+    if (cut) {
+      // Ending the socket (not the response) sends what was written, then closes mid-body.
+      res.socket?.end();
+      return false;
+    }
+    if (!ok && !res.destroyed) await drained(res);
+    return !res.destroyed;
+  };
   for (const piece of jsonPieces(value)) {
     buf += piece;
     if (buf.length < CHUNK_CHARS) continue;
-    const ok = res.write(buf);
+    const go = await flush(buf);
     buf = '';
-    if (res.destroyed) return;
-    if (!ok) await drained(res);
-    if (res.destroyed) return;
+    if (!go) return;
   }
-  res.end(buf);
+  if (buf !== '' && fault && !(await flush(buf))) return;
+  if (buf !== '' && !fault) res.write(buf);
+  res.end();
 }
 
 function drained(res: ServerResponse): Promise<void> {

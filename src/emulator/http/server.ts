@@ -152,7 +152,8 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
     }
 
     const result = await route.handle({ httpMethod, segments, params, req, readJson: readJson(API_BODY_LIMIT) });
-    if (result instanceof StreamedJson) await writeStreamedJson(res, 200, result);
+    if (result instanceof StreamedJson)
+      await writeStreamedJson(res, 200, result, decision.kind === 'none' ? decision.body : undefined);
     else send(res, 200, result);
   }
 
