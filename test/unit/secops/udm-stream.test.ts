@@ -94,7 +94,7 @@ describe('udmSearch stream scanner', () => {
         fc.boolean(),
         fc.array(fc.nat(), { maxLength: 12 }),
         (events, extra, position, indent, cuts) => {
-          const entries = Object.entries({ ...extra, moreDataAvailable: true });
+          const entries: Array<[string, unknown]> = Object.entries({ ...extra, moreDataAvailable: true });
           entries.splice(Math.min(position, entries.length), 0, ['events', events]);
           const text = JSON.stringify(Object.fromEntries(entries), null, indent ? 2 : undefined);
           const bytes = Buffer.from(text);
