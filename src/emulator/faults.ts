@@ -1,5 +1,5 @@
 import { mulberry32 } from './random';
-import type { FaultDecision, FaultInjector, FaultRule } from './types';
+import type { BodyFault, FaultDecision, FaultInjector, FaultRule } from './types';
 
 function matches(pattern: string, method: string): boolean {
   if (pattern === '*') return true;
@@ -27,6 +27,16 @@ export function validateFaultRules(input: unknown): FaultRule[] {
         throw new Error(`rules[${i}].latencyMs must be between 0 and 600000`);
       rule.latencyMs = r.latencyMs;
     }
+    if (r.bodyChunkDelayMs !== undefined) {
+      if (typeof r.bodyChunkDelayMs !== 'number' || !(r.bodyChunkDelayMs >= 0 && r.bodyChunkDelayMs <= 60_000))
+        throw new Error(`rules[${i}].bodyChunkDelayMs must be between 0 and 60000`);
+      rule.bodyChunkDelayMs = r.bodyChunkDelayMs;
+    }
+    if (r.bodyResetAfterBytes !== undefined) {
+      if (!Number.isInteger(r.bodyResetAfterBytes) || (r.bodyResetAfterBytes as number) < 0)
+        throw new Error(`rules[${i}].bodyResetAfterBytes must be a whole number of bytes`);
+      rule.bodyResetAfterBytes = r.bodyResetAfterBytes as number;
+    }
     if (r.codes !== undefined) {
       if (
         !Array.isArray(r.codes) ||
@@ -52,16 +62,23 @@ export function createFaultInjector(): FaultInjector {
     rules: () => active,
     decide(method): FaultDecision {
       let latencyMs = 0;
+      let body: BodyFault | undefined;
       for (const rule of active) {
         if (!matches(rule.method, method)) continue;
         latencyMs += rule.latencyMs ?? 0;
+        if (rule.bodyChunkDelayMs !== undefined || rule.bodyResetAfterBytes !== undefined) {
+          body ??= { chunkDelayMs: 0 };
+          body.chunkDelayMs += rule.bodyChunkDelayMs ?? 0;
+          if (rule.bodyResetAfterBytes !== undefined)
+            body.resetAfterBytes = Math.min(body.resetAfterBytes ?? Infinity, rule.bodyResetAfterBytes);
+        }
         if (rule.resetRate && random() < rule.resetRate) return { kind: 'reset', latencyMs };
         if (rule.errorRate && random() < rule.errorRate) {
           const codes = rule.codes ?? ['UNAVAILABLE'];
           return { kind: 'error', code: codes[Math.floor(random() * codes.length)], latencyMs };
         }
       }
-      return { kind: 'none', latencyMs };
+      return body ? { kind: 'none', latencyMs, body } : { kind: 'none', latencyMs };
     },
   };
 }

@@ -1,8 +1,8 @@
 // Entry point of the local sandbox (dist/emulator.js). Contract in DESIGN.md:
-//   node dist/emulator.js [--host H] [--grpc-port N] [--http-port N] [--seed demo|empty]
+//   node dist/emulator.js [--host H] [--grpc-port N] [--http-port N] [--seed demo|realistic|empty]
 // prints exactly one JSON line {"grpc":"H:PORT","http":"http://H:PORT"} when ready.
 import { startSandbox } from './sandbox';
-import type { SeedName } from './types';
+import { SEED_NAMES, isSeedName, type SeedName } from './types';
 
 function parseArgs(argv: string[]): { host: string; grpcPort: number; httpPort: number; seed: SeedName } {
   const opts = { host: '127.0.0.1', grpcPort: 0, httpPort: 0, seed: 'demo' as SeedName };
@@ -33,12 +33,14 @@ function parseArgs(argv: string[]): { host: string; grpcPort: number; httpPort: 
         break;
       case '--seed': {
         const s = need();
-        if (s !== 'demo' && s !== 'empty') throw new Error(`--seed must be demo or empty, got "${s}"`);
+        if (!isSeedName(s)) throw new Error(`--seed must be ${SEED_NAMES.join(', ')}, got "${s}"`);
         opts.seed = s;
         break;
       }
       case '--help':
-        process.stdout.write('usage: emulator [--host H] [--grpc-port N] [--http-port N] [--seed demo|empty]\n');
+        process.stdout.write(
+          'usage: emulator [--host H] [--grpc-port N] [--http-port N] [--seed demo|realistic|empty]\n',
+        );
         return process.exit(0);
       default:
         throw new Error(`unknown argument "${flag}"`);

@@ -1,6 +1,16 @@
 // Contracts shared by the sandbox's gRPC half, its HTTP half and its entry point.
 
-export type SeedName = 'demo' | 'empty';
+/**
+ * demo: a week of a small company's telemetry (50,000 compact events) with keys and models;
+ * realistic: the same directory, keys and models, with 30 days of production-shaped events of
+ * 3-6 KB each; empty: nothing.
+ */
+export const SEED_NAMES = ['demo', 'realistic', 'empty'] as const;
+export type SeedName = (typeof SEED_NAMES)[number];
+
+export function isSeedName(value: unknown): value is SeedName {
+  return typeof value === 'string' && (SEED_NAMES as readonly string[]).includes(value);
+}
 
 /** All time-based behaviour of the sandbox follows this clock (advanced by the admin call). */
 export interface SandboxClock {
@@ -24,10 +34,20 @@ export interface FaultRule {
   latencyMs?: number;
   /** Probability in [0, 1] that the connection is reset instead of answered. */
   resetRate?: number;
+  /** For answers streamed out (udmSearch): a pause before each chunk of the body after the first. */
+  bodyChunkDelayMs?: number;
+  /** For answers streamed out (udmSearch): the connection is dropped after this many bytes of the body. */
+  bodyResetAfterBytes?: number;
+}
+
+/** How a streamed body is slowed or cut. */
+export interface BodyFault {
+  chunkDelayMs: number;
+  resetAfterBytes?: number;
 }
 
 export type FaultDecision =
-  | { kind: 'none'; latencyMs: number }
+  | { kind: 'none'; latencyMs: number; body?: BodyFault }
   | { kind: 'error'; code: string | number; latencyMs: number }
   | { kind: 'reset'; latencyMs: number };
 

@@ -48,6 +48,11 @@ export interface RestRequest {
   /** Name used in errors and logs, e.g. "apikeys.keys.create". */
   methodName?: string;
   timeoutMs?: number;
+  /**
+   * Reads a successful answer's body as it arrives instead of parsing it whole; what it resolves
+   * with is the call's result. Error answers are still read whole and become GoogleApiErrors.
+   */
+  readBody?: (body: AsyncIterable<Uint8Array>) => Promise<unknown>;
 }
 
 export interface RestClientOptions {
@@ -206,19 +211,22 @@ export class RestClient {
       });
     } catch (err) {
       if (req.signal?.aborted) throw new CancelledError();
-      if (timeout.aborted) {
-        const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
-        // The server may still carry out a change the client stopped waiting for.
-        const outcome = idempotent
-          ? ''
-          : '; the change may or may not have been applied, so refresh to check before trying again';
-        throw new GoogleApiError('DEADLINE_EXCEEDED', `${methodName} took longer than ${limit}${outcome}`, {
-          method: methodName,
-        });
-      }
+      if (timeout.aborted) throw deadlineExceeded(methodName, timeoutMs, idempotent);
       throw err;
     }
     this.noteServerDate(res.headers['date']);
+    if (req.readBody && res.statusCode < 300) {
+      try {
+        return (await req.readBody(res.body)) as T;
+      } catch (err) {
+        if (req.signal?.aborted) throw new CancelledError();
+        if (timeout.aborted) throw deadlineExceeded(methodName, timeoutMs, idempotent);
+        throw err;
+      } finally {
+        // A reader that stopped early must not leave the connection busy with the rest of the body.
+        if (!res.body.readableEnded) res.body.destroy();
+      }
+    }
     let text: string;
     try {
       text = await res.body.text();
@@ -248,6 +256,17 @@ export class RestClient {
     }
     return (json ?? {}) as T;
   }
+}
+
+function deadlineExceeded(methodName: string, timeoutMs: number, idempotent: boolean): GoogleApiError {
+  const limit = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
+  // The server may still carry out a change the client stopped waiting for.
+  const outcome = idempotent
+    ? ''
+    : '; the change may or may not have been applied, so refresh to check before trying again';
+  return new GoogleApiError('DEADLINE_EXCEEDED', `${methodName} took longer than ${limit}${outcome}`, {
+    method: methodName,
+  });
 }
 
 function transportFailure(methodName: string, err: unknown, idempotent: boolean): GoogleApiError {

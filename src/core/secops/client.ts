@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import type { TokenSource } from '../google/credentials';
 import type { ClientCertSource } from '../google/endpoints';
 import { CancelledError, GoogleApiError, isCancellation } from '../google/errors';
-import { RestClient, isTransportError, type QueryValue } from '../google/rest';
+import { RestClient, isTransportError, type QueryValue, type RestRequest } from '../google/rest';
 import { DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
 import { RateLimiter, SECOPS_BUDGETS, type RateLimiterOptions } from '../ratelimit';
 import {
@@ -47,6 +47,18 @@ import {
   type ReferenceListContentType,
   type ReferenceListLineError,
 } from './reference-lists';
+import type {
+  CreateReferenceListRequest,
+  ListReferenceListsPage,
+  ListReferenceListsRequest,
+  ReferenceListDetails,
+  ReferenceListView,
+  UpdateReferenceListRequest,
+  VerifyReferenceListResult,
+} from './reference-list-types';
+import { readUdmSearchStream, type UdmSearchStreamResult } from './udm-search-stream';
+
+export { UdmSearchStreamBrokenError, type UdmSearchStreamResult } from './udm-search-stream';
 
 export type SecOpsMethod =
   | 'udmSearch'
@@ -295,8 +307,9 @@ export class SecOpsClient {
     query: Record<string, QueryValue>,
     signal?: AbortSignal,
     timeoutMs?: number,
+    readBody?: RestRequest['readBody'],
   ): Promise<T> {
-    return this.send<T>(method, 'GET', path, query, undefined, signal, timeoutMs);
+    return this.send<T>(method, 'GET', path, query, undefined, signal, timeoutMs, true, readBody);
   }
 
   /**
@@ -312,6 +325,7 @@ export class SecOpsClient {
     signal?: AbortSignal,
     timeoutMs?: number,
     idempotent = httpMethod === 'GET',
+    readBody?: RestRequest['readBody'],
   ): Promise<T> {
     const retryable =
       method === 'udmSearch' ? this.retry.retryable.filter((s) => s !== 'DEADLINE_EXCEEDED') : this.retry.retryable;
@@ -342,6 +356,7 @@ export class SecOpsClient {
             ...(body !== undefined ? { body } : {}),
             ...(signal ? { signal } : {}),
             ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+            ...(readBody ? { readBody } : {}),
           });
         } catch (err) {
           const precise = withPreciseRetryDelay(err);
@@ -373,6 +388,28 @@ export class SecOpsClient {
 
   /** Runs a UDM query over [startTime, endTime). */
   async udmSearch(req: UdmSearchRequest, signal?: AbortSignal): Promise<UdmSearchResponse> {
+    const body = await this.runUdmSearch<{ events?: unknown; moreDataAvailable?: unknown }>(req, signal);
+    return { events: arrayOf<UdmSearchEvent>(body.events), moreDataAvailable: body.moreDataAvailable === true };
+  }
+
+  /**
+   * udmSearch that hands the events over in batches while the answer arrives, then resolves with
+   * the answer's other fields. Paced and retried like udmSearch until the first batch; an answer
+   * that breaks off after it is a UdmSearchStreamBrokenError.
+   */
+  udmSearchStreaming(
+    req: UdmSearchRequest,
+    onEvents: (events: UdmSearchEvent[]) => void,
+    signal?: AbortSignal,
+  ): Promise<UdmSearchStreamResult> {
+    return this.runUdmSearch(req, signal, (body) => readUdmSearchStream(body, onEvents));
+  }
+
+  private async runUdmSearch<T>(
+    req: UdmSearchRequest,
+    signal?: AbortSignal,
+    readBody?: RestRequest['readBody'],
+  ): Promise<T> {
     const query = checkNonEmpty(req.query, 'query');
     const window = requiredWindow(req, 'time_range.start_time', 'time_range.end_time');
     if (
@@ -385,20 +422,20 @@ export class SecOpsClient {
       );
     }
     const limit = checkPageSize(req.limit, 1, UDM_SEARCH_MAX_LIMIT, 'limit');
-    let body: { events?: unknown; moreDataAvailable?: unknown };
     try {
-      body = await this.get(
+      const path = '/v1/events:udmSearch';
+      return await this.get<T>(
         'udmSearch',
-        '/v1/events:udmSearch',
+        path,
         { query, ...window, limit },
         signal,
         this.udmSearchTimeoutMs,
+        readBody,
       );
     } catch (err) {
       if (isServerTimeout(err)) throw new UdmSearchTimeoutError(err instanceof Error ? err.message : String(err));
       throw err;
     }
-    return { events: arrayOf<UdmSearchEvent>(body.events), moreDataAvailable: body.moreDataAvailable === true };
   }
 
   async listEvents(req: ListEventsRequest, signal?: AbortSignal): Promise<ListEventsResponse> {
@@ -711,46 +748,15 @@ export function decodeLogBytes(logBytes: string | undefined): string {
   return Buffer.from(normalized, 'base64').toString('utf8');
 }
 
-export type ReferenceListView = 'BASIC' | 'FULL';
-
-/** A reference list as the client hands it on: content type defaulted; lines are empty in the BASIC view. */
-export interface ReferenceListDetails extends ReferenceList {
-  name: string;
-  description: string;
-  contentType: ReferenceListContentType;
-}
-
-export interface ListReferenceListsRequest {
-  view?: ReferenceListView;
-  pageSize?: number;
-  pageToken?: string;
-}
-
-export interface ListReferenceListsPage {
-  lists: ReferenceListDetails[];
-  nextPageToken?: string;
-}
-
-export interface CreateReferenceListRequest {
-  name: string;
-  description: string;
-  contentType: ReferenceListContentType;
-  lines: readonly string[];
-}
-
-export interface UpdateReferenceListRequest {
-  name: string;
-  description?: string;
-  contentType?: ReferenceListContentType;
-  lines?: readonly string[];
-}
-
-export interface VerifyReferenceListResult {
-  success: boolean;
-  /** 1-based line numbers; -1 is about the whole list. */
-  errors: ReferenceListLineError[];
-}
-
+export type {
+  CreateReferenceListRequest,
+  ListReferenceListsPage,
+  ListReferenceListsRequest,
+  ReferenceListDetails,
+  ReferenceListView,
+  UpdateReferenceListRequest,
+  VerifyReferenceListResult,
+} from './reference-list-types';
 function checkView(view: string): ReferenceListView {
   if (view !== 'BASIC' && view !== 'FULL')
     throw new SecOpsParamError(`view must be BASIC or FULL, got "${view}"`, 'view');

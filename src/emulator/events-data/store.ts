@@ -3,6 +3,7 @@
 import { invalidArgument } from '../http/errors';
 import type { SeedName } from '../types';
 import { generateDemo, type DemoData, type Udm } from './demo';
+import { generateRealistic } from './realistic';
 import type { DirectoryUser, IocEntry, ReferenceList } from './directory';
 import { createRng } from './random';
 import { formatRfc3339, parseRfc3339 } from './time';
@@ -21,6 +22,7 @@ export class EventStore {
   private pending: StoredEvent[] = [];
   private byName = new Map<string, StoredEvent>();
   private demoAnchor: number | undefined;
+  private seed: SeedName = 'empty';
   private idRng = createRng(0x1d5);
   private idPrefix = '';
   private idCounter = 0;
@@ -43,7 +45,8 @@ export class EventStore {
     this.idRng = createRng(0x1d5);
     this.idPrefix = this.idRng.hex(8);
     this.idCounter = 0;
-    this.demoAnchor = seed === 'demo' ? this.now() : undefined;
+    this.seed = seed;
+    this.demoAnchor = seed === 'empty' ? undefined : this.now();
     this.version++;
   }
 
@@ -51,7 +54,7 @@ export class EventStore {
     if (this.demoAnchor === undefined) return;
     const anchor = this.demoAnchor;
     this.demoAnchor = undefined;
-    const demo = demoFor(anchor);
+    const demo = seededData(this.seed, anchor);
     for (const e of demo.events) this.add({ t: e.t, name: e.name, udm: e.udm });
     this.users.push(...demo.users);
     for (const ioc of demo.iocs) this.iocs.set(iocKey(ioc.kind, ioc.value), ioc);
@@ -324,11 +327,12 @@ export class EventStore {
  * events again. Sharing is safe because stored events and entities are never modified.
  */
 const DEMO_ANCHOR_STEP_MS = 5 * 60_000;
-let lastDemo: { anchor: number; data: DemoData } | undefined;
+let lastDemo: { anchor: number; seed: SeedName; data: DemoData } | undefined;
 
-function demoFor(resetTime: number): DemoData {
+function seededData(seed: SeedName, resetTime: number): DemoData {
   const anchor = Math.floor(resetTime / DEMO_ANCHOR_STEP_MS) * DEMO_ANCHOR_STEP_MS;
-  if (lastDemo?.anchor !== anchor) lastDemo = { anchor, data: generateDemo(anchor) };
+  if (lastDemo?.anchor !== anchor || lastDemo.seed !== seed)
+    lastDemo = { anchor, seed, data: seed === 'realistic' ? generateRealistic(anchor) : generateDemo(anchor) };
   return lastDemo.data;
 }
 

@@ -64,7 +64,7 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
   const reset = (seed: SeedName): void => {
     ops.clear();
     store.clear();
-    if (seed === 'demo') loadModelSeed(store, clock.now());
+    if (seed !== 'empty') loadModelSeed(store, clock.now());
   };
   reset(options.seed);
 

@@ -5,7 +5,15 @@ import type { EventStore } from '../events-data/store';
 import type { KeyStore } from '../keys-data/store';
 import type { RateLimiter } from './ratelimit';
 import { formatRfc3339 } from '../events-data/time';
-import type { FaultInjector, FaultRule, SandboxClock, SandboxPart, SeedName } from '../types';
+import {
+  SEED_NAMES,
+  isSeedName,
+  type FaultInjector,
+  type FaultRule,
+  type SandboxClock,
+  type SandboxPart,
+  type SeedName,
+} from '../types';
 
 export interface AdminDeps {
   clock: SandboxClock;
@@ -74,8 +82,10 @@ export async function handleAdmin(
       const body = objectBody(await readJson());
       onlyFields(body, ['seed']);
       const seed = body.seed ?? 'demo';
-      if (seed !== 'demo' && seed !== 'empty')
-        throw invalidArgument(`seed must be "demo" or "empty", got ${JSON.stringify(seed)}.`);
+      if (!isSeedName(seed))
+        throw invalidArgument(
+          `seed must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}, got ${JSON.stringify(seed)}.`,
+        );
       resetAll(deps, seed);
       deps.events.entitiesReady();
       return state(deps);

@@ -3,6 +3,7 @@
 // out of the JSON, as proto3 JSON rendering does on the real service.
 import { invalidArgument, notFound } from './errors';
 import type { Params } from './request';
+import { StreamedJson } from './json-stream';
 import type { Route } from './route';
 import type { EventStore, StoredEvent } from '../events-data/store';
 import { idHex, iocKey, isBase64 } from '../events-data/store';
@@ -298,7 +299,7 @@ export function matchSearchRoute(
             }
             out.push({ name: e.name, udm: e.udm });
           }
-          return dropEmpty({ events: out, moreDataAvailable: more });
+          return new StreamedJson(dropEmpty({ events: out, moreDataAvailable: more }), 'events');
         },
       };
     case 'v1/asset/listevents':

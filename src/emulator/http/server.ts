@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiError, faultError } from './errors';
 import { handleAdmin, type AdminDeps } from './admin-api';
+import { StreamedJson, writeStreamedJson } from './json-stream';
 import { matchKeysRoute } from './keys-api';
 import { matchListsRoute } from './lists-api';
 import { matchProjectsRoute } from './projects-api';
@@ -155,7 +156,9 @@ export async function startHttpSandbox(options: HttpSandboxOptions): Promise<Run
     }
 
     const result = await route.handle({ httpMethod, segments, params, req, readJson: readJson(API_BODY_LIMIT) });
-    send(res, 200, result);
+    if (result instanceof StreamedJson)
+      await writeStreamedJson(res, 200, result, decision.kind === 'none' ? decision.body : undefined);
+    else send(res, 200, result);
   }
 
   const server = createServer((req, res) => {

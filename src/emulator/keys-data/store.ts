@@ -95,7 +95,7 @@ export class KeyStore {
     this.keys.clear();
     this.operations.clear();
     this.rng = createRng(0x6b657973);
-    if (seed === 'demo') {
+    if (seed !== 'empty') {
       const now = this.clock.now();
       for (const k of demoKeys(now)) {
         const stored: StoredKey = {

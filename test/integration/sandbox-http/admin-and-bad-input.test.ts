@@ -51,7 +51,12 @@ describe('sandbox admin calls and bad input', function () {
       assert.equal((await call(sandbox, 'GET', KEYS)).body.keys.length, 0);
       const again = await admin(sandbox, 'reset', { seed: 'demo' });
       assert.equal(again.body.apiKeys.keys, 13);
-      expectError(await admin(sandbox, 'reset', { seed: 'full' }), 400, 'INVALID_ARGUMENT', /demo" or "empty/);
+      expectError(
+        await admin(sandbox, 'reset', { seed: 'full' }),
+        400,
+        'INVALID_ARGUMENT',
+        /"demo", "realistic", "empty"/,
+      );
     });
 
     it('demo data is deterministic across resets', async () => {

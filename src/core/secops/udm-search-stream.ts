@@ -1,0 +1,53 @@
+// Reads a udmSearch answer while it arrives and hands its events over in batches: a batch per piece
+// of the body that completed at least one event, so the first rows can be shown long before the
+// last byte of a large answer.
+import { isTransportError } from '../google/rest';
+import type { UdmSearchEvent } from './types';
+import { UdmEventsScanner, UdmStreamSyntaxError } from './udm-stream';
+
+export interface UdmSearchStreamResult {
+  /** Events handed over in all. */
+  eventCount: number;
+  moreDataAvailable: boolean;
+  /** The answer's other top-level fields, whatever their order in the body. */
+  fields: Record<string, unknown>;
+}
+
+/**
+ * The answer broke off after some events were already handed over. Not retried (the events would
+ * come twice); the search has to be run again.
+ */
+export class UdmSearchStreamBrokenError extends Error {
+  override readonly name = 'UdmSearchStreamBrokenError';
+  constructor(
+    readonly eventsReceived: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `The UDM search answer broke off after ${eventsReceived} events (${cause instanceof Error ? cause.message : String(cause)}). Run the search again.`,
+    );
+  }
+}
+
+export async function readUdmSearchStream(
+  body: AsyncIterable<Uint8Array>,
+  onEvents: (events: UdmSearchEvent[]) => void,
+): Promise<UdmSearchStreamResult> {
+  const scanner = new UdmEventsScanner();
+  let delivered = 0;
+  try {
+    for await (const chunk of body) {
+      const events = scanner.push(chunk);
+      if (events.length === 0) continue;
+      delivered += events.length;
+      onEvents(events as UdmSearchEvent[]);
+    }
+    const fields = scanner.end();
+    return { eventCount: delivered, moreDataAvailable: fields.moreDataAvailable === true, fields };
+  } catch (err) {
+    // Before the first batch a lost connection is retried like any udmSearch; after it, it is not.
+    if (delivered > 0 && (isTransportError(err) || err instanceof UdmStreamSyntaxError))
+      throw new UdmSearchStreamBrokenError(delivered, err);
+    throw err;
+  }
+}
