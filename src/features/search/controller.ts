@@ -386,16 +386,19 @@ export class SearchController implements vscode.Disposable {
     keepLater(
       this.keeping.runs,
       run.info.runId,
-      (): KeptResults => ({
-        version: 1,
-        panel: 'results',
-        info: keptInfo(run.info),
-        rows: run.rows,
-        moreDataAvailable: run.moreDataAvailable,
-        ...(run.query !== undefined ? { query: run.query } : {}),
-        ...(run.limit !== undefined ? { limit: run.limit } : {}),
-        ...(run.window ? { window: run.window } : {}),
-      }),
+      (): KeptResults | undefined =>
+        !this.runs.has(run.info.runId)
+          ? undefined
+          : {
+              version: 1,
+              panel: 'results',
+              info: keptInfo(run.info),
+              rows: run.rows,
+              moreDataAvailable: run.moreDataAvailable,
+              ...(run.query !== undefined ? { query: run.query } : {}),
+              ...(run.limit !== undefined ? { limit: run.limit } : {}),
+              ...(run.window ? { window: run.window } : {}),
+            },
       KEEP_DELAY_MS,
     );
   }

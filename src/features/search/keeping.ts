@@ -61,12 +61,16 @@ export function keptRunIdOf(state: unknown): string | undefined {
 
 /**
  * Keeps a run once the panel has its rows: writing 10,000 events takes a moment of the extension
- * host, which must not hold up the rest of the rows on their way to the page.
+ * host, which must not hold up the rest of the rows on their way to the page. `value` returns
+ * undefined when the run is no longer worth keeping.
  */
 export function keepLater(runs: KeptRuns | undefined, id: string, value: () => unknown, delayMs: number): void {
   if (!runs) return;
   setTimeout(() => {
-    runs.save(id, value()).then(
+    // A run that no panel shows any more (a newer run replaced it meanwhile) has nothing to restore.
+    const kept = value();
+    if (kept === undefined) return;
+    runs.save(id, kept).then(
       (kept) => log.debug(kept ? `kept run ${id} for a reload` : `run ${id} is too large to keep`),
       (err: unknown) => log.warn(`could not keep run ${id} for a reload: ${(err as Error).message}`),
     );
