@@ -164,6 +164,8 @@ export class SearchController implements vscode.Disposable {
   /** The runs open panels show (see letGoOfHiddenRuns), by run ID. */
   private readonly runs = new Map<string, RunRecord>();
   private readonly watchedPanels = new WeakSet<ResultsPanel>();
+  /** Writes to disk not yet made, by run ID: a run let go drops its write (and its rows) at once. */
+  private readonly pendingKeeps = new Map<string, { cancel(): void }>();
   private client: SecOpsClient | undefined;
   private clientKey = '';
   /** One limiter per endpoint that outlives clients, so a settings change does not reset the budget. */
@@ -275,6 +277,8 @@ export class SearchController implements vscode.Disposable {
       if (runId === current?.info.runId) continue;
       if (shown.has(runId) && old.slot !== current?.slot) continue;
       old.fetch?.abort();
+      this.pendingKeeps.get(runId)?.cancel();
+      this.pendingKeeps.delete(runId);
       this.runs.delete(runId);
     }
   }
@@ -383,7 +387,7 @@ export class SearchController implements vscode.Disposable {
 
   /** Writes a run to disk for a window reload (after its rows reached the page). */
   private keep(run: RunRecord): void {
-    keepLater(
+    const pending = keepLater(
       this.keeping.runs,
       run.info.runId,
       (): KeptResults | undefined =>
@@ -401,6 +405,8 @@ export class SearchController implements vscode.Disposable {
             },
       KEEP_DELAY_MS,
     );
+    this.pendingKeeps.set(run.info.runId, pending);
+    setTimeout(() => this.pendingKeeps.delete(run.info.runId), KEEP_DELAY_MS + 1);
   }
 
   private async startQuery(

@@ -62,19 +62,26 @@ export function keptRunIdOf(state: unknown): string | undefined {
 /**
  * Keeps a run once the panel has its rows: writing 10,000 events takes a moment of the extension
  * host, which must not hold up the rest of the rows on their way to the page. `value` returns
- * undefined when the run is no longer worth keeping.
+ * undefined when the run is no longer worth keeping; `cancel` drops the write.
  */
-export function keepLater(runs: KeptRuns | undefined, id: string, value: () => unknown, delayMs: number): void {
-  if (!runs) return;
-  setTimeout(() => {
+export function keepLater(
+  runs: KeptRuns | undefined,
+  id: string,
+  value: () => unknown,
+  delayMs: number,
+): { cancel(): void } {
+  if (!runs) return { cancel: () => undefined };
+  const timer = setTimeout(() => {
     // A run that no panel shows any more (a newer run replaced it meanwhile) has nothing to restore.
-    const kept = value();
-    if (kept === undefined) return;
-    runs.save(id, kept).then(
+    const run = value();
+    if (run === undefined) return;
+    runs.save(id, run).then(
       (kept) => log.debug(kept ? `kept run ${id} for a reload` : `run ${id} is too large to keep`),
       (err: unknown) => log.warn(`could not keep run ${id} for a reload: ${(err as Error).message}`),
     );
   }, delayMs);
+  // Cancelling lets go of the run `value` reads at once, instead of when the timer would have fired.
+  return { cancel: () => clearTimeout(timer) };
 }
 
 const BUDGET_KEY = 'cloudbench.search.udmSearchSpent';
