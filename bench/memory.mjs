@@ -11,7 +11,8 @@
 // and after 20 searches and closing everything the extension host is within 40 MB of where it was
 // after the first search (a closed panel whose events stay reachable breaks that).
 //
-// CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_MEMORY_RUNS sets the number of searches (20).
+// CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_MEMORY_RUNS sets the number of searches (20);
+// CLOUDBENCH_MEMORY_SNAPSHOT=FILE writes a heap snapshot of the extension host after the searches.
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +113,18 @@ async function inspect(pid) {
       const m = JSON.parse(result.value);
       return { total: (m.heapUsed + m.external) / 2 ** 20, heap: m.heapUsed / 2 ** 20, rss: m.rss / 2 ** 20 };
     },
+    /** Writes a heap snapshot of the extension host to `file` (for finding what holds memory). */
+    async snapshot(file) {
+      const chunks = [];
+      const onChunk = (event) => {
+        const msg = JSON.parse(String(event.data));
+        if (msg.method === 'HeapProfiler.addHeapSnapshotChunk') chunks.push(msg.params.chunk);
+      };
+      ws.addEventListener('message', onChunk);
+      await send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+      ws.removeEventListener('message', onChunk);
+      writeFileSync(file, chunks.join(''));
+    },
     close: () => ws.close(),
   };
 }
@@ -171,13 +184,15 @@ async function main() {
     await search();
     const results = await wb.findWebviewFrame(page, '#run-summary', /^10,000 rows/, { timeout: 90_000 });
     const afterFirst = await inspector.settledMb();
-    const trail = [afterFirst.total];
+    const trail = [afterFirst];
     for (let i = 1; i < RUNS; i++) {
       await wb.openFile(page, 'hunt.udm');
       await search();
-      if ((i + 1) % 5 === 0) trail.push((await inspector.settledMb()).total);
+      if ((i + 1) % 5 === 0) trail.push(await inspector.settledMb());
     }
     const afterSearches = await inspector.settledMb();
+    // CLOUDBENCH_MEMORY_SNAPSHOT=FILE: a heap snapshot at this point, to see what a search leaves.
+    if (process.env.CLOUDBENCH_MEMORY_SNAPSHOT) await inspector.snapshot(process.env.CLOUDBENCH_MEMORY_SNAPSHOT);
 
     // A pivot from the first row's host, a statistics run and a notebook cell.
     await results.locator('#grid .row').first().locator('.cell').first().click();
@@ -222,7 +237,9 @@ async function main() {
     figure(`memory ext host after ${RUNS} searches MB`, afterSearches.total, 'MB');
     figure('memory ext host with a pivot, statistics and a notebook open MB', everythingOpen.total, 'MB');
     figure('memory ext host after closing all MB', afterClosing.total, 'MB');
-    console.log(`  after every 5 searches: ${trail.map((t) => t.toFixed(1)).join(', ')} MB`);
+    console.log(
+      `  after the first and every 5 searches (JS heap + outside it): ${trail.map((t) => `${t.heap.toFixed(1)} + ${(t.total - t.heap).toFixed(1)}`).join(', ')} MB`,
+    );
     console.log(
       `  JS heap / RSS: start ${atStart.heap.toFixed(1)} / ${atStart.rss.toFixed(0)}, after closing ${afterClosing.heap.toFixed(1)} / ${afterClosing.rss.toFixed(0)} MB`,
     );
