@@ -91,7 +91,7 @@ describe('reliability: the statistics view (headless Chromium)', function () {
       window.__posted = [];
       window.__violations = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });
+      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
     `);
     await page.goto(`${server.origin}/`);
     await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));

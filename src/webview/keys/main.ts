@@ -21,15 +21,9 @@ import {
   type PlacedProblem,
 } from '../../core/apikeys/form';
 import { el } from '../shared/dom';
+import { pageApi } from '../shared/page-api';
 
-interface VsCodeApi {
-  postMessage(message: FromWebview): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = pageApi<FromWebview>();
 
 type AppKind = 'none' | 'browser' | 'server' | 'android' | 'ios';
 

@@ -34,6 +34,7 @@ import {
 } from '../../core/models/metrics-messages';
 import { el } from '../shared/dom';
 import { differenceTable, matrixTable, type MatrixColors } from './matrix';
+import { pageApi } from '../shared/page-api';
 
 Chart.register(
   LineController,
@@ -46,13 +47,7 @@ Chart.register(
   Legend,
 );
 
-interface VsCodeApi {
-  postMessage(message: MetricsFromWebview): void;
-  setState(state: unknown): void;
-  getState(): unknown;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
+const vscode = pageApi<MetricsFromWebview>();
 
 interface State {
   title: string;

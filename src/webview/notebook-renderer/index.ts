@@ -15,15 +15,14 @@ import { cellText as statsText, columnLabel } from '../../core/secops/statistics
 import { resultsChart, statisticsChart } from '../../core/notebook/charts';
 import type { StatsColumn } from '../../udm/stats/plan';
 import { el } from '../shared/dom';
+import type {
+  ActivationFunction,
+  OutputItem,
+  RendererContext as VsCodeRendererContext,
+} from 'vscode-notebook-renderer';
 
-interface OutputItem {
-  readonly id: string;
-  readonly mime: string;
-  json(): unknown;
-}
-interface RendererContext {
-  postMessage?(message: unknown): void;
-}
+/** What the renderer asks of VS Code: only postMessage (present when the extension listens). */
+type RendererContext = Pick<VsCodeRendererContext<unknown>, 'postMessage'>;
 
 interface KeptResults {
   kind: 'results';
@@ -349,7 +348,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
 /** The renderer's styles, adopted once: a constructed sheet needs no inline style in the page's CSP. */
 let sheet: CSSStyleSheet | undefined;
 
-export const activate = (ctx: RendererContext) => {
+export const activate: ActivationFunction = (ctx) => {
   if (!sheet) {
     sheet = new CSSStyleSheet();
     sheet.replaceSync(STYLE);

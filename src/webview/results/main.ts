@@ -30,13 +30,7 @@ import {
   type SortDirection,
 } from '../../core/secops/results/table';
 import { el } from '../shared/dom';
-
-interface VsCodeApi {
-  postMessage(message: FromWebview): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
+import { pageApi } from '../shared/page-api';
 
 // Read while this script runs: where the query bar's Monaco bundle is and the nonce to load it with.
 const ownScript = document.currentScript as HTMLScriptElement | null;
@@ -44,10 +38,7 @@ const queryBarScript = ownScript?.dataset.querybarScript;
 const queryBarStyle = ownScript?.dataset.querybarStyle;
 const pageNonce = ownScript?.nonce ?? '';
 
-const vscode: VsCodeApi =
-  typeof acquireVsCodeApi === 'function'
-    ? acquireVsCodeApi()
-    : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+const vscode = pageApi<FromWebview>();
 
 /** Columns the user chose, per kind of result, so the next run of that kind opens with them. */
 function chosenColumns(kind: ResultKind): ColumnSpec[] | undefined {

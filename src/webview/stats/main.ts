@@ -31,6 +31,7 @@ import {
   type ToStatsView,
 } from '../../core/secops/statistics/protocol';
 import type { StatsColumn } from '../../udm/stats/plan';
+import { pageApi } from '../shared/page-api';
 
 Chart.register(
   BarController,
@@ -44,16 +45,7 @@ Chart.register(
   Tooltip,
 );
 
-interface VsCodeApi {
-  postMessage(message: FromStatsView): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode: VsCodeApi =
-  typeof acquireVsCodeApi === 'function'
-    ? acquireVsCodeApi()
-    : { postMessage: () => undefined, getState: () => undefined, setState: () => undefined };
+const vscode = pageApi<FromStatsView>();
 
 /**
  * How the user looked at the table, kept by VS Code across a window reload; the table itself is kept
