@@ -31,8 +31,16 @@ async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> 
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function fakePanel(viewType: string): { panel: Panel; webviewPanel: any } {
-  const panel: Panel = { title: 'restored', viewType, posted: [], fromPage: () => undefined, close: () => undefined };
+/** A webview panel as VS Code hands it out: what it was posted, its page's handler, and a close. */
+function fakePanel(viewType: string, title = 'restored'): { panel: Panel; webviewPanel: any } {
+  const closed: Array<() => void> = [];
+  const panel: Panel = {
+    title,
+    viewType,
+    posted: [],
+    fromPage: () => undefined,
+    close: () => closed.splice(0).forEach((f) => f()),
+  };
   const webviewPanel = {
     webview: {
       cspSource: 'https://webview',
@@ -47,10 +55,18 @@ function fakePanel(viewType: string): { panel: Panel; webviewPanel: any } {
         return true;
       },
     },
-    onDidDispose: () => ({ dispose() {} }),
+    onDidDispose: (handler: () => void) => {
+      closed.push(handler);
+      return { dispose() {} };
+    },
     reveal() {},
     dispose() {},
-    title: 'restored',
+    set title(t: string) {
+      panel.title = t;
+    },
+    get title() {
+      return panel.title;
+    },
     viewColumn: 1,
   };
   return { panel, webviewPanel };
@@ -128,43 +144,8 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
       return { uri };
     };
     vscode.window.createWebviewPanel = (viewType: string) => {
-      const closed: Array<() => void> = [];
-      const panel: Panel = {
-        title: '',
-        viewType,
-        posted: [],
-        fromPage: () => undefined,
-        close: () => closed.splice(0).forEach((f) => f()),
-      };
+      const { panel, webviewPanel } = fakePanel(viewType, '');
       panels.push(panel);
-      const webviewPanel = {
-        webview: {
-          cspSource: 'https://webview',
-          html: '',
-          asWebviewUri: (u: unknown) => u,
-          onDidReceiveMessage: (handler: (raw: unknown) => void) => {
-            panel.fromPage = handler;
-            return { dispose() {} };
-          },
-          postMessage: async (m: { type: string }) => {
-            panel.posted.push(m);
-            return true;
-          },
-        },
-        onDidDispose: (handler: () => void) => {
-          closed.push(handler);
-          return { dispose() {} };
-        },
-        reveal() {},
-        dispose() {},
-        set title(t: string) {
-          panel.title = t;
-        },
-        get title() {
-          return panel.title;
-        },
-        viewColumn: 1,
-      };
       // The page says it is ready as soon as it exists.
       queueMicrotask(() => panel.fromPage({ type: 'ready' }));
       return webviewPanel;
