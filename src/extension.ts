@@ -8,11 +8,12 @@ import { activateModels } from './features/models';
 import { activateNotebooks } from './features/notebooks';
 import { activateReferenceLists } from './features/referenceLists';
 import { activateAccount } from './features/sandbox';
-import { activateConnection } from './features/connection';
+import { connectionFeature } from './features/connection';
 import { activateSearch } from './features/search';
 import { activateStatistics } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
 import { activateTrust } from './features/trust';
+import { CommandRegistry, type AnyFeature, type Feature, type FeatureCommands } from './platform/command-table';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
@@ -22,33 +23,59 @@ export interface CloudbenchApi {
   readonly failures: ReadonlyArray<{ feature: string; message: string }>;
 }
 
-// A feature may hand back what it must do when the window closes (await it in deactivate()).
+// A feature not yet turned into a command table: it registers its own commands when it starts.
 type FeatureActivator = (
   context: vscode.ExtensionContext,
   services: Services,
 ) => void | { deactivate(): Promise<unknown> };
 
+function fromActivator(name: string, activateFeature: FeatureActivator): Feature<undefined, Services> {
+  return {
+    name,
+    commands: {},
+    activate: (context, services) => {
+      const result = activateFeature(context, services);
+      return { ctx: undefined, ...(result ? { deactivate: () => result.deactivate() } : {}) };
+    },
+  };
+}
+
 // The one piece of state outside activate(): what deactivate() must still finish.
 let closing: Array<() => Promise<unknown>> = [];
 
-const FEATURES: Array<[string, FeatureActivator]> = [
-  ['workspace trust', (context) => activateTrust(context)],
-  ['account and sandbox', activateAccount],
-  ['connection check', activateConnection],
-  ['Models', activateModels],
-  ['API Keys', activateKeys],
-  ['SecOps search', activateSearch],
-  ['Statistical search', activateStatistics],
-  ['UDM language', activateLanguage],
-  ['UDM notebooks', activateNotebooks],
-  ['Reference lists', activateReferenceLists],
+export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
+  fromActivator('Workspace trust', (context) => activateTrust(context)),
+  fromActivator('Account and sandbox', activateAccount),
+  connectionFeature,
+  fromActivator('Models', activateModels),
+  fromActivator('API Keys', activateKeys),
+  fromActivator('SecOps search', activateSearch),
+  fromActivator('Statistical search', activateStatistics),
+  fromActivator('UDM language', activateLanguage),
+  fromActivator('UDM notebooks', activateNotebooks),
+  fromActivator('Reference lists', activateReferenceLists),
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {
+  return startFeatures(context, FEATURES);
+}
+
+/** Starts `features` (activate() passes FEATURES; tests pass them shuffled or with one failing). */
+export function startFeatures(
+  context: vscode.ExtensionContext,
+  features: ReadonlyArray<AnyFeature<Services>>,
+): CloudbenchApi {
   const started = performance.now();
   initLogging(context);
   const log = getLogger('activate');
   const failures: Array<{ feature: string; message: string }> = [];
+  // Every command answers from here on, before anything that can fail has run: a feature that
+  // fails below answers its commands with its failure instead of "command not found".
+  const registry = new CommandRegistry(context);
+  const declared: Array<[AnyFeature<Services>, FeatureCommands<unknown>]> = features.map((feature) => [
+    feature,
+    registry.declare(feature.name, feature.commands),
+  ]);
   let services: Services | undefined;
   try {
     services = createServices(context);
@@ -56,18 +83,23 @@ export function activate(context: vscode.ExtensionContext): CloudbenchApi {
     failures.push({ feature: 'settings', message: (err as Error).message });
     log.error('could not read settings', err);
   }
-  if (services) {
-    for (const [feature, activateFeature] of FEATURES) {
-      try {
-        const result = activateFeature(context, services);
-        if (result) closing.push(() => result.deactivate());
-      } catch (err) {
-        failures.push({ feature, message: (err as Error).message });
-        log.error(`${feature} failed to start`, err);
-      }
+  for (const [feature, commands] of declared) {
+    if (!services) {
+      commands.failed('the settings could not be read');
+      continue;
     }
-    for (const problem of services.settingProblems()) void showSettingProblem(problem);
+    try {
+      const start = feature.activate(context, services);
+      commands.ready(start.ctx);
+      if (start.deactivate) closing.push(() => start.deactivate!());
+    } catch (err) {
+      const message = (err as Error).message;
+      commands.failed(message);
+      failures.push({ feature: feature.name, message });
+      log.error(`${feature.name} failed to start`, err);
+    }
   }
+  if (services) for (const problem of services.settingProblems()) void showSettingProblem(problem);
   if (failures.length > 0) {
     void vscode.window
       .showErrorMessage(

@@ -76,7 +76,8 @@ export function registerCommand<Args extends unknown[]>(
   return disposable;
 }
 
-function commandTitle(context: vscode.ExtensionContext, id: string): string {
+/** The command's title from package.json ("Copy Model…" → "Copy Model"), for messages. */
+export function commandTitle(context: vscode.ExtensionContext, id: string): string {
   const commands = (
     context.extension?.packageJSON as
       { contributes?: { commands?: Array<{ command: string; title: string }> } } | undefined

@@ -4,7 +4,7 @@
 // read at start-up). Only the vscode module is a stand-in. Prints one JSON line: the reports.
 import { scriptConfiguration } from '../../reliability/scripted-config';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
-import type * as ConnectionModule from '../../../src/features/connection';
+import type * as ConnectionModule from '../../../src/features/connection/probes';
 import type * as ServicesModule from '../../../src/features/services';
 
 interface Scenario {
@@ -19,7 +19,7 @@ void (async () => {
     const undo = scriptConfiguration(s.settings);
     try {
       const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
-      const { checkConnection } = require('../../../src/features/connection') as typeof ConnectionModule;
+      const { checkConnection } = require('../../../src/features/connection/probes') as typeof ConnectionModule;
       const services = createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent'));
       reports[s.name] = await checkConnection(services.connection());
     } finally {

@@ -11,14 +11,14 @@ import { planRestEndpoint } from '../../../src/core/google/endpoints';
 import { DEFAULT_RETRY } from '../../../src/core/google/retry';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { formatConnectionReport, type ServiceCheck } from '../../../src/features/connection/check';
-import type * as ConnectionModule from '../../../src/features/connection';
+import type * as ConnectionModule from '../../../src/features/connection/probes';
 import type * as ApiKeysModule from '../../../src/core/apikeys/client';
 import type * as KeysTreeModule from '../../../src/features/keys/tree';
 import type { Connection } from '../../../src/features/services';
 import { useFakeVscode } from '../../unit/fakes/vscode';
 
 useFakeVscode();
-const { checkConnection } = require('../../../src/features/connection') as typeof ConnectionModule;
+const { checkConnection } = require('../../../src/features/connection/probes') as typeof ConnectionModule;
 
 function sandboxConnection(
   sb: Sandbox,

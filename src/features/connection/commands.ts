@@ -1,0 +1,103 @@
+// The connection feature's commands: Check Connection, the credential choices of the signed-out
+// views, and the fix a failing tree row offers.
+import * as vscode from 'vscode';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
+import {
+  ADC_LOGIN_COMMAND,
+  CredentialsError,
+  checkCredentialsFile,
+  type CredentialFix,
+} from '../../core/google/credentials';
+import type { CommandTable } from '../../platform/command-table';
+import { runFix } from '../../platform/commands';
+import type { Services } from '../services';
+import { checkConnection } from './probes';
+
+export interface ConnectionContext {
+  readonly services: Services;
+}
+
+/** Checks each service with one call and opens the report as a Markdown document. */
+export async function checkConnectionCommand(ctx: ConnectionContext): Promise<void> {
+  const report = await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: 'Checking the connection to Google Cloud',
+      cancellable: true,
+    },
+    async (_progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        return await checkConnection(ctx.services.connection(), abort.signal);
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: report });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+/** Asks for the service-account key file Google SecOps gave, checks it, and keeps its path. */
+export function chooseSecOpsCredentialsFile(): Promise<void> {
+  return chooseKeyFile('secops.credentialsFile');
+}
+
+/** Drops the key file setting and says how to sign in with gcloud. */
+export async function useApplicationDefaultCredentials(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('cloudbench');
+  if (config.inspect('credentialsFile')?.globalValue)
+    await config.update('credentialsFile', undefined, vscode.ConfigurationTarget.Global);
+  const choice = await vscode.window.showInformationMessage(
+    `Cloudbench now uses application default credentials. If you have not signed in yet, run \`${ADC_LOGIN_COMMAND}\` in a terminal; Cloudbench notices the new login by itself.`,
+    'Open Terminal',
+    'Copy Command',
+  );
+  if (choice === 'Open Terminal') {
+    const terminal = vscode.window.createTerminal('gcloud sign-in');
+    terminal.show();
+    terminal.sendText(ADC_LOGIN_COMMAND, false);
+  } else if (choice === 'Copy Command') {
+    await vscode.env.clipboard.writeText(ADC_LOGIN_COMMAND);
+  }
+}
+
+/** Runs the fix a failing tree row carries (its inline button, or a click on the row). */
+export async function runRowFix(
+  _ctx: ConnectionContext,
+  arg: { fix?: CredentialFix } | CredentialFix | undefined,
+): Promise<void> {
+  const fix = arg && 'fix' in arg ? arg.fix : (arg as CredentialFix | undefined);
+  if (fix) await runFix(fix);
+}
+
+async function chooseKeyFile(setting: 'credentialsFile' | 'secops.credentialsFile'): Promise<void> {
+  const secops = setting === 'secops.credentialsFile';
+  const picked = await vscode.window.showOpenDialog({
+    title: secops ? 'Choose the service-account key file Google SecOps gave you' : 'Choose a service-account key file',
+    canSelectMany: false,
+    filters: { 'JSON key file': ['json'] },
+    openLabel: 'Use Key File',
+  });
+  const file = picked?.[0];
+  if (!file) return;
+  try {
+    await checkCredentialsFile(file.fsPath, `cloudbench.${setting}`);
+  } catch (err) {
+    if (err instanceof CredentialsError) {
+      void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
+      return;
+    }
+    throw err;
+  }
+  // The setting keeps the path only; the file's contents are never copied.
+  await vscode.workspace.getConfiguration('cloudbench').update(setting, file.fsPath, vscode.ConfigurationTarget.Global);
+}
+
+export const CONNECTION_COMMANDS: CommandTable<ConnectionContext> = {
+  'cloudbench.checkConnection': checkConnectionCommand,
+  'cloudbench.chooseSecOpsCredentialsFile': chooseSecOpsCredentialsFile,
+  'cloudbench.useApplicationDefaultCredentials': useApplicationDefaultCredentials,
+  'cloudbench.runFix': runRowFix,
+};
