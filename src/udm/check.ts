@@ -1529,7 +1529,7 @@ function enumOfType(type: string): string {
   return name;
 }
 
-/** Keeps the Checker's hidden class alive between documents (see keepParserShape in parser.ts). */
+/** Keeps the Checker's hidden class alive between documents (see keepCursorShape in parse/cursor.ts). */
 export const keepCheckerShape = new Checker({});
 
 /** The keywords udm-syntax.md lists; none may name a variable. */
