@@ -76,6 +76,13 @@ export interface CallNode extends Span {
   commas: number[];
 }
 
+/** `#e`: the number of events (or distinct values) of a variable in a detection (rules' condition:). */
+export interface CountNode extends Span {
+  type: 'count';
+  /** the variable's name, without `#` */
+  name: string;
+}
+
 /** `["a", "b"]`: an array literal, as a function argument. */
 export interface ArrayNode extends Span {
   type: 'array';
@@ -121,7 +128,8 @@ export type Operand =
   | ArrayNode
   | BytesNode
   | ArithNode
-  | ConditionNode;
+  | ConditionNode
+  | CountNode;
 
 export type CompareOp = '=' | '!=' | '>' | '>=' | '<' | '<=';
 
@@ -171,6 +179,12 @@ export interface OrExpr extends Span {
   items: Expr[];
 }
 
+/** `$e` standing alone in a rule's condition: the event variable matched (`#e > 0`). */
+export interface ExistsExpr extends Span {
+  type: 'exists';
+  variable: VariableNode;
+}
+
 export interface NotExpr extends Span {
   type: 'not';
   expr: Expr;
@@ -183,7 +197,16 @@ export interface ErrorExpr extends Span {
   operand?: Operand;
 }
 
-export type Expr = CompareExpr | InListExpr | CallExpr | AssignExpr | AndExpr | OrExpr | NotExpr | ErrorExpr;
+export type Expr =
+  | CompareExpr
+  | InListExpr
+  | CallExpr
+  | AssignExpr
+  | AndExpr
+  | OrExpr
+  | NotExpr
+  | ExistsExpr
+  | ErrorExpr;
 
 // ---- statistical sections ------------------------------------------------------------------------
 //
@@ -267,6 +290,8 @@ export interface MatchWindow extends Span {
   raw: string;
   /** the `by` / `over` word */
   keyword: Span;
+  /** a rule's sliding window: `over 10m after $login` (anchored on each event of the pivot variable) */
+  pivot?: { kind: 'before' | 'after'; keyword: Span; variable: VariableNode };
 }
 
 interface SectionBase extends Span {

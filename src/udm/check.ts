@@ -1630,6 +1630,8 @@ function exprOperands(e: Expr): Operand[] {
       return [e.call];
     case 'assign':
       return [e.value];
+    case 'exists':
+      return [e.variable];
     case 'error':
       return e.operand ? [e.operand] : [];
   }

@@ -298,6 +298,9 @@ export class Compiler {
         const holds = this.compileExpr(op.expr);
         return (ev) => [holds(ev)];
       }
+      case 'count':
+        // `#e` counts a detection's events; one event alone has no count (rules are computed per detection).
+        return () => [];
       case 'arith': {
         const left = this.values(op.left, depth + 1);
         const right = op.right ? this.values(op.right, depth + 1) : () => [];
@@ -433,6 +436,8 @@ export class Compiler {
         return (ev) => !inner(ev);
       }
       case 'assign':
+      case 'exists':
+        // Placeholders never filter; `$e` in a rule's condition holds for every event of $e.
         return () => true;
       case 'compare':
         return this.compileCompare(e);
@@ -604,6 +609,7 @@ function cost(e: Expr): number {
     case 'callExpr':
       return 5;
     case 'assign':
+    case 'exists':
       return 0;
     case 'not':
       return cost(e.expr);

@@ -19,6 +19,10 @@ export type TokenKind =
   | 'bytes' // b'...' (value: the text between the quotes)
   | 'duration' // a number glued to a time unit: `1h`, `5m`, `30d` (match: windows, metrics arguments)
   | 'comment'
+  | 'lbrace' // { and } frame a YARA-L rule (rule files only)
+  | 'rbrace'
+  | 'count' // #e: the number of events or values of a variable (rule files only; value: the name)
+  | 'bang' // ! before $e: the event is absent (rule files only)
   | 'invalid'
   | 'eof';
 
@@ -117,7 +121,8 @@ function word(text: string, start: number, end: number, max = SHORT_WORD): strin
  * A `/` starts a regex literal unless it directly follows a value (there is no division in
  * search filters, so that case is reported by the parser as an unexpected token).
  */
-export function lex(text: string): LexResult {
+export function lex(text: string, options?: { rule?: boolean }): LexResult {
+  const rule = options?.rule === true;
   const tokens: Token[] = [];
   const comments: Token[] = [];
   const n = text.length;
@@ -154,7 +159,8 @@ export function lex(text: string): LexResult {
         continue;
       }
     }
-    const t = scanToken(text, i, c, newline ? undefined : tokens[tokens.length - 1]);
+    const t =
+      (rule && scanRuleToken(text, i, c)) || scanToken(text, i, c, newline ? undefined : tokens[tokens.length - 1]);
     // Always set, so every token has the same shape (keeps property access monomorphic).
     t.newlineBefore = newline;
     newline = false;
@@ -165,6 +171,21 @@ export function lex(text: string): LexResult {
   eof.newlineBefore = newline;
   tokens.push(eof);
   return { tokens, comments };
+}
+
+/** The tokens only YARA-L rule files have: braces, `#e` counts and `!` before `$e`. */
+function scanRuleToken(text: string, i: number, c: number): Token | undefined {
+  if (c === 123) return mk('lbrace', i, i + 1, '{');
+  if (c === 125) return mk('rbrace', i, i + 1, '}');
+  if (c === 33 /* ! */ && text.charCodeAt(i + 1) !== 61) return mk('bang', i, i + 1, '!');
+  if (c === 35 /* # */) {
+    let j = i + 1;
+    while (j < text.length && isIdentPart(text.charCodeAt(j))) j++;
+    const t = mk('count', i, j, text.slice(i + 1, j));
+    if (j === i + 1) t.error = "Expected an event or placeholder name after '#', as in #e > 5";
+    return t;
+  }
+  return undefined;
 }
 
 /**

@@ -32,9 +32,15 @@ export function parse(text: string): ParseResult {
 }
 
 /** Parses tokens that were already lexed from `text`. */
-export function parseTokens(text: string, lexed: { tokens: Token[]; comments: Token[] }): ParseResult {
-  const s = new ParseCursor(text, lexed.tokens, lexed.comments);
-  reportLexErrors(s);
+export function parseTokens(
+  text: string,
+  lexed: { tokens: Token[]; comments: Token[] },
+  options?: { rule?: boolean },
+): ParseResult {
+  const rule = options?.rule === true;
+  const s = new ParseCursor(text, lexed.tokens, lexed.comments, rule ? { rule } : undefined);
+  // A rule file's parser reports the lexer's errors for the whole file itself.
+  if (!rule) reportLexErrors(s);
   const query = parseQuery(s);
   return { query, tokens: s.tokens, comments: s.comments, diagnostics: s.diagnostics };
 }

@@ -45,6 +45,8 @@ function canStartCondition(s: ParseCursor, t: Token): boolean {
     case 'reflist':
     case 'invalid':
     case 'duration':
+    case 'count':
+    case 'bang':
       return true;
     default:
       return false;
@@ -118,7 +120,7 @@ function parseUnary(s: ParseCursor): Expr | null {
     while (!s.atFilterEnd()) s.next();
     return null;
   }
-  if (s.isWord(t, 'not')) {
+  if (s.isWord(t, 'not') || t.kind === 'bang') {
     s.next();
     s.depth++;
     const inner = parseUnary(s);
@@ -176,6 +178,10 @@ function parseCondition(s: ParseCursor): Expr | null {
     const callExpr: Expr = { type: 'callExpr', call: left, start, end: nocase ? nocase.end : left.end };
     if (nocase) callExpr.nocase = nocase;
     return callExpr;
+  }
+  if (s.rule && left.type === 'variable' && !quantifier) {
+    // A rule's condition names event variables as booleans: `$e1 and $e2`, `!$e2`.
+    return { type: 'exists', variable: left, start: left.start, end: left.end };
   }
   if (s.isWord(t, 'nocase')) {
     s.next();

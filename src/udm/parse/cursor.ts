@@ -55,6 +55,8 @@ export interface CursorOptions {
    * language with more sections passes its own set.
    */
   sectionNames?: ReadonlySet<string>;
+  /** A YARA-L rule's sections: `#e` counts, `$e` and `!$e` in condition:, sliding windows. */
+  rule?: boolean;
 }
 
 /**
@@ -69,6 +71,7 @@ export class ParseCursor {
   depth = 0;
   readonly diagnostics: RawDiagnostic[] = [];
   readonly sectionNames: ReadonlySet<string>;
+  readonly rule: boolean = false;
   /** Index of the range's end token; peek and next never go past it. */
   private readonly last: number = 0;
   private readonly eof: Token;
@@ -81,6 +84,7 @@ export class ParseCursor {
   ) {
     this.p = options?.from ?? 0;
     this.sectionNames = options?.sectionNames ?? SEARCH_SECTION_NAMES;
+    this.rule = options?.rule === true;
     const last = options?.to ?? tokens.length - 1;
     this.last = last;
     const end = tokens[last];

@@ -24,6 +24,7 @@ export function atValueStart(s: ParseCursor): boolean {
     case 'number':
     case 'regex':
     case 'variable':
+    case 'count':
     case 'minus':
     case 'lbracket':
     case 'bytes':
@@ -120,6 +121,9 @@ export function parsePrimary(s: ParseCursor, side: 'left' | 'right'): Operand | 
     }
     case 'minus':
       return parseNegativeNumber(s, t);
+    case 'count':
+      s.next();
+      return { type: 'count', name: t.value, start: t.start, end: t.end };
     case 'variable':
       return parseVariableOrPrefixedField(s, t);
     case 'lbracket':

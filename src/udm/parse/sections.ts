@@ -266,7 +266,28 @@ export function parseWindow(s: ParseCursor): MatchWindow {
   }
   if (w.size <= 0 || !Number.isInteger(w.size))
     s.error('The window size must be a whole number of at least 1', w.start, w.end, 'bad-window');
+  if (s.rule && kind === 'over') readPivot(s, w);
   return w;
+}
+
+/** `before $e` / `after $e` after a rule's window: a sliding window on the pivot event variable. */
+function readPivot(s: ParseCursor, w: MatchWindow): void {
+  const t = s.peek();
+  if (!(s.isWord(t, 'before') || s.isWord(t, 'after')) || t.newlineBefore) return;
+  s.next();
+  const v = s.peek();
+  if (v.kind !== 'variable' || v.newlineBefore) {
+    s.errorHere(`Expected the pivot event variable after '${t.value}', as in over 10m ${t.value.toLowerCase()} $login`);
+    w.end = t.end;
+    return;
+  }
+  s.next();
+  w.pivot = {
+    kind: t.value.toLowerCase() as 'before' | 'after',
+    keyword: { start: t.start, end: t.end },
+    variable: { type: 'variable', name: v.value, start: v.start, end: v.end },
+  };
+  w.end = v.end;
 }
 
 /** `2 h`, `2h` (a duration token, or a number glued to letters that name no unit), or a bare unit. */

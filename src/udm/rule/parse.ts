@@ -3,7 +3,16 @@
 import type { Operand, Query, Span } from '../ast';
 import { lex, type Token } from '../lexer';
 import { parseTokens, type RawDiagnostic } from '../parser';
-import type { MetaItem, MetaSection, Name, OptionItem, OptionsSection, RuleFile, RuleNode, RuleSectionKind } from './ast';
+import type {
+  MetaItem,
+  MetaSection,
+  Name,
+  OptionItem,
+  OptionsSection,
+  RuleFile,
+  RuleNode,
+  RuleSectionKind,
+} from './ast';
 
 const RULE_SECTIONS = new Set<RuleSectionKind>(['meta', 'events', 'match', 'outcome', 'condition', 'options']);
 
@@ -15,11 +24,18 @@ export function parseRuleFile(text: string): RuleFile {
     const rule = reader.readRule();
     if (rule) rules.push(rule);
   }
+  // The lexer's errors, for the whole file (the search parser is told not to report them again).
+  for (const t of lexed.tokens) if (t.error) reader.diagnostics.push(diag(t.error, t, 'lex'));
   for (const c of lexed.comments) if (c.error) reader.diagnostics.push(diag(c.error, c, 'lex'));
   return { rules, tokens: lexed.tokens, comments: lexed.comments, diagnostics: reader.diagnostics };
 }
 
-function diag(message: string, span: Span, code?: string, severity: RawDiagnostic['severity'] = 'error'): RawDiagnostic {
+function diag(
+  message: string,
+  span: Span,
+  code?: string,
+  severity: RawDiagnostic['severity'] = 'error',
+): RawDiagnostic {
   return { message, severity, start: span.start, end: Math.max(span.end, span.start + 1), ...(code ? { code } : {}) };
 }
 
@@ -74,7 +90,9 @@ class FrameReader {
     const name = this.readName();
     const open = this.peek();
     if (open.kind !== 'lbrace') {
-      this.diagnostics.push(diag("Expected '{' after the rule name", open.kind === 'eof' ? keyword : open, 'rule-frame'));
+      this.diagnostics.push(
+        diag("Expected '{' after the rule name", open.kind === 'eof' ? keyword : open, 'rule-frame'),
+      );
       // Read the body anyway when the brace is only missing (sections follow).
       if (!sectionKind(open, this.peek(1))) {
         this.skipToRule("Expected '{' after the rule name");
@@ -99,7 +117,11 @@ class FrameReader {
     if (this.peek().kind === 'rbrace') close = this.next();
     else
       this.diagnostics.push(
-        diag(`Missing '}' to close rule ${name?.name ?? ''}`.trim(), open.kind === 'lbrace' ? open : keyword, 'unclosed-rule'),
+        diag(
+          `Missing '}' to close rule ${name?.name ?? ''}`.trim(),
+          open.kind === 'lbrace' ? open : keyword,
+          'unclosed-rule',
+        ),
       );
     const rule = this.readBody(bodyStart, bodyEnd, keyword, name, open, close);
     return rule;
@@ -110,22 +132,37 @@ class FrameReader {
     if (t.kind === 'ident' && !sectionKind(t, this.peek(1))) {
       this.next();
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(t.value)) {
-        this.diagnostics.push(diag('A rule name is letters, digits and underscores, not starting with a digit', t, 'rule-name'));
+        this.diagnostics.push(
+          diag('A rule name is letters, digits and underscores, not starting with a digit', t, 'rule-name'),
+        );
       }
       return { name: t.value, start: t.start, end: t.end };
     }
     if (t.kind === 'number' || t.kind === 'string' || t.kind === 'invalid' || t.kind === 'duration') {
       this.next();
       this.diagnostics.push(
-        diag('A rule name is an identifier (letters, digits and underscores, not starting with a digit)', t, 'rule-name'),
+        diag(
+          'A rule name is an identifier (letters, digits and underscores, not starting with a digit)',
+          t,
+          'rule-name',
+        ),
       );
       return null;
     }
-    this.diagnostics.push(diag("Expected the rule's name after 'rule'", t.kind === 'eof' ? this.tokens[this.p - 1] : t, 'rule-name'));
+    this.diagnostics.push(
+      diag("Expected the rule's name after 'rule'", t.kind === 'eof' ? this.tokens[this.p - 1] : t, 'rule-name'),
+    );
     return null;
   }
 
-  private readBody(from: number, to: number, keyword: Token, name: Name | null, open: Token, close: Token | undefined): RuleNode {
+  private readBody(
+    from: number,
+    to: number,
+    keyword: Token,
+    name: Name | null,
+    open: Token,
+    close: Token | undefined,
+  ): RuleNode {
     // Where each section starts, in source order.
     const starts: Array<{ kind: RuleSectionKind; at: number }> = [];
     for (let i = from; i < to; i++) {
@@ -152,17 +189,17 @@ class FrameReader {
       const end = s + 1 < starts.length ? starts[s + 1].at : to;
       if (kind === 'meta') {
         if (meta) this.diagnostics.push(diag('meta: is written once', this.tokens[at], 'duplicate-section'));
-        else meta = this.readItems(at, end, 'meta') as MetaSection;
+        else meta = this.readItems(at, end, 'meta');
       } else if (kind === 'options') {
         if (options) this.diagnostics.push(diag('options: is written once', this.tokens[at], 'duplicate-section'));
-        else options = this.readItems(at, end, 'options') as OptionsSection;
+        else options = this.readItems(at, end, 'options');
       } else {
         if (queryFrom < 0) queryFrom = at;
         queryTo = end;
       }
     }
     const query = this.readQuery(queryFrom, queryTo, starts);
-    const ruleEnd = close ? close.end : this.tokens[Math.max(to - 1, from)]?.end ?? open.end;
+    const ruleEnd = close ? close.end : (this.tokens[Math.max(to - 1, from)]?.end ?? open.end);
     return {
       keyword: { start: keyword.start, end: keyword.end },
       name,
@@ -183,14 +220,20 @@ class FrameReader {
   private readQuery(from: number, to: number, starts: Array<{ kind: RuleSectionKind; at: number }>): Query {
     if (from < 0) return { filter: null, sections: [] };
     // meta:/options: between the search sections are out of place; their tokens are not the parser's.
-    const inside = new Set(starts.filter((s) => s.at > from && s.at < to && (s.kind === 'meta' || s.kind === 'options')));
+    const inside = new Set(
+      starts.filter((s) => s.at > from && s.at < to && (s.kind === 'meta' || s.kind === 'options')),
+    );
     const tokens: Token[] = [];
     let skipUntil = -1;
     for (let i = from; i < to; i++) {
       const start = [...inside].find((s) => s.at === i);
       if (start) {
         this.diagnostics.push(
-          diag(`${start.kind}: comes ${start.kind === 'meta' ? 'first' : 'last'} in a rule`, this.tokens[i], 'section-order'),
+          diag(
+            `${start.kind}: comes ${start.kind === 'meta' ? 'first' : 'last'} in a rule`,
+            this.tokens[i],
+            'section-order',
+          ),
         );
         const next = starts.find((s) => s.at > i);
         skipUntil = next ? next.at : to;
@@ -214,7 +257,9 @@ class FrameReader {
     while (i < end) {
       const key = this.tokens[i];
       if (key.kind !== 'ident') {
-        this.diagnostics.push(diag(`Expected a ${kind} key such as ${kind === 'meta' ? 'author' : 'allow_zero_values'}`, key));
+        this.diagnostics.push(
+          diag(`Expected a ${kind} key such as ${kind === 'meta' ? 'author' : 'allow_zero_values'}`, key),
+        );
         i++;
         while (i < end && !this.tokens[i].newlineBefore) i++;
         continue;
@@ -275,7 +320,9 @@ class FrameReader {
       default:
         break;
     }
-    this.diagnostics.push(diag(`Unexpected '${this.text.slice(t.start, t.end)}' as a ${kind} value`, t, `${kind}-syntax`));
+    this.diagnostics.push(
+      diag(`Unexpected '${this.text.slice(t.start, t.end)}' as a ${kind} value`, t, `${kind}-syntax`),
+    );
     return null;
   }
 }
