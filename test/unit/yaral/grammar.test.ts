@@ -23,7 +23,7 @@ interface Tokenized {
 /** The grammar as VS Code runs it: vscode-textmate over the Oniguruma regex engine. */
 async function loadGrammar(): Promise<textmate.IGrammar> {
   const wasm = readFileSync(join(ROOT, 'node_modules/vscode-oniguruma/release/onig.wasm'));
-  await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer);
+  await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
   const registry = new textmate.Registry({
     onigLib: Promise.resolve({
       createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns),
