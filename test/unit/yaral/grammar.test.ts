@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as oniguruma from 'vscode-oniguruma';
 import * as textmate from 'vscode-textmate';
+import { CORPUS_DIR, DEMO_RULES_DIR, INVALID_DIR, yaralFiles } from '../../support/yaral-corpus';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const GRAMMAR_PATH = join(ROOT, 'syntaxes/yaral.tmLanguage.json');
@@ -192,6 +193,45 @@ describe('YARA-L TextMate grammar (vscode-textmate + Oniguruma)', () => {
     for (const kw of ['before', 'by', 'every']) assertScope(t, kw, 'keyword.other.window.yaral');
     assertScope(t, '5m', 'constant.numeric.duration.yaral');
     assertScope(t, '$e2', 'variable.other.placeholder.yaral');
+  });
+});
+
+describe('YARA-L TextMate grammar on the rule corpus', () => {
+  it('scopes every rule header, section, variable and comment of the corpus and the demo rules', async () => {
+    const grammar = await loadGrammar();
+    const files = [...yaralFiles(CORPUS_DIR), ...yaralFiles(DEMO_RULES_DIR), ...yaralFiles(INVALID_DIR)];
+    let variables = 0;
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const t = tokenize(grammar, text);
+      const where = file.slice(ROOT.length + 1);
+      const illegal = t.tokens.filter((k) => k.scopes.some((s) => s.startsWith('invalid.')));
+      assert.deepEqual(
+        illegal.map((k) => k.text),
+        [],
+        where,
+      );
+      t.lines.forEach((line, i) => {
+        const header = /^\s*rule\s+(\S+?)\s*\{?\s*(?:\/\/.*)?$/.exec(line);
+        if (header) assertScope(t, header[1], 'entity.name.type.rule.yaral', i);
+        const section = /^\s*(meta|events|match|outcome|condition|options)\s*:/i.exec(line);
+        if (section) assertScope(t, section[1], 'keyword.control.section.yaral', i);
+      });
+      // Outside comments and strings, every `$name`, `#name` and `%name` is a variable of some kind.
+      t.lines.forEach((line, i) => {
+        for (const m of line.matchAll(/(?<![\w$#%])[$#%][A-Za-z_]\w*/g)) {
+          const covering = t.tokens.filter((k) => k.line === i && k.start < m.index + m[0].length && k.end > m.index);
+          if (covering.some((k) => k.scopes.some((s) => /^(comment|string)\./.test(s)))) continue;
+          variables++;
+          for (const k of covering)
+            assert.ok(
+              k.scopes.some((s) => s.startsWith('variable.')),
+              `${where}:${i + 1} ${m[0]}: ${JSON.stringify(k.text)} has ${k.scopes.join(' ')}`,
+            );
+        }
+      });
+    }
+    assert.ok(variables > 300, `${variables} variables`);
   });
 });
 
