@@ -13,6 +13,11 @@
 //   is the first one after the window's end; otherwise the next anchor is tried. Detections of a
 //   group therefore never share events.
 // A rule without `match:` gives one detection per event, with a window of that event's time alone.
+//
+// Input: any set of events that holds the rule's events (the demo data from generateDemo, or what
+// udmSearch returns from the sandbox for the rule's event types over the tested range) and the
+// reference lists (the sandbox's lists, or the demo data's). The demo data depends on the hour the
+// sandbox starts at, so compare against events read from the same sandbox.
 
 /** A UDM event in the proto3 JSON mapping, as udmSearch returns it. */
 export interface OracleEvent {

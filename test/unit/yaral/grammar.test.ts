@@ -295,3 +295,54 @@ describe('YARA-L snippets', () => {
     }
   });
 });
+
+describe('YARA-L language contribution', () => {
+  interface Contributes {
+    languages: Array<{
+      id: string;
+      extensions?: string[];
+      aliases?: string[];
+      configuration?: string;
+      icon?: Record<string, string>;
+    }>;
+    grammars: Array<{ language: string; scopeName: string; path: string }>;
+    snippets: Array<{ language: string; path: string }>;
+  }
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { contributes: Contributes };
+  const lang = pkg.contributes.languages.find((l) => l.id === 'yaral');
+
+  it('declares .yaral files with a configuration, an icon, the grammar and the snippets, all present', () => {
+    assert.ok(lang, 'no yaral language');
+    assert.deepEqual(lang.extensions, ['.yaral']);
+    assert.equal(lang.aliases?.[0], 'YARA-L');
+    for (const file of [lang.configuration!, lang.icon!.light, lang.icon!.dark])
+      assert.ok(readFileSync(join(ROOT, file), 'utf8').length > 0, file);
+    assert.match(readFileSync(join(ROOT, lang.icon!.light), 'utf8'), /^<svg [^>]*viewBox="0 0 16 16"/);
+    const grammar = pkg.contributes.grammars.find((g) => g.language === 'yaral');
+    assert.equal(grammar?.scopeName, 'source.yaral');
+    assert.equal(
+      (JSON.parse(readFileSync(join(ROOT, grammar.path), 'utf8')) as { scopeName: string }).scopeName,
+      'source.yaral',
+    );
+    const snippets = pkg.contributes.snippets.find((s) => s.language === 'yaral');
+    assert.ok(snippets && JSON.parse(readFileSync(join(ROOT, snippets.path), 'utf8')));
+  });
+
+  it('treats $, # and % as part of a word, pairs braces and knows both comment forms', () => {
+    const config = JSON.parse(readFileSync(join(ROOT, lang!.configuration!), 'utf8')) as {
+      comments: { lineComment: string; blockComment: [string, string] };
+      brackets: Array<[string, string]>;
+      wordPattern: string;
+      autoClosingPairs: Array<{ open: string; close: string }>;
+    };
+    assert.equal(config.comments.lineComment, '//');
+    assert.deepEqual(config.comments.blockComment, ['/*', '*/']);
+    assert.ok(config.brackets.some(([o, c]) => o === '{' && c === '}'));
+    assert.ok(
+      config.autoClosingPairs.some((p) => p.open === '"') && config.autoClosingPairs.some((p) => p.open === '`'),
+    );
+    const word = new RegExp(`^(?:${config.wordPattern})$`);
+    for (const w of ['$e1', '#fail', '%admin_users', '$risk_score', 'principal', '10m', '42']) assert.match(w, word, w);
+    assert.doesNotMatch('$e.principal', word);
+  });
+});
