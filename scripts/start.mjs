@@ -59,16 +59,15 @@ async function main() {
   say(`starting the local sandbox (${opts.seed} data)`);
   const sandbox = await startSandboxProcess(ROOT, { seed: opts.seed });
 
-  // A fresh profile every time; the workspace is kept, so edits to the sample queries survive a restart.
+  // A fresh profile every time; the workspace is kept, so edits to the sample queries and rules
+  // survive a restart, and samples added since it was made (such as rules/) are copied in beside them.
   const profile = join(HOME, 'profile');
   rmSync(profile, { recursive: true, force: true });
   const userDataDir = join(profile, 'user-data');
   const extensionsDir = join(profile, 'extensions');
   const workspace = join(HOME, 'workspace');
-  if (!existsSync(workspace)) {
-    mkdirSync(workspace, { recursive: true });
-    cpSync(join(ROOT, 'test/e2e/fixtures/workspace'), workspace, { recursive: true });
-  }
+  mkdirSync(workspace, { recursive: true });
+  cpSync(join(ROOT, 'test/e2e/fixtures/workspace'), workspace, { recursive: true, force: false, errorOnExist: false });
   const env = editor.editorEnv(join(profile, 'env'));
   editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox));
   say('installing the package into the profile');
@@ -90,6 +89,7 @@ async function main() {
   console.log(`            ${editor.settingsFiles(userDataDir).machine} (Remote: the endpoints)`);
   console.log(`  Sample query: ${join(workspace, 'queries/failed-logins.udm')}`);
   console.log(`  Sample hunt notebook: ${join(workspace, 'hunts/password-guessing.udmnb')}`);
+  console.log(`  Sample detection rules: ${join(workspace, 'rules')}`);
   console.log('  Press Ctrl+C to stop.');
   console.log('');
 
