@@ -12,7 +12,14 @@ import { toAbortSignal } from '../../platform/disposables';
 import type { OperationsRegistry } from '../operations/registry';
 import type { Services } from '../services';
 import type { EditorHost } from './editor';
-import { DeletedGroupNode, KeyNode, describeKeysFailure, keyIdOf, type KeysTreeNode, type KeysTreeProvider } from './tree';
+import {
+  DeletedGroupNode,
+  KeyNode,
+  describeKeysFailure,
+  keyIdOf,
+  type KeysTreeNode,
+  type KeysTreeProvider,
+} from './tree';
 
 export interface KeysContext {
   readonly services: Services;
@@ -110,13 +117,16 @@ export async function requireProject(ctx: KeysContext): Promise<string> {
 
 /** The keys of the project the user can pick from: active ones, or those deleted in the undelete window. */
 async function listKeys(ctx: KeysContext, project: string, want: 'active' | 'deleted'): Promise<ApiKey[]> {
-  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Listing API keys' }, async () => {
-    const out: ApiKey[] = [];
-    for await (const key of ctx.client().iterateKeys(project, { showDeleted: want === 'deleted' })) {
-      if (want === 'deleted' ? key.deleteTime : !key.deleteTime) out.push(key);
-    }
-    return out;
-  });
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'Listing API keys' },
+    async () => {
+      const out: ApiKey[] = [];
+      for await (const key of ctx.client().iterateKeys(project, { showDeleted: want === 'deleted' })) {
+        if (want === 'deleted' ? key.deleteTime : !key.deleteTime) out.push(key);
+      }
+      return out;
+    },
+  );
 }
 
 /** The key a command acts on: the tree node it was invoked on, a key name, or one the user picks. */

@@ -330,9 +330,7 @@ describe('models commands against the sandbox', function () {
     assert.match(prompts[1].text, /^Delete model single \(us-central1\)\?/);
     assert.ok(prompts[1].detail?.includes(model));
     await assert.rejects(client.getModel({ name: model }), /not|exist/i);
-    const entry = services.operations
-      .list()
-      .find((o) => /^Delete model single \(us-central1\)$/.test(o.title));
+    const entry = services.operations.list().find((o) => /^Delete model single \(us-central1\)$/.test(o.title));
     assert.equal(entry?.state, 'succeeded');
   });
 
@@ -362,9 +360,7 @@ describe('models commands against the sandbox', function () {
       JSON.stringify(prompts),
     );
     assert.equal(
-      services.operations
-        .list()
-        .find((o) => o.title.startsWith('Copy model copy-source'))?.state,
+      services.operations.list().find((o) => o.title.startsWith('Copy model copy-source'))?.state,
       'succeeded',
     );
   });
@@ -402,9 +398,7 @@ describe('models commands against the sandbox', function () {
     };
     await run('cloudbench.models.copyModel', await modelNode(model));
     await stopping;
-    const entry = services.operations
-      .list()
-      .find((o) => o.title.startsWith('Copy model detach-source'));
+    const entry = services.operations.list().find((o) => o.title.startsWith('Copy model detach-source'));
     assert.equal(entry?.state, 'detached');
     assert.match(entry?.detail ?? '', /goes on running/);
     const toasts = prompts.filter((p) => p.kind === 'info' && /stopped waiting/i.test(p.text));

@@ -77,7 +77,8 @@ async function inSelectedProject(
 export async function lookUpKey(ctx: KeysContext): Promise<void> {
   const keyString = await vscode.window.showInputBox({
     title: 'Look Up Key',
-    prompt: 'Paste a key string to find the key it belongs to. It is sent only to the API Keys service and is not stored.',
+    prompt:
+      'Paste a key string to find the key it belongs to. It is sent only to the API Keys service and is not stored.',
     password: true,
     ignoreFocusOut: true,
     validateInput: (v) =>

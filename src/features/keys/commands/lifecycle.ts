@@ -40,7 +40,9 @@ export async function renameKey(ctx: KeysContext, arg?: unknown): Promise<void> 
     throw err;
   }
   ctx.provider.refresh();
-  void vscode.window.showInformationMessage(`Renamed key ${safeText(keyIdOf(key.name))} to "${safeText(displayName)}".`);
+  void vscode.window.showInformationMessage(
+    `Renamed key ${safeText(keyIdOf(key.name))} to "${safeText(displayName)}".`,
+  );
 }
 
 export async function deleteKey(ctx: KeysContext, arg?: unknown): Promise<void> {
@@ -87,15 +89,16 @@ export async function undeleteKey(ctx: KeysContext, arg?: unknown): Promise<void
     return;
   }
   try {
-    await runKeyOperation(
-      ctx.operations,
-      `Undeleting key ${safeText(keyIdOf(key.name))}`,
-      key.name,
-      (signal, onName) => ctx.client().undeleteKey(key.name, { signal, onOperation: (op) => onName(op.name) }),
+    await runKeyOperation(ctx.operations, `Undeleting key ${safeText(keyIdOf(key.name))}`, key.name, (signal, onName) =>
+      ctx.client().undeleteKey(key.name, { signal, onOperation: (op) => onName(op.name) }),
     );
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause ?? err;
-    if (cause instanceof GoogleApiError && cause.status === 'FAILED_PRECONDITION' && /30 days|undelete/i.test(cause.message)) {
+    if (
+      cause instanceof GoogleApiError &&
+      cause.status === 'FAILED_PRECONDITION' &&
+      /30 days|undelete/i.test(cause.message)
+    ) {
       // The key is purged or about to be: the list no longer shows it after a reload.
       ctx.provider.refresh();
       throw new Error(`${cause.message} Create a new key instead.`, { cause: err });
