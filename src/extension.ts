@@ -2,10 +2,11 @@
 // part (say, the language server) never takes the rest of Cloudbench down with it.
 import { safeText, MESSAGE_LIMIT } from './core/display';
 import * as vscode from 'vscode';
-import { activateKeys } from './features/keys';
+import { keysFeature } from './features/keys';
 import { activateLanguage } from './features/language';
-import { activateModels } from './features/models';
+import { modelsFeature } from './features/models';
 import { activateNotebooks } from './features/notebooks';
+import { operationsFeature } from './features/operations';
 import { activateReferenceLists } from './features/referenceLists';
 import { activateAccount } from './features/sandbox';
 import { connectionFeature } from './features/connection';
@@ -47,8 +48,9 @@ export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
   fromActivator('Workspace trust', (context) => activateTrust(context)),
   fromActivator('Account and sandbox', activateAccount),
   connectionFeature,
-  fromActivator('Models', activateModels),
-  fromActivator('API Keys', activateKeys),
+  operationsFeature,
+  modelsFeature,
+  keysFeature,
   fromActivator('SecOps search', activateSearch),
   fromActivator('Statistical search', activateStatistics),
   fromActivator('UDM language', activateLanguage),

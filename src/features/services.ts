@@ -13,6 +13,7 @@ import {
 import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestService } from '../core/google/endpoints';
 import { TokenPolicy, parseDestination } from '../core/google/token-policy';
 import { isLoopbackEndpoint, isLoopbackHost } from '../core/loopback';
+import { OperationsRegistry } from './operations/registry';
 import { askTokenHostConsent } from './trust/consent';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
@@ -86,6 +87,8 @@ export interface Services {
    * values): their disappearance is expected and not warned about.
    */
   expectUnset(settings: readonly string[]): void;
+  /** The long-running operations started in this window (Models and API Keys), for the Operations view. */
+  readonly operations: OperationsRegistry;
 }
 
 /** The context key the views' welcome content follows: "checking", "signedIn" or "signedOut". */
@@ -314,9 +317,12 @@ export function createServices(context: vscode.ExtensionContext): Services {
       signedIn === undefined ? 'checking' : signedIn ? 'signedIn' : 'signedOut',
     );
   void showState();
+  const operations = new OperationsRegistry();
+  context.subscriptions.push(operations);
 
   return {
     extensionUri: context.extensionUri,
+    operations,
     connection: () => current,
     onDidChangeConnection: emitter.event,
     onDidChangeSettings: settingsEmitter.event,

@@ -17,6 +17,7 @@ import type * as PlatformLogModule from '../../src/platform/log';
 import type * as FeaturesServicesModule from '../../src/features/services';
 import type * as FeaturesKeysModule from '../../src/features/keys';
 import type * as FakesVscodeModule from '../unit/fakes/vscode';
+import { startFeature } from '../support/start-feature';
 
 const vscode = require('vscode') as Record<string, any>;
 const PROJECT = 'cloudbench-hostile';
@@ -102,9 +103,9 @@ describe('reliability: key names with link syntax reach notifications as text', 
     freshProductModules();
     const { initLogging } = require('../../src/platform/log') as typeof PlatformLogModule;
     const { createServices } = require('../../src/features/services') as typeof FeaturesServicesModule;
-    const { activateKeys } = require('../../src/features/keys') as typeof FeaturesKeysModule;
+    const { keysFeature } = require('../../src/features/keys') as typeof FeaturesKeysModule;
     initLogging(context as ExtensionContext);
-    activateKeys(context, createServices(context));
+    startFeature(keysFeature, context, createServices(context));
     direct = new ApiKeysClient({ baseUrl: sb.http, tokens: sandboxTokenSource() });
   });
 

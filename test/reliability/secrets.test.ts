@@ -22,6 +22,7 @@ import type * as FeaturesServicesModule from '../../src/features/services';
 import type * as FeaturesKeysModule from '../../src/features/keys';
 import type * as FakesVscodeModule from '../unit/fakes/vscode';
 import type * as SecopsClientModule from '../../src/core/secops/client';
+import { startFeature } from '../support/start-feature';
 
 const vscode = require('vscode') as Record<string, any>;
 const PROJECT = 'cloudbench-secrets';
@@ -162,9 +163,9 @@ describe('reliability: no secret reaches logs, settings, state or files', functi
     freshProductModules();
     const { initLogging } = require('../../src/platform/log') as typeof PlatformLogModule;
     const { createServices } = require('../../src/features/services') as typeof FeaturesServicesModule;
-    const { activateKeys } = require('../../src/features/keys') as typeof FeaturesKeysModule;
+    const { keysFeature } = require('../../src/features/keys') as typeof FeaturesKeysModule;
     initLogging(context as ExtensionContext);
-    activateKeys(context, createServices(context));
+    startFeature(keysFeature, context, createServices(context));
   });
 
   after(async () => {

@@ -10,7 +10,7 @@ import { timestampToDate } from '../../core/models/types';
 import { OperationFailedError, OperationTrackingError } from '../../core/lro';
 import { toAbortSignal } from '../../platform/disposables';
 import { getLogger } from '../../platform/log';
-import { getOperationsRegistry } from '../operations/registry';
+import type { OperationsRegistry } from '../operations/registry';
 
 const log = getLogger('models');
 
@@ -32,6 +32,8 @@ export interface RunOperationOptions<Res> {
   location?: vscode.ProgressLocation;
   /** Remembers running operations so a reloaded window can follow them again. */
   journal?: OperationJournal;
+  /** Where the operation is listed, for the Operations view. */
+  operations: OperationsRegistry;
 }
 
 export interface JournalEntry {
@@ -61,7 +63,7 @@ function progressText(op: ModelOperation<unknown, ModelOperationMetadata>, withE
 }
 
 export async function runOperation<Res>(options: RunOperationOptions<Res>): Promise<OperationOutcome<Res>> {
-  const registry = getOperationsRegistry();
+  const registry = options.operations;
   return vscode.window.withProgress(
     {
       location: options.location ?? vscode.ProgressLocation.Notification,

@@ -165,15 +165,5 @@ export class OperationsRegistry implements vscode.Disposable {
   dispose(): void {
     for (const op of this.entries) if (op.state === 'running') op.waiting.abort();
     this.changed.dispose();
-    // A later activation (tests, extension host restart in place) starts with a fresh registry.
-    if (shared === this) shared = undefined;
   }
-}
-
-let shared: OperationsRegistry | undefined;
-
-/** The one registry of the window; features that start operations (models, keys) register here. */
-export function getOperationsRegistry(): OperationsRegistry {
-  shared ??= new OperationsRegistry();
-  return shared;
 }

@@ -14,15 +14,18 @@ import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import { DEFAULT_RETRY } from '../../../src/core/google/retry';
 import type * as ModelsTreeModule from '../../../src/features/models/tree';
 import type * as FeaturesModelsModule from '../../../src/features/models';
+import type * as OperationsModule from '../../../src/features/operations';
 import type * as OperationsRegistryModule from '../../../src/features/operations/registry';
+import type { Services } from '../../../src/features/services';
+import { startFeature } from '../../support/start-feature';
 
 useFakeVscode();
 
 const vscode = require('vscode') as Record<string, any>;
 const tree = require('../../../src/features/models/tree') as typeof ModelsTreeModule;
-const { activateModels } = require('../../../src/features/models') as typeof FeaturesModelsModule;
-const { getOperationsRegistry } =
-  require('../../../src/features/operations/registry') as typeof OperationsRegistryModule;
+const { modelsFeature } = require('../../../src/features/models') as typeof FeaturesModelsModule;
+const { operationsFeature } = require('../../../src/features/operations') as typeof OperationsModule;
+const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof OperationsRegistryModule;
 
 const ROOT = join(__dirname, '../../..');
 const PROJECT = 'cloudbench-demo';
@@ -40,7 +43,14 @@ describe('models commands against the sandbox', function () {
   let sandbox: Sandbox;
   let client: ModelRegistryClient;
   let context: any;
-  let services: Parameters<typeof activateModels>[1];
+  let services: Services;
+  /** Starts Models and the Operations view as a new window does: with a registry of its own operations. */
+  const activateModels = (): void => {
+    services = { ...services, operations: new OperationsRegistry() };
+    context.subscriptions.push(services.operations);
+    startFeature(operationsFeature, context, services);
+    startFeature(modelsFeature, context, services);
+  };
   let provider: InstanceType<typeof tree.ModelsTreeProvider>;
   let prompts: Prompt[];
   let answers: Array<string | undefined>;
@@ -175,8 +185,9 @@ describe('models commands against the sandbox', function () {
       setSignedIn: () => undefined,
       onDidChangeSignedIn: () => ({ dispose() {} }),
       expectUnset: () => undefined,
+      operations: new OperationsRegistry(),
     };
-    activateModels(context, services);
+    activateModels();
   });
 
   after(async () => {
@@ -319,9 +330,7 @@ describe('models commands against the sandbox', function () {
     assert.match(prompts[1].text, /^Delete model single \(us-central1\)\?/);
     assert.ok(prompts[1].detail?.includes(model));
     await assert.rejects(client.getModel({ name: model }), /not|exist/i);
-    const entry = getOperationsRegistry()
-      .list()
-      .find((o) => /^Delete model single \(us-central1\)$/.test(o.title));
+    const entry = services.operations.list().find((o) => /^Delete model single \(us-central1\)$/.test(o.title));
     assert.equal(entry?.state, 'succeeded');
   });
 
@@ -351,9 +360,7 @@ describe('models commands against the sandbox', function () {
       JSON.stringify(prompts),
     );
     assert.equal(
-      getOperationsRegistry()
-        .list()
-        .find((o) => o.title.startsWith('Copy model copy-source'))?.state,
+      services.operations.list().find((o) => o.title.startsWith('Copy model copy-source'))?.state,
       'succeeded',
     );
   });
@@ -364,7 +371,7 @@ describe('models commands against the sandbox', function () {
     // Cancel as soon as the operation reports; never move the clock, so only the cancel can end it.
     onProgress = (_m, cancel) => cancel();
     await run('cloudbench.models.exportModel', await modelNode(model));
-    const entry = getOperationsRegistry()
+    const entry = services.operations
       .list()
       .find((o) => /^Export version 1 \(default\) of model export-me \(us-central1\) as custom-trained$/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
@@ -384,16 +391,14 @@ describe('models commands against the sandbox', function () {
     let stopping: Promise<unknown> | undefined;
     onProgress = () => {
       if (stopping) return;
-      const entry = getOperationsRegistry()
+      const entry = services.operations
         .list()
         .find((o) => o.state === 'running' && o.title.startsWith('Copy model detach-source'));
       if (entry) stopping = Promise.resolve(run('cloudbench.operations.stopWaiting', { operation: { id: entry.id } }));
     };
     await run('cloudbench.models.copyModel', await modelNode(model));
     await stopping;
-    const entry = getOperationsRegistry()
-      .list()
-      .find((o) => o.title.startsWith('Copy model detach-source'));
+    const entry = services.operations.list().find((o) => o.title.startsWith('Copy model detach-source'));
     assert.equal(entry?.state, 'detached');
     assert.match(entry?.detail ?? '', /goes on running/);
     const toasts = prompts.filter((p) => p.kind === 'info' && /stopped waiting/i.test(p.text));
@@ -411,7 +416,7 @@ describe('models commands against the sandbox', function () {
     let cancelling: Promise<unknown> | undefined;
     onProgress = () => {
       if (cancelling) return;
-      const entry = getOperationsRegistry()
+      const entry = services.operations
         .list()
         .find(
           (o) => o.state === 'running' && /^Export version 1 \(default\) of model cancel-from-view \(/.test(o.title),
@@ -422,7 +427,7 @@ describe('models commands against the sandbox', function () {
     };
     await run('cloudbench.models.exportModel', await modelNode(model));
     await cancelling;
-    const entry = getOperationsRegistry()
+    const entry = services.operations
       .list()
       .find((o) => /^Export version 1 \(default\) of model cancel-from-view \(/.test(o.title));
     assert.equal(entry?.state, 'cancelled');
@@ -442,7 +447,7 @@ describe('models commands against the sandbox', function () {
   });
 
   it('Show Details and Copy Operation Name act on an Operations row, running or finished', async () => {
-    const handle = getOperationsRegistry().start({
+    const handle = services.operations.start({
       title: 'Delete model details-demo (us-central1)',
       resource: `${PARENT}/models/details-demo`,
       operationName: `${PARENT}/operations/4242`,
@@ -635,7 +640,7 @@ describe('models commands against the sandbox', function () {
     // The window reloads: the editor restores the tabs by URI, the extension starts with nothing in memory.
     for (const d of context.subscriptions.splice(0)) d.dispose();
     context = fakeExtensionContext(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')), ROOT);
-    activateModels(context, services);
+    activateModels();
     assert.match(docs!.provideTextDocumentContent(opened[0].ref), /no longer holds its details/);
 
     answers = ['Delete Version'];
@@ -688,8 +693,8 @@ describe('models commands against the sandbox', function () {
     reloaded.workspaceState = context.workspaceState;
     context = reloaded;
     onProgress = () => undefined;
-    activateModels(context, services);
-    const registry = getOperationsRegistry();
+    activateModels();
+    const registry = services.operations;
     const find = () => registry.list().find((o) => o.title === journal[0].title);
     // Resuming reads the operation first (GetOperation), then registers it.
     const entry =

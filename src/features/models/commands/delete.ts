@@ -1,0 +1,160 @@
+// Delete Model and Delete Version: refused with the reason while deployed, for the only version,
+// or for the default version; otherwise confirmed, run as a long operation, and the deleted
+// resource's details tabs and metrics pages closed.
+import * as vscode from 'vscode';
+import { safeText } from '../../../core/display';
+import type { ModelRegistryClient } from '../../../core/models/client';
+import type { Model } from '../../../core/models/types';
+import { checkBeforeModal } from '../../../platform/progress';
+import { isDefaultVersion, lastSegment, modelRef, versionRef } from '../presentation';
+import { needClient, nodeOf, tracking, type ModelsContext } from '../context';
+import { MetricsPanel } from '../metrics-panel';
+import { reportOutcome, runOperation } from '../run-operation';
+import { ModelNode, VersionNode, type ModelsNode } from '../tree';
+
+type Deployments = Awaited<ReturnType<ModelRegistryClient['findDeployments']>>;
+
+async function explainDeployments(what: string, found: Deployments): Promise<void> {
+  const lines = found.map(
+    ({ endpoint, deployedModel }) =>
+      `• endpoint ${safeText(endpoint.displayName || lastSegment(endpoint.name))} (${safeText(endpoint.name)}): deployed model ${safeText(deployedModel.id)}${deployedModel.modelVersionId ? `, version ${safeText(deployedModel.modelVersionId)}` : ''}`,
+  );
+  await vscode.window.showWarningMessage(`${what} cannot be deleted while it is deployed.`, {
+    modal: true,
+    detail: `Undeploy it from these endpoints first:\n${lines.join('\n')}`,
+  });
+}
+
+/** Deletes a model with every version, once no endpoint serves it and the user confirmed. */
+async function deleteWholeModel(
+  ctx: ModelsContext,
+  modelName: string,
+  label: string,
+  refreshNode: ModelsNode | undefined,
+): Promise<void> {
+  const c = needClient(ctx);
+  // The check's progress is off the screen before the modal question below.
+  const deployments = await checkBeforeModal(`Checking endpoints for ${label}…`, (signal) =>
+    c.findDeployments(modelName, { signal }),
+  );
+  if (deployments.length) return explainDeployments(`Model ${label}`, deployments);
+  const answer = await vscode.window.showWarningMessage(
+    `Delete model ${label}?`,
+    {
+      modal: true,
+      detail: `${safeText(modelName)}\n\nEvery version, evaluation and slice of this model is deleted. This cannot be undone.`,
+    },
+    'Delete Model',
+  );
+  if (answer !== 'Delete Model') return;
+  const title = `Delete model ${label}`;
+  const outcome = await runOperation({
+    title,
+    resource: modelName,
+    ...tracking(ctx),
+    start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
+  });
+  ctx.provider.refresh(refreshNode);
+  if (outcome.state === 'succeeded') {
+    MetricsPanel.markDeleted(modelName);
+    await ctx.details.closeDeleted(modelName);
+  }
+  reportOutcome(title, outcome, `Deleted model ${label}.`);
+}
+
+export async function deleteModel(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
+  const n = nodeOf(node, ModelNode);
+  await deleteWholeModel(ctx, n.resourceName, modelRef(n.resourceName, n.model.displayName), n.parent);
+}
+
+/** The default version cannot go: offers to move "default" to another version first. */
+async function offerDefaultMove(ctx: ModelsContext, n: VersionNode, ofModel: string): Promise<void> {
+  const c = needClient(ctx);
+  const answer = await vscode.window.showWarningMessage(
+    `Version ${n.version.versionId} is the default version of ${ofModel}.`,
+    {
+      modal: true,
+      detail:
+        'Calls that name the model without a version use the default version, so it cannot be deleted. Move the "default" alias to another version first.',
+    },
+    'Set or Move Alias…',
+  );
+  if (!answer) return;
+  const others: Model[] = [];
+  for await (const v of c.listModelVersions({ name: n.modelName }))
+    if (v.versionId !== n.version.versionId) others.push(v);
+  const target = await vscode.window.showQuickPick(
+    others.map((v) => ({
+      label: `Version ${safeText(v.versionId)}`,
+      description: safeText((v.versionAliases ?? []).map((a) => `@${a}`).join(' ')),
+      version: v,
+    })),
+    { title: `Move "default" of ${ofModel} to` },
+  );
+  if (!target) return;
+  await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
+  ctx.provider.refresh(n.parent);
+  void vscode.window.showInformationMessage(
+    `Moved @default from version ${safeText(n.version.versionId)} to version ${safeText(target.version.versionId)}; run Delete Version on version ${safeText(n.version.versionId)} again to delete it.`,
+  );
+}
+
+/** How many versions the model has (counting stops at two) and where this version is deployed. */
+function checkVersion(c: ModelRegistryClient, n: VersionNode): Promise<{ versions: number; deployments: Deployments }> {
+  return checkBeforeModal(`Checking ${versionRef(n.version)}…`, async (signal) => {
+    const opts = { signal };
+    let versions = 0;
+    for await (const _v of c.listModelVersions({ request: { name: n.modelName, pageSize: 2 } }, opts)) {
+      if (++versions > 1) break;
+    }
+    const deployments = await c.findDeployments(n.modelName, { ...opts, versionId: n.version.versionId ?? '' });
+    return { versions, deployments };
+  });
+}
+
+export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
+  const n = nodeOf(node, VersionNode);
+  const c = needClient(ctx);
+  const label = versionRef(n.version);
+  const ofModel = `model ${modelRef(n.modelName, n.version.displayName)}`;
+  const check = await checkVersion(c, n);
+  if (check.versions <= 1) {
+    const answer = await vscode.window.showWarningMessage(
+      `Version ${n.version.versionId} is the only version of ${ofModel}.`,
+      {
+        modal: true,
+        detail: 'The only version of a model cannot be deleted on its own; delete the whole model instead.',
+      },
+      'Delete Model…',
+    );
+    if (answer === 'Delete Model…')
+      await deleteWholeModel(ctx, n.modelName, modelRef(n.modelName, n.version.displayName), n.parent?.parent);
+    return;
+  }
+  if (check.deployments.length)
+    return explainDeployments(`Version ${n.version.versionId} of ${ofModel}`, check.deployments);
+  if (isDefaultVersion(n.version)) return offerDefaultMove(ctx, n, ofModel);
+  const aliases = safeText((n.version.versionAliases ?? []).join(', '));
+  const answer = await vscode.window.showWarningMessage(
+    `Delete ${label}?`,
+    {
+      modal: true,
+      detail: `${safeText(n.resourceName)}${aliases ? `\nAliases: ${aliases}` : ''}\n\nThe version and its evaluations are deleted. This cannot be undone.`,
+    },
+    'Delete Version',
+  );
+  if (answer !== 'Delete Version') return;
+  const title = `Delete ${label}`;
+  const outcome = await runOperation({
+    title,
+    resource: n.resourceName,
+    ...tracking(ctx),
+    start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
+  });
+  ctx.provider.refresh(n.parent);
+  if (outcome.state === 'succeeded') {
+    MetricsPanel.markDeleted(n.modelName, n.version.versionId);
+    await ctx.details.closeDeleted(n.modelName, n.version.versionId);
+  }
+  reportOutcome(title, outcome, `Deleted ${label}.`);
+}

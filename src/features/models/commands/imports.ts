@@ -1,0 +1,86 @@
+// Importing evaluations, slices and evaluated annotations from JSON files the user picks.
+import * as vscode from 'vscode';
+import { readFile } from 'node:fs/promises';
+import { safeText } from '../../../core/display';
+import type { EvaluatedAnnotation, ModelEvaluation, ModelEvaluationSlice } from '../../../core/models/types';
+import { lastSegment } from '../presentation';
+import { lazyImports, needClient, nodeOf, type ModelsContext } from '../context';
+import { V1BETA1 } from '../details-documents';
+import { EvaluationNode, ModelNode, SliceNode, VersionNode, type ModelsNode } from '../tree';
+
+/** Reads and parses a JSON file the user picked, with errors that name the file and the problem. */
+async function pickJsonFile(title: string): Promise<{ path: string; json: unknown } | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title,
+    canSelectMany: false,
+    filters: { JSON: ['json'] },
+    openLabel: 'Import',
+  });
+  const uri = picked?.[0];
+  if (!uri) return undefined;
+  let text: string;
+  try {
+    text =
+      uri.scheme === 'file'
+        ? await readFile(uri.fsPath, 'utf8')
+        : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (err) {
+    throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    return { path: uri.fsPath, json: JSON.parse(text) };
+  } catch (err) {
+    throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export async function importEvaluation(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
+  const n = nodeOf(node, ModelNode, VersionNode);
+  const c = needClient(ctx);
+  const file = await pickJsonFile('Import a model evaluation (ModelEvaluation JSON)');
+  if (!file) return;
+  const { parseImport } = lazyImports();
+  const [evaluation] = parseImport<ModelEvaluation>(`${V1BETA1}.ModelEvaluation`, { single: file.json }, file.path);
+  const created = await c.importModelEvaluation({ parent: n.resourceName, modelEvaluation: evaluation });
+  ctx.provider.refresh(n instanceof VersionNode ? n : undefined);
+  void vscode.window.showInformationMessage(
+    `Imported evaluation ${safeText(created.displayName || lastSegment(created.name))} into ${safeText(lastSegment(n.resourceName))}.`,
+  );
+}
+
+export async function importSlices(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
+  const n = nodeOf(node, EvaluationNode);
+  const c = needClient(ctx);
+  const file = await pickJsonFile('Import evaluation slices (a JSON array of ModelEvaluationSlice)');
+  if (!file) return;
+  const { entriesFromFile, parseImport } = lazyImports();
+  const slices = parseImport<ModelEvaluationSlice>(
+    `${V1BETA1}.ModelEvaluationSlice`,
+    entriesFromFile(file.json, 'modelEvaluationSlices', file.path),
+    file.path,
+  );
+  const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
+  ctx.provider.refresh(n);
+  void vscode.window.showInformationMessage(
+    `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${safeText(n.label as string)}.`,
+  );
+}
+
+export async function importEvaluatedAnnotations(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
+  const n = nodeOf(node, SliceNode);
+  const c = needClient(ctx);
+  const file = await pickJsonFile('Import evaluated annotations (a JSON array of EvaluatedAnnotation)');
+  if (!file) return;
+  const { entriesFromFile, parseImport } = lazyImports();
+  const items = parseImport<EvaluatedAnnotation>(
+    `${V1BETA1}.EvaluatedAnnotation`,
+    entriesFromFile(file.json, 'evaluatedAnnotations', file.path),
+    file.path,
+  );
+  const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });
+  ctx.annotations.set(n.resourceName, [...(ctx.annotations.get(n.resourceName) ?? []), ...items]);
+  ctx.provider.refresh(n);
+  void vscode.window.showInformationMessage(
+    `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${safeText(n.label as string)}.`,
+  );
+}

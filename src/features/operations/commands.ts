@@ -1,0 +1,105 @@
+// The Operations view's commands: refresh, clear finished, and cancel, stop waiting, show details
+// and copy name on one operation.
+import * as vscode from 'vscode';
+import { safeText, MESSAGE_LIMIT } from '../../core/display';
+import type { CommandTable } from '../../platform/command-table';
+import { getLogger } from '../../platform/log';
+import type { OperationsRegistry, TrackedOperation } from './registry';
+import { OperationItem, operationDetails, type OperationsTreeProvider } from './view';
+
+const log = getLogger('operations');
+
+export interface OperationsContext {
+  readonly registry: OperationsRegistry;
+  readonly provider: OperationsTreeProvider;
+}
+
+/** The operation a command acts on: the row, else the only running one (or, with `any`, the only one). */
+function pickId(registry: OperationsRegistry, node: unknown, any = false): number | undefined {
+  if (node instanceof OperationItem) return node.operation.id;
+  const id = (node as { operation?: { id?: unknown } } | undefined)?.operation?.id;
+  if (typeof id === 'number') return id;
+  const running = registry.list().filter((o) => any || o.state === 'running');
+  return running.length === 1 ? running[0].id : undefined;
+}
+
+function pickOperation(registry: OperationsRegistry, node: unknown): TrackedOperation | undefined {
+  const id = pickId(registry, node, true);
+  return id === undefined ? undefined : registry.get(id);
+}
+
+/** A running operation whose feature reports its end itself (so the view adds no toast of its own). */
+function reportedByOwner(registry: OperationsRegistry, id: number): boolean {
+  const op = registry.get(id);
+  return op?.state === 'running' && op.reportsOutcome;
+}
+
+export function refreshOperations(ctx: OperationsContext): void {
+  ctx.provider.refresh();
+}
+
+export function clearFinishedOperations(ctx: OperationsContext): void {
+  const removed = ctx.registry.clearFinished();
+  log.debug(`cleared ${removed} finished operations`);
+}
+
+/** Asks the server to cancel an operation, after a confirmation. */
+export async function cancelOperation(ctx: OperationsContext, node?: unknown): Promise<void> {
+  const id = pickId(ctx.registry, node);
+  if (id === undefined) return;
+  const op = ctx.registry.get(id);
+  // Each button says what it does; "Keep Running" replaces the dialog's own ambiguous "Cancel".
+  const cancel: vscode.MessageItem = { title: 'Cancel Operation' };
+  const keep: vscode.MessageItem = { title: 'Keep Running', isCloseAffordance: true };
+  const answer = await vscode.window.showWarningMessage(
+    `Cancel "${safeText(op?.title ?? 'operation')}"?`,
+    {
+      modal: true,
+      detail: 'The server is asked to cancel; cancellation is best effort and the operation may still finish.',
+    },
+    cancel,
+    keep,
+  );
+  if (answer !== cancel) return;
+  const reported = reportedByOwner(ctx.registry, id);
+  const message = await ctx.registry.cancel(id);
+  // The row shows the answer at once; the feature's own toast tells how the operation ended.
+  if (!reported) void vscode.window.showInformationMessage(safeText(message, 'plain', MESSAGE_LIMIT));
+}
+
+/** Stops following an operation; it goes on running on the server. */
+export async function stopWaitingForOperation(ctx: OperationsContext, node?: unknown): Promise<void> {
+  const id = pickId(ctx.registry, node);
+  if (id === undefined) return;
+  const reported = reportedByOwner(ctx.registry, id);
+  const message = await ctx.registry.stopWaiting(id);
+  if (!reported) void vscode.window.showInformationMessage(safeText(message, 'plain', MESSAGE_LIMIT));
+}
+
+export async function showOperationDetails(ctx: OperationsContext, node?: unknown): Promise<void> {
+  const op = pickOperation(ctx.registry, node);
+  if (!op) return;
+  await vscode.window.showInformationMessage(op.title, { modal: true, detail: operationDetails(op) });
+}
+
+export async function copyOperationName(ctx: OperationsContext, node?: unknown): Promise<void> {
+  const op = pickOperation(ctx.registry, node);
+  if (!op) return;
+  if (!op.operationName) {
+    void vscode.window.showInformationMessage(
+      `"${op.title}" has no operation name: the server has not named it yet, or it ran without one.`,
+    );
+    return;
+  }
+  await vscode.env.clipboard.writeText(op.operationName);
+  void vscode.window.setStatusBarMessage(`Copied ${op.operationName}`, 3000);
+}
+
+export const OPERATIONS_COMMANDS: CommandTable<OperationsContext> = {
+  'cloudbench.operations.refresh': refreshOperations,
+  'cloudbench.operations.clearFinished': clearFinishedOperations,
+  'cloudbench.operations.cancel': cancelOperation,
+  'cloudbench.operations.stopWaiting': stopWaitingForOperation,
+  'cloudbench.operations.showDetails': showOperationDetails,
+  'cloudbench.operations.copyName': copyOperationName,
+};
