@@ -99,6 +99,11 @@ export class SearchController implements vscode.Disposable {
     return this.clients.budget();
   }
 
+  /** The results panel of a slot, opened (or revealed) for a run to show in. */
+  panel(slot: PanelSlot): ResultsPanel {
+    return this.store.panel(slot);
+  }
+
   /** Hands a panel VS Code restored after a reload to this controller. */
   adoptPanel(slot: PanelSlot, webviewPanel: vscode.WebviewPanel): ResultsPanel {
     return this.store.adopt(slot, webviewPanel);
