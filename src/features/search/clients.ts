@@ -26,6 +26,17 @@ export function endpointKey(baseUrl: string): string {
   }
 }
 
+/**
+ * Runs `call` (whose client retries a 429 within its bounds); `report` says while the server holds
+ * calls of the method. The limiter holds every other caller of the method for the same time.
+ */
+export type QuotaCall = <T>(
+  method: SecOpsMethod,
+  call: () => Promise<T>,
+  signal: AbortSignal,
+  report: (message: string) => void,
+) => Promise<T>;
+
 export class SearchClients implements vscode.Disposable {
   private client: SecOpsClient | undefined;
   private clientKey = '';
@@ -110,16 +121,6 @@ export class SearchClients implements vscode.Disposable {
     }
   }
 
-  /**
-   * Runs `call` (whose client retries a 429 within its bounds); `report` says while the server holds
-   * calls of the method. The limiter holds every other caller of the method for the same time.
-   */
-  withQuota<T>(
-    method: SecOpsMethod,
-    call: () => Promise<T>,
-    signal: AbortSignal,
-    report: (message: string) => void,
-  ): Promise<T> {
-    return reportingThrottle(this.get().limiter, method, call, signal, report);
-  }
+  readonly withQuota: QuotaCall = (method, call, signal, report) =>
+    reportingThrottle(this.get().limiter, method, call, signal, report);
 }

@@ -1,9 +1,9 @@
 // What the parts of Search (query runs, pivots, "fetch the rest", export, the pages' messages) reach
 // of the controller that holds them together.
-import type { SecOpsClient, SecOpsMethod } from '../../core/secops/client';
+import type { SecOpsClient } from '../../core/secops/client';
 import type { ResultKind } from '../../core/secops/results/fields';
 import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
-import type { UdmSearchBudget } from './clients';
+import type { QuotaCall, UdmSearchBudget } from './clients';
 import type { SecOpsDocuments } from './documents';
 import type { RunRecord, RunStore, ShownRows } from './run-store';
 
@@ -12,12 +12,7 @@ export interface SearchContext {
   readonly documents: SecOpsDocuments;
   getClient(): SecOpsClient;
   budget(): UdmSearchBudget | undefined;
-  withQuota<T>(
-    method: SecOpsMethod,
-    call: () => Promise<T>,
-    signal: AbortSignal,
-    report: (message: string) => void,
-  ): Promise<T>;
+  withQuota: QuotaCall;
   showRows(kind: ResultKind, title: string, rows: unknown[], extra?: ShownRows): RunRecord;
   runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined>;
   /** A UDM search finished with results (for the query history). */

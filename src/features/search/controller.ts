@@ -6,7 +6,7 @@
 // runs (query runs), pivots, fetch-rest, export and routing (the pages' messages).
 import * as vscode from 'vscode';
 import { GoogleApiError } from '../../core/google/errors';
-import { UDM_SEARCH_MAX_LIMIT, type SecOpsClient, type SecOpsMethod } from '../../core/secops/client';
+import { UDM_SEARCH_MAX_LIMIT, type SecOpsClient } from '../../core/secops/client';
 import type { FromWebview } from '../../core/secops/messages';
 import { newestPartRange, periodRange, windowOf } from '../../core/secops/results/arrange';
 import type { ExportFormat } from '../../core/secops/results/export';
@@ -15,7 +15,7 @@ import type { PivotAction } from '../../core/secops/results/pivots';
 import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
-import { SearchClients, type UdmSearchBudget } from './clients';
+import { SearchClients, type QuotaCall, type UdmSearchBudget } from './clients';
 import type { SearchContext } from './context';
 import { SecOpsDocuments } from './documents';
 import { exportRun, openLink } from './export';
@@ -113,14 +113,8 @@ export class SearchController implements vscode.Disposable {
    * Runs `call` (whose client retries a 429 within its bounds); `report` says while the server holds
    * calls of the method. The limiter holds every other caller of the method for the same time.
    */
-  withQuota<T>(
-    method: SecOpsMethod,
-    call: () => Promise<T>,
-    signal: AbortSignal,
-    report: (message: string) => void,
-  ): Promise<T> {
-    return this.clients.withQuota(method, call, signal, report);
-  }
+  readonly withQuota: QuotaCall = (method, call, signal, report) =>
+    this.clients.withQuota(method, call, signal, report);
 
   /** A search run elsewhere (a statistical search) goes into the query history like one run here. */
   recordRun(query: string, window: ResolvedWindow, events: number): void {
