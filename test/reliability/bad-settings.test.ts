@@ -125,13 +125,15 @@ describe('reliability: bad settings', () => {
     it('the search client for a malformed cloudbench.endpoints.secops is refused, not pointed at the region host', () => {
       const s = services({ 'endpoints.secops': 'htp:/127.0.0.1:8080' });
       const { SearchController } = require('../../src/features/search/controller') as typeof ControllerModule;
-      const self = { services: s, limiters: new Map(), budgetEmitter: { fire() {} } };
+      const controller = new SearchController(s);
       let baseUrl: string;
       try {
-        baseUrl = (SearchController.prototype.getClient as () => { baseUrl: string }).call(self).baseUrl;
+        baseUrl = controller.getClient().baseUrl;
       } catch (err) {
         assert.match((err as Error).message, /cloudbench\.endpoints\.secops/);
         return;
+      } finally {
+        controller.dispose();
       }
       assert.fail(`a malformed cloudbench.endpoints.secops was replaced by ${baseUrl}`);
     });
