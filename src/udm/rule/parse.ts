@@ -25,7 +25,9 @@ export function parseRuleFile(text: string): RuleFile {
     if (rule) rules.push(rule);
   }
   // The lexer's errors, for the whole file (the search parser is told not to report them again).
-  for (const t of lexed.tokens) if (t.error) reader.diagnostics.push(diag(t.error, t, 'lex'));
+  const names = reader.diagnostics.filter((d) => d.code === 'rule-name');
+  const inBadName = (t: Token): boolean => names.some((d) => t.start >= d.start && t.end <= d.end);
+  for (const t of lexed.tokens) if (t.error && !inBadName(t)) reader.diagnostics.push(diag(t.error, t, 'lex'));
   for (const c of lexed.comments) if (c.error) reader.diagnostics.push(diag(c.error, c, 'lex'));
   return { rules, tokens: lexed.tokens, comments: lexed.comments, diagnostics: reader.diagnostics };
 }
@@ -129,30 +131,28 @@ class FrameReader {
 
   private readName(): Name | null {
     const t = this.peek();
-    if (t.kind === 'ident' && !sectionKind(t, this.peek(1))) {
-      this.next();
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(t.value)) {
-        this.diagnostics.push(
-          diag('A rule name is letters, digits and underscores, not starting with a digit', t, 'rule-name'),
-        );
-      }
-      return { name: t.value, start: t.start, end: t.end };
+    if (t.kind === 'lbrace' || t.kind === 'eof' || sectionKind(t, this.peek(1))) {
+      this.diagnostics.push(
+        diag("Expected the rule's name after 'rule'", t.kind === 'eof' ? this.tokens[this.p - 1] : t, 'rule-name'),
+      );
+      return null;
     }
-    if (t.kind === 'number' || t.kind === 'string' || t.kind === 'invalid' || t.kind === 'duration') {
-      this.next();
+    // The name is everything up to '{' on the same line, so a bad one (2nd-stage) is reported once.
+    let last = this.next();
+    while (this.peek().kind !== 'lbrace' && this.peek().kind !== 'eof' && !this.peek().newlineBefore)
+      last = this.next();
+    const written = this.text.slice(t.start, last.end);
+    if (t !== last || t.kind !== 'ident' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(written)) {
       this.diagnostics.push(
         diag(
-          'A rule name is an identifier (letters, digits and underscores, not starting with a digit)',
-          t,
+          `'${written}' is not a rule name: use letters, digits and underscores, not starting with a digit`,
+          { start: t.start, end: last.end },
           'rule-name',
         ),
       );
       return null;
     }
-    this.diagnostics.push(
-      diag("Expected the rule's name after 'rule'", t.kind === 'eof' ? this.tokens[this.p - 1] : t, 'rule-name'),
-    );
-    return null;
+    return { name: t.value, start: t.start, end: t.end };
   }
 
   private readBody(
