@@ -12,11 +12,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** JSON.parse's message without the text it quotes (an event can be long). */
-function reason(err: unknown): string {
-  const m = err instanceof Error ? err.message : String(err);
+/**
+ * JSON.parse's message without the text it quotes (an event can be long), its "at position N"
+ * (counted from `base` in the file) as a line and column of the file.
+ */
+function reason(err: unknown, lines?: LineIndex, base = 0): string {
+  let m = err instanceof Error ? err.message : String(err);
   const quoted = m.indexOf(', "');
-  return quoted > 0 && m.endsWith('is not valid JSON') ? m.slice(0, quoted) : m;
+  if (quoted > 0 && m.endsWith('is not valid JSON')) m = m.slice(0, quoted);
+  return m.replace(/ at position (\d+)(?: \(line \d+ column \d+\))?/, (_all, pos: string) => {
+    if (!lines) return ` at column ${Number(pos) + 1}`;
+    const p = lines.position(base + Number(pos));
+    return ` at line ${p.line + 1} column ${p.character + 1}`;
+  });
 }
 
 /** The `udm` object of one event, or why it is not an event. */
@@ -53,10 +61,10 @@ function readJsonArray(file: string, text: string): unknown[] {
       try {
         JSON.parse(text.slice(spans[i].start, spans[i].end));
       } catch (inner) {
-        throw new EventsFileError(`${file}:${lineOf(spans[i].start)}: event ${i + 1} is not valid JSON (${reason(inner)})`);
+        throw new EventsFileError(`${file}:${lineOf(spans[i].start)}: event ${i + 1} is not valid JSON (${reason(inner, lines, spans[i].start)})`);
       }
     }
-    throw new EventsFileError(`${file}: not a valid JSON array (${reason(err)})`);
+    throw new EventsFileError(`${file}: not a valid JSON array (${reason(err, lines)})`);
   }
   if (!Array.isArray(values)) throw new EventsFileError(`${file}: not a JSON array`);
   return values.map((v, i) => {
@@ -73,8 +81,8 @@ function readNdjson(file: string, text: string): unknown[] {
   const out: unknown[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (line === '') continue;
+    const line = lines[i];
+    if (line.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(line);
