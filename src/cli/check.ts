@@ -98,7 +98,8 @@ export function runCheck(options: CheckOptions): CheckRun {
   const files = collectFiles('check', options.paths);
   const findings: Finding[] = [];
   if (lists)
-    for (const f of lists.files) findings.push(...findingsOf(displayPath(f.path), f.text, f.problems, 'reference-list'));
+    for (const f of lists.files)
+      findings.push(...findingsOf(displayPath(f.path), f.text, f.problems, 'reference-list'));
   for (const path of files) {
     const file = displayPath(path);
     const kind = kindOf(path);
@@ -107,7 +108,9 @@ export function runCheck(options: CheckOptions): CheckRun {
     try {
       text = readFileSync(path, 'utf8');
     } catch (err) {
-      findings.push(fileError(file, `Cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, 'io'));
+      findings.push(
+        fileError(file, `Cannot read the file (${(err as NodeJS.ErrnoException).code ?? String(err)})`, 'io'),
+      );
       continue;
     }
     if ('language' in kind) {

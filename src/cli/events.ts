@@ -30,7 +30,9 @@ function reason(err: unknown, lines?: LineIndex, base = 0): string {
 /** The `udm` object of one event, or why it is not an event. */
 function udmOf(value: unknown): unknown {
   if (!isObject(value))
-    throw new Error(`is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an event object`);
+    throw new Error(
+      `is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an event object`,
+    );
   if ('udm' in value) {
     if (!isObject(value.udm)) throw new Error('has a "udm" that is not an object');
     return value.udm;
@@ -43,7 +45,8 @@ function udmOf(value: unknown): unknown {
 
 /** The UDM events of a file's text; `file` names it in errors. */
 export function readEvents(file: string, text: string): unknown[] {
-  if (text.trim() === '') throw new EventsFileError(`${file}: the file is empty; export events from the results view as JSON or NDJSON`);
+  if (text.trim() === '')
+    throw new EventsFileError(`${file}: the file is empty; export events from the results view as JSON or NDJSON`);
   const first = /\S/.exec(text);
   return first?.[0] === '[' ? readJsonArray(file, text) : readNdjson(file, text);
 }
@@ -61,7 +64,9 @@ function readJsonArray(file: string, text: string): unknown[] {
       try {
         JSON.parse(text.slice(spans[i].start, spans[i].end));
       } catch (inner) {
-        throw new EventsFileError(`${file}:${lineOf(spans[i].start)}: event ${i + 1} is not valid JSON (${reason(inner, lines, spans[i].start)})`);
+        throw new EventsFileError(
+          `${file}:${lineOf(spans[i].start)}: event ${i + 1} is not valid JSON (${reason(inner, lines, spans[i].start)})`,
+        );
       }
     }
     throw new EventsFileError(`${file}: not a valid JSON array (${reason(err, lines)})`);

@@ -43,15 +43,16 @@ export function collectFiles(command: string, paths: readonly string[]): string[
       walk(root, out);
       continue;
     }
-    if (!kindOf(root))
-      throw new UsageError(`${command}: ${root} is not a ${knownExtensions().join(', ')} file`);
+    if (!kindOf(root)) throw new UsageError(`${command}: ${root} is not a ${knownExtensions().join(', ')} file`);
     out.add(root);
   }
   return [...out];
 }
 
 function walk(dir: string, out: Set<string>): void {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory()) {

@@ -47,7 +47,11 @@ export function runFormat(paths: readonly string[], checkOnly: boolean): FormatO
     try {
       text = readFileSync(path, 'utf8');
     } catch (err) {
-      return { file, status: 'refused', reason: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})` };
+      return {
+        file,
+        status: 'refused',
+        reason: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      };
     }
     const r = formatFile(path, text);
     if ('refusal' in r) return { file, status: 'refused', reason: r.refusal };

@@ -61,7 +61,9 @@ function format(args: readonly string[], io: Io): number {
   }
   const changed = outcomes.filter((o) => o.status === 'changed').length;
   if (checkOnly && changed)
-    io.err(`${changed} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} would change; run cloudbench format to fix them.\n`);
+    io.err(
+      `${changed} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} would change; run cloudbench format to fix them.\n`,
+    );
   return failed ? EXIT_PROBLEMS : EXIT_OK;
 }
 
@@ -106,7 +108,9 @@ export function main(argv: readonly string[], io: Io): number {
   }
   const run = command !== undefined ? COMMANDS[command] : undefined;
   if (!run) {
-    io.err(`${command === undefined ? 'cloudbench: no command given' : `cloudbench: unknown command ${command}`}\n${usageLine()}\n`);
+    io.err(
+      `${command === undefined ? 'cloudbench: no command given' : `cloudbench: unknown command ${command}`}\n${usageLine()}\n`,
+    );
     return EXIT_USAGE;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

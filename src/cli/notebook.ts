@@ -14,7 +14,7 @@ export interface EmbeddedDocument {
   /** Where it is in the file, for people ("cell 3"). */
   readonly label: string;
   /** A position in the document as a position in the file. */
-  toFile(pos: Position): Position;
+  readonly toFile: (pos: Position) => Position;
   /** The value's span in the file, replaced when the document is rewritten. */
   readonly span: Span;
   /** The source was an array of lines (the notebook's own layout) rather than one string. */
@@ -79,10 +79,7 @@ export const notebookContainer: Container = {
         label: `cell ${i + 1}`,
         span,
         asLines: text[span.start] === '[',
-        toFile(pos) {
-          const at = exact ? offsets[lines.offset(pos)] : span.start;
-          return fileLines.position(at);
-        },
+        toFile: (pos) => fileLines.position(exact ? offsets[lines.offset(pos)] : span.start),
       });
     });
     return out;

@@ -40,7 +40,9 @@ export function checkTimeZone(zone: string): string {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    throw new UsageError(`stats: --tz ${JSON.stringify(zone)} is not an IANA time zone (for example UTC, Europe/Berlin)`);
+    throw new UsageError(
+      `stats: --tz ${JSON.stringify(zone)} is not an IANA time zone (for example UTC, Europe/Berlin)`,
+    );
   }
 }
 
@@ -64,8 +66,8 @@ export function runStats(options: StatsOptions): StatsOutput {
   const events = readEvents(options.eventsFile, eventsText);
   // The filtering statements too: exported events usually match them already, but an events file
   // from another query must not count events this one would not have searched for.
-  const filter = compileQuery(query, compileOptions).matches;
-  const result = compiled.engine.run(events, { timeZone, filter });
+  const filter = compileQuery(query, compileOptions);
+  const result = compiled.engine.run(events, { timeZone, filter: (event) => filter.matches(event) });
   return {
     text: exportTable(options.format, result.columns, result.rows, timeZone),
     warnings: result.warnings,

@@ -75,8 +75,7 @@ export function choiceFlag<T extends string>(
 }
 
 export const USAGE_LINES: Readonly<Record<string, string>> = {
-  check:
-    'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [paths...]',
+  check: 'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [paths...]',
   format: 'cloudbench format [--check] [paths...]',
   stats: 'cloudbench stats --query FILE --events FILE [--tz ZONE] [--format csv|json] [--lists DIR]',
 };

@@ -204,16 +204,18 @@ describe('cloudbench check (the built CLI)', function () {
     const files = Object.fromEntries(queries.map((q, i) => [`q${String(i).padStart(3, '0')}.udm`, q]));
     const dir = workspace(files);
     const report = JSON.parse(runCli(cli, ['check', '--format', 'json', '.'], dir).stdout);
-    const { client } = await LspClient.start({}, { knownReferenceLists: [], knownReferenceListsError: NO_LISTS_REASON });
+    const { client } = await LspClient.start(
+      {},
+      { knownReferenceLists: [], knownReferenceListsError: NO_LISTS_REASON },
+    );
     try {
       let compared = 0;
       for (const [name, text] of Object.entries(files)) {
         const uri = `file:///work/${name}`;
         await client.open(uri, text);
-        const answer = await client.request<{ items: Array<{ range: any; message: string; severity: number; code?: string }> }>(
-          'textDocument/diagnostic',
-          { textDocument: { uri } },
-        );
+        const answer = await client.request<{
+          items: Array<{ range: any; message: string; severity: number; code?: string }>;
+        }>('textDocument/diagnostic', { textDocument: { uri } });
         const fromServer = answer.items.map((d) => [
           d.range.start.line + 1,
           d.range.start.character + 1,

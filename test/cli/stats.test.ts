@@ -89,7 +89,11 @@ describe('cloudbench stats (the built CLI)', function () {
 
   it('computes the table over a JSON export: the groups, daily buckets in --tz and the aggregates', () => {
     const dir = workspace({ 'q.udm': QUERY, 'events.json': JSON.stringify(exported, null, 2) });
-    const r = runCli(cli, ['stats', '--query', 'q.udm', '--events', 'events.json', '--tz', 'Asia/Kolkata', '--format', 'json'], dir);
+    const r = runCli(
+      cli,
+      ['stats', '--query', 'q.udm', '--events', 'events.json', '--tz', 'Asia/Kolkata', '--format', 'json'],
+      dir,
+    );
     assert.equal(r.code, 0, r.stderr);
     const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     const want = expected(events);
@@ -117,7 +121,10 @@ describe('cloudbench stats (the built CLI)', function () {
       const m = /^(\d{4}-\d{2}-\d{2}) 00:00 \+05:30$/.exec(bucket);
       assert.ok(m, bucket);
       const startUtc = new Date(Date.parse(`${m[1]}T00:00:00+05:30`)).toISOString();
-      assert.deepEqual([Number(count), Number(bytes), Number(largest)], Object.values(want.get(`${host}|${startUtc}`) ?? {}));
+      assert.deepEqual(
+        [Number(count), Number(bytes), Number(largest)],
+        Object.values(want.get(`${host}|${startUtc}`) ?? {}),
+      );
     }
   });
 
@@ -137,7 +144,12 @@ describe('cloudbench stats (the built CLI)', function () {
     const cases: Array<[string, RegExp]> = [
       ['bad.ndjson', /^bad\.ndjson:4: the event has a "udm" that is not an object/],
       ['broken.ndjson', /^broken\.ndjson:2: not a JSON value \(.*\); an events file is a JSON array or NDJSON/],
-      ['bad.json', new RegExp(`^bad\\.json:${array.split('\n').findIndex((l) => l.includes('{"udm": {"metadata": {}}')) + 1}: event 4 is not valid JSON`)],
+      [
+        'bad.json',
+        new RegExp(
+          `^bad\\.json:${array.split('\n').findIndex((l) => l.includes('{"udm": {"metadata": {}}')) + 1}: event 4 is not valid JSON`,
+        ),
+      ],
       ['list.json', /^list\.json:1: event 1 is a number, not an event object/],
       ['empty.json', /^empty\.json: the file is empty/],
     ];

@@ -51,8 +51,16 @@ describe('cloudbench command line (the built CLI)', function () {
     ['a missing --lists folder', ['check', '--lists', 'nowhere'], /--lists nowhere: ENOENT/],
     ['format with an unknown flag', ['format', '--write'], /format: unknown option --write/],
     ['stats without --events', ['stats', '--query', 'a.udm'], /--events FILE is required/],
-    ['stats with a missing query file', ['stats', '--query', 'b.udm', '--events', 'a.udm'], /--query b\.udm: no such file/],
-    ['stats with an unknown time zone', ['stats', '--query', 'a.udm', '--events', 'x', '--tz', 'Mars/Olympus'], /not an IANA time zone/],
+    [
+      'stats with a missing query file',
+      ['stats', '--query', 'b.udm', '--events', 'a.udm'],
+      /--query b\.udm: no such file/,
+    ],
+    [
+      'stats with an unknown time zone',
+      ['stats', '--query', 'a.udm', '--events', 'x', '--tz', 'Mars/Olympus'],
+      /not an IANA time zone/,
+    ],
   ];
   for (const [what, args, message] of bad) {
     it(`exits 2 with a usage line on ${what}`, () => {
