@@ -16,7 +16,12 @@ export interface FormatOutcome {
 function formatFile(path: string, text: string): { text: string } | { refusal: string } {
   const kind = kindOf(path);
   if (!kind) return { text };
-  if ('language' in kind) return kind.language.format(text);
+  if ('language' in kind) {
+    const r = kind.language.format(text);
+    // The editor applies the formatter's edit in the document's own line ends; so does the file.
+    if ('text' in r && text.includes('\r\n')) return { text: r.text.replace(/\r?\n/g, '\r\n') };
+    return r;
+  }
   let docs;
   try {
     docs = kind.container.documents(text);

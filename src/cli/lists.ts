@@ -45,6 +45,15 @@ function whole(line: string, i: number): Pick<Problem, 'start' | 'end'> {
   return { start: { line: i, character: 0 }, end: { line: i, character: line.length } };
 }
 
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    // A dangling link is no list.
+    return false;
+  }
+}
+
 export function loadLists(dir: string): LoadedLists {
   let names: string[];
   try {
@@ -61,7 +70,7 @@ export function loadLists(dir: string): LoadedLists {
   for (const fileName of names) {
     if (fileName.startsWith('.')) continue;
     const path = join(dir, fileName);
-    if (!statSync(path).isFile()) continue;
+    if (!isFile(path)) continue;
     const ext = extname(fileName).toLowerCase();
     const type = LIST_EXTENSIONS[ext];
     if (type === undefined) continue;

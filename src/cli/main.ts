@@ -133,6 +133,12 @@ export function main(argv: readonly string[], io: Io): number {
 }
 
 if (require.main === module) {
+  // A reader that stops early (`| head`) is not an error of the check.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(process.exitCode ?? 0);
+    });
   const code = main(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),

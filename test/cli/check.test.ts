@@ -26,10 +26,9 @@ interface JsonProblem {
   where?: string;
 }
 
-function notebook(cells: Array<{ kind: 'udm' | 'markdown'; source: string[] }>, extra = ''): string {
+function notebook(cells: Array<{ kind: 'udm' | 'markdown'; source: string[] }>): string {
   // The layout the editor writes (serializeNotebook): two-space JSON, one line per source line.
-  const body = JSON.stringify({ format: 'cloudbench-udm-notebook', version: 1, cells }, null, 2);
-  return extra ? body.replace(/\n}$/, `,\n${extra}\n}`) : `${body}\n`;
+  return `${JSON.stringify({ format: 'cloudbench-udm-notebook', version: 1, cells }, null, 2)}\n`;
 }
 
 /** The SARIF 2.1.0 schema (draft-04) as published in the npm registry with Microsoft's SARIF matchers. */
@@ -171,7 +170,13 @@ describe('cloudbench check (the built CLI)', function () {
     const text = notebook([
       { kind: 'markdown', source: ['# Logins', 'principal.hostnme is fine in notes'] },
       { kind: 'udm', source: ['metadata.event_type = "USER_LOGIN"'] },
-      { kind: 'udm', source: ['metadata.event_type = "USER_LOGIN" and', '  principal.hostnme = "a\\"b"'] },
+      {
+        kind: 'udm',
+        source: [
+          'metadata.event_type = "USER_LOGIN" and',
+          '  target.hostname = "a\\"b\\\\c" and principal.hostnme = "x"',
+        ],
+      },
     ]);
     const dir = workspace({ 'n.udmnb': text, 'broken.udmnb': '{"format": "something-else"}' });
     const r = runCli(cli, ['check', '--format', 'json', '.'], dir);
@@ -180,8 +185,9 @@ describe('cloudbench check (the built CLI)', function () {
     const inNotebook = problems.filter((p) => p.file === 'n.udmnb');
     assert.equal(inNotebook.length, 1, JSON.stringify(problems));
     // Independently: the line of the file holding the cell's second source line, and the column of
-    // the field inside that JSON string.
-    const at = positionOf(text, 'hostnme', text.indexOf('"  principal.hostnme'));
+    // the field inside that JSON string, after the escapes that come before it on the line.
+    const at = positionOf(text, 'principal.hostnme', text.indexOf('"  target.hostname'));
+    at.column += 'principal.'.length;
     assert.deepEqual(
       [inNotebook[0].line, inNotebook[0].column, inNotebook[0].endColumn, inNotebook[0].where],
       [at.line, at.column, at.column + 'hostnme'.length, 'cell 3'],

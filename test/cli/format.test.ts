@@ -71,6 +71,16 @@ describe('cloudbench format (the built CLI)', function () {
     assert.equal(runCli(cli, ['format', '--check'], dir).code, 0);
   });
 
+  it('keeps Windows line ends as the editor does', () => {
+    const dir = workspace({ 'crlf.udm': MESSY.replace(/\n/g, '\r\n') + 'principal.ip="10.0.0.1"\r\n' });
+    assert.equal(runCli(cli, ['format', 'crlf.udm'], dir).code, 0);
+    assert.equal(
+      readFileSync(join(dir, 'crlf.udm'), 'utf8'),
+      TIDY.replace(/\n/g, '\r\n') + 'principal.ip = "10.0.0.1"\r\n',
+    );
+    assert.equal(runCli(cli, ['format', '--check', 'crlf.udm'], dir).code, 0);
+  });
+
   it('formats a notebook cell by cell, keeping every other byte of the file', () => {
     const messy = notebookWith(MESSY.trim().split('\n'));
     const dir = workspace({ 'n.udmnb': messy });
