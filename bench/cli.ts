@@ -12,19 +12,24 @@ import { DOCUMENTED_SYNTAX_EXAMPLES } from '../src/udm/documented-examples';
 const FILES = 1000;
 const RUNS = 5;
 
-/** Detection-style queries: a filter of a few lines, some with statistical sections. */
+const SECTION = /^\s*(events|match|outcome|condition|dedup|select|unselect|order|limit):/im;
+
+/**
+ * Detection-style queries: a filter of a few lines and a documented example, some with statistics;
+ * an example with sections of its own is a file by itself.
+ */
 function queryFile(i: number): string {
   const [, example] = DOCUMENTED_SYNTAX_EXAMPLES[i % DOCUMENTED_SYNTAX_EXAMPLES.length];
+  if (SECTION.test(example)) return `// detection ${i}\n${example}\n`;
   const lines = [
     `// detection ${i}`,
     'metadata.event_type = "NETWORK_CONNECTION"',
     `principal.hostname = "host-${i}" nocase`,
     'target.port >= 1024 AND NOT security_result.action = "ALLOW"',
-    example,
   ];
-  if (i % 4 === 0)
-    lines.push('match:', '  principal.hostname over 1h', 'outcome:', '  $bytes = sum(network.sent_bytes)');
   if (i % 10 === 0) lines.push(`principal.user.userid in %watchlist_${i % 3}`);
+  lines.push(example);
+  if (i % 4 === 0) lines.push('match:', '  principal.hostname by 1h', 'outcome:', '  $bytes = sum(network.sent_bytes)');
   return `${lines.join('\n')}\n`;
 }
 
