@@ -51,17 +51,24 @@ export function runStats(options: StatsOptions): StatsOutput {
   const query = readInput('--query', options.queryFile);
   const eventsText = readInput('--events', options.eventsFile);
   const lists = options.listsDir !== undefined ? loadLists(options.listsDir) : undefined;
-  const compileOptions: CompileOptions = lists ? { referenceLists: lists.entries, knownLists: lists.known } : {};
+  // Without --lists no list is known: a query naming one is refused rather than computed as if the
+  // list were empty.
+  const compileOptions: CompileOptions = lists
+    ? { referenceLists: lists.entries, knownLists: lists.known }
+    : { knownLists: new Map() };
   const compiled = compileStatistics(query, compileOptions);
   if (!compiled)
     throw new StatsInputError(
       `${options.queryFile}: the query has no match: or outcome: section, so there is no table to compute`,
     );
   if (compiled.hasErrors) {
-    const errors = compiled.diagnostics
-      .filter((d) => d.severity === 'error')
-      .map((d) => `${options.queryFile}:${d.range.start.line + 1}:${d.range.start.character + 1}: error: ${d.message}`);
-    throw new StatsInputError(errors.join('\n'));
+    const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
+    const lines = errors.map(
+      (d) => `${options.queryFile}:${d.range.start.line + 1}:${d.range.start.character + 1}: error: ${d.message}`,
+    );
+    if (!lists && errors.some((d) => d.code === 'unknown-list'))
+      lines.push('Give the reference lists the query names with --lists DIR (one file per list).');
+    throw new StatsInputError(lines.join('\n'));
   }
   const events = readEvents(options.eventsFile, eventsText);
   // The filtering statements too: exported events usually match them already, but an events file

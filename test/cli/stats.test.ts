@@ -128,6 +128,53 @@ describe('cloudbench stats (the built CLI)', function () {
     }
   });
 
+  it('--lists DIR gives the query its reference lists', () => {
+    const query = QUERY.replace(
+      'metadata.event_type = "NETWORK_CONNECTION"',
+      'metadata.event_type = "NETWORK_CONNECTION" and principal.hostname in %web_hosts',
+    );
+    const dir = workspace({
+      'q.udm': query,
+      'events.json': JSON.stringify(exported),
+      'lists/web_hosts.txt': '// the web tier\nweb-1\nweb-2\n',
+    });
+    const r = runCli(
+      cli,
+      [
+        'stats',
+        '--query',
+        'q.udm',
+        '--events',
+        'events.json',
+        '--tz',
+        'Asia/Kolkata',
+        '--format',
+        'json',
+        '--lists',
+        'lists',
+      ],
+      dir,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    const want = [...expected(events).entries()].filter(([key]) => key.startsWith('web-'));
+    assert.ok(want.length > 0);
+    assert.deepEqual(
+      new Map(
+        rows.map((row) => [
+          `${String(row['principal.hostname'])}|${String(row.time_bucket)}`,
+          { events: row.event_count, bytes: row.bytes, largest: row.largest },
+        ]),
+      ),
+      new Map(want),
+    );
+    // Without the list the table would be computed as if it were empty: refused instead.
+    const unknown = runCli(cli, ['stats', '--query', 'q.udm', '--events', 'events.json'], dir);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stdout, '');
+    assert.match(unknown.stderr, /^q\.udm:1:\d+: error: Unknown reference list %web_hosts\n.*--lists DIR/);
+  });
+
   it('names the line of an event it cannot read and exits 1', () => {
     const lines = exported.slice(0, 5).map((e) => JSON.stringify(e));
     lines.splice(3, 0, '{"name": "events/x", "udm": "not an object"}');
