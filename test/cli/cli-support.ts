@@ -39,7 +39,9 @@ export async function cliPath(): Promise<string> {
   if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return (built = dist);
   const bundle = (await import(pathToFileURL(join(ROOT, 'scripts/cli-bundle.mjs')).href)) as CliBundle;
   const esbuild = await import('esbuild');
-  const out = join(mkdtempSync(join(tmpdir(), 'cloudbench-cli-build-')), 'cli.js');
+  const folder = mkdtempSync(join(tmpdir(), 'cloudbench-cli-build-'));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  const out = join(folder, 'cli.js');
   await esbuild.build(bundle.cliBundleOptions(ROOT, out));
   bundle.makeExecutable(out);
   return (built = out);
