@@ -48,8 +48,9 @@ export default tseslint.config(
     files: ['src/server/main.ts'],
     rules: { 'cloudbench/no-unused-disposable': 'off' },
   },
-  // Layering: core, udm, server, emulator and the webview pages never import VS Code; core and udm
-  // never reach up into the editor glue; pages import only core, udm and their own shared code.
+  // Layering: core, udm, server, emulator, the command line (src/cli) and the webview pages never
+  // import VS Code; core and udm never reach up into the editor glue; pages import only core, udm and
+  // their own shared code.
   // src/README.md draws the layers.
   {
     files: ['src/core/**/*.ts', 'src/udm/**/*.ts'],
@@ -60,7 +61,14 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: LAYER_NO_VSCODE }],
           patterns: [
             {
-              group: ['**/features/**', '**/platform/**', '**/server/**', '**/emulator/**', '**/webview/**'],
+              group: [
+                '**/features/**',
+                '**/platform/**',
+                '**/server/**',
+                '**/emulator/**',
+                '**/webview/**',
+                '**/cli/**',
+              ],
               message: 'core and udm are the bottom layers: they import only each other (src/README.md).',
             },
           ],
@@ -80,6 +88,24 @@ export default tseslint.config(
               group: ['**/features/**', '**/platform/**', '**/webview/**'],
               message:
                 'the language server and the sandbox run outside VS Code: they import core and udm only (src/README.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: LAYER_NO_VSCODE }],
+          patterns: [
+            {
+              group: ['**/features/**', '**/platform/**', '**/server/**', '**/emulator/**', '**/webview/**'],
+              message:
+                'the command line runs outside VS Code and offline: it imports core and udm only (src/README.md).',
             },
           ],
         },

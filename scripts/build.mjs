@@ -1,10 +1,12 @@
-// Builds the four bundles of DESIGN.md with esbuild. Generators (scripts/gen-*.mjs) run first,
-// so generated modules (proto descriptors, the UDM schema) are always fresh.
+// Builds the four bundles of DESIGN.md and the `cloudbench` command line with esbuild. Generators
+// (scripts/gen-*.mjs) run first, so generated modules (proto descriptors, the UDM schema) are always
+// fresh.
 import { build, context } from 'esbuild';
 import { readdirSync, existsSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { modelsBundleOptions, splitModelsClient } from './models-bundle.mjs';
+import { cliBundleOptions, makeExecutable } from './cli-bundle.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -54,6 +56,8 @@ const configs = [
   { ...nodeConfig, entryPoints: nodeBundles.filter((e) => e.out === 'extension'), plugins: [splitModelsClient(root)] },
   { ...nodeConfig, entryPoints: nodeBundles.filter((e) => e.out !== 'extension') },
   modelsBundleOptions(root, join(root, 'dist/models-client.js'), { minify: production }),
+  // The `cloudbench` command line (package.json "bin").
+  cliBundleOptions(root, join(root, 'dist/cli.js'), { minify: production }),
   ...(webviewBundles.length
     ? [
         {
@@ -88,4 +92,5 @@ if (watch) {
   console.log('watching for changes…');
 } else {
   await Promise.all(configs.map((cfg) => build(cfg)));
+  makeExecutable(join(root, 'dist/cli.js'));
 }

@@ -21,7 +21,14 @@ async function layeringErrors(file: string, source: string): Promise<string[]> {
 describe('lint: layering', function () {
   this.timeout(60_000);
 
-  for (const layer of ['src/core/google', 'src/udm', 'src/server', 'src/emulator/http', 'src/webview/results']) {
+  for (const layer of [
+    'src/core/google',
+    'src/udm',
+    'src/server',
+    'src/emulator/http',
+    'src/webview/results',
+    'src/cli',
+  ]) {
     it(`refuses a vscode import in ${layer}`, async () => {
       const errors = await layeringErrors(
         `${layer}/layering-probe.ts`,
@@ -56,6 +63,22 @@ describe('lint: layering', function () {
     const good = await layeringErrors(
       'src/webview/stats/probe.ts',
       "import { a } from '../../core/secops/statistics/protocol';\nimport { b } from '../../udm/stats/format';\nimport { c } from '../shared/dom';\nexport const y = [a, b, c];\n",
+    );
+    assert.deepEqual(good, []);
+  });
+
+  it('keeps the command line off the editor glue and core and udm off the command line', async () => {
+    const bad = await layeringErrors(
+      'src/cli/probe.ts',
+      "import { x } from '../features/search/controller';\nexport const y = x;\n",
+    );
+    assert.equal(bad.length, 1, bad.join('\n'));
+    assert.match(bad[0], /command line runs outside VS Code/);
+    const up = await layeringErrors('src/udm/probe.ts', "import { x } from '../cli/languages';\nexport const y = x;\n");
+    assert.equal(up.length, 1, up.join('\n'));
+    const good = await layeringErrors(
+      'src/cli/probe.ts',
+      "import { a } from '../udm/service';\nimport { b } from '../core/notebook/format';\nexport const y = [a, b];\n",
     );
     assert.deepEqual(good, []);
   });

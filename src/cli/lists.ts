@@ -1,0 +1,107 @@
+// Reference lists from a folder (`--lists DIR`): one file per list, as the Reference Lists view
+// holds a list: one entry per line, `//` comment lines, blank lines ignored. The file name is the
+// list's name as a query writes it after `%`; the extension gives its content type (none or `.txt`:
+// strings, `.regex`: regular expressions, `.cidr`: CIDR ranges). Each file is checked as the list
+// editor checks it, so a bad pattern in a list fails the check like a bad query does.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import {
+  checkReferenceListName,
+  lintReferenceList,
+  referenceListEntries,
+  splitReferenceListText,
+  type ReferenceListContentType,
+} from '../core/secops/reference-lists';
+import type { KnownReferenceList } from '../udm/index';
+import type { Problem } from './languages';
+import { UsageError } from './usage';
+
+export const LIST_EXTENSIONS: Readonly<Record<string, ReferenceListContentType>> = {
+  '': 'CONTENT_TYPE_DEFAULT_STRING',
+  '.txt': 'CONTENT_TYPE_DEFAULT_STRING',
+  '.regex': 'REGEX',
+  '.cidr': 'CIDR',
+};
+
+/** How many entries hover would preview; kept so the known-list table looks as the editor's. */
+const PREVIEW = 5;
+
+export interface ListFile {
+  readonly path: string;
+  readonly text: string;
+  readonly problems: Problem[];
+}
+
+export interface LoadedLists {
+  /** Entries by list name, for the checker (unknown names are errors, entries are checked). */
+  readonly entries: Record<string, string[]>;
+  /** Names with content types, for the checker's `in regex` / `in cidr` checks. */
+  readonly known: Map<string, KnownReferenceList>;
+  /** Every list file with what is wrong in it. */
+  readonly files: ListFile[];
+}
+
+function whole(line: string, i: number): Pick<Problem, 'start' | 'end'> {
+  return { start: { line: i, character: 0 }, end: { line: i, character: line.length } };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    // A dangling link is no list.
+    return false;
+  }
+}
+
+export function loadLists(dir: string): LoadedLists {
+  let names: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new UsageError(`--lists ${dir}: not a folder`);
+    names = readdirSync(dir).sort();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--lists ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const entries: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  const known = new Map<string, KnownReferenceList>();
+  const files: ListFile[] = [];
+  const pathOf = new Map<string, string>();
+  for (const fileName of names) {
+    if (fileName.startsWith('.')) continue;
+    const path = join(dir, fileName);
+    if (!isFile(path)) continue;
+    const ext = extname(fileName).toLowerCase();
+    const type = LIST_EXTENSIONS[ext];
+    if (type === undefined) continue;
+    const name = fileName.slice(0, fileName.length - ext.length);
+    const text = readFileSync(path, 'utf8');
+    const lines = splitReferenceListText(text);
+    const problems: Problem[] = [];
+    const badName = checkReferenceListName(name);
+    const other = pathOf.get(name);
+    if (badName) problems.push({ severity: 'error', message: badName, code: 'list-name', ...whole(lines[0] ?? '', 0) });
+    else if (other)
+      problems.push({
+        severity: 'error',
+        message: `Another file already defines %${name} (${other}); keep one file per list.`,
+        code: 'list-name',
+        ...whole(lines[0] ?? '', 0),
+      });
+    for (const p of lintReferenceList(type, lines))
+      problems.push({
+        severity: p.severity,
+        message: p.message,
+        code: 'list-entry',
+        start: { line: p.line, character: p.start },
+        end: { line: p.line, character: Math.max(p.start, p.end) },
+      });
+    files.push({ path, text, problems });
+    if (badName || other) continue;
+    pathOf.set(name, path);
+    const listed = referenceListEntries(lines);
+    entries[name] = listed;
+    known.set(name, { name, contentType: type, size: listed.length, preview: listed.slice(0, PREVIEW) });
+  }
+  return { entries, known, files };
+}

@@ -1,0 +1,148 @@
+// The `cloudbench` command (dist/cli.js): the editor's UDM language service on the command line, for
+// CI and git hooks. Offline by design: it reads the files it is given and writes to stdout, stderr
+// and (format only) the files themselves; it opens no connection and reads no credentials.
+import { version } from '../../package.json';
+import { runCheck } from './check';
+import { EventsFileError } from './events';
+import { runFormat } from './format';
+import { humanReport, jsonReport } from './report';
+import { sarifReport } from './sarif';
+import { runStats, StatsInputError } from './stats';
+import {
+  EXIT_OK,
+  EXIT_PROBLEMS,
+  EXIT_USAGE,
+  UsageError,
+  choiceFlag,
+  helpText,
+  parseArgs,
+  stringFlag,
+  usageLine,
+} from './usage';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+function check(args: readonly string[], io: Io): number {
+  const parsed = parseArgs('check', args, {
+    '--format': { value: true },
+    '--max-warnings': { value: true },
+    '--lists': { value: true },
+  });
+  const format = choiceFlag('check', parsed, '--format', ['human', 'json', 'sarif'] as const, 'human');
+  const maxText = stringFlag(parsed, '--max-warnings');
+  if (maxText !== undefined && !/^\d+$/.test(maxText))
+    throw new UsageError(`check: --max-warnings needs a whole number from 0 (got ${JSON.stringify(maxText)})`);
+  const maxWarnings = maxText === undefined ? undefined : Number(maxText);
+  const listsDir = stringFlag(parsed, '--lists');
+  const run = runCheck({ paths: parsed.positionals, ...(listsDir !== undefined ? { listsDir } : {}) });
+  if (format === 'json') io.out(jsonReport(run, version));
+  else if (format === 'sarif') io.out(sarifReport(run, version));
+  else io.out(humanReport(run, maxWarnings));
+  const failed = run.errors > 0 || (maxWarnings !== undefined && run.warnings > maxWarnings);
+  return failed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+function format(args: readonly string[], io: Io): number {
+  const parsed = parseArgs('format', args, { '--check': { value: false } });
+  const checkOnly = parsed.flags.has('--check');
+  const outcomes = runFormat(parsed.positionals, checkOnly);
+  let failed = false;
+  for (const o of outcomes) {
+    if (o.status === 'refused') {
+      failed = true;
+      io.err(`${o.file}: not formatted: ${o.reason ?? ''}\n`);
+    } else if (o.status === 'changed') {
+      if (checkOnly) failed = true;
+      io.out(checkOnly ? `${o.file}\n` : `formatted ${o.file}\n`);
+    }
+  }
+  const changed = outcomes.filter((o) => o.status === 'changed').length;
+  if (checkOnly && changed)
+    io.err(
+      `${changed} of ${outcomes.length} file${outcomes.length === 1 ? '' : 's'} would change; run cloudbench format to fix them.\n`,
+    );
+  return failed ? EXIT_PROBLEMS : EXIT_OK;
+}
+
+function stats(args: readonly string[], io: Io): number {
+  const parsed = parseArgs('stats', args, {
+    '--query': { value: true },
+    '--events': { value: true },
+    '--tz': { value: true },
+    '--format': { value: true },
+    '--lists': { value: true },
+  });
+  if (parsed.positionals.length) throw new UsageError(`stats: unexpected argument ${parsed.positionals[0]}`);
+  const queryFile = stringFlag(parsed, '--query');
+  const eventsFile = stringFlag(parsed, '--events');
+  if (queryFile === undefined) throw new UsageError('stats: --query FILE is required');
+  if (eventsFile === undefined) throw new UsageError('stats: --events FILE is required');
+  const listsDir = stringFlag(parsed, '--lists');
+  const result = runStats({
+    queryFile,
+    eventsFile,
+    timeZone: stringFlag(parsed, '--tz') ?? 'UTC',
+    format: choiceFlag('stats', parsed, '--format', ['csv', 'json'] as const, 'csv'),
+    ...(listsDir !== undefined ? { listsDir } : {}),
+  });
+  for (const w of result.warnings) io.err(`warning: ${w}\n`);
+  io.out(result.text);
+  return EXIT_OK;
+}
+
+const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = { check, format, stats };
+
+/** Runs one command line; returns the exit code. */
+export function main(argv: readonly string[], io: Io): number {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    io.out(helpText(version));
+    return EXIT_OK;
+  }
+  if (command === '--version' || command === '-v') {
+    io.out(`${version}\n`);
+    return EXIT_OK;
+  }
+  const run = command !== undefined ? COMMANDS[command] : undefined;
+  if (!run) {
+    io.err(
+      `${command === undefined ? 'cloudbench: no command given' : `cloudbench: unknown command ${command}`}\n${usageLine()}\n`,
+    );
+    return EXIT_USAGE;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`${usageLine(command)}\n`);
+    return EXIT_OK;
+  }
+  try {
+    return run(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`${err.message}\n${usageLine(command)}\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof StatsInputError || err instanceof EventsFileError) {
+      io.err(`${err.message}\n`);
+      return EXIT_PROBLEMS;
+    }
+    throw err;
+  }
+}
+
+if (require.main === module) {
+  // A reader that stops early (`| head`) is not an error of the check.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      process.exit(process.exitCode ?? 0);
+    });
+  const code = main(process.argv.slice(2), {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  });
+  // Let stdout drain (a pipe to a file or another tool) before the process ends.
+  process.exitCode = code;
+}
