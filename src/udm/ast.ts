@@ -198,15 +198,7 @@ export interface ErrorExpr extends Span {
 }
 
 export type Expr =
-  | CompareExpr
-  | InListExpr
-  | CallExpr
-  | AssignExpr
-  | AndExpr
-  | OrExpr
-  | NotExpr
-  | ExistsExpr
-  | ErrorExpr;
+  CompareExpr | InListExpr | CallExpr | AssignExpr | AndExpr | OrExpr | NotExpr | ExistsExpr | ErrorExpr;
 
 // ---- statistical sections ------------------------------------------------------------------------
 //
