@@ -4,7 +4,7 @@
 // a new run that clears the previous run's rows, the banner of a cut answer, filter suggestions and
 // short paths, and the histogram's axis, counts and period pick.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
@@ -266,6 +266,8 @@ describe('reliability: the results webview (headless Chromium)', function () {
       };
     });
     assert.deepEqual(geometry.headers, geometry.cells, 'each header sits over its column');
+    mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-results', 'results-narrow-sorted.png') });
     assert.equal(geometry.headerTop, geometry.viewportTop, 'the header stays at the top of the table');
     // And scrolled sideways by hand, down the rows, the header follows the rows.
     await page.locator('#viewport').evaluate((e) => {

@@ -19,6 +19,7 @@ export const grid = new VirtualGrid({
   ids: { viewport: 'viewport', head: 'grid-header', spacer: 'spacer' },
   classes: { head: '', headCell: 'cell', row: 'row', cell: 'cell', selected: 'selected' },
   text: (pos, c) => displayText(cell(state.view[pos], state.columns[c]), 200),
+  title: (pos, c) => cell(state.view[pos], state.columns[c]),
   decorate: (row, pos) => (row.dataset.index = String(state.view[pos])),
   onSort: (c) => sortBy(state.columns[c]),
   onSelect: (pos, how) => {
@@ -64,17 +65,6 @@ function keepScroll(): void {
     250,
   );
 }
-
-// Tooltips are filled on hover, not on every render: scrolling touches only the visible text.
-grid.spacer.addEventListener('mouseover', (event) => {
-  const target = (event.target as HTMLElement).closest<HTMLElement>('.cell');
-  const node = target?.parentElement;
-  if (!target || !node?.dataset.index) return;
-  const column = state.columns[Array.prototype.indexOf.call(node.children, target)];
-  if (!column) return;
-  const text = cell(Number(node.dataset.index), column);
-  target.title = text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
-});
 
 /** Asks the extension for every field path of the rows, unless the page has them or asked already. */
 export function requestFields(): void {

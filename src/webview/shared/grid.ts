@@ -32,6 +32,8 @@ export interface GridOptions {
   classes: { viewport?: string; head: string; headCell: string; row: string; cell: string; selected: string };
   /** The display text of a cell (at a position of the rows shown). */
   text(pos: number, column: number): string;
+  /** The full text of a cell, shown as its tooltip on hover (filled then, not on every render). */
+  title?(pos: number, column: number): string;
   /** Page data on a row node when it is drawn for a position (say the row's index in the table). */
   decorate?(row: HTMLElement, pos: number): void;
   rowTitle?: string;
@@ -84,6 +86,7 @@ export class VirtualGrid {
       options.onSelect?.(pos, 'click');
     });
     this.viewport.addEventListener('keydown', (event) => this.onKey(event));
+    if (options.title) this.spacer.addEventListener('mouseover', (event) => this.onHover(event));
   }
 
   get selected(): number {
@@ -146,14 +149,21 @@ export class VirtualGrid {
     this.schedule();
   }
 
-  /** Selects a position (clamped) and scrolls it into view under the header; -1 clears the selection. */
-  select(pos: number): void {
+  /**
+   * Selects a position (clamped) and, unless told not to, scrolls it into view under the header; -1
+   * clears the selection.
+   */
+  select(pos: number, reveal = true): void {
     if (pos < 0 || this.length === 0) {
       this.selectedPos = -1;
       this.schedule();
       return;
     }
     this.selectedPos = Math.max(0, Math.min(this.length - 1, pos));
+    if (!reveal) {
+      this.schedule();
+      return;
+    }
     const h = this.options.rowHeight;
     const top = this.selectedPos * h;
     const inView = this.viewport.clientHeight - this.head.offsetHeight;
@@ -204,6 +214,16 @@ export class VirtualGrid {
       node.classList.toggle(classes.selected, selected);
       node.setAttribute('aria-selected', selected ? 'true' : 'false');
     }
+  }
+
+  private onHover(event: MouseEvent): void {
+    const target = (event.target as HTMLElement).closest<HTMLElement>('[role="gridcell"]');
+    const pos = this.positionOf(target);
+    if (!target || pos === undefined || !this.options.title) return;
+    const column = Array.prototype.indexOf.call(target.parentElement?.children ?? [], target);
+    if (column < 0 || column >= this.columns.length) return;
+    const text = this.options.title(pos, column);
+    target.title = text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
   }
 
   private onScroll(): void {
