@@ -1,6 +1,7 @@
 // The restriction editor form (browser side). Every value goes into the page as text; messages from
 // the extension are checked before use. Validation and the diff come from the same core modules
 // the extension uses, so the form and the extension never disagree about what is valid.
+import '../shared/theme.css';
 import './style.css';
 import {
   describeChanges,

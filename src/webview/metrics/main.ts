@@ -3,6 +3,7 @@
 // comparison, and every metric as a table. Charts are Chart.js (canvas, no inline script or eval, so
 // the strict CSP holds) coloured from the VS Code theme's variables; every value reaches the page as
 // text. Messages from the extension are checked before use.
+import '../shared/theme.css';
 import './style.css';
 import {
   CategoryScale,

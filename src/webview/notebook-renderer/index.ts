@@ -155,7 +155,8 @@ function renderStats(data: KeptStatistics, root: HTMLElement): void {
           return (desc ? -cmp : cmp) || a - z;
         });
       grid.setColumns(columns, { column: col, direction: desc ? 'desc' : 'asc' });
-      grid.invalidate();
+      // Drawn at once, as a click's answer (not on the next frame).
+      grid.render();
     },
   });
   box.append(grid.viewport);
@@ -261,6 +262,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     grid.setLength(visible.length);
     grid.select(visible.indexOf(selected), false);
     grid.invalidate();
+    grid.render();
     count.textContent =
       visible.length === rows.length
         ? `${fmt(rows.length)} rows`
@@ -273,7 +275,6 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     pending = window.setTimeout(recompute, 120);
   });
   recompute();
-  grid.render();
 }
 
 /** The row actions of an event (its full event, its raw log, pivots on its values) and its JSON. */

@@ -3,7 +3,7 @@
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
 // This module wires the page's controls; the parts live beside it (state, layout, table, histogram,
 // detail, chooser, banner, query bar, messages).
-import '../shared/theme.css';
+import '../shared/table-page.css';
 import './style.css';
 import { RESULT_KINDS } from '../../core/secops/messages';
 import { isPivotAction } from '../../core/secops/results/pivots';

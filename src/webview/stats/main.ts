@@ -1,7 +1,7 @@
 // Statistics view: one row per group and one column per match key and outcome variable, sortable
 // and filterable, with a chart chosen from the table's shape (switchable), copy and exports.
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
-import '../shared/theme.css';
+import '../shared/table-page.css';
 import './style.css';
 import {
   BarController,
@@ -210,6 +210,7 @@ function applyView(): void {
   );
   grid.setLength(view.length);
   grid.invalidate();
+  grid.render();
   renderChart();
   rememberView();
 }
