@@ -100,104 +100,12 @@ export function onMessage(message: ToWebview): void {
       // No table is coming: the editor can load now.
       upgradeQueryBar();
       return;
-    case 'results': {
-      const cells = decodeCells(message.table);
-      const restComing = message.fields.length === 0 && message.table.count > 0;
-      state.run = message.run;
-      resetRows();
-      addTable(message.table, cells);
-      // A message with every row of the run also lists their fields.
-      if (message.fields.length) state.allFields = message.fields;
-      state.period = undefined;
-      periodBar.classList.remove('visible');
-      state.sort = undefined;
-      grid.select(-1);
-      state.moreDataAvailable = message.moreDataAvailable;
-      state.fetching = false;
-      detail.classList.remove('visible');
-      closeChooser();
-      runTitle.textContent = state.run.title;
-      runTitle.title = state.run.title;
-      runSource.textContent = state.run.source ?? '';
-      // The bar shows the query behind the table, unless the user is typing in it right now.
-      if (state.run.kind === 'udm' && !queryHost.contains(document.activeElement))
-        setQueryText(state.run.query ?? state.run.title);
-      updateSummary();
-      // The kept rows of the run this panel showed before a reload: looked at as they were.
-      const back = state.run.restored && state.restored?.runId === state.run.runId ? state.restored : undefined;
-      state.restored = undefined;
-      consoleLink.style.display = state.run.uri?.some(isOpenableLink) ? '' : 'none';
-      rerunButton.style.display = state.run.kind === 'udm' || (state.run.restored && state.run.pivot) ? '' : 'none';
-      rerunButton.textContent = state.run.restored ? 'Run Again' : 'Run again';
-      document.body.dataset.restored = state.run.restored ? 'rows' : '';
-      grid.viewport.scrollTop = 0;
-      setColumns(
-        chosenColumns(state.run.kind) ?? (message.columns.length ? message.columns : defaultColumns(state.run.kind)),
-      );
-      if (back?.sort) {
-        const column = state.columns.find((c) => c.id === back.sort?.columnId);
-        if (column) {
-          state.sort = { column, direction: back.sort.direction === 'desc' ? 'desc' : 'asc' };
-          setColumns(state.columns);
-        }
-      }
-      state.pendingScroll = back?.scrollTop;
-      state.allRowsIn = !restComing;
-      rememberRun(state.run, filterInput.value.trim());
-      recompute();
-      updateBanner();
-      state.afterFirstPaint = new Promise<void>((resolve) => {
-        const runId = message.run.runId;
-        requestAnimationFrame(() => {
-          document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: state.rowCount } }));
-          // The extension sends the rest of the rows only now, so they never delay these.
-          post({ type: 'painted', runId });
-          // Once the next frame starts, the first rows have been presented; only then more work.
-          requestAnimationFrame(() =>
-            setTimeout(() => {
-              renderHistogram();
-              resolve();
-              // Monaco waits for the rest of the rows too, so the editor never delays a usable
-              // table: a first message without the field list says the rest is on its way. (If it
-              // never comes, for a run replaced meanwhile, the editor loads a little later anyway.)
-              const settled = (): void => upgradeQueryBar();
-              if (restComing) setTimeout(settled, REST_WAIT_MS);
-              else void state.afterFirstPaint.then(settled, settled);
-            }, 0),
-          );
-        });
-      });
+    case 'results':
+      showResults(message);
       return;
-    }
-    case 'append': {
-      const { runId, table } = message;
-      // Decoding thousands of rows waits until the first rows are on screen.
-      state.afterFirstPaint = state.afterFirstPaint.then(() => {
-        if (!state.run || runId !== state.run.runId) return;
-        addTable(table);
-        state.allRowsIn = true;
-        state.fieldResolver = undefined;
-        state.allFields = undefined;
-        // The field list (filter suggestions, column chooser) is asked for once the table is usable.
-        requestFields();
-        grid.invalidate();
-        ensureCells();
-        recompute();
-        if (!state.fetching) updateSummary();
-        updateBanner();
-        if (!state.histogramQueued) {
-          state.histogramQueued = true;
-          setTimeout(() => {
-            state.histogramQueued = false;
-            renderHistogram();
-          }, 0);
-        }
-        // The rest of the rows is on screen after the next frame: now the editor may load.
-        requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
-      });
-      state.afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
+    case 'append':
+      appendRows(message);
       return;
-    }
     case 'querybar.completions':
     case 'querybar.diagnostics':
       // Answers for querybar.js, which listens for them itself.
@@ -224,6 +132,106 @@ export function onMessage(message: ToWebview): void {
       return;
     }
   }
+}
+
+/** The first rows of a new run (or of the kept run of a restored panel). */
+function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
+  const cells = decodeCells(message.table);
+  const restComing = message.fields.length === 0 && message.table.count > 0;
+  state.run = message.run;
+  resetRows();
+  addTable(message.table, cells);
+  // A message with every row of the run also lists their fields.
+  if (message.fields.length) state.allFields = message.fields;
+  state.period = undefined;
+  periodBar.classList.remove('visible');
+  state.sort = undefined;
+  grid.select(-1);
+  state.moreDataAvailable = message.moreDataAvailable;
+  state.fetching = false;
+  detail.classList.remove('visible');
+  closeChooser();
+  runTitle.textContent = state.run.title;
+  runTitle.title = state.run.title;
+  runSource.textContent = state.run.source ?? '';
+  // The bar shows the query behind the table, unless the user is typing in it right now.
+  if (state.run.kind === 'udm' && !queryHost.contains(document.activeElement))
+    setQueryText(state.run.query ?? state.run.title);
+  updateSummary();
+  // The kept rows of the run this panel showed before a reload: looked at as they were.
+  const back = state.run.restored && state.restored?.runId === state.run.runId ? state.restored : undefined;
+  state.restored = undefined;
+  consoleLink.style.display = state.run.uri?.some(isOpenableLink) ? '' : 'none';
+  rerunButton.style.display = state.run.kind === 'udm' || (state.run.restored && state.run.pivot) ? '' : 'none';
+  rerunButton.textContent = state.run.restored ? 'Run Again' : 'Run again';
+  document.body.dataset.restored = state.run.restored ? 'rows' : '';
+  grid.viewport.scrollTop = 0;
+  setColumns(
+    chosenColumns(state.run.kind) ?? (message.columns.length ? message.columns : defaultColumns(state.run.kind)),
+  );
+  if (back?.sort) {
+    const column = state.columns.find((c) => c.id === back.sort?.columnId);
+    if (column) {
+      state.sort = { column, direction: back.sort.direction === 'desc' ? 'desc' : 'asc' };
+      setColumns(state.columns);
+    }
+  }
+  state.pendingScroll = back?.scrollTop;
+  state.allRowsIn = !restComing;
+  rememberRun(state.run, filterInput.value.trim());
+  recompute();
+  updateBanner();
+  state.afterFirstPaint = new Promise<void>((resolve) => {
+    const runId = message.run.runId;
+    requestAnimationFrame(() => {
+      document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: state.rowCount } }));
+      // The extension sends the rest of the rows only now, so they never delay these.
+      post({ type: 'painted', runId });
+      // Once the next frame starts, the first rows have been presented; only then more work.
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          renderHistogram();
+          resolve();
+          // Monaco waits for the rest of the rows too, so the editor never delays a usable
+          // table: a first message without the field list says the rest is on its way. (If it
+          // never comes, for a run replaced meanwhile, the editor loads a little later anyway.)
+          const settled = (): void => upgradeQueryBar();
+          if (restComing) setTimeout(settled, REST_WAIT_MS);
+          else void state.afterFirstPaint.then(settled, settled);
+        }, 0),
+      );
+    });
+  });
+}
+
+/** The rest of a run's rows, added once the first rows are on screen. */
+function appendRows(message: Extract<ToWebview, { type: 'append' }>): void {
+  const { runId, table } = message;
+  // Decoding thousands of rows waits until the first rows are on screen.
+  state.afterFirstPaint = state.afterFirstPaint.then(() => {
+    if (!state.run || runId !== state.run.runId) return;
+    addTable(table);
+    state.allRowsIn = true;
+    state.fieldResolver = undefined;
+    state.allFields = undefined;
+    // The field list (filter suggestions, column chooser) is asked for once the table is usable.
+    requestFields();
+    grid.invalidate();
+    ensureCells();
+    recompute();
+    if (!state.fetching) updateSummary();
+    updateBanner();
+    if (!state.histogramQueued) {
+      state.histogramQueued = true;
+      setTimeout(() => {
+        state.histogramQueued = false;
+        renderHistogram();
+      }, 0);
+    }
+    // The rest of the rows is on screen after the next frame: now the editor may load.
+    requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
+  });
+  state.afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
 }
 
 /** An answer of the extension about the rows of the run shown. */
