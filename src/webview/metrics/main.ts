@@ -5,18 +5,7 @@
 // text. Messages from the extension are checked before use.
 import '../shared/theme.css';
 import './style.css';
-import {
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  ScatterController,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
+import { Chart, ScatterController, type ChartConfiguration } from 'chart.js';
 import {
   compareMetrics,
   confusionAt,
@@ -33,20 +22,12 @@ import {
   type MetricsFromWebview,
   type MetricsSet,
 } from '../../core/models/metrics-messages';
+import { cssVar, registerCharts } from '../shared/chart';
 import { el } from '../shared/dom';
 import { differenceTable, matrixTable, type MatrixColors } from './matrix';
 import { pageApi } from '../shared/page-api';
 
-Chart.register(
-  LineController,
-  ScatterController,
-  LineElement,
-  PointElement,
-  LinearScale,
-  CategoryScale,
-  Tooltip,
-  Legend,
-);
+registerCharts(ScatterController);
 
 const vscode = pageApi<MetricsFromWebview>();
 
@@ -71,10 +52,6 @@ function section(title: string, id: string): HTMLElement {
 }
 
 // ---- theme --------------------------------------------------------------------------------------
-function cssVar(name: string, fallback: string): string {
-  const v = getComputedStyle(document.body).getPropertyValue(name).trim();
-  return v || fallback;
-}
 
 interface Theme {
   foreground: string;

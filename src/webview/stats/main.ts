@@ -3,19 +3,7 @@
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
 import '../shared/table-page.css';
 import './style.css';
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
+import { BarController, BarElement, Chart, type ChartConfiguration } from 'chart.js';
 import { displayText } from '../../core/secops/results/export';
 import {
   CHART_LABELS,
@@ -32,21 +20,12 @@ import {
   type ToStatsView,
 } from '../../core/secops/statistics/protocol';
 import type { StatsColumn } from '../../udm/stats/plan';
+import { cssVar, registerCharts } from '../shared/chart';
 import { el } from '../shared/dom';
 import { VirtualGrid, type GridColumn } from '../shared/grid';
 import { pageApi } from '../shared/page-api';
 
-Chart.register(
-  BarController,
-  BarElement,
-  LineController,
-  LineElement,
-  PointElement,
-  CategoryScale,
-  LinearScale,
-  Legend,
-  Tooltip,
-);
+registerCharts(BarController, BarElement);
 
 const vscode = pageApi<FromStatsView>();
 
@@ -285,10 +264,6 @@ chartSelect.addEventListener('change', () => {
 rerunButton.addEventListener('click', () => run && post({ type: 'rerun', runId: run.runId }));
 
 // ---- chart ---------------------------------------------------------------------------------------
-
-function cssVar(name: string, fallback: string): string {
-  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
-}
 
 function palette(): string[] {
   return [
