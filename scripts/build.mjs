@@ -82,6 +82,8 @@ const configs = [
           platform: 'browser',
           target: 'es2022',
           format: 'esm',
+          // Its styles (the shared grid's among them) are adopted as a constructed sheet: CSS as text.
+          loader: { '.css': 'text' },
         },
       ]
     : []),

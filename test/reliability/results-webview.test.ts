@@ -4,7 +4,7 @@
 // a new run that clears the previous run's rows, the banner of a cut answer, filter suggestions and
 // short paths, and the histogram's axis, counts and period pick.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
@@ -235,6 +235,55 @@ describe('reliability: the results webview (headless Chromium)', function () {
     );
     await page.locator('#period-clear').click();
     await page.locator('#count', { hasText: /^600 rows$/ }).waitFor();
+  });
+
+  it('in a narrow panel, sorting by a partly hidden column keeps every header over its column', async () => {
+    await page.setViewportSize({ width: 520, height: 500 });
+    await show(events(100));
+    await page.locator('#count', { hasText: /^100 rows$/ }).waitFor();
+    const target = page.locator('#grid-header [data-column="udm.target.hostname"]');
+    const box = (await target.boundingBox())!;
+    const edge = await page.evaluate(() => {
+      const viewport = browser$().document.querySelector('#viewport');
+      return viewport.getBoundingClientRect().left + viewport.clientWidth;
+    });
+    assert.ok(box.x < edge && box.x + box.width > edge, `the Target header is cut by the panel's edge: ${box.x}`);
+    // The click brings the header into view first, as focusing it does in the editor.
+    await target.click();
+    await page.locator('#grid-header [data-column="udm.target.hostname"][aria-sort="ascending"]').waitFor();
+    await page.evaluate(
+      () => new Promise((r) => browser$().requestAnimationFrame(() => browser$().requestAnimationFrame(r))),
+    );
+    const geometry = await page.evaluate(() => {
+      const d = browser$().document;
+      const left = (e: any): number => Math.round(e.getBoundingClientRect().left);
+      const row = d.querySelector('#grid .row[data-pos="0"]');
+      return {
+        headers: [...d.querySelectorAll('#grid-header .cell')].map(left),
+        cells: [...row.children].map(left),
+        headerTop: Math.round(d.querySelector('#grid-header').getBoundingClientRect().top),
+        viewportTop: Math.round(d.querySelector('#viewport').getBoundingClientRect().top),
+      };
+    });
+    assert.deepEqual(geometry.headers, geometry.cells, 'each header sits over its column');
+    mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-results', 'results-narrow-sorted.png') });
+    assert.equal(geometry.headerTop, geometry.viewportTop, 'the header stays at the top of the table');
+    // And scrolled sideways by hand, down the rows, the header follows the rows.
+    await page.locator('#viewport').evaluate((e) => {
+      e.scrollLeft = 200;
+      e.scrollTop = 22 * 40;
+    });
+    await page.evaluate(
+      () => new Promise((r) => browser$().requestAnimationFrame(() => browser$().requestAnimationFrame(r))),
+    );
+    const after = await page.evaluate(() => {
+      const d = browser$().document;
+      const left = (e: any): number => Math.round(e.getBoundingClientRect().left);
+      const row = d.querySelector('#grid .row[data-pos="45"]');
+      return { headers: [...d.querySelectorAll('#grid-header .cell')].map(left), cells: [...row.children].map(left) };
+    });
+    assert.deepEqual(after.headers, after.cells, 'each header sits over its column after scrolling');
   });
 
   it('holds only the shown columns: the detail pane, new columns and word filters ask the extension for the events', async () => {

@@ -166,6 +166,33 @@ describe('reliability: the statistics view (headless Chromium)', function () {
     assert.equal(copy?.text, 'principal.hostname,$logins\r\nhost-b,12\r\n', 'copy takes the shown rows');
   });
 
+  it('the keyboard moves through the groups and Enter opens one; a narrow panel keeps headers over their columns', async () => {
+    await page.setViewportSize({ width: 180, height: 700 });
+    await send(tableMessage());
+    await page.waitForSelector('.stats-row');
+    await page.focus('#stats-body');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.locator('.stats-row[aria-selected="true"][data-row="1"]').waitFor();
+    await page.keyboard.press('Enter');
+    assert.deepEqual(
+      (await posted()).filter((m) => m.type === 'openGroup'),
+      [{ type: 'openGroup', runId: 'run-1', row: 1 }],
+    );
+    // The number column is past the panel's edge: scrolled to, its header comes along with its cells.
+    await page.$eval('#stats-body', (e) => (e.scrollLeft = e.scrollWidth));
+    await page.waitForFunction(() => browser$().document.querySelector('#stats-body').scrollLeft > 20);
+    const lefts = await page.evaluate(() => {
+      const d = browser$().document;
+      const left = (e: any): number => Math.round(e.getBoundingClientRect().left);
+      return {
+        heads: [...d.querySelectorAll('.stats-head-cell')].map(left),
+        cells: [...d.querySelector('.stats-row[data-pos="0"]').children].map(left),
+      };
+    });
+    assert.deepEqual(lefts.heads, lefts.cells);
+  });
+
   it('a table with nothing to chart shows only the table; a failed run shows the error', async () => {
     const message = tableMessage() as { columns: unknown[]; rowsJson: string };
     message.columns = [

@@ -1,6 +1,7 @@
 // The restriction editor form (browser side). Every value goes into the page as text; messages from
 // the extension are checked before use. Validation and the diff come from the same core modules
 // the extension uses, so the form and the extension never disagree about what is valid.
+import '../shared/theme.css';
 import './style.css';
 import {
   describeChanges,
@@ -332,15 +333,8 @@ function showHeader(key: EditorKey): void {
   }
 }
 
-function build(): void {
-  const app = byId('app');
-  const header = el('header');
-  header.append(
-    el('h1', { id: 'title' }),
-    el('p', { id: 'key-name', class: 'muted' }),
-    el('p', { id: 'bound-note', class: 'note', hidden: '' }),
-  );
-
+/** The notice of an edit that met a newer version of the key on the server, with the way out. */
+function conflictSection(): HTMLElement {
   const conflict = el('section', { id: 'conflict', class: 'conflict', role: 'alert', hidden: '' });
   const conflictActions = el('div', { class: 'actions' });
   conflictActions.append(
@@ -354,7 +348,11 @@ function build(): void {
     el('ul', { id: 'server-state' }),
     conflictActions,
   );
+  return conflict;
+}
 
+/** The application restriction: one type, and the list that type takes. */
+function applicationFieldset(): HTMLElement {
   const application = el('fieldset', { id: 'application' });
   application.append(el('legend', {}, 'Application restriction (at most one type)'));
   const radios = el('div', { class: 'radios', role: 'radiogroup', 'aria-label': 'Application restriction' });
@@ -383,7 +381,11 @@ function build(): void {
     );
     application.append(section);
   }
+  return application;
+}
 
+/** The API restriction: none, or the services (and methods) the key may call. */
+function apiFieldset(): HTMLElement {
   const api = el('fieldset', { id: 'api' });
   api.append(el('legend', {}, 'API restriction'));
   const apiRadios = el('div', { class: 'radios', role: 'radiogroup', 'aria-label': 'API restriction' });
@@ -413,21 +415,11 @@ function build(): void {
     el('ul', { id: 'api-targets-errors', class: 'errors', role: 'alert', hidden: '' }),
   );
   api.append(apiRadios, apiSection);
+  return api;
+}
 
-  const problems = el('section', { id: 'problems-section', class: 'problems', hidden: '' });
-  problems.append(el('h2', {}, 'Problems (nothing is sent while any remain)'), el('ul', { id: 'problems' }));
-
-  const changes = el('section', { id: 'changes' });
-  changes.append(
-    el('h2', {}, 'What will change'),
-    el(
-      'p',
-      { class: 'hint' },
-      'Lists are replaced, not merged: after saving, the key has exactly the entries above, and any list not shown is removed.',
-    ),
-    el('ul', { id: 'diff' }),
-  );
-
+/** A request tried against the restrictions being edited, before they are saved. */
+function tryDetails(): HTMLElement {
   const trySection = el('details', { id: 'try' });
   trySection.append(el('summary', {}, 'Try a request against these restrictions (before saving)'));
   const tryGrid = el('div', { class: 'try-grid' });
@@ -446,6 +438,39 @@ function build(): void {
     el('h3', {}, 'Headers the caller sends'),
     el('ul', { id: 'try-headers', class: 'mono' }),
   );
+  return trySection;
+}
+
+function build(): void {
+  const app = byId('app');
+  const header = el('header');
+  header.append(
+    el('h1', { id: 'title' }),
+    el('p', { id: 'key-name', class: 'muted' }),
+    el('p', { id: 'bound-note', class: 'note', hidden: '' }),
+  );
+
+  const conflict = conflictSection();
+
+  const application = applicationFieldset();
+
+  const api = apiFieldset();
+
+  const problems = el('section', { id: 'problems-section', class: 'problems', hidden: '' });
+  problems.append(el('h2', {}, 'Problems (nothing is sent while any remain)'), el('ul', { id: 'problems' }));
+
+  const changes = el('section', { id: 'changes' });
+  changes.append(
+    el('h2', {}, 'What will change'),
+    el(
+      'p',
+      { class: 'hint' },
+      'Lists are replaced, not merged: after saving, the key has exactly the entries above, and any list not shown is removed.',
+    ),
+    el('ul', { id: 'diff' }),
+  );
+
+  const trySection = tryDetails();
 
   const actions = el('div', { class: 'actions' });
   actions.append(

@@ -3,19 +3,9 @@
 // comparison, and every metric as a table. Charts are Chart.js (canvas, no inline script or eval, so
 // the strict CSP holds) coloured from the VS Code theme's variables; every value reaches the page as
 // text. Messages from the extension are checked before use.
+import '../shared/theme.css';
 import './style.css';
-import {
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  ScatterController,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
+import { Chart, ScatterController, type ChartConfiguration } from 'chart.js';
 import {
   compareMetrics,
   confusionAt,
@@ -32,20 +22,12 @@ import {
   type MetricsFromWebview,
   type MetricsSet,
 } from '../../core/models/metrics-messages';
+import { cssVar, registerCharts } from '../shared/chart';
 import { el } from '../shared/dom';
 import { differenceTable, matrixTable, type MatrixColors } from './matrix';
 import { pageApi } from '../shared/page-api';
 
-Chart.register(
-  LineController,
-  ScatterController,
-  LineElement,
-  PointElement,
-  LinearScale,
-  CategoryScale,
-  Tooltip,
-  Legend,
-);
+registerCharts(ScatterController);
 
 const vscode = pageApi<MetricsFromWebview>();
 
@@ -70,10 +52,6 @@ function section(title: string, id: string): HTMLElement {
 }
 
 // ---- theme --------------------------------------------------------------------------------------
-function cssVar(name: string, fallback: string): string {
-  const v = getComputedStyle(document.body).getPropertyValue(name).trim();
-  return v || fallback;
-}
 
 interface Theme {
   foreground: string;

@@ -15,6 +15,8 @@ import { cellText as statsText, columnLabel } from '../../core/secops/statistics
 import { resultsChart, statisticsChart } from '../../core/notebook/charts';
 import type { StatsColumn } from '../../udm/stats/plan';
 import { el } from '../shared/dom';
+import { VirtualGrid, type GridColumn } from '../shared/grid';
+import GRID_CSS from '../shared/grid.css';
 import type {
   ActivationFunction,
   OutputItem,
@@ -54,31 +56,41 @@ interface KeptStatistics {
 
 const ROW_HEIGHT = 22;
 const VIEW_ROWS = 16;
-const STYLE = `
-.cb-out { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); }
+const STYLE = `${GRID_CSS}
+.cb-out { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground);
+  --vgrid-head-background: var(--vscode-notebook-outputContainerBackgroundColor, var(--vscode-editor-background)); }
 .cb-note { margin: 2px 0 6px; color: var(--vscode-descriptionForeground); }
 .cb-bar { display: flex; gap: 6px; align-items: center; margin-bottom: 4px; }
 .cb-bar input { flex: 1; background: var(--vscode-input-background); color: var(--vscode-input-foreground);
   border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px; }
 .cb-hist { display: flex; align-items: flex-end; height: 36px; gap: 1px; margin: 4px 0; }
 .cb-hist div { flex: 1; background: var(--vscode-charts-blue, var(--vscode-focusBorder)); min-height: 1px; }
-.cb-head, .cb-row { display: grid; gap: 0 8px; white-space: nowrap; }
+.cb-head, .cb-row { gap: 0 8px; white-space: nowrap; }
 .cb-head { font-weight: 600; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
 .cb-head button { all: unset; cursor: pointer; overflow: hidden; text-overflow: ellipsis; }
-.cb-head button:focus-visible, .cb-row:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
+.cb-head button:focus-visible, .cb-scroll:focus-visible { outline: 1px solid var(--vscode-focusBorder); }
 .cb-scroll { position: relative; overflow-y: auto; max-height: ${ROW_HEIGHT * VIEW_ROWS}px; }
-.cb-row { position: absolute; left: 0; right: 0; height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px; cursor: default; }
-.cb-row span { overflow: hidden; text-overflow: ellipsis; }
+.cb-row { height: ${ROW_HEIGHT}px; line-height: ${ROW_HEIGHT}px; cursor: default; }
 .cb-row:hover { background: var(--vscode-list-hoverBackground); }
 .cb-row.sel { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }
 .cb-partial { margin: 2px 0 6px; padding: 2px 6px; border-left: 3px solid var(--vscode-editorWarning-foreground);
   background: var(--vscode-inputValidation-warningBackground, transparent); }
-.cb-static .cb-static-row { position: static; }
 .cb-detail { margin-top: 6px; border-top: 1px solid var(--vscode-editorWidget-border, #8884); padding-top: 4px; }
 .cb-detail pre { max-height: 240px; overflow: auto; margin: 4px 0; font-family: var(--vscode-editor-font-family); }
 .cb-detail button, .cb-bar button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground);
   border: none; padding: 2px 8px; margin: 2px 4px 2px 0; cursor: pointer; }
 `;
+
+/** What the two tables of an output share: row size, class names (the renderer's styles), nothing else. */
+const GRID_OPTIONS = {
+  rowHeight: ROW_HEIGHT,
+  overscan: 4,
+  classes: { viewport: 'cb-scroll', head: 'cb-head', headCell: '', row: 'cb-row', cell: '', selected: 'sel' },
+};
+
+function gridColumn(key: string, label: string): GridColumn {
+  return { key, label, title: `Sort by ${label}`, min: 80, grow: 1 };
+}
 
 function isStats(v: unknown): v is KeptStatistics {
   const r = v as Partial<KeptStatistics> | null;
@@ -123,44 +135,34 @@ function renderStats(data: KeptStatistics, root: HTMLElement): void {
     if (chart.omitted > 0) box.append(el('div', { class: 'cb-note' }, `${fmt(chart.omitted)} more groups not drawn.`));
   }
 
-  const template = data.columns.map(() => 'minmax(80px, 1fr)').join(' ');
-  const head = el('div', { class: 'cb-head', role: 'row' });
-  head.style.gridTemplateColumns = template;
-  const body = el('div', { class: 'cb-scroll cb-static', role: 'grid' });
-  box.append(head, body);
   let order = data.rows.map((_, i) => i);
   let sort: { col: number; desc: boolean } | undefined;
-  const paint = (): void => {
-    const frag = document.createDocumentFragment();
-    for (const r of order.slice(0, 2000)) {
-      const line = el('div', { class: 'cb-row cb-static-row', role: 'row' });
-      line.style.gridTemplateColumns = template;
-      data.columns.forEach((_, i) => {
-        const t = text(data.rows[r], i);
-        line.append(el('span', { role: 'gridcell', title: displayText(t, 1000) }, displayText(t, 300)));
-      });
-      frag.append(line);
-    }
-    body.replaceChildren(frag);
-  };
-  data.columns.forEach((c, i) => {
-    const b = el('button', { type: 'button', title: `Sort by ${columnLabel(c)}` }, columnLabel(c));
-    b.addEventListener('click', () => {
-      sort = sort?.col === i ? { col: i, desc: !sort.desc } : { col: i, desc: c.role === 'outcome' };
-      const { col, desc } = sort;
+  const columns = data.columns.map((c, i) => gridColumn(String(i), columnLabel(c)));
+  const grid = new VirtualGrid({
+    ...GRID_OPTIONS,
+    label: 'Statistics',
+    classes: { ...GRID_OPTIONS.classes, row: 'cb-row cb-static-row' },
+    text: (pos, i) => displayText(text(data.rows[order[pos]], i), 300),
+    title: (pos, i) => displayText(text(data.rows[order[pos]], i), 1000),
+    onSort: (col) => {
+      // An outcome (a count, a sum) sorts largest first.
+      const desc = sort?.col === col ? !sort.desc : data.columns[col].role === 'outcome';
+      sort = { col, desc };
       order = data.rows
         .map((_, k) => k)
         .sort((a, z) => {
           const cmp = compareCells(text(data.rows[a], col), text(data.rows[z], col));
           return (desc ? -cmp : cmp) || a - z;
         });
-      for (const other of Array.from(head.children)) other.removeAttribute('aria-sort');
-      b.setAttribute('aria-sort', desc ? 'descending' : 'ascending');
-      paint();
-    });
-    head.append(b);
+      grid.setColumns(columns, { column: col, direction: desc ? 'desc' : 'asc' });
+      // Drawn at once, as a click's answer (not on the next frame).
+      grid.render();
+    },
   });
-  paint();
+  box.append(grid.viewport);
+  grid.setColumns(columns);
+  grid.setLength(order.length);
+  grid.render();
 }
 
 function isKept(v: unknown): v is KeptResults {
@@ -207,105 +209,48 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   const count = el('span', { class: 'cb-note' });
   bar.append(filter, count);
 
-  const template = columns.map(() => 'minmax(80px, 1fr)').join(' ');
-  const head = el('div', { class: 'cb-head', role: 'row' });
-  head.style.gridTemplateColumns = template;
-  const scroll = el('div', { class: 'cb-scroll', tabindex: '0', role: 'grid', 'aria-rowcount': String(rows.length) });
-  const spacer = el('div');
-  scroll.append(spacer);
   const detail = el('div', { class: 'cb-detail' });
   detail.hidden = true;
-  box.append(hist, bar, head, scroll, detail);
 
   const index = new SearchIndex(rows);
   let visible: Uint32Array = Uint32Array.from(rows.keys());
   let sort: { col: number; dir: SortDirection } | undefined;
   let selected = -1;
 
-  const post = (action: PivotAction, value: string): void =>
-    ctx.postMessage?.({ type: 'pivot', action, value, start: data.window.start, end: data.window.end });
-
   const showDetail = (rowIndex: number): void => {
     selected = rowIndex;
-    const row = rows[rowIndex];
-    detail.replaceChildren();
+    const [actions, json] = detailOf(ctx, data, rows[rowIndex], columns);
+    actions.append(closeButton());
+    detail.replaceChildren(actions, json);
     detail.hidden = false;
-    const actions = el('div');
-    const id = eventIdOf(row);
-    if (id && ctx.postMessage) {
-      for (const action of ['fullEvent', 'rawLog'] as const) {
-        const b = el('button', { type: 'button' }, PIVOT_LABELS[action]);
-        b.addEventListener('click', () => post(action, id));
-        actions.append(b);
-      }
-    }
-    if (ctx.postMessage) {
-      for (const c of columns) {
-        const value = cellText(row, c);
-        if (!value || value.includes(', ')) continue;
-        const path = c.id.startsWith('udm.') ? c.id.slice(4) : c.id;
-        for (const action of pivotsFor(path, value)) {
-          if (action === 'rawLog' || action === 'fullEvent') continue;
-          const b = el(
-            'button',
-            { type: 'button', title: `${PIVOT_LABELS[action]}: ${value}` },
-            `${PIVOT_LABELS[action]}: ${displayText(value, 40)}`,
-          );
-          b.addEventListener('click', () => post(action, value));
-          actions.append(b);
-        }
-      }
-    }
+  };
+  const closeButton = (): HTMLElement => {
     const close = el('button', { type: 'button' }, 'Close');
     close.addEventListener('click', () => {
       detail.hidden = true;
       selected = -1;
-      paint();
+      grid.select(-1);
     });
-    actions.append(close);
-    let json: string;
-    try {
-      json = JSON.stringify(row, null, 2);
-    } catch {
-      json = String(row);
-    }
-    detail.append(actions, el('pre', {}, displayText(json, 200_000)));
-    paint();
+    return close;
   };
-
-  let painted = '';
-  const paint = (force = false): void => {
-    const first = Math.max(0, Math.floor(scroll.scrollTop / ROW_HEIGHT) - 4);
-    const last = Math.min(visible.length, first + VIEW_ROWS + 8);
-    // Scrolling within the rows already drawn changes nothing: keep the nodes (and focus, clicks).
-    const key = `${first}:${last}:${selected}`;
-    if (!force && key === painted) return;
-    painted = key;
-    spacer.style.height = `${visible.length * ROW_HEIGHT}px`;
-    const frag = document.createDocumentFragment();
-    frag.append(spacer);
-    for (let i = first; i < last; i++) {
-      const rowIndex = visible[i];
-      const line = el('div', {
-        class: rowIndex === selected ? 'cb-row sel' : 'cb-row',
-        role: 'row',
-        'data-row': String(rowIndex),
-      });
-      line.style.top = `${i * ROW_HEIGHT}px`;
-      line.style.gridTemplateColumns = template;
-      for (const c of columns) {
-        const text = cellText(rows[rowIndex], c);
-        line.append(el('span', { role: 'gridcell', title: displayText(text, 1000) }, displayText(text, 300)));
-      }
-      line.addEventListener('click', () => showDetail(rowIndex));
-      frag.append(line);
-    }
-    scroll.replaceChildren(frag);
-    count.textContent =
-      visible.length === rows.length
-        ? `${fmt(rows.length)} rows`
-        : `${fmt(visible.length)} of ${fmt(rows.length)} rows`;
-  };
+  const text = (pos: number, c: number): string => cellText(rows[visible[pos]], columns[c]);
+  const grid = new VirtualGrid({
+    ...GRID_OPTIONS,
+    label: 'Events',
+    text: (pos, c) => displayText(text(pos, c), 300),
+    title: (pos, c) => displayText(text(pos, c), 1000),
+    decorate: (row, pos) => (row.dataset.row = String(visible[pos])),
+    onSelect: (pos) => showDetail(visible[pos]),
+    onActivate: (pos) => showDetail(visible[pos]),
+    onSort: (i) => {
+      sort = sort?.col === i ? { col: i, dir: sort.dir === 'asc' ? 'desc' : 'asc' } : { col: i, dir: 'asc' };
+      grid.setColumns(gridColumns, { column: i, direction: sort.dir });
+      recompute();
+    },
+  });
+  const gridColumns = columns.map((c) => gridColumn(c.id, c.label));
+  grid.setColumns(gridColumns);
+  box.append(hist, bar, grid.viewport, detail);
 
   const recompute = (): void => {
     let idx: Uint32Array = filter.value.trim()
@@ -313,36 +258,62 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
       : Uint32Array.from(rows.keys());
     if (sort) idx = sortIndices(rows, idx, columns[sort.col], sort.dir);
     visible = idx;
-    scroll.scrollTop = 0;
-    paint(true);
+    grid.viewport.scrollTop = 0;
+    grid.setLength(visible.length);
+    grid.select(visible.indexOf(selected), false);
+    grid.invalidate();
+    grid.render();
+    count.textContent =
+      visible.length === rows.length
+        ? `${fmt(rows.length)} rows`
+        : `${fmt(visible.length)} of ${fmt(rows.length)} rows`;
   };
 
-  columns.forEach((c, i) => {
-    const b = el('button', { type: 'button', title: `Sort by ${c.label}` }, c.label);
-    b.addEventListener('click', () => {
-      sort = sort?.col === i ? { col: i, dir: sort.dir === 'asc' ? 'desc' : 'asc' } : { col: i, dir: 'asc' };
-      for (const other of Array.from(head.children)) other.removeAttribute('aria-sort');
-      b.setAttribute('aria-sort', sort.dir === 'asc' ? 'ascending' : 'descending');
-      b.textContent = `${c.label} ${sort.dir === 'asc' ? '▲' : '▼'}`;
-      recompute();
-    });
-    head.append(b);
-  });
   let pending = 0;
   filter.addEventListener('input', () => {
     window.clearTimeout(pending);
     pending = window.setTimeout(recompute, 120);
   });
-  scroll.addEventListener('scroll', () => paint(), { passive: true });
-  scroll.addEventListener('keydown', (e) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Enter') return;
-    e.preventDefault();
-    const pos = Math.max(0, visible.indexOf(selected));
-    const next =
-      e.key === 'Enter' ? pos : Math.min(visible.length - 1, Math.max(0, pos + (e.key === 'ArrowDown' ? 1 : -1)));
-    if (visible.length > 0) showDetail(visible[next]);
-  });
-  paint(true);
+  recompute();
+}
+
+/** The row actions of an event (its full event, its raw log, pivots on its values) and its JSON. */
+function detailOf(ctx: RendererContext, data: KeptResults, row: unknown, columns: ColumnSpec[]): HTMLElement[] {
+  const post = (action: PivotAction, value: string): void =>
+    ctx.postMessage?.({ type: 'pivot', action, value, start: data.window.start, end: data.window.end });
+  const actions = el('div');
+  const id = eventIdOf(row);
+  if (id && ctx.postMessage) {
+    for (const action of ['fullEvent', 'rawLog'] as const) {
+      const b = el('button', { type: 'button' }, PIVOT_LABELS[action]);
+      b.addEventListener('click', () => post(action, id));
+      actions.append(b);
+    }
+  }
+  if (ctx.postMessage) {
+    for (const c of columns) {
+      const value = cellText(row, c);
+      if (!value || value.includes(', ')) continue;
+      const path = c.id.startsWith('udm.') ? c.id.slice(4) : c.id;
+      for (const action of pivotsFor(path, value)) {
+        if (action === 'rawLog' || action === 'fullEvent') continue;
+        const b = el(
+          'button',
+          { type: 'button', title: `${PIVOT_LABELS[action]}: ${value}` },
+          `${PIVOT_LABELS[action]}: ${displayText(value, 40)}`,
+        );
+        b.addEventListener('click', () => post(action, value));
+        actions.append(b);
+      }
+    }
+  }
+  let json: string;
+  try {
+    json = JSON.stringify(row, null, 2);
+  } catch {
+    json = String(row);
+  }
+  return [actions, el('pre', {}, displayText(json, 200_000))];
 }
 
 /** The renderer's styles, adopted once: a constructed sheet needs no inline style in the page's CSP. */

@@ -1,20 +1,9 @@
 // Statistics view: one row per group and one column per match key and outcome variable, sortable
 // and filterable, with a chart chosen from the table's shape (switchable), copy and exports.
 // Every value is inserted with textContent; nothing from an event is ever parsed as HTML.
+import '../shared/table-page.css';
 import './style.css';
-import {
-  BarController,
-  BarElement,
-  CategoryScale,
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartConfiguration,
-} from 'chart.js';
+import { BarController, BarElement, Chart, type ChartConfiguration } from 'chart.js';
 import { displayText } from '../../core/secops/results/export';
 import {
   CHART_LABELS,
@@ -31,19 +20,12 @@ import {
   type ToStatsView,
 } from '../../core/secops/statistics/protocol';
 import type { StatsColumn } from '../../udm/stats/plan';
+import { cssVar, registerCharts } from '../shared/chart';
+import { el } from '../shared/dom';
+import { VirtualGrid, type GridColumn } from '../shared/grid';
 import { pageApi } from '../shared/page-api';
 
-Chart.register(
-  BarController,
-  BarElement,
-  LineController,
-  LineElement,
-  PointElement,
-  CategoryScale,
-  LinearScale,
-  Legend,
-  Tooltip,
-);
+registerCharts(BarController, BarElement);
 
 const vscode = pageApi<FromStatsView>();
 
@@ -75,78 +57,78 @@ function savedView(): ViewState | undefined {
 
 const ROW_HEIGHT = 22;
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: { id?: string; className?: string; text?: string; title?: string } = {},
-  ...children: Node[]
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (attrs.id) node.id = attrs.id;
-  if (attrs.className) node.className = attrs.className;
-  if (attrs.text !== undefined) node.textContent = attrs.text;
-  if (attrs.title !== undefined) node.title = attrs.title;
-  for (const c of children) node.appendChild(c);
-  return node;
-}
-
 // ---- page skeleton --------------------------------------------------------------------------------
 
 const title = el('div', { id: 'stats-title' });
-const summary = el('div', { id: 'stats-summary', text: 'Run a UDM query with match: and outcome: sections.' });
+const summary = el('div', { id: 'stats-summary' }, 'Run a UDM query with match: and outcome: sections.');
 const warnings = el('ul', { id: 'stats-warnings' });
-const filterInput = el('input', { id: 'stats-filter' });
-filterInput.type = 'search';
-filterInput.placeholder = 'Filter groups';
-filterInput.setAttribute('aria-label', 'Filter groups');
-const chartSelect = el('select', { id: 'stats-chart-kind', title: 'Chart' });
-chartSelect.setAttribute('aria-label', 'Chart');
-const copyButton = el('button', { id: 'stats-copy', text: 'Copy', title: 'Copy the shown rows as CSV' });
-const exportButtons = (['csv', 'json', 'ndjson'] as const).map((format) => {
-  const b = el('button', {
-    className: 'stats-export',
-    text: format.toUpperCase(),
-    title: `Export the whole table as ${format.toUpperCase()}`,
-  });
-  b.dataset.format = format;
-  return b;
+const filterInput = el('input', {
+  id: 'stats-filter',
+  type: 'search',
+  placeholder: 'Filter groups',
+  'aria-label': 'Filter groups',
 });
-const rerunButton = el('button', {
-  id: 'stats-rerun',
-  text: 'Run Again',
-  title: 'Run the query again over the current time range (spends searches)',
-});
-const stopButton = el('button', {
-  id: 'stats-stop',
-  text: 'Stop',
-  title: 'Stop fetching; compute over what is fetched',
-});
+const chartSelect = el('select', { id: 'stats-chart-kind', title: 'Chart', 'aria-label': 'Chart' });
+const copyButton = el('button', { id: 'stats-copy', title: 'Copy the shown rows as CSV' }, 'Copy');
+const exportButtons = (['csv', 'json', 'ndjson'] as const).map((format) =>
+  el(
+    'button',
+    {
+      class: 'stats-export',
+      title: `Export the whole table as ${format.toUpperCase()}`,
+      'data-format': format,
+    },
+    format.toUpperCase(),
+  ),
+);
+const rerunButton = el(
+  'button',
+  { id: 'stats-rerun', title: 'Run the query again over the current time range (spends searches)' },
+  'Run Again',
+);
+const stopButton = el('button', { id: 'stats-stop', title: 'Stop fetching; compute over what is fetched' }, 'Stop');
 const rowCount = el('span', { id: 'stats-count' });
 const toolbar = el(
   'div',
-  { className: 'toolbar' },
+  { class: 'toolbar' },
   filterInput,
-  el('label', { text: 'Chart ' }, chartSelect),
+  el('label', {}, 'Chart ', chartSelect),
   copyButton,
-  el('span', { text: 'Export:' }),
+  el('span', {}, 'Export:'),
   ...exportButtons,
   rerunButton,
   stopButton,
   rowCount,
 );
-const canvas = el('canvas', { id: 'stats-chart' });
-canvas.setAttribute('role', 'img');
+const canvas = el('canvas', { id: 'stats-chart', role: 'img' });
 const chartNote = el('div', { id: 'stats-chart-note' });
 const chartArea = el('section', { id: 'stats-chart-area' }, canvas, chartNote);
-const partialBanner = el('div', { id: 'stats-partial' });
-partialBanner.setAttribute('role', 'alert');
-const headRow = el('div', { id: 'stats-head', className: 'stats-grid-row' });
-headRow.setAttribute('role', 'row');
-const sizer = el('div', { id: 'stats-sizer' });
-const body = el('div', { id: 'stats-body' }, sizer);
-body.setAttribute('role', 'rowgroup');
-const grid = el('div', { id: 'stats-table' }, partialBanner, headRow, body);
-grid.setAttribute('role', 'grid');
-const app = el('div', { id: 'app' }, el('header', {}, title, summary, warnings), toolbar, chartArea, grid);
+const partialBanner = el('div', { id: 'stats-partial', role: 'alert' });
+const grid = new VirtualGrid({
+  label: 'Groups',
+  rowHeight: ROW_HEIGHT,
+  overscan: 5,
+  ids: { viewport: 'stats-body', head: 'stats-head', spacer: 'stats-sizer' },
+  classes: {
+    head: 'stats-grid-row',
+    headCell: 'stats-head-cell',
+    row: 'stats-row stats-grid-row',
+    cell: 'stats-cell',
+    selected: 'selected',
+  },
+  rowTitle: 'Open the events of this group',
+  text: (pos, c) => displayText(texts[view[pos]]?.[c] ?? '', 200),
+  decorate: (row, pos) => (row.dataset.row = String(view[pos])),
+  onSort: (c) => sortBy(c),
+  onSelect: (pos, how) => how === 'click' && openRow(pos),
+  onActivate: (pos) => openRow(pos),
+  onScroll: () => {
+    clearTimeout(scrollKeepTimer);
+    scrollKeepTimer = setTimeout(rememberView, 250);
+  },
+});
+const table = el('div', { id: 'stats-table' }, partialBanner, grid.viewport);
+const app = el('div', { id: 'app' }, el('header', {}, title, summary, warnings), toolbar, chartArea, table);
 document.body.appendChild(app);
 
 // ---- state ---------------------------------------------------------------------------------------
@@ -181,7 +163,7 @@ function rememberView(): void {
     sortColumn,
     sortDesc,
     chartKind,
-    scrollTop: Math.round(body.scrollTop),
+    scrollTop: Math.round(grid.viewport.scrollTop),
   };
   vscode.setState?.({ restore });
 }
@@ -201,10 +183,13 @@ function applyView(): void {
   }
   view = idx;
   rowCount.textContent = `${view.length.toLocaleString('en-US')} of ${rows.length.toLocaleString('en-US')} groups`;
-  sizer.style.height = `${view.length * ROW_HEIGHT}px`;
-  body.scrollTop = Math.min(body.scrollTop, Math.max(0, view.length * ROW_HEIGHT - body.clientHeight));
-  renderRows();
-  renderHead();
+  grid.setColumns(
+    columns.map(gridColumn),
+    sortColumn >= 0 ? { column: sortColumn, direction: sortDesc ? 'desc' : 'asc' } : undefined,
+  );
+  grid.setLength(view.length);
+  grid.invalidate();
+  grid.render();
   renderChart();
   rememberView();
 }
@@ -222,88 +207,35 @@ function compareCells(a: unknown, b: unknown): number {
   return sa.localeCompare(sb);
 }
 
-function templateColumns(): string {
-  return columns.map((c) => (c.type === 'number' ? 'minmax(90px, 0.6fr)' : 'minmax(140px, 1fr)')).join(' ');
-}
-
-function renderHead(): void {
-  headRow.replaceChildren(
-    ...columns.map((c, i) => {
-      const arrow = sortColumn === i ? (sortDesc ? ' ▼' : ' ▲') : '';
-      const b = el('button', {
-        className: `stats-head-cell ${c.type === 'number' ? 'num' : ''}`,
-        text: `${columnLabel(c)}${arrow}`,
-        title: `Sort by ${columnLabel(c)}`,
-      });
-      b.setAttribute('role', 'columnheader');
-      b.setAttribute('aria-sort', sortColumn === i ? (sortDesc ? 'descending' : 'ascending') : 'none');
-      b.dataset.column = String(i);
-      return b;
-    }),
-  );
-  headRow.style.gridTemplateColumns = templateColumns();
-}
-
-function renderRows(): void {
-  const top = body.scrollTop;
-  const height = body.clientHeight || 400;
-  const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - 5);
-  const last = Math.min(view.length, Math.ceil((top + height) / ROW_HEIGHT) + 5);
-  const template = templateColumns();
-  const out: HTMLElement[] = [];
-  for (let v = first; v < last; v++) {
-    const r = view[v];
-    const row = el('div', { className: 'stats-row stats-grid-row', title: 'Open the events of this group' });
-    row.setAttribute('role', 'row');
-    row.tabIndex = 0;
-    row.dataset.row = String(r);
-    row.style.top = `${v * ROW_HEIGHT}px`;
-    row.style.gridTemplateColumns = template;
-    columns.forEach((c, i) => {
-      const cell = el('span', {
-        className: `stats-cell ${c.type === 'number' ? 'num' : ''}`,
-        text: displayText(texts[r][i], 200),
-      });
-      cell.setAttribute('role', 'gridcell');
-      row.appendChild(cell);
-    });
-    out.push(row);
-  }
-  sizer.replaceChildren(...out);
+function gridColumn(c: StatsColumn, i: number): GridColumn {
+  const label = columnLabel(c);
+  const number = c.type === 'number';
+  return {
+    key: String(i),
+    label,
+    title: `Sort by ${label}`,
+    min: number ? 90 : 140,
+    grow: number ? 0.6 : 1,
+    className: number ? 'num' : undefined,
+  };
 }
 
 let scrollKeepTimer: ReturnType<typeof setTimeout> | undefined;
-body.addEventListener(
-  'scroll',
-  () => {
-    renderRows();
-    clearTimeout(scrollKeepTimer);
-    scrollKeepTimer = setTimeout(rememberView, 250);
-  },
-  { passive: true },
-);
-window.addEventListener('resize', () => renderRows());
-filterInput.addEventListener('input', () => applyView());
-headRow.addEventListener('click', (e) => {
-  const target = (e.target as HTMLElement).closest<HTMLElement>('[data-column]');
-  if (!target) return;
-  const c = Number(target.dataset.column);
+/** A click on a header: numbers sort largest first, text A to Z; the same header again reverses. */
+function sortBy(c: number): void {
   if (sortColumn === c) sortDesc = !sortDesc;
   else {
     sortColumn = c;
     sortDesc = columns[c]?.type === 'number';
   }
   applyView();
-});
-const openRow = (target: EventTarget | null): void => {
-  const row = (target as HTMLElement | null)?.closest<HTMLElement>('[data-row]');
-  if (!row || !run) return;
-  post({ type: 'openGroup', runId: run.runId, row: Number(row.dataset.row) });
-};
-sizer.addEventListener('click', (e) => openRow(e.target));
-sizer.addEventListener('keydown', (e) => {
-  if (e.key === 'Enter') openRow(e.target);
-});
+}
+window.addEventListener('resize', () => grid.schedule());
+filterInput.addEventListener('input', () => applyView());
+function openRow(pos: number): void {
+  const row = view[pos];
+  if (row !== undefined && run) post({ type: 'openGroup', runId: run.runId, row });
+}
 
 copyButton.addEventListener('click', () => {
   if (!run) return;
@@ -332,10 +264,6 @@ chartSelect.addEventListener('change', () => {
 rerunButton.addEventListener('click', () => run && post({ type: 'rerun', runId: run.runId }));
 
 // ---- chart ---------------------------------------------------------------------------------------
-
-function cssVar(name: string, fallback: string): string {
-  return getComputedStyle(document.body).getPropertyValue(name).trim() || fallback;
-}
 
 function palette(): string[] {
   return [
@@ -438,18 +366,12 @@ function showTable(message: Extract<ToStatsView, { type: 'table' }>): void {
       : '');
   rerunButton.hidden = !run.restored;
   document.body.dataset.restored = run.restored ? 'rows' : '';
-  warnings.replaceChildren(...run.warnings.map((w) => el('li', { text: w })));
+  warnings.replaceChildren(...run.warnings.map((w) => el('li', {}, w)));
   partialBanner.hidden = !run.partial;
   partialBanner.textContent = run.partial ? `Partial table: ${run.partial}.` : '';
-  grid.classList.toggle('partial', !!run.partial);
+  table.classList.toggle('partial', !!run.partial);
   const choices = chartChoices(columns);
-  chartSelect.replaceChildren(
-    ...choices.map((k) => {
-      const o = el('option', { text: CHART_LABELS[k] });
-      o.value = k;
-      return o;
-    }),
-  );
+  chartSelect.replaceChildren(...choices.map((k) => el('option', { value: k }, CHART_LABELS[k])));
   chartKind = choices[0];
   // The table this panel showed before a reload: looked at as it was.
   const back = run.restored ? savedView() : undefined;
@@ -465,8 +387,8 @@ function showTable(message: Extract<ToStatsView, { type: 'table' }>): void {
   setRunning(false);
   applyView();
   if (back && back.runId === run.runId && back.scrollTop > 0) {
-    body.scrollTop = back.scrollTop;
-    renderRows();
+    grid.viewport.scrollTop = back.scrollTop;
+    grid.render();
   }
 }
 
