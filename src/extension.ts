@@ -3,16 +3,16 @@
 import { safeText, MESSAGE_LIMIT } from './core/display';
 import * as vscode from 'vscode';
 import { activateKeys } from './features/keys';
-import { activateLanguage } from './features/language';
+import { languageFeature } from './features/language';
 import { activateModels } from './features/models';
-import { activateNotebooks } from './features/notebooks';
-import { activateReferenceLists } from './features/referenceLists';
-import { activateAccount } from './features/sandbox';
+import { notebooksFeature } from './features/notebooks';
+import { referenceListsFeature } from './features/referenceLists';
+import { accountFeature } from './features/sandbox';
 import { connectionFeature } from './features/connection';
-import { activateSearch } from './features/search';
-import { activateStatistics } from './features/statistics';
+import { searchFeature } from './features/search';
+import { statisticsFeature } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
-import { activateTrust } from './features/trust';
+import { trustFeature } from './features/trust';
 import { CommandRegistry, type AnyFeature, type Feature, type FeatureCommands } from './platform/command-table';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
@@ -43,17 +43,21 @@ function fromActivator(name: string, activateFeature: FeatureActivator): Feature
 // The one piece of state outside activate(): what deactivate() must still finish.
 let closing: Array<() => Promise<unknown>> = [];
 
+/**
+ * Every feature. The order does not matter: what one feature offers another is a service on
+ * Services, looked up when it is used (a command, a cell run), never while the features start.
+ */
 export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
-  fromActivator('Workspace trust', (context) => activateTrust(context)),
-  fromActivator('Account and sandbox', activateAccount),
+  trustFeature,
+  accountFeature,
   connectionFeature,
   fromActivator('Models', activateModels),
   fromActivator('API Keys', activateKeys),
-  fromActivator('SecOps search', activateSearch),
-  fromActivator('Statistical search', activateStatistics),
-  fromActivator('UDM language', activateLanguage),
-  fromActivator('UDM notebooks', activateNotebooks),
-  fromActivator('Reference lists', activateReferenceLists),
+  searchFeature,
+  statisticsFeature,
+  languageFeature,
+  notebooksFeature,
+  referenceListsFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {

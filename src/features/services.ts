@@ -14,6 +14,9 @@ import { planRestEndpoint, type EndpointOptions, type EndpointPlan, type RestSer
 import { TokenPolicy, parseDestination } from '../core/google/token-policy';
 import { isLoopbackEndpoint, isLoopbackHost } from '../core/loopback';
 import { askTokenHostConsent } from './trust/consent';
+import { ReferenceListStore } from './language/reference-list-store';
+import type { ResolvedWindow, TimeRangeSpec } from '../core/secops/timerange';
+import type { SearchController } from './search/controller';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
 import {
@@ -86,6 +89,55 @@ export interface Services {
    * values): their disappearance is expected and not warned about.
    */
   expectUnset(settings: readonly string[]): void;
+  /** What is known of the reference lists (filled by the Reference Lists view), for every UDM input. */
+  readonly referenceLists: ReferenceListStore;
+  /** The running search (notebooks and statistics run through its client, rate limiter and budget). */
+  readonly search: Provided<SearchService>;
+  /** Runs a query with statistical sections (match:, outcome: …) as a statistical search. */
+  readonly statistics: Provided<StatisticsService>;
+}
+
+/** What the search feature offers the others. */
+export interface SearchService {
+  readonly controller: SearchController;
+  /** The time range searches run over now. */
+  timeRange(): TimeRangeSpec;
+}
+
+/** What the statistics feature offers the search: a statistical query runs in its view. */
+export interface StatisticsService {
+  /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
+  run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean>;
+}
+
+/**
+ * A service one feature provides and others use. Features start in any order, so users look it up
+ * when they need it (a command, a cell run), never while starting; it is empty until its feature
+ * has started, and again once it stops or if it failed to.
+ */
+export class Provided<T> {
+  private value: T | undefined;
+
+  constructor(private readonly feature: string) {}
+
+  /** Makes `value` the service until the returned disposable is disposed. */
+  provide(value: T): vscode.Disposable {
+    this.value = value;
+    return new vscode.Disposable(() => {
+      if (this.value === value) this.value = undefined;
+    });
+  }
+
+  get(): T | undefined {
+    return this.value;
+  }
+
+  /** The service, or an error that says its feature did not start. */
+  require(): T {
+    if (this.value === undefined)
+      throw new Error(`${this.feature} did not start; see the Cloudbench log (Cloudbench: Show Logs).`);
+    return this.value;
+  }
 }
 
 /** The context key the views' welcome content follows: "checking", "signedIn" or "signedOut". */
@@ -315,8 +367,14 @@ export function createServices(context: vscode.ExtensionContext): Services {
     );
   void showState();
 
+  const referenceLists = new ReferenceListStore();
+  context.subscriptions.push(referenceLists);
+
   return {
     extensionUri: context.extensionUri,
+    referenceLists,
+    search: new Provided<SearchService>('SecOps search'),
+    statistics: new Provided<StatisticsService>('Statistical search'),
     connection: () => current,
     onDidChangeConnection: emitter.event,
     onDidChangeSettings: settingsEmitter.event,

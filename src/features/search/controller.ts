@@ -18,7 +18,6 @@ import {
 } from '../../core/secops/client';
 import type { FromWebview, RunInfo, ToWebview } from '../../core/secops/messages';
 import { answerQueryBar } from '../../core/secops/querybar-service';
-import { getKnownReferenceLists, getKnownReferenceListsError, getReferenceLists } from '../language';
 import { EXPORT_EXTENSIONS, exportResults, isOpenableLink, type ExportFormat } from '../../core/secops/results/export';
 import { defaultColumns, timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
@@ -119,10 +118,6 @@ function postResults(panel: ResultsPanel, run: RunRecord): void {
 
 const columnsKey = (columns: readonly ColumnSpec[]): string => columns.map(columnKey).join('\n');
 
-/** Set by the statistics feature: runs a query with match:/outcome: sections itself (true when it did). */
-export const searchHooks: {
-  statistics?: (controller: SearchController, query: string, window: ResolvedWindow) => Promise<boolean>;
-} = {};
 /** "Fetch the rest" stops here: beyond it the panel is no longer the right tool (export or narrow). */
 export const FETCH_REST_MAX_EVENTS = 200_000;
 /** A run is written to disk once its rest has reached the page (see keepLater). */
@@ -342,7 +337,7 @@ export class SearchController implements vscode.Disposable {
    * reveals it instead of spending another search; a different one asks before cancelling it.
    */
   async runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined> {
-    if (await searchHooks.statistics?.(this, query, window)) return undefined;
+    if (await this.services.statistics.get()?.run(this, query, window)) return undefined;
     const cappedLimit = Math.min(UDM_SEARCH_MAX_LIMIT, Math.max(1, Math.floor(limit)));
     const spanMs = window.endMs - window.startMs;
     const active = this.active;
@@ -1053,7 +1048,12 @@ export class SearchController implements vscode.Disposable {
         case 'querybar.complete':
         case 'querybar.validate':
           panel.post(
-            answerQueryBar(message, getReferenceLists(), getKnownReferenceLists(), getKnownReferenceListsError()),
+            answerQueryBar(
+              message,
+              this.services.referenceLists.entries(),
+              this.services.referenceLists.known(),
+              this.services.referenceLists.knownError(),
+            ),
           );
           return;
         case 'ready':

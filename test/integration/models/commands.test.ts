@@ -14,12 +14,16 @@ import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import { DEFAULT_RETRY } from '../../../src/core/google/retry';
 import type * as ModelsTreeModule from '../../../src/features/models/tree';
 import type * as FeaturesModelsModule from '../../../src/features/models';
+import type * as FeaturesServicesModule from '../../../src/features/services';
+import type * as StoreModule from '../../../src/features/language/reference-list-store';
 import type * as OperationsRegistryModule from '../../../src/features/operations/registry';
 
 useFakeVscode();
 
 const vscode = require('vscode') as Record<string, any>;
 const tree = require('../../../src/features/models/tree') as typeof ModelsTreeModule;
+const { Provided } = require('../../../src/features/services') as typeof FeaturesServicesModule;
+const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
 const { activateModels } = require('../../../src/features/models') as typeof FeaturesModelsModule;
 const { getOperationsRegistry } =
   require('../../../src/features/operations/registry') as typeof OperationsRegistryModule;
@@ -175,6 +179,9 @@ describe('models commands against the sandbox', function () {
       setSignedIn: () => undefined,
       onDidChangeSignedIn: () => ({ dispose() {} }),
       expectUnset: () => undefined,
+      referenceLists: new ReferenceListStore(),
+      search: new Provided('SecOps search'),
+      statistics: new Provided('Statistical search'),
     };
     activateModels(context, services);
   });
