@@ -34,7 +34,7 @@ import {
   type FetchStatisticsOptions,
   type MoreSearchesQuestion,
 } from './fetch';
-import { STATISTICS_VIEW_TYPE, StatisticsPanel } from './panel';
+import { STATISTICS_VIEW_TYPE, StatisticsPanelSlot } from './panel';
 import {
   cellText,
   columnLabel,
@@ -164,6 +164,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
   private last: StatsRun | undefined;
   private controller: SearchController | undefined;
   private fetching: AbortController | undefined;
+  private readonly panels = new StatisticsPanelSlot();
 
   constructor(
     private readonly services: Services,
@@ -172,7 +173,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
 
   dispose(): void {
     this.fetching?.abort();
-    StatisticsPanel.disposeAll();
+    this.panels.disposeAll();
   }
 
   /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
@@ -183,7 +184,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
     this.controller = controller;
     const client = controller.getClient();
     const title = queryTitle(query);
-    const panel = StatisticsPanel.show(this.services.extensionUri, (m) => void this.onMessage(m));
+    const panel = this.panels.show(this.services.extensionUri, (m) => void this.onMessage(m));
     panel.setTitle(`Statistics: ${title}`);
     this.fetching?.abort();
     const abort = new AbortController();
@@ -278,7 +279,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
    * from disk, with no search spent; without a kept table it says so and offers nothing to run.
    */
   async restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const panel = StatisticsPanel.adopt(webviewPanel, this.services.extensionUri, (m) => void this.onMessage(m));
+    const panel = this.panels.adopt(webviewPanel, this.services.extensionUri, (m) => void this.onMessage(m));
     const runId = keptRunIdOf(state);
     const kept = runId ? await this.kept?.load(runId) : undefined;
     if (!isKeptStatistics(kept) || kept.info.runId !== runId) {
