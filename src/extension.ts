@@ -3,18 +3,18 @@
 import { safeText, MESSAGE_LIMIT } from './core/display';
 import * as vscode from 'vscode';
 import { keysFeature } from './features/keys';
-import { activateLanguage } from './features/language';
+import { languageFeature } from './features/language';
 import { modelsFeature } from './features/models';
-import { activateNotebooks } from './features/notebooks';
+import { notebooksFeature } from './features/notebooks';
 import { operationsFeature } from './features/operations';
-import { activateReferenceLists } from './features/referenceLists';
-import { activateAccount } from './features/sandbox';
+import { referenceListsFeature } from './features/referenceLists';
+import { accountFeature } from './features/sandbox';
 import { connectionFeature } from './features/connection';
-import { activateSearch } from './features/search';
-import { activateStatistics } from './features/statistics';
+import { searchFeature } from './features/search';
+import { statisticsFeature } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
-import { activateTrust } from './features/trust';
-import { CommandRegistry, type AnyFeature, type Feature, type FeatureCommands } from './platform/command-table';
+import { trustFeature } from './features/trust';
+import { CommandRegistry, type AnyFeature, type FeatureCommands } from './platform/command-table';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
@@ -24,38 +24,25 @@ export interface CloudbenchApi {
   readonly failures: ReadonlyArray<{ feature: string; message: string }>;
 }
 
-// A feature not yet turned into a command table: it registers its own commands when it starts.
-type FeatureActivator = (
-  context: vscode.ExtensionContext,
-  services: Services,
-) => void | { deactivate(): Promise<unknown> };
-
-function fromActivator(name: string, activateFeature: FeatureActivator): Feature<undefined, Services> {
-  return {
-    name,
-    commands: {},
-    activate: (context, services) => {
-      const result = activateFeature(context, services);
-      return { ctx: undefined, ...(result ? { deactivate: () => result.deactivate() } : {}) };
-    },
-  };
-}
-
 // The one piece of state outside activate(): what deactivate() must still finish.
 let closing: Array<() => Promise<unknown>> = [];
 
+/**
+ * Every feature. The order does not matter: what one feature offers another is a service on
+ * Services, looked up when it is used (a command, a cell run), never while the features start.
+ */
 export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
-  fromActivator('Workspace trust', (context) => activateTrust(context)),
-  fromActivator('Account and sandbox', activateAccount),
+  trustFeature,
+  accountFeature,
   connectionFeature,
   operationsFeature,
   modelsFeature,
   keysFeature,
-  fromActivator('SecOps search', activateSearch),
-  fromActivator('Statistical search', activateStatistics),
-  fromActivator('UDM language', activateLanguage),
-  fromActivator('UDM notebooks', activateNotebooks),
-  fromActivator('Reference lists', activateReferenceLists),
+  searchFeature,
+  statisticsFeature,
+  languageFeature,
+  notebooksFeature,
+  referenceListsFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {

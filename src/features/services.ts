@@ -15,6 +15,9 @@ import { TokenPolicy, parseDestination } from '../core/google/token-policy';
 import { isLoopbackEndpoint, isLoopbackHost } from '../core/loopback';
 import { OperationsRegistry } from './operations/registry';
 import { askTokenHostConsent } from './trust/consent';
+import { ReferenceListStore } from './language/reference-list-store';
+import type { ResolvedWindow, TimeRangeSpec } from '../core/secops/timerange';
+import type { SearchController } from './search/controller';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { getLogger } from '../platform/log';
 import {
@@ -87,8 +90,57 @@ export interface Services {
    * values): their disappearance is expected and not warned about.
    */
   expectUnset(settings: readonly string[]): void;
+  /** What is known of the reference lists (filled by the Reference Lists view), for every UDM input. */
+  readonly referenceLists: ReferenceListStore;
   /** The long-running operations started in this window (Models and API Keys), for the Operations view. */
   readonly operations: OperationsRegistry;
+  /** The running search (notebooks and statistics run through its client, rate limiter and budget). */
+  readonly search: Provided<SearchService>;
+  /** Runs a query with statistical sections (match:, outcome: …) as a statistical search. */
+  readonly statistics: Provided<StatisticsService>;
+}
+
+/** What the search feature offers the others. */
+export interface SearchService {
+  readonly controller: SearchController;
+  /** The time range searches run over now. */
+  timeRange(): TimeRangeSpec;
+}
+
+/** What the statistics feature offers the search: a statistical query runs in its view. */
+export interface StatisticsService {
+  /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
+  run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean>;
+}
+
+/**
+ * A service one feature provides and others use. Features start in any order, so users look it up
+ * when they need it (a command, a cell run), never while starting; it is empty until its feature
+ * has started, and again once it stops or if it failed to.
+ */
+export class Provided<T> {
+  private value: T | undefined;
+
+  constructor(private readonly feature: string) {}
+
+  /** Makes `value` the service until the returned disposable is disposed. */
+  provide(value: T): vscode.Disposable {
+    this.value = value;
+    return new vscode.Disposable(() => {
+      if (this.value === value) this.value = undefined;
+    });
+  }
+
+  get(): T | undefined {
+    return this.value;
+  }
+
+  /** The service, or an error that says its feature did not start. */
+  require(): T {
+    if (this.value === undefined)
+      throw new Error(`${this.feature} did not start; see the Cloudbench log (Cloudbench: Show Logs).`);
+    return this.value;
+  }
 }
 
 /** The context key the views' welcome content follows: "checking", "signedIn" or "signedOut". */
@@ -97,23 +149,152 @@ const RELIED_ON_KEY = 'cloudbench.connection.reliedOn';
 
 export function createServices(context: vscode.ExtensionContext): Services {
   const emitter = new vscode.EventEmitter<Connection>();
-  context.subscriptions.push(emitter);
-  const tokenCache = new Map<string, TokenSource>();
-  const sandboxTokens = sandboxTokenSource();
-  let settingsNow: CloudbenchSettings | undefined;
+  const settingsEmitter = new vscode.EventEmitter<SettingsChange>();
+  context.subscriptions.push(emitter, settingsEmitter);
+  const connections = new ConnectionFactory();
+  let { connection: current, problems } = connections.build();
+
+  // A credentials file fixed, replaced or created on disk (gcloud writes the ADC file at login) is
+  // read again by the token sources; the watcher makes the trees and the signed-in state follow.
+  const credentialFiles = watchCredentialFiles(() => {
+    // Like a credentials setting change: sign-in is checked again and the clients rebuilt.
+    settingsEmitter.fire({ changed: new Set(['credentialsFile']), credentials: true, clients: true });
+    emitter.fire(current);
+  });
+  credentialFiles.watch(current.settings);
+  context.subscriptions.push(credentialFiles);
+  const dropped = droppedSettingsWarner(context);
+  dropped.warn(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {}, current.settings);
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('cloudbench')) return;
+      if (
+        e.affectsConfiguration('cloudbench.credentialsFile') ||
+        e.affectsConfiguration('cloudbench.secops.credentialsFile')
+      )
+        connections.tokenCache.clear();
+      if (e.affectsConfiguration('cloudbench.allowedTokenHosts') || e.affectsConfiguration('cloudbench.endpoints'))
+        connections.tokenPolicy.reset();
+      const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
+      const previous = current;
+      ({ connection: current, problems } = connections.build());
+      const change = compareSettings(previous.settings, current.settings);
+      if (change.changed.size === 0) return;
+      log.info(`settings changed: ${[...change.changed].join(', ')}`);
+      if (change.credentials) credentialFiles.watch(current.settings);
+      for (const p of problems) {
+        if (!before.has(`${p.setting}\n${p.message}`)) void showSettingProblem(p);
+      }
+      dropped.warn(reliedOn(previous.settings), current.settings);
+      settingsEmitter.fire(change);
+      if (change.clients) emitter.fire(current);
+    }),
+  );
+
+  const signedIn = signedInState(context);
+  const referenceLists = new ReferenceListStore();
+  context.subscriptions.push(referenceLists);
+  const operations = new OperationsRegistry();
+  context.subscriptions.push(operations);
+
+  return {
+    extensionUri: context.extensionUri,
+    referenceLists,
+    operations,
+    search: new Provided<SearchService>('SecOps search'),
+    statistics: new Provided<StatisticsService>('Statistical search'),
+    connection: () => current,
+    onDidChangeConnection: emitter.event,
+    onDidChangeSettings: settingsEmitter.event,
+    settingProblems: () => problems,
+    ...signedIn,
+    expectUnset: (settings) => dropped.expect(settings),
+  };
+}
+
+/** Builds the Connection from the settings, with one token policy and token cache for the session. */
+class ConnectionFactory {
+  /** Google token sources by their options (cleared when a credentials file setting changes). */
+  readonly tokenCache = new Map<string, TokenSource>();
+  private readonly sandboxTokens = sandboxTokenSource();
+  private settingsNow: CloudbenchSettings | undefined;
   // One policy for the session, so a host the user declined is not asked about again on every refresh.
-  const tokenPolicy = new TokenPolicy({
-    universeDomain: () => configuredUniverse(settingsNow?.universeDomain),
-    allowedHosts: () => settingsNow?.allowedTokenHosts ?? [],
+  readonly tokenPolicy = new TokenPolicy({
+    universeDomain: () => configuredUniverse(this.settingsNow?.universeDomain),
+    allowedHosts: () => this.settingsNow?.allowedTokenHosts ?? [],
     askConsent: askTokenHostConsent,
   });
 
-  const googleTokens = (
+  /** The connection of the current settings, and the problems found reading them. */
+  build(): { connection: Connection; problems: SettingProblem[] } {
+    const read = readSettings();
+    for (const p of read.problems) log.warn(`${p.setting}: ${p.message}`);
+    const { settings } = read;
+    this.settingsNow = settings;
+    const endpoints = [
+      settings.endpoints.models,
+      settings.endpoints.apiKeys,
+      settings.endpoints.secops,
+      settings.endpoints.resourceManager,
+    ].filter((e): e is string => !!e);
+    const refuseInvalid = (kind: EndpointKind): void => {
+      const invalid = settings.invalidEndpoints[kind];
+      if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
+    };
+    const connection: Connection = {
+      settings,
+      project: settings.project,
+      sandbox: endpoints.length > 0 && endpoints.every(isLoopbackEndpoint),
+      endpoint: (kind) => {
+        refuseInvalid(kind);
+        return settings.endpoints[kind];
+      },
+      cloudTokens: (endpoint) =>
+        this.byDestination(endpoint, () =>
+          this.googleTokens(settings, settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
+        ),
+      secopsTokens: (endpoint) =>
+        this.byDestination(endpoint, () =>
+          settings.secops.credentialsFile
+            ? this.googleTokens(
+                settings,
+                settings.secops.credentialsFile,
+                SECOPS_SCOPE,
+                'cloudbench.secops.credentialsFile',
+              )
+            : this.googleTokens(settings, settings.credentialsFile, SECOPS_SCOPE, 'cloudbench.credentialsFile'),
+        ),
+      tokenPolicy: this.tokenPolicy,
+      modelsEndpointOptions: () => {
+        refuseInvalid('models');
+        return {
+          ...(settings.endpoints.models ? { apiEndpoint: settings.endpoints.models } : {}),
+          ...(settings.universeDomain ? { universeDomain: settings.universeDomain } : {}),
+          ...mtlsOptions(settings),
+        };
+      },
+      restEndpoint: (service) => {
+        const kind = service === 'apikeys' ? 'apiKeys' : service === 'resourcemanager' ? 'resourceManager' : 'secops';
+        refuseInvalid(kind);
+        const override = settings.endpoints[kind];
+        return planRestEndpoint(service, {
+          ...(override ? { override } : {}),
+          ...(service === 'secops' ? { region: settings.secops.region } : {}),
+          ...(settings.universeDomain ? { universeDomain: settings.universeDomain } : {}),
+          ...mtlsOptions(settings),
+        });
+      },
+    };
+    return { connection, problems: read.problems };
+  }
+
+  private googleTokens(
     settings: CloudbenchSettings,
     keyFile: string | undefined,
     scope: string,
     setting: string,
-  ): TokenSource => {
+  ): TokenSource {
     const secops = scope === SECOPS_SCOPE;
     const options = {
       scopes: [scope],
@@ -127,25 +308,26 @@ export function createServices(context: vscode.ExtensionContext): Services {
       ...(settings.quotaProject ? { quotaProject: settings.quotaProject } : {}),
     };
     const cacheKey = JSON.stringify(options);
-    let source = tokenCache.get(cacheKey);
+    let source = this.tokenCache.get(cacheKey);
     if (!source) {
-      source = googleTokenSource({ ...options, policy: tokenPolicy });
-      tokenCache.set(cacheKey, source);
+      source = googleTokenSource({ ...options, policy: this.tokenPolicy });
+      this.tokenCache.set(cacheKey, source);
     }
     return source;
-  };
+  }
+
   /**
    * Chooses by where each request really goes: loopback (the sandbox) gets the sandbox token only,
    * everything else Google credentials, which the token policy checks for that destination.
    */
-  const byDestination = (hint: string | undefined, google: () => TokenSource): TokenSource => {
+  private byDestination(hint: string | undefined, google: () => TokenSource): TokenSource {
     const loopbackHint = !!hint && isLoopbackEndpoint(hint);
     return {
       kind: loopbackHint ? 'sandbox' : 'google',
       getAccessToken: (destination, signal) => {
         const parsed = parseDestination(destination);
         return 'host' in parsed && isLoopbackHost(parsed.host)
-          ? sandboxTokens.getAccessToken(destination, signal)
+          ? this.sandboxTokens.getAccessToken(destination, signal)
           : google().getAccessToken(destination, signal);
       },
       // The quota project and the description belong to the Google credentials, not the sandbox.
@@ -153,75 +335,17 @@ export function createServices(context: vscode.ExtensionContext): Services {
         loopbackHint ? Promise.resolve({}) : (google().requestHeaders?.(signal) ?? Promise.resolve({})),
       ...(loopbackHint ? {} : { describe: (signal?: AbortSignal) => google().describe!(signal) }),
     };
-  };
+  }
+}
 
-  let problems: SettingProblem[] = [];
-  const build = (): Connection => {
-    const read = readSettings();
-    problems = read.problems;
-    for (const p of problems) log.warn(`${p.setting}: ${p.message}`);
-    const { settings } = read;
-    settingsNow = settings;
-    const endpoints = [
-      settings.endpoints.models,
-      settings.endpoints.apiKeys,
-      settings.endpoints.secops,
-      settings.endpoints.resourceManager,
-    ].filter((e): e is string => !!e);
-    return {
-      settings,
-      project: settings.project,
-      sandbox: endpoints.length > 0 && endpoints.every(isLoopbackEndpoint),
-      endpoint: (kind) => {
-        const invalid = settings.invalidEndpoints[kind];
-        if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
-        return settings.endpoints[kind];
-      },
-      cloudTokens: (endpoint) =>
-        byDestination(endpoint, () =>
-          googleTokens(settings, settings.credentialsFile, CLOUD_PLATFORM_SCOPE, 'cloudbench.credentialsFile'),
-        ),
-      secopsTokens: (endpoint) =>
-        byDestination(endpoint, () =>
-          settings.secops.credentialsFile
-            ? googleTokens(settings, settings.secops.credentialsFile, SECOPS_SCOPE, 'cloudbench.secops.credentialsFile')
-            : googleTokens(settings, settings.credentialsFile, SECOPS_SCOPE, 'cloudbench.credentialsFile'),
-        ),
-      tokenPolicy,
-      modelsEndpointOptions: () => {
-        const invalid = settings.invalidEndpoints.models;
-        if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
-        return {
-          ...(settings.endpoints.models ? { apiEndpoint: settings.endpoints.models } : {}),
-          ...(settings.universeDomain ? { universeDomain: settings.universeDomain } : {}),
-          ...mtlsOptions(settings),
-        };
-      },
-      restEndpoint: (service) => {
-        const kind = service === 'apikeys' ? 'apiKeys' : service === 'resourcemanager' ? 'resourceManager' : 'secops';
-        const invalid = settings.invalidEndpoints[kind];
-        if (invalid) throw new InvalidSettingError(`${invalid} Fix the setting; nothing was sent.`);
-        const override = settings.endpoints[kind];
-        return planRestEndpoint(service, {
-          ...(override ? { override } : {}),
-          ...(service === 'secops' ? { region: settings.secops.region } : {}),
-          ...(settings.universeDomain ? { universeDomain: settings.universeDomain } : {}),
-          ...mtlsOptions(settings),
-        });
-      },
-    };
-  };
-
-  let current = build();
-  const settingsEmitter = new vscode.EventEmitter<SettingsChange>();
-  context.subscriptions.push(settingsEmitter);
-
-  // A credentials file fixed, replaced or created on disk (gcloud writes the ADC file at login) is
-  // read again by the token sources; the watcher makes the trees and the signed-in state follow.
+/** Watches the credentials files the settings name (and gcloud's ADC file) for changes on disk. */
+function watchCredentialFiles(changed: () => void): { watch(settings: CloudbenchSettings): void; dispose(): void } {
   const watchers: vscode.Disposable[] = [];
-  const watchCredentialFiles = (): void => {
+  const dispose = (): void => {
     for (const w of watchers.splice(0)) w.dispose();
-    const s = current.settings;
+  };
+  const watch = (s: CloudbenchSettings): void => {
+    dispose();
     const files = new Set(
       [
         s.credentialsFile,
@@ -235,76 +359,64 @@ export function createServices(context: vscode.ExtensionContext): Services {
         const watcher = vscode.workspace.createFileSystemWatcher(
           new vscode.RelativePattern(vscode.Uri.file(dirname(file)), basename(file)),
         );
-        const changed = (): void => {
+        const onChange = (): void => {
           log.info(`credentials file changed on disk: ${file}`);
-          // Like a credentials setting change: sign-in is checked again and the clients rebuilt.
-          settingsEmitter.fire({ changed: new Set(['credentialsFile']), credentials: true, clients: true });
-          emitter.fire(current);
+          changed();
         };
         watchers.push(
           watcher,
-          watcher.onDidChange(changed),
-          watcher.onDidCreate(changed),
-          watcher.onDidDelete(changed),
+          watcher.onDidChange(onChange),
+          watcher.onDidCreate(onChange),
+          watcher.onDidDelete(onChange),
         );
       } catch (err) {
         log.debug(`cannot watch ${file}: ${(err as Error).message}`);
       }
     }
   };
-  watchCredentialFiles();
-  context.subscriptions.push({
-    dispose: () => {
-      for (const w of watchers.splice(0)) w.dispose();
-    },
-  });
-  // A setting the connection relied on that is gone (also since the last session: an editor that
-  // drops a machine setting from User settings at a reload) is said once, with what is used now.
+  return { watch, dispose };
+}
+
+/**
+ * A setting the connection relied on that is gone (also since the last session: an editor that
+ * drops a machine setting from User settings at a reload) is said once, with what is used now.
+ */
+function droppedSettingsWarner(context: vscode.ExtensionContext): {
+  warn(before: ReliedOn, now: CloudbenchSettings): void;
+  expect(settings: readonly string[]): void;
+} {
   const expectedUnset = new Set<string>();
   const warned = new Set<string>();
-  const warnDropped = (before: ReliedOn): void => {
-    for (const dropped of droppedSettings(before, current.settings)) {
-      if (expectedUnset.delete(dropped.setting) || warned.has(dropped.setting)) continue;
-      warned.add(dropped.setting);
-      log.warn(droppedSettingMessage(dropped, false));
-      void vscode.window
-        .showWarningMessage(droppedSettingMessage(dropped, vscode.env.remoteName !== undefined), 'Open Settings')
-        .then((choice) =>
-          choice ? vscode.commands.executeCommand('workbench.action.openSettings', dropped.setting) : undefined,
-        );
-    }
-    const now = reliedOn(current.settings);
-    for (const setting of warned) if (now[setting] !== undefined) warned.delete(setting);
-    void context.globalState.update(RELIED_ON_KEY, now);
-  };
-  warnDropped(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {});
-
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration('cloudbench')) return;
-      if (
-        e.affectsConfiguration('cloudbench.credentialsFile') ||
-        e.affectsConfiguration('cloudbench.secops.credentialsFile')
-      )
-        tokenCache.clear();
-      if (e.affectsConfiguration('cloudbench.allowedTokenHosts') || e.affectsConfiguration('cloudbench.endpoints'))
-        tokenPolicy.reset();
-      const before = new Set(problems.map((p) => `${p.setting}\n${p.message}`));
-      const previous = current;
-      current = build();
-      const change = compareSettings(previous.settings, current.settings);
-      if (change.changed.size === 0) return;
-      log.info(`settings changed: ${[...change.changed].join(', ')}`);
-      if (change.credentials) watchCredentialFiles();
-      for (const p of problems) {
-        if (!before.has(`${p.setting}\n${p.message}`)) void showSettingProblem(p);
+  return {
+    warn: (before, settings) => {
+      for (const dropped of droppedSettings(before, settings)) {
+        if (expectedUnset.delete(dropped.setting) || warned.has(dropped.setting)) continue;
+        warned.add(dropped.setting);
+        log.warn(droppedSettingMessage(dropped, false));
+        void vscode.window
+          .showWarningMessage(droppedSettingMessage(dropped, vscode.env.remoteName !== undefined), 'Open Settings')
+          .then((choice) =>
+            choice ? vscode.commands.executeCommand('workbench.action.openSettings', dropped.setting) : undefined,
+          );
       }
-      warnDropped(reliedOn(previous.settings));
-      settingsEmitter.fire(change);
-      if (change.clients) emitter.fire(current);
-    }),
-  );
+      const now = reliedOn(settings);
+      for (const setting of warned) if (now[setting] !== undefined) warned.delete(setting);
+      void context.globalState.update(RELIED_ON_KEY, now);
+    },
+    expect: (settings) => {
+      for (const setting of settings) expectedUnset.add(setting);
+      // Also for the next start, should the window close before the change event arrives.
+      const stored = { ...(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {}) };
+      for (const setting of settings) delete stored[setting];
+      void context.globalState.update(RELIED_ON_KEY, stored);
+    },
+  };
+}
 
+/** Whether Cloudbench is signed in, mirrored in the context keys the welcome views follow. */
+function signedInState(
+  context: vscode.ExtensionContext,
+): Pick<Services, 'signedIn' | 'setSignedIn' | 'onDidChangeSignedIn'> {
   let signedIn: boolean | undefined;
   const signedInEmitter = new vscode.EventEmitter<boolean | undefined>();
   context.subscriptions.push(signedInEmitter);
@@ -317,16 +429,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
       signedIn === undefined ? 'checking' : signedIn ? 'signedIn' : 'signedOut',
     );
   void showState();
-  const operations = new OperationsRegistry();
-  context.subscriptions.push(operations);
-
   return {
-    extensionUri: context.extensionUri,
-    operations,
-    connection: () => current,
-    onDidChangeConnection: emitter.event,
-    onDidChangeSettings: settingsEmitter.event,
-    settingProblems: () => problems,
     signedIn: () => signedIn,
     setSignedIn: (value) => {
       if (value === signedIn) return;
@@ -336,13 +439,6 @@ export function createServices(context: vscode.ExtensionContext): Services {
       signedInEmitter.fire(value);
     },
     onDidChangeSignedIn: signedInEmitter.event,
-    expectUnset: (settings) => {
-      for (const setting of settings) expectedUnset.add(setting);
-      // Also for the next start, should the window close before the change event arrives.
-      const stored = { ...(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {}) };
-      for (const setting of settings) delete stored[setting];
-      void context.globalState.update(RELIED_ON_KEY, stored);
-    },
   };
 }
 

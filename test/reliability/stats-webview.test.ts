@@ -27,8 +27,8 @@ function statsPageHtml(origin: string): string {
     iconPath: undefined,
     viewColumn: 1,
   });
-  const { StatisticsPanel } = require('../../src/features/statistics/panel') as typeof PanelModule;
-  const panel = StatisticsPanel.show(vscode.Uri.file(ROOT), () => undefined);
+  const { StatisticsPanelSlot } = require('../../src/features/statistics/panel') as typeof PanelModule;
+  const panel = new StatisticsPanelSlot().show(vscode.Uri.file(ROOT), () => undefined);
   panel.dispose();
   return html();
 }

@@ -9,7 +9,7 @@ import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
 import { describeError } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import type { KnownReferenceList } from '../../udm/reference-lists';
-import { setKnownReferenceLists, setReferenceLists } from '../language';
+import type { ReferenceListStore } from '../language/reference-list-store';
 import type { Services } from '../services';
 
 const log = getLogger('reference-lists');
@@ -52,7 +52,10 @@ export class ReferenceListsModel implements vscode.Disposable {
 
   constructor(
     private readonly services: Services,
-    private readonly publish: (lists: readonly ReferenceListDetails[], loadError?: string) => void = publishToLanguage,
+    private readonly publish: (lists: readonly ReferenceListDetails[], loadError?: string) => void = (
+      lists,
+      loadError,
+    ) => publishToLanguage(services.referenceLists, lists, loadError),
   ) {}
 
   dispose(): void {
@@ -181,9 +184,13 @@ function sortByName(lists: readonly ReferenceListDetails[]): ReferenceListDetail
  * first entries) for completion, checks and hover, and the entries themselves for the inputs that
  * evaluate lists.
  */
-function publishToLanguage(lists: readonly ReferenceListDetails[], loadError?: string): void {
-  setKnownReferenceLists(lists.map(knownListOf), loadError);
+function publishToLanguage(
+  store: ReferenceListStore,
+  lists: readonly ReferenceListDetails[],
+  loadError?: string,
+): void {
+  store.setKnown(lists.map(knownListOf), loadError);
   const entries: Record<string, string[]> = {};
   for (const l of lists) entries[l.name] = referenceListEntries(l.lines);
-  setReferenceLists(entries);
+  store.setEntries(entries);
 }

@@ -1,14 +1,12 @@
 // The built-in local sandbox, started from the editor, and the account commands around it:
 // project picker, credentials file, sign-in help, and the signed-in context key the welcome views use.
-import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
-import { checkCredentialsFile, CredentialsError } from '../../core/google/credentials';
 import { isLoopbackEndpoint } from '../../core/loopback';
-import { registerCommand } from '../../platform/commands';
+import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
+import { ACCOUNT_COMMANDS, type AccountContext } from './commands';
 import { SANDBOX_PROJECT, SandboxController } from './controller';
-import { pickProject } from './project-picker';
 
 const log = getLogger('sandbox');
 export { SANDBOX_PROJECT };
@@ -41,12 +39,7 @@ async function updateSignedIn(services: Services, generation: () => number): Pro
   if (mine === generation()) services.setSignedIn(signedIn);
 }
 
-/** What the extension does when the window closes: stop the sandbox and put the settings back. */
-export interface Deactivation {
-  deactivate(): Promise<unknown>;
-}
-
-export function activateAccount(context: vscode.ExtensionContext, services: Services): Deactivation {
+function activateAccount(context: vscode.ExtensionContext, services: Services): FeatureStart<AccountContext> {
   const controller = new SandboxController(context);
   context.subscriptions.push(controller);
   void vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', false);
@@ -88,90 +81,8 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
     }),
   );
 
-  registerCommand(context, 'cloudbench.showLogs', () => showLogs());
-
-  registerCommand(context, 'cloudbench.sandbox.start', async () => {
-    const seed = services.connection().settings.sandboxSeed;
-    try {
-      const ready = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Starting the local sandbox', cancellable: true },
-        async (_progress, token) => {
-          const abort = new AbortController();
-          const cancelled = token.onCancellationRequested(() => abort.abort());
-          try {
-            return await controller.start(seed, abort.signal);
-          } finally {
-            cancelled.dispose();
-          }
-        },
-      );
-      await controller.applySettings(ready);
-      log.info(`sandbox ready: gRPC ${ready.grpc}, HTTP ${ready.http}`);
-    } catch (err) {
-      // Nothing of a failed start stays behind: no process, and every setting as the user had it.
-      controller.stop();
-      await restore('the sandbox did not start');
-      throw err;
-    }
-    await vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', true);
-    void vscode.window.showInformationMessage(
-      `Cloudbench is using the local sandbox (project ${SANDBOX_PROJECT}, ${seed} data).`,
-    );
-  });
-
-  registerCommand(context, 'cloudbench.sandbox.stop', async () => {
-    controller.stop();
-    const restored = await restore('Stop Local Sandbox');
-    await vscode.commands.executeCommand('setContext', 'cloudbench.sandboxRunning', false);
-    void vscode.window.showInformationMessage(
-      restored.length
-        ? `The local sandbox stopped; your previous settings are back (${restored.join(', ')}).`
-        : 'The local sandbox stopped.',
-    );
-  });
-
-  registerCommand(context, 'cloudbench.selectProject', () => pickProject(context, services));
-
-  registerCommand(context, 'cloudbench.chooseCredentialsFile', async () => {
-    const picked = await vscode.window.showOpenDialog({
-      title: 'Choose a service-account key file',
-      canSelectMany: false,
-      filters: { 'JSON key file': ['json'] },
-      openLabel: 'Use Key File',
-    });
-    const file = picked?.[0];
-    if (!file) return;
-    try {
-      await checkCredentialsFile(file.fsPath);
-    } catch (err) {
-      if (err instanceof CredentialsError) {
-        void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
-        return;
-      }
-      throw err;
-    }
-    // The setting keeps the path only; the file's contents are never copied.
-    await vscode.workspace
-      .getConfiguration('cloudbench')
-      .update('credentialsFile', file.fsPath, vscode.ConfigurationTarget.Global);
-  });
-
-  registerCommand(context, 'cloudbench.signIn', async () => {
-    const choice = await vscode.window.showInformationMessage(
-      'Cloudbench uses application default credentials. Run `gcloud auth application-default login` in a terminal, then refresh.',
-      'Open Terminal',
-      'Choose Key File Instead',
-    );
-    if (choice === 'Open Terminal') {
-      const terminal = vscode.window.createTerminal('gcloud sign-in');
-      terminal.show();
-      terminal.sendText('gcloud auth application-default login', false);
-    } else if (choice === 'Choose Key File Instead') {
-      await vscode.commands.executeCommand('cloudbench.chooseCredentialsFile');
-    }
-  });
-
   return {
+    ctx: { context, services, controller, restore },
     deactivate: async () => {
       if (!controller.hasSavedSettings()) return;
       controller.stop();
@@ -179,3 +90,10 @@ export function activateAccount(context: vscode.ExtensionContext, services: Serv
     },
   };
 }
+
+/** The local sandbox, the signed-in state, and the account commands. */
+export const accountFeature: Feature<AccountContext, Services> = {
+  name: 'Account and sandbox',
+  commands: ACCOUNT_COMMANDS,
+  activate: activateAccount,
+};

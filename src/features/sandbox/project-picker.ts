@@ -83,58 +83,102 @@ function refusal(typed: string, err: unknown): string | undefined {
 }
 
 export async function pickProject(context: vscode.ExtensionContext, services: Services): Promise<void> {
-  const current = services.connection().project;
   const recents = context.globalState.get<RecentProject[]>(RECENT_STATE, []).filter((r) => !!r?.projectId);
-  const listed = new Map<string, RecentProject>();
-  let listError: string | undefined;
-  let loading = true;
-  let typedItem: PickItem | undefined;
+  const picker = new ProjectPicker(resourceManagerClient(services), services.connection().project, recents);
+  await picker.pick(async (chosen) => {
+    const next = [chosen, ...recents.filter((r) => r.projectId !== chosen.projectId)].slice(0, RECENT_LIMIT);
+    await context.globalState.update(RECENT_STATE, next);
+    await vscode.workspace
+      .getConfiguration('cloudbench')
+      .update('project', chosen.projectId, vscode.ConfigurationTarget.Global);
+  });
+}
 
-  const client = resourceManagerClient(services);
-  const picker = vscode.window.createQuickPick<PickItem>();
-  picker.title = 'Select Google Cloud Project';
-  picker.placeholder = 'Filter by name, ID or number, or type a project ID or number';
-  picker.matchOnDescription = true;
-  picker.matchOnDetail = true;
-  picker.ignoreFocusOut = true;
-  picker.busy = true;
+/** One open picker: the recent projects, the pages of projects.search as they come, and what is typed. */
+class ProjectPicker {
+  private readonly listed = new Map<string, RecentProject>();
+  private listError: string | undefined;
+  private loading = true;
+  private typedItem: PickItem | undefined;
+  private checking = false;
+  private readonly abort = new AbortController();
+  private readonly picker = vscode.window.createQuickPick<PickItem>();
 
-  const render = (): void => {
+  constructor(
+    private readonly client: ResourceManagerClient,
+    private readonly current: string | undefined,
+    private readonly recents: readonly RecentProject[],
+  ) {
+    const picker = this.picker;
+    picker.title = 'Select Google Cloud Project';
+    picker.placeholder = 'Filter by name, ID or number, or type a project ID or number';
+    picker.matchOnDescription = true;
+    picker.matchOnDetail = true;
+    picker.ignoreFocusOut = true;
+    picker.busy = true;
+  }
+
+  /** Shows the picker and hands `use` the project the user chose (nothing when it was closed). */
+  async pick(use: (project: RecentProject) => Promise<void>): Promise<void> {
+    const listeners: vscode.Disposable[] = [];
+    const accepted = new Promise<RecentProject | undefined>((resolve) => {
+      listeners.push(
+        this.picker.onDidHide(() => resolve(undefined)),
+        this.picker.onDidChangeValue((value) => this.updateTyped(value)),
+        this.picker.onDidAccept(() => void this.accept(resolve)),
+      );
+    });
+    this.render();
+    this.picker.show();
+    void this.load();
+    try {
+      // The picker stays up until the choice is kept.
+      const chosen = await accepted;
+      if (chosen) await use(chosen);
+    } finally {
+      this.abort.abort();
+      for (const l of listeners) l.dispose();
+      this.picker.dispose();
+    }
+  }
+
+  private render(): void {
+    const { picker, listed, current } = this;
     const items: PickItem[] = [];
     const recentIds = new Set<string>();
-    const recentItems = recents.map((r) => {
+    const recentItems = this.recents.map((r) => {
       recentIds.add(r.projectId);
       return itemFor(listed.get(r.projectId) ?? r, current);
     });
     if (recentItems.length > 0) items.push({ label: 'Recently used', kind: vscode.QuickPickItemKind.Separator });
     items.push(...recentItems);
     const others = [...listed.values()].filter((p) => !recentIds.has(p.projectId));
-    if (others.length > 0 || loading || listError)
+    if (others.length > 0 || this.loading || this.listError)
       items.push({
-        label: loading ? 'Projects you can see (loading…)' : 'Projects you can see',
+        label: this.loading ? 'Projects you can see (loading…)' : 'Projects you can see',
         kind: vscode.QuickPickItemKind.Separator,
       });
     items.push(...others.map((p) => itemFor(p, current)));
-    if (listError)
+    if (this.listError)
       items.push({
         label: '$(warning) The project list could not be loaded',
-        detail: `${listError} Type a project ID or number instead.`,
+        detail: `${this.listError} Type a project ID or number instead.`,
         alwaysShow: true,
       });
     // Last, so that the projects a filter matches stay first and keep their places as the user types.
-    if (typedItem) items.push(typedItem);
+    if (this.typedItem) items.push(this.typedItem);
     const active = picker.activeItems[0];
     picker.items = items;
     // Keep the user's place while pages arrive.
     const again =
       active && items.find((i) => i.project?.projectId === active.project?.projectId && i.typed === active.typed);
     if (again) picker.activeItems = [again];
-  };
+  }
 
-  const updateTyped = (value: string): void => {
+  private updateTyped(value: string): void {
     const typed = value.trim();
-    const known = [...recents, ...listed.values()].some((p) => matchesTyped(p, typed));
-    typedItem =
+    const known = [...this.recents, ...this.listed.values()].some((p) => matchesTyped(p, typed));
+    this.typedItem =
       PROJECT_ID_OR_NUMBER.test(typed) && !known
         ? {
             label: `$(arrow-right) Use project "${typed}"`,
@@ -145,105 +189,80 @@ export async function pickProject(context: vscode.ExtensionContext, services: Se
             typed,
           }
         : undefined;
-    render();
-  };
+    this.render();
+  }
 
-  const abort = new AbortController();
-  const load = async (): Promise<void> => {
+  private async load(): Promise<void> {
+    const { abort } = this;
     let token: string | undefined;
     let pages = 0;
     try {
       do {
         // Only live projects can hold models and keys; ones pending deletion are left out.
-        const page = await client.searchProjects({
+        const page = await this.client.searchProjects({
           query: 'state:ACTIVE',
           pageSize: PAGE_SIZE,
           ...(token ? { pageToken: token } : {}),
           signal: abort.signal,
         });
         for (const p of page.items)
-          if (p.state === undefined || p.state === 'ACTIVE') listed.set(p.projectId, toRecent(p));
+          if (p.state === undefined || p.state === 'ACTIVE') this.listed.set(p.projectId, toRecent(p));
         token = page.nextPageToken;
         pages += 1;
-        updateTyped(picker.value);
+        this.updateTyped(this.picker.value);
       } while (token && pages < MAX_PAGES);
       if (token) log.info(`project list stopped after ${pages} pages; type a filter or an ID to find others`);
     } catch (err) {
       if (abort.signal.aborted) return;
       log.warn(`projects.search failed: ${describeError(err)}`);
-      listError = describeError(err);
+      this.listError = describeError(err);
     } finally {
-      loading = false;
-      picker.busy = false;
-      if (!abort.signal.aborted) render();
+      this.loading = false;
+      this.picker.busy = false;
+      if (!abort.signal.aborted) this.render();
     }
-  };
+  }
 
-  const use = async (project: RecentProject): Promise<void> => {
-    const next = [project, ...recents.filter((r) => r.projectId !== project.projectId)].slice(0, RECENT_LIMIT);
-    await context.globalState.update(RECENT_STATE, next);
-    await vscode.workspace
-      .getConfiguration('cloudbench')
-      .update('project', project.projectId, vscode.ConfigurationTarget.Global);
-  };
-
-  const listeners: vscode.Disposable[] = [];
-  const accepted = new Promise<RecentProject | undefined>((resolve) => {
-    listeners.push(picker.onDidHide(() => resolve(undefined)));
-    listeners.push(picker.onDidChangeValue(updateTyped));
-    let checking = false;
-    const onAccept = async (): Promise<void> => {
-      const item = picker.selectedItems[0] ?? picker.activeItems[0];
-      if (!item) return;
-      if (item.project) {
-        resolve(item.project);
-        return;
-      }
-      if (!item.typedEntry || checking) return;
-      // What is in the box now, not what the row said when it was drawn: the user may have typed
-      // on while an earlier check was answered.
-      const typed = picker.value.trim();
-      if (!PROJECT_ID_OR_NUMBER.test(typed)) return;
-      if (item.unchecked && item.typed === typed) {
-        resolve({ projectId: typed });
-        return;
-      }
-      checking = true;
-      picker.busy = true;
-      try {
-        const found = await client.getProject(typed, { signal: abort.signal });
-        resolve(toRecent(found));
-      } catch (err) {
-        if (abort.signal.aborted) return;
-        const refused = refusal(typed, err);
-        typedItem = refused
-          ? { label: `$(error) ${typed}`, detail: refused, alwaysShow: true, typedEntry: true }
-          : {
-              label: `$(warning) Use project "${typed}" unchecked`,
-              detail: `Could not check the project: ${describeError(err)} Press Enter again to use it anyway.`,
-              alwaysShow: true,
-              typedEntry: true,
-              typed,
-              unchecked: true,
-            };
-        render();
-      } finally {
-        checking = false;
-        picker.busy = loading;
-      }
-    };
-    listeners.push(picker.onDidAccept(() => void onAccept()));
-  });
-
-  render();
-  picker.show();
-  void load();
-  try {
-    const chosen = await accepted;
-    if (chosen) await use(chosen);
-  } finally {
-    abort.abort();
-    for (const l of listeners) l.dispose();
-    picker.dispose();
+  /** Enter: a listed project is used; a typed one is checked with projects.get first. */
+  private async accept(resolve: (project: RecentProject) => void): Promise<void> {
+    const { picker } = this;
+    const item = picker.selectedItems[0] ?? picker.activeItems[0];
+    if (!item) return;
+    if (item.project) {
+      resolve(item.project);
+      return;
+    }
+    if (!item.typedEntry || this.checking) return;
+    // What is in the box now, not what the row said when it was drawn: the user may have typed
+    // on while an earlier check was answered.
+    const typed = picker.value.trim();
+    if (!PROJECT_ID_OR_NUMBER.test(typed)) return;
+    if (item.unchecked && item.typed === typed) {
+      resolve({ projectId: typed });
+      return;
+    }
+    this.checking = true;
+    picker.busy = true;
+    try {
+      const found = await this.client.getProject(typed, { signal: this.abort.signal });
+      resolve(toRecent(found));
+    } catch (err) {
+      if (this.abort.signal.aborted) return;
+      const refused = refusal(typed, err);
+      this.typedItem = refused
+        ? { label: `$(error) ${typed}`, detail: refused, alwaysShow: true, typedEntry: true }
+        : {
+            label: `$(warning) Use project "${typed}" unchecked`,
+            detail: `Could not check the project: ${describeError(err)} Press Enter again to use it anyway.`,
+            alwaysShow: true,
+            typedEntry: true,
+            typed,
+            unchecked: true,
+          };
+      this.render();
+    } finally {
+      this.checking = false;
+      picker.busy = this.loading;
+    }
   }
 }

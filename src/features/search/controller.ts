@@ -34,11 +34,6 @@ export { AFTER_PAINT_FALLBACK_MS, FIRST_PAINT_ROWS, type RunRecord } from './run
 
 const log = getLogger('search');
 
-/** Set by the statistics feature: runs a query with match:/outcome: sections itself (true when it did). */
-export const searchHooks: {
-  statistics?: (controller: SearchController, query: string, window: ResolvedWindow) => Promise<boolean>;
-} = {};
-
 export function isQuotaError(err: unknown): err is GoogleApiError {
   return err instanceof GoogleApiError && err.status === 'RESOURCE_EXHAUSTED';
 }
@@ -54,6 +49,10 @@ export class SearchController implements vscode.Disposable {
   readonly documents = new SecOpsDocuments();
   /** What the parts of Search reach of this controller. */
   private readonly context: SearchContext;
+
+  get referenceLists(): Services['referenceLists'] {
+    return this.services.referenceLists;
+  }
 
   constructor(
     private readonly services: Services,
@@ -131,7 +130,7 @@ export class SearchController implements vscode.Disposable {
    * reveals it instead of spending another search; a different one asks before cancelling it.
    */
   async runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined> {
-    if (await searchHooks.statistics?.(this, query, window)) return undefined;
+    if (await this.services.statistics.get()?.run(this, query, window)) return undefined;
     return this.queries.run(query, window, limit);
   }
 

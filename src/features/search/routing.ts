@@ -13,7 +13,7 @@ import { answerRowsRequest, isRowsRequest, type RowsRequest } from '../../core/s
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
-import { getKnownReferenceLists, getKnownReferenceListsError, getReferenceLists } from '../language';
+import type { ReferenceListStore } from '../language/reference-list-store';
 import { QUERY_SLOT, type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
 import type { PivotOrigin } from './pivots';
@@ -33,6 +33,8 @@ export interface ResultsActions {
   searchPeriod(runId: string, startTime: string, endTime: string): Promise<void>;
   runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined>;
   runEditedQuery(query: string, range?: { startTime: string; endTime: string }): Promise<void>;
+  /** What the query bar knows of the reference lists. */
+  readonly referenceLists: ReferenceListStore;
 }
 
 type Action = Exclude<FromWebview, RowsRequest>;
@@ -81,18 +83,20 @@ const ROUTES: Routes = {
     run: (a, m) =>
       a.runEditedQuery(m.query, m.startTime && m.endTime ? { startTime: m.startTime, endTime: m.endTime } : undefined),
   },
-  'querybar.complete': { label: QUERY_BAR, run: (_a, m, panel) => answerQueryBarOn(panel, m) },
-  'querybar.validate': { label: QUERY_BAR, run: (_a, m, panel) => answerQueryBarOn(panel, m) },
+  'querybar.complete': { label: QUERY_BAR, run: (a, m, panel) => answerQueryBarOn(a, panel, m) },
+  'querybar.validate': { label: QUERY_BAR, run: (a, m, panel) => answerQueryBarOn(a, panel, m) },
   ready: NOTHING,
   painted: NOTHING,
   columns: NOTHING,
 };
 
 function answerQueryBarOn(
+  a: ResultsActions,
   panel: ResultsPanel,
   message: Extract<Action, { type: 'querybar.complete' | 'querybar.validate' }>,
 ): void {
-  panel.post(answerQueryBar(message, getReferenceLists(), getKnownReferenceLists(), getKnownReferenceListsError()));
+  const lists = a.referenceLists;
+  panel.post(answerQueryBar(message, lists.entries(), lists.known(), lists.knownError()));
 }
 
 /** The name a failure of `message` is reported under. */

@@ -12,10 +12,10 @@ import { EXPORT_EXTENSIONS, type ExportFormat } from '../../core/secops/results/
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import type { UdmSearchEvent } from '../../core/secops/types';
 import { reportError } from '../../platform/commands';
+import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
 import { compileStatistics, type CompiledStatistics, type StatsResult } from '../../udm/stats';
 import { computeInWorker } from './compute';
-import { getReferenceLists } from '../language';
 import {
   describeFailure,
   gaveUpWaiting,
@@ -26,16 +26,15 @@ import {
   timeOfDay,
 } from '../search/keeping';
 import type { KeptRuns } from '../../core/storage/kept-runs';
-import { searchFeature } from '../search';
-import { FETCH_REST_MAX_EVENTS, queryTitle, searchHooks, type SearchController } from '../search/controller';
-import type { Services } from '../services';
+import { FETCH_REST_MAX_EVENTS, queryTitle, type SearchController } from '../search/controller';
+import type { Services, StatisticsService } from '../services';
 import {
   fetchStatisticsEvents,
   type FetchedEvents,
   type FetchStatisticsOptions,
   type MoreSearchesQuestion,
 } from './fetch';
-import { STATISTICS_VIEW_TYPE, StatisticsPanel } from './panel';
+import { STATISTICS_VIEW_TYPE, StatisticsPanelSlot } from './panel';
 import {
   cellText,
   columnLabel,
@@ -138,7 +137,7 @@ export function computeTable(
   );
 }
 
-export function activateStatistics(context: vscode.ExtensionContext, services: Services): void {
+function activateStatistics(context: vscode.ExtensionContext, services: Services): FeatureStart<undefined> {
   const feature = new StatisticsFeature(services, keptRunsOf(context));
   context.subscriptions.push(feature);
   // The statistics panel comes back after a window reload with the table it showed (kept on disk).
@@ -147,16 +146,25 @@ export function activateStatistics(context: vscode.ExtensionContext, services: S
       deserializeWebviewPanel: (panel, state: unknown) => feature.restore(panel, state),
     }),
   );
-  searchHooks.statistics = (controller, query, window) => feature.run(controller, query, window);
-  context.subscriptions.push({ dispose: () => (searchHooks.statistics = undefined) });
+  // The search runs a statistical query through this, whichever feature started first.
+  context.subscriptions.push(services.statistics.provide(feature));
+  return { ctx: undefined };
 }
+
+/** The statistics view: statistical searches, their exports and drill-downs; it has no commands of its own. */
+export const statisticsFeature: Feature<undefined, Services> = {
+  name: 'Statistical search',
+  commands: {},
+  activate: activateStatistics,
+};
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
-export class StatisticsFeature implements vscode.Disposable {
+export class StatisticsFeature implements vscode.Disposable, StatisticsService {
   private last: StatsRun | undefined;
   private controller: SearchController | undefined;
   private fetching: AbortController | undefined;
+  private readonly panels = new StatisticsPanelSlot();
 
   constructor(
     private readonly services: Services,
@@ -165,18 +173,18 @@ export class StatisticsFeature implements vscode.Disposable {
 
   dispose(): void {
     this.fetching?.abort();
-    StatisticsPanel.disposeAll();
+    this.panels.disposeAll();
   }
 
   /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
   async run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean> {
-    const referenceLists = getReferenceLists() ?? {};
+    const referenceLists = this.services.referenceLists.entries() ?? {};
     const compiled = compileStatistics(query, { referenceLists });
     if (!compiled) return false;
     this.controller = controller;
     const client = controller.getClient();
     const title = queryTitle(query);
-    const panel = StatisticsPanel.show(this.services.extensionUri, (m) => void this.onMessage(m));
+    const panel = this.panels.show(this.services.extensionUri, (m) => void this.onMessage(m));
     panel.setTitle(`Statistics: ${title}`);
     this.fetching?.abort();
     const abort = new AbortController();
@@ -271,7 +279,7 @@ export class StatisticsFeature implements vscode.Disposable {
    * from disk, with no search spent; without a kept table it says so and offers nothing to run.
    */
   async restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const panel = StatisticsPanel.adopt(webviewPanel, this.services.extensionUri, (m) => void this.onMessage(m));
+    const panel = this.panels.adopt(webviewPanel, this.services.extensionUri, (m) => void this.onMessage(m));
     const runId = keptRunIdOf(state);
     const kept = runId ? await this.kept?.load(runId) : undefined;
     if (!isKeptStatistics(kept) || kept.info.runId !== runId) {
@@ -366,7 +374,7 @@ export class StatisticsFeature implements vscode.Disposable {
   /** Run Again on a restored table: the same query over the current time range. */
   private async rerun(runId: string): Promise<void> {
     const run = this.runOf(runId);
-    const search = searchFeature();
+    const search = this.services.search.get();
     if (!run.query || !search) throw new Error('Run the query again from its .udm file.');
     await search.controller.runQuery(run.query, search.controller.currentWindow(), UDM_SEARCH_MAX_LIMIT);
   }

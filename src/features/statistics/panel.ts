@@ -14,15 +14,12 @@ import {
 const log = getLogger('statistics');
 export const STATISTICS_VIEW_TYPE = 'cloudbench.search.statistics';
 
-export class StatisticsPanel implements vscode.Disposable {
-  private static current: StatisticsPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private queue: ToStatsView[] = [];
-  private handler: (message: FromStatsView) => void = () => undefined;
+/** The one statistics panel of a window: created on first use, revealed afterwards. */
+export class StatisticsPanelSlot {
+  private current: StatisticsPanel | undefined;
 
-  static show(extensionUri: vscode.Uri, onMessage: (message: FromStatsView) => void): StatisticsPanel {
-    let p = StatisticsPanel.current;
+  show(extensionUri: vscode.Uri, onMessage: (message: FromStatsView) => void): StatisticsPanel {
+    let p = this.current;
     if (p) {
       p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
     } else {
@@ -33,36 +30,50 @@ export class StatisticsPanel implements vscode.Disposable {
         webviewPanelOptions(extensionUri),
       );
       panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
-      p = new StatisticsPanel(panel, extensionUri);
-      StatisticsPanel.current = p;
+      p = this.hold(new StatisticsPanel(panel, extensionUri));
     }
-    p.handler = onMessage;
+    p.onMessage(onMessage);
     return p;
   }
 
   /** Wraps the panel VS Code restored after a reload (it becomes the one statistics panel). */
-  static adopt(
+  adopt(
     panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     onMessage: (message: FromStatsView) => void,
   ): StatisticsPanel {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
-    const p = new StatisticsPanel(panel, extensionUri);
     // A second restored panel (from an older layout) is the one shown from now on.
-    StatisticsPanel.current = p;
-    p.handler = onMessage;
+    const p = this.hold(new StatisticsPanel(panel, extensionUri));
+    p.onMessage(onMessage);
     return p;
   }
 
-  static get(): StatisticsPanel | undefined {
-    return StatisticsPanel.current;
+  get(): StatisticsPanel | undefined {
+    return this.current;
   }
 
-  static disposeAll(): void {
-    StatisticsPanel.current?.panel.dispose();
+  disposeAll(): void {
+    this.current?.panel.dispose();
   }
 
-  private constructor(
+  private hold(p: StatisticsPanel): StatisticsPanel {
+    this.current = p;
+    p.onDidDispose(() => {
+      if (this.current === p) this.current = undefined;
+    });
+    return p;
+  }
+}
+
+export class StatisticsPanel implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private queue: ToStatsView[] = [];
+  private handler: (message: FromStatsView) => void = () => undefined;
+  private disposed: () => void = () => undefined;
+
+  constructor(
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
   ) {
@@ -89,6 +100,15 @@ export class StatisticsPanel implements vscode.Disposable {
     );
   }
 
+  /** Where the page's messages go (the run that shows its table now). */
+  onMessage(handler: (message: FromStatsView) => void): void {
+    this.handler = handler;
+  }
+
+  onDidDispose(listener: () => void): void {
+    this.disposed = listener;
+  }
+
   setTitle(title: string): void {
     this.panel.title = safeText(title, 'plain', 58);
   }
@@ -103,7 +123,7 @@ export class StatisticsPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (StatisticsPanel.current === this) StatisticsPanel.current = undefined;
+    this.disposed();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -5,6 +5,7 @@
 import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { isSensitiveSetting, SENSITIVE_SETTINGS } from '../../platform/settings';
+import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
 
 const log = getLogger('trust');
@@ -107,7 +108,7 @@ export function ignoredSettingsMessage(names: readonly string[], trusted: boolea
   );
 }
 
-export function activateTrust(context: vscode.ExtensionContext): void {
+function activateTrust(context: vscode.ExtensionContext): FeatureStart<undefined> {
   const trusted = (): boolean => vscode.workspace.isTrusted;
   log.info(
     trusted()
@@ -149,4 +150,12 @@ export function activateTrust(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidChangeWorkspaceFolders(() => void check()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('workspace trusted')),
   );
+  return { ctx: undefined };
 }
+
+/** Says which of the workspace's own settings were ignored; it has no commands. */
+export const trustFeature: Feature<undefined, unknown> = {
+  name: 'Workspace trust',
+  commands: {},
+  activate: activateTrust,
+};

@@ -168,13 +168,13 @@ describe('query bar: Run, completion and validation through the search controlle
 
   it('a statistical query run from the query bar opens the statistics view and goes into the query history', async () => {
     const { StatisticsFeature } = require('../../../src/features/statistics') as typeof StatisticsModule;
-    const { searchHooks } = require('../../../src/features/search/controller') as typeof SearchControllerModule;
     // The table computes in the statistics worker, which the extension finds under its own folder.
     const services = Object.create(controller.services, {
       extensionUri: { value: vscode.Uri.file(statsWorkerRoot()) },
     });
     const feature = new StatisticsFeature(services);
-    searchHooks.statistics = (c, q, w) => feature.run(c, q, w);
+    // The search reaches the statistics feature through Services, as in the extension.
+    const provided = services.statistics.provide(feature);
     const history: Array<{ query: string; events: number }> = [];
     const sub = controller.onDidRunQuery((e: { query: string; events: number }) => history.push(e));
     try {
@@ -199,7 +199,7 @@ describe('query bar: Run, completion and validation through the search controlle
       assert.deepEqual(history, [{ query, window, events: 30 }]);
     } finally {
       sub.dispose();
-      searchHooks.statistics = undefined;
+      provided.dispose();
       feature.dispose();
     }
   });

@@ -8,10 +8,12 @@ import type { FromWebview, ToWebview } from '../../../src/core/secops/messages';
 import type { RunRecord } from '../../../src/features/search/run-store';
 import type { ResultsPanel } from '../../../src/features/search/panel';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
+import type * as StoreModule from '../../../src/features/language/reference-list-store';
 
 const record = useFakeVscode();
 
 const { routeMessage, describeMessage } = require('../../../src/features/search/routing') as typeof RoutingModule;
+const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
 
 const RUN_WINDOW: ResolvedWindow = { startMs: 1000, endMs: 2000, start: 'a', end: 'b' };
 const CURRENT: ResolvedWindow = { startMs: 5000, endMs: 6000, start: 'c', end: 'd' };
@@ -37,6 +39,7 @@ function harness(runs: Record<string, Partial<RunRecord>> = {}, fail?: Error) {
     searchPeriod: act('searchPeriod'),
     runQuery: act('runQuery'),
     runEditedQuery: act('runEditedQuery'),
+    referenceLists: new ReferenceListStore(),
   };
   const posted: ToWebview[] = [];
   const panel = (slot: string) => ({ slot, post: (m: ToWebview) => posted.push(m) }) as unknown as ResultsPanel;
@@ -121,5 +124,28 @@ describe('the results pages’ messages', () => {
     assert.equal(posted.length, 1);
     assert.equal(posted[0].type, 'rows.unavailable');
     assert.equal((posted[0] as { id: number }).id, 4);
+  });
+
+  it("checks the query bar's text against the reference lists the store holds", async () => {
+    const { actions, posted, panel } = harness();
+    // The server answered: no list of that name.
+    actions.referenceLists.setKnown([]);
+    const validate = (): Promise<void> =>
+      routeMessage(actions, { type: 'querybar.validate', id: 7, text: 'principal.ip in %bad_ips' }, panel('query'));
+    await validate();
+    const unknown = posted.pop() as Extract<ToWebview, { type: 'querybar.diagnostics' }>;
+    assert.equal(unknown.type, 'querybar.diagnostics');
+    assert.ok(
+      unknown.diagnostics.some((d) => /bad_ips/.test(JSON.stringify(d.message))),
+      JSON.stringify(unknown.diagnostics),
+    );
+    // The Reference Lists view loaded it: the name is known, with its entries.
+    actions.referenceLists.setKnown([
+      { name: 'bad_ips', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 1, preview: ['10.0.0.1'] },
+    ]);
+    actions.referenceLists.setEntries({ bad_ips: ['10.0.0.1'] });
+    await validate();
+    const known = posted.pop() as Extract<ToWebview, { type: 'querybar.diagnostics' }>;
+    assert.deepEqual(known.diagnostics, []);
   });
 });
