@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeExtensionContext, useFakeVscode } from '../fakes/vscode';
 import type * as ExtensionModule from '../../../src/extension';
@@ -10,26 +10,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const declared: string[] = pkg.contributes.commands.map((c: { command: string }) => c.command);
 
 /** The feature each folder of src/features builds, for the folders whose commands are all in tables. */
-const FOLDER_FEATURES: Record<string, string> = {
-  connection: 'Connection check',
-  search: 'SecOps search',
-  statistics: 'Statistical search',
-  notebooks: 'UDM notebooks',
-  referenceLists: 'Reference lists',
-  language: 'UDM language',
-  sandbox: 'Account and sandbox',
-  trust: 'Workspace trust',
-};
 
 /** The commands of package.json a feature folder's sources name (its own: no folder names another's). */
-function commandsNamedIn(folder: string): string[] {
-  const dir = join(root, 'src', 'features', folder);
-  const text = (readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => readFileSync(join(dir, f), 'utf8'))
-    .join('\n');
-  return declared.filter((id) => text.includes(`'${id}'`));
-}
 
 describe('command tables', () => {
   let record: ReturnType<typeof useFakeVscode>;
@@ -56,18 +38,12 @@ describe('command tables', () => {
     const inTables = new Set(owners.keys());
     const undeclared = [...inTables].filter((id) => !declared.includes(id));
     assert.deepEqual(undeclared, [], 'commands in a table but not in package.json');
-    // Every command a converted feature folder names is in that feature's table.
-    for (const [folder, name] of Object.entries(FOLDER_FEATURES)) {
-      const feature = extension.FEATURES.find((f) => f.name === name);
-      assert.ok(feature, `no feature named ${name}`);
-      const named = commandsNamedIn(folder);
-      if (Object.keys(feature.commands).length > 0) assert.ok(named.length > 0, `${folder} names no command`);
-      assert.deepEqual(
-        named.filter((id) => !(id in feature.commands)),
-        [],
-        `commands of src/features/${folder} not in the table of ${name}`,
-      );
-    }
+    // …and every command of package.json is in a table, so it answers even when its feature failed.
+    assert.deepEqual(
+      declared.filter((id) => !inTables.has(id)),
+      [],
+      'commands in package.json but in no table',
+    );
   });
 
   it('answers the commands of a feature that failed to start with its failure, and keeps the others', async () => {
