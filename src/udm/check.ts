@@ -23,6 +23,7 @@ import {
   type ArgType,
 } from './functions';
 import type { RawDiagnostic } from './parser';
+import { DOCUMENTED_KEYWORDS } from './vocabulary';
 import type { KnownReferenceLists } from './reference-lists';
 import { findRe2Problem, sourceOffsetInLiteral } from './regex';
 import {
@@ -1533,40 +1534,7 @@ function enumOfType(type: string): string {
 export const keepCheckerShape = new Checker({});
 
 /** The keywords udm-syntax.md lists; none may name a variable. */
-const VARIABLE_KEYWORDS = new Set([
-  'rule',
-  'meta',
-  'match',
-  'over',
-  'events',
-  'condition',
-  'outcome',
-  'options',
-  'and',
-  'or',
-  'not',
-  'nocase',
-  'in',
-  'regex',
-  'cidr',
-  'before',
-  'after',
-  'all',
-  'any',
-  'if',
-  'max',
-  'min',
-  'sum',
-  'array',
-  'array_distinct',
-  // `count` is on the keyword list of the syntax page, yet Google's own examples name an outcome
-  // $count: the SPL-to-YARA-L page (`$count = count(metadata.id)`, `condition: $count > 5`) and the
-  // group() page (`$count = count_distinct(metadata.id)`, `order: $count desc`). Users paste the
-  // examples, so $count is accepted; the other keywords stay refused.
-  'count_distinct',
-  'is',
-  'null',
-]);
+const VARIABLE_KEYWORDS: ReadonlySet<string> = new Set(DOCUMENTED_KEYWORDS);
 
 /** True when a value reads an event field or a placeholder somewhere inside. */
 function readsEvent(v: Operand | null): boolean {

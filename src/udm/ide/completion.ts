@@ -7,7 +7,7 @@ import {
   type Range,
   TextEdit,
 } from 'vscode-languageserver-types';
-import type { Section, SectionKind } from '../ast';
+import type { Section } from '../ast';
 import { IF_FUNCTION } from '../conditional';
 import {
   AGGREGATES,
@@ -35,8 +35,7 @@ import {
 import { enumValueDescription } from '../field-docs';
 import { rankedEnumValues } from './common-values';
 import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc } from './docs';
-
-const SECTION_KEYWORDS: readonly SectionKind[] = ['match', 'outcome', 'condition', 'dedup', 'order', 'limit'];
+import { COMPLETED_SECTIONS, isOneOf, VALUE_LEADING_WORDS } from '../vocabulary';
 
 const SECTION_SNIPPETS: Record<string, string> = {
   match: 'match:\n  ${1:principal.hostname}',
@@ -391,7 +390,7 @@ function isValueEnd(t: Token): boolean {
     t.kind === 'reflist' ||
     t.kind === 'rbracket' ||
     t.kind === 'variable' ||
-    (t.kind === 'ident' && !['and', 'or', 'not', 'in', 'regex', 'cidr'].includes(t.value.toLowerCase()))
+    (t.kind === 'ident' && !isOneOf(VALUE_LEADING_WORDS, t.value))
   );
 }
 
@@ -416,8 +415,8 @@ function enumItems(type: string, range: Range, lead = ''): CompletionItem[] {
 
 function sectionKeywordItems(a: Analysis, range: Range, current: Section | undefined): CompletionItem[] {
   const used = new Set(a.parse.query.sections.map((s) => s.kind));
-  const currentRank = current ? SECTION_KEYWORDS.indexOf(current.kind) : -1;
-  return SECTION_KEYWORDS.filter((k, i) => !used.has(k) && i > currentRank).map((k, i) => ({
+  const currentRank = current ? COMPLETED_SECTIONS.indexOf(current.kind) : -1;
+  return COMPLETED_SECTIONS.filter((k, i) => !used.has(k) && i > currentRank).map((k, i) => ({
     label: `${k}:`,
     kind: CompletionItemKind.Keyword,
     documentation: KEYWORD_DOCS[k],
