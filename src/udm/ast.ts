@@ -208,19 +208,7 @@ export type Expr =
 // case-insensitive. The parser keeps
 // sections in source order; check.ts reports a wrong order or a duplicate.
 
-export type SectionKind = 'match' | 'outcome' | 'condition' | 'dedup' | 'select' | 'unselect' | 'order' | 'limit';
-
-/** Documented order of sections; select:/unselect: have no documented place (completion offers them after dedup:). */
-export const SECTION_ORDER: readonly SectionKind[] = [
-  'match',
-  'outcome',
-  'condition',
-  'dedup',
-  'select',
-  'unselect',
-  'order',
-  'limit',
-];
+export { SECTION_ORDER, type SectionKind } from './vocabulary';
 
 /**
  * The aggregate functions of outcome: (lower case; calls are matched case-insensitively). The one

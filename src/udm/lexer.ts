@@ -1,3 +1,5 @@
+import { isOneOf, VALUE_LEADING_WORDS } from './vocabulary';
+
 /** Tokens of the UDM search language. Offsets are UTF-16 code unit offsets into the text. */
 export type TokenKind =
   | 'ident' // letters, digits, `_`; keywords are classified by the parser (they are contextual)
@@ -328,11 +330,9 @@ function afterValue(prev: Token | undefined): boolean {
     case 'rbracket':
     case 'variable':
       return true;
-    case 'ident': {
-      const w = prev.value.toLowerCase();
+    case 'ident':
       // `in cidr %` / `in regex %`: a reference list is being written, not a remainder
-      return w !== 'and' && w !== 'or' && w !== 'not' && w !== 'in' && w !== 'regex' && w !== 'cidr';
-    }
+      return !isOneOf(VALUE_LEADING_WORDS, prev.value);
     default:
       return false;
   }

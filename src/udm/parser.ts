@@ -3,6 +3,7 @@ import { lex, type Token } from './lexer';
 import { ParseCursor, type RawDiagnostic } from './parse/cursor';
 import { parseFilter } from './parse/conditions';
 import { parseSection } from './parse/sections';
+import { EVENTS_HEADER } from './vocabulary';
 
 export type { RawDiagnostic } from './parse/cursor';
 
@@ -67,14 +68,14 @@ export function reportLexErrors(s: ParseCursor): void {
 /** A search: the optional `events:` header, the filtering statements, then the sections. */
 function parseQuery(s: ParseCursor): Query {
   let events: Span | undefined;
-  if (s.isWord(s.peek(), 'events') && s.peek(1).kind === 'colon') {
+  if (s.isWord(s.peek(), EVENTS_HEADER) && s.peek(1).kind === 'colon') {
     const kw = s.next();
     events = { start: kw.start, end: s.next().end };
   }
   const filter = parseFilter(s);
   const sections: Section[] = [];
   while (s.peek().kind !== 'eof') {
-    if (s.isWord(s.peek(), 'events') && s.peek(1).kind === 'colon') {
+    if (s.isWord(s.peek(), EVENTS_HEADER) && s.peek(1).kind === 'colon') {
       const kw = s.next();
       const colon = s.next();
       s.error(

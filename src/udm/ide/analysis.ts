@@ -8,6 +8,7 @@ import { fieldPathOf } from '../check';
 import type { Analysis } from '../index';
 import type { Token } from '../lexer';
 import { resolvePath, valueKind } from '../schema';
+import { isOneOf, NON_FIELD_WORDS } from '../vocabulary';
 
 /** Index of the last token that starts before `offset` (eof excluded), or -1. */
 export function tokenIndexBefore(tokens: Token[], offset: number): number {
@@ -132,11 +133,7 @@ export function fieldBefore(a: Analysis, i: number): { kind: string; type: strin
   if (t.kind === 'rbracket') return { kind: 'string', type: 'string', repeated: false };
   if (t.kind !== 'ident') return undefined;
   const segs = dottedChainEndingAt(tokens, i).map((s) => s.value);
-  if (
-    segs.length === 1 &&
-    ['and', 'or', 'not', 'in', 'nocase', 'regex', 'cidr', 'true', 'false'].includes(t.value.toLowerCase())
-  )
-    return undefined;
+  if (segs.length === 1 && isOneOf(NON_FIELD_WORDS, t.value)) return undefined;
   const path = segs.length > 1 && segs[0] === 'udm' ? segs.slice(1) : segs;
   const r = resolvePath(path);
   if (r.errorIndex >= 0) return undefined;

@@ -7,7 +7,7 @@ import {
   type Range,
   TextEdit,
 } from 'vscode-languageserver-types';
-import type { Section, SectionKind } from '../ast';
+import type { Section } from '../ast';
 import { IF_FUNCTION } from '../conditional';
 import {
   AGGREGATES,
@@ -35,8 +35,7 @@ import {
 import { enumValueDescription } from '../field-docs';
 import { rankedEnumValues } from './common-values';
 import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc } from './docs';
-
-const SECTION_KEYWORDS: readonly SectionKind[] = ['match', 'outcome', 'condition', 'dedup', 'order', 'limit'];
+import { COMPLETED_SECTIONS, isOneOf, VALUE_LEADING_WORDS } from '../vocabulary';
 
 const SECTION_SNIPPETS: Record<string, string> = {
   match: 'match:\n  ${1:principal.hostname}',
@@ -248,56 +247,7 @@ export function complete(
     return a.text.slice(lineStart, path ? path.replaceStart : offset).trim() === '';
   })();
 
-  if (path) {
-    const range = a.lines.range(path.replaceStart, offset);
-    if (path.prefix.length === 0) {
-      // First segment: root fields, function namespaces, keywords, section names.
-      const before = tokens[path.firstToken - 1];
-      const items = [...fieldItems(rootFields(), range)];
-      if (section && section.kind !== 'match') {
-        return sectionItems(a, section, range, before, lineStartsHere);
-      }
-      if (before?.kind === 'op') {
-        const f = fieldBefore(a, path.firstToken - 2);
-        if (f?.kind === 'enum') return [...enumItems(f.type, range), ...items];
-        if (f?.kind === 'bool') return [keywordItem('true', range, '0'), keywordItem('false', range, '0')];
-      }
-      if (before && isValueEnd(before) && !lineStartsHere) {
-        const f = fieldBefore(a, path.firstToken - 1);
-        if (f) return operatorItems(f.kind, range, f.repeated);
-        items.push(keywordItem('AND', range, '0'), keywordItem('OR', range, '0'));
-        if (before.kind === 'string' || before.kind === 'regex') items.push(keywordItem('nocase', range, '0'));
-      }
-      for (const ns of FUNCTION_NAMESPACES) {
-        items.push({
-          label: ns,
-          kind: CompletionItemKind.Module,
-          detail: 'function namespace',
-          textEdit: TextEdit.replace(range, ns),
-          sortText: `4${ns}`,
-          command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
-        });
-      }
-      items.push(...functionItems(IF_FUNCTION, range));
-      items.push(keywordItem('NOT', range), keywordItem('AND', range, '6'), keywordItem('OR', range, '6'));
-      if (section?.kind === 'match') return placeholderAndSectionItems(a, section, range, lineStartsHere);
-      if (lineStartsHere) items.push(...sectionKeywordItems(a, range, undefined));
-      if (before?.kind === 'ident' && isWord(before, 'in'))
-        return [keywordItem('regex', range, '0'), keywordItem('cidr', range, '0')];
-      return items;
-    }
-    if (path.prefix.length === 1 && FUNCTION_NAMESPACES.includes(path.prefix[0]) && !rootFields().has(path.prefix[0])) {
-      return FUNCTIONS.filter((f) => f.search && f.name.startsWith(`${path.prefix[0]}.`)).flatMap((f) =>
-        functionItems(f, range, f.name.slice(path.prefix[0].length + 1)),
-      );
-    }
-    const prefix = path.prefix[0] === 'udm' ? path.prefix.slice(1) : path.prefix;
-    const r = resolvePath(prefix);
-    if (r.errorIndex >= 0 || r.freeForm) return [];
-    const last = r.fields[r.fields.length - 1];
-    const children = last ? childFields(last.type) : rootFields();
-    return children ? fieldItems(children, range) : [];
-  }
+  if (path) return pathItems(a, path, section, offset, lineStartsHere);
 
   // Not typing a word: decide from the previous token.
   if (!cur)
@@ -311,45 +261,7 @@ export function complete(
     return sectionItems(a, section, emptyRange, cur, lineStartsHere);
   if (section?.kind === 'match' && cur.start >= section.keyword.start)
     return placeholderAndSectionItems(a, section, emptyRange, lineStartsHere);
-  if (cur.kind === 'op') {
-    if (tokens[idx - 1]?.kind === 'variable') {
-      // `$name = |`: a placeholder takes a field (or a function of fields).
-      return [
-        ...fieldItems(rootFields(), emptyRange),
-        ...FUNCTION_NAMESPACES.map((ns) => ({ label: ns, kind: CompletionItemKind.Module, sortText: `4${ns}` })),
-      ];
-    }
-    const f = fieldBefore(a, idx - 1);
-    // Right after `=` the value comes with its space, and a space typed before accepting is kept.
-    const lead = offset === cur.end ? ' ' : '';
-    if (f?.kind === 'enum') return enumItems(f.type, emptyRange, lead);
-    if (f?.kind === 'bool')
-      return ['true', 'false'].map((b) => ({
-        ...keywordItem(b, emptyRange, '0'),
-        filterText: `${lead}${b}`,
-        textEdit: TextEdit.replace(emptyRange, `${lead}${b}`),
-      }));
-    if (f?.kind === 'string')
-      return [
-        {
-          label: '"…"',
-          kind: CompletionItemKind.Snippet,
-          insertTextFormat: InsertTextFormat.Snippet,
-          filterText: `${lead}"`,
-          textEdit: TextEdit.replace(emptyRange, `${lead}"$1"`),
-          detail: 'string',
-        },
-        {
-          label: '/…/',
-          kind: CompletionItemKind.Snippet,
-          insertTextFormat: InsertTextFormat.Snippet,
-          filterText: `${lead}/`,
-          textEdit: TextEdit.replace(emptyRange, `${lead}/$1/`),
-          detail: 'regular expression (partial match)',
-        },
-      ];
-    return [];
-  }
+  if (cur.kind === 'op') return afterOperatorItems(a, idx, offset, emptyRange);
   if (isWord(cur, 'in'))
     return [
       keywordItem('regex', emptyRange, '0'),
@@ -380,6 +292,108 @@ export function complete(
   return items;
 }
 
+/** Typing a field path (or a word that may start one): fields, namespaces, keywords, sections. */
+function pathItems(
+  a: Analysis,
+  path: NonNullable<ReturnType<typeof pathAtCursor>>,
+  section: Section | undefined,
+  offset: number,
+  lineStartsHere: boolean,
+): CompletionItem[] {
+  const { tokens } = a.parse;
+  const range = a.lines.range(path.replaceStart, offset);
+  if (path.prefix.length === 0) {
+    // First segment: root fields, function namespaces, keywords, section names.
+    const before = tokens[path.firstToken - 1];
+    const items = [...fieldItems(rootFields(), range)];
+    if (section && section.kind !== 'match') {
+      return sectionItems(a, section, range, before, lineStartsHere);
+    }
+    if (before?.kind === 'op') {
+      const f = fieldBefore(a, path.firstToken - 2);
+      if (f?.kind === 'enum') return [...enumItems(f.type, range), ...items];
+      if (f?.kind === 'bool') return [keywordItem('true', range, '0'), keywordItem('false', range, '0')];
+    }
+    if (before && isValueEnd(before) && !lineStartsHere) {
+      const f = fieldBefore(a, path.firstToken - 1);
+      if (f) return operatorItems(f.kind, range, f.repeated);
+      items.push(keywordItem('AND', range, '0'), keywordItem('OR', range, '0'));
+      if (before.kind === 'string' || before.kind === 'regex') items.push(keywordItem('nocase', range, '0'));
+    }
+    for (const ns of FUNCTION_NAMESPACES) {
+      items.push({
+        label: ns,
+        kind: CompletionItemKind.Module,
+        detail: 'function namespace',
+        textEdit: TextEdit.replace(range, ns),
+        sortText: `4${ns}`,
+        command: { title: 'Suggest', command: 'editor.action.triggerSuggest' },
+      });
+    }
+    items.push(...functionItems(IF_FUNCTION, range));
+    items.push(keywordItem('NOT', range), keywordItem('AND', range, '6'), keywordItem('OR', range, '6'));
+    if (section?.kind === 'match') return placeholderAndSectionItems(a, section, range, lineStartsHere);
+    if (lineStartsHere) items.push(...sectionKeywordItems(a, range, undefined));
+    if (before?.kind === 'ident' && isWord(before, 'in'))
+      return [keywordItem('regex', range, '0'), keywordItem('cidr', range, '0')];
+    return items;
+  }
+  if (path.prefix.length === 1 && FUNCTION_NAMESPACES.includes(path.prefix[0]) && !rootFields().has(path.prefix[0])) {
+    return FUNCTIONS.filter((f) => f.search && f.name.startsWith(`${path.prefix[0]}.`)).flatMap((f) =>
+      functionItems(f, range, f.name.slice(path.prefix[0].length + 1)),
+    );
+  }
+  const prefix = path.prefix[0] === 'udm' ? path.prefix.slice(1) : path.prefix;
+  const r = resolvePath(prefix);
+  if (r.errorIndex >= 0 || r.freeForm) return [];
+  const last = r.fields[r.fields.length - 1];
+  const children = last ? childFields(last.type) : rootFields();
+  return children ? fieldItems(children, range) : [];
+}
+
+/** Right after a comparison operator: the values the field on its left takes. */
+function afterOperatorItems(a: Analysis, idx: number, offset: number, emptyRange: Range): CompletionItem[] {
+  const { tokens } = a.parse;
+  const cur = tokens[idx];
+  if (tokens[idx - 1]?.kind === 'variable') {
+    // `$name = |`: a placeholder takes a field (or a function of fields).
+    return [
+      ...fieldItems(rootFields(), emptyRange),
+      ...FUNCTION_NAMESPACES.map((ns) => ({ label: ns, kind: CompletionItemKind.Module, sortText: `4${ns}` })),
+    ];
+  }
+  const f = fieldBefore(a, idx - 1);
+  // Right after `=` the value comes with its space, and a space typed before accepting is kept.
+  const lead = offset === cur.end ? ' ' : '';
+  if (f?.kind === 'enum') return enumItems(f.type, emptyRange, lead);
+  if (f?.kind === 'bool')
+    return ['true', 'false'].map((b) => ({
+      ...keywordItem(b, emptyRange, '0'),
+      filterText: `${lead}${b}`,
+      textEdit: TextEdit.replace(emptyRange, `${lead}${b}`),
+    }));
+  if (f?.kind === 'string')
+    return [
+      {
+        label: '"…"',
+        kind: CompletionItemKind.Snippet,
+        insertTextFormat: InsertTextFormat.Snippet,
+        filterText: `${lead}"`,
+        textEdit: TextEdit.replace(emptyRange, `${lead}"$1"`),
+        detail: 'string',
+      },
+      {
+        label: '/…/',
+        kind: CompletionItemKind.Snippet,
+        insertTextFormat: InsertTextFormat.Snippet,
+        filterText: `${lead}/`,
+        textEdit: TextEdit.replace(emptyRange, `${lead}/$1/`),
+        detail: 'regular expression (partial match)',
+      },
+    ];
+  return [];
+}
+
 const GLUED_VALUE_END = new Set<string>(['string', 'regex', 'number', 'rparen', 'rbracket', 'bytes']);
 
 function isValueEnd(t: Token): boolean {
@@ -391,7 +405,7 @@ function isValueEnd(t: Token): boolean {
     t.kind === 'reflist' ||
     t.kind === 'rbracket' ||
     t.kind === 'variable' ||
-    (t.kind === 'ident' && !['and', 'or', 'not', 'in', 'regex', 'cidr'].includes(t.value.toLowerCase()))
+    (t.kind === 'ident' && !isOneOf(VALUE_LEADING_WORDS, t.value))
   );
 }
 
@@ -416,8 +430,8 @@ function enumItems(type: string, range: Range, lead = ''): CompletionItem[] {
 
 function sectionKeywordItems(a: Analysis, range: Range, current: Section | undefined): CompletionItem[] {
   const used = new Set(a.parse.query.sections.map((s) => s.kind));
-  const currentRank = current ? SECTION_KEYWORDS.indexOf(current.kind) : -1;
-  return SECTION_KEYWORDS.filter((k, i) => !used.has(k) && i > currentRank).map((k, i) => ({
+  const currentRank = current ? COMPLETED_SECTIONS.indexOf(current.kind) : -1;
+  return COMPLETED_SECTIONS.filter((k, i) => !used.has(k) && i > currentRank).map((k, i) => ({
     label: `${k}:`,
     kind: CompletionItemKind.Keyword,
     documentation: KEYWORD_DOCS[k],

@@ -1,9 +1,10 @@
 import { TextEdit } from 'vscode-languageserver-types';
 import type { Analysis } from '../index';
 import type { Token } from '../lexer';
+import { LOGICAL_OPERATORS, LOWER_CASE_KEYWORDS } from '../vocabulary';
 
-const UPPER_KEYWORDS = new Set(['and', 'or', 'not']);
-const LOWER_KEYWORDS = new Set(['nocase', 'in', 'regex', 'cidr', 'asc', 'desc', 'any', 'all']);
+const UPPER_KEYWORDS: ReadonlySet<string> = new Set(LOGICAL_OPERATORS);
+const LOWER_KEYWORDS: ReadonlySet<string> = new Set(LOWER_CASE_KEYWORDS);
 
 /**
  * Normalises spacing and keyword case while keeping the author's line structure: one space

@@ -9,6 +9,7 @@ import { enumName, enumValues, resolvePath, rootFields } from '../schema';
 import { describePlaceholder, dottedChainEndingAt, fieldBefore, tokenIndexBefore } from './analysis';
 import { enumValueDescription } from '../field-docs';
 import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc, paramDocs } from './docs';
+import { isOneOf, LOGICAL_OPERATORS } from '../vocabulary';
 
 export function hover(
   a: Analysis,
@@ -53,10 +54,7 @@ export function hover(
     }
     if (segs.length === 1 && after.length === 0) {
       const doc = KEYWORD_DOCS[t.value.toUpperCase()] ?? KEYWORD_DOCS[lower];
-      if (
-        doc &&
-        (['and', 'or', 'not'].includes(lower) || tokens[i + 1]?.kind === 'colon' || !rootFields().has(lower))
-      ) {
+      if (doc && (isOneOf(LOGICAL_OPERATORS, lower) || tokens[i + 1]?.kind === 'colon' || !rootFields().has(lower))) {
         return {
           contents: {
             kind: MarkupKind.Markdown,

@@ -1,6 +1,7 @@
 import { FUNCTION_NAMESPACES } from '../functions';
 import type { Analysis } from '../index';
 import type { Token } from '../lexer';
+import { KEYWORDS, WINDOW_WORDS } from '../vocabulary';
 import { outcomeItems } from './analysis';
 
 export const SEMANTIC_TOKEN_TYPES = [
@@ -20,21 +21,7 @@ export const SEMANTIC_TOKEN_TYPES = [
 export const SEMANTIC_TOKEN_MODIFIERS = ['deprecated', 'readonly', 'declaration'] as const;
 type SemType = (typeof SEMANTIC_TOKEN_TYPES)[number];
 
-const KEYWORDS = new Set([
-  'and',
-  'or',
-  'not',
-  'in',
-  'nocase',
-  'regex',
-  'cidr',
-  'any',
-  'all',
-  'asc',
-  'desc',
-  'true',
-  'false',
-]);
+const KEYWORD_SET: ReadonlySet<string> = new Set(KEYWORDS);
 
 export interface ClassifiedToken {
   start: number;
@@ -43,7 +30,7 @@ export interface ClassifiedToken {
   modifiers: number;
 }
 
-const WINDOW_WORDS = new Set(['by', 'over', 'every', 'first']);
+const WINDOW_WORD_SET: ReadonlySet<string> = new Set(WINDOW_WORDS);
 
 /** Classifies every token; the TextMate grammar mirrors these categories. */
 export function classify(a: Analysis): ClassifiedToken[] {
@@ -100,9 +87,9 @@ export function classify(a: Analysis): ClassifiedToken[] {
         const dottedBefore = prev?.kind === 'dot' && prev.end === t.start;
         const dottedAfter = next?.kind === 'dot' && next.start === t.end;
         if (sectionStarts.has(t.start)) type = 'keyword';
-        else if (WINDOW_WORDS.has(lower) && windowSpans.some((w) => w.start <= t.start && t.end <= w.end))
+        else if (WINDOW_WORD_SET.has(lower) && windowSpans.some((w) => w.start <= t.start && t.end <= w.end))
           type = 'keyword';
-        else if (!dottedBefore && !dottedAfter && KEYWORDS.has(lower)) type = 'keyword';
+        else if (!dottedBefore && !dottedAfter && KEYWORD_SET.has(lower)) type = 'keyword';
         else if (next?.kind === 'lparen' && next.start === t.end) type = 'function';
         else if (dottedAfter && FUNCTION_NAMESPACES.includes(t.value) && callAhead(tokens, i)) type = 'namespace';
         else if (!dottedBefore && !dottedAfter && prev?.kind === 'op') type = 'enumMember';

@@ -1,5 +1,5 @@
-import { SECTION_ORDER } from '../ast';
 import type { Token } from '../lexer';
+import { CONDITION_WORDS, SEARCH_SECTION_NAMES as SECTION_WORDS } from '../vocabulary';
 
 export interface RawDiagnostic {
   message: string;
@@ -11,10 +11,10 @@ export interface RawDiagnostic {
 }
 
 /** Section names of a search query (`events` is read by the query level, the rest by sections.ts). */
-export const SEARCH_SECTION_NAMES: ReadonlySet<string> = new Set<string>(['events', ...SECTION_ORDER]);
+export const SEARCH_SECTION_NAMES: ReadonlySet<string> = new Set<string>(SECTION_WORDS);
 
 /** Words that end a condition or join conditions; never field names. */
-export const RESERVED: ReadonlySet<string> = new Set(['and', 'or', 'not', 'in', 'nocase']);
+export const RESERVED: ReadonlySet<string> = new Set(CONDITION_WORDS);
 
 /** Deepest nesting of parentheses / NOT accepted before bailing out (keeps the stack safe). */
 export const MAX_DEPTH = 200;

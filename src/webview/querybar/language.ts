@@ -3,6 +3,7 @@
 // numbers, operators, field paths), so the bar colours a query as the editor does.
 import type * as monaco from 'monaco-editor';
 import languageConfiguration from '../../../language-configuration.json';
+import { KEYWORDS, SEARCH_SECTION_NAMES, WINDOW_WORDS } from '../../udm/vocabulary';
 
 export const UDM_LANGUAGE_ID = 'udm';
 
@@ -20,37 +21,27 @@ export const udmLanguageConfiguration: monaco.languages.LanguageConfiguration = 
   wordPattern: /[A-Za-z_$%][A-Za-z0-9_]*/,
 };
 
+/**
+ * The language's keywords and window words as Monarch looks them up: it matches keywords by exact
+ * text, and without `ignoreCase` (which would make the enum rule's `[A-Z]` match lower case too),
+ * so each word is listed lower and upper case, as queries write them.
+ */
+export const MONARCH_KEYWORDS: readonly string[] = [...KEYWORDS, ...WINDOW_WORDS].flatMap((w) => [w, w.toUpperCase()]);
+
+/** A section keyword at the start of a line, in any case: `match:`, `Outcome :`. */
+export const SECTION_LINE = new RegExp(
+  `^(\\s*)((?:${SEARCH_SECTION_NAMES.map((name) => name.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`)).join('|')}))(\\s*)(:)`,
+);
+
 export const udmMonarch: monaco.languages.IMonarchLanguage = {
   defaultToken: '',
   ignoreCase: false,
-  keywords: [
-    'AND',
-    'OR',
-    'NOT',
-    'and',
-    'or',
-    'not',
-    'nocase',
-    'in',
-    'regex',
-    'cidr',
-    'any',
-    'all',
-    'asc',
-    'desc',
-    'true',
-    'false',
-    'TRUE',
-    'FALSE',
-  ],
+  keywords: MONARCH_KEYWORDS,
   tokenizer: {
     root: [
       [/\/\/.*$/, 'comment'],
       [/\/\*/, 'comment', '@blockComment'],
-      [
-        /^(\s*)((?:[mM][aA][tT][cC][hH]|[oO][uU][tT][cC][oO][mM][eE]|[oO][rR][dD][eE][rR]|[lL][iI][mM][iI][tT]))(\s*)(:)/,
-        ['', 'keyword', '', 'delimiter'],
-      ],
+      [SECTION_LINE, ['', 'keyword', '', 'delimiter']],
       [/"/, 'string', '@string'],
       [/`[^`]*`/, 'string'],
       [/'[^'\n]*'?/, 'invalid'],
