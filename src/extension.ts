@@ -8,6 +8,7 @@ import { modelsFeature } from './features/models';
 import { activateNotebooks } from './features/notebooks';
 import { operationsFeature } from './features/operations';
 import { activateReferenceLists } from './features/referenceLists';
+import { rulesFeature } from './features/rules';
 import { activateAccount } from './features/sandbox';
 import { connectionFeature } from './features/connection';
 import { activateSearch } from './features/search';
@@ -56,6 +57,7 @@ export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
   fromActivator('UDM language', activateLanguage),
   fromActivator('UDM notebooks', activateNotebooks),
   fromActivator('Reference lists', activateReferenceLists),
+  rulesFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {
