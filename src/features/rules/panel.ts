@@ -18,8 +18,8 @@ export class RuleTestPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
   private queue: ToRuleTestView[] = [];
-  private readonly disposedEmitter = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this.disposedEmitter.event;
+  /** Called once when the panel closes. */
+  onClosed: () => void = () => undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -87,8 +87,8 @@ export class RuleTestPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.disposables.length === 0) return;
     for (const d of this.disposables.splice(0)) d.dispose();
-    this.disposedEmitter.fire();
-    this.disposedEmitter.dispose();
+    this.onClosed();
   }
 }

@@ -58,9 +58,9 @@ export class RuleTestRuns implements vscode.Disposable {
 
   private adopt(key: string, panel: RuleTestPanel): void {
     this.panels.set(key, panel);
-    panel.onDidDispose(() => {
+    panel.onClosed = () => {
       if (this.panels.get(key) === panel) this.panels.delete(key);
-    });
+    };
   }
 
   /** A panel VS Code restored after a reload: the page shows its own kept state; nothing runs. */
@@ -125,7 +125,8 @@ export class RuleTestRuns implements vscode.Disposable {
       ranAt: new Date().toISOString(),
     };
     // Only the newest run of a rule is held: its panel shows nothing older.
-    for (const [id, held] of this.runs) if (held.info.uri === uri && held.info.ruleName === run.ruleName) this.runs.delete(id);
+    for (const [id, held] of this.runs)
+      if (held.info.uri === uri && held.info.ruleName === run.ruleName) this.runs.delete(id);
     this.runs.set(info.runId, { info, detections: run.result.detections, window });
     open().post({ type: 'result', run: info, detections: detectionViews(run.result.detections) });
   }

@@ -173,6 +173,7 @@ export async function runTest(
   } catch (err) {
     throw new Error(
       `Test Rule needs a connection to Google SecOps: ${(err as Error).message}. Check the SecOps settings or run "Cloudbench: Check Connection".`,
+      { cause: err },
     );
   }
   const budget = client.limiter.snapshot('udmSearch');
@@ -209,8 +210,7 @@ export async function runTest(
             maxEvents: FETCH_REST_MAX_EVENTS,
             signal: abort.signal,
             confirmMore: (q) => deps.confirmMore(q),
-            onProgress: (p) =>
-              say(`$${search.variable}: ${count(p.events)} events, ${searches + p.searches} searches`),
+            onProgress: (p) => say(`$${search.variable}: ${count(p.events)} events, ${searches + p.searches} searches`),
           });
           // A Cancel after the first answer leaves what was fetched: the test stops all the same.
           if (abort.signal.aborted) throw new CancelledError();

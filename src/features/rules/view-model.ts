@@ -1,10 +1,6 @@
 // Turns the engine's detections into what the Test Rule page shows: values as text, events as
 // one-line summaries (the titles the event documents get), lists bounded.
-import {
-  MAX_SHOWN_DETECTIONS,
-  MAX_SHOWN_EVENTS,
-  type DetectionView,
-} from '../../core/secops/rule-test/protocol';
+import { MAX_SHOWN_DETECTIONS, MAX_SHOWN_EVENTS, type DetectionView } from '../../core/secops/rule-test/protocol';
 import type { Detection } from '../../udm/rule/test-types';
 import { eventTitle } from '../search/documents';
 
@@ -12,8 +8,9 @@ import { eventTitle } from '../search/documents';
 export function valueText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map(valueText).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
 }
 
 function timestampOf(udm: unknown): string {
