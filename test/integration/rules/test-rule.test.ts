@@ -194,6 +194,21 @@ describe('Test Rule: the command flow against the sandbox', function () {
     assert.equal(result.detections.length, Math.min(result.run.detectionsTotal, 1000));
   });
 
+  it('reads the reference lists the rule names from the SecOps API', async () => {
+    const listRule = join(ROOT, 'test/e2e/fixtures/workspace/rules/suspicious_domain_lookups.yaral');
+    documents.set(listRule, fakeDocument(listRule, readFileSync(listRule, 'utf8')));
+    start();
+    const searches = await sandboxCalls(sb, 'secops.udmSearch');
+    const lists = await sandboxCalls(sb, 'secops.getReferenceList');
+    await testRule(ctx, { uri: vscode.Uri.file(listRule), offset: 0 });
+    await settle();
+    assert.equal((await sandboxCalls(sb, 'secops.udmSearch')) - searches, 1);
+    assert.equal((await sandboxCalls(sb, 'secops.getReferenceList')) - lists, 1);
+    const result = posted.find((m) => m.type === 'result');
+    assert.ok(result && result.type === 'result' && result.run.ruleName === 'suspicious_domain_lookups');
+    assert.ok(result.run.eventsRead > 0, 'the demo data has look-ups of listed domains');
+  });
+
   it('Cancel aborts the search in flight and computes nothing', async () => {
     start();
     // Without the abort the search would take ten minutes: far longer than this test may run.
