@@ -108,7 +108,12 @@ export class RuleTestRuns implements vscode.Disposable {
         });
       throw err;
     }
-    if (!run) return;
+    if (run) this.show(run, window);
+  }
+
+  /** Shows a finished run in its rule's panel and holds its events for opening them. */
+  show(run: RuleTestRun, window: ResolvedWindow): void {
+    const uri = run.uri;
     const info: RuleTestRunInfo = {
       runId: randomUUID(),
       ruleName: run.ruleName,
@@ -128,7 +133,11 @@ export class RuleTestRuns implements vscode.Disposable {
     for (const [id, held] of this.runs)
       if (held.info.uri === uri && held.info.ruleName === run.ruleName) this.runs.delete(id);
     this.runs.set(info.runId, { info, detections: run.result.detections, window });
-    open().post({ type: 'result', run: info, detections: detectionViews(run.result.detections) });
+    this.panelFor(uri, run.ruleName).post({
+      type: 'result',
+      run: info,
+      detections: detectionViews(run.result.detections),
+    });
   }
 
   /** Run Again: the same rule over the same range, with the same questions first. */

@@ -60,6 +60,8 @@ describe('Test Rule: the command flow against the sandbox', function () {
   let cancel: () => void;
   let progressed: Promise<void>;
   let ctx: ReturnType<typeof activateRules>['ctx'];
+  let fromPage: (message: unknown) => void;
+  let opened: Array<{ kind: 'event' | 'events'; title?: string; names: string[] }>;
 
   const ruleText = readFileSync(RULE_FILE, 'utf8');
   let documents: Map<string, Record<string, unknown>>;
@@ -76,8 +78,11 @@ describe('Test Rule: the command flow against the sandbox', function () {
       timeRange: () => ({ kind: 'preset', preset: '7d' }),
       pickTimeRange: async (current) => current,
       confirmMore: async () => false,
-      showEvents: () => undefined,
-      openEvent: async () => assert.fail('no event is opened here'),
+      showEvents: (title, events) => void opened.push({ kind: 'events', title, names: events.map((e) => e.name) }),
+      openEvent: async (event) => {
+        opened.push({ kind: 'event', names: [event.name] });
+        return {} as never;
+      },
     };
   }
 
@@ -87,6 +92,8 @@ describe('Test Rule: the command flow against the sandbox', function () {
     panels = 0;
     warnings = [];
     signals = [];
+    opened = [];
+    record.messages.length = 0;
     consent = 'Run Test';
     documents = new Map([[RULE_FILE, fakeDocument(RULE_FILE, ruleText)]]);
     vscode.workspace.openTextDocument = async (uri: { path: string }) => {
@@ -126,6 +133,7 @@ describe('Test Rule: the command flow against the sandbox', function () {
           html: '',
           onDidReceiveMessage: (l: (m: unknown) => void) => {
             receive = l;
+            fromPage = l;
             // The page says it is ready as soon as it loads.
             queueMicrotask(() => receive({ type: 'ready' }));
             return { dispose() {} };
@@ -255,5 +263,67 @@ describe('Test Rule: the command flow against the sandbox', function () {
       /hourly udmSearch budget is spent: .* 0 of 1 are left\. The next one frees up at/,
     );
     assert.equal(warnings.length, 0);
+  });
+
+  it('a detection’s events open from the page: one as its document, all in the events table', async () => {
+    start();
+    const udm = (id: string, t: string) => ({
+      metadata: { id, eventType: 'USER_LOGIN', eventTimestamp: t },
+      target: { user: { userid: 'alice' } },
+    });
+    const window = { startMs: 0, endMs: 10, start: '1970-01-01T00:00:00Z', end: '1970-01-01T00:00:00.010Z' };
+    ctx.runs.show(
+      {
+        ruleName: 'repeated_failed_logins',
+        uri: vscode.Uri.file(RULE_FILE).toString(),
+        window,
+        plan: { ruleName: 'repeated_failed_logins', searches: [], untestable: [] },
+        result: {
+          detections: [
+            {
+              match: { user: 'alice' },
+              windowStart: 1,
+              windowEnd: 5,
+              outcomes: { failures: 2 },
+              riskScore: 20,
+              events: {
+                e: [
+                  { id: 'AAA=', udm: udm('AAA=', '2026-11-26T10:00:00Z') },
+                  { id: 'AAE=', udm: udm('AAE=', '2026-11-26T11:00:00Z') },
+                ],
+              },
+            },
+          ],
+          notes: [],
+        },
+        searches: 1,
+        eventsRead: 2,
+        notes: [],
+      },
+      window,
+    );
+    await settle();
+    const result = posted.find((m) => m.type === 'result');
+    assert.ok(result && result.type === 'result');
+    assert.deepEqual(result.detections[0].match, [['user', 'alice']]);
+    const runId = result.run.runId;
+    fromPage({ type: 'openEvent', runId, detection: 0, variable: 'e', index: 1 });
+    fromPage({ type: 'openEvents', runId, detection: 0 });
+    // Malformed or unknown asks are dropped before anything acts on them.
+    fromPage({ type: 'openEvent', runId, detection: 0, variable: '../x', index: 0 });
+    fromPage({ type: 'openEvents', runId: 'another run', detection: 0 });
+    await settle();
+    assert.deepEqual(opened, [
+      { kind: 'event', names: ['AAE='] },
+      {
+        kind: 'events',
+        title: 'Events of repeated_failed_logins detection 1 ($user = alice)',
+        names: ['AAA=', 'AAE='],
+      },
+    ]);
+    assert.deepEqual(
+      record.messages.map((m) => m.text),
+      ['Test Rule: This result is no longer held; Run Again to open its events.'],
+    );
   });
 });
