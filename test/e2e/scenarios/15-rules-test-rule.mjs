@@ -63,7 +63,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   if (!/spends 1 udmSearch call \(one per event variable: \$e\)/.test(question))
     throw new Error(`the consent question says: ${question}`);
   await dialog.locator('.monaco-button', { hasText: 'Run Test' }).click();
-  const panel = await wb.findWebviewFrame(page, '#rt-summary', /detections? over .*searches? spent/, {
+  const panel = await wb.findWebviewFrame(page, '#rt-summary', /detections? over .* spent/, {
     timeout: 90_000,
   });
   const summary = await panel.locator('#rt-summary').innerText();
