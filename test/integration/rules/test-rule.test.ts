@@ -326,4 +326,35 @@ describe('Test Rule: the command flow against the sandbox', function () {
       ['Test Rule: This result is no longer held; Run Again to open its events.'],
     );
   });
+
+  it('a panel restored after a reload runs nothing until Run Again, which asks before searching', async () => {
+    start();
+    consent = undefined;
+    const restored = vscode.window.createWebviewPanel();
+    panels = 0;
+    ctx.runs.restore(restored, {
+      run: {
+        runId: 'kept-run',
+        ruleName: 'repeated_failed_logins',
+        uri: vscode.Uri.file(RULE_FILE).toString(),
+        startTime: '2026-11-20T00:00:00Z',
+        endTime: '2026-11-27T00:00:00Z',
+        searches: 1,
+        eventsRead: 3,
+        notes: [],
+        detectionsTotal: 1,
+        ranAt: '2026-11-27T00:00:00Z',
+      },
+    });
+    await settle();
+    const before = await sandboxCalls(sb, 'secops.udmSearch');
+    fromPage({ type: 'openEvents', runId: 'kept-run', detection: 0 });
+    await settle();
+    assert.match(record.messages[0]?.text ?? '', /restored after a reload without its events; Run Again/);
+    fromPage({ type: 'rerun', runId: 'kept-run' });
+    while (warnings.length === 0) await settle();
+    assert.match(warnings[0].text, /Test repeated_failed_logins over 2026-11-20T00:00:00Z – 2026-11-27T00:00:00Z\?/);
+    assert.equal(await sandboxCalls(sb, 'secops.udmSearch'), before, 'declined: nothing spent');
+    assert.equal(panels, 0, 'the restored panel is the rule’s panel');
+  });
 });
