@@ -180,7 +180,7 @@ export async function runTest(
   if (budget.remaining < plan.searches.length) {
     const when = budget.nextRefillAt !== undefined ? ` The next one frees up at ${timeText(budget.nextRefillAt)}.` : '';
     throw new Error(
-      `The hourly udmSearch budget is spent: testing ${target.name} needs ${plan.searches.length} searches and ${budget.remaining} of ${budget.limit} are left.${when}`,
+      `${budget.remaining === 0 ? 'The hourly udmSearch budget is spent' : 'Too few udmSearch calls are left this hour'}: testing ${target.name} needs ${plan.searches.length} and ${budget.remaining} of ${budget.limit} are left.${when}`,
     );
   }
   if (!(await confirmPlan(target.name, plan, window, budget))) return undefined;
