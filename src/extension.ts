@@ -8,6 +8,7 @@ import { modelsFeature } from './features/models';
 import { notebooksFeature } from './features/notebooks';
 import { operationsFeature } from './features/operations';
 import { referenceListsFeature } from './features/referenceLists';
+import { rulesFeature } from './features/rules';
 import { accountFeature } from './features/sandbox';
 import { connectionFeature } from './features/connection';
 import { searchFeature } from './features/search';
@@ -43,6 +44,7 @@ export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
   languageFeature,
   notebooksFeature,
   referenceListsFeature,
+  rulesFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {

@@ -1,0 +1,48 @@
+// What Test Rule takes from the other features: the search's client (its hourly budget and
+// retries), its time range and picker, the events table and the event documents search results
+// open, and the statistics feature's question before fetching the rest. Gathered here so the rule
+// feature reaches the others in one place.
+import type * as vscode from 'vscode';
+import type { ReferenceListDetails } from '../../core/secops/client';
+import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
+import type { UdmSearchEvent } from '../../core/secops/types';
+import { pickTimeRange } from '../search/time-range';
+import { eventTitle } from '../search/documents';
+import { askForMoreSearches } from '../statistics';
+import type { MoreSearchesQuestion, SearchClient } from '../statistics/fetch';
+import type { SearchService, Services } from '../services';
+
+/** The SecOps client as Test Rule uses it: udmSearch within the budget, and the reference lists. */
+export interface RuleTestClient extends SearchClient {
+  getReferenceList(name: string, signal?: AbortSignal): Promise<ReferenceListDetails>;
+}
+
+export interface RuleTestDeps {
+  client(): RuleTestClient;
+  /** the search's current time range (the picker's "current") */
+  timeRange(): TimeRangeSpec;
+  pickTimeRange(current: TimeRangeSpec): Promise<TimeRangeSpec | undefined>;
+  confirmMore(question: MoreSearchesQuestion): Promise<boolean>;
+  /** the events table with its detail pane, as search results and statistics drill-downs show it */
+  showEvents(title: string, events: UdmSearchEvent[], window: ResolvedWindow): void;
+  /** one event as a read-only JSON document, as a result's "Full event" opens it */
+  openEvent(event: UdmSearchEvent): Promise<vscode.TextDocument>;
+}
+
+export function searchDeps(services: Services): RuleTestDeps {
+  // Looked up on each use: the search feature may start after this one, or not at all.
+  const search = (): SearchService => services.search.require();
+  return {
+    client: () => search().controller.getClient(),
+    timeRange: () => search().timeRange(),
+    pickTimeRange,
+    confirmMore: askForMoreSearches,
+    showEvents: (title, events, window) => void search().controller.showRows('udm', title, events, { window }),
+    openEvent: (event) =>
+      search().controller.documents.open(
+        `Event ${eventTitle(event.udm, event.name)}`,
+        'json',
+        JSON.stringify(event.udm, null, 2),
+      ),
+  };
+}

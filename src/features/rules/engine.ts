@@ -1,0 +1,2 @@
+// The rule engine Test Rule runs: the plan (one search per event variable) and the detections.
+export { planRuleTest, runRuleTest } from '../../udm/rule/engine-standin';

@@ -1,0 +1,206 @@
+// The Test Rule panels and the runs they show: one panel per rule, the newest run of each held with
+// its events so a detection's events open in the events table or as documents, and Run Again.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { isCancellation } from '../../core/google/errors';
+import {
+  MAX_SHOWN_DETECTIONS,
+  parseRunInfo,
+  type FromRuleTestView,
+  type RuleTestRunInfo,
+} from '../../core/secops/rule-test/protocol';
+import { windowOf } from '../../core/secops/results/arrange';
+import type { UdmSearchEvent } from '../../core/secops/types';
+import { reportError } from '../../platform/commands';
+import { getLogger } from '../../platform/log';
+import type { Detection } from '../../udm/rule/test-types';
+import type { RuleTestDeps } from './deps';
+import { RuleTestPanel } from './panel';
+import { ruleWithoutErrors, runTest, type RuleTestRun, type RuleUnderTest } from './test-rule';
+import { detectionViews } from './view-model';
+import type { ResolvedWindow } from '../../core/secops/timerange';
+
+const log = getLogger('rules');
+
+interface HeldRun {
+  info: RuleTestRunInfo;
+  detections: Detection[];
+  window: ResolvedWindow;
+}
+
+export class RuleTestRuns implements vscode.Disposable {
+  private readonly panels = new Map<string, RuleTestPanel>();
+  private readonly runs = new Map<string, HeldRun>();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly deps: RuleTestDeps,
+  ) {}
+
+  dispose(): void {
+    for (const p of [...this.panels.values()]) p.panel.dispose();
+    this.panels.clear();
+    this.runs.clear();
+  }
+
+  /** The panel of a rule (by file and name), created or revealed. */
+  panelFor(uri: string, ruleName: string): RuleTestPanel {
+    const key = `${uri}#${ruleName}`;
+    let panel = this.panels.get(key);
+    if (panel) {
+      panel.reveal();
+      return panel;
+    }
+    panel = RuleTestPanel.create(this.extensionUri, ruleName, (m, p) => void this.onMessage(m, p));
+    this.adopt(key, panel);
+    return panel;
+  }
+
+  private adopt(key: string, panel: RuleTestPanel): void {
+    this.panels.set(key, panel);
+    panel.onClosed = () => {
+      if (this.panels.get(key) === panel) this.panels.delete(key);
+    };
+  }
+
+  /** A panel VS Code restored after a reload: the page shows its own kept state; nothing runs. */
+  restore(webviewPanel: vscode.WebviewPanel, state: unknown): void {
+    let info: RuleTestRunInfo | undefined;
+    try {
+      info = parseRunInfo((state as { run?: unknown } | null)?.run);
+    } catch {
+      info = undefined;
+    }
+    const panel = new RuleTestPanel(webviewPanel, this.extensionUri, (m, p) => void this.onMessage(m, p));
+    if (info) {
+      panel.setTitle(info.ruleName);
+      this.adopt(`${info.uri}#${info.ruleName}`, panel);
+      // Run Again works from the restored run; its events are not held.
+      this.runs.set(info.runId, { info: { ...info, restored: true }, detections: [], window: windowOf(info) });
+    } else {
+      this.adopt(`restored#${randomUUID()}`, panel);
+      panel.post({
+        type: 'failed',
+        ruleName: 'Test Rule',
+        message: 'Restored after a reload without a test result. Run Test Rule from the rule file.',
+        cancelled: true,
+      });
+    }
+  }
+
+  /** Tests `target` over `window` into its panel. */
+  async test(target: RuleUnderTest, window: ResolvedWindow): Promise<void> {
+    const uri = target.document.uri.toString();
+    let panel: RuleTestPanel | undefined;
+    const open = (): RuleTestPanel => (panel ??= this.panelFor(uri, target.name));
+    let run: RuleTestRun | undefined;
+    try {
+      run = await runTest(this.deps, target, window, (message) =>
+        open().post({ type: 'running', ruleName: target.name, message }),
+      );
+    } catch (err) {
+      if (panel)
+        panel.post({
+          type: 'failed',
+          ruleName: target.name,
+          cancelled: isCancellation(err),
+          message: isCancellation(err) ? 'Cancelled: no detections were computed.' : (err as Error).message,
+        });
+      throw err;
+    }
+    if (run) this.show(run, window);
+  }
+
+  /** Shows a finished run in its rule's panel and holds its events for opening them. */
+  show(run: RuleTestRun, window: ResolvedWindow): void {
+    const uri = run.uri;
+    const info: RuleTestRunInfo = {
+      runId: randomUUID(),
+      ruleName: run.ruleName,
+      uri,
+      startTime: window.start,
+      endTime: window.end,
+      searches: run.searches,
+      eventsRead: run.eventsRead,
+      notes:
+        run.result.detections.length > MAX_SHOWN_DETECTIONS
+          ? [...run.notes, `The panel lists the first ${MAX_SHOWN_DETECTIONS} detections.`]
+          : run.notes,
+      detectionsTotal: run.result.detections.length,
+      ranAt: new Date().toISOString(),
+    };
+    // Only the newest run of a rule is held: its panel shows nothing older.
+    for (const [id, held] of this.runs)
+      if (held.info.uri === uri && held.info.ruleName === run.ruleName) this.runs.delete(id);
+    this.runs.set(info.runId, { info, detections: run.result.detections, window });
+    this.panelFor(uri, run.ruleName).post({
+      type: 'result',
+      run: info,
+      detections: detectionViews(run.result.detections),
+    });
+  }
+
+  /** Run Again: the same rule over the same range, with the same questions first. */
+  async rerun(runId: string): Promise<void> {
+    const held = this.runs.get(runId);
+    if (!held) throw new Error('This result is no longer held; run Test Rule from the rule file.');
+    const target = await ruleWithoutErrors({ uri: vscode.Uri.parse(held.info.uri), name: held.info.ruleName });
+    if (target) await this.test(target, held.window);
+  }
+
+  private heldRun(runId: string): HeldRun {
+    const held = this.runs.get(runId);
+    if (!held) throw new Error('This result is no longer held; Run Again to open its events.');
+    if (held.info.restored)
+      throw new Error('This result was restored after a reload without its events; Run Again to open them.');
+    return held;
+  }
+
+  /** Every event of a detection, in the events table (with its detail pane). */
+  openEvents(runId: string, index: number): void {
+    const held = this.heldRun(runId);
+    const d = held.detections[index];
+    if (!d) throw new Error(`The result has no detection ${index + 1}.`);
+    const events: UdmSearchEvent[] = Object.values(d.events)
+      .flat()
+      .map((e, i) => ({ name: e.id ?? `event-${i + 1}`, udm: e.udm as UdmSearchEvent['udm'] }));
+    const label = Object.entries(d.match)
+      .map(([k, v]) => `$${k} = ${String(v)}`)
+      .join(', ');
+    this.deps.showEvents(
+      `Events of ${held.info.ruleName} detection ${index + 1}${label ? ` (${label})` : ''}`,
+      events,
+      held.window,
+    );
+  }
+
+  /** One event of a detection as a JSON document (as a result's "Full event" opens it). */
+  async openEvent(runId: string, index: number, variable: string, eventIndex: number): Promise<void> {
+    const held = this.heldRun(runId);
+    const e = held.detections[index]?.events[variable]?.[eventIndex];
+    if (!e) throw new Error(`The detection has no such event of $${variable}.`);
+    await this.deps.openEvent({ name: e.id ?? `${variable}-${eventIndex + 1}`, udm: e.udm as UdmSearchEvent['udm'] });
+  }
+
+  private async onMessage(message: FromRuleTestView, _panel: RuleTestPanel): Promise<void> {
+    try {
+      switch (message.type) {
+        case 'ready':
+          return;
+        case 'rerun':
+          await this.rerun(message.runId);
+          return;
+        case 'openEvents':
+          this.openEvents(message.runId, message.detection);
+          return;
+        case 'openEvent':
+          await this.openEvent(message.runId, message.detection, message.variable, message.index);
+          return;
+      }
+    } catch (err) {
+      if (isCancellation(err)) return;
+      log.warn(`Test Rule panel: ${(err as Error).message}`);
+      await reportError('Test Rule', err);
+    }
+  }
+}
