@@ -30,15 +30,7 @@ import type {
   UserAlias,
 } from './types';
 import { type ReferenceListContentType, type ReferenceListLineError } from './reference-lists';
-import type {
-  CreateReferenceListRequest,
-  ListReferenceListsPage,
-  ListReferenceListsRequest,
-  ReferenceListDetails,
-  ReferenceListView,
-  UpdateReferenceListRequest,
-  VerifyReferenceListResult,
-} from './reference-list-types';
+import type * as Lists from './reference-list-types';
 import { readUdmSearchStream, type UdmSearchStreamResult } from './udm-search-stream';
 import {
   ARTIFACT_FIELDS,
@@ -428,8 +420,8 @@ export class SecOpsClient {
   async getReferenceList(
     name: string,
     signal?: AbortSignal,
-    options: { view?: ReferenceListView } = {},
-  ): Promise<ReferenceListDetails> {
+    options: { view?: Lists.ReferenceListView } = {},
+  ): Promise<Lists.ReferenceListDetails> {
     checkNonEmpty(name, 'name');
     if (/[/\\]/.test(name) || name === '.' || name === '..')
       throw new SecOpsParamError(`Reference list name must be a single path segment: "${name}"`, 'name');
@@ -443,7 +435,10 @@ export class SecOpsClient {
   }
 
   /** One page of reference lists (GET /v2/lists); BASIC (the default) leaves the lines out. */
-  async listReferenceLists(req: ListReferenceListsRequest = {}, signal?: AbortSignal): Promise<ListReferenceListsPage> {
+  async listReferenceLists(
+    req: Lists.ListReferenceListsRequest = {},
+    signal?: AbortSignal,
+  ): Promise<Lists.ListReferenceListsPage> {
     const query: Record<string, QueryValue> = {
       page_size: checkPageSize(req.pageSize, 1, 1000, 'page_size'),
       page_token: req.pageToken || undefined,
@@ -464,10 +459,10 @@ export class SecOpsClient {
 
   /** Every reference list, following the pages. */
   async listAllReferenceLists(
-    view: ReferenceListView = 'BASIC',
+    view: Lists.ReferenceListView = 'BASIC',
     signal?: AbortSignal,
-  ): Promise<ReferenceListDetails[]> {
-    const out: ReferenceListDetails[] = [];
+  ): Promise<Lists.ReferenceListDetails[]> {
+    const out: Lists.ReferenceListDetails[] = [];
     let pageToken: string | undefined;
     const seen = new Set<string>();
     do {
@@ -482,7 +477,10 @@ export class SecOpsClient {
   }
 
   /** Creates a list (POST /v2/lists); ALREADY_EXISTS when the name is taken. */
-  async createReferenceList(req: CreateReferenceListRequest, signal?: AbortSignal): Promise<ReferenceListDetails> {
+  async createReferenceList(
+    req: Lists.CreateReferenceListRequest,
+    signal?: AbortSignal,
+  ): Promise<Lists.ReferenceListDetails> {
     const name = checkListName(req.name);
     const description = checkNonEmpty(req.description, 'description');
     const contentType = checkContentType(req.contentType);
@@ -502,7 +500,10 @@ export class SecOpsClient {
    * Replaces the given fields of a list (PATCH /v2/lists with an update mask naming exactly those
    * fields). Sending the same change twice leaves the same list, so it is retried like a read.
    */
-  async updateReferenceList(req: UpdateReferenceListRequest, signal?: AbortSignal): Promise<ReferenceListDetails> {
+  async updateReferenceList(
+    req: Lists.UpdateReferenceListRequest,
+    signal?: AbortSignal,
+  ): Promise<Lists.ReferenceListDetails> {
     const name = checkListName(req.name);
     const list: Record<string, unknown> = { name };
     const mask: string[] = [];
@@ -542,7 +543,7 @@ export class SecOpsClient {
     contentType: ReferenceListContentType,
     lines: readonly string[],
     signal?: AbortSignal,
-  ): Promise<VerifyReferenceListResult> {
+  ): Promise<Lists.VerifyReferenceListResult> {
     const type = checkContentType(contentType);
     const body = await this.send<{ success?: unknown; errors?: unknown }>(
       'VerifyReferenceList',

@@ -1,7 +1,6 @@
 // ModelService RPCs that upload, read, list, update and delete models and their versions, and move
 // their aliases.
 import { parseLocationName, parseModelName, parseModelVersionName } from '../../core/names';
-import { AIPLATFORM } from '../../core/proto';
 import { checkLabels, maskPaths, requireField, type ServiceHandlers } from './context';
 import { aborted, failedPrecondition, invalidArgument, notFound } from './errors';
 import { compileFilter, labelField } from './filter';
@@ -74,8 +73,6 @@ export function modelLifecycleHandlers() {
       const op = ops.start({
         parent: key,
         method: 'UploadModel',
-        metadataType: `${AIPLATFORM}.UploadModelOperationMetadata`,
-        responseType: `${AIPLATFORM}.UploadModelResponse`,
         complete: () => {
           const now = clock.now();
           const versionId = addVersion(
@@ -249,8 +246,6 @@ export function modelLifecycleHandlers() {
       const op = ops.start({
         parent: nameOf(model),
         method: 'UpdateExplanationDataset',
-        metadataType: `${AIPLATFORM}.UpdateExplanationDatasetOperationMetadata`,
-        responseType: `${AIPLATFORM}.UpdateExplanationDatasetResponse`,
         complete: () => {
           if (req.examples && explanation?.parameters) explanation.parameters.examples = req.examples;
           return {};
@@ -270,22 +265,14 @@ export function modelLifecycleHandlers() {
       const model = getModelOf(store, n);
       refuseIfDeployed(store, model, undefined, 'Model');
       const key = nameOf(model);
-      const op = ops.start({
-        parent: key,
-        method: 'DeleteModel',
-        metadataType: `${AIPLATFORM}.DeleteOperationMetadata`,
-        responseType: 'google.protobuf.Empty',
-        complete: () => {
-          const current = store.models.get(key);
-          if (!current) throw notFound(`Model ${key} does not exist.`);
-          refuseIfDeployed(store, current, undefined, 'Model');
-          store.models.delete(key);
-          for (const resource of [...store.policies.keys()])
-            if (resource === key || resource.startsWith(`${key}@`)) store.policies.delete(resource);
-          return {};
-        },
+      return ops.startDelete(key, 'DeleteModel', () => {
+        const current = store.models.get(key);
+        if (!current) throw notFound(`Model ${key} does not exist.`);
+        refuseIfDeployed(store, current, undefined, 'Model');
+        store.models.delete(key);
+        for (const resource of [...store.policies.keys()])
+          if (resource === key || resource.startsWith(`${key}@`)) store.policies.delete(resource);
       });
-      return ops.message(op);
     },
 
     DeleteModelVersion(req, { store, ops, clock }) {
@@ -301,24 +288,16 @@ export function modelLifecycleHandlers() {
       checkVersionDeletable(store, model, version, req.name);
       const key = nameOf(model);
       const versionId = version.versionId;
-      const op = ops.start({
-        parent: key,
-        method: 'DeleteModelVersion',
-        metadataType: `${AIPLATFORM}.DeleteOperationMetadata`,
-        responseType: 'google.protobuf.Empty',
-        complete: () => {
-          const current = store.models.get(key);
-          const v = current?.versions.get(versionId);
-          if (!current || !v) throw notFound(`Model version ${key}@${versionId} does not exist.`);
-          checkVersionDeletable(store, current, v, `${key}@${versionId}`);
-          current.versions.delete(versionId);
-          for (const [id, e] of current.evaluations) if (e.versionId === versionId) current.evaluations.delete(id);
-          current.updateTime = clock.now();
-          current.etagSeq++;
-          return {};
-        },
+      return ops.startDelete(key, 'DeleteModelVersion', () => {
+        const current = store.models.get(key);
+        const v = current?.versions.get(versionId);
+        if (!current || !v) throw notFound(`Model version ${key}@${versionId} does not exist.`);
+        checkVersionDeletable(store, current, v, `${key}@${versionId}`);
+        current.versions.delete(versionId);
+        for (const [id, e] of current.evaluations) if (e.versionId === versionId) current.evaluations.delete(id);
+        current.updateTime = clock.now();
+        current.etagSeq++;
       });
-      return ops.message(op);
     },
 
     MergeVersionAliases(req, { store, clock }) {

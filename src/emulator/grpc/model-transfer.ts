@@ -1,7 +1,7 @@
 // ModelService RPCs that move a model out of the registry or into another region: ExportModel and
 // CopyModel, both long-running.
 import { parseLocationName, parseModelName, parseModelVersionName } from '../../core/names';
-import { AIPLATFORM, type ProtoObject } from '../../core/proto';
+import { type ProtoObject } from '../../core/proto';
 import { type ServiceHandlers } from './context';
 import { failedPrecondition, invalidArgument, notFound } from './errors';
 import type { ExportFormat, ModelServiceRequests, ModelSourceInfo } from './messages';
@@ -76,8 +76,6 @@ export function modelTransferHandlers() {
       const op = ops.start({
         parent: key,
         method: 'ExportModel',
-        metadataType: `${AIPLATFORM}.ExportModelOperationMetadata`,
-        responseType: `${AIPLATFORM}.ExportModelResponse`,
         metadata: { outputInfo },
         complete: () => {
           if (!store.models.get(key)?.versions.has(version.versionId))
@@ -134,8 +132,6 @@ export function modelTransferHandlers() {
       const op = ops.start({
         parent: key,
         method: 'CopyModel',
-        metadataType: `${AIPLATFORM}.CopyModelOperationMetadata`,
-        responseType: `${AIPLATFORM}.CopyModelResponse`,
         complete: () => {
           const now = clock.now();
           const versionId = addVersion(
