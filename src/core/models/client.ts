@@ -57,6 +57,8 @@ export type {
   UploadModelRequest,
 } from './client-requests';
 
+type MethodName = keyof typeof M;
+
 export const CLIENT_VERSION = '0.1.0';
 
 export interface ModelRegistryClientOptions {
@@ -205,6 +207,27 @@ export class ModelRegistryClient {
     });
   }
 
+  /** A unary call of `method`, given its request message or its flattened fields. */
+  private unary<Res>(
+    method: MethodName,
+    input: object,
+    flattened: readonly string[],
+    opts?: CallOptions,
+  ): Promise<Res> {
+    return this.call<Res>(M[method], resolveRequest(method, input, flattened), opts);
+  }
+
+  /** Every item of a paged `method`, given its request message or its flattened fields. */
+  private listAll<Item>(
+    method: MethodName,
+    input: object,
+    flattened: readonly string[],
+    itemsField: string,
+    opts?: CallOptions,
+  ): AsyncGenerator<Item, void, undefined> {
+    return this.pages<Item>(M[method], resolveRequest(method, input, flattened), itemsField, opts);
+  }
+
   private lro<Res, Meta>(
     kind: OperationKind,
     s: MethodSpec,
@@ -253,14 +276,14 @@ export class ModelRegistryClient {
   }
 
   getModel(input: RequestOrFields<{ name: string }, { name: string }>, opts?: CallOptions): Promise<Model> {
-    return this.call(M.getModel, resolveRequest('getModel', input, ['name']), opts);
+    return this.unary('getModel', input, ['name'], opts);
   }
 
   listModels(
     input: RequestOrFields<ListModelsRequest, { parent: string }>,
     opts?: CallOptions,
   ): AsyncGenerator<Model, void, undefined> {
-    return this.pages(M.listModels, resolveRequest('listModels', input, ['parent']), 'models', opts);
+    return this.listAll('listModels', input, ['parent'], 'models', opts);
   }
 
   /** One page of models, for trees that show a "Load more" node. */
@@ -272,7 +295,7 @@ export class ModelRegistryClient {
     input: RequestOrFields<ListModelVersionsRequest, { name: string }>,
     opts?: CallOptions,
   ): AsyncGenerator<Model, void, undefined> {
-    return this.pages(M.listModelVersions, resolveRequest('listModelVersions', input, ['name']), 'models', opts);
+    return this.listAll('listModelVersions', input, ['name'], 'models', opts);
   }
 
   listModelVersionsPage(request: ListModelVersionsRequest, opts?: CallOptions): Promise<Page<Model>> {
@@ -283,12 +306,7 @@ export class ModelRegistryClient {
     input: RequestOrFields<PagedNameRequest, { name: string }>,
     opts?: CallOptions,
   ): AsyncGenerator<Checkpoint, void, undefined> {
-    return this.pages(
-      M.listModelVersionCheckpoints,
-      resolveRequest('listModelVersionCheckpoints', input, ['name']),
-      'checkpoints',
-      opts,
-    );
+    return this.listAll('listModelVersionCheckpoints', input, ['name'], 'checkpoints', opts);
   }
 
   listModelVersionCheckpointsPage(request: PagedNameRequest, opts?: CallOptions): Promise<Page<Checkpoint>> {
@@ -302,7 +320,7 @@ export class ModelRegistryClient {
     >,
     opts?: CallOptions,
   ): Promise<Model> {
-    return this.call(M.updateModel, resolveRequest('updateModel', input, ['model', 'updateMask']), opts);
+    return this.unary('updateModel', input, ['model', 'updateMask'], opts);
   }
 
   deleteModel(
@@ -329,11 +347,7 @@ export class ModelRegistryClient {
     input: RequestOrFields<{ name: string; versionAliases: string[] }, { name: string; versionAliases: string[] }>,
     opts?: CallOptions,
   ): Promise<Model> {
-    return this.call(
-      M.mergeVersionAliases,
-      resolveRequest('mergeVersionAliases', input, ['name', 'versionAliases']),
-      opts,
-    );
+    return this.unary('mergeVersionAliases', input, ['name', 'versionAliases'], opts);
   }
 
   exportModel(
@@ -357,11 +371,7 @@ export class ModelRegistryClient {
     >,
     opts?: CallOptions,
   ): Promise<ModelEvaluation> {
-    return this.call(
-      M.importModelEvaluation,
-      resolveRequest('importModelEvaluation', input, ['parent', 'modelEvaluation']),
-      opts,
-    );
+    return this.unary('importModelEvaluation', input, ['parent', 'modelEvaluation'], opts);
   }
 
   batchImportModelEvaluationSlices(
@@ -371,11 +381,7 @@ export class ModelRegistryClient {
     >,
     opts?: CallOptions,
   ): Promise<{ importedModelEvaluationSlices: string[] }> {
-    return this.call(
-      M.batchImportModelEvaluationSlices,
-      resolveRequest('batchImportModelEvaluationSlices', input, ['parent', 'modelEvaluationSlices']),
-      opts,
-    );
+    return this.unary('batchImportModelEvaluationSlices', input, ['parent', 'modelEvaluationSlices'], opts);
   }
 
   batchImportEvaluatedAnnotations(
@@ -385,30 +391,21 @@ export class ModelRegistryClient {
     >,
     opts?: CallOptions,
   ): Promise<{ importedEvaluatedAnnotationsCount?: number }> {
-    return this.call(
-      M.batchImportEvaluatedAnnotations,
-      resolveRequest('batchImportEvaluatedAnnotations', input, ['parent', 'evaluatedAnnotations']),
-      opts,
-    );
+    return this.unary('batchImportEvaluatedAnnotations', input, ['parent', 'evaluatedAnnotations'], opts);
   }
 
   getModelEvaluation(
     input: RequestOrFields<{ name: string }, { name: string }>,
     opts?: CallOptions,
   ): Promise<ModelEvaluation> {
-    return this.call(M.getModelEvaluation, resolveRequest('getModelEvaluation', input, ['name']), opts);
+    return this.unary('getModelEvaluation', input, ['name'], opts);
   }
 
   listModelEvaluations(
     input: RequestOrFields<PagedParentRequest, { parent: string }>,
     opts?: CallOptions,
   ): AsyncGenerator<ModelEvaluation, void, undefined> {
-    return this.pages(
-      M.listModelEvaluations,
-      resolveRequest('listModelEvaluations', input, ['parent']),
-      'modelEvaluations',
-      opts,
-    );
+    return this.listAll('listModelEvaluations', input, ['parent'], 'modelEvaluations', opts);
   }
 
   listModelEvaluationsPage(request: PagedParentRequest, opts?: CallOptions): Promise<Page<ModelEvaluation>> {
@@ -419,19 +416,14 @@ export class ModelRegistryClient {
     input: RequestOrFields<{ name: string }, { name: string }>,
     opts?: CallOptions,
   ): Promise<ModelEvaluationSlice> {
-    return this.call(M.getModelEvaluationSlice, resolveRequest('getModelEvaluationSlice', input, ['name']), opts);
+    return this.unary('getModelEvaluationSlice', input, ['name'], opts);
   }
 
   listModelEvaluationSlices(
     input: RequestOrFields<PagedParentRequest, { parent: string }>,
     opts?: CallOptions,
   ): AsyncGenerator<ModelEvaluationSlice, void, undefined> {
-    return this.pages(
-      M.listModelEvaluationSlices,
-      resolveRequest('listModelEvaluationSlices', input, ['parent']),
-      'modelEvaluationSlices',
-      opts,
-    );
+    return this.listAll('listModelEvaluationSlices', input, ['parent'], 'modelEvaluationSlices', opts);
   }
 
   listModelEvaluationSlicesPage(request: PagedParentRequest, opts?: CallOptions): Promise<Page<ModelEvaluationSlice>> {

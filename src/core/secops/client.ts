@@ -135,6 +135,9 @@ export class UdmSearchTimeoutError extends Error {
   }
 }
 
+/** A JSON answer whose fields the method reads; each is checked before use. */
+type Listed<Field extends string> = Partial<Record<Field, unknown>>;
+
 export class SecOpsClient {
   readonly limiter: RateLimiter;
   private readonly rest: RestClient;
@@ -305,7 +308,7 @@ export class SecOpsClient {
     checkAsset(indicator.key, indicator.value, indicator.parameter, 'typed');
     const query: Record<string, QueryValue> = { [indicator.parameter]: indicator.value, ...requiredWindow(req) };
     if (req.referenceTime !== undefined) query.reference_time = formatTime(req.referenceTime, 'reference_time');
-    const body = await this.get<{ events?: unknown; uri?: unknown; moreDataAvailable?: unknown }>(
+    const body = await this.get<Listed<'events' | 'uri' | 'moreDataAvailable'>>(
       'ListEvents',
       '/v1/asset/listevents',
       paged(query, req.pageSize, 10_000),
@@ -322,12 +325,7 @@ export class SecOpsClient {
     const indicator = exactlyOne(req.artifact ?? {}, ARTIFACT_FIELDS, 'artifact indicator');
     checkArtifact(indicator.key, indicator.value, indicator.parameter);
     const query = paged({ [indicator.parameter]: indicator.value, ...optionalWindow(req) }, req.pageSize, 100);
-    const body = await this.get<{ assets?: unknown; uri?: unknown }>(
-      'ListAssets',
-      '/v1/artifact/listassets',
-      query,
-      signal,
-    );
+    const body = await this.get<Listed<'assets' | 'uri'>>('ListAssets', '/v1/artifact/listassets', query, signal);
     return { assets: arrayOf<AssetAssociation>(body.assets), uri: arrayOf<string>(body.uri) };
   }
 
@@ -335,7 +333,7 @@ export class SecOpsClient {
     const indicator = exactlyOne(req.asset ?? {}, ASSET_FIELDS, 'asset indicator');
     checkAsset(indicator.key, indicator.value, indicator.parameter, 'integer');
     const query = paged({ [indicator.parameter]: indicator.value, ...optionalWindow(req) }, req.pageSize, 10_000);
-    const body = await this.get<{ aliases?: unknown }>('ListAssetAliases', '/v1/alias/listassetaliases', query, signal);
+    const body = await this.get<Listed<'aliases'>>('ListAssetAliases', '/v1/alias/listassetaliases', query, signal);
     return { aliases: arrayOf<AssetAlias>(body.aliases) };
   }
 
@@ -345,12 +343,7 @@ export class SecOpsClient {
       throw new SecOpsParamError(`user.email is not an email address: "${indicator.value}"`, 'user.email');
     }
     const query = paged({ [indicator.parameter]: indicator.value, ...optionalWindow(req) }, req.pageSize, 10_000);
-    const body = await this.get<{ userAliases?: unknown }>(
-      'ListUserAliases',
-      '/v1/alias/listuseraliases',
-      query,
-      signal,
-    );
+    const body = await this.get<Listed<'userAliases'>>('ListUserAliases', '/v1/alias/listuseraliases', query, signal);
     return { userAliases: arrayOf<UserAlias>(body.userAliases) };
   }
 
@@ -377,7 +370,7 @@ export class SecOpsClient {
     };
     const indicator = exactlyOne(req.artifact ?? {}, fields, 'artifact indicator');
     checkArtifact(indicator.key, indicator.value, indicator.parameter);
-    const body = await this.get<{ sources?: unknown; uri?: unknown }>(
+    const body = await this.get<Listed<'sources' | 'uri'>>(
       'ListIoCDetails',
       '/v1/artifact/listiocdetails',
       { [indicator.parameter]: indicator.value },
@@ -407,12 +400,7 @@ export class SecOpsClient {
 
   async listAlerts(req: ListAlertsRequest, signal?: AbortSignal): Promise<ListAlertsResponse> {
     const query = paged(requiredWindow(req), req.pageSize, 100_000);
-    const body = await this.get<{ alerts?: unknown; userAlerts?: unknown }>(
-      'ListAlerts',
-      '/v1/alert/listalerts',
-      query,
-      signal,
-    );
+    const body = await this.get<Listed<'alerts' | 'userAlerts'>>('ListAlerts', '/v1/alert/listalerts', query, signal);
     return { alerts: arrayOf<JsonObject>(body.alerts), userAlerts: arrayOf<JsonObject>(body.userAlerts) };
   }
 
@@ -444,12 +432,7 @@ export class SecOpsClient {
       page_token: req.pageToken || undefined,
       view: req.view ? checkView(req.view) : undefined,
     };
-    const body = await this.get<{ lists?: unknown; nextPageToken?: unknown }>(
-      'ListReferenceLists',
-      '/v2/lists',
-      query,
-      signal,
-    );
+    const body = await this.get<Listed<'lists' | 'nextPageToken'>>('ListReferenceLists', '/v2/lists', query, signal);
     const lists = arrayOf<Partial<ReferenceList>>(body.lists).map((l) => normalizeList(l, ''));
     return {
       lists,

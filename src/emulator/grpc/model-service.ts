@@ -12,9 +12,9 @@ import { modelTransferHandlers } from './model-transfer';
 
 export function modelServiceHandlers(): ServiceHandlers<ModelServiceRequests> {
   return {
-    ...modelLifecycleHandlers(),
-    ...modelTransferHandlers(),
-    ...modelEvaluationHandlers(),
+    ...modelLifecycleHandlers,
+    ...modelTransferHandlers,
+    ...modelEvaluationHandlers,
 
     RecommendSpec(req) {
       const parent = parseName('parent', req.parent, parseLocationName);
