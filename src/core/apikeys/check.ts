@@ -99,6 +99,14 @@ export function methodMatches(pattern: string, service: string, method: string):
   return candidates.includes(body);
 }
 
+/** One application restriction of a key, and the request it is checked against. */
+type Allowed<K extends keyof Restrictions> = NonNullable<Restrictions[K]>;
+interface Simulation {
+  request: SimulatedRequest;
+  /** The headers the request needs, for the copyable example; each check adds its own. */
+  headers: HeaderRequirement[];
+}
+
 const application = (passed: boolean, explanation: string): CheckStep => ({ rule: 'application', passed, explanation });
 
 function checkApplication(
@@ -107,21 +115,17 @@ function checkApplication(
   headers: HeaderRequirement[],
 ): CheckStep {
   const browser = restrictions.browserKeyRestrictions;
-  if (browser) return checkBrowser(browser, request, headers);
+  if (browser) return checkBrowser(browser, { request, headers });
   const server = restrictions.serverKeyRestrictions;
   if (server) return checkServer(server, request);
   const android = restrictions.androidKeyRestrictions;
-  if (android) return checkAndroid(android, request, headers);
+  if (android) return checkAndroid(android, { request, headers });
   const ios = restrictions.iosKeyRestrictions;
-  if (ios) return checkIos(ios, request, headers);
+  if (ios) return checkIos(ios, { request, headers });
   return application(true, 'The key has no application restriction: any website, server or app may use it.');
 }
 
-function checkBrowser(
-  browser: NonNullable<Restrictions['browserKeyRestrictions']>,
-  request: SimulatedRequest,
-  headers: HeaderRequirement[],
-): CheckStep {
+function checkBrowser(browser: Allowed<'browserKeyRestrictions'>, { request, headers }: Simulation): CheckStep {
   const referrers = browser.allowedReferrers ?? [];
   headers.push({ name: HEADERS.referrer, value: request.referrer || '<page URL on an allowed site>' });
   if (!request.referrer)
@@ -155,7 +159,7 @@ function checkBrowser(
   );
 }
 
-function checkServer(server: NonNullable<Restrictions['serverKeyRestrictions']>, request: SimulatedRequest): CheckStep {
+function checkServer(server: Allowed<'serverKeyRestrictions'>, request: SimulatedRequest): CheckStep {
   const ips = server.allowedIps ?? [];
   if (!request.callerIp)
     return application(false, "The key is restricted to IP addresses; give the caller's external IP address.");
@@ -173,11 +177,7 @@ function checkServer(server: NonNullable<Restrictions['serverKeyRestrictions']>,
   return application(false, `Caller ${request.callerIp} is in none of the ${ips.length} allowed addresses and ranges.`);
 }
 
-function checkAndroid(
-  android: NonNullable<Restrictions['androidKeyRestrictions']>,
-  request: SimulatedRequest,
-  headers: HeaderRequirement[],
-): CheckStep {
+function checkAndroid(android: Allowed<'androidKeyRestrictions'>, { request, headers }: Simulation): CheckStep {
   const apps = android.allowedApplications ?? [];
   headers.push(
     {
@@ -210,11 +210,7 @@ function checkAndroid(
   return application(false, `App ${request.androidPackage} is not among the ${apps.length} allowed Android apps.`);
 }
 
-function checkIos(
-  ios: NonNullable<Restrictions['iosKeyRestrictions']>,
-  request: SimulatedRequest,
-  headers: HeaderRequirement[],
-): CheckStep {
+function checkIos(ios: Allowed<'iosKeyRestrictions'>, { request, headers }: Simulation): CheckStep {
   const bundles = ios.allowedBundleIds ?? [];
   headers.push({
     name: HEADERS.iosBundle,

@@ -391,11 +391,7 @@ export function parseToWebview(data: unknown): ToWebview {
     case 'results':
       return resultsOf(data);
     case 'append':
-      return {
-        type: 'append',
-        runId: str(data, 'runId', 100),
-        table: tableOf(data.table, 'append.table'),
-      };
+      return { type: 'append', runId: str(data, 'runId', 100), table: tableOf(data.table, 'append.table') };
     case 'rows.filtered':
       return filteredOf(data);
     case 'rows.cells':
