@@ -12,7 +12,7 @@ import { join, relative, resolve, sep } from 'node:path';
 
 const SPLIT_ENTRY = 'src/core/models/bundle.ts';
 /** Source files that live in the split bundle (paths relative to the root, without extension). */
-const IN_SPLIT = [/^src\/core\/models\/(bundle|client|wire|operation)$/, /^src\/core\/proto(\/|$)/];
+const IN_SPLIT = [/^src\/core\/models\/(bundle|client|client-[a-z]+|wire|operation)$/, /^src\/core\/proto(\/|$)/];
 /** What the extension bundle takes from the split bundle, by source module. */
 const REDIRECTED = new Map([
   ['src/core/models/client', 'client'],

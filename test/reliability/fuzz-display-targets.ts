@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { DISPLAY_LIMIT, safeText } from '../../src/core/display';
 import { csvField, isFormulaLike } from '../../src/core/csv';
+import { MARKUP_FRAGMENTS } from './fuzz-fragments';
 
 interface Target {
   name: string;
@@ -19,56 +20,13 @@ function expect(condition: unknown, message: string): void {
   if (!condition) throw new ContractError(message);
 }
 
-// Pieces of every link, icon and markup form, so generated strings hit them often.
-const TOKENS = [
-  '[',
-  ']',
-  '(',
-  ')',
-  '](',
-  '][',
-  ']:',
-  '<',
-  '>',
-  'command:',
-  'COMMAND:',
-  'https://',
-  'http://',
-  'file:',
-  'www.',
-  '@',
-  '.example',
-  '$(',
-  '$',
-  '`',
-  '*',
-  '_',
-  '|',
-  '&',
-  '#',
-  '-',
-  '=',
-  '+',
-  ' ',
-  '\t',
-  '\n',
-  '\r\n',
-  '\u2028',
-  '\u202e',
-  '\u2066',
-  '\u200b',
-  '\u0000',
-  '\u001b',
-  '😀',
-  '"',
-  "'",
-  'x',
-  '1',
-];
 const hostileText = fc
-  .array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...TOKENS) }, { weight: 1, arbitrary: fc.string() }), {
-    maxLength: 60,
-  })
+  .array(
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...MARKUP_FRAGMENTS) }, { weight: 1, arbitrary: fc.string() }),
+    {
+      maxLength: 60,
+    },
+  )
   .map((parts) => parts.join(''));
 
 // VS Code's grammar for links in notifications (src/vs/base/common/linkedText.ts).

@@ -99,158 +99,128 @@ export function methodMatches(pattern: string, service: string, method: string):
   return candidates.includes(body);
 }
 
+/** One application restriction of a key, and the request it is checked against. */
+type Allowed<K extends keyof Restrictions> = NonNullable<Restrictions[K]>;
+interface Simulation {
+  request: SimulatedRequest;
+  /** The headers the request needs, for the copyable example; each check adds its own. */
+  headers: HeaderRequirement[];
+}
+
+const application = (passed: boolean, explanation: string): CheckStep => ({ rule: 'application', passed, explanation });
+
 function checkApplication(
   restrictions: Restrictions,
   request: SimulatedRequest,
   headers: HeaderRequirement[],
 ): CheckStep {
   const browser = restrictions.browserKeyRestrictions;
-  if (browser) {
-    const referrers = browser.allowedReferrers ?? [];
-    headers.push({ name: HEADERS.referrer, value: request.referrer || '<page URL on an allowed site>' });
-    if (!request.referrer)
-      return {
-        rule: 'application',
-        passed: false,
-        explanation: 'The key is restricted to websites, and the request has no Referer header.',
-      };
-    let url: URL;
-    try {
-      url = new URL(request.referrer);
-    } catch {
-      return {
-        rule: 'application',
-        passed: false,
-        explanation: `"${request.referrer}" is not a full URL; a browser sends the page URL, like https://www.example.com/page.`,
-      };
-    }
-    for (const referrer of referrers) {
-      const parsed = parseReferrer(referrer);
-      if (parsed.ok && referrerMatches(parsed.value, url)) {
-        return {
-          rule: 'application',
-          passed: true,
-          explanation: `Referer ${request.referrer} matches the allowed referrer "${referrer}".`,
-        };
-      }
-    }
-    const hint =
-      referrers.some((r) => {
-        const p = parseReferrer(r);
-        return p.ok && p.value.path && !p.value.path.wildcard;
-      }) &&
-      (url.pathname === '/' || url.pathname === '')
-        ? ' Browsers that send only the origin cannot use keys restricted to page-specific URLs.'
-        : '';
-    return {
-      rule: 'application',
-      passed: false,
-      explanation: `Referer ${request.referrer} matches none of the ${referrers.length} allowed referrers.${hint}`,
-    };
-  }
+  if (browser) return checkBrowser(browser, { request, headers });
   const server = restrictions.serverKeyRestrictions;
-  if (server) {
-    const ips = server.allowedIps ?? [];
-    if (!request.callerIp)
-      return {
-        rule: 'application',
-        passed: false,
-        explanation: "The key is restricted to IP addresses; give the caller's external IP address.",
-      };
-    const caller = parseCallerIp(request.callerIp);
-    if (!caller)
-      return {
-        rule: 'application',
-        passed: false,
-        explanation: `"${request.callerIp}" is not an IPv4 or IPv6 address.`,
-      };
-    for (const entry of ips) {
-      const parsed = parseIpRestriction(entry);
-      if (parsed.ok && ipInRange(caller, parsed.value)) {
-        return {
-          rule: 'application',
-          passed: true,
-          explanation: `Caller ${request.callerIp} is ${parsed.value.single ? 'the allowed address' : 'inside the allowed range'} ${entry}.`,
-        };
-      }
-    }
-    return {
-      rule: 'application',
-      passed: false,
-      explanation: `Caller ${request.callerIp} is in none of the ${ips.length} allowed addresses and ranges.`,
-    };
-  }
+  if (server) return checkServer(server, request);
   const android = restrictions.androidKeyRestrictions;
-  if (android) {
-    const apps = android.allowedApplications ?? [];
-    headers.push(
-      {
-        name: HEADERS.androidPackage,
-        value: request.androidPackage || apps[0]?.packageName || '<package name>',
-        neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidPackage],
-      },
-      {
-        name: HEADERS.androidCert,
-        value: request.androidCert || apps[0]?.sha1Fingerprint || '<SHA-1 fingerprint>',
-        neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidCert],
-      },
-    );
-    if (!request.androidPackage || !request.androidCert) {
-      return {
-        rule: 'application',
-        passed: false,
-        explanation: `The key is restricted to Android apps; the request must send both ${HEADERS.androidPackage} and ${HEADERS.androidCert}.`,
-      };
-    }
-    const cert = normalizeFingerprint(request.androidCert);
-    const samePackage = apps.filter((a) => a.packageName === request.androidPackage);
-    const match = samePackage.find((a) => normalizeFingerprint(a.sha1Fingerprint ?? '') === cert);
-    if (match)
-      return {
-        rule: 'application',
-        passed: true,
-        explanation: `App ${request.androidPackage} with that certificate fingerprint is allowed.`,
-      };
-    if (samePackage.length > 0) {
-      return {
-        rule: 'application',
-        passed: false,
-        explanation: `App ${request.androidPackage} is listed, but not with the certificate fingerprint ${request.androidCert}.`,
-      };
-    }
-    return {
-      rule: 'application',
-      passed: false,
-      explanation: `App ${request.androidPackage} is not among the ${apps.length} allowed Android apps.`,
-    };
-  }
+  if (android) return checkAndroid(android, { request, headers });
   const ios = restrictions.iosKeyRestrictions;
-  if (ios) {
-    const bundles = ios.allowedBundleIds ?? [];
-    headers.push({
-      name: HEADERS.iosBundle,
-      value: request.iosBundleId || bundles[0] || '<bundle ID>',
-      neutralName: NEUTRAL_HEADER_NAMES[HEADERS.iosBundle],
-    });
-    if (!request.iosBundleId)
-      return {
-        rule: 'application',
-        passed: false,
-        explanation: `The key is restricted to iOS apps; the request must send ${HEADERS.iosBundle}.`,
-      };
-    if (bundles.includes(request.iosBundleId))
-      return { rule: 'application', passed: true, explanation: `Bundle ID ${request.iosBundleId} is allowed.` };
-    return {
-      rule: 'application',
-      passed: false,
-      explanation: `Bundle ID ${request.iosBundleId} is not among the ${bundles.length} allowed bundle IDs.`,
-    };
+  if (ios) return checkIos(ios, { request, headers });
+  return application(true, 'The key has no application restriction: any website, server or app may use it.');
+}
+
+function checkBrowser(browser: Allowed<'browserKeyRestrictions'>, { request, headers }: Simulation): CheckStep {
+  const referrers = browser.allowedReferrers ?? [];
+  headers.push({ name: HEADERS.referrer, value: request.referrer || '<page URL on an allowed site>' });
+  if (!request.referrer)
+    return application(false, 'The key is restricted to websites, and the request has no Referer header.');
+  let url: URL;
+  try {
+    url = new URL(request.referrer);
+  } catch {
+    return application(
+      false,
+      `"${request.referrer}" is not a full URL; a browser sends the page URL, like https://www.example.com/page.`,
+    );
   }
-  return {
-    rule: 'application',
-    passed: true,
-    explanation: 'The key has no application restriction: any website, server or app may use it.',
-  };
+  for (const referrer of referrers) {
+    const parsed = parseReferrer(referrer);
+    if (parsed.ok && referrerMatches(parsed.value, url)) {
+      return application(true, `Referer ${request.referrer} matches the allowed referrer "${referrer}".`);
+    }
+  }
+  const hint =
+    referrers.some((r) => {
+      const p = parseReferrer(r);
+      return p.ok && p.value.path && !p.value.path.wildcard;
+    }) &&
+    (url.pathname === '/' || url.pathname === '')
+      ? ' Browsers that send only the origin cannot use keys restricted to page-specific URLs.'
+      : '';
+  return application(
+    false,
+    `Referer ${request.referrer} matches none of the ${referrers.length} allowed referrers.${hint}`,
+  );
+}
+
+function checkServer(server: Allowed<'serverKeyRestrictions'>, request: SimulatedRequest): CheckStep {
+  const ips = server.allowedIps ?? [];
+  if (!request.callerIp)
+    return application(false, "The key is restricted to IP addresses; give the caller's external IP address.");
+  const caller = parseCallerIp(request.callerIp);
+  if (!caller) return application(false, `"${request.callerIp}" is not an IPv4 or IPv6 address.`);
+  for (const entry of ips) {
+    const parsed = parseIpRestriction(entry);
+    if (parsed.ok && ipInRange(caller, parsed.value)) {
+      return application(
+        true,
+        `Caller ${request.callerIp} is ${parsed.value.single ? 'the allowed address' : 'inside the allowed range'} ${entry}.`,
+      );
+    }
+  }
+  return application(false, `Caller ${request.callerIp} is in none of the ${ips.length} allowed addresses and ranges.`);
+}
+
+function checkAndroid(android: Allowed<'androidKeyRestrictions'>, { request, headers }: Simulation): CheckStep {
+  const apps = android.allowedApplications ?? [];
+  headers.push(
+    {
+      name: HEADERS.androidPackage,
+      value: request.androidPackage || apps[0]?.packageName || '<package name>',
+      neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidPackage],
+    },
+    {
+      name: HEADERS.androidCert,
+      value: request.androidCert || apps[0]?.sha1Fingerprint || '<SHA-1 fingerprint>',
+      neutralName: NEUTRAL_HEADER_NAMES[HEADERS.androidCert],
+    },
+  );
+  if (!request.androidPackage || !request.androidCert) {
+    return application(
+      false,
+      `The key is restricted to Android apps; the request must send both ${HEADERS.androidPackage} and ${HEADERS.androidCert}.`,
+    );
+  }
+  const cert = normalizeFingerprint(request.androidCert);
+  const samePackage = apps.filter((a) => a.packageName === request.androidPackage);
+  const match = samePackage.find((a) => normalizeFingerprint(a.sha1Fingerprint ?? '') === cert);
+  if (match) return application(true, `App ${request.androidPackage} with that certificate fingerprint is allowed.`);
+  if (samePackage.length > 0) {
+    return application(
+      false,
+      `App ${request.androidPackage} is listed, but not with the certificate fingerprint ${request.androidCert}.`,
+    );
+  }
+  return application(false, `App ${request.androidPackage} is not among the ${apps.length} allowed Android apps.`);
+}
+
+function checkIos(ios: Allowed<'iosKeyRestrictions'>, { request, headers }: Simulation): CheckStep {
+  const bundles = ios.allowedBundleIds ?? [];
+  headers.push({
+    name: HEADERS.iosBundle,
+    value: request.iosBundleId || bundles[0] || '<bundle ID>',
+    neutralName: NEUTRAL_HEADER_NAMES[HEADERS.iosBundle],
+  });
+  if (!request.iosBundleId)
+    return application(false, `The key is restricted to iOS apps; the request must send ${HEADERS.iosBundle}.`);
+  if (bundles.includes(request.iosBundleId)) return application(true, `Bundle ID ${request.iosBundleId} is allowed.`);
+  return application(false, `Bundle ID ${request.iosBundleId} is not among the ${bundles.length} allowed bundle IDs.`);
 }
 
 function checkApi(restrictions: Restrictions, request: SimulatedRequest): CheckStep {

@@ -2,7 +2,7 @@
 // caller and never logs them; the RestClient's retry hook only sees method names.
 import type { Dispatcher } from 'undici';
 import { GoogleApiError, type StatusName } from '../google/errors';
-import { serviceRestClient, type RestClient } from '../google/rest';
+import { serviceRestClient, type RestClient, type RestRequest } from '../google/rest';
 import { permissionSentence, requirementOf } from '../google/method-requirements';
 import type { RetryPolicy } from '../google/retry';
 import type { TokenSource } from '../google/credentials';
@@ -211,22 +211,17 @@ export class ApiKeysClient {
     if (updateMask.includes('restrictions')) body['restrictions'] = update.restrictions ?? {};
     if (update.annotations !== undefined) body['annotations'] = update.annotations;
     if (etag) body['etag'] = etag;
-    try {
-      return await this.rest.request<Operation>({
-        method: 'PATCH',
-        path: keyPath(name),
-        query: { updateMask: updateMask.join(',') },
-        body,
-        // With an etag a repeat is refused rather than applied twice; without one a patch is still
-        // a full replacement of the masked fields, so repeating it is harmless.
-        idempotent: true,
-        methodName: 'apikeys.keys.patch',
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    } catch (err) {
-      if (isEtagConflict(err)) throw new EtagConflictError(name, err);
-      throw err;
-    }
+    return this.etagChecked(name, {
+      method: 'PATCH',
+      path: keyPath(name),
+      query: { updateMask: updateMask.join(',') },
+      body,
+      // With an etag a repeat is refused rather than applied twice; without one a patch is still
+      // a full replacement of the masked fields, so repeating it is harmless.
+      idempotent: true,
+      methodName: 'apikeys.keys.patch',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 
   async updateKey(
@@ -259,16 +254,21 @@ export class ApiKeysClient {
     return this.updateKey(name, { displayName }, ['display_name'], etag, options);
   }
 
-  async startDeleteKey(name: string, etag: string | undefined, options: CallOptions = {}): Promise<Operation> {
+  startDeleteKey(name: string, etag: string | undefined, options: CallOptions = {}): Promise<Operation> {
+    return this.etagChecked(name, {
+      method: 'DELETE',
+      path: keyPath(name),
+      query: { etag: etag || undefined },
+      idempotent: false,
+      methodName: 'apikeys.keys.delete',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** A change guarded by the key's etag: a refusal because the key changed says so by its own error. */
+  private async etagChecked(name: string, request: RestRequest): Promise<Operation> {
     try {
-      return await this.rest.request<Operation>({
-        method: 'DELETE',
-        path: keyPath(name),
-        query: { etag: etag || undefined },
-        idempotent: false,
-        methodName: 'apikeys.keys.delete',
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      return await this.rest.request<Operation>(request);
     } catch (err) {
       if (isEtagConflict(err)) throw new EtagConflictError(name, err);
       throw err;

@@ -32,22 +32,21 @@ function hasOnly(obj: Record<string, unknown>, keys: string[]): boolean {
   return Object.keys(obj).every((k) => keys.includes(k));
 }
 
-function isAndroidApp(v: unknown): v is AndroidApplication {
+/** An object with no fields but `fields`, each absent or passing its check. */
+function hasOptionalFields(v: unknown, fields: Record<string, (x: unknown) => boolean>): v is Record<string, unknown> {
   return (
     isObject(v) &&
-    hasOnly(v, ['packageName', 'sha1Fingerprint']) &&
-    (v['packageName'] === undefined || isString(v['packageName'])) &&
-    (v['sha1Fingerprint'] === undefined || isString(v['sha1Fingerprint']))
+    hasOnly(v, Object.keys(fields)) &&
+    Object.entries(fields).every(([k, check]) => v[k] === undefined || check(v[k]))
   );
 }
 
+function isAndroidApp(v: unknown): v is AndroidApplication {
+  return hasOptionalFields(v, { packageName: isString, sha1Fingerprint: isString });
+}
+
 function isApiTarget(v: unknown): v is ApiTarget {
-  return (
-    isObject(v) &&
-    hasOnly(v, ['service', 'methods']) &&
-    (v['service'] === undefined || isString(v['service'])) &&
-    (v['methods'] === undefined || isStringArray(v['methods']))
-  );
+  return hasOptionalFields(v, { service: isString, methods: isStringArray });
 }
 
 function listObject(v: unknown, field: string, check: (item: unknown) => boolean): boolean {

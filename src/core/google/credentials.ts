@@ -12,125 +12,40 @@ import type { AuthClient, GoogleAuth } from 'google-auth-library';
 import { CancelledError } from './errors';
 import { DEFAULT_UNIVERSE_DOMAIN } from './endpoints';
 import { isLoopbackEndpoint } from '../loopback';
-import { redactSecrets } from '../secrets';
 import type { TokenPolicy } from './token-policy';
+import {
+  ADC_LOGIN_COMMAND,
+  ADC_SECOPS_LOGIN_COMMAND,
+  type CredentialType,
+  FILE_TYPES,
+  type CredentialService,
+  type CredentialOrigin,
+  CredentialsError,
+  type CredentialInfo,
+  type TokenSource,
+  sandboxTokenSource,
+} from './credential-types';
+import { settingOf, chooseFileFix, fail, explainTokenError } from './credential-advice';
 
-export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
-/** The Search API's single OAuth scope (reference C.1). */
-export const SECOPS_SCOPE = 'https://www.googleapis.com/auth/chronicle-backstory';
-export const SANDBOX_TOKEN = 'cloudbench-sandbox';
-
-export const ADC_LOGIN_COMMAND = 'gcloud auth application-default login';
-/** The login that gives user credentials the SecOps scope as well as cloud-platform. */
-export const ADC_SECOPS_LOGIN_COMMAND = `gcloud auth application-default login --scopes=${CLOUD_PLATFORM_SCOPE},${SECOPS_SCOPE}`;
-
-export type CredentialType =
-  | 'service_account'
-  | 'authorized_user'
-  | 'external_account'
-  | 'external_account_authorized_user'
-  | 'impersonated_service_account'
-  | 'gdch_service_account'
-  | 'metadata_server';
-
-const FILE_TYPES: readonly string[] = [
-  'service_account',
-  'authorized_user',
-  'external_account',
-  'external_account_authorized_user',
-  'impersonated_service_account',
-  'gdch_service_account',
-];
-
-/** Which service the credentials are for: the advice differs (SecOps keys come from SecOps). */
-export type CredentialService = 'cloud' | 'secops';
-
-/** What went wrong, for buttons and tests; the message says it in words. */
-export type CredentialProblem =
-  | 'missing'
-  | 'unreadable'
-  | 'not-json'
-  | 'wrong-type'
-  | 'malformed'
-  | 'revoked'
-  | 'clock-skew'
-  | 'unreachable'
-  | 'scope-missing'
-  | 'universe-mismatch'
-  | 'failed';
-
-/** A button that fixes the problem: a command to run, or a command line to copy. */
-export interface CredentialFix {
-  label: string;
-  command?: string;
-  args?: unknown[];
-  copy?: string;
-}
-
-/** Where the credentials came from. */
-export interface CredentialOrigin {
-  kind: 'setting' | 'env' | 'gcloud' | 'metadata';
-  /** The setting that named the file (kind "setting"). */
-  setting?: string;
-  file?: string;
-  /** For messages, e.g. "the file in cloudbench.credentialsFile (/home/a/key.json)". */
-  label: string;
-  /** A file the user is choosing for the setting, which is not written unless the file passes. */
-  chosen?: boolean;
-}
-
-export class CredentialsError extends Error {
-  override readonly name = 'CredentialsError';
-  readonly problem: CredentialProblem;
-  readonly fixes: readonly CredentialFix[];
-  constructor(
-    message: string,
-    readonly setting?: string,
-    details: { problem?: CredentialProblem; fixes?: CredentialFix[]; cause?: unknown } = {},
-  ) {
-    super(message, details.cause !== undefined ? { cause: details.cause } : undefined);
-    this.problem = details.problem ?? 'failed';
-    this.fixes = details.fixes ?? [];
-  }
-}
-
-/** What Check Connection and the status tooltip show; never any token or key material. */
-export interface CredentialInfo {
-  origin: CredentialOrigin;
-  type: CredentialType;
-  /** Service-account e-mail (or the impersonation target); for user logins when known. */
-  account?: string;
-  /**
-   * Where the account comes from: the credentials file, the signed-in login itself (the e-mail
-   * claim of the ID token the token endpoint returned), or gcloud's active account (its
-   * configuration), which names the gcloud login and may differ from the ADC login.
-   */
-  accountSource?: 'credentials' | 'login' | 'gcloud-config';
-  universeDomain: string;
-  quotaProject?: string;
-  quotaProjectSource?: 'setting' | 'GOOGLE_CLOUD_QUOTA_PROJECT' | 'credentials';
-  /** Scopes asked for. */
-  requestedScopes: string[];
-  /** Scopes the last token carries, when the token endpoint said so. */
-  grantedScopes?: string[];
-}
-
-export interface TokenSource {
-  readonly kind: 'sandbox' | 'google';
-  /**
-   * A bearer access token for one request to `destination` (the URL the request goes to); never
-   * log it. Google sources refuse destinations their TokenPolicy does not allow.
-   */
-  getAccessToken(destination: string, signal?: AbortSignal): Promise<string>;
-  /** Non-secret headers every call made with these credentials carries (x-goog-user-project). */
-  requestHeaders?(signal?: AbortSignal): Promise<Record<string, string>>;
-  /** The credentials behind the tokens (loads them, never fetches a token). */
-  describe?(signal?: AbortSignal): Promise<CredentialInfo>;
-}
-
-export function sandboxTokenSource(): TokenSource {
-  return { kind: 'sandbox', getAccessToken: () => Promise.resolve(SANDBOX_TOKEN) };
-}
+export {
+  CLOUD_PLATFORM_SCOPE,
+  SECOPS_SCOPE,
+  SANDBOX_TOKEN,
+  ADC_LOGIN_COMMAND,
+  ADC_SECOPS_LOGIN_COMMAND,
+  CredentialsError,
+  sandboxTokenSource,
+} from './credential-types';
+export type {
+  CredentialType,
+  CredentialService,
+  CredentialProblem,
+  CredentialFix,
+  CredentialOrigin,
+  CredentialInfo,
+  TokenSource,
+} from './credential-types';
+export { explainTokenError } from './credential-advice';
 
 function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;
@@ -252,86 +167,6 @@ export async function locateCredentials(options: LocateOptions = {}): Promise<Cr
   }
 }
 
-function settingOf(origin: CredentialOrigin): string | undefined {
-  return origin.kind === 'setting' ? origin.setting : undefined;
-}
-
-function chooseFileFix(service: CredentialService): CredentialFix {
-  return service === 'secops'
-    ? { label: 'Choose SecOps Key File…', command: 'cloudbench.chooseSecOpsCredentialsFile' }
-    : { label: 'Choose Credentials File…', command: 'cloudbench.chooseCredentialsFile' };
-}
-
-/** The next step for a broken or unusable credentials source, fitting the service and source. */
-function nextStep(
-  origin: CredentialOrigin,
-  service: CredentialService,
-  problem: CredentialProblem,
-): { text: string; fixes: CredentialFix[] } {
-  if (service === 'secops' && ((origin.kind === 'setting' && !origin.chosen) || problem === 'missing')) {
-    const text =
-      problem === 'revoked'
-        ? 'Ask your Google SecOps administrator for a new service-account key file and choose it in cloudbench.secops.credentialsFile.'
-        : 'Choose the service-account key file Google SecOps gave you (cloudbench.secops.credentialsFile).';
-    return {
-      text,
-      fixes: [
-        chooseFileFix('secops'),
-        {
-          label: 'Open Settings',
-          command: 'workbench.action.openSettings',
-          args: ['cloudbench.secops.credentialsFile'],
-        },
-      ],
-    };
-  }
-  if (origin.kind === 'setting' && origin.chosen) {
-    return {
-      text: `${service === 'secops' ? 'Choose the service-account key file Google SecOps gave you' : 'Choose another key file'}; ${origin.setting} was not changed.`,
-      fixes: [chooseFileFix(service)],
-    };
-  }
-  if (origin.kind === 'setting') {
-    const text =
-      problem === 'revoked'
-        ? `Create a new key for the service account, or choose another file in ${origin.setting}.`
-        : `Choose a valid key file in ${origin.setting}, or clear the setting to use application default credentials.`;
-    return {
-      text,
-      fixes: [
-        chooseFileFix(service),
-        { label: 'Open Settings', command: 'workbench.action.openSettings', args: [origin.setting] },
-      ],
-    };
-  }
-  if (origin.kind === 'env') {
-    return {
-      text: 'Fix or unset GOOGLE_APPLICATION_CREDENTIALS (then restart VS Code), or choose a credentials file.',
-      fixes: [chooseFileFix(service)],
-    };
-  }
-  const command = service === 'secops' ? ADC_SECOPS_LOGIN_COMMAND : ADC_LOGIN_COMMAND;
-  return {
-    text: `Run \`${command}\` in a terminal, or choose a credentials file.`,
-    fixes: [{ label: 'Copy Command', copy: command }, chooseFileFix(service)],
-  };
-}
-
-function fail(
-  origin: CredentialOrigin,
-  service: CredentialService,
-  problem: CredentialProblem,
-  what: string,
-  cause?: unknown,
-): CredentialsError {
-  const step = nextStep(origin, service, problem);
-  return new CredentialsError(redactSecrets(`${what} ${step.text}`), settingOf(origin), {
-    problem,
-    fixes: step.fixes,
-    ...(cause !== undefined ? { cause } : {}),
-  });
-}
-
 interface ParsedFile {
   json: Record<string, unknown>;
   type: CredentialType;
@@ -436,104 +271,6 @@ export async function checkCredentialsFile(
   );
 }
 
-// ---- Token errors --------------------------------------------------------------------------------
-
-const NETWORK_CODES =
-  /^(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_\w+|ERR_SOCKET\w*|ECONNABORTED)$/;
-const TLS_CODES =
-  /^(UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_\w+|ERR_TLS_\w+)$/;
-
-function errorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && !/^\d+$/.test(code)) return code;
-    const errno = (e as { errno?: unknown }).errno;
-    if (typeof errno === 'string') return errno;
-  }
-  return undefined;
-}
-
-function oauthError(err: unknown): { error?: string; description?: string } {
-  const data = (err as { response?: { data?: unknown } } | null)?.response?.data;
-  if (data && typeof data === 'object') {
-    const d = data as { error?: unknown; error_description?: unknown };
-    return {
-      ...(typeof d.error === 'string' ? { error: d.error } : {}),
-      ...(typeof d.error_description === 'string' ? { description: d.error_description } : {}),
-    };
-  }
-  return {};
-}
-
-/** Turns a token failure from google-auth-library into a message with the cause and the next step. */
-export function explainTokenError(
-  err: unknown,
-  origin: CredentialOrigin,
-  service: CredentialService,
-  context: { type?: CredentialType; account?: string; tokenHost?: string } = {},
-): CredentialsError {
-  if (err instanceof CredentialsError) return err;
-  const { error, description } = oauthError(err);
-  const message = (err as Error)?.message ?? String(err);
-  const said = description ? `${error}: ${description}` : (error ?? message);
-  const who = context.account ? ` for ${context.account}` : '';
-  const source = origin.label;
-  const code = errorCode(err);
-  if (
-    /Could not load the default credentials|Unable to detect a Project Id|metadata/i.test(message) &&
-    origin.kind === 'metadata'
-  ) {
-    return fail(origin, service, 'missing', `No Google Cloud credentials were found: ${source}.`, err);
-  }
-  if (error === 'invalid_grant' || error === 'invalid_client' || error === 'unauthorized_client') {
-    const text = `${description ?? ''} ${message}`;
-    if (/iat|exp\b|timeframe|clock/i.test(text)) {
-      return fail(
-        origin,
-        service,
-        'clock-skew',
-        `Google refused the sign-in from ${source}${who} because this computer's clock is off (${said}). Set the system clock to the right time (turn on automatic time sync), then try again.`,
-        err,
-      );
-    }
-    if (context.type === 'authorized_user' || origin.kind === 'gcloud') {
-      return fail(
-        origin,
-        service,
-        'revoked',
-        `The Google login in ${source} has expired or was revoked (${said}).`,
-        err,
-      );
-    }
-    return fail(
-      origin,
-      service,
-      'revoked',
-      `Google refused the key in ${source}${who}: the key or its service account was deleted or disabled (${said}).`,
-      err,
-    );
-  }
-  if (error === 'invalid_scope') {
-    return fail(origin, service, 'scope-missing', `Google refused the scopes asked for with ${source} (${said}).`, err);
-  }
-  if (code && (NETWORK_CODES.test(code) || TLS_CODES.test(code))) {
-    const host = context.tokenHost ?? 'oauth2.googleapis.com';
-    const tls = TLS_CODES.test(code)
-      ? ' The certificate chain is not trusted: behind a TLS-inspecting proxy, add its CA with NODE_EXTRA_CA_CERTS.'
-      : ' Check the network connection and any proxy (HTTPS_PROXY), then try again.';
-    return new CredentialsError(
-      `The Google token endpoint ${host} could not be reached for ${source} (${code}).${tls}`,
-      settingOf(origin),
-      {
-        problem: 'unreachable',
-        cause: err,
-        fixes: [{ label: 'Check Connection', command: 'cloudbench.checkConnection' }],
-      },
-    );
-  }
-  return fail(origin, service, 'failed', `Getting a Google access token with ${source} failed: ${said}.`, err);
-}
-
 // ---- Token sources -------------------------------------------------------------------------------
 
 export interface GoogleTokenOptions {
@@ -574,6 +311,110 @@ interface Loaded {
   client?: Promise<AuthClient>;
 }
 
+async function stampOf(origin: CredentialOrigin): Promise<string> {
+  if (!origin.file) return `${origin.kind}`;
+  try {
+    const s = await stat(origin.file);
+    return `${origin.file}\n${s.mtimeMs}\n${s.size}\n${s.ino}`;
+  } catch (err) {
+    return `${origin.file}\n${(err as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
+/** Reads and checks the credentials behind `origin` and builds the auth library's client for them. */
+async function buildLoaded(
+  options: GoogleTokenOptions,
+  service: CredentialService,
+  env: Record<string, string | undefined>,
+  origin: CredentialOrigin,
+  stamp: string,
+): Promise<Loaded> {
+  const universe = configuredUniverse(options.universeDomain, env);
+  let json: Record<string, unknown> | undefined;
+  let type: CredentialType = 'metadata_server';
+  if (origin.file) ({ json, type } = await readCredentialsFile(origin, service));
+  const fileUniverse = str(json?.['universe_domain']) ?? DEFAULT_UNIVERSE_DOMAIN;
+  if (json && fileUniverse !== universe) {
+    throw fail(
+      origin,
+      service,
+      'universe-mismatch',
+      `The credentials in ${origin.label} belong to the universe "${fileUniverse}", but Cloudbench is set to "${universe}" (cloudbench.universeDomain or GOOGLE_CLOUD_UNIVERSE_DOMAIN); nothing was sent. Use credentials of "${universe}" or change the setting.`,
+    );
+  }
+  const fileAccount =
+    str(json?.['client_email']) ??
+    str(json?.['service_account_impersonation_url'])?.match(/serviceAccounts\/([^:/]+)/)?.[1] ??
+    str(json?.['account']);
+  // A gcloud user login names no account in its file; gcloud's own configuration does.
+  const gcloudAccount =
+    !fileAccount && type === 'authorized_user' && origin.kind === 'gcloud'
+      ? await gcloudActiveAccount(env, options.home)
+      : undefined;
+  const account = fileAccount
+    ? { account: fileAccount, accountSource: 'credentials' as const }
+    : gcloudAccount
+      ? { account: gcloudAccount, accountSource: 'gcloud-config' as const }
+      : {};
+  const quota = options.quotaProject?.trim()
+    ? { quotaProject: options.quotaProject.trim(), quotaProjectSource: 'setting' as const }
+    : env['GOOGLE_CLOUD_QUOTA_PROJECT']?.trim()
+      ? {
+          quotaProject: env['GOOGLE_CLOUD_QUOTA_PROJECT'].trim(),
+          quotaProjectSource: 'GOOGLE_CLOUD_QUOTA_PROJECT' as const,
+        }
+      : str(json?.['quota_project_id'])
+        ? { quotaProject: str(json?.['quota_project_id'])!, quotaProjectSource: 'credentials' as const }
+        : {};
+  const info: CredentialInfo = {
+    origin,
+    type,
+    ...account,
+    universeDomain: universe,
+    ...quota,
+    requestedScopes: options.scopes,
+  };
+  // google-auth-library is loaded on the first token request, so sandbox-only sessions and cold
+  // starts never pay for it.
+  const lib = await import('google-auth-library');
+  const projectId = options.projectId ?? str(json?.['project_id']);
+  const auth = new lib.GoogleAuth({
+    scopes: options.scopes,
+    ...(json ? { credentials: json as never } : {}),
+    ...(projectId ? { projectId } : {}),
+    universeDomain: universe,
+  });
+  return { stamp, origin, info, auth };
+}
+
+/** Takes the identity and granted scopes from the client; a user login short of a scope is refused. */
+function checkScopes(options: GoogleTokenOptions, service: CredentialService, l: Loaded, client: AuthClient): void {
+  const credentials = (client as { credentials?: { scope?: unknown; id_token?: unknown } }).credentials;
+  // A user login asked for openid/email (gcloud does) gets an ID token: its e-mail is the identity.
+  const email = l.info.type === 'authorized_user' ? emailOfIdToken(credentials?.id_token) : undefined;
+  if (email) {
+    l.info.account = email;
+    l.info.accountSource = 'login';
+  }
+  const scope = credentials?.scope;
+  if (typeof scope !== 'string' || scope === '') return;
+  const granted = scope.split(/\s+/).filter(Boolean);
+  l.info.grantedScopes = granted;
+  const needed = options.scopes.filter((s) => !granted.includes(s));
+  // Only user logins carry the scopes of the login; a service account gets what it asks for.
+  if (needed.length && l.info.type === 'authorized_user') {
+    const command = service === 'secops' ? ADC_SECOPS_LOGIN_COMMAND : ADC_LOGIN_COMMAND;
+    throw new CredentialsError(
+      `The Google login in ${l.origin.label} has no ${needed.join(' ')} scope${service === 'secops' ? ', which the SecOps Search API needs' : ''}. Sign in again with the scope: \`${command}\`${service === 'secops' ? ', or choose the SecOps service-account key file in cloudbench.secops.credentialsFile' : ''}.`,
+      settingOf(l.origin),
+      {
+        problem: 'scope-missing',
+        fixes: [{ label: 'Copy Command', copy: command }, ...(service === 'secops' ? [chooseFileFix('secops')] : [])],
+      },
+    );
+  }
+}
+
 /** Application default credentials, or a key file, through google-auth-library. */
 export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
   const service = options.service ?? 'cloud';
@@ -582,75 +423,6 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
   let loadedStamp: string | undefined;
   let failedStamp: string | undefined;
   let failure: unknown;
-
-  const stampOf = async (origin: CredentialOrigin): Promise<string> => {
-    if (!origin.file) return `${origin.kind}`;
-    try {
-      const s = await stat(origin.file);
-      return `${origin.file}\n${s.mtimeMs}\n${s.size}\n${s.ino}`;
-    } catch (err) {
-      return `${origin.file}\n${(err as NodeJS.ErrnoException).code ?? 'error'}`;
-    }
-  };
-
-  const build = async (origin: CredentialOrigin, stamp: string): Promise<Loaded> => {
-    const universe = configuredUniverse(options.universeDomain, env);
-    let json: Record<string, unknown> | undefined;
-    let type: CredentialType = 'metadata_server';
-    if (origin.file) ({ json, type } = await readCredentialsFile(origin, service));
-    const fileUniverse = str(json?.['universe_domain']) ?? DEFAULT_UNIVERSE_DOMAIN;
-    if (json && fileUniverse !== universe) {
-      throw fail(
-        origin,
-        service,
-        'universe-mismatch',
-        `The credentials in ${origin.label} belong to the universe "${fileUniverse}", but Cloudbench is set to "${universe}" (cloudbench.universeDomain or GOOGLE_CLOUD_UNIVERSE_DOMAIN); nothing was sent. Use credentials of "${universe}" or change the setting.`,
-      );
-    }
-    const fileAccount =
-      str(json?.['client_email']) ??
-      str(json?.['service_account_impersonation_url'])?.match(/serviceAccounts\/([^:/]+)/)?.[1] ??
-      str(json?.['account']);
-    // A gcloud user login names no account in its file; gcloud's own configuration does.
-    const gcloudAccount =
-      !fileAccount && type === 'authorized_user' && origin.kind === 'gcloud'
-        ? await gcloudActiveAccount(env, options.home)
-        : undefined;
-    const account = fileAccount
-      ? { account: fileAccount, accountSource: 'credentials' as const }
-      : gcloudAccount
-        ? { account: gcloudAccount, accountSource: 'gcloud-config' as const }
-        : {};
-    const quota = options.quotaProject?.trim()
-      ? { quotaProject: options.quotaProject.trim(), quotaProjectSource: 'setting' as const }
-      : env['GOOGLE_CLOUD_QUOTA_PROJECT']?.trim()
-        ? {
-            quotaProject: env['GOOGLE_CLOUD_QUOTA_PROJECT'].trim(),
-            quotaProjectSource: 'GOOGLE_CLOUD_QUOTA_PROJECT' as const,
-          }
-        : str(json?.['quota_project_id'])
-          ? { quotaProject: str(json?.['quota_project_id'])!, quotaProjectSource: 'credentials' as const }
-          : {};
-    const info: CredentialInfo = {
-      origin,
-      type,
-      ...account,
-      universeDomain: universe,
-      ...quota,
-      requestedScopes: options.scopes,
-    };
-    // google-auth-library is loaded on the first token request, so sandbox-only sessions and cold
-    // starts never pay for it.
-    const lib = await import('google-auth-library');
-    const projectId = options.projectId ?? str(json?.['project_id']);
-    const auth = new lib.GoogleAuth({
-      scopes: options.scopes,
-      ...(json ? { credentials: json as never } : {}),
-      ...(projectId ? { projectId } : {}),
-      universeDomain: universe,
-    });
-    return { stamp, origin, info, auth };
-  };
 
   const load = async (): Promise<Loaded> => {
     const origin = await locateCredentials({
@@ -664,7 +436,7 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
     if (loaded && loadedStamp === stamp) return loaded;
     if (failedStamp === stamp) throw failure;
     loadedStamp = stamp;
-    loaded = build(origin, stamp);
+    loaded = buildLoaded(options, service, env, origin, stamp);
     loaded.catch((err: unknown) => {
       failedStamp = stamp;
       failure = err;
@@ -672,33 +444,6 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
       loadedStamp = undefined;
     });
     return loaded;
-  };
-
-  const checkScopes = (l: Loaded, client: AuthClient): void => {
-    const credentials = (client as { credentials?: { scope?: unknown; id_token?: unknown } }).credentials;
-    // A user login asked for openid/email (gcloud does) gets an ID token: its e-mail is the identity.
-    const email = l.info.type === 'authorized_user' ? emailOfIdToken(credentials?.id_token) : undefined;
-    if (email) {
-      l.info.account = email;
-      l.info.accountSource = 'login';
-    }
-    const scope = credentials?.scope;
-    if (typeof scope !== 'string' || scope === '') return;
-    const granted = scope.split(/\s+/).filter(Boolean);
-    l.info.grantedScopes = granted;
-    const needed = options.scopes.filter((s) => !granted.includes(s));
-    // Only user logins carry the scopes of the login; a service account gets what it asks for.
-    if (needed.length && l.info.type === 'authorized_user') {
-      const command = service === 'secops' ? ADC_SECOPS_LOGIN_COMMAND : ADC_LOGIN_COMMAND;
-      throw new CredentialsError(
-        `The Google login in ${l.origin.label} has no ${needed.join(' ')} scope${service === 'secops' ? ', which the SecOps Search API needs' : ''}. Sign in again with the scope: \`${command}\`${service === 'secops' ? ', or choose the SecOps service-account key file in cloudbench.secops.credentialsFile' : ''}.`,
-        settingOf(l.origin),
-        {
-          problem: 'scope-missing',
-          fixes: [{ label: 'Copy Command', copy: command }, ...(service === 'secops' ? [chooseFileFix('secops')] : [])],
-        },
-      );
-    }
   };
 
   return {
@@ -725,7 +470,7 @@ export function googleTokenSource(options: GoogleTokenOptions): TokenSource {
               tokenHost: `oauth2.${l.info.universeDomain}`,
             });
           }
-          checkScopes(l, client);
+          checkScopes(options, service, l, client);
           return value;
         })(),
         signal,

@@ -36,16 +36,9 @@ function vertex(
   preconditions: string[] = [],
   service = 'ModelService',
 ): [string, MethodRequirement] {
-  return [
-    method,
-    {
-      action,
-      permission,
-      roles: write ? [USER] : [VIEWER, USER],
-      preconditions,
-      docs: `${VERTEX_RPC}#google.cloud.aiplatform.v1beta1.${service}.${method}`,
-    },
-  ];
+  const roles = write ? [USER] : [VIEWER, USER];
+  const docs = `${VERTEX_RPC}#google.cloud.aiplatform.v1beta1.${service}.${method}`;
+  return [method, { action, permission, roles, preconditions, docs }];
 }
 
 function keys(
@@ -56,16 +49,8 @@ function keys(
   docPath: string,
   preconditions: string[] = [],
 ): [string, MethodRequirement] {
-  return [
-    method,
-    {
-      action,
-      permission,
-      roles: write ? [KEYS_ADMIN] : [KEYS_VIEWER, KEYS_ADMIN],
-      preconditions,
-      docs: `${KEYS_REST}/${docPath}`,
-    },
-  ];
+  const roles = write ? [KEYS_ADMIN] : [KEYS_VIEWER, KEYS_ADMIN];
+  return [method, { action, permission, roles, preconditions, docs: `${KEYS_REST}/${docPath}` }];
 }
 
 /** Keyed by the method names errors carry: gRPC method names and the API Keys discovery ids. */

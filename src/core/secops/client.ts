@@ -7,19 +7,7 @@ import { CancelledError, GoogleApiError, isCancellation } from '../google/errors
 import { RestClient, isTransportError, type QueryValue, type RestRequest } from '../google/rest';
 import { DEFAULT_MAX_TOTAL_WAIT_MS, DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
 import { RateLimiter, SECOPS_BUDGETS, type RateLimiterOptions } from '../ratelimit';
-import {
-  SecOpsParamError,
-  checkDomain,
-  checkHash,
-  checkIp,
-  checkMac,
-  checkNonEmpty,
-  checkPageSize,
-  checkTimeOrder,
-  exactlyOne,
-  formatTime,
-  type TimeInput,
-} from './params';
+import { SecOpsParamError, checkNonEmpty, checkPageSize, exactlyOne, formatTime } from './params';
 import type {
   AssetAlias,
   AssetAssociation,
@@ -41,23 +29,37 @@ import type {
   UdmSearchResponse,
   UserAlias,
 } from './types';
-import {
-  checkReferenceListName,
-  isReferenceListContentType,
-  type ReferenceListContentType,
-  type ReferenceListLineError,
-} from './reference-lists';
-import type {
-  CreateReferenceListRequest,
-  ListReferenceListsPage,
-  ListReferenceListsRequest,
-  ReferenceListDetails,
-  ReferenceListView,
-  UpdateReferenceListRequest,
-  VerifyReferenceListResult,
-} from './reference-list-types';
+import { type ReferenceListContentType, type ReferenceListLineError } from './reference-lists';
+import type * as Lists from './reference-list-types';
 import { readUdmSearchStream, type UdmSearchStreamResult } from './udm-search-stream';
+import {
+  ARTIFACT_FIELDS,
+  ASSET_FIELDS,
+  USER_FIELDS,
+  checkArtifact,
+  checkAsset,
+  optionalWindow,
+  requiredWindow,
+  arrayOf,
+  checkView,
+  checkListName,
+  checkContentType,
+  checkLines,
+  normalizeList,
+  paged,
+  isServerTimeout,
+  withPreciseRetryDelay,
+  type UdmSearchRequest,
+  type ListEventsRequest,
+  type ListAssetsRequest,
+  type ListAssetAliasesRequest,
+  type ListUserAliasesRequest,
+  type ListIocsRequest,
+  type ListIocDetailsRequest,
+  type ListAlertsRequest,
+} from './client-checks';
 
+export { decodeLogBytes, withPreciseRetryDelay } from './client-checks';
 export { UdmSearchStreamBrokenError, type UdmSearchStreamResult } from './udm-search-stream';
 
 export type SecOpsMethod =
@@ -104,160 +106,20 @@ export interface SecOpsClientOptions {
   random?: () => number;
 }
 
-export interface TimeWindow {
-  startTime: TimeInput;
-  endTime: TimeInput;
-}
-
-export interface UdmSearchRequest extends TimeWindow {
-  query: string;
-  limit?: number;
-}
-
-export interface AssetIndicator {
-  hostname?: string;
-  assetIpAddress?: string;
-  mac?: string;
-  /** For ListEvents a combined type and id such as "CS:1234-5678"; for aliases an integer. */
-  productId?: string;
-}
-
-export interface ListEventsRequest extends TimeWindow {
-  asset: AssetIndicator;
-  referenceTime?: TimeInput;
-  pageSize?: number;
-}
-
-export interface ArtifactIndicator {
-  domainName?: string;
-  destinationIpAddress?: string;
-  hashMd5?: string;
-  hashSha1?: string;
-  hashSha256?: string;
-}
-
-export interface ListAssetsRequest extends Partial<TimeWindow> {
-  artifact: ArtifactIndicator;
-  pageSize?: number;
-}
-
-export interface ListAssetAliasesRequest extends Partial<TimeWindow> {
-  asset: AssetIndicator;
-  pageSize?: number;
-}
-
-export interface UserIndicator {
-  email?: string;
-  username?: string;
-  windowsSid?: string;
-  employeeId?: string;
-  productObjectId?: string;
-}
-
-export interface ListUserAliasesRequest extends Partial<TimeWindow> {
-  user: UserIndicator;
-  pageSize?: number;
-}
-
-export interface ListIocsRequest {
-  startTime: TimeInput;
-  pageSize?: number;
-}
-
-export interface ListIocDetailsRequest {
-  artifact: Pick<ArtifactIndicator, 'domainName' | 'destinationIpAddress'>;
-}
-
-export interface ListAlertsRequest extends TimeWindow {
-  pageSize?: number;
-}
-
-const ARTIFACT_FIELDS = {
-  domainName: 'artifact.domain_name',
-  destinationIpAddress: 'artifact.destination_ip_address',
-  hashMd5: 'artifact.hash_md5',
-  hashSha1: 'artifact.hash_sha1',
-  hashSha256: 'artifact.hash_sha256',
-} as const;
-
-const ASSET_FIELDS = {
-  hostname: 'asset.hostname',
-  assetIpAddress: 'asset.asset_ip_address',
-  mac: 'asset.mac',
-  productId: 'asset.product_id',
-} as const;
-
-const USER_FIELDS = {
-  email: 'user.email',
-  username: 'user.username',
-  windowsSid: 'user.windows_sid',
-  employeeId: 'user.employee_id',
-  productObjectId: 'user.product_object_id',
-} as const;
-
-function checkArtifact(key: keyof typeof ARTIFACT_FIELDS, value: string, parameter: string): void {
-  switch (key) {
-    case 'domainName':
-      return checkDomain(value, parameter);
-    case 'destinationIpAddress':
-      return checkIp(value, parameter);
-    case 'hashMd5':
-      return checkHash('md5', value, parameter);
-    case 'hashSha1':
-      return checkHash('sha1', value, parameter);
-    case 'hashSha256':
-      return checkHash('sha256', value, parameter);
-  }
-}
-
-function checkAsset(
-  key: keyof typeof ASSET_FIELDS,
-  value: string,
-  parameter: string,
-  productIdForm: 'typed' | 'integer',
-): void {
-  switch (key) {
-    case 'assetIpAddress':
-      return checkIp(value, parameter);
-    case 'mac':
-      return checkMac(value, parameter);
-    case 'productId':
-      if (productIdForm === 'integer' && !/^\d+$/.test(value)) {
-        throw new SecOpsParamError(`${parameter} must be an integer, got "${value}"`, parameter);
-      }
-      if (productIdForm === 'typed' && !/^[A-Za-z]{2}:\S+$/.test(value)) {
-        throw new SecOpsParamError(
-          `${parameter} must be a two-letter type, a colon and an id (e.g. CS:1234-5678), got "${value}"`,
-          parameter,
-        );
-      }
-      return;
-    case 'hostname':
-      if (/\s/.test(value)) throw new SecOpsParamError(`${parameter} must not contain spaces: "${value}"`, parameter);
-      return;
-  }
-}
-
-function optionalWindow(req: Partial<TimeWindow>): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (req.startTime !== undefined) out.start_time = formatTime(req.startTime, 'start_time');
-  if (req.endTime !== undefined) out.end_time = formatTime(req.endTime, 'end_time');
-  if (out.start_time && out.end_time) checkTimeOrder(out.start_time, out.end_time, 'start_time', 'end_time');
-  return out;
-}
-
-function requiredWindow(req: TimeWindow, startParam = 'start_time', endParam = 'end_time'): Record<string, string> {
-  if (req.startTime === undefined) throw new SecOpsParamError(`${startParam} is required`, startParam);
-  if (req.endTime === undefined) throw new SecOpsParamError(`${endParam} is required`, endParam);
-  const start = formatTime(req.startTime, startParam);
-  const end = formatTime(req.endTime, endParam);
-  checkTimeOrder(start, end, startParam, endParam);
-  return { [startParam]: start, [endParam]: end };
-}
-
-function arrayOf<T>(value: unknown): T[] {
-  return Array.isArray(value) ? (value as T[]) : [];
-}
+export type {
+  TimeWindow,
+  UdmSearchRequest,
+  AssetIndicator,
+  ListEventsRequest,
+  ArtifactIndicator,
+  ListAssetsRequest,
+  ListAssetAliasesRequest,
+  UserIndicator,
+  ListUserAliasesRequest,
+  ListIocsRequest,
+  ListIocDetailsRequest,
+  ListAlertsRequest,
+} from './client-checks';
 
 /**
  * The UDM search hit the service's 10-minute limit: the fix is a narrower search. Not a
@@ -272,6 +134,9 @@ export class UdmSearchTimeoutError extends Error {
     );
   }
 }
+
+/** A JSON answer whose fields the method reads; each is checked before use. */
+type Listed<Field extends string> = Partial<Record<Field, unknown>>;
 
 export class SecOpsClient {
   readonly limiter: RateLimiter;
@@ -443,11 +308,10 @@ export class SecOpsClient {
     checkAsset(indicator.key, indicator.value, indicator.parameter, 'typed');
     const query: Record<string, QueryValue> = { [indicator.parameter]: indicator.value, ...requiredWindow(req) };
     if (req.referenceTime !== undefined) query.reference_time = formatTime(req.referenceTime, 'reference_time');
-    query.page_size = checkPageSize(req.pageSize, 1, 10_000, 'page_size');
-    const body = await this.get<{ events?: unknown; uri?: unknown; moreDataAvailable?: unknown }>(
+    const body = await this.get<Listed<'events' | 'uri' | 'moreDataAvailable'>>(
       'ListEvents',
       '/v1/asset/listevents',
-      query,
+      paged(query, req.pageSize, 10_000),
       signal,
     );
     return {
@@ -460,29 +324,16 @@ export class SecOpsClient {
   async listAssets(req: ListAssetsRequest, signal?: AbortSignal): Promise<ListAssetsResponse> {
     const indicator = exactlyOne(req.artifact ?? {}, ARTIFACT_FIELDS, 'artifact indicator');
     checkArtifact(indicator.key, indicator.value, indicator.parameter);
-    const query: Record<string, QueryValue> = {
-      [indicator.parameter]: indicator.value,
-      ...optionalWindow(req),
-      page_size: checkPageSize(req.pageSize, 1, 100, 'page_size'),
-    };
-    const body = await this.get<{ assets?: unknown; uri?: unknown }>(
-      'ListAssets',
-      '/v1/artifact/listassets',
-      query,
-      signal,
-    );
+    const query = paged({ [indicator.parameter]: indicator.value, ...optionalWindow(req) }, req.pageSize, 100);
+    const body = await this.get<Listed<'assets' | 'uri'>>('ListAssets', '/v1/artifact/listassets', query, signal);
     return { assets: arrayOf<AssetAssociation>(body.assets), uri: arrayOf<string>(body.uri) };
   }
 
   async listAssetAliases(req: ListAssetAliasesRequest, signal?: AbortSignal): Promise<ListAssetAliasesResponse> {
     const indicator = exactlyOne(req.asset ?? {}, ASSET_FIELDS, 'asset indicator');
     checkAsset(indicator.key, indicator.value, indicator.parameter, 'integer');
-    const query: Record<string, QueryValue> = {
-      [indicator.parameter]: indicator.value,
-      ...optionalWindow(req),
-      page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
-    };
-    const body = await this.get<{ aliases?: unknown }>('ListAssetAliases', '/v1/alias/listassetaliases', query, signal);
+    const query = paged({ [indicator.parameter]: indicator.value, ...optionalWindow(req) }, req.pageSize, 10_000);
+    const body = await this.get<Listed<'aliases'>>('ListAssetAliases', '/v1/alias/listassetaliases', query, signal);
     return { aliases: arrayOf<AssetAlias>(body.aliases) };
   }
 
@@ -491,26 +342,14 @@ export class SecOpsClient {
     if (indicator.key === 'email' && !/^[^\s@]+@[^\s@]+$/.test(indicator.value)) {
       throw new SecOpsParamError(`user.email is not an email address: "${indicator.value}"`, 'user.email');
     }
-    const query: Record<string, QueryValue> = {
-      [indicator.parameter]: indicator.value,
-      ...optionalWindow(req),
-      page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
-    };
-    const body = await this.get<{ userAliases?: unknown }>(
-      'ListUserAliases',
-      '/v1/alias/listuseraliases',
-      query,
-      signal,
-    );
+    const query = paged({ [indicator.parameter]: indicator.value, ...optionalWindow(req) }, req.pageSize, 10_000);
+    const body = await this.get<Listed<'userAliases'>>('ListUserAliases', '/v1/alias/listuseraliases', query, signal);
     return { userAliases: arrayOf<UserAlias>(body.userAliases) };
   }
 
   async listIocs(req: ListIocsRequest, signal?: AbortSignal): Promise<ListIocsResponse> {
     if (req.startTime === undefined) throw new SecOpsParamError('start_time is required', 'start_time');
-    const query: Record<string, QueryValue> = {
-      start_time: formatTime(req.startTime, 'start_time'),
-      page_size: checkPageSize(req.pageSize, 1, 10_000, 'page_size'),
-    };
+    const query = paged({ start_time: formatTime(req.startTime, 'start_time') }, req.pageSize, 10_000);
     const body = await this.get<{
       matches?: unknown;
       moreDataAvailable?: unknown;
@@ -531,7 +370,7 @@ export class SecOpsClient {
     };
     const indicator = exactlyOne(req.artifact ?? {}, fields, 'artifact indicator');
     checkArtifact(indicator.key, indicator.value, indicator.parameter);
-    const body = await this.get<{ sources?: unknown; uri?: unknown }>(
+    const body = await this.get<Listed<'sources' | 'uri'>>(
       'ListIoCDetails',
       '/v1/artifact/listiocdetails',
       { [indicator.parameter]: indicator.value },
@@ -560,16 +399,8 @@ export class SecOpsClient {
   }
 
   async listAlerts(req: ListAlertsRequest, signal?: AbortSignal): Promise<ListAlertsResponse> {
-    const query: Record<string, QueryValue> = {
-      ...requiredWindow(req),
-      page_size: checkPageSize(req.pageSize, 1, 100_000, 'page_size'),
-    };
-    const body = await this.get<{ alerts?: unknown; userAlerts?: unknown }>(
-      'ListAlerts',
-      '/v1/alert/listalerts',
-      query,
-      signal,
-    );
+    const query = paged(requiredWindow(req), req.pageSize, 100_000);
+    const body = await this.get<Listed<'alerts' | 'userAlerts'>>('ListAlerts', '/v1/alert/listalerts', query, signal);
     return { alerts: arrayOf<JsonObject>(body.alerts), userAlerts: arrayOf<JsonObject>(body.userAlerts) };
   }
 
@@ -577,8 +408,8 @@ export class SecOpsClient {
   async getReferenceList(
     name: string,
     signal?: AbortSignal,
-    options: { view?: ReferenceListView } = {},
-  ): Promise<ReferenceListDetails> {
+    options: { view?: Lists.ReferenceListView } = {},
+  ): Promise<Lists.ReferenceListDetails> {
     checkNonEmpty(name, 'name');
     if (/[/\\]/.test(name) || name === '.' || name === '..')
       throw new SecOpsParamError(`Reference list name must be a single path segment: "${name}"`, 'name');
@@ -592,18 +423,16 @@ export class SecOpsClient {
   }
 
   /** One page of reference lists (GET /v2/lists); BASIC (the default) leaves the lines out. */
-  async listReferenceLists(req: ListReferenceListsRequest = {}, signal?: AbortSignal): Promise<ListReferenceListsPage> {
+  async listReferenceLists(
+    req: Lists.ListReferenceListsRequest = {},
+    signal?: AbortSignal,
+  ): Promise<Lists.ListReferenceListsPage> {
     const query: Record<string, QueryValue> = {
       page_size: checkPageSize(req.pageSize, 1, 1000, 'page_size'),
       page_token: req.pageToken || undefined,
       view: req.view ? checkView(req.view) : undefined,
     };
-    const body = await this.get<{ lists?: unknown; nextPageToken?: unknown }>(
-      'ListReferenceLists',
-      '/v2/lists',
-      query,
-      signal,
-    );
+    const body = await this.get<Listed<'lists' | 'nextPageToken'>>('ListReferenceLists', '/v2/lists', query, signal);
     const lists = arrayOf<Partial<ReferenceList>>(body.lists).map((l) => normalizeList(l, ''));
     return {
       lists,
@@ -613,10 +442,10 @@ export class SecOpsClient {
 
   /** Every reference list, following the pages. */
   async listAllReferenceLists(
-    view: ReferenceListView = 'BASIC',
+    view: Lists.ReferenceListView = 'BASIC',
     signal?: AbortSignal,
-  ): Promise<ReferenceListDetails[]> {
-    const out: ReferenceListDetails[] = [];
+  ): Promise<Lists.ReferenceListDetails[]> {
+    const out: Lists.ReferenceListDetails[] = [];
     let pageToken: string | undefined;
     const seen = new Set<string>();
     do {
@@ -631,7 +460,10 @@ export class SecOpsClient {
   }
 
   /** Creates a list (POST /v2/lists); ALREADY_EXISTS when the name is taken. */
-  async createReferenceList(req: CreateReferenceListRequest, signal?: AbortSignal): Promise<ReferenceListDetails> {
+  async createReferenceList(
+    req: Lists.CreateReferenceListRequest,
+    signal?: AbortSignal,
+  ): Promise<Lists.ReferenceListDetails> {
     const name = checkListName(req.name);
     const description = checkNonEmpty(req.description, 'description');
     const contentType = checkContentType(req.contentType);
@@ -651,7 +483,10 @@ export class SecOpsClient {
    * Replaces the given fields of a list (PATCH /v2/lists with an update mask naming exactly those
    * fields). Sending the same change twice leaves the same list, so it is retried like a read.
    */
-  async updateReferenceList(req: UpdateReferenceListRequest, signal?: AbortSignal): Promise<ReferenceListDetails> {
+  async updateReferenceList(
+    req: Lists.UpdateReferenceListRequest,
+    signal?: AbortSignal,
+  ): Promise<Lists.ReferenceListDetails> {
     const name = checkListName(req.name);
     const list: Record<string, unknown> = { name };
     const mask: string[] = [];
@@ -691,7 +526,7 @@ export class SecOpsClient {
     contentType: ReferenceListContentType,
     lines: readonly string[],
     signal?: AbortSignal,
-  ): Promise<VerifyReferenceListResult> {
+  ): Promise<Lists.VerifyReferenceListResult> {
     const type = checkContentType(contentType);
     const body = await this.send<{ success?: unknown; errors?: unknown }>(
       'VerifyReferenceList',
@@ -713,41 +548,6 @@ export class SecOpsClient {
   }
 }
 
-/**
- * Retry-After only has whole seconds; a google.rpc.RetryInfo detail, when present, says exactly how
- * long to wait, which matters when the wait is far below a second.
- */
-export function withPreciseRetryDelay(err: unknown): unknown {
-  if (!(err instanceof GoogleApiError) || err.status !== 'RESOURCE_EXHAUSTED') return err;
-  for (const detail of err.details) {
-    const d = detail as { '@type'?: unknown; retryDelay?: unknown };
-    if (typeof d?.['@type'] !== 'string' || !d['@type'].endsWith('google.rpc.RetryInfo')) continue;
-    const m = typeof d.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay) : null;
-    if (m)
-      return new GoogleApiError(err.status, err.message, {
-        ...err.options,
-        retryAfterMs: Math.ceil(Number(m[1]) * 1000),
-      });
-  }
-  return err;
-}
-
-function isServerTimeout(err: unknown): boolean {
-  if (!(err instanceof GoogleApiError)) return false;
-  if (err.status === 'DEADLINE_EXCEEDED' || err.httpStatus === 504) return true;
-  return (
-    /time[- ]?out|timed out|deadline/i.test(err.message) &&
-    (err.status === 'INTERNAL' || err.status === 'UNKNOWN' || err.status === 'UNAVAILABLE')
-  );
-}
-
-/** Decodes GetLog's base64 logBytes to text (UTF-8, invalid sequences replaced). */
-export function decodeLogBytes(logBytes: string | undefined): string {
-  if (!logBytes) return '';
-  const normalized = logBytes.replace(/-/g, '+').replace(/_/g, '/').replace(/\s+/g, '');
-  return Buffer.from(normalized, 'base64').toString('utf8');
-}
-
 export type {
   CreateReferenceListRequest,
   ListReferenceListsPage,
@@ -757,41 +557,3 @@ export type {
   UpdateReferenceListRequest,
   VerifyReferenceListResult,
 } from './reference-list-types';
-function checkView(view: string): ReferenceListView {
-  if (view !== 'BASIC' && view !== 'FULL')
-    throw new SecOpsParamError(`view must be BASIC or FULL, got "${view}"`, 'view');
-  return view;
-}
-
-function checkListName(name: string): string {
-  const problem = checkReferenceListName(typeof name === 'string' ? name : '');
-  if (problem) throw new SecOpsParamError(problem, 'name');
-  return name;
-}
-
-function checkContentType(type: unknown): ReferenceListContentType {
-  if (!isReferenceListContentType(type))
-    throw new SecOpsParamError(
-      `content_type must be CONTENT_TYPE_DEFAULT_STRING, REGEX or CIDR, got ${JSON.stringify(type)}`,
-      'content_type',
-    );
-  return type;
-}
-
-function checkLines(lines: readonly string[]): string[] {
-  if (!Array.isArray(lines) || !lines.every((l) => typeof l === 'string'))
-    throw new SecOpsParamError('lines must be an array of strings', 'lines');
-  return [...lines];
-}
-
-/** proto3 JSON leaves out a default enum, so a missing content type is CONTENT_TYPE_DEFAULT_STRING. */
-function normalizeList(body: Partial<ReferenceList>, fallbackName: string): ReferenceListDetails {
-  const contentType = isReferenceListContentType(body.contentType) ? body.contentType : 'CONTENT_TYPE_DEFAULT_STRING';
-  return {
-    ...body,
-    name: typeof body.name === 'string' && body.name ? body.name : fallbackName,
-    description: typeof body.description === 'string' ? body.description : '',
-    contentType,
-    lines: arrayOf<string>(body.lines),
-  };
-}

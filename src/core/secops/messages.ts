@@ -297,77 +297,103 @@ export function parseFromWebview(data: unknown): FromWebview {
   }
 }
 
+/** The `results` message: the run it describes, its columns and first table. */
+function resultsOf(data: Record<string, unknown>): ToWebview {
+  const run = data.run;
+  if (
+    !isRecord(run) ||
+    typeof run.runId !== 'string' ||
+    typeof run.title !== 'string' ||
+    !(RESULT_KINDS as readonly unknown[]).includes(run.kind)
+  ) {
+    throw new MessageError('results.run must be {runId, kind, title}');
+  }
+  const table = tableOf(data.table, 'results.table');
+  const uri = Array.isArray(run.uri) ? run.uri.filter((u): u is string => typeof u === 'string') : undefined;
+  return {
+    type: 'results',
+    run: {
+      runId: run.runId,
+      kind: run.kind as ResultKind,
+      title: run.title,
+      ...(typeof run.startTime === 'string' ? { startTime: run.startTime } : {}),
+      ...(typeof run.endTime === 'string' ? { endTime: run.endTime } : {}),
+      ...(uri ? { uri } : {}),
+      ...(typeof run.query === 'string' && run.query.length <= MAX_QUERY_TEXT ? { query: run.query } : {}),
+      ...(isRecord(run.pivot) && isPivotAction(run.pivot.action) && typeof run.pivot.value === 'string'
+        ? { pivot: { action: run.pivot.action, value: run.pivot.value.slice(0, 4096) } }
+        : {}),
+      ...(typeof run.source === 'string' && run.source.length <= 10_000 ? { source: run.source } : {}),
+      ...(isRecord(run.covered) &&
+      typeof run.covered.start === 'string' &&
+      typeof run.covered.end === 'string' &&
+      run.covered.start.length <= 64 &&
+      run.covered.end.length <= 64
+        ? { covered: { start: run.covered.start, end: run.covered.end } }
+        : {}),
+      ...(typeof run.ranAt === 'string' && run.ranAt.length <= 64 ? { ranAt: run.ranAt } : {}),
+      ...(run.restored === true ? { restored: true } : {}),
+      ...(typeof run.restSearches === 'number' && Number.isSafeInteger(run.restSearches) && run.restSearches >= 0
+        ? { restSearches: run.restSearches }
+        : {}),
+    },
+    columns: columnsOf(data.columns),
+    table,
+    fields: pathsOf(data.fields, 'results.fields'),
+    moreDataAvailable: data.moreDataAvailable === true,
+  };
+}
+
+/** The `rows.filtered` answer: the positions of the rows a filter kept, and what it searched. */
+function filteredOf(data: Record<string, unknown>): ToWebview {
+  const indices = data.indices;
+  const count = data.count;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0 || count > MAX_TABLE_ROWS)
+    throw new MessageError('rows.filtered.count must be a row count');
+  if (!(indices instanceof Uint32Array) || indices.some((i) => i >= count))
+    throw new MessageError('rows.filtered.indices must be a Uint32Array of row positions');
+  if (!Array.isArray(data.searched)) throw new MessageError('rows.filtered.searched must be an array');
+  const searched = (data.searched as unknown[]).slice(0, 100).map((s) => {
+    if (!isRecord(s) || typeof s.field !== 'string' || !Array.isArray(s.paths))
+      throw new MessageError('rows.filtered.searched must hold {field, paths}');
+    return { field: s.field.slice(0, 1000), paths: pathsOf(s.paths, 'rows.filtered.searched.paths') };
+  });
+  return { type: 'rows.filtered', runId: str(data, 'runId', 100), id: requestId(data), count, indices, searched };
+}
+
+function statusOf(data: Record<string, unknown>): ToWebview {
+  const state = data.state;
+  if (state !== 'running' && state !== 'done' && state !== 'error' && state !== 'cancelled')
+    throw new MessageError('status.state is unknown');
+  const f = data.fetching;
+  const fetching =
+    isRecord(f) &&
+    typeof f.items === 'number' &&
+    typeof f.windowsDone === 'number' &&
+    typeof f.windowsPending === 'number'
+      ? { items: f.items, windowsDone: f.windowsDone, windowsPending: f.windowsPending }
+      : undefined;
+  return {
+    type: 'status',
+    runId: str(data, 'runId', 100),
+    state,
+    ...(typeof data.message === 'string' ? { message: data.message } : {}),
+    ...(typeof data.moreDataAvailable === 'boolean' ? { moreDataAvailable: data.moreDataAvailable } : {}),
+    ...(fetching ? { fetching } : {}),
+  };
+}
+
 /** Checks a message from the extension (in the webview): the page renders only what it recognises. */
 export function parseToWebview(data: unknown): ToWebview {
   if (!isRecord(data) || typeof data.type !== 'string')
     throw new MessageError('a message must be an object with a type');
   switch (data.type) {
-    case 'results': {
-      const run = data.run;
-      if (
-        !isRecord(run) ||
-        typeof run.runId !== 'string' ||
-        typeof run.title !== 'string' ||
-        !(RESULT_KINDS as readonly unknown[]).includes(run.kind)
-      ) {
-        throw new MessageError('results.run must be {runId, kind, title}');
-      }
-      const table = tableOf(data.table, 'results.table');
-      const uri = Array.isArray(run.uri) ? run.uri.filter((u): u is string => typeof u === 'string') : undefined;
-      return {
-        type: 'results',
-        run: {
-          runId: run.runId,
-          kind: run.kind as ResultKind,
-          title: run.title,
-          ...(typeof run.startTime === 'string' ? { startTime: run.startTime } : {}),
-          ...(typeof run.endTime === 'string' ? { endTime: run.endTime } : {}),
-          ...(uri ? { uri } : {}),
-          ...(typeof run.query === 'string' && run.query.length <= MAX_QUERY_TEXT ? { query: run.query } : {}),
-          ...(isRecord(run.pivot) && isPivotAction(run.pivot.action) && typeof run.pivot.value === 'string'
-            ? { pivot: { action: run.pivot.action, value: run.pivot.value.slice(0, 4096) } }
-            : {}),
-          ...(typeof run.source === 'string' && run.source.length <= 10_000 ? { source: run.source } : {}),
-          ...(isRecord(run.covered) &&
-          typeof run.covered.start === 'string' &&
-          typeof run.covered.end === 'string' &&
-          run.covered.start.length <= 64 &&
-          run.covered.end.length <= 64
-            ? { covered: { start: run.covered.start, end: run.covered.end } }
-            : {}),
-          ...(typeof run.ranAt === 'string' && run.ranAt.length <= 64 ? { ranAt: run.ranAt } : {}),
-          ...(run.restored === true ? { restored: true } : {}),
-          ...(typeof run.restSearches === 'number' && Number.isSafeInteger(run.restSearches) && run.restSearches >= 0
-            ? { restSearches: run.restSearches }
-            : {}),
-        },
-        columns: columnsOf(data.columns),
-        table,
-        fields: pathsOf(data.fields, 'results.fields'),
-        moreDataAvailable: data.moreDataAvailable === true,
-      };
-    }
+    case 'results':
+      return resultsOf(data);
     case 'append':
-      return {
-        type: 'append',
-        runId: str(data, 'runId', 100),
-        table: tableOf(data.table, 'append.table'),
-      };
-    case 'rows.filtered': {
-      const indices = data.indices;
-      const count = data.count;
-      if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0 || count > MAX_TABLE_ROWS)
-        throw new MessageError('rows.filtered.count must be a row count');
-      if (!(indices instanceof Uint32Array) || indices.some((i) => i >= count))
-        throw new MessageError('rows.filtered.indices must be a Uint32Array of row positions');
-      if (!Array.isArray(data.searched)) throw new MessageError('rows.filtered.searched must be an array');
-      const searched = (data.searched as unknown[]).slice(0, 100).map((s) => {
-        if (!isRecord(s) || typeof s.field !== 'string' || !Array.isArray(s.paths))
-          throw new MessageError('rows.filtered.searched must hold {field, paths}');
-        return { field: s.field.slice(0, 1000), paths: pathsOf(s.paths, 'rows.filtered.searched.paths') };
-      });
-      return { type: 'rows.filtered', runId: str(data, 'runId', 100), id: requestId(data), count, indices, searched };
-    }
+      return { type: 'append', runId: str(data, 'runId', 100), table: tableOf(data.table, 'append.table') };
+    case 'rows.filtered':
+      return filteredOf(data);
     case 'rows.cells':
       return {
         type: 'rows.cells',
@@ -401,27 +427,8 @@ export function parseToWebview(data: unknown): ToWebview {
         id: requestId(data),
         message: str(data, 'message', 1000),
       };
-    case 'status': {
-      const state = data.state;
-      if (state !== 'running' && state !== 'done' && state !== 'error' && state !== 'cancelled')
-        throw new MessageError('status.state is unknown');
-      const f = data.fetching;
-      const fetching =
-        isRecord(f) &&
-        typeof f.items === 'number' &&
-        typeof f.windowsDone === 'number' &&
-        typeof f.windowsPending === 'number'
-          ? { items: f.items, windowsDone: f.windowsDone, windowsPending: f.windowsPending }
-          : undefined;
-      return {
-        type: 'status',
-        runId: str(data, 'runId', 100),
-        state,
-        ...(typeof data.message === 'string' ? { message: data.message } : {}),
-        ...(typeof data.moreDataAvailable === 'boolean' ? { moreDataAvailable: data.moreDataAvailable } : {}),
-        ...(fetching ? { fetching } : {}),
-      };
-    }
+    case 'status':
+      return statusOf(data);
     case 'notKept':
       return { type: 'notKept' };
     case 'running':

@@ -233,21 +233,13 @@ export function endpointServiceHandlers(): ServiceHandlers<EndpointServiceReques
         }
       };
       refuse(endpoint);
-      const op = ops.start({
-        parent: key,
-        method: 'DeleteEndpoint',
-        metadataType: `${AIPLATFORM}.DeleteOperationMetadata`,
-        responseType: 'google.protobuf.Empty',
-        complete: () => {
-          const current = store.endpoints.get(key);
-          if (!current) throw notFound(`Endpoint ${key} does not exist.`);
-          refuse(current);
-          store.endpoints.delete(key);
-          store.policies.delete(key);
-          return {};
-        },
+      return ops.startDelete(key, 'DeleteEndpoint', () => {
+        const current = store.endpoints.get(key);
+        if (!current) throw notFound(`Endpoint ${key} does not exist.`);
+        refuse(current);
+        store.endpoints.delete(key);
+        store.policies.delete(key);
       });
-      return ops.message(op);
     },
 
     DeployModel(req, { store, ops, clock }) {
@@ -303,8 +295,6 @@ export function endpointServiceHandlers(): ServiceHandlers<EndpointServiceReques
       const op = ops.start({
         parent: endpointName,
         method: 'DeployModel',
-        metadataType: `${AIPLATFORM}.DeployModelOperationMetadata`,
-        responseType: `${AIPLATFORM}.DeployModelResponse`,
         metadata: (progress, done) => ({ deploymentStage: stageAt(progress, done) }),
         complete: () => {
           store.pendingDeployments.delete(pendingKey);
@@ -353,8 +343,6 @@ export function endpointServiceHandlers(): ServiceHandlers<EndpointServiceReques
       const op = ops.start({
         parent: endpointName,
         method: 'UndeployModel',
-        metadataType: `${AIPLATFORM}.UndeployModelOperationMetadata`,
-        responseType: `${AIPLATFORM}.UndeployModelResponse`,
         complete: () => {
           const current = store.endpoints.get(endpointName);
           if (!current) throw notFound(`Endpoint ${endpointName} does not exist.`);

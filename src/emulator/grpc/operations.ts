@@ -4,7 +4,7 @@
 // then; cancel ends it with google.rpc.Code CANCELLED (1) and no change.
 import { status as Status } from '@grpc/grpc-js';
 import type { SandboxClock } from '../types';
-import { packAny, type ProtoObject } from '../../core/proto';
+import { AIPLATFORM, packAny, type ProtoObject } from '../../core/proto';
 import { RpcError, notFound } from './errors';
 import { numericId, timestamp } from './util';
 
@@ -45,7 +45,9 @@ export interface OperationSpec {
   parent: string;
   /** RPC method name, for the running time and listing. */
   method: string;
+  /** The Any type of the metadata; by default `<method>OperationMetadata` of Vertex AI. */
   metadataType: string;
+  /** The Any type of the response; by default `<method>Response` of Vertex AI. */
   responseType: string;
   /**
    * Metadata fields besides genericMetadata (for example ExportModelOperationMetadata.outputInfo), or a
@@ -57,6 +59,16 @@ export interface OperationSpec {
   /** Releases what the operation held (reserved ids, pending deployments) when it ends without completing. */
   release?(): void;
 }
+
+/** An operation to start: the message types may follow the method name (see OperationSpec). */
+export type OperationInput = Omit<OperationSpec, 'metadataType' | 'responseType'> &
+  Partial<Pick<OperationSpec, 'metadataType' | 'responseType'>>;
+
+/** The message types of every Vertex AI delete operation. */
+const DELETE_OPERATION = {
+  metadataType: `${AIPLATFORM}.DeleteOperationMetadata`,
+  responseType: 'google.protobuf.Empty',
+} as const;
 
 export interface OperationRecord {
   name: string;
@@ -99,7 +111,21 @@ export class OperationManager {
     return ((s && s[method]) ?? DEFAULT_OPERATION_SECONDS[method] ?? 10) * 1000;
   }
 
-  start(spec: OperationSpec): OperationRecord {
+  /** Starts a Vertex AI delete (DeleteOperationMetadata, an Empty response) that runs `remove` when due. */
+  startDelete(parent: string, method: string, remove: () => void): ProtoObject {
+    const complete = (): ProtoObject => {
+      remove();
+      return {};
+    };
+    return this.message(this.start({ parent, method, ...DELETE_OPERATION, complete }));
+  }
+
+  start(input: OperationInput): OperationRecord {
+    const spec: OperationSpec = {
+      metadataType: `${AIPLATFORM}.${input.method}OperationMetadata`,
+      responseType: `${AIPLATFORM}.${input.method}Response`,
+      ...input,
+    };
     this.counter++;
     const now = this.clock.now();
     const record: OperationRecord = {

@@ -67,7 +67,8 @@ export interface VersionRecord {
   spec: ProtoObject;
 }
 
-export interface ModelRecord {
+/** What models and endpoints both are: a named, labelled resource of one location with an etag. */
+export interface ResourceRecord {
   project: string;
   location: string;
   id: string;
@@ -77,21 +78,15 @@ export interface ModelRecord {
   createTime: number;
   updateTime: number;
   etagSeq: number;
+}
+
+export interface ModelRecord extends ResourceRecord {
   versions: Map<string, VersionRecord>;
   nextVersionId: number;
   evaluations: Map<string, EvaluationRecord>;
 }
 
-export interface EndpointRecord {
-  project: string;
-  location: string;
-  id: string;
-  displayName: string;
-  description: string;
-  labels: Record<string, string>;
-  createTime: number;
-  updateTime: number;
-  etagSeq: number;
+export interface EndpointRecord extends ResourceRecord {
   /** DeployedModel messages (model name without version, modelVersionId set). */
   deployedModels: ProtoObject[];
   trafficSplit: Record<string, number>;
@@ -138,21 +133,11 @@ export class ModelStore {
   }
 
   getModel(project: string, location: string, id: string): ModelRecord {
-    const model = this.models.get(modelKey(project, location, id));
-    if (!model) {
-      const name = modelKey(project, location, id);
-      throw notFound(`Model ${name} does not exist.`, 'aiplatform.googleapis.com/Model', name);
-    }
-    return model;
+    return existing(this.models, modelKey(project, location, id), 'Model');
   }
 
   getEndpoint(project: string, location: string, id: string): EndpointRecord {
-    const endpoint = this.endpoints.get(endpointKey(project, location, id));
-    if (!endpoint) {
-      const name = endpointKey(project, location, id);
-      throw notFound(`Endpoint ${name} does not exist.`, 'aiplatform.googleapis.com/Endpoint', name);
-    }
-    return endpoint;
+    return existing(this.endpoints, endpointKey(project, location, id), 'Endpoint');
   }
 
   /** The version a reference names: a version id, an alias, or (no reference) the default or latest. */
@@ -281,3 +266,9 @@ export const ALIAS_PATTERN = /^[a-z][a-zA-Z0-9-]{0,126}[a-z0-9-]$/;
 
 /** Model ids chosen by users: up to 63 of `[a-z0-9_-]`, not starting with a digit or hyphen. */
 export const MODEL_ID_PATTERN = /^[a-z_][a-z0-9_-]{0,62}$/;
+
+function existing<T>(records: Map<string, T>, name: string, kind: 'Model' | 'Endpoint'): T {
+  const record = records.get(name);
+  if (!record) throw notFound(`${kind} ${name} does not exist.`, `aiplatform.googleapis.com/${kind}`, name);
+  return record;
+}
