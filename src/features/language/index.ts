@@ -113,6 +113,10 @@ function createClient(context: vscode.ExtensionContext): LanguageClient {
       // Virtual workspaces (e.g. a repository opened without cloning): the server needs only the text.
       { language: UDM_LANGUAGE_ID, scheme: 'vscode-vfs' },
       { language: UDM_LANGUAGE_ID, scheme: 'vscode-notebook-cell' },
+      // YARA-L rule files: the same server, which analyses them as rules.
+      { language: 'yaral', scheme: 'file' },
+      { language: 'yaral', scheme: 'untitled' },
+      { language: 'yaral', scheme: 'vscode-vfs' },
     ],
     traceOutputChannel: traceChannel,
     initializationOptions,
@@ -187,7 +191,7 @@ async function stopClient(): Promise<void> {
 }
 
 export function activateLanguage(context: vscode.ExtensionContext, _services: Services): void {
-  const isUdm = (doc: vscode.TextDocument): boolean => doc.languageId === UDM_LANGUAGE_ID;
+  const isUdm = (doc: vscode.TextDocument): boolean => doc.languageId === UDM_LANGUAGE_ID || doc.languageId === 'yaral';
   const startIfNeeded = (doc: vscode.TextDocument): void => {
     if (!isUdm(doc) || client || starting) return;
     startClient(context).catch(() => {
