@@ -1,6 +1,13 @@
 // The rule-file (`yaral`) side of the language server: each feature answers for a RuleAnalysis
 // and returns undefined for a search document, which the search features then serve.
-import type { CompletionItem, FoldingRange, DocumentSymbol, Hover, Location, TextEdit } from 'vscode-languageserver-types';
+import type {
+  CompletionItem,
+  FoldingRange,
+  DocumentSymbol,
+  Hover,
+  Location,
+  TextEdit,
+} from 'vscode-languageserver-types';
 import type { Analysis } from '../udm/index';
 import type { KnownReferenceLists } from '../udm/reference-lists';
 import {
@@ -27,7 +34,11 @@ export const ruleServer = {
     return r && completeRule(r, position, lists);
   },
   /** undefined: not a rule; null: a rule, nothing to show */
-  hover(a: Analysis, position: Position, lists: Record<string, string[]> | KnownReferenceLists): Hover | null | undefined {
+  hover(
+    a: Analysis,
+    position: Position,
+    lists: Record<string, string[]> | KnownReferenceLists,
+  ): Hover | null | undefined {
     const r = asRule(a);
     return r ? hoverRule(r, position, lists) : undefined;
   },

@@ -23,8 +23,7 @@ export function classifyRule(a: RuleAnalysis): ClassifiedToken[] {
       if (item.value?.type === 'enum') set(item.value, 'number');
       if (item.value?.type === 'bool') set(item.value, 'keyword');
     }
-    for (const s of n.query.sections)
-      if (s.kind === 'match' && s.window?.pivot) set(s.window.pivot.keyword, 'keyword');
+    for (const s of n.query.sections) if (s.kind === 'match' && s.window?.pivot) set(s.window.pivot.keyword, 'keyword');
     for (const v of r.variables.byName.values())
       for (const u of v.uses) if (u.form === 'count') set(u, 'variable', v.declaration === u ? 4 : 0);
   }
@@ -37,8 +36,10 @@ export function classifyRule(a: RuleAnalysis): ClassifiedToken[] {
       out.push({ start: t.start, end: o.end, type: o.type, modifiers: o.modifiers });
     } else out.push(t);
   }
-  for (const [start, o] of override) if (!seen.has(start)) out.push({ start, end: o.end, type: o.type, modifiers: o.modifiers });
-  for (const t of a.parse.tokens) if (t.kind === 'bang') out.push({ start: t.start, end: t.end, type: 'operator', modifiers: 0 });
+  for (const [start, o] of override)
+    if (!seen.has(start)) out.push({ start, end: o.end, type: o.type, modifiers: o.modifiers });
+  for (const t of a.parse.tokens)
+    if (t.kind === 'bang') out.push({ start: t.start, end: t.end, type: 'operator', modifiers: 0 });
   out.sort((x, y) => x.start - y.start);
   // One token per start: an override and a plain token of the same place keep the override.
   return out.filter((t, i) => i === 0 || out[i - 1].start !== t.start);

@@ -61,7 +61,12 @@ function lineStartsAt(a: RuleAnalysis, offset: number, wordStart: number): boole
   return a.text.slice(a.lines.lineStart(here.line), wordStart).trim() === '';
 }
 
-function variableItems(rule: AnalyzedRule | undefined, range: Range, sigil: '$' | '#', section?: string): CompletionItem[] {
+function variableItems(
+  rule: AnalyzedRule | undefined,
+  range: Range,
+  sigil: '$' | '#',
+  section?: string,
+): CompletionItem[] {
   if (!rule) return [];
   const out: CompletionItem[] = [];
   for (const v of rule.variables.byName.values()) {
@@ -75,7 +80,9 @@ function variableItems(rule: AnalyzedRule | undefined, range: Range, sigil: '$' 
       detail: ROLE_LABEL[v.role],
       textEdit: TextEdit.replace(range, `${sigil}${v.name}`),
       sortText: `${v.role === 'event' ? 0 : v.role === 'placeholder' ? 1 : 2}${v.name}`,
-      ...(v.role === 'event' && sigil === '$' ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } } : {}),
+      ...(v.role === 'event' && sigil === '$'
+        ? { command: { title: 'Suggest', command: 'editor.action.triggerSuggest' } }
+        : {}),
     });
   }
   return out;
@@ -126,7 +133,11 @@ export function completeRule(a: RuleAnalysis, position: Position, lists: ListsFo
     if (!atLineStart) {
       const key = a.text.slice(a.lines.lineStart(position.line), offset).match(/^\s*(\w+)\s*=\s*\w*$/)?.[1];
       if (key === 'allow_zero_values')
-        return ['true', 'false'].map((b) => ({ label: b, kind: CompletionItemKind.Value, textEdit: TextEdit.replace(wordRange, b) }));
+        return ['true', 'false'].map((b) => ({
+          label: b,
+          kind: CompletionItemKind.Value,
+          textEdit: TextEdit.replace(wordRange, b),
+        }));
       return [];
     }
     return [
@@ -228,7 +239,12 @@ export function definitionRule(a: RuleAnalysis, uri: string, position: Position)
   return [{ uri, range: a.lines.range(decl.start, decl.end) }];
 }
 
-export function referencesRule(a: RuleAnalysis, uri: string, position: Position, includeDeclaration = true): Location[] {
+export function referencesRule(
+  a: RuleAnalysis,
+  uri: string,
+  position: Position,
+  includeDeclaration = true,
+): Location[] {
   const offset = a.lines.offset(position);
   const rule = a.ruleAt(offset);
   const at = rule && variableAt(rule.variables, offset);
@@ -267,7 +283,15 @@ export function ruleSymbols(a: RuleAnalysis): DocumentSymbol[] {
         if (m && m.kind === 'match') {
           for (const k of m.keys)
             if (k.type === 'variable')
-              children.push(DocumentSymbol.create(`$${k.name}`, 'match key', SymbolKind.Key, range(k.start, k.end), range(k.start, k.end)));
+              children.push(
+                DocumentSymbol.create(
+                  `$${k.name}`,
+                  'match key',
+                  SymbolKind.Key,
+                  range(k.start, k.end),
+                  range(k.start, k.end),
+                ),
+              );
           if (m.window)
             children.push(
               DocumentSymbol.create(
@@ -351,7 +375,8 @@ export function ruleFoldingRanges(a: RuleAnalysis): FoldingRange[] {
   }
   let run: { start: number; end: number } | undefined;
   const flush = (): void => {
-    if (run && run.end > run.start) out.push({ startLine: run.start, endLine: run.end, kind: FoldingRangeKind.Comment });
+    if (run && run.end > run.start)
+      out.push({ startLine: run.start, endLine: run.end, kind: FoldingRangeKind.Comment });
     run = undefined;
   };
   for (const c of a.parse.comments) {

@@ -59,7 +59,11 @@ function contradictions(query: Query, facts: CheckResult['facts']): RawDiagnosti
     if (!f || f.unknown || f.repeated) continue;
     const r = c.right;
     const value =
-      r.type === 'string' || r.type === 'number' || r.type === 'bool' ? r.value : r.type === 'enum' ? r.name : undefined;
+      r.type === 'string' || r.type === 'number' || r.type === 'bool'
+        ? r.value
+        : r.type === 'enum'
+          ? r.name
+          : undefined;
     if (value === undefined) continue;
     const key = `${c.left.eventVar?.name ?? ''}.${f.key}`;
     const prev = seen.get(key);
@@ -78,9 +82,13 @@ function contradictions(query: Query, facts: CheckResult['facts']): RawDiagnosti
 
 /** What the search checker reports that does not apply to rules. */
 function searchOnly(d: RawDiagnostic, graphSpans: readonly FieldNode[]): boolean {
-  if (d.code === 'rule-window' || d.code === 'keyword-variable') return true;
+  // Windows, variable names and condition: names follow the rule's own checks (check-query.ts).
+  if (d.code === 'rule-window' || d.code === 'keyword-variable' || d.code === 'condition-unknown') return true;
   // Whole-query value reasoning does not know that `$a` and `$b` are different events.
-  if (d.code === 'never-matches' && /cannot equal two different values|together with the conditions before/.test(d.message))
+  if (
+    d.code === 'never-matches' &&
+    /cannot equal two different values|together with the conditions before/.test(d.message)
+  )
     return true;
   // An outcome's if(condition, then) takes zero as its else.
   if (d.code === 'arity' && d.message.startsWith('if takes') && d.message.endsWith('got 2 arguments')) return true;
@@ -121,9 +129,7 @@ function analyzeRule(
   const variables = ruleVariables(node.query);
   // Sections out of order leave statements outside events:; their variables would all look unknown.
   const misordered = parsed.some((d) => d.code === 'section-order' && d.start >= node.start && d.end <= node.end);
-  diagnostics.push(
-    ...checkQuery(node, variables, fields).filter((d) => !misordered || d.code !== 'unknown-variable'),
-  );
+  diagnostics.push(...checkQuery(node, variables, fields).filter((d) => !misordered || d.code !== 'unknown-variable'));
   return { rule: { node, check: { ...result, diagnostics }, variables, fields }, diagnostics };
 }
 

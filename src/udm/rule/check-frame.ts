@@ -22,7 +22,14 @@ function diag(
   code: string,
   data?: unknown,
 ): RawDiagnostic {
-  return { severity, message, start: span.start, end: Math.max(span.end, span.start + 1), code, ...(data ? { data } : {}) };
+  return {
+    severity,
+    message,
+    start: span.start,
+    end: Math.max(span.end, span.start + 1),
+    code,
+    ...(data ? { data } : {}),
+  };
 }
 
 /** A duration option value (`5m`, `1h`, `2d`) in minutes; seconds round up to a minute. */
@@ -144,7 +151,9 @@ function checkOptions(rule: RuleNode): RawDiagnostic[] {
     const v = item.value;
     if (!v) continue;
     if (key === 'allow_zero_values' && v.type !== 'bool')
-      out.push(diag('error', 'allow_zero_values is true or false', v, 'option-value', { replacements: ['true', 'false'] }));
+      out.push(
+        diag('error', 'allow_zero_values is true or false', v, 'option-value', { replacements: ['true', 'false'] }),
+      );
     if (key === 'suppression_window') {
       const minutes = v.type === 'enum' ? durationMinutes(v.name) : undefined;
       if (minutes === undefined) {

@@ -25,7 +25,14 @@ function diag(
   code: string,
   data?: unknown,
 ): RawDiagnostic {
-  return { severity, message, start: span.start, end: Math.max(span.end, span.start + 1), code, ...(data ? { data } : {}) };
+  return {
+    severity,
+    message,
+    start: span.start,
+    end: Math.max(span.end, span.start + 1),
+    code,
+    ...(data ? { data } : {}),
+  };
 }
 
 function sectionList(uses: VariableUse[]): string {
@@ -108,7 +115,14 @@ export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly
           ),
         );
       else if (vars.outcomes.has(key.name) && !vars.placeholders.has(key.name))
-        out.push(diag('error', `$${key.name} is an outcome variable; match: groups by placeholders from events:`, key, 'match-key'));
+        out.push(
+          diag(
+            'error',
+            `$${key.name} is an outcome variable; match: groups by placeholders from events:`,
+            key,
+            'match-key',
+          ),
+        );
     }
     const w = match.window;
     if (w) {

@@ -107,7 +107,8 @@ export function ruleVariables(query: Query): RuleVariables {
     if (u.section === 'events' && u.form === 'field') events.add(u.name);
     if (u.section === 'outcome' && u.defines) outcomes.add(u.name);
   }
-  for (const u of uses) if (u.section === 'events' && u.form === 'value' && !events.has(u.name)) placeholders.add(u.name);
+  for (const u of uses)
+    if (u.section === 'events' && u.form === 'value' && !events.has(u.name)) placeholders.add(u.name);
   const byName = new Map<string, RuleVariable>();
   for (const u of uses) {
     let v = byName.get(u.name);
@@ -132,7 +133,10 @@ export function ruleVariables(query: Query): RuleVariables {
 }
 
 /** The variable written at `offset` (on its `$`/`#` or name), if any. */
-export function variableAt(vars: RuleVariables, offset: number): { variable: RuleVariable; use: VariableUse } | undefined {
+export function variableAt(
+  vars: RuleVariables,
+  offset: number,
+): { variable: RuleVariable; use: VariableUse } | undefined {
   for (const u of vars.uses) {
     if (offset >= u.start && offset <= u.end) {
       const variable = vars.byName.get(u.name);

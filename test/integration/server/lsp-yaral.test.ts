@@ -84,7 +84,10 @@ describe('UDM language server: YARA-L rule files', function () {
   });
 
   it('completes fields after $e.', async () => {
-    const text = RULE.replace('    $http.target.ip = "198.51.100.23"\n', '    $http.target.ip = "198.51.100.23"\n    $http.princ\n');
+    const text = RULE.replace(
+      '    $http.target.ip = "198.51.100.23"\n',
+      '    $http.target.ip = "198.51.100.23"\n    $http.princ\n',
+    );
     await client.change(uri, text, 6);
     const items = await client.request<Array<{ label: string }>>('textDocument/completion', {
       textDocument: { uri },
@@ -129,7 +132,10 @@ describe('UDM language server: YARA-L rule files', function () {
       ['meta', 'events', 'match', 'outcome', 'condition'],
     );
     const events = symbols[0].children?.find((c) => c.name === 'events');
-    assert.deepEqual(events?.children?.map((c) => c.name), ['$dns', '$host', '$http']);
+    assert.deepEqual(
+      events?.children?.map((c) => c.name),
+      ['$dns', '$host', '$http'],
+    );
   });
 
   it('folds the rule and each section, formats to Google’s layout, colours the rule', async () => {
@@ -138,7 +144,10 @@ describe('UDM language server: YARA-L rule files', function () {
     });
     assert.ok(folds.some((f) => f.startLine === at(RULE, 'rule ').line));
     for (const s of ['meta:', 'events:', 'match:', 'outcome:', 'condition:'])
-      assert.ok(folds.some((f) => f.startLine === at(RULE, s).line), s);
+      assert.ok(
+        folds.some((f) => f.startLine === at(RULE, s).line),
+        s,
+      );
     const messy = RULE.replace('    $dns.metadata', '$dns.metadata').replace('  match:', '      match:');
     await client.change(uri, messy, 8);
     const edits = await client.request<Array<{ newText: string }>>('textDocument/formatting', {
@@ -148,7 +157,9 @@ describe('UDM language server: YARA-L rule files', function () {
     assert.equal(edits.length, 1);
     assert.equal(edits[0].newText, RULE);
     await client.change(uri, RULE, 9);
-    const tokens = await client.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri } });
+    const tokens = await client.request<{ data: number[] }>('textDocument/semanticTokens/full', {
+      textDocument: { uri },
+    });
     // Decoded to absolute places: the `rule` word is a keyword, the name a function, `#`/`$` variables.
     const abs: Array<{ line: number; character: number; length: number; type: number }> = [];
     let line = 0;
