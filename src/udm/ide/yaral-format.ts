@@ -28,7 +28,7 @@ export function formatRuleText(a: RuleAnalysis, unit = '  '): string {
   const ruleLines = new Set<number>();
   const closeLines = new Set<number>();
   const inRule: boolean[] = lines.map(() => false);
-  for (const r of a.rules) {
+  for (const r of a.shapes) {
     const n = r.node;
     ruleLines.add(lineOf(n.keyword.start));
     for (const s of n.sectionOrder) sectionLines.add(lineOf(s.keyword.start));

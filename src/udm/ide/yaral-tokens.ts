@@ -13,7 +13,7 @@ export function classifyRule(a: RuleAnalysis): ClassifiedToken[] {
   const set = (s: { start: number; end: number }, type: SemType, modifiers = 0): void => {
     override.set(s.start, { end: s.end, type, modifiers });
   };
-  for (const r of a.rules) {
+  for (const r of a.shapes) {
     const n = r.node;
     set(n.keyword, 'keyword');
     if (n.name) set(n.name, 'function', 4);

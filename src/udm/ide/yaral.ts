@@ -19,7 +19,7 @@ import {
   type Range,
 } from 'vscode-languageserver-types';
 import { RULE_SECTION_ORDER, type RuleNode, type RuleSectionKind } from '../rule/ast';
-import type { AnalyzedRule, RuleAnalysis } from '../rule/analyze';
+import type { RuleAnalysis, RuleShape } from '../rule/analyze';
 import { RULE_OPTIONS } from '../rule/check-frame';
 import { variableAt, type RuleVariable } from '../rule/variables';
 import { inComment, tokenIndexBefore } from './analysis';
@@ -62,7 +62,7 @@ function lineStartsAt(a: RuleAnalysis, offset: number, wordStart: number): boole
 }
 
 function variableItems(
-  rule: AnalyzedRule | undefined,
+  rule: RuleShape | undefined,
   range: Range,
   sigil: '$' | '#',
   section?: string,
@@ -105,7 +105,7 @@ export function completeRule(a: RuleAnalysis, position: Position, lists: ListsFo
   const { tokens } = a.parse;
   const idx = tokenIndexBefore(tokens, offset);
   const cur = idx >= 0 ? tokens[idx] : undefined;
-  const rule = a.ruleAt(offset);
+  const rule = a.shapeAt(offset);
   const inside = rule && offset > rule.node.open.end && (!rule.node.close || offset <= rule.node.close.start);
   if (!rule || !inside) {
     if (cur && cur.kind === 'ident' && cur.end === offset && !rule) return [];
@@ -196,7 +196,7 @@ export function hoverRule(
   lists: Record<string, string[]> | KnownReferenceLists = {},
 ): Hover | null {
   const offset = a.lines.offset(position);
-  const rule = a.ruleAt(offset);
+  const rule = a.shapeAt(offset);
   if (!rule) return null;
   const at = variableAt(rule.variables, offset);
   if (at)
@@ -232,7 +232,7 @@ export function hoverRule(
 /** Go to definition: an event variable's or placeholder's first statement, an outcome's item. */
 export function definitionRule(a: RuleAnalysis, uri: string, position: Position): Location[] {
   const offset = a.lines.offset(position);
-  const rule = a.ruleAt(offset);
+  const rule = a.shapeAt(offset);
   const at = rule && variableAt(rule.variables, offset);
   const decl = at?.variable.declaration;
   if (!decl) return [];
@@ -246,7 +246,7 @@ export function referencesRule(
   includeDeclaration = true,
 ): Location[] {
   const offset = a.lines.offset(position);
-  const rule = a.ruleAt(offset);
+  const rule = a.shapeAt(offset);
   const at = rule && variableAt(rule.variables, offset);
   if (!at) return [];
   return at.variable.uses
@@ -257,7 +257,7 @@ export function referencesRule(
 /** The outline: rule → sections → event variables, placeholders, match keys and outcomes. */
 export function ruleSymbols(a: RuleAnalysis): DocumentSymbol[] {
   const range = (s: number, e: number): Range => a.lines.range(s, e);
-  return a.rules.map((r) => {
+  return a.shapes.map((r) => {
     const node = r.node;
     const order = node.sectionOrder;
     const sections = order.map((s, i) => {
@@ -363,7 +363,7 @@ function trimEnd(text: string, end: number): number {
 export function ruleFoldingRanges(a: RuleAnalysis): FoldingRange[] {
   const out: FoldingRange[] = [];
   const line = (o: number): number => a.lines.position(o).line;
-  for (const r of a.rules) {
+  for (const r of a.shapes) {
     const n = r.node;
     const end = n.close ? line(n.close.start) - 1 : line(n.end);
     if (end > line(n.start)) out.push({ startLine: line(n.start), endLine: end });

@@ -15,10 +15,14 @@ import { isGraphField, resolveEntityPath } from './entity';
 import { parseRuleFile } from './parse';
 import { ruleVariables, type RuleVariables } from './variables';
 
-export interface AnalyzedRule {
+/** A rule's tree and variables: what completion and navigation need, without the checks. */
+export interface RuleShape {
   node: RuleNode;
-  check: CheckResult;
   variables: RuleVariables;
+}
+
+export interface AnalyzedRule extends RuleShape {
+  check: CheckResult;
   /** every field written in the rule, in source order */
   fields: FieldNode[];
 }
@@ -97,7 +101,7 @@ function searchOnly(d: RawDiagnostic, graphSpans: readonly FieldNode[]): boolean
 }
 
 function analyzeRule(
-  node: RuleNode,
+  { node, variables }: RuleShape,
   text: string,
   options: CompileOptions,
   parsed: readonly RawDiagnostic[],
@@ -126,7 +130,6 @@ function analyzeRule(
       });
   }
   diagnostics.push(...contradictions(node.query, result.facts));
-  const variables = ruleVariables(node.query);
   // Sections out of order leave statements outside events:; their variables would all look unknown.
   const misordered = parsed.some((d) => d.code === 'section-order' && d.start >= node.start && d.end <= node.end);
   diagnostics.push(...checkQuery(node, variables, fields).filter((d) => !misordered || d.code !== 'unknown-variable'));
@@ -139,6 +142,7 @@ export class RuleAnalysis implements Analysis {
   readonly file: RuleFile;
   readonly lines: LineIndex;
   readonly parse: ParseResult;
+  private shaped: RuleShape[] | undefined;
   private analyzed: AnalyzedRule[] | undefined;
   private raw: RawDiagnostic[] | undefined;
   private diags: UdmDiagnostic[] | undefined;
@@ -158,11 +162,24 @@ export class RuleAnalysis implements Analysis {
     };
   }
 
+  /** Each rule's tree and variables, without running the checks (completion, navigation, outline). */
+  get shapes(): RuleShape[] {
+    this.shaped ??= this.file.rules.map((node) => ({ node, variables: ruleVariables(node.query) }));
+    return this.shaped;
+  }
+
+  /** The rule around `offset`, or the first one, unchecked. */
+  shapeAt(offset: number): RuleShape | undefined {
+    const rules = this.shapes;
+    return rules.find((r) => offset >= r.node.start && offset <= r.node.end) ?? rules[0];
+  }
+
+  /** Each rule with its checks run. */
   get rules(): AnalyzedRule[] {
     if (!this.analyzed) {
       const raw: RawDiagnostic[] = [...this.file.diagnostics, ...checkFrame(this.file, this.file.diagnostics)];
-      this.analyzed = this.file.rules.map((node) => {
-        const r = analyzeRule(node, this.text, this.options, this.file.diagnostics);
+      this.analyzed = this.shapes.map((shape) => {
+        const r = analyzeRule(shape, this.text, this.options, this.file.diagnostics);
         raw.push(...r.diagnostics);
         return r.rule;
       });
