@@ -88,6 +88,9 @@ function contradictions(query: Query, facts: CheckResult['facts']): RawDiagnosti
 function searchOnly(d: RawDiagnostic, graphSpans: readonly FieldNode[]): boolean {
   // Windows, variable names and condition: names follow the rule's own checks (check-query.ts).
   if (d.code === 'rule-window' || d.code === 'keyword-variable' || d.code === 'condition-unknown') return true;
+  // Rule-only functions are at home here; a single-event rule's outcome may mix per-event values
+  // and aggregates (Google's own rules do).
+  if (d.code === 'rules-only' || d.code === 'mixed-outcome') return true;
   // Whole-query value reasoning does not know that `$a` and `$b` are different events.
   if (
     d.code === 'never-matches' &&
