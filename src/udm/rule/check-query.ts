@@ -212,9 +212,10 @@ export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly
   return out;
 }
 
+/** An `or` that joins event variables (`$e`, `#e`); one between outcome comparisons is fine. */
 function findOr(e: Expr): { start: number; end: number } | undefined {
-  if (e.type === 'or') return e;
-  if (e.type === 'and') {
+  if (e.type === 'or' && e.items.some(namesEvents)) return e;
+  if (e.type === 'and' || e.type === 'or') {
     for (const i of e.items) {
       const f = findOr(i);
       if (f) return f;
@@ -222,4 +223,12 @@ function findOr(e: Expr): { start: number; end: number } | undefined {
   }
   if (e.type === 'not') return findOr(e.expr);
   return undefined;
+}
+
+function namesEvents(e: Expr): boolean {
+  if (e.type === 'exists') return true;
+  if (e.type === 'compare') return e.left.type === 'count' || e.right?.type === 'count';
+  if (e.type === 'and' || e.type === 'or') return e.items.some(namesEvents);
+  if (e.type === 'not') return namesEvents(e.expr);
+  return false;
 }

@@ -93,6 +93,11 @@ describe('YARA-L rule checks', () => {
       condition: '    $e or $f',
     });
     assert.deepEqual(codes(two), ['error condition-or']);
+    // Between outcome comparisons `or` is fine.
+    const outcomes = two
+      .replace('    $e or $f', '    $e and $f and ($n > 1 or $n < 0)')
+      .replace('  condition:', '  outcome:\n    $n = count($e.metadata.id)\n  condition:');
+    assert.deepEqual(codes(outcomes), []);
     assert.deepEqual(codes(rule({ events: LOGIN, match: '    $user over 1h', condition: '    #e > 2 or $e' })), []);
   });
 
