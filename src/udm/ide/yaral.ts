@@ -42,6 +42,12 @@ export const RULE_SECTION_DOCS: Record<RuleSectionKind, string> = {
   options: 'Rule options: `allow_zero_values = true`, `suppression_window = 1h`.',
 };
 
+/** Outcome variables Google gives a meaning of their own. */
+const SPECIAL_OUTCOMES: Record<string, string> = {
+  risk_score: ' `$risk_score` is the risk score of the detection (an integer, shown with the alert).',
+  suppression_key: ' `$suppression_key` decides which detections options: `suppression_window` suppresses together.',
+};
+
 const ROLE_LABEL: Record<RuleVariable['role'], string> = {
   event: 'event variable',
   placeholder: 'placeholder',
@@ -185,7 +191,8 @@ function describeVariable(a: RuleAnalysis, v: RuleVariable): string {
     const binds = v.uses.filter((u) => u.section === 'events').length;
     detail = `\n\nA placeholder: it takes a field's value${binds > 1 ? ` and joins the ${binds} statements that name it` : ''}.`;
   }
-  if (v.role === 'outcome') detail = '\n\nAn outcome variable, computed per detection.';
+  if (v.role === 'outcome')
+    detail = `\n\nAn outcome variable, computed per detection.${SPECIAL_OUTCOMES[v.name] ?? ''}`;
   if (v.role === 'unknown') detail = '\n\nNot declared in events: or outcome:.';
   return `**${v.role === 'event' ? '$' : '$'}${v.name}** (${ROLE_LABEL[v.role]})${where}; used ${used} time${used === 1 ? '' : 's'}.${detail}`;
 }
