@@ -10,7 +10,7 @@ import type { ParseResult, RawDiagnostic } from '../parser';
 import { LineIndex } from '../text';
 import type { RuleFile, RuleNode } from './ast';
 import { checkFrame } from './check-frame';
-import { checkQuery } from './check-query';
+import { checkQuery, isWindowKeyword } from './check-query';
 import { isGraphField, resolveEntityPath } from './entity';
 import { parseRuleFile } from './parse';
 import { ruleVariables, type RuleVariables } from './variables';
@@ -119,7 +119,11 @@ function analyzeRule(
   const fields: FieldNode[] = [];
   collectFields(node.query, fields);
   const graph = fields.filter(isGraphField);
-  const diagnostics = result.diagnostics.filter((d) => !searchOnly(d, graph));
+  // window_start / window_end are the rule's own words; check-query.ts checks where they stand.
+  const windowWords = fields.filter(isWindowKeyword);
+  const diagnostics = result.diagnostics.filter(
+    (d) => !searchOnly(d, graph) && !windowWords.some((w) => d.start >= w.start && d.end <= w.end),
+  );
   for (const g of graph) {
     const { problem } = resolveEntityPath(g);
     if (problem)

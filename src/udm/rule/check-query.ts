@@ -126,11 +126,11 @@ export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly
     }
     const w = match.window;
     if (w) {
-      if (w.kind === 'by' || w.every)
+      if (w.every)
         out.push(
           diag(
             'error',
-            `A rule's match: window is 'over <duration>' (e.g. over ${w.raw && /^\d/.test(w.raw) ? w.raw : '1h'}); 'by' and 'over every' are search forms`,
+            `A rule's match: window is 'over <duration>' (hop or sliding) or 'by <duration>' (tumbling), e.g. over ${w.raw && /^\d/.test(w.raw) ? w.raw : '1h'}; 'over every' is a search form`,
             { start: w.keyword.start, end: w.end },
             'rule-window',
           ),
@@ -165,6 +165,24 @@ export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly
           'missing-window',
         ),
       );
+  }
+
+  // window_start / window_end: the bounds of the match window, outside events: only.
+  const filter = rule.query.filter;
+  for (const f of fields) {
+    if (!isWindowKeyword(f)) continue;
+    const word = f.segments[0].name;
+    if (filter && f.start >= filter.start && f.end <= filter.end)
+      out.push(
+        diag(
+          'error',
+          `${word} is a bound of the match window; use it in outcome: or condition:, not in events:`,
+          f,
+          'window-keyword',
+        ),
+      );
+    else if (!match?.window)
+      out.push(diag('error', `${word} needs a match: window (over or by <duration>)`, f, 'window-keyword'));
   }
 
   // Joins and missing events need a window. Entity graph variables join context, not events.
@@ -213,6 +231,16 @@ export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly
 }
 
 /** An `or` that joins event variables (`$e`, `#e`); one between outcome comparisons is fine. */
+/** `window_start` / `window_end` written alone (not a UDM field). */
+export function isWindowKeyword(f: FieldNode): boolean {
+  return (
+    !f.eventVar &&
+    f.segments.length === 1 &&
+    !f.key &&
+    (f.segments[0].name === 'window_start' || f.segments[0].name === 'window_end')
+  );
+}
+
 function findOr(e: Expr): { start: number; end: number } | undefined {
   if (e.type === 'or' && e.items.some(namesEvents)) return e;
   if (e.type === 'and' || e.type === 'or') {

@@ -50,12 +50,37 @@ describe('YARA-L rule checks', () => {
     assert.deepEqual(codes(rule({ events: LOGIN, match: '    $user over 72h', condition: '    $e' })), [
       'error rule-window',
     ]);
-    const by = problems(rule({ events: LOGIN, match: '    $user by 1h', condition: '    $e' }));
+    // A tumbling window (`by`) is a rule's too; `over every` is a search's only.
+    assert.deepEqual(codes(rule({ events: LOGIN, match: '    $user by 1h', condition: '    $e' })), []);
+    const by = problems(rule({ events: LOGIN, match: '    $user over every hour', condition: '    $e' }));
     assert.deepEqual(
       by.map(([c]) => c),
       ['rule-window'],
     );
-    assert.match(by[0][2], /'over <duration>'/);
+    assert.match(by[0][2], /'over every' is a search form/);
+  });
+
+  it('takes window_start and window_end in outcome: and condition:, not in events: or without a window', () => {
+    const ok = rule({
+      events: LOGIN,
+      match: '    $user by 30m',
+      outcome: '    $first = window_start',
+      condition: '    #e > 0 and window_start > "2026-01-01 00:00:00Z"',
+    });
+    assert.deepEqual(codes(ok), []);
+    const inEvents = problems(
+      rule({ events: `${LOGIN}\n    window_end > 5`, match: '    $user over 1h', condition: '    $e' }),
+    );
+    assert.deepEqual(
+      inEvents.map(([c]) => c),
+      ['window-keyword'],
+    );
+    assert.match(inEvents[0][2], /not in events:/);
+    const noWindow = problems(rule({ events: LOGIN, condition: '    $e and window_end > "2026-01-01 00:00:00Z"' }));
+    assert.ok(
+      noWindow.some(([c, , m]) => c === 'window-keyword' && /needs a match: window/.test(m)),
+      JSON.stringify(noWindow),
+    );
   });
 
   it('reports match keys that are not placeholders', () => {
