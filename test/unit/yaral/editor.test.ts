@@ -10,6 +10,7 @@ import {
   ruleFoldingRanges,
   ruleSymbols,
 } from '../../../src/udm/ide/yaral';
+import { codeActions } from '../../../src/udm/ide/code-actions';
 import { formatRule, formatRuleText } from '../../../src/udm/ide/yaral-format';
 import { classifyRule } from '../../../src/udm/ide/yaral-tokens';
 import { CORPUS_DIR, DEMO_RULES_DIR, INVALID_DIR, yaralFiles } from '../../support/yaral-corpus';
@@ -182,6 +183,18 @@ describe('YARA-L editor features', () => {
           folds.some((f) => f.startLine === line(s)),
           s,
         );
+    });
+
+    it('offers quick fixes from the rule diagnostics', () => {
+      const text = JOIN.replace('severity = "Medium"', 'severity = Medium').replace(
+        '$scan and $conn',
+        '$scan and $con',
+      );
+      const b = new RuleAnalysis(text);
+      const all = codeActions(b, 'u', b.lines.range(0, text.length));
+      const titles = all.map((c) => c.title);
+      assert.ok(titles.includes('Change to "Medium"'), titles.join(' | '));
+      assert.ok(titles.includes('Change to $conn'), titles.join(' | '));
     });
 
     it('colours the rule’s own words', () => {
