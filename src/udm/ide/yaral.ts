@@ -162,6 +162,17 @@ export function completeRule(a: RuleAnalysis, position: Position, lists: ListsFo
   // The search form's section names (dedup:, limit:…) are not a rule's; offer the rule's.
   const searchOnly = /^(dedup|select|unselect|order|limit):?$/i;
   const kept = items.filter((i) => !(i.kind === CompletionItemKind.Keyword && searchOnly.test(i.label)));
+  // The bounds of the match window, where a rule may read them.
+  const hasWindow = rule.node.query.sections.some((x) => x.kind === 'match' && !!x.window);
+  if (hasWindow && (section === 'outcome' || section === 'condition'))
+    for (const word of ['window_start', 'window_end'])
+      kept.push({
+        label: word,
+        kind: CompletionItemKind.Keyword,
+        detail: `${word === 'window_start' ? 'start' : 'end'} of the match window (a timestamp)`,
+        textEdit: TextEdit.replace(wordRange, word),
+        sortText: `8${word}`,
+      });
   if (atLineStart) {
     const have = new Set(kept.map((i) => i.label));
     for (const s of sectionNameItems(wordRange)) if (!have.has(s.label)) kept.push(s);

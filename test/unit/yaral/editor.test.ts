@@ -130,6 +130,13 @@ describe('YARA-L editor features', () => {
       assert.ok(!atStart.includes('limit:') && !atStart.includes('dedup:'));
     });
 
+    it('offers window_start and window_end in condition: when the rule has a window', () => {
+      const words = labels(JOIN, '  condition:\n    $scan and $conn', ' and window_');
+      assert.ok(words.includes('window_start') && words.includes('window_end'), words.join(' '));
+      const noWindow = JOIN.replace('  match:\n    $ip over 10m\n', '');
+      assert.ok(!labels(noWindow, '  condition:\n    $scan and $conn', ' and window_').includes('window_start'));
+    });
+
     it('offers options and their values in options:', () => {
       const base = JOIN.replace(/\n}\s*$/, '\n\n  options:\n');
       assert.ok(labels(base, '  options:\n', '    allow').includes('allow_zero_values'));
