@@ -1,5 +1,6 @@
 // UDM language benchmarks: completion latency over the LSP wire against dist/server.js, full
-// parse + diagnostics of a 10,000-line document, lexer throughput and filter throughput.
+// parse + diagnostics of a 10,000-line document, lexer throughput and filter throughput; then the
+// same for YARA-L rule files (bench/_yaral-lib.ts).
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -7,6 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { analyze, compileQuery, lex } from '../src/udm/index';
 import { toLspDiagnostics } from '../src/udm/service';
 import { LspClient, serverPath } from '../test/integration/server/lsp-client';
+import { yaralCompletionP95, yaralDiagnostics } from './_yaral-lib';
 
 const CONDITIONS = [
   'metadata.event_type = "NETWORK_CONNECTION"',
@@ -132,6 +134,11 @@ async function main(): Promise<void> {
   );
   console.log(`udm lexer MB/s: ${lexerMBs().toFixed(1)} MB/s`);
   console.log(`udm filter 1M events ms: ${filterMillion().toFixed(0)} ms`);
+  const y = yaralDiagnostics(2000, median, collectGarbage);
+  console.log(
+    `yaral diagnostics 2k-line rule file ms: ${y.wall.toFixed(1)} ms  (CPU ${y.cpu.toFixed(1)} ms, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
+  );
+  console.log(`yaral completion p95 ms: ${(await yaralCompletionP95(percentile)).toFixed(2)} ms`);
 }
 
 main().catch((err) => {

@@ -13,11 +13,13 @@ import {
 import type {
   CodeActionParams,
   CompletionParams,
+  DefinitionParams,
   DocumentDiagnosticParams,
   DocumentFormattingParams,
   DocumentSymbolParams,
   FoldingRangeParams,
   HoverParams,
+  ReferenceParams,
   SemanticTokensParams,
   SignatureHelpParams,
 } from 'vscode-languageserver-protocol';
@@ -37,6 +39,7 @@ import {
   signatureHelp,
   toLspDiagnostics,
 } from '../udm/service';
+import { ruleServer } from './yaral';
 import type { CompileOptions } from '../udm/index';
 import { knownListMap, type KnownReferenceList } from '../udm/reference-lists';
 import {
@@ -73,8 +76,9 @@ function udmDoc(uri: string): UdmDocument | undefined {
   if (!doc) return undefined;
   let u = udmDocs.get(uri);
   const options = compileOptions();
-  if (!u) {
-    u = new UdmDocument(doc.getText(), doc.version, options);
+  // A rule file (`yaral`) is analysed as a rule; switching a document's language starts afresh.
+  if (!u || u.languageId !== doc.languageId) {
+    u = new UdmDocument(doc.getText(), doc.version, options, doc.languageId);
     udmDocs.set(uri, u);
   } else if (u.version !== doc.version) {
     u.update(doc.getText(), doc.version);
@@ -139,7 +143,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       notebookDocumentSync: {
         notebookSelector: [{ notebook: { notebookType: UDM_NOTEBOOK_TYPE }, cells: [{ language: 'udm' }] }],
       },
-      completionProvider: { triggerCharacters: ['.', '$', '%', '"', '='], resolveProvider: false },
+      completionProvider: { triggerCharacters: ['.', '$', '%', '"', '=', '#'], resolveProvider: false },
+      definitionProvider: true,
+      referencesProvider: true,
       hoverProvider: true,
       signatureHelpProvider: { triggerCharacters: ['(', ','], retriggerCharacters: [','] },
       documentFormattingProvider: true,
@@ -203,12 +209,15 @@ connection.onCompletion((params: CompletionParams) => {
   const u = udmDoc(params.textDocument.uri);
   if (!u) return [];
   const lists = knownLists ? knownLists.list : referenceLists ? Object.keys(referenceLists) : [];
-  return complete(u.analysis, params.position, lists);
+  return ruleServer.completion(u.analysis, params.position, lists) ?? complete(u.analysis, params.position, lists);
 });
 
 connection.onHover((params: HoverParams) => {
   const u = udmDoc(params.textDocument.uri);
-  return u ? hover(u.analysis, params.position, knownLists ? knownLists.byName : (referenceLists ?? {})) : null;
+  if (!u) return null;
+  const lists = knownLists ? knownLists.byName : (referenceLists ?? {});
+  const rule = ruleServer.hover(u.analysis, params.position, lists);
+  return rule !== undefined ? rule : hover(u.analysis, params.position, lists);
 });
 
 connection.onSignatureHelp((params: SignatureHelpParams) => {
@@ -220,12 +229,13 @@ connection.onDocumentFormatting((params: DocumentFormattingParams) => {
   const u = udmDoc(params.textDocument.uri);
   if (!u) return [];
   // Say why nothing changes: a Format Document that silently does nothing looks broken.
-  const refusal = formatRefusal(u.analysis);
+  const rule = ruleServer.format(u.analysis, params.options);
+  const refusal = rule ? rule.refusal : formatRefusal(u.analysis);
   // A notification, not showInformationMessage's request: a client without message requests would
   // answer with an error nobody awaits.
   if (refusal)
     void connection.sendNotification('window/showMessage', { type: 3, message: refusal }).catch(() => undefined);
-  return format(u.analysis, params.options);
+  return rule ? rule.edits : format(u.analysis, params.options);
 });
 
 connection.onCodeAction((params: CodeActionParams) => {
@@ -235,17 +245,30 @@ connection.onCodeAction((params: CodeActionParams) => {
 
 connection.onFoldingRanges((params: FoldingRangeParams) => {
   const u = udmDoc(params.textDocument.uri);
-  return u ? foldingRanges(u.analysis) : [];
+  return u ? (ruleServer.folding(u.analysis) ?? foldingRanges(u.analysis)) : [];
 });
 
 connection.onDocumentSymbol((params: DocumentSymbolParams) => {
   const u = udmDoc(params.textDocument.uri);
-  return u ? documentSymbols(u.analysis) : [];
+  return u ? (ruleServer.symbols(u.analysis) ?? documentSymbols(u.analysis)) : [];
 });
 
 connection.languages.semanticTokens.on((params: SemanticTokensParams) => {
   const u = udmDoc(params.textDocument.uri);
-  return { data: u ? semanticTokens(u.analysis) : [] };
+  return { data: u ? (ruleServer.semanticTokens(u.analysis) ?? semanticTokens(u.analysis)) : [] };
+});
+
+// Event variables and placeholders of rule files.
+connection.onDefinition((params: DefinitionParams) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u ? ruleServer.definition(u.analysis, params.textDocument.uri, params.position) : [];
+});
+
+connection.onReferences((params: ReferenceParams) => {
+  const u = udmDoc(params.textDocument.uri);
+  return u
+    ? ruleServer.references(u.analysis, params.textDocument.uri, params.position, params.context.includeDeclaration)
+    : [];
 });
 
 documents.listen(connection);

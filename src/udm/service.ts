@@ -21,3 +21,8 @@ export {
 } from './ide/semantic-tokens';
 export { foldingRanges } from './ide/folding';
 export { documentSymbols } from './ide/symbols';
+// YARA-L rule files (`.yaral`): the same features over a RuleAnalysis.
+export { RuleAnalysis, analyzeRuleFile } from './rule/analyze';
+export { completeRule, definitionRule, hoverRule, referencesRule, ruleFoldingRanges, ruleSymbols } from './ide/yaral';
+export { formatRule, formatRuleText, ruleFormatRefusal } from './ide/yaral-format';
+export { ruleSemanticTokens } from './ide/yaral-tokens';

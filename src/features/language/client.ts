@@ -24,6 +24,9 @@ import type { ReferenceListStore } from './reference-list-store';
 const log = getLogger('udm-language');
 
 export const UDM_LANGUAGE_ID = 'udm';
+export const YARAL_LANGUAGE_ID = 'yaral';
+/** The languages the one server serves: UDM search and whole YARA-L rules. */
+export const SERVED_LANGUAGES: ReadonlySet<string> = new Set([UDM_LANGUAGE_ID, YARAL_LANGUAGE_ID]);
 /** The client id; vscode-languageclient reads `<id>.trace.server`, i.e. cloudbench.trace.server. */
 const CLIENT_ID = 'cloudbench';
 const TRACE_CHANNEL_NAME = 'Cloudbench UDM Language Server Trace';
@@ -147,6 +150,9 @@ export class UdmLanguageClient implements vscode.Disposable {
         // Virtual workspaces (e.g. a repository opened without cloning): the server needs only the text.
         { language: UDM_LANGUAGE_ID, scheme: 'vscode-vfs' },
         { language: UDM_LANGUAGE_ID, scheme: 'vscode-notebook-cell' },
+        { language: YARAL_LANGUAGE_ID, scheme: 'file' },
+        { language: YARAL_LANGUAGE_ID, scheme: 'untitled' },
+        { language: YARAL_LANGUAGE_ID, scheme: 'vscode-vfs' },
       ],
       traceOutputChannel: this.traceChannel,
       initializationOptions,

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { Feature, FeatureStart } from '../../platform/command-table';
 import type { Services } from '../services';
-import { UDM_LANGUAGE_ID, UdmLanguageClient } from './client';
+import { SERVED_LANGUAGES, UDM_LANGUAGE_ID, UdmLanguageClient } from './client';
 import { LANGUAGE_COMMANDS, type LanguageContext } from './commands';
 
 export { UDM_LANGUAGE_ID };
@@ -13,12 +13,12 @@ function activateLanguage(context: vscode.ExtensionContext, services: Services):
   const client = new UdmLanguageClient(context, services.referenceLists);
   context.subscriptions.push(client);
   const startIfNeeded = (doc: vscode.TextDocument): void => {
-    if (doc.languageId !== UDM_LANGUAGE_ID || client.started) return;
+    if (!SERVED_LANGUAGES.has(doc.languageId) || client.started) return;
     client.start().catch(() => {
       // Already reported by initializationFailedHandler or logged by the client.
     });
   };
-  // Start with the first UDM document (the extension may have activated for a tree view instead).
+  // Start with the first UDM query or YARA-L rule document (the extension may have activated for a tree view instead).
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(startIfNeeded));
   for (const doc of vscode.workspace.textDocuments) startIfNeeded(doc);
   return { ctx: { client } };

@@ -1,4 +1,5 @@
 import { analyze, type Analysis, type CompileOptions } from '../index';
+import { RuleAnalysis } from '../rule/analyze';
 
 /** Keeps one analysis per document version so every feature reuses the same parse. */
 export class UdmDocument {
@@ -7,6 +8,8 @@ export class UdmDocument {
     public text: string,
     public version: number,
     private options: CompileOptions = {},
+    /** `yaral` for rule files: the analysis is then a RuleAnalysis */
+    readonly languageId: string = 'udm',
   ) {}
 
   update(text: string, version: number): void {
@@ -21,7 +24,9 @@ export class UdmDocument {
   }
 
   get analysis(): Analysis {
-    if (!this.cached) this.cached = analyze(this.text, this.options);
+    if (!this.cached)
+      this.cached =
+        this.languageId === 'yaral' ? new RuleAnalysis(this.text, this.options) : analyze(this.text, this.options);
     return this.cached;
   }
 }

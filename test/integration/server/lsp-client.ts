@@ -107,9 +107,9 @@ export class LspClient {
     return new Promise((resolve) => this.waiters.push({ uri, resolve }));
   }
 
-  open(uri: string, text: string, version = 1): Promise<void> {
+  open(uri: string, text: string, version = 1, languageId = 'udm'): Promise<void> {
     return this.connection.sendNotification('textDocument/didOpen', {
-      textDocument: { uri, languageId: 'udm', version, text },
+      textDocument: { uri, languageId, version, text },
     });
   }
 
