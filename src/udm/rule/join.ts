@@ -70,19 +70,13 @@ function lowerBound(events: PreparedEvent[], t: number): number {
   return lo;
 }
 
-/** The time range a row's next event may fall in, given the events so far. */
-function timeBounds(
-  window: WindowSpec | undefined,
-  minT: number,
-  maxT: number,
-  pivotT: number | undefined,
-): [number, number] {
+/**
+ * The time range a row's next event may fall in, given the events so far: a row fits in one
+ * window, so its events lie at most the window's duration apart (within one bucket for `by`).
+ */
+function timeBounds(window: WindowSpec | undefined, minT: number, maxT: number): [number, number] {
   if (!window || minT > maxT) return [-Infinity, Infinity];
   const d = window.duration;
-  if (window.kind === 'sliding') {
-    if (pivotT === undefined) return [maxT - d, minT + d];
-    return window.pivot!.kind === 'after' ? [pivotT, pivotT + d] : [pivotT - d, pivotT];
-  }
   if (window.kind === 'tumbling') {
     const start = Math.floor(minT / d) * d;
     return [start, start + d - 1];
@@ -104,7 +98,6 @@ export function joinRows(
   const rows: Row[] = [];
   const result: JoinResult = { order, rows, cut: false };
   if (n === 0 || ordered.some((v) => v.events.length === 0 && !optional.has(v.name))) return result;
-  if (pivot !== undefined && order[0] !== pivot) return result; // the pivot's events were not given
 
   // Each cross statement is tested as soon as its variables and placeholders are in the row.
   const firstBinder = new Map<string, number>();
@@ -162,8 +155,7 @@ export function joinRows(
       const l = v.index.get(p)?.get(phKey[p]) ?? [];
       if (l.length < list.length || p === shared[0]) list = l;
     }
-    const pivotT = pivot !== undefined && d > 0 ? assigned[0]?.t : undefined;
-    const [lo, hi] = timeBounds(model.window, minT, maxT, pivotT);
+    const [lo, hi] = timeBounds(model.window, minT, maxT);
     for (let i = lowerBound(list, lo); i < list.length && list[i].t <= hi; i++) {
       if (++steps > limits.maxSteps) {
         result.cut = true;

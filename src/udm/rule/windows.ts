@@ -119,11 +119,6 @@ export function windowsOfGroup(
       if (--budget.scans < 0) return false;
       const r = rows[k];
       if (r.maxT > end || r.events.some((e) => e !== undefined && used.has(e))) continue;
-      // A sliding window holds the rows of its own pivot event and later (earlier for `before`) ones.
-      if (pivotAt >= 0) {
-        const p = r.events[pivotAt];
-        if (!p || (before ? p.t > t : p.t < t)) continue;
-      }
       inside.push(r);
     }
     if (inside.length > 0 && decide({ group: group.values, rows: inside, start, end })) {
