@@ -96,11 +96,11 @@ function placeholderNodes(node: Expr | Operand | null | undefined, out: Array<{ 
   return out;
 }
 
-/** One search line per statement the variable's search can hold. */
-function candidateLines(model: RuleModel, text: string, variable: string): string[] {
-  const lines: string[] = [];
+/** One search line per statement the variable's search can hold (alternatives, the first that compiles). */
+function candidateLines(model: RuleModel, text: string, variable: string): string[][] {
+  const lines: string[][] = [];
   const oneLine = (s: string): string => (s.includes('\n') ? `(${s})` : s);
-  for (const stmt of model.filters.get(variable) ?? []) lines.push(oneLine(rewrite(text, stmt, prefixEdits(text, stmt))));
+  for (const stmt of model.filters.get(variable) ?? []) lines.push([oneLine(rewrite(text, stmt, prefixEdits(text, stmt)))]);
   // A statement on placeholders this variable defines becomes a condition on the fields behind them.
   for (const c of model.cross) {
     if ([...c.vars].some((v) => v !== variable) || c.placeholders.size === 0) continue;
@@ -114,8 +114,17 @@ function candidateLines(model: RuleModel, text: string, variable: string): strin
       }
       edits.push({ start: p.start, end: p.end, text: rewrite(text, b.value, prefixEdits(text, b.value)) });
     }
-    if (ok) lines.push(oneLine(rewrite(text, c.expr, edits)));
+    if (ok) lines.push([oneLine(rewrite(text, c.expr, edits))]);
   }
+  // A match placeholder with a zero value makes no detection (unless allow_zero_values): as Google
+  // documents, the rule behaves as if `$host != ""` were written, so the search can say it too.
+  if (!model.allowZeroValues)
+    for (const m of model.match)
+      for (const b of model.bindings)
+        if (b.placeholder === m.placeholder && b.variable === variable && b.value.type === 'field') {
+          const field = rewrite(text, b.value, prefixEdits(text, b.value));
+          lines.push([`${field} != ""`, `${field} != 0`]);
+        }
   return lines;
 }
 
@@ -124,10 +133,10 @@ export function planFromModel(model: RuleModel, text: string, options: RulePlanO
   const untestable = [...model.untestable];
   for (const variable of model.eventVars) {
     const kept: string[] = [];
-    for (const line of candidateLines(model, text, variable)) {
+    for (const alternatives of candidateLines(model, text, variable)) {
       // Every line must compile as search: one the search language refuses is computed in the editor only.
-      const compiled = compileQuery([...kept, line].join('\n'), options.compile);
-      if (!compiled.hasErrors) kept.push(line);
+      const line = alternatives.find((l) => !compileQuery([...kept, l].join('\n'), options.compile).hasErrors);
+      if (line !== undefined && !kept.includes(line)) kept.push(line);
     }
     if (kept.length === 0) {
       untestable.push(
