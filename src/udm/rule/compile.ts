@@ -66,7 +66,12 @@ export function ruleCompiler(
   const placeholders = new Map<string, AssignExpr>();
   const slots = new Map<FieldNode, string>();
   for (const name of names) {
-    const field: FieldNode = { type: 'field', segments: [{ name: PLACEHOLDER_SEGMENT, start: 0, end: 0 }], start: 0, end: 0 };
+    const field: FieldNode = {
+      type: 'field',
+      segments: [{ name: PLACEHOLDER_SEGMENT, start: 0, end: 0 }],
+      start: 0,
+      end: 0,
+    };
     slots.set(field, name);
     placeholders.set(name, {
       type: 'assign',

@@ -71,14 +71,19 @@ function candidateOf(w: WindowCandidate, order: string[]): Candidate {
   for (const r of w.rows) r.events.forEach((e, i) => e && sets[i].add(e));
   const events = new Map<string, PreparedEvent[]>();
   order.forEach((v, i) => {
-    if (sets[i].size) events.set(v, [...sets[i]].sort((a, b) => a.t - b.t || ((a.id ?? '') < (b.id ?? '') ? -1 : 1)));
+    if (sets[i].size)
+      events.set(
+        v,
+        [...sets[i]].sort((a, b) => a.t - b.t || ((a.id ?? '') < (b.id ?? '') ? -1 : 1)),
+      );
   });
   return { rows: w.rows, events, match: w.group };
 }
 
 function detectionOf(w: WindowCandidate, c: Candidate, outcomes: Record<string, unknown>): Detection {
   const events: Record<string, DetectionEvent[]> = {};
-  for (const [v, list] of c.events) events[v] = list.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : {}), udm: e.udm }));
+  for (const [v, list] of c.events)
+    events[v] = list.map((e) => ({ ...(e.id !== undefined ? { id: e.id } : {}), udm: e.udm }));
   const d: Detection = { match: { ...w.group }, windowStart: w.start, windowEnd: w.end, outcomes, events };
   const risk = outcomes.risk_score;
   if (typeof risk === 'number' && Number.isFinite(risk)) d.riskScore = risk;

@@ -111,7 +111,7 @@ export function joinRows(
     readyAt[at].push({ test: compiler.compileExpr(c.expr), vars: [...c.vars] });
   }
 
-  const assigned: Array<PreparedEvent | undefined> = new Array(n).fill(undefined);
+  const assigned = new Array<PreparedEvent | undefined>(n).fill(undefined);
   const phKey: Record<string, string> = {};
   const phVal: Record<string, unknown> = {};
   const env: RowEnv = { events: {}, ph: {} };

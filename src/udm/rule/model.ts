@@ -176,7 +176,9 @@ function bindingsOf(stmt: Expr, joinName: () => string): Binding[] | undefined {
 function windowOf(w: MatchWindow | undefined, untestable: string[]): WindowSpec | undefined {
   if (!w) return undefined;
   if (!w.unit || w.unit === 'month') {
-    untestable.push(`The match window '${w.raw}' is not computed: the test groups each match value over the whole range.`);
+    untestable.push(
+      `The match window '${w.raw}' is not computed: the test groups each match value over the whole range.`,
+    );
     return undefined;
   }
   const duration = w.size * UNIT_MS[w.unit];
@@ -248,13 +250,16 @@ export function ruleModel(rule: RuleNode, text: string): RuleModel {
   const graphPlaceholders = new Set<string>();
   for (const s of statements) {
     const bs = bindingsOf(s, () => '__unused');
-    for (const b of bs ?? []) if (graph.has(b.variable) && !bound.has(b.placeholder)) graphPlaceholders.add(b.placeholder);
+    for (const b of bs ?? [])
+      if (graph.has(b.variable) && !bound.has(b.placeholder)) graphPlaceholders.add(b.placeholder);
   }
   // Cross statements reading a placeholder only entity data defines cannot be computed.
   for (let i = cross.length - 1; i >= 0; i--) {
     const c = cross[i];
     if ([...c.placeholders].some((p) => graphPlaceholders.has(p))) {
-      untestable.push(`'${text.slice(c.expr.start, c.expr.end)}' reads a placeholder only entity data defines and is not computed.`);
+      untestable.push(
+        `'${text.slice(c.expr.start, c.expr.end)}' reads a placeholder only entity data defines and is not computed.`,
+      );
       cross.splice(i, 1);
     }
   }
@@ -265,7 +270,9 @@ export function ruleModel(rule: RuleNode, text: string): RuleModel {
   for (const key of sections.match?.keys ?? []) {
     if (key.type === 'variable') {
       if (graphPlaceholders.has(key.name))
-        untestable.push(`The match placeholder $${key.name} takes its value from entity data only: the test groups without it.`);
+        untestable.push(
+          `The match placeholder $${key.name} takes its value from entity data only: the test groups without it.`,
+        );
       else match.push({ name: key.name, placeholder: key.name });
       continue;
     }

@@ -245,7 +245,17 @@ export function compare(a: unknown, op: CompareOp, b: unknown, nocase = false): 
   if ((typeof a === 'number' || typeof b === 'number') && isNumeric(a) && isNumeric(b)) {
     const x = Number(a);
     const y = Number(b);
-    return op === '=' ? x === y : op === '!=' ? x !== y : op === '>' ? x > y : op === '>=' ? x >= y : op === '<' ? x < y : x <= y;
+    return op === '='
+      ? x === y
+      : op === '!='
+        ? x !== y
+        : op === '>'
+          ? x > y
+          : op === '>='
+            ? x >= y
+            : op === '<'
+              ? x < y
+              : x <= y;
   }
   if (a === null || a === undefined || b === null || b === undefined) {
     if (op === '=') return (a ?? null) === (b ?? null);
@@ -258,5 +268,15 @@ export function compare(a: unknown, op: CompareOp, b: unknown, nocase = false): 
     x = x.toLowerCase();
     y = y.toLowerCase();
   }
-  return op === '=' ? x === y : op === '!=' ? x !== y : op === '>' ? x > y : op === '>=' ? x >= y : op === '<' ? x < y : x <= y;
+  return op === '='
+    ? x === y
+    : op === '!='
+      ? x !== y
+      : op === '>'
+        ? x > y
+        : op === '>='
+          ? x >= y
+          : op === '<'
+            ? x < y
+            : x <= y;
 }

@@ -100,7 +100,8 @@ function placeholderNodes(node: Expr | Operand | null | undefined, out: Array<{ 
 function candidateLines(model: RuleModel, text: string, variable: string): string[][] {
   const lines: string[][] = [];
   const oneLine = (s: string): string => (s.includes('\n') ? `(${s})` : s);
-  for (const stmt of model.filters.get(variable) ?? []) lines.push([oneLine(rewrite(text, stmt, prefixEdits(text, stmt)))]);
+  for (const stmt of model.filters.get(variable) ?? [])
+    lines.push([oneLine(rewrite(text, stmt, prefixEdits(text, stmt)))]);
   // A statement on placeholders this variable defines becomes a condition on the fields behind them.
   for (const c of model.cross) {
     if ([...c.vars].some((v) => v !== variable) || c.placeholders.size === 0) continue;
@@ -154,6 +155,7 @@ export function planRuleTest(text: string, options: RulePlanOptions = {}): RuleT
   const found = firstRule(text);
   if ('error' in found) return found;
   const model = ruleModel(found.rule, text);
-  if (model.eventVars.length === 0) return { error: 'The rule has no event variable ($e.…) the Search API can return.' };
+  if (model.eventVars.length === 0)
+    return { error: 'The rule has no event variable ($e.…) the Search API can return.' };
   return planFromModel(model, text, options);
 }

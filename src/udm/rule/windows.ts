@@ -33,10 +33,7 @@ function isZero(v: unknown): boolean {
 }
 
 /** Rows by match values, in the order groups first appear. */
-export function groupRows(
-  model: RuleModel,
-  rows: Row[],
-): Array<{ values: Record<string, unknown>; rows: Row[] }> {
+export function groupRows(model: RuleModel, rows: Row[]): Array<{ values: Record<string, unknown>; rows: Row[] }> {
   const groups = new Map<string, { values: Record<string, unknown>; rows: Row[] }>();
   for (const row of rows) {
     const values: Record<string, unknown> = {};

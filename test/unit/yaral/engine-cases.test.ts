@@ -193,7 +193,11 @@ ${extra}}`;
   condition:
     $a and $b
 }`;
-    const a = ev('a', 0, { metadata: { eventType: 'USER_LOGIN' }, principal: { ip: ['10.0.0.1', '10.0.0.2'] }, target: { user: { userid: 'u' } } });
+    const a = ev('a', 0, {
+      metadata: { eventType: 'USER_LOGIN' },
+      principal: { ip: ['10.0.0.1', '10.0.0.2'] },
+      target: { user: { userid: 'u' } },
+    });
     const b1 = ev('b1', 5, { metadata: { eventType: 'NETWORK_HTTP' }, target: { ip: ['10.0.0.2'] } });
     const b2 = ev('b2', 6, { metadata: { eventType: 'NETWORK_HTTP' }, target: { ip: ['10.9.9.9'] } });
     const { detections } = run(rule, { a: [a, b1, b2], b: [a, b1, b2] });
@@ -224,7 +228,12 @@ ${extra}}`;
   condition:
     $e and $received > 50
 }`;
-    const events = [download('a', 0, 'big', 40), download('b', 10, 'big', 60), download('c', 20, 'big', 20), download('d', 0, 'small', 10)];
+    const events = [
+      download('a', 0, 'big', 40),
+      download('b', 10, 'big', 60),
+      download('c', 20, 'big', 20),
+      download('d', 0, 'small', 10),
+    ];
     const { detections } = run(rule, { e: events });
     assert.equal(detections.length, 1, 'the small host fails $received > 50');
     const o = detections[0].outcomes;
@@ -281,15 +290,27 @@ ${extra}}`;
 }`;
     const r = run(rule, { login: [login('l', 0, 'h')] });
     assert.equal(r.detections.length, 1);
-    assert.ok(r.notes.some((n) => n.includes('$directory') && n.includes('entity')), r.notes.join('\n'));
-    assert.ok(r.notes.some((n) => n.includes('taken as met')), r.notes.join('\n'));
+    assert.ok(
+      r.notes.some((n) => n.includes('$directory') && n.includes('entity')),
+      r.notes.join('\n'),
+    );
+    assert.ok(
+      r.notes.some((n) => n.includes('taken as met')),
+      r.notes.join('\n'),
+    );
     assert.ok(!('departments' in r.detections[0].outcomes), 'an outcome over entity data is not guessed');
   });
 
   it('caps a join that would explode and says so', () => {
-    const events = Array.from({ length: 3000 }, (_, i) => [login(`l${i}`, i / 100, 'h'), download(`d${i}`, i / 100, 'h')]).flat();
+    const events = Array.from({ length: 3000 }, (_, i) => [
+      login(`l${i}`, i / 100, 'h'),
+      download(`d${i}`, i / 100, 'h'),
+    ]).flat();
     const r = run(LOGIN_THEN_DOWNLOAD('1h'), { login: events, dl: events }, { limits: { maxRows: 20_000 } });
-    assert.ok(r.notes.some((n) => /join stopped at 20,000/.test(n)), r.notes.join('\n'));
+    assert.ok(
+      r.notes.some((n) => /join stopped at 20,000/.test(n)),
+      r.notes.join('\n'),
+    );
     assert.ok(r.detections.length >= 1);
   });
 
@@ -300,30 +321,34 @@ ${extra}}`;
       minute: fc.integer({ min: 0, max: 240 }),
     });
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 40 }), fc.constantFrom('30m', '30m after $login', '30m before $dl'), (list, window) => {
-        const events = list.map((e, i) =>
-          e.kind === 'login' ? login(`e${i}`, e.minute, e.host) : download(`e${i}`, e.minute, e.host),
-        );
-        const { detections } = run(LOGIN_THEN_DOWNLOAD(window), { login: events, dl: events });
-        const seen = new Map<string, Set<string>>();
-        for (const d of detections) {
-          const group = JSON.stringify(d.match);
-          assert.notEqual(d.match.host, '', 'zero-valued hosts are dropped');
-          const used = seen.get(group) ?? new Set<string>();
-          for (const list of Object.values(d.events))
-            for (const e of list) {
-              assert.ok(!used.has(e.id!), `${e.id} in two detections of ${group}`);
-              used.add(e.id!);
-              const meta = (e.udm as { metadata: { eventTimestamp: string } }).metadata;
-              const t = Date.parse(meta.eventTimestamp);
-              assert.ok(t >= d.windowStart && t <= d.windowEnd, `${e.id} outside its window`);
-              assert.equal((e.udm as { principal: { hostname: string } }).principal.hostname, d.match.host);
-            }
-          seen.set(group, used);
-          assert.ok(ids(d, 'login').length > 0 && ids(d, 'dl').length > 0, 'the condition holds');
-          assert.equal(d.windowEnd - d.windowStart, 30 * MIN);
-        }
-      }),
+      fc.property(
+        fc.array(event, { maxLength: 40 }),
+        fc.constantFrom('30m', '30m after $login', '30m before $dl'),
+        (list, window) => {
+          const events = list.map((e, i) =>
+            e.kind === 'login' ? login(`e${i}`, e.minute, e.host) : download(`e${i}`, e.minute, e.host),
+          );
+          const { detections } = run(LOGIN_THEN_DOWNLOAD(window), { login: events, dl: events });
+          const seen = new Map<string, Set<string>>();
+          for (const d of detections) {
+            const group = JSON.stringify(d.match);
+            assert.notEqual(d.match.host, '', 'zero-valued hosts are dropped');
+            const used = seen.get(group) ?? new Set<string>();
+            for (const list of Object.values(d.events))
+              for (const e of list) {
+                assert.ok(!used.has(e.id!), `${e.id} in two detections of ${group}`);
+                used.add(e.id!);
+                const meta = (e.udm as { metadata: { eventTimestamp: string } }).metadata;
+                const t = Date.parse(meta.eventTimestamp);
+                assert.ok(t >= d.windowStart && t <= d.windowEnd, `${e.id} outside its window`);
+                assert.equal((e.udm as { principal: { hostname: string } }).principal.hostname, d.match.host);
+              }
+            seen.set(group, used);
+            assert.ok(ids(d, 'login').length > 0 && ids(d, 'dl').length > 0, 'the condition holds');
+            assert.equal(d.windowEnd - d.windowStart, 30 * MIN);
+          }
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -71,7 +71,9 @@ describe('Test Rule engine: the demo rules over the demo events, against the ind
         const expected = expectedDetections(rule, { events: demo.events, lists: demo.lists });
         const got = result.detections.map((d) => asOracle(rule, d));
         const sort = (xs: ExpectedDetection[]): ExpectedDetection[] =>
-          [...xs].sort((a, b) => a.windowStart - b.windowStart || JSON.stringify(a.match).localeCompare(JSON.stringify(b.match)));
+          [...xs].sort(
+            (a, b) => a.windowStart - b.windowStart || JSON.stringify(a.match).localeCompare(JSON.stringify(b.match)),
+          );
         for (const e of expected)
           for (const [k, v] of Object.entries(e.outcomes)) if (Array.isArray(v)) e.outcomes[k] = [...v].sort();
         assert.deepEqual(sort(got), sort(expected), `${rule} at ${new Date(anchor).toISOString()}`);
@@ -81,7 +83,8 @@ describe('Test Rule engine: the demo rules over the demo events, against the ind
         for (const d of result.detections) {
           const risk = d.outcomes.risk_score;
           assert.equal(d.riskScore, risk, 'the risk score is the $risk_score outcome');
-          for (const list of Object.values(d.events)) for (const ev of list) assert.ok(ev.udm && typeof ev.udm === 'object');
+          for (const list of Object.values(d.events))
+            for (const ev of list) assert.ok(ev.udm && typeof ev.udm === 'object');
         }
       }
     });
@@ -123,6 +126,9 @@ describe('Test Rule engine: the demo rules over the demo events, against the ind
     const text = ruleText('c2_connection');
     const result = runRuleTest(text, new Map([['e', demo.events]]), { maxDetections: 3 });
     assert.equal(result.detections.length, 3);
-    assert.ok(result.notes.some((n) => /first 3 detections/.test(n)), result.notes.join('\n'));
+    assert.ok(
+      result.notes.some((n) => /first 3 detections/.test(n)),
+      result.notes.join('\n'),
+    );
   });
 });

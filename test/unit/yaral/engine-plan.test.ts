@@ -22,7 +22,8 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
     assert.deepEqual(p.searches, [
       {
         variable: 'dns',
-        query: 'metadata.event_type = "NETWORK_DNS"\nnetwork.dns.answers.data = "198.51.100.23"\nprincipal.hostname != ""',
+        query:
+          'metadata.event_type = "NETWORK_DNS"\nnetwork.dns.answers.data = "198.51.100.23"\nprincipal.hostname != ""',
       },
       {
         variable: 'http',
@@ -44,13 +45,20 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
         assert.ok(vars.has(s.variable), `${basename(file)}: ${s.variable}`);
         assert.ok(!/\$[A-Za-z_]\w*\./.test(s.query), `${basename(file)}: a $var. prefix was sent: ${s.query}`);
         const q = compileQuery(s.query);
-        assert.equal(q.hasErrors, false, `${basename(file)} $${s.variable}: ${s.query}\n${JSON.stringify(q.diagnostics)}`);
+        assert.equal(
+          q.hasErrors,
+          false,
+          `${basename(file)} $${s.variable}: ${s.query}\n${JSON.stringify(q.diagnostics)}`,
+        );
       }
       assert.equal(new Set(p.searches.map((s) => s.variable)).size, p.searches.length, 'one search per variable');
       // A variable without a search is said so.
       for (const v of vars)
         if (!p.searches.some((s) => s.variable === v))
-          assert.ok(p.untestable.some((u) => u.includes(`$${v}`)), `${basename(file)}: $${v} left out silently`);
+          assert.ok(
+            p.untestable.some((u) => u.includes(`$${v}`)),
+            `${basename(file)}: $${v} left out silently`,
+          );
     }
   });
 
@@ -71,8 +79,14 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
       p.searches.map((s) => s.variable),
       ['login'],
     );
-    assert.ok(p.untestable.some((u) => /\$directory reads entity data/.test(u) && /Search API/.test(u)), p.untestable.join('\n'));
-    assert.ok(p.untestable.some((u) => /compares events with entity data/.test(u)), p.untestable.join('\n'));
+    assert.ok(
+      p.untestable.some((u) => /\$directory reads entity data/.test(u) && /Search API/.test(u)),
+      p.untestable.join('\n'),
+    );
+    assert.ok(
+      p.untestable.some((u) => /compares events with entity data/.test(u)),
+      p.untestable.join('\n'),
+    );
   });
 
   it('turns a condition on a placeholder of one variable into a field condition', () => {
@@ -95,7 +109,10 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
       'metadata.event_type = "USER_LOGIN"\ntarget.user.userid != ""\nre.regex(target.user.userid, `^adm`)',
     );
     const login = (id: string, userid: string) => ({
-      udm: { metadata: { id, eventType: 'USER_LOGIN', eventTimestamp: '2026-01-01T00:00:00Z' }, target: { user: { userid } } },
+      udm: {
+        metadata: { id, eventType: 'USER_LOGIN', eventTimestamp: '2026-01-01T00:00:00Z' },
+        target: { user: { userid } },
+      },
     });
     const r = runRuleTest(text, new Map([['e', [login('a', 'admin'), login('b', 'bob'), login('c', '')]]]));
     assert.deepEqual(
@@ -122,14 +139,20 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
       p.searches.map((s) => s.variable),
       ['a'],
     );
-    assert.ok(p.untestable.some((u) => u.startsWith('$b has no statement of its own')), p.untestable.join('\n'));
+    assert.ok(
+      p.untestable.some((u) => u.startsWith('$b has no statement of its own')),
+      p.untestable.join('\n'),
+    );
   });
 
   it('searches only events with a value for a match placeholder, unless allow_zero_values = true', () => {
     const zero = plan(fixture('doc_zero_value_placeholder'));
     assert.deepEqual(zero.searches, [{ variable: 'e', query: 'principal.hostname != ""' }]);
     const allowed = plan(fixture('allow_zero_values'));
-    assert.ok(allowed.searches.every((s) => !s.query.includes('!= ""')), JSON.stringify(allowed.searches));
+    assert.ok(
+      allowed.searches.every((s) => !s.query.includes('!= ""')),
+      JSON.stringify(allowed.searches),
+    );
     const numeric = plan(`rule n {
   meta:
     author = "test"
@@ -146,6 +169,8 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
 
   it('reports a file without a rule, or a rule that does not parse, as an error', () => {
     assert.ok('error' in planRuleTest('// nothing here\n'));
-    assert.ok('error' in planRuleTest('rule broken {\n  events:\n    $e.metadata.event_type = \n  condition:\n    $e\n}'));
+    assert.ok(
+      'error' in planRuleTest('rule broken {\n  events:\n    $e.metadata.event_type = \n  condition:\n    $e\n}'),
+    );
   });
 });
