@@ -5,7 +5,7 @@
 import type { Expr, Operand } from '../ast';
 import { ruleCompiler } from './compile';
 import { DEFAULT_JOIN_LIMITS, joinRows, type JoinLimits } from './join';
-import { ruleModel, type RuleModel } from './model';
+import { refsOf, ruleModel, type RuleModel } from './model';
 import { DetectionEvaluator, type Candidate, type Evaluation } from './outcomes';
 import { firstRule } from './plan';
 import { prepareVariable, type PrepareStats, type PreparedEvent, type PreparedVariable } from './prepare';
@@ -140,6 +140,8 @@ export function runRuleTest(
   const max = options.maxDetections ?? DEFAULT_MAX_DETECTIONS;
   const detections: Detection[] = [];
   const notComputed = new Set<string>();
+  const outcomeNames = new Set(model.outcomes.map((o) => o.variable.name));
+  const conditionReadsOutcomes = [...refsOf(model.condition).placeholders].some((p) => outcomeNames.has(p));
   let capped = false;
   const decide = (w: WindowCandidate): boolean => {
     if (detections.length >= max) {
@@ -148,6 +150,8 @@ export function runRuleTest(
     }
     const c = candidateOf(w, joined.order);
     const ev: Evaluation = { outcomes: {}, notComputed };
+    // Most windows fail a count condition: decide those before computing any outcome.
+    if (!conditionReadsOutcomes && !evaluator.holds(model.condition, c, { ...c.match }, ev)) return false;
     const outcomes = evaluator.outcomes(c, ev);
     if (!evaluator.holds(model.condition, c, { ...c.match, ...outcomes }, ev)) return false;
     detections.push(detectionOf(w, c, outcomes));

@@ -112,8 +112,9 @@ export function joinRows(
   }
 
   const assigned = new Array<PreparedEvent | undefined>(n).fill(undefined);
-  const phKey: Record<string, string> = {};
-  const phVal: Record<string, unknown> = {};
+  // Maps, not objects: keys come and go on every step, which would turn an object into a slow dictionary.
+  const phKey = new Map<string, string>();
+  const phVal = new Map<string, unknown>();
   const env: RowEnv = { events: {}, ph: {} };
   let steps = 0;
 
@@ -122,7 +123,7 @@ export function joinRows(
     env.events = {};
     env.ph = {};
     for (let i = 0; i <= d; i++) if (assigned[i]) env.events[order[i]] = assigned[i]!.udm;
-    for (const k of Object.keys(phVal)) env.ph[k] = [phVal[k]];
+    for (const [k, v] of phVal) env.ph[k] = [v];
     for (const r of readyAt[d]) {
       // A statement about a missing variable does not apply.
       if (r.vars.some((v) => env.events[v] === undefined)) continue;
@@ -141,18 +142,42 @@ export function joinRows(
       result.cut = true;
       return;
     }
-    rows.push({ events: assigned.slice(), ph: { ...phVal }, keys: { ...phKey }, minT, maxT });
+    const ph: Record<string, unknown> = {};
+    const keys: Record<string, string> = {};
+    for (const [k, v] of phKey) {
+      keys[k] = v;
+      ph[k] = phVal.get(k);
+    }
+    rows.push({ events: assigned.slice(), ph, keys, minT, maxT });
+  };
+
+  /** Gives the event's placeholders not bound yet each of their values in turn, then goes on to the next variable. */
+  const bindRest = (d: number, e: PreparedEvent, unbound: string[], u: number, minT: number, maxT: number): void => {
+    if (result.cut) return;
+    if (u === unbound.length) {
+      if (holds(d)) rec(d + 1, Math.min(minT, e.t), Math.max(maxT, e.t));
+      return;
+    }
+    const p = unbound[u];
+    const { keys, values } = e.values.get(p)!;
+    for (let k = 0; k < keys.length; k++) {
+      phKey.set(p, keys[k]);
+      phVal.set(p, values[k]);
+      bindRest(d, e, unbound, u + 1, minT, maxT);
+    }
+    phKey.delete(p);
+    phVal.delete(p);
   };
 
   const rec = (d: number, minT: number, maxT: number): void => {
     if (result.cut) return;
     if (d === n) return emit(minT, maxT);
     const v = ordered[d];
-    const shared = v.placeholders.filter((p) => p in phKey);
-    const unbound = v.placeholders.filter((p) => !(p in phKey));
+    const shared = v.placeholders.filter((p) => phKey.has(p));
+    const unbound = v.placeholders.filter((p) => !phKey.has(p));
     let list = v.events;
     for (const p of shared) {
-      const l = v.index.get(p)?.get(phKey[p]) ?? [];
+      const l = v.index.get(p)?.get(phKey.get(p)!) ?? [];
       if (l.length < list.length || p === shared[0]) list = l;
     }
     const [lo, hi] = timeBounds(model.window, minT, maxT);
@@ -162,25 +187,9 @@ export function joinRows(
         return;
       }
       const e = list[i];
-      if (!shared.every((p) => e.values.get(p)!.keys.includes(phKey[p]))) continue;
+      if (!shared.every((p) => e.values.get(p)!.keys.includes(phKey.get(p)!))) continue;
       assigned[d] = e;
-      const next = (u: number): void => {
-        if (result.cut) return;
-        if (u === unbound.length) {
-          if (holds(d)) rec(d + 1, Math.min(minT, e.t), Math.max(maxT, e.t));
-          return;
-        }
-        const p = unbound[u];
-        const { keys, values } = e.values.get(p)!;
-        for (let k = 0; k < keys.length; k++) {
-          phKey[p] = keys[k];
-          phVal[p] = values[k];
-          next(u + 1);
-        }
-        delete phKey[p];
-        delete phVal[p];
-      };
-      next(0);
+      bindRest(d, e, unbound, 0, minT, maxT);
     }
     assigned[d] = undefined;
     if (optional.has(v.name) && holds(d)) rec(d + 1, minT, maxT);
