@@ -26,7 +26,7 @@ export interface WindowLimits {
   maxScans: number;
 }
 
-export const DEFAULT_WINDOW_LIMITS: WindowLimits = { maxScans: 20_000_000 };
+export const DEFAULT_WINDOW_LIMITS: WindowLimits = { maxScans: 5_000_000 };
 
 function isZero(v: unknown): boolean {
   return v === undefined || v === null || v === '' || v === 0 || v === '0' || v === false;

@@ -314,6 +314,28 @@ ${extra}}`;
     assert.ok(r.detections.length >= 1);
   });
 
+  it('bounds a join of 10,000 events per variable on one value with its default caps, and says so', () => {
+    const logins = Array.from({ length: 10_000 }, (_, i) => login(`l${i}`, i / 200, 'h'));
+    const downloads = Array.from({ length: 10_000 }, (_, i) => download(`d${i}`, i / 200, 'h'));
+    const r = run(LOGIN_THEN_DOWNLOAD('1h'), { login: logins, dl: downloads });
+    assert.ok(
+      r.notes.some((n) => /join stopped at 200,000 combinations/.test(n)),
+      r.notes.join('\n'),
+    );
+    assert.ok(r.detections.length >= 1);
+  });
+
+  it('stops scanning windows at its cap and says so', () => {
+    const events = Array.from({ length: 50 }, (_, i) => [login(`l${i}`, i, 'h'), download(`d${i}`, i, 'h')]).flat();
+    const rule = LOGIN_THEN_DOWNLOAD('1h').replace('$login and $dl', '$login and #dl > 1000');
+    const r = run(rule, { login: events, dl: events }, { limits: { maxScans: 100 } });
+    assert.equal(r.detections.length, 0);
+    assert.ok(
+      r.notes.some((n) => /windows were cut short/.test(n)),
+      r.notes.join('\n'),
+    );
+  });
+
   it('property: detections of a group never share events, and lie inside their windows', () => {
     const event = fc.record({
       kind: fc.constantFrom('login', 'dl'),
