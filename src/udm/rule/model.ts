@@ -11,6 +11,7 @@ import {
   type OutcomeItem,
   type VariableNode,
 } from '../ast';
+import { RULES_ONLY_NAMESPACES } from '../functions';
 import type { RuleNode } from './ast';
 
 /** `$p = $e.field` or `$e.field = $p` (either way round): placeholder `p` takes the operand's values on `$e`. */
@@ -130,6 +131,34 @@ export function refsOf(node: Expr | Operand | null | undefined, into?: Refs): Re
   return r;
 }
 
+/**
+ * The first call to a rules-only function (metrics.*, hash.*, optimization.*) in a node: they need
+ * SecOps' precomputed metrics or are not evaluated in the editor, so what uses them is not computed.
+ */
+export function uncomputedCall(node: Expr | Operand | null | undefined): string | undefined {
+  const calls: string[] = [];
+  const visit = (n: Expr | Operand | null | undefined): void => {
+    if (!n) return;
+    if (n.type === 'call') {
+      calls.push(n.name);
+      n.args.forEach(visit);
+    } else if (n.type === 'callExpr') visit(n.call);
+    else if (n.type === 'arith') {
+      visit(n.left);
+      visit(n.right);
+    } else if (n.type === 'condition') visit(n.expr);
+    else if (n.type === 'compare') {
+      visit(n.left);
+      visit(n.right);
+    } else if (n.type === 'in') visit(n.left);
+    else if (n.type === 'assign') visit(n.value);
+    else if (n.type === 'and' || n.type === 'or') n.items.forEach(visit);
+    else if (n.type === 'not') visit(n.expr);
+  };
+  visit(node);
+  return calls.find((c) => RULES_ONLY_NAMESPACES.includes(c.split('.')[0].toLowerCase()));
+}
+
 /** The top-level statements of events: (lines and `and` are the same conjunction). */
 export function statementsOf(filter: Expr | null): Expr[] {
   if (!filter) return [];
@@ -226,6 +255,13 @@ export function ruleModel(rule: RuleNode, text: string): RuleModel {
   const dropped: string[] = [];
   for (const s of statements) {
     const refs = refsOf(s);
+    const uncomputed = uncomputedCall(s);
+    if (uncomputed) {
+      untestable.push(
+        `'${text.slice(s.start, s.end)}' uses ${uncomputed}, which the test does not compute: it is left out.`,
+      );
+      continue;
+    }
     const touchesGraph = [...refs.vars].some((v) => graph.has(v));
     const bs = bindingsOf(s, joinName);
     if (bs) {

@@ -7,7 +7,7 @@ import { findFunction, toNum, toStr } from '../functions';
 import { createAccumulator } from '../functions/aggregates';
 import type { RowCompiler, RowEnv } from './compile';
 import type { Row } from './join';
-import { refsOf, type RuleModel } from './model';
+import { refsOf, uncomputedCall, type RuleModel } from './model';
 import type { PreparedEvent } from './prepare';
 
 export interface Candidate {
@@ -27,6 +27,8 @@ export interface Evaluation {
 export class DetectionEvaluator {
   private readonly readers = new Map<Operand, (env: RowEnv) => unknown[]>();
   private readonly graph: Set<string>;
+  /** outcome variables the test does not compute (entity data, metrics) */
+  private readonly skipped = new Set<string>();
 
   constructor(
     private readonly model: RuleModel,
@@ -61,6 +63,13 @@ export class DetectionEvaluator {
       const refs = refsOf(item.value);
       if ([...refs.vars].some((v) => this.graph.has(v))) {
         ev.notComputed.add(`$${item.variable.name} reads entity data and is not computed.`);
+        this.skipped.add(item.variable.name);
+        continue;
+      }
+      const uncomputed = uncomputedCall(item.value);
+      if (uncomputed) {
+        ev.notComputed.add(`$${item.variable.name} uses ${uncomputed} and is not computed.`);
+        this.skipped.add(item.variable.name);
         continue;
       }
       const value = this.value(item.value, c, names);
@@ -176,6 +185,11 @@ export class DetectionEvaluator {
         const graphCount = [e.left, e.right].find((o) => o.type === 'count' && this.graph.has(o.name));
         if (graphCount?.type === 'count') {
           ev?.notComputed.add(`'#${graphCount.name}' in condition: needs entity data and is taken as met.`);
+          return true;
+        }
+        const skipped = [e.left, e.right].find((o) => o.type === 'variable' && this.skipped.has(o.name));
+        if (skipped?.type === 'variable') {
+          ev?.notComputed.add(`'$${skipped.name}' in condition: not computed, so the comparison is taken as met.`);
           return true;
         }
         return compare(this.value(e.left, c, names), e.op, this.value(e.right, c, names), !!e.nocase);

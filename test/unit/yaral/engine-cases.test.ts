@@ -301,6 +301,50 @@ ${extra}}`;
     assert.ok(!('departments' in r.detections[0].outcomes), 'an outcome over entity data is not guessed');
   });
 
+  it('does not compute metrics functions, and says what it took as met', () => {
+    const rule = `rule unusual_failures {
+  meta:
+    author = "test"
+  events:
+    $e.metadata.event_type = "USER_LOGIN"
+    $e.target.user.userid = $user
+  match:
+    $user over 1h
+  outcome:
+    $usual = max(metrics.auth_attempts_fail(period:1d, window:30d, metric:event_count_sum, agg:max, target.user.userid:$user))
+    $now = count($e.metadata.id)
+  condition:
+    $e and $now > $usual
+}`;
+    const r = run(rule, { e: [login('a', 0, 'h'), login('b', 1, 'h')] });
+    assert.equal(r.detections.length, 1);
+    assert.equal(r.detections[0].outcomes.now, 2);
+    assert.ok(!('usual' in r.detections[0].outcomes));
+    assert.ok(
+      r.notes.some((n) => n.includes('$usual uses metrics.auth_attempts_fail')),
+      r.notes.join('\n'),
+    );
+    assert.ok(
+      r.notes.some((n) => n.includes("'$usual' in condition")),
+      r.notes.join('\n'),
+    );
+  });
+
+  it('computes a `by` window as fixed buckets aligned on the epoch', () => {
+    const events = [
+      login('a', 0, 'h'),
+      login('b', 59, 'h'),
+      login('c', 61, 'h'),
+      login('d', 62, 'h'),
+      login('e', 63, 'h'),
+    ];
+    const r = run(COUNT().replace('$user over 1h', '$user by 1h'), { e: events });
+    assert.equal(r.detections.length, 1);
+    assert.deepEqual(ids(r.detections[0], 'e'), ['c', 'd', 'e']);
+    assert.equal(r.detections[0].windowStart, T0 + 60 * MIN);
+    assert.equal(r.detections[0].windowEnd, T0 + 120 * MIN - 1);
+  });
+
   it('caps a join that would explode and says so', () => {
     const events = Array.from({ length: 3000 }, (_, i) => [
       login(`l${i}`, i / 100, 'h'),
