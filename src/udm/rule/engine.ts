@@ -60,6 +60,19 @@ function optionalVariables(model: RuleModel): Set<string> {
   return new Set(model.eventVars.filter((v) => model.condition && holdsWithout(model.condition, v)));
 }
 
+/** The reference lists the computed statements name. */
+function listNames(model: RuleModel): Set<string> {
+  const names = new Set<string>();
+  const visit = (e: Expr): void => {
+    if (e.type === 'in' && e.list) names.add(e.list.name);
+    else if (e.type === 'and' || e.type === 'or') e.items.forEach(visit);
+    else if (e.type === 'not') visit(e.expr);
+  };
+  for (const list of model.filters.values()) list.forEach(visit);
+  model.cross.forEach((c) => visit(c.expr));
+  return names;
+}
+
 function byVariable(events: Map<string, unknown[]>): Map<string, unknown[]> {
   const out = new Map<string, unknown[]>();
   for (const [k, v] of events) out.set(k.replace(/^\$/, ''), v);
@@ -129,6 +142,9 @@ export function runRuleTest(
     ...model.outcomes.map((o) => o.variable.name),
   ]);
   const compiler = ruleCompiler(found.rule, text, names, options.referenceLists);
+  for (const name of listNames(model))
+    if (!options.referenceLists || !Object.hasOwn(options.referenceLists, name))
+      notes.push(`The reference list %${name} was not given: no value is taken to be in it.`);
   const vars = prepareAll(model, compiler, byVariable(eventsByVariable), options, notes);
   const optional = optionalVariables(model);
   const joined = joinRows(model, compiler, vars, optional, { ...DEFAULT_JOIN_LIMITS, ...options.limits });

@@ -173,6 +173,10 @@ export class DetectionEvaluator {
       case 'or':
         return e.items.some((i) => this.holds(i, c, names, ev));
       case 'not':
+        if (e.expr.type === 'exists' && this.graph.has(e.expr.variable.name)) {
+          ev?.notComputed.add(`'!$${e.expr.variable.name}' in condition: needs entity data and is taken as met.`);
+          return true;
+        }
         return !this.holds(e.expr, c, names, ev);
       case 'exists':
         if (this.graph.has(e.variable.name)) {

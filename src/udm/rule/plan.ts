@@ -9,10 +9,8 @@ import { refsOf, ruleModel, type RuleModel } from './model';
 import type { RuleNode } from './ast';
 import type { RuleTestPlan, RuleTestSearch } from './test-types';
 
-export interface RulePlanOptions {
-  /** passed to the search compiler when each search text is checked */
-  compile?: CompileOptions;
-}
+/** What the search compiler knows when each search text is checked (the reference lists). */
+export type RulePlanOptions = CompileOptions;
 
 interface Edit extends Span {
   text: string;
@@ -136,7 +134,7 @@ export function planFromModel(model: RuleModel, text: string, options: RulePlanO
     const kept: string[] = [];
     for (const alternatives of candidateLines(model, text, variable)) {
       // Every line must compile as search: one the search language refuses is computed in the editor only.
-      const line = alternatives.find((l) => !compileQuery([...kept, l].join('\n'), options.compile).hasErrors);
+      const line = alternatives.find((l) => !compileQuery([...kept, l].join('\n'), options).hasErrors);
       if (line !== undefined && !kept.includes(line)) kept.push(line);
     }
     if (kept.length === 0) {

@@ -345,6 +345,31 @@ ${extra}}`;
     assert.equal(r.detections[0].windowEnd, T0 + 120 * MIN - 1);
   });
 
+  it('reads reference lists, and says when one was not given', () => {
+    const rule = `rule admin_login {
+  meta:
+    author = "test"
+  events:
+    $e.metadata.event_type = "USER_LOGIN"
+    $e.target.user.userid in %admins
+  condition:
+    $e
+}`;
+    const events = [login('a', 0, 'h', 'root'), login('b', 1, 'h', 'bob')];
+    const withList = run(rule, { e: events }, { referenceLists: { admins: ['root'] } });
+    assert.deepEqual(
+      withList.detections.map((d) => ids(d, 'e')),
+      [['a']],
+    );
+    assert.deepEqual(withList.notes, []);
+    const without = run(rule, { e: events });
+    assert.equal(without.detections.length, 0);
+    assert.ok(
+      without.notes.some((n) => n.includes('%admins was not given')),
+      without.notes.join('\n'),
+    );
+  });
+
   it('caps a join that would explode and says so', () => {
     const events = Array.from({ length: 3000 }, (_, i) => [
       login(`l${i}`, i / 100, 'h'),
