@@ -227,6 +227,54 @@ function optionsOf(rule: RuleNode, untestable: string[]): { allowZeroValues: boo
   return { allowZeroValues };
 }
 
+/** Sorts the statements of events: into each variable's filters, bindings and cross-variable statements. */
+function classify(
+  statements: Expr[],
+  eventVars: string[],
+  graph: Set<string>,
+  text: string,
+  untestable: string[],
+): { filters: Map<string, Expr[]>; bindings: Binding[]; cross: CrossCondition[] } {
+  const filters = new Map<string, Expr[]>(eventVars.map((v) => [v, []]));
+  const bindings: Binding[] = [];
+  const cross: CrossCondition[] = [];
+  let joins = 0;
+  const joinName = (): string => `__join${++joins}`;
+  const dropped: string[] = [];
+  for (const s of statements) {
+    const refs = refsOf(s);
+    const uncomputed = uncomputedCall(s);
+    if (uncomputed) {
+      untestable.push(
+        `'${text.slice(s.start, s.end)}' uses ${uncomputed}, which the test does not compute: it is left out.`,
+      );
+      continue;
+    }
+    const touchesGraph = [...refs.vars].some((v) => graph.has(v));
+    const bs = bindingsOf(s, joinName);
+    if (bs) {
+      const kept = bs.filter((b) => !graph.has(b.variable));
+      // `$e.f = $g.graph.f` joins nothing the test can read: it compares with entity data.
+      if (kept.length < bs.length && bs.length === 2) dropped.push(text.slice(s.start, s.end).replace(/\s+/g, ' '));
+      else bindings.push(...kept);
+      continue;
+    }
+    if (touchesGraph) {
+      if ([...refs.vars].some((v) => !graph.has(v)) || refs.placeholders.size > 0)
+        dropped.push(text.slice(s.start, s.end).replace(/\s+/g, ' '));
+      continue;
+    }
+    if (refs.vars.size === 0 && refs.placeholders.size === 0) {
+      untestable.push(`'${text.slice(s.start, s.end)}' names no event variable and is not computed.`);
+      continue;
+    }
+    if (refs.vars.size === 1 && refs.placeholders.size === 0) filters.get([...refs.vars][0])!.push(s);
+    else cross.push({ expr: s, vars: refs.vars, placeholders: refs.placeholders });
+  }
+  for (const d of dropped) untestable.push(`'${d}' compares events with entity data and is not computed.`);
+  return { filters, bindings, cross };
+}
+
 /** Reads a parsed rule into what Test Rule computes. */
 export function ruleModel(rule: RuleNode, text: string): RuleModel {
   const untestable: string[] = [];
@@ -247,40 +295,7 @@ export function ruleModel(rule: RuleNode, text: string): RuleModel {
       `$${g} reads entity data (graph.…), which the Search API does not return: the rule is tested without it, and what needs $${g} is not computed.`,
     );
 
-  const filters = new Map<string, Expr[]>(eventVars.map((v) => [v, []]));
-  const bindings: Binding[] = [];
-  const cross: CrossCondition[] = [];
-  let joins = 0;
-  const joinName = (): string => `__join${++joins}`;
-  const dropped: string[] = [];
-  for (const s of statements) {
-    const refs = refsOf(s);
-    const uncomputed = uncomputedCall(s);
-    if (uncomputed) {
-      untestable.push(
-        `'${text.slice(s.start, s.end)}' uses ${uncomputed}, which the test does not compute: it is left out.`,
-      );
-      continue;
-    }
-    const touchesGraph = [...refs.vars].some((v) => graph.has(v));
-    const bs = bindingsOf(s, joinName);
-    if (bs) {
-      bindings.push(...bs.filter((b) => !graph.has(b.variable)));
-      continue;
-    }
-    if (touchesGraph) {
-      if ([...refs.vars].some((v) => !graph.has(v)) || refs.placeholders.size > 0)
-        dropped.push(text.slice(s.start, s.end).replace(/\s+/g, ' '));
-      continue;
-    }
-    if (refs.vars.size === 0 && refs.placeholders.size === 0) {
-      untestable.push(`'${text.slice(s.start, s.end)}' names no event variable and is not computed.`);
-      continue;
-    }
-    if (refs.vars.size === 1 && refs.placeholders.size === 0) filters.get([...refs.vars][0])!.push(s);
-    else cross.push({ expr: s, vars: refs.vars, placeholders: refs.placeholders });
-  }
-  for (const d of dropped) untestable.push(`'${d}' compares events with entity data and is not computed.`);
+  const { filters, bindings, cross } = classify(statements, eventVars, graph, text, untestable);
 
   const bound = new Set(bindings.map((b) => b.placeholder));
   const graphPlaceholders = new Set<string>();
