@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { generateDemo } from '../../../src/emulator/events-data/demo';
 import { compileQuery } from '../../../src/udm';
 import { runRuleTest } from '../../../src/udm/rule/engine';
 import { planRuleTest } from '../../../src/udm/rule/plan';
@@ -60,6 +61,29 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
             `${basename(file)}: $${v} left out silently`,
           );
     }
+  });
+
+  it('computes every rule of the corpus over demo events, each detection inside its window', function () {
+    this.timeout(120_000);
+    const demo = generateDemo(Date.UTC(2026, 10, 1, 9, 0), 5000);
+    const lists = Object.fromEntries(demo.lists.map((l) => [l.name, l.lines]));
+    let fired = 0;
+    for (const file of [...yaralFiles(CORPUS_DIR), ...yaralFiles(DEMO_RULES_DIR)]) {
+      const text = readFileSync(file, 'utf8');
+      const p = plan(text);
+      const events = new Map(p.searches.map((s) => [s.variable, demo.events]));
+      const r = runRuleTest(text, events, { referenceLists: lists });
+      for (const d of r.detections) {
+        assert.ok(d.windowStart <= d.windowEnd, basename(file));
+        for (const list of Object.values(d.events))
+          for (const e of list) {
+            const t = Date.parse((e.udm as { metadata: { eventTimestamp: string } }).metadata.eventTimestamp);
+            assert.ok(t >= d.windowStart && t <= d.windowEnd, `${basename(file)}: an event outside its window`);
+          }
+      }
+      if (r.detections.length) fired++;
+    }
+    assert.ok(fired >= 4, `${fired} rules fired`);
   });
 
   it('does not send cross-variable comparisons or placeholder bindings', () => {
