@@ -76,7 +76,23 @@ export function windowsOfGroup(
   const rows = [...group.rows].sort((a, b) => a.minT - b.minT || a.maxT - b.maxT);
   const w = model.window;
   if (!model.hasMatch) {
-    for (const row of rows) decide({ group: {}, rows: [row], start: row.minT, end: row.maxT });
+    // One detection per event (per combination of events): a repeated field that gives a
+    // placeholder several values makes several rows of the same event, not several detections.
+    const byEvents = new Map<string, Row[]>();
+    const ids = new Map<PreparedEvent, number>();
+    const idOf = (e: PreparedEvent | undefined): number => {
+      if (!e) return -1;
+      let id = ids.get(e);
+      if (id === undefined) ids.set(e, (id = ids.size));
+      return id;
+    };
+    for (const row of rows) {
+      const k = row.events.map(idOf).join(',');
+      const list = byEvents.get(k);
+      if (list) list.push(row);
+      else byEvents.set(k, [row]);
+    }
+    for (const list of byEvents.values()) decide({ group: {}, rows: list, start: list[0].minT, end: list[0].maxT });
     return true;
   }
   if (!w) {

@@ -272,6 +272,24 @@ ${extra}}`;
     );
   });
 
+  it('gives one detection per event without match:, however many values a repeated field gives', () => {
+    const rule = `rule each_ip {
+  meta:
+    author = "test"
+  events:
+    $e.metadata.event_type = "USER_LOGIN"
+    $e.principal.ip = $ip
+  outcome:
+    $ips = array_distinct($ip)
+  condition:
+    $e
+}`;
+    const e = ev('a', 0, { metadata: { eventType: 'USER_LOGIN' }, principal: { ip: ['10.0.0.1', '10.0.0.2'] } });
+    const { detections } = run(rule, { e: [e] });
+    assert.equal(detections.length, 1);
+    assert.deepEqual(detections[0].outcomes.ips, ['10.0.0.1', '10.0.0.2']);
+  });
+
   it('tests a rule with an entity variable without it, and says what was taken as met', () => {
     const rule = `rule departed {
   meta:
