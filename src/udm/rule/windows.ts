@@ -96,7 +96,7 @@ export function windowsOfGroup(
     return true;
   }
   if (!w) {
-    const end = Math.max(...rows.map((r) => r.maxT));
+    const end = rows.reduce((m, r) => Math.max(m, r.maxT), -Infinity);
     decide({ group: group.values, rows, start: rows[0].minT, end });
     return true;
   }
