@@ -115,6 +115,14 @@ function candidateLines(model: RuleModel, text: string, variable: string): strin
     }
     if (ok) lines.push([oneLine(rewrite(text, c.expr, edits))]);
   }
+  // One placeholder on two fields of the same event: the fields hold a common value.
+  const mine = model.bindings.filter((b) => b.variable === variable && b.value.type === 'field');
+  for (let i = 0; i < mine.length; i++)
+    for (let j = i + 1; j < mine.length; j++)
+      if (mine[i].placeholder === mine[j].placeholder && !mine[i].placeholder.startsWith('__'))
+        lines.push([
+          `${rewrite(text, mine[i].value, prefixEdits(text, mine[i].value))} = ${rewrite(text, mine[j].value, prefixEdits(text, mine[j].value))}`,
+        ]);
   // A match placeholder with a zero value makes no detection (unless allow_zero_values): as Google
   // documents, the rule behaves as if `$host != ""` were written, so the search can say it too.
   if (!model.allowZeroValues)

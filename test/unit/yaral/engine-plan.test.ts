@@ -145,6 +145,23 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
     );
   });
 
+  it('sends a placeholder bound to two fields of one variable as a comparison of the fields', () => {
+    const p = plan(`rule self {
+  meta:
+    author = "test"
+  events:
+    $e.metadata.event_type = "NETWORK_CONNECTION"
+    $e.principal.hostname = $name
+    $e.target.hostname = $name
+  condition:
+    $e
+}`);
+    assert.equal(
+      p.searches[0].query,
+      'metadata.event_type = "NETWORK_CONNECTION"\nprincipal.hostname = target.hostname',
+    );
+  });
+
   it('says when a variable has nothing of its own to search for', () => {
     const p = plan(`rule q {
   meta:
