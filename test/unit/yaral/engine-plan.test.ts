@@ -146,7 +146,7 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
   });
 
   it('sends a placeholder bound to two fields of one variable as a comparison of the fields', () => {
-    const p = plan(`rule self {
+    const text = `rule self {
   meta:
     author = "test"
   events:
@@ -155,10 +155,23 @@ describe('Test Rule plan: one udmSearch per event variable', () => {
     $e.target.hostname = $name
   condition:
     $e
-}`);
+}`;
+    const p = plan(text);
     assert.equal(
       p.searches[0].query,
       'metadata.event_type = "NETWORK_CONNECTION"\nprincipal.hostname = target.hostname',
+    );
+    const conn = (id: string, from: string, to: string) => ({
+      udm: {
+        metadata: { id, eventType: 'NETWORK_CONNECTION', eventTimestamp: '2026-01-01T00:00:00Z' },
+        principal: { hostname: from },
+        target: { hostname: to },
+      },
+    });
+    const r = runRuleTest(text, new Map([['e', [conn('same', 'a', 'a'), conn('other', 'a', 'b')]]]));
+    assert.deepEqual(
+      r.detections.map((d) => d.events.e.map((x) => x.id)),
+      [['same']],
     );
   });
 
