@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateDemo, type DemoData } from '../../../src/emulator/events-data/demo';
@@ -129,6 +130,68 @@ describe('Test Rule engine: the demo rules over the demo events, against the ind
     assert.ok(
       result.notes.some((n) => /first 3 detections/.test(n)),
       result.notes.join('\n'),
+    );
+  });
+
+  it('property: agrees with the oracle on random blocked sign-ins and DNS look-ups', () => {
+    const t0 = Date.UTC(2026, 0, 1);
+    const lists = [
+      { name: 'suspicious_domains', lines: ['a.test', 'b.test'], contentType: 'CONTENT_TYPE_DEFAULT_STRING' },
+    ];
+    const item = fc.record({
+      kind: fc.constantFrom('login', 'dns', 'http'),
+      who: fc.constantFrom('u1', 'u2', ''),
+      minutes: fc.integer({ min: 0, max: 3 * 24 * 60 }),
+      domain: fc.constantFrom('a.test', 'b.test', 'c.test'),
+    });
+    const toEvent = (x: { kind: string; who: string; minutes: number; domain: string }, i: number) => {
+      const metadata = { id: `x${i}`, eventTimestamp: new Date(t0 + x.minutes * 60_000).toISOString() };
+      if (x.kind === 'login')
+        return {
+          udm: {
+            metadata: { ...metadata, eventType: 'USER_LOGIN' },
+            principal: { hostname: 'lt-1' },
+            target: { user: { userid: x.who } },
+            securityResult: [{ action: ['BLOCK'] }],
+          },
+        };
+      if (x.kind === 'dns')
+        return {
+          udm: {
+            metadata: { ...metadata, eventType: 'NETWORK_DNS' },
+            principal: { hostname: x.who },
+            network: { dns: { questions: [{ name: x.domain }], answers: [{ data: '198.51.100.23' }] } },
+          },
+        };
+      return {
+        udm: {
+          metadata: { ...metadata, eventType: 'NETWORK_HTTP' },
+          principal: { hostname: x.who },
+          target: { ip: ['198.51.100.23'] },
+          network: { http: { responseCode: x.minutes % 2 ? 403 : 200 } },
+        },
+      };
+    };
+    const rules = ['repeated_failed_logins', 'suspicious_domain_lookups', 'ioc_lookup_then_web_request'] as const;
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 60 }), (items) => {
+        const events = items.map(toEvent);
+        for (const rule of rules) {
+          const text = ruleText(rule);
+          const plan = planRuleTest(text) as RuleTestPlan;
+          const byVar = new Map(plan.searches.map((s) => [s.variable, events as unknown[]]));
+          const got = runRuleTest(text, byVar, { referenceLists: { suspicious_domains: lists[0].lines } });
+          const expected = expectedDetections(rule, { events, lists });
+          for (const e of expected)
+            for (const [k, v] of Object.entries(e.outcomes)) if (Array.isArray(v)) e.outcomes[k] = [...v].sort();
+          assert.deepEqual(
+            got.detections.map((d) => asOracle(rule, d)),
+            expected,
+            rule,
+          );
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 });
