@@ -27,37 +27,45 @@ export const DEFAULT_MAX_DETECTIONS = 1000;
 
 const BIG = 1e9;
 
-/** Counts of a condition with one variable missing and every other plentiful: does it still hold? */
-function holdsWithout(e: Expr | null, missing: string): boolean {
+/**
+ * Whether a condition can hold with one variable missing and every other plentiful: true, false,
+ * or undefined where it depends on outcomes (three-valued, so `not` of an unknown stays unknown).
+ */
+function holdsWithout(e: Expr | null, missing: string): boolean | undefined {
   if (!e) return false;
   const count = (name: string): number => (name === missing ? 0 : BIG);
   const value = (op: Operand): number | undefined =>
     op.type === 'count' ? count(op.name) : op.type === 'number' ? op.value : undefined;
   switch (e.type) {
-    case 'and':
-      return e.items.every((i) => holdsWithout(i, missing));
-    case 'or':
-      return e.items.some((i) => holdsWithout(i, missing));
-    case 'not':
-      return !holdsWithout(e.expr, missing);
+    case 'and': {
+      const parts = e.items.map((i) => holdsWithout(i, missing));
+      return parts.includes(false) ? false : parts.includes(undefined) ? undefined : true;
+    }
+    case 'or': {
+      const parts = e.items.map((i) => holdsWithout(i, missing));
+      return parts.includes(true) ? true : parts.includes(undefined) ? undefined : false;
+    }
+    case 'not': {
+      const inner = holdsWithout(e.expr, missing);
+      return inner === undefined ? undefined : !inner;
+    }
     case 'exists':
       return count(e.variable.name) > 0;
     case 'compare': {
       const a = value(e.left);
       const b = e.right ? value(e.right) : undefined;
-      // Outcome comparisons are not known here: they do not make a variable required.
-      if (a === undefined || b === undefined) return true;
+      if (a === undefined || b === undefined) return undefined;
       const ops = { '=': a === b, '!=': a !== b, '>': a > b, '>=': a >= b, '<': a < b, '<=': a <= b };
       return ops[e.op];
     }
     default:
-      return true;
+      return undefined;
   }
 }
 
 /** Variables the condition lets be missing (`!$e`, `#e = 0`). */
 function optionalVariables(model: RuleModel): Set<string> {
-  return new Set(model.eventVars.filter((v) => model.condition && holdsWithout(model.condition, v)));
+  return new Set(model.eventVars.filter((v) => model.condition && holdsWithout(model.condition, v) !== false));
 }
 
 /** The reference lists the computed statements name. */

@@ -118,6 +118,20 @@ describe('Test Rule engine: windows, missing events, counts, zero values, joins 
     for (const d of detections) assert.deepEqual(d.events.fix ?? [], []);
   });
 
+  it('!$e next to an outcome comparison under not: the missing variable stays optional', () => {
+    const rule = MISSING.replace(
+      '  condition:\n    $alert and !$fix',
+      '  outcome:\n    $alerts = count($alert.metadata.id)\n  condition:\n    $alert and !$fix and not ($alerts > 5)',
+    );
+    assert.notEqual(rule, MISSING);
+    const events = [scan('a1', 0, 'lonely', 'alert'), scan('b1', 0, 'fixed', 'alert'), scan('b2', 60, 'fixed', 'fix')];
+    const { detections } = run(rule, { alert: events, fix: events });
+    assert.deepEqual(
+      detections.map((d) => [d.match.host, d.outcomes.alerts]),
+      [['lonely', 1]],
+    );
+  });
+
   const COUNT = (extra = '') => `rule many_logins {
   meta:
     author = "test"
