@@ -134,6 +134,29 @@ function prepareAll(
   return vars;
 }
 
+/**
+ * options: suppression_window. After a detection, further ones of the same scope are suppressed
+ * for the window's length: the scope is the `$suppression_key` outcome of a rule without match:
+ * (every detection when it has none) and the match values otherwise, as Google documents.
+ */
+function suppress(model: RuleModel, detections: Detection[], notes: string[]): Detection[] {
+  const window = model.suppressionWindow;
+  if (!window) return detections;
+  const until = new Map<string, number>();
+  const kept = detections.filter((d) => {
+    const scope = model.hasMatch ? JSON.stringify(d.match) : JSON.stringify(d.outcomes.suppression_key ?? null);
+    const end = until.get(scope);
+    if (end !== undefined && d.windowStart < end) return false;
+    until.set(scope, d.windowStart + window);
+    return true;
+  });
+  if (kept.length < detections.length)
+    notes.push(
+      `options: suppression_window suppressed ${(detections.length - kept.length).toLocaleString('en-US')} detections.`,
+    );
+  return kept;
+}
+
 /** The detections of the first rule of `text` over each event variable's events. */
 export function runRuleTest(
   text: string,
@@ -196,5 +219,5 @@ export function runRuleTest(
   detections.sort(
     (a, b) => a.windowStart - b.windowStart || JSON.stringify(a.match).localeCompare(JSON.stringify(b.match)),
   );
-  return { detections, notes };
+  return { detections: suppress(model, detections, notes), notes };
 }

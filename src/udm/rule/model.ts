@@ -63,6 +63,8 @@ export interface RuleModel {
   outcomes: OutcomeItem[];
   condition: Expr | null;
   allowZeroValues: boolean;
+  /** options: suppression_window, ms */
+  suppressionWindow?: number;
   /** what the test leaves out, in plain sentences */
   untestable: string[];
 }
@@ -216,15 +218,21 @@ function windowOf(w: MatchWindow | undefined, untestable: string[]): WindowSpec 
   return { kind: 'hop', duration };
 }
 
-function optionsOf(rule: RuleNode, untestable: string[]): { allowZeroValues: boolean } {
+const DURATION_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+function optionsOf(rule: RuleNode, untestable: string[]): { allowZeroValues: boolean; suppressionWindow?: number } {
   let allowZeroValues = false;
+  let suppressionWindow: number | undefined;
   for (const item of rule.options?.items ?? []) {
     const key = item.key.name.toLowerCase();
     if (key === 'allow_zero_values') allowZeroValues = item.value?.type === 'bool' && item.value.value;
-    else if (key === 'suppression_window')
-      untestable.push('options: suppression_window is not applied: the test lists every detection.');
+    else if (key === 'suppression_window') {
+      const m = item.value?.type === 'enum' ? /^(\d+)([smhd])$/i.exec(item.value.name) : null;
+      if (m) suppressionWindow = Number(m[1]) * DURATION_MS[m[2].toLowerCase()];
+      else untestable.push('options: suppression_window is not a duration the test reads: every detection is listed.');
+    }
   }
-  return { allowZeroValues };
+  return { allowZeroValues, ...(suppressionWindow ? { suppressionWindow } : {}) };
 }
 
 /** Sorts the statements of events: into each variable's filters, bindings and cross-variable statements. */
@@ -340,7 +348,7 @@ export function ruleModel(rule: RuleNode, text: string): RuleModel {
   if (window?.pivot && !eventVars.includes(window.pivot.variable)) {
     untestable.push(`The window's pivot $${window.pivot.variable} is not an event variable the test can read.`);
   }
-  const { allowZeroValues } = optionsOf(rule, untestable);
+  const { allowZeroValues, suppressionWindow } = optionsOf(rule, untestable);
   return {
     rule,
     name: rule.name?.name ?? 'rule',
@@ -356,6 +364,7 @@ export function ruleModel(rule: RuleNode, text: string): RuleModel {
     outcomes: sections.outcome?.outcomes ?? [],
     condition: sections.condition?.expr ?? null,
     allowZeroValues,
+    ...(suppressionWindow ? { suppressionWindow } : {}),
     untestable,
   };
 }

@@ -402,6 +402,44 @@ ${extra}}`;
     );
   });
 
+  it('applies suppression_window per $suppression_key (single event) and per match values', () => {
+    const single = `rule quiet {
+  meta:
+    author = "test"
+  events:
+    $e.metadata.event_type = "USER_LOGIN"
+    $e.principal.hostname = $hostname
+  outcome:
+    $suppression_key = $hostname
+  condition:
+    $e
+  options:
+    suppression_window = 5m
+}`;
+    const events = [
+      login('a', 0, 'h1'),
+      login('b', 3, 'h1'),
+      login('c', 4, 'h2'),
+      login('d', 5, 'h1'),
+      login('e', 9, 'h1'),
+    ];
+    const r = run(single, { e: events });
+    assert.deepEqual(
+      r.detections.map((d) => ids(d, 'e')[0]),
+      ['a', 'c', 'd'],
+    );
+    assert.ok(
+      r.notes.some((n) => /suppressed 2 detections/.test(n)),
+      r.notes.join('\n'),
+    );
+    const multi = COUNT('  options:\n    suppression_window = 3h\n').replace('#e >= 3', '#e >= 1');
+    const m = run(multi, { e: [login('x', 0, 'h'), login('y', 90, 'h'), login('z', 200, 'h')] });
+    assert.deepEqual(
+      m.detections.map((d) => ids(d, 'e')),
+      [['x'], ['z']],
+    );
+  });
+
   it('caps a join that would explode and says so', () => {
     const events = Array.from({ length: 3000 }, (_, i) => [
       login(`l${i}`, i / 100, 'h'),
