@@ -1,2 +1,3 @@
 // The rule engine Test Rule runs: the plan (one search per event variable) and the detections.
-export { planRuleTest, runRuleTest } from '../../udm/rule/engine-standin';
+export { planRuleTest } from '../../udm/rule/plan';
+export { runRuleTest } from '../../udm/rule/engine';

@@ -1,0 +1,199 @@
+// Joins the variables' events into rows: one event per variable (or none for a variable the
+// condition lets be missing, `!$e`), one value per placeholder, every binding and cross-variable
+// statement holding. Placeholders are hash joins; the match window bounds how far apart in time a
+// row's events may be. The work is capped so a large test cannot hang the editor.
+import type { EventPredicate } from '../evaluate';
+import type { RowCompiler, RowEnv } from './compile';
+import type { RuleModel, WindowSpec } from './model';
+import type { PreparedEvent, PreparedVariable } from './prepare';
+
+export interface Row {
+  /** per variable, in JoinResult.order; undefined for a missing one */
+  events: Array<PreparedEvent | undefined>;
+  /** placeholder → its value in this row */
+  ph: Record<string, unknown>;
+  keys: Record<string, string>;
+  minT: number;
+  maxT: number;
+}
+
+export interface JoinResult {
+  order: string[];
+  rows: Row[];
+  /** true when a cap stopped the join */
+  cut: boolean;
+}
+
+export interface JoinLimits {
+  maxRows: number;
+  maxSteps: number;
+}
+
+export const DEFAULT_JOIN_LIMITS: JoinLimits = { maxRows: 200_000, maxSteps: 5_000_000 };
+
+interface Ready {
+  test: EventPredicate;
+  vars: string[];
+}
+
+/** Variables in join order: the pivot first, then each one sharing a placeholder with those before, optional last. */
+function joinOrder(vars: PreparedVariable[], optional: Set<string>, pivot: string | undefined): PreparedVariable[] {
+  const rest = [...vars];
+  const out: PreparedVariable[] = [];
+  const take = (v: PreparedVariable): void => {
+    out.push(v);
+    rest.splice(rest.indexOf(v), 1);
+  };
+  const start = rest.find((v) => v.name === pivot) ?? rest.find((v) => !optional.has(v.name)) ?? rest[0];
+  if (start) take(start);
+  while (rest.length) {
+    const bound = new Set(out.flatMap((v) => v.placeholders));
+    const shares = (v: PreparedVariable): boolean => v.placeholders.some((p) => bound.has(p));
+    const next =
+      rest.find((v) => !optional.has(v.name) && shares(v)) ??
+      rest.find((v) => !optional.has(v.name)) ??
+      rest.find(shares) ??
+      rest[0];
+    take(next);
+  }
+  return out;
+}
+
+function lowerBound(events: PreparedEvent[], t: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (events[mid].t < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The time range a row's next event may fall in, given the events so far: a row fits in one
+ * window, so its events lie at most the window's duration apart (within one bucket for `by`).
+ */
+function timeBounds(window: WindowSpec | undefined, minT: number, maxT: number): [number, number] {
+  if (!window || minT > maxT) return [-Infinity, Infinity];
+  const d = window.duration;
+  if (window.kind === 'tumbling') {
+    const start = Math.floor(minT / d) * d;
+    return [start, start + d - 1];
+  }
+  return [maxT - d, minT + d];
+}
+
+export function joinRows(
+  model: RuleModel,
+  compiler: RowCompiler,
+  vars: PreparedVariable[],
+  optional: Set<string>,
+  limits: JoinLimits = DEFAULT_JOIN_LIMITS,
+): JoinResult {
+  const pivot = model.window?.kind === 'sliding' ? model.window.pivot?.variable : undefined;
+  const ordered = joinOrder(vars, optional, pivot);
+  const order = ordered.map((v) => v.name);
+  const n = ordered.length;
+  const rows: Row[] = [];
+  const result: JoinResult = { order, rows, cut: false };
+  if (n === 0 || ordered.some((v) => v.events.length === 0 && !optional.has(v.name))) return result;
+
+  // Each cross statement is tested as soon as its variables and placeholders are in the row.
+  const firstBinder = new Map<string, number>();
+  ordered.forEach((v, d) => v.placeholders.forEach((p) => firstBinder.has(p) || firstBinder.set(p, d)));
+  const readyAt: Ready[][] = ordered.map(() => []);
+  for (const c of model.cross) {
+    if ([...c.vars].some((v) => !order.includes(v))) continue;
+    let at = 0;
+    for (const v of c.vars) at = Math.max(at, order.indexOf(v));
+    for (const p of c.placeholders) at = Math.max(at, firstBinder.get(p) ?? n - 1);
+    readyAt[at].push({ test: compiler.compileExpr(c.expr), vars: [...c.vars] });
+  }
+
+  const assigned = new Array<PreparedEvent | undefined>(n).fill(undefined);
+  // Maps, not objects: keys come and go on every step, which would turn an object into a slow dictionary.
+  const phKey = new Map<string, string>();
+  const phVal = new Map<string, unknown>();
+  const env: RowEnv = { events: {}, ph: {} };
+  let steps = 0;
+
+  const holds = (d: number): boolean => {
+    if (readyAt[d].length === 0) return true;
+    env.events = {};
+    env.ph = {};
+    for (let i = 0; i <= d; i++) if (assigned[i]) env.events[order[i]] = assigned[i]!.udm;
+    for (const [k, v] of phVal) env.ph[k] = [v];
+    for (const r of readyAt[d]) {
+      // A statement about a missing variable does not apply.
+      if (r.vars.some((v) => env.events[v] === undefined)) continue;
+      try {
+        if (!r.test(env)) return false;
+      } catch {
+        return false;
+      }
+    }
+    return true;
+  };
+
+  const emit = (minT: number, maxT: number): void => {
+    if (minT > maxT) return; // no event at all
+    if (rows.length >= limits.maxRows) {
+      result.cut = true;
+      return;
+    }
+    const ph: Record<string, unknown> = {};
+    const keys: Record<string, string> = {};
+    for (const [k, v] of phKey) {
+      keys[k] = v;
+      ph[k] = phVal.get(k);
+    }
+    rows.push({ events: assigned.slice(), ph, keys, minT, maxT });
+  };
+
+  /** Gives the event's placeholders not bound yet each of their values in turn, then goes on to the next variable. */
+  const bindRest = (d: number, e: PreparedEvent, unbound: string[], u: number, minT: number, maxT: number): void => {
+    if (result.cut) return;
+    if (u === unbound.length) {
+      if (holds(d)) rec(d + 1, Math.min(minT, e.t), Math.max(maxT, e.t));
+      return;
+    }
+    const p = unbound[u];
+    const { keys, values } = e.values.get(p)!;
+    for (let k = 0; k < keys.length; k++) {
+      phKey.set(p, keys[k]);
+      phVal.set(p, values[k]);
+      bindRest(d, e, unbound, u + 1, minT, maxT);
+    }
+    phKey.delete(p);
+    phVal.delete(p);
+  };
+
+  const rec = (d: number, minT: number, maxT: number): void => {
+    if (result.cut) return;
+    if (d === n) return emit(minT, maxT);
+    const v = ordered[d];
+    const shared = v.placeholders.filter((p) => phKey.has(p));
+    const unbound = v.placeholders.filter((p) => !phKey.has(p));
+    let list = v.events;
+    for (const p of shared) {
+      const l = v.index.get(p)?.get(phKey.get(p)!) ?? [];
+      if (l.length < list.length || p === shared[0]) list = l;
+    }
+    const [lo, hi] = timeBounds(model.window, minT, maxT);
+    for (let i = lowerBound(list, lo); i < list.length && list[i].t <= hi; i++) {
+      if (++steps > limits.maxSteps) {
+        result.cut = true;
+        return;
+      }
+      const e = list[i];
+      if (!shared.every((p) => e.values.get(p)!.keys.includes(phKey.get(p)!))) continue;
+      assigned[d] = e;
+      bindRest(d, e, unbound, 0, minT, maxT);
+    }
+    assigned[d] = undefined;
+    if (optional.has(v.name) && holds(d)) rec(d + 1, minT, maxT);
+  };
+  rec(0, Infinity, -Infinity);
+  return result;
+}
