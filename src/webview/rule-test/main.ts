@@ -68,7 +68,8 @@ function timeText(ms: number): string {
 function windowText(d: DetectionView): string {
   return d.windowStart === d.windowEnd
     ? timeText(d.windowStart)
-    : `${timeText(d.windowStart)} – ${timeText(d.windowEnd)}`;
+    : // Start and end on lines of their own, so a narrow panel leaves room for the values.
+      `${timeText(d.windowStart)}\n– ${timeText(d.windowEnd)}`;
 }
 
 function pairsText(pairs: Array<[string, string]>): string {

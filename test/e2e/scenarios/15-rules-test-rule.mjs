@@ -30,27 +30,28 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   );
   await page.keyboard.press('Escape');
 
-  // 2. A placeholder completes in match: (in a file of its own, so the demo rule stays as it is).
-  const scratch = join(rules, 'completion_scratch.yaral');
-  writeFileSync(
-    scratch,
-    'rule completion_scratch {\n  events:\n    $e.metadata.event_type = "USER_LOGIN"\n    $e.target.user.userid = $user\n  match:\n    ',
-  );
-  await wb.openFile(page, 'completion_scratch.yaral');
-  await editor.locator('.view-lines', { hasText: /USER_LOGIN/ }).waitFor();
-  await editor.locator('.view-lines').click();
-  await page.keyboard.press('Control+End');
-  await page.keyboard.type('$us', { delay: 30 });
+  // 2. A placeholder completes in outcome: (typed into the demo rule, which is then reverted).
+  const riskLine = ruleText.split('\n').findIndex((l) => l.includes('$risk_score =')) + 1;
+  if (riskLine < 1) throw new Error('the demo rule has no $risk_score line');
+  await wb.focusActiveEditor(page);
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').waitFor({ state: 'visible' });
+  await page.keyboard.type(String(riskLine));
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('$who = array_distinct($us', { delay: 30 });
   const suggest = page.locator('.editor-widget.suggest-widget');
   if (!(await suggest.isVisible())) await page.keyboard.press('Control+Space');
   await suggest.locator('.monaco-list-row', { hasText: '$user' }).first().waitFor();
   await page.keyboard.press('Enter');
-  await page.keyboard.press('Control+S');
-  await waitFor(
-    () => (/\n {4}\$user\s*$/.test(readFileSync(scratch, 'utf8')) ? true : undefined),
-    'the completed $user',
-  );
-  log('placeholder $user completed in match:');
+  await editor
+    .locator('.view-line', { hasText: /array_distinct\(\$user(?!\w)/ })
+    .first()
+    .waitFor();
+  log('placeholder $user completed in outcome:');
+  await wb.runCommand(page, 'File: Revert File');
+  await editor.locator('.view-line', { hasText: /\$who/ }).waitFor({ state: 'detached' });
 
   // 3. Test Rule from the CodeLens: the range, the consent, then the panel.
   await wb.openFile(page, `${RULE}.yaral`);
@@ -74,14 +75,17 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   const end = Date.parse(range[2]);
 
   // The oracle, over the events the sandbox returns for the same range.
-  const params = new URLSearchParams({
+  // Spaces as %20, not URLSearchParams' '+': Google (and the sandbox) refuse an unencoded '+'.
+  const params = Object.entries({
     query: 'metadata.event_type = "USER_LOGIN"',
     'time_range.start_time': range[1],
     'time_range.end_time': range[2],
     limit: '10000',
-  });
+  })
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
   const answer = await wb.sandboxRest(sandbox, 'GET', `/v1/events:udmSearch?${params}`);
-  if (answer.status !== 200) throw new Error(`udmSearch answered ${answer.status}`);
+  if (answer.status !== 200) throw new Error(`udmSearch answered ${answer.status}: ${JSON.stringify(answer.json)}`);
   const events = answer.json.events ?? [];
   const expected = expectedDetections(RULE, { events, lists: [] }, { start, end });
   if (expected.length === 0)
@@ -122,31 +126,25 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   // 4. A mutated rule: a misspelt field and an unknown variable in condition: are errors in Problems,
   // and Test Rule refuses it, pointing there.
   const mutated = ruleText
-    .replace(`rule ${RULE}`, 'rule mutated_rule')
     .replace('$e.metadata.event_type', '$e.metadata.evnt_type')
     .replace('#e >= 5', '#e >= 5 and $nobody');
   if (mutated === ruleText) throw new Error('the mutation changed nothing');
-  writeFileSync(join(rules, 'mutated_rule.yaral'), mutated);
-  await wb.openFile(page, 'mutated_rule.yaral');
+  // Saved over the demo rule on disk (the editor shows the file's new text), as a user's edit in
+  // another tool would; the original comes back at the end.
+  const rulePath = join(rules, `${RULE}.yaral`);
+  await wb.openFile(page, `${RULE}.yaral`);
+  writeFileSync(rulePath, mutated);
   await editor.locator('.squiggly-error').first().waitFor();
   await page.keyboard.press('Control+Shift+M');
   const problems = page.locator('.markers-panel .monaco-list-row');
   await problems.filter({ hasText: 'evnt_type' }).first().waitFor();
   await problems.filter({ hasText: 'nobody' }).first().waitFor();
   log('the misspelt field and the unknown condition variable are in Problems');
-  await wb.openFile(page, 'mutated_rule.yaral');
+  await wb.openFile(page, `${RULE}.yaral`);
   const mutatedLens = editor.locator('.codelens-decoration a', { hasText: 'Test Rule' }).first();
   await mutatedLens.waitFor();
   await mutatedLens.click();
-  await wb.waitForNotification(page, /mutated_rule has errors, so it cannot be tested/);
-}
-
-async function waitFor(probe, what, timeout = 10_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await wb.waitForNotification(page, new RegExp(`${RULE} has errors, so it cannot be tested`));
+  writeFileSync(rulePath, ruleText);
+  await editor.locator('.squiggly-error').first().waitFor({ state: 'detached' });
 }
