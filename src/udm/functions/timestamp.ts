@@ -1,5 +1,5 @@
 // timestamp: epoch seconds, wall-clock times and time zones (IANA names, UTC by default).
-import { defineFamily, optional, param } from './types';
+import { defineFamily, fn, type Evaluator } from './types';
 import { timestampSeconds, toStr } from './values';
 
 /**
@@ -16,6 +16,17 @@ export function utcOffsetMinutes(tz: string): number | undefined {
   return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
 
+/** The fields of a wall-clock reading, in 24-hour time, for Intl.DateTimeFormat. */
+export const WALL_CLOCK = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+} as const satisfies Intl.DateTimeFormatOptions;
+
 function inZone(
   d: Date,
   tz: unknown,
@@ -24,17 +35,9 @@ function inZone(
   if (offset !== undefined) return inZone(new Date(d.getTime() + offset * 60_000), 'UTC');
   if (typeof tz === 'string' && tz !== '' && tz.toUpperCase() !== 'UTC' && tz.toUpperCase() !== 'GMT') {
     try {
-      const parts = new Intl.DateTimeFormat('en-US', {
-        timeZone: tz,
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-        weekday: 'short',
-        hourCycle: 'h23',
-      }).formatToParts(d);
+      const parts = new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone: tz, weekday: 'short' }).formatToParts(
+        d,
+      );
       const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? '0';
       const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
       return {
@@ -167,108 +170,65 @@ function weekOfYear(secs: number, tz: unknown): number {
   return Math.floor((dayOfYear + jan1.getUTCDay()) / 7);
 }
 
-function tsArg(v: unknown): number | undefined {
-  return timestampSeconds(v);
+/** An evaluation of the instant in the first argument: no value when it holds no timestamp. */
+function ofInstant(f: (seconds: number, ...rest: unknown[]) => unknown): Evaluator {
+  return ([t, ...rest]) => {
+    const s = timestampSeconds(t);
+    return s === undefined ? undefined : f(s, ...rest);
+  };
 }
 
 export const TIMESTAMP = defineFamily(
   'timestamp',
   [
-    {
-      name: 'timestamp.as_unix_seconds',
-      params: [param('timestamp', 'STRING'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.as_unix_seconds("2024-02-22 10:43:00", "America/New_York") = 1708616580',
-      evaluate: ([t, tz]) => wallClockToEpoch(toStr(t), tz),
-    },
-    {
-      name: 'timestamp.current_seconds',
-      params: [],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: '86400 < timestamp.current_seconds() - $e.network.tls.certificate.not_after',
-      notes: 'Synonym of timestamp.now().',
-      evaluate: () => Math.floor(Date.now() / 1000),
-    },
-    {
-      name: 'timestamp.get_date',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'STRING',
-      where: 'Search, Rules',
-      example: 'timestamp.get_date($ts, "America/Los_Angeles") = "2024-02-20"',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : formatTimestamp(s, 'DATE', tz);
+    fn(
+      'timestamp.as_unix_seconds(timestamp: STRING, time_zone?: STRING): INT',
+      'timestamp.as_unix_seconds("2024-02-22 10:43:00", "America/New_York") = 1708616580',
+      ([t, tz]) => wallClockToEpoch(toStr(t), tz),
+    ),
+    fn(
+      'timestamp.current_seconds(): INT',
+      '86400 < timestamp.current_seconds() - $e.network.tls.certificate.not_after',
+      () => Math.floor(Date.now() / 1000),
+      { notes: 'Synonym of timestamp.now().' },
+    ),
+    fn(
+      'timestamp.get_date(unix_seconds: INT, time_zone?: STRING): STRING',
+      'timestamp.get_date($ts, "America/Los_Angeles") = "2024-02-20"',
+      ofInstant((seconds, tz) => formatTimestamp(seconds, 'DATE', tz)),
+    ),
+    fn(
+      'timestamp.get_day_of_week(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_day_of_week($ts) = 6',
+      ofInstant((seconds, tz) => zoneParts(seconds, tz).weekday + 1),
+      { notes: '1 = Sunday ... 7 = Saturday.' },
+    ),
+    fn(
+      'timestamp.get_hour(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_hour($ts, "America/Los_Angeles") = 15',
+      ofInstant((seconds, tz) => zoneParts(seconds, tz).hour),
+    ),
+    fn(
+      'timestamp.get_minute(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_hour($ts) = 15',
+      ofInstant((seconds, tz) => zoneParts(seconds, tz).minute),
+      {
+        notes:
+          "The page's samples for get_minute call timestamp.get_hour (documentation slip); the test calls get_minute.",
       },
-    },
-    {
-      name: 'timestamp.get_day_of_week',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_day_of_week($ts) = 6',
-      notes: '1 = Sunday ... 7 = Saturday.',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : zoneParts(s, tz).weekday + 1;
-      },
-    },
-    {
-      name: 'timestamp.get_hour',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_hour($ts, "America/Los_Angeles") = 15',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : zoneParts(s, tz).hour;
-      },
-    },
-    {
-      name: 'timestamp.get_minute',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_hour($ts) = 15',
-      notes:
-        "The page's samples for get_minute call timestamp.get_hour (documentation slip); the test calls get_minute.",
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : zoneParts(s, tz).minute;
-      },
-    },
-    {
-      name: 'timestamp.get_timestamp',
-      params: [param('unix_seconds', 'INT'), optional('timestamp_format', 'STRING'), optional('timezone', 'STRING')],
-      returns: 'STRING',
-      where: 'Search, Rules',
-      example: 'timestamp.get_timestamp($ts, "%F %T", "America/Los_Angeles") = "2024-02-22 10:43:51"',
-      notes: 'Format may also be a granularity: SECOND, MINUTE, HOUR, DATE, WEEK, MONTH, YEAR.',
-      evaluate: ([t, fmt, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : formatTimestamp(s, fmt, tz);
-      },
-    },
-    {
-      name: 'timestamp.get_week',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_week($ts) = 0',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : weekOfYear(s, tz);
-      },
-    },
-    {
-      name: 'timestamp.now',
-      params: [],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.now() = 1716401819',
-      evaluate: () => Math.floor(Date.now() / 1000),
-    },
+    ),
+    fn(
+      'timestamp.get_timestamp(unix_seconds: INT, timestamp_format?: STRING, timezone?: STRING): STRING',
+      'timestamp.get_timestamp($ts, "%F %T", "America/Los_Angeles") = "2024-02-22 10:43:51"',
+      ofInstant((seconds, fmt, tz) => formatTimestamp(seconds, fmt, tz)),
+      { notes: 'Format may also be a granularity: SECOND, MINUTE, HOUR, DATE, WEEK, MONTH, YEAR.' },
+    ),
+    fn(
+      'timestamp.get_week(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_week($ts) = 0',
+      ofInstant((seconds, tz) => weekOfYear(seconds, tz)),
+    ),
+    fn('timestamp.now(): INT', 'timestamp.now() = 1716401819', () => Math.floor(Date.now() / 1000)),
   ],
   { 'timestamp.current': 'timestamp.current_seconds' },
 );
