@@ -85,31 +85,36 @@ function wallClockToEpoch(text: string, tz: unknown): number | undefined {
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
+/** The granularities timestamp.get_timestamp takes for a format, as the formats they stand for. */
+const GRANULARITIES: Readonly<Record<string, string>> = {
+  SECOND: '%F %T',
+  MINUTE: '%F %H:%M:00',
+  HOUR: '%F %H:00:00',
+  DATE: '%F',
+  MONTH: '%Y-%m-01',
+  YEAR: '%Y-01-01',
+};
+
+/** The strftime directives that write one part of the wall clock in two digits. */
+const TWO_DIGITS: Readonly<Record<string, 'month' | 'day' | 'hour' | 'minute' | 'second'>> = {
+  m: 'month',
+  d: 'day',
+  H: 'hour',
+  M: 'minute',
+  S: 'second',
+};
+
 /** strftime subset used by timestamp.get_timestamp, or a granularity name. */
 function formatTimestamp(secs: number, format: unknown, tz: unknown): string {
   const z = zoneParts(secs, tz);
-  const fmt = format === undefined ? '%F %T' : toStr(format);
-  const date = `${z.year}-${pad(z.month)}-${pad(z.day)}`;
-  switch (fmt.toUpperCase()) {
-    case 'SECOND':
-      return `${date} ${pad(z.hour)}:${pad(z.minute)}:${pad(z.second)}`;
-    case 'MINUTE':
-      return `${date} ${pad(z.hour)}:${pad(z.minute)}:00`;
-    case 'HOUR':
-      return `${date} ${pad(z.hour)}:00:00`;
-    case 'DATE':
-      return date;
-    case 'MONTH':
-      return `${z.year}-${pad(z.month)}-01`;
-    case 'YEAR':
-      return `${z.year}-01-01`;
-    case 'WEEK': {
-      const d = new Date(Date.UTC(z.year, z.month - 1, z.day - z.weekday));
-      return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-    }
-    default:
-      break;
+  let fmt = format === undefined ? '%F %T' : toStr(format);
+  const granularity = fmt.toUpperCase();
+  if (granularity === 'WEEK') {
+    const d = new Date(Date.UTC(z.year, z.month - 1, z.day - z.weekday));
+    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   }
+  if (Object.hasOwn(GRANULARITIES, granularity)) fmt = GRANULARITIES[granularity];
+  const date = `${z.year}-${pad(z.month)}-${pad(z.day)}`;
   const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
   const monthNames = [
     'January',
@@ -126,6 +131,7 @@ function formatTimestamp(secs: number, format: unknown, tz: unknown): string {
     'December',
   ];
   return fmt.replace(/%([a-zA-Z%])/g, (all, c: string) => {
+    if (Object.hasOwn(TWO_DIGITS, c)) return pad(z[TWO_DIGITS[c]]);
     switch (c) {
       case 'F':
         return date;
@@ -133,16 +139,6 @@ function formatTimestamp(secs: number, format: unknown, tz: unknown): string {
         return `${pad(z.hour)}:${pad(z.minute)}:${pad(z.second)}`;
       case 'Y':
         return String(z.year);
-      case 'm':
-        return pad(z.month);
-      case 'd':
-        return pad(z.day);
-      case 'H':
-        return pad(z.hour);
-      case 'M':
-        return pad(z.minute);
-      case 'S':
-        return pad(z.second);
       case 'y':
         return pad(z.year % 100);
       case 'A':
