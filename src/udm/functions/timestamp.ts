@@ -1,4 +1,5 @@
 // timestamp: epoch seconds, wall-clock times and time zones (IANA names, UTC by default).
+import { WALL_CLOCK } from '../wall-clock';
 import { defineFamily, fn, type Evaluator } from './types';
 import { timestampSeconds, toStr } from './values';
 
@@ -15,17 +16,6 @@ export function utcOffsetMinutes(tz: string): number | undefined {
   if (hours > 14 || minutes > 59) return undefined;
   return (m[1] === '-' ? -1 : 1) * (hours * 60 + minutes);
 }
-
-/** The fields of a wall-clock reading, in 24-hour time, for Intl.DateTimeFormat. */
-export const WALL_CLOCK = {
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-} as const satisfies Intl.DateTimeFormatOptions;
 
 function inZone(
   d: Date,

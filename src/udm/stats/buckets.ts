@@ -7,7 +7,7 @@
 // Across a daylight-saving change a bucket keeps its wall-clock start: after clocks go back the
 // repeated local hour is its own bucket (01:00 EDT and 01:00 EST are two hour buckets), and a
 // bucket whose local start does not exist (clocks went forward) starts at the change.
-import { WALL_CLOCK } from '../functions/timestamp';
+import { WALL_CLOCK } from '../wall-clock';
 import type { BucketUnit, TimeBucketSpec } from './plan';
 
 const SLOT = 900; // offsets only ever change on quarter-hour boundaries of UTC time
