@@ -84,9 +84,9 @@ export function fn(signature: string, example: string, evaluate?: Evaluator, ext
   const parts = m[2] === '' ? [] : m[2].split(', ');
   const variadic = parts.at(-1) === '...';
   const params = (variadic ? parts.slice(0, -1) : parts).map((p): SpecParam => {
-    const [name, types] = p.split(': ');
-    const opt = name.endsWith('?');
-    return { name: opt ? name.slice(0, -1) : name, types: types.split('|') as GoogleType[], optional: opt };
+    const pm = /^(\w+)(\??): ([A-Z_|]+)$/.exec(p);
+    if (!pm) throw new Error(`Not a parameter (name: TYPE): ${p} in ${signature}`);
+    return { name: pm[1], types: pm[3].split('|') as GoogleType[], optional: pm[2] === '?' };
   });
   return {
     name: m[1],
