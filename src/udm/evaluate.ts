@@ -2,7 +2,6 @@ import {
   isIfCall,
   type CallNode,
   type CompareExpr,
-  type CompareOp,
   type Expr,
   type FieldNode,
   type InListExpr,
@@ -13,7 +12,8 @@ import { bytesOfLiteral, cidrMatcher, findFunction, parseCidr, timestampSeconds,
 import { compileRegex, type UdmRegex } from './regex';
 import { enumName, enumValues, snakeToCamel } from './schema';
 
-type Pred = (v: unknown) => boolean;
+import { compareValues, literalPred, numericOp, type Pred } from './predicates';
+
 /** Calls `pred` on every value the path reaches (a missing value counts as one `undefined`); true as soon as one passes. */
 type Visitor = (event: unknown, pred: Pred) => boolean;
 export type EventPredicate = (event: unknown) => boolean;
@@ -142,90 +142,6 @@ function nanosOf(v: string): number | undefined {
   const m = /\.(\d{1,9})/.exec(v);
   if (!m) return Number.isNaN(Date.parse(v)) ? undefined : 0;
   return Number(m[1].padEnd(9, '0'));
-}
-
-// ---- predicates --------------------------------------------------------------------------------
-
-function numericOp(op: CompareOp, b: number): Pred {
-  switch (op) {
-    case '=':
-      return (v) => toNum(v) === b;
-    case '!=':
-      return (v) => toNum(v) !== b;
-    case '>':
-      return (v) => toNum(v) > b;
-    case '>=':
-      return (v) => toNum(v) >= b;
-    case '<':
-      return (v) => toNum(v) < b;
-    case '<=':
-      return (v) => toNum(v) <= b;
-  }
-}
-
-function stringOp(op: CompareOp, b: string, nocase: boolean): Pred {
-  if (nocase) {
-    const lb = b.toLowerCase();
-    const inner = stringOp(op, lb, false);
-    return (v) => inner(toStr(v).toLowerCase());
-  }
-  switch (op) {
-    case '=':
-      return (v) => (v === undefined || v === null ? b === '' : typeof v === 'string' ? v === b : toStr(v) === b);
-    case '!=':
-      return (v) => (v === undefined || v === null ? b !== '' : typeof v === 'string' ? v !== b : toStr(v) !== b);
-    case '>':
-      return (v) => toStr(v) > b;
-    case '>=':
-      return (v) => toStr(v) >= b;
-    case '<':
-      return (v) => toStr(v) < b;
-    case '<=':
-      return (v) => toStr(v) <= b;
-  }
-}
-
-function compareValues(a: unknown, b: unknown, op: CompareOp, nocase: boolean): boolean {
-  const numeric =
-    (typeof a === 'number' || typeof b === 'number') && !Number.isNaN(toNum(a)) && !Number.isNaN(toNum(b));
-  if (numeric) return numericOp(op, toNum(b))(a);
-  return stringOp(op, toStr(b), nocase)(a);
-}
-
-function literalPred(op: CompareOp, right: Operand, nocase: boolean, kind: string | undefined): Pred | undefined {
-  switch (right.type) {
-    case 'string':
-    case 'enum': {
-      const value = right.type === 'string' ? right.value : right.name;
-      if (kind === 'number' && value.trim() !== '' && !Number.isNaN(Number(value))) return numericOp(op, Number(value));
-      if (kind === 'bool') {
-        const b = value.toLowerCase() === 'true';
-        return boolPred(op, b);
-      }
-      return stringOp(op, value, nocase);
-    }
-    case 'number':
-      if (kind === 'string' || kind === 'bytes') return stringOp(op, right.raw, false);
-      return numericOp(op, right.value);
-    case 'bool':
-      return boolPred(op, right.value);
-    case 'regex': {
-      const { regex } = compileRegex(right.pattern, nocase);
-      if (!regex) return () => false;
-      if (op === '!=') return (v) => !regex.test(toStr(v));
-      if (op === '=') return (v) => regex.test(toStr(v));
-      return () => false;
-    }
-    default:
-      return undefined;
-  }
-}
-
-function boolPred(op: CompareOp, b: boolean): Pred {
-  const truthy = (v: unknown): boolean => v === true || v === 'true';
-  if (op === '!=') return (v) => truthy(v) !== b;
-  if (op === '=') return (v) => truthy(v) === b;
-  return () => false;
 }
 
 const MAX_COMBINATIONS = 256;

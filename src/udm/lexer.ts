@@ -190,6 +190,22 @@ function scanRuleToken(text: string, i: number, c: number): Token | undefined {
   return undefined;
 }
 
+/** The kind of each character that is a token by itself, by character code. */
+const SINGLE_CHAR_TOKENS = new Array<TokenKind | undefined>(128).fill(undefined);
+for (const [ch, kind] of [
+  ['(', 'lparen'],
+  [')', 'rparen'],
+  ['[', 'lbracket'],
+  [']', 'rbracket'],
+  [',', 'comma'],
+  ['.', 'dot'],
+  [':', 'colon'],
+  ['-', 'minus'],
+  ['+', 'arith'],
+  ['*', 'arith'],
+] as const)
+  SINGLE_CHAR_TOKENS[ch.charCodeAt(0)] = kind;
+
 /**
  * The token starting at `start` (not whitespace, not a comment). `prev` is the token before it
  * on the same line, if any: it decides whether `/` and `%` divide or start a regex / list name.
@@ -286,27 +302,9 @@ function scanToken(text: string, start: number, c: number, prev: Token | undefin
       return text.charCodeAt(i + 1) === 61 ? mk('op', start, i + 2, '<=') : mk('op', start, i + 1, '<');
     case 62 /* > */:
       return text.charCodeAt(i + 1) === 61 ? mk('op', start, i + 2, '>=') : mk('op', start, i + 1, '>');
-    case 40:
-      return mk('lparen', start, i + 1, '(');
-    case 41:
-      return mk('rparen', start, i + 1, ')');
-    case 91:
-      return mk('lbracket', start, i + 1, '[');
-    case 93:
-      return mk('rbracket', start, i + 1, ']');
-    case 44:
-      return mk('comma', start, i + 1, ',');
-    case 46:
-      return mk('dot', start, i + 1, '.');
-    case 58:
-      return mk('colon', start, i + 1, ':');
-    case 45:
-      return mk('minus', start, i + 1, '-');
-    case 43 /* + */:
-      return mk('arith', start, i + 1, '+');
-    case 42 /* * */:
-      return mk('arith', start, i + 1, '*');
     default: {
+      const single = SINGLE_CHAR_TOKENS[c];
+      if (single) return mk(single, start, i + 1, text[i]);
       // Consume a whole run of unexpected characters (surrogate pairs included) as one token.
       let j = i + 1;
       while (j < n) {

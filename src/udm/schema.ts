@@ -47,29 +47,22 @@ export function camelToSnake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+type RawField = readonly [name: string, number: number, type: string, flags: number];
+
+/** A well-known message's fields from `name: type, ...`, numbered in order as their protos number them. */
+const wellKnown = (fields: string): readonly RawField[] =>
+  fields.split(', ').map((f, i): RawField => {
+    const [name, type] = f.split(': ');
+    return [name, i + 1, type, 0];
+  });
+
 /** Pseudo-messages for the well-known types so `.seconds` and friends resolve like fields. */
-const WELL_KNOWN_FIELDS: Record<string, readonly (readonly [string, number, string, number])[]> = {
-  timestamp: [
-    ['seconds', 1, 'int64', 0],
-    ['nanos', 2, 'int32', 0],
-  ],
-  duration: [
-    ['seconds', 1, 'int64', 0],
-    ['nanos', 2, 'int32', 0],
-  ],
-  interval: [
-    ['start_time', 1, 'timestamp', 0],
-    ['end_time', 2, 'timestamp', 0],
-  ],
-  latlng: [
-    ['latitude', 1, 'double', 0],
-    ['longitude', 2, 'double', 0],
-  ],
-  date: [
-    ['year', 1, 'int32', 0],
-    ['month', 2, 'int32', 0],
-    ['day', 3, 'int32', 0],
-  ],
+const WELL_KNOWN_FIELDS: Record<string, readonly RawField[]> = {
+  timestamp: wellKnown('seconds: int64, nanos: int32'),
+  duration: wellKnown('seconds: int64, nanos: int32'),
+  interval: wellKnown('start_time: timestamp, end_time: timestamp'),
+  latlng: wellKnown('latitude: double, longitude: double'),
+  date: wellKnown('year: int32, month: int32, day: int32'),
 };
 
 /** Bounded by the schema: only messages and well-known types it has are cached. */
@@ -80,7 +73,7 @@ export function fieldsOf(typeOrMessage: string): Map<string, FieldInfo> | undefi
   const cached = fieldCache.get(typeOrMessage);
   if (cached) return cached;
   let owner: string;
-  let raw: readonly (readonly [string, number, string, number])[] | undefined;
+  let raw: readonly RawField[] | undefined;
   if (typeOrMessage.startsWith('m:')) {
     owner = typeOrMessage.slice(2);
     raw = MESSAGES[owner];

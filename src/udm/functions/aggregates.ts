@@ -4,79 +4,45 @@
 // ignored"). An empty group therefore counts 0, sums 0, and has no min, max, avg, stddev, earliest
 // or latest (null).
 import { AGGREGATE_NAMES, type AggregateName } from '../ast';
-import type { Accumulator, AggregateDef } from './types';
+import type { Accumulator, AggregateDef, ArgType } from './types';
 import { timestampSeconds, toNum } from './values';
 
 export type { Accumulator } from './types';
 
+/** An aggregate's declaration: its one argument's name and type, its result type, its doc. */
+const aggregate = (
+  arg: `${string}: ${ArgType}`,
+  returns: AggregateDef['returns'],
+  doc: string,
+  accumulator: () => Accumulator,
+): Omit<AggregateDef, 'name'> => {
+  const [name, type] = arg.split(': ') as [string, ArgType];
+  return { params: [{ name, type }], returns, doc, accumulator };
+};
+
 /** Signature and evaluation of each aggregate the parser names (AGGREGATE_NAMES): one each, no more. */
 const DEFINITIONS: { readonly [N in AggregateName]: Omit<AggregateDef, 'name'> } = {
-  count: {
-    params: [{ name: 'field', type: 'any' }],
-    returns: 'number',
-    doc: 'Number of values in the group.',
-    accumulator: () => new Count(),
-  },
-  count_distinct: {
-    params: [{ name: 'field', type: 'any' }],
-    returns: 'number',
-    doc: 'Number of distinct values in the group.',
-    accumulator: () => new CountDistinct(),
-  },
-  sum: {
-    params: [{ name: 'field', type: 'number' }],
-    returns: 'number',
-    doc: 'Sum of the values.',
-    accumulator: () => new Sum(),
-  },
-  min: {
-    params: [{ name: 'field', type: 'number' }],
-    returns: 'number',
-    doc: 'Smallest value.',
-    accumulator: () => new Extreme(-1),
-  },
-  max: {
-    params: [{ name: 'field', type: 'number' }],
-    returns: 'number',
-    doc: 'Largest value.',
-    accumulator: () => new Extreme(1),
-  },
-  avg: {
-    params: [{ name: 'field', type: 'number' }],
-    returns: 'number',
-    doc: 'Mean of the values.',
-    accumulator: () => new Mean(),
-  },
-  stddev: {
-    params: [{ name: 'field', type: 'number' }],
-    returns: 'number',
-    doc: 'Standard deviation of the values.',
-    accumulator: () => new StdDev(),
-  },
-  array: {
-    params: [{ name: 'field', type: 'any' }],
-    returns: 'array',
-    doc: 'All values (at most 25).',
-    accumulator: () => new ArrayOf(false),
-  },
-  array_distinct: {
-    params: [{ name: 'field', type: 'any' }],
-    returns: 'array',
-    doc: 'Distinct values (at most 25).',
-    accumulator: () => new ArrayOf(true),
-  },
-  earliest: {
-    params: [{ name: 'timestamp', type: 'timestamp' }],
-    returns: 'number',
-    doc: 'Earliest timestamp, epoch seconds.',
-    accumulator: () => new TimeExtreme(-1),
-  },
-  latest: {
-    params: [{ name: 'timestamp', type: 'timestamp' }],
-    returns: 'number',
-    doc: 'Latest timestamp, epoch seconds.',
-    accumulator: () => new TimeExtreme(1),
-  },
+  count: aggregate('field: any', 'number', 'Number of values in the group.', () => new Count()),
+  count_distinct: aggregate(
+    'field: any',
+    'number',
+    'Number of distinct values in the group.',
+    () => new CountDistinct(),
+  ),
+  sum: aggregate('field: number', 'number', 'Sum of the values.', () => new Sum()),
+  min: aggregate('field: number', 'number', 'Smallest value.', () => new Extreme(-1)),
+  max: aggregate('field: number', 'number', 'Largest value.', () => new Extreme(1)),
+  avg: aggregate('field: number', 'number', 'Mean of the values.', () => new Mean()),
+  stddev: aggregate('field: number', 'number', 'Standard deviation of the values.', () => new StdDev()),
+  array: aggregate('field: any', 'array', 'All values (at most 25).', () => new ArrayOf(false)),
+  array_distinct: aggregate('field: any', 'array', 'Distinct values (at most 25).', () => new ArrayOf(true)),
+  earliest: aggregate(
+    'timestamp: timestamp',
+    'number',
+    'Earliest timestamp, epoch seconds.',
+    () => new TimeExtreme(-1),
+  ),
+  latest: aggregate('timestamp: timestamp', 'number', 'Latest timestamp, epoch seconds.', () => new TimeExtreme(1)),
 };
 
 /** Aggregates of the outcome: section, in the order of AGGREGATE_NAMES. */
@@ -130,23 +96,32 @@ class CountDistinct implements Accumulator {
   }
 }
 
-class Sum implements Accumulator {
-  private total = 0;
+/** An aggregate of the numeric values only: text that reads as no number is skipped, as null is. */
+abstract class NumericAccumulator implements Accumulator {
   add(v: unknown): void {
     const n = numericValue(v);
-    if (n !== undefined) this.total += n;
+    if (n !== undefined) this.addNumber(n);
+  }
+  protected abstract addNumber(n: number): void;
+  abstract result(): number | null;
+}
+
+class Sum extends NumericAccumulator {
+  private total = 0;
+  protected addNumber(n: number): void {
+    this.total += n;
   }
   result(): number {
     return this.total;
   }
 }
 
-class Extreme implements Accumulator {
+class Extreme extends NumericAccumulator {
   private best: number | undefined;
-  constructor(private readonly sign: 1 | -1) {}
-  add(v: unknown): void {
-    const n = numericValue(v);
-    if (n === undefined) return;
+  constructor(private readonly sign: 1 | -1) {
+    super();
+  }
+  protected addNumber(n: number): void {
     if (this.best === undefined || (this.sign > 0 ? n > this.best : n < this.best)) this.best = n;
   }
   result(): number | null {
@@ -154,12 +129,10 @@ class Extreme implements Accumulator {
   }
 }
 
-class Mean implements Accumulator {
+class Mean extends NumericAccumulator {
   private n = 0;
   private total = 0;
-  add(v: unknown): void {
-    const x = numericValue(v);
-    if (x === undefined) return;
+  protected addNumber(x: number): void {
     this.n++;
     this.total += x;
   }
@@ -172,13 +145,11 @@ class Mean implements Accumulator {
  * Population standard deviation (divides by n, 0 for a single value), computed with Welford's
  * update so large values (byte counts, timestamps) do not lose precision.
  */
-class StdDev implements Accumulator {
+class StdDev extends NumericAccumulator {
   private n = 0;
   private mean = 0;
   private m2 = 0;
-  add(v: unknown): void {
-    const x = numericValue(v);
-    if (x === undefined) return;
+  protected addNumber(x: number): void {
     this.n++;
     const d = x - this.mean;
     this.mean += d / this.n;

@@ -1,6 +1,6 @@
 // net: IP addresses and CIDR ranges. parseCidr and cidrMatcher also serve `in cidr %list`.
 import * as ipaddr from 'ipaddr.js';
-import { defineFamily, param, type ArgCheck } from './types';
+import { type ArgCheck, defineFamily, fn } from './types';
 import { toStr } from './values';
 
 const cidrCache = new Map<string, [ipaddr.IPv4 | ipaddr.IPv6, number] | null>();
@@ -84,16 +84,13 @@ const checkCidrArg: ArgCheck = (args, report) => {
 };
 
 export const NET = defineFamily('net', [
-  {
-    name: 'net.ip_in_range_cidr',
-    params: [param('ipAddress', 'STRING'), param('subnetworkRange', 'STRING')],
-    returns: 'BOOL',
-    where: 'Search, Rules',
-    example: 'net.ip_in_range_cidr($e.principal.ip, "192.0.2.0/24")',
-    checkArgs: checkCidrArg,
-    evaluate: ([ip, cidr]) => {
+  fn(
+    'net.ip_in_range_cidr(ipAddress: STRING, subnetworkRange: STRING): BOOL',
+    'net.ip_in_range_cidr($e.principal.ip, "192.0.2.0/24")',
+    ([ip, cidr]) => {
       const r = parseCidr(toStr(cidr));
       return r ? ipInCidr(ip, r) : false;
     },
-  },
+    { checkArgs: checkCidrArg },
+  ),
 ]);

@@ -1,13 +1,10 @@
 // optimization: detection rules only; search reports it as such.
-import { defineFamily, param } from './types';
+import { defineFamily, rulesOnly } from './types';
 
 export const OPTIMIZATION = defineFamily('optimization', [
-  {
-    name: 'optimization.sample_rate',
-    params: [param('byteOrString', 'BYTES', 'STRING'), param('rateNumerator', 'INT'), param('rateDenominator', 'INT')],
-    returns: 'BOOL',
-    where: 'Rules only',
-    example: 'optimization.sample_rate($e.metadata.id, 1, 5)',
-    notes: 'Documented under the heading "sample_rate".',
-  },
+  rulesOnly(
+    'optimization.sample_rate(byteOrString: BYTES|STRING, rateNumerator: INT, rateDenominator: INT): BOOL',
+    'optimization.sample_rate($e.metadata.id, 1, 5)',
+    'Documented under the heading "sample_rate".',
+  ),
 ]);

@@ -1,6 +1,6 @@
 // re: regular expressions in RE2 syntax, run by the RE2 engine of ../regex.ts (linear time).
 import { compileRegex, findRe2Problem, sourceOffsetInLiteral, type UdmRegex } from '../regex';
-import { defineFamily, param, type ArgCheck } from './types';
+import { type ArgCheck, defineFamily, fn } from './types';
 import { toStr } from './values';
 
 function regexOf(pattern: unknown): UdmRegex | undefined {
@@ -63,44 +63,31 @@ const checkCaptureArg: ArgCheck = (args, report, source) => {
 };
 
 export const RE = defineFamily('re', [
-  {
-    name: 're.capture',
-    params: [param('stringText', 'STRING'), param('regex', 'STRING')],
-    returns: 'STRING',
-    where: 'Search, Rules',
-    example: '"google.com" = re.capture($e.network.email.from , "@(.*)")',
-    notes: 'At most one capture group; two or more is a compiler error.',
-    checkArgs: checkCaptureArg,
-    evaluate: ([text, pattern]) => regexOf(pattern)?.capture(toStr(text)) ?? '',
-  },
-  {
-    name: 're.capture_all',
-    params: [param('stringText', 'STRING'), param('regex', 'STRING')],
-    returns: 'ARRAY_STRINGS',
-    where: 'Search, Rules',
-    example:
-      '$path_component_5 = arrays.index_to_str(re.capture_all(principal.process.command_line, `[s=\'"]([^\'"=s]*.conf)`), 4)',
-    notes: 'The documented search sample also needs arrays.index_to_str and backquoted strings.',
-    checkArgs: checkPatternArg,
-    evaluate: ([text, pattern]) => regexOf(pattern)?.captureAll(toStr(text)) ?? [],
-  },
-  {
-    name: 're.regex',
-    params: [param('field', 'STRING'), param('regex', 'STRING')],
-    returns: 'BOOL',
-    where: 'Search, Rules',
-    example: 're.regex($e.principal.hostname, "google")',
-    notes: 'Equivalent to $e.field = /regex/. Accepts a trailing nocase.',
-    checkArgs: checkPatternArg,
-    evaluate: ([text, pattern]) => regexOf(pattern)?.test(toStr(text)) ?? false,
-  },
-  {
-    name: 're.replace',
-    params: [param('stringText', 'STRING'), param('replaceRegex', 'STRING'), param('replacementText', 'STRING')],
-    returns: 'STRING',
-    where: 'Search, Rules',
-    example: '"email@google.org" = re.replace($e.network.email.from, "com", "org")',
-    checkArgs: checkPatternArg,
-    evaluate: ([text, pattern, repl]) => regexOf(pattern)?.replaceAll(toStr(text), toStr(repl)) ?? toStr(text),
-  },
+  fn(
+    're.capture(stringText: STRING, regex: STRING): STRING',
+    '"google.com" = re.capture($e.network.email.from , "@(.*)")',
+    ([text, pattern]) => regexOf(pattern)?.capture(toStr(text)) ?? '',
+    { notes: 'At most one capture group; two or more is a compiler error.', checkArgs: checkCaptureArg },
+  ),
+  fn(
+    're.capture_all(stringText: STRING, regex: STRING): ARRAY_STRINGS',
+    '$path_component_5 = arrays.index_to_str(re.capture_all(principal.process.command_line, `[s=\'"]([^\'"=s]*.conf)`), 4)',
+    ([text, pattern]) => regexOf(pattern)?.captureAll(toStr(text)) ?? [],
+    {
+      notes: 'The documented search sample also needs arrays.index_to_str and backquoted strings.',
+      checkArgs: checkPatternArg,
+    },
+  ),
+  fn(
+    're.regex(field: STRING, regex: STRING): BOOL',
+    're.regex($e.principal.hostname, "google")',
+    ([text, pattern]) => regexOf(pattern)?.test(toStr(text)) ?? false,
+    { notes: 'Equivalent to $e.field = /regex/. Accepts a trailing nocase.', checkArgs: checkPatternArg },
+  ),
+  fn(
+    're.replace(stringText: STRING, replaceRegex: STRING, replacementText: STRING): STRING',
+    '"email@google.org" = re.replace($e.network.email.from, "com", "org")',
+    ([text, pattern, repl]) => regexOf(pattern)?.replaceAll(toStr(text), toStr(repl)) ?? toStr(text),
+    { checkArgs: checkPatternArg },
+  ),
 ]);

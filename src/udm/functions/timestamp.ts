@@ -1,5 +1,6 @@
 // timestamp: epoch seconds, wall-clock times and time zones (IANA names, UTC by default).
-import { defineFamily, optional, param } from './types';
+import { WALL_CLOCK } from '../wall-clock';
+import { defineFamily, fn, type Evaluator } from './types';
 import { timestampSeconds, toStr } from './values';
 
 /**
@@ -24,17 +25,9 @@ function inZone(
   if (offset !== undefined) return inZone(new Date(d.getTime() + offset * 60_000), 'UTC');
   if (typeof tz === 'string' && tz !== '' && tz.toUpperCase() !== 'UTC' && tz.toUpperCase() !== 'GMT') {
     try {
-      const parts = new Intl.DateTimeFormat('en-US', {
-        timeZone: tz,
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-        weekday: 'short',
-        hourCycle: 'h23',
-      }).formatToParts(d);
+      const parts = new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone: tz, weekday: 'short' }).formatToParts(
+        d,
+      );
       const get = (t: string): string => parts.find((p) => p.type === t)?.value ?? '0';
       const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
       return {
@@ -82,31 +75,36 @@ function wallClockToEpoch(text: string, tz: unknown): number | undefined {
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
+/** The granularities timestamp.get_timestamp takes for a format, as the formats they stand for. */
+const GRANULARITIES: Readonly<Record<string, string>> = {
+  SECOND: '%F %T',
+  MINUTE: '%F %H:%M:00',
+  HOUR: '%F %H:00:00',
+  DATE: '%F',
+  MONTH: '%Y-%m-01',
+  YEAR: '%Y-01-01',
+};
+
+/** The strftime directives that write one part of the wall clock in two digits. */
+const TWO_DIGITS: Readonly<Record<string, 'month' | 'day' | 'hour' | 'minute' | 'second'>> = {
+  m: 'month',
+  d: 'day',
+  H: 'hour',
+  M: 'minute',
+  S: 'second',
+};
+
 /** strftime subset used by timestamp.get_timestamp, or a granularity name. */
 function formatTimestamp(secs: number, format: unknown, tz: unknown): string {
   const z = zoneParts(secs, tz);
-  const fmt = format === undefined ? '%F %T' : toStr(format);
-  const date = `${z.year}-${pad(z.month)}-${pad(z.day)}`;
-  switch (fmt.toUpperCase()) {
-    case 'SECOND':
-      return `${date} ${pad(z.hour)}:${pad(z.minute)}:${pad(z.second)}`;
-    case 'MINUTE':
-      return `${date} ${pad(z.hour)}:${pad(z.minute)}:00`;
-    case 'HOUR':
-      return `${date} ${pad(z.hour)}:00:00`;
-    case 'DATE':
-      return date;
-    case 'MONTH':
-      return `${z.year}-${pad(z.month)}-01`;
-    case 'YEAR':
-      return `${z.year}-01-01`;
-    case 'WEEK': {
-      const d = new Date(Date.UTC(z.year, z.month - 1, z.day - z.weekday));
-      return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-    }
-    default:
-      break;
+  let fmt = format === undefined ? '%F %T' : toStr(format);
+  const granularity = fmt.toUpperCase();
+  if (granularity === 'WEEK') {
+    const d = new Date(Date.UTC(z.year, z.month - 1, z.day - z.weekday));
+    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   }
+  if (Object.hasOwn(GRANULARITIES, granularity)) fmt = GRANULARITIES[granularity];
+  const date = `${z.year}-${pad(z.month)}-${pad(z.day)}`;
   const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
   const monthNames = [
     'January',
@@ -123,6 +121,7 @@ function formatTimestamp(secs: number, format: unknown, tz: unknown): string {
     'December',
   ];
   return fmt.replace(/%([a-zA-Z%])/g, (all, c: string) => {
+    if (Object.hasOwn(TWO_DIGITS, c)) return pad(z[TWO_DIGITS[c]]);
     switch (c) {
       case 'F':
         return date;
@@ -130,16 +129,6 @@ function formatTimestamp(secs: number, format: unknown, tz: unknown): string {
         return `${pad(z.hour)}:${pad(z.minute)}:${pad(z.second)}`;
       case 'Y':
         return String(z.year);
-      case 'm':
-        return pad(z.month);
-      case 'd':
-        return pad(z.day);
-      case 'H':
-        return pad(z.hour);
-      case 'M':
-        return pad(z.minute);
-      case 'S':
-        return pad(z.second);
       case 'y':
         return pad(z.year % 100);
       case 'A':
@@ -167,108 +156,65 @@ function weekOfYear(secs: number, tz: unknown): number {
   return Math.floor((dayOfYear + jan1.getUTCDay()) / 7);
 }
 
-function tsArg(v: unknown): number | undefined {
-  return timestampSeconds(v);
+/** An evaluation of the instant in the first argument: no value when it holds no timestamp. */
+function ofInstant(f: (seconds: number, ...rest: unknown[]) => unknown): Evaluator {
+  return ([t, ...rest]) => {
+    const s = timestampSeconds(t);
+    return s === undefined ? undefined : f(s, ...rest);
+  };
 }
 
 export const TIMESTAMP = defineFamily(
   'timestamp',
   [
-    {
-      name: 'timestamp.as_unix_seconds',
-      params: [param('timestamp', 'STRING'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.as_unix_seconds("2024-02-22 10:43:00", "America/New_York") = 1708616580',
-      evaluate: ([t, tz]) => wallClockToEpoch(toStr(t), tz),
-    },
-    {
-      name: 'timestamp.current_seconds',
-      params: [],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: '86400 < timestamp.current_seconds() - $e.network.tls.certificate.not_after',
-      notes: 'Synonym of timestamp.now().',
-      evaluate: () => Math.floor(Date.now() / 1000),
-    },
-    {
-      name: 'timestamp.get_date',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'STRING',
-      where: 'Search, Rules',
-      example: 'timestamp.get_date($ts, "America/Los_Angeles") = "2024-02-20"',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : formatTimestamp(s, 'DATE', tz);
+    fn(
+      'timestamp.as_unix_seconds(timestamp: STRING, time_zone?: STRING): INT',
+      'timestamp.as_unix_seconds("2024-02-22 10:43:00", "America/New_York") = 1708616580',
+      ([t, tz]) => wallClockToEpoch(toStr(t), tz),
+    ),
+    fn(
+      'timestamp.current_seconds(): INT',
+      '86400 < timestamp.current_seconds() - $e.network.tls.certificate.not_after',
+      () => Math.floor(Date.now() / 1000),
+      { notes: 'Synonym of timestamp.now().' },
+    ),
+    fn(
+      'timestamp.get_date(unix_seconds: INT, time_zone?: STRING): STRING',
+      'timestamp.get_date($ts, "America/Los_Angeles") = "2024-02-20"',
+      ofInstant((seconds, tz) => formatTimestamp(seconds, 'DATE', tz)),
+    ),
+    fn(
+      'timestamp.get_day_of_week(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_day_of_week($ts) = 6',
+      ofInstant((seconds, tz) => zoneParts(seconds, tz).weekday + 1),
+      { notes: '1 = Sunday ... 7 = Saturday.' },
+    ),
+    fn(
+      'timestamp.get_hour(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_hour($ts, "America/Los_Angeles") = 15',
+      ofInstant((seconds, tz) => zoneParts(seconds, tz).hour),
+    ),
+    fn(
+      'timestamp.get_minute(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_hour($ts) = 15',
+      ofInstant((seconds, tz) => zoneParts(seconds, tz).minute),
+      {
+        notes:
+          "The page's samples for get_minute call timestamp.get_hour (documentation slip); the test calls get_minute.",
       },
-    },
-    {
-      name: 'timestamp.get_day_of_week',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_day_of_week($ts) = 6',
-      notes: '1 = Sunday ... 7 = Saturday.',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : zoneParts(s, tz).weekday + 1;
-      },
-    },
-    {
-      name: 'timestamp.get_hour',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_hour($ts, "America/Los_Angeles") = 15',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : zoneParts(s, tz).hour;
-      },
-    },
-    {
-      name: 'timestamp.get_minute',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_hour($ts) = 15',
-      notes:
-        "The page's samples for get_minute call timestamp.get_hour (documentation slip); the test calls get_minute.",
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : zoneParts(s, tz).minute;
-      },
-    },
-    {
-      name: 'timestamp.get_timestamp',
-      params: [param('unix_seconds', 'INT'), optional('timestamp_format', 'STRING'), optional('timezone', 'STRING')],
-      returns: 'STRING',
-      where: 'Search, Rules',
-      example: 'timestamp.get_timestamp($ts, "%F %T", "America/Los_Angeles") = "2024-02-22 10:43:51"',
-      notes: 'Format may also be a granularity: SECOND, MINUTE, HOUR, DATE, WEEK, MONTH, YEAR.',
-      evaluate: ([t, fmt, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : formatTimestamp(s, fmt, tz);
-      },
-    },
-    {
-      name: 'timestamp.get_week',
-      params: [param('unix_seconds', 'INT'), optional('time_zone', 'STRING')],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.get_week($ts) = 0',
-      evaluate: ([t, tz]) => {
-        const s = tsArg(t);
-        return s === undefined ? undefined : weekOfYear(s, tz);
-      },
-    },
-    {
-      name: 'timestamp.now',
-      params: [],
-      returns: 'INT',
-      where: 'Search, Rules',
-      example: 'timestamp.now() = 1716401819',
-      evaluate: () => Math.floor(Date.now() / 1000),
-    },
+    ),
+    fn(
+      'timestamp.get_timestamp(unix_seconds: INT, timestamp_format?: STRING, timezone?: STRING): STRING',
+      'timestamp.get_timestamp($ts, "%F %T", "America/Los_Angeles") = "2024-02-22 10:43:51"',
+      ofInstant((seconds, fmt, tz) => formatTimestamp(seconds, fmt, tz)),
+      { notes: 'Format may also be a granularity: SECOND, MINUTE, HOUR, DATE, WEEK, MONTH, YEAR.' },
+    ),
+    fn(
+      'timestamp.get_week(unix_seconds: INT, time_zone?: STRING): INT',
+      'timestamp.get_week($ts) = 0',
+      ofInstant((seconds, tz) => weekOfYear(seconds, tz)),
+    ),
+    fn('timestamp.now(): INT', 'timestamp.now() = 1716401819', () => Math.floor(Date.now() / 1000)),
   ],
   { 'timestamp.current': 'timestamp.current_seconds' },
 );

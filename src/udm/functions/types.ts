@@ -69,6 +69,41 @@ export interface FunctionSpec {
 export const param = (name: string, ...types: GoogleType[]): SpecParam => ({ name, types, optional: false });
 export const optional = (name: string, ...types: GoogleType[]): SpecParam => ({ name, types, optional: true });
 
+/** What a declaration says besides its signature, example and evaluation. */
+export type SpecExtras = Pick<FunctionSpec, 'notes' | 'checkArgs' | 'overGroup'> & { readonly where?: Where };
+
+/**
+ * One function from its signature written as the functions page writes it:
+ * `name(param: TYPE|TYPE, optionalParam?: TYPE, ...): RETURNS`, a trailing `...` when the last
+ * parameter repeats. A function that evaluates is supported in search and rules unless `where`
+ * says otherwise; one that does not is a Rules-only function (see rulesOnly).
+ */
+export function fn(signature: string, example: string, evaluate?: Evaluator, extras: SpecExtras = {}): FunctionSpec {
+  const m = /^([\w.]+)\((.*?)\): (.+)$/.exec(signature);
+  if (!m) throw new Error(`Not a function signature: ${signature}`);
+  const parts = m[2] === '' ? [] : m[2].split(', ');
+  const variadic = parts.at(-1) === '...';
+  const params = (variadic ? parts.slice(0, -1) : parts).map((p): SpecParam => {
+    const pm = /^(\w+)(\??): ([A-Z_|]+)$/.exec(p);
+    if (!pm) throw new Error(`Not a parameter (name: TYPE): ${p} in ${signature}`);
+    return { name: pm[1], types: pm[3].split('|') as GoogleType[], optional: pm[2] === '?' };
+  });
+  return {
+    name: m[1],
+    params,
+    ...(variadic ? { variadic: true } : {}),
+    returns: m[3],
+    where: evaluate ? 'Search, Rules' : 'Rules only',
+    example,
+    ...(evaluate ? { evaluate } : {}),
+    ...extras,
+  };
+}
+
+/** A function of detection rules only: search knows its signature and reports it as such. */
+export const rulesOnly = (signature: string, example: string, notes?: string): FunctionSpec =>
+  fn(signature, example, undefined, notes === undefined ? {} : { notes });
+
 export interface FunctionParam {
   name: string;
   type: ArgType;

@@ -10,7 +10,7 @@ import type {
   Span,
   VariableNode,
 } from '../ast';
-import { TIME_UNITS } from '../lexer';
+import { TIME_UNITS, type Token } from '../lexer';
 import { parseFilter } from './conditions';
 import { RESERVED, shortLower, type ParseCursor } from './cursor';
 import { atValueStart, parseOperand, parsePrimary } from './operands';
@@ -52,20 +52,28 @@ export function parseSectionHead(s: ParseCursor): SectionHead {
   };
 }
 
+/**
+ * Reads a section of comma-separated items to its end: `item` reads the one that starts at the
+ * token it is given. With `commasInSpan`, the commas count in the section's span.
+ */
+function readItems(s: ParseCursor, head: SectionHead, commasInSpan: boolean, item: (t: Token) => void): void {
+  while (!atSectionEnd(s)) {
+    const t = s.peek();
+    if (t.kind !== 'comma') item(t);
+    else if (commasInSpan) head.end = s.next().end;
+    else s.next();
+  }
+}
+
 function parseMatchSection(s: ParseCursor, head: SectionHead): Section {
   const keys: GroupKey[] = [];
   let window: MatchWindow | undefined;
-  while (!atSectionEnd(s)) {
-    const t = s.peek();
-    if (t.kind === 'comma') {
-      head.end = s.next().end;
-      continue;
-    }
+  readItems(s, head, true, (t) => {
     if (s.isWord(t, 'by') || s.isWord(t, 'over')) {
       if (window) s.error('match: has one time window', t.start, t.end, 'duplicate-window');
       window = parseWindow(s);
       head.end = window.end;
-      continue;
+      return;
     }
     const key = parseGroupKey(s);
     if (key) {
@@ -73,7 +81,7 @@ function parseMatchSection(s: ParseCursor, head: SectionHead): Section {
       keys.push(key);
       head.end = key.end;
     } else skipJunk(s, head, 'fields or placeholders such as $host, then optionally by 1h or over every day');
-  }
+  });
   const section: Section = { kind: 'match', keyword: head.keyword, keys, start: head.start, end: head.end };
   if (window) section.window = window;
   return section;
@@ -82,33 +90,23 @@ function parseMatchSection(s: ParseCursor, head: SectionHead): Section {
 /** `dedup:`, `select:`, `unselect:`: fields or placeholders. */
 function parseKeysSection(s: ParseCursor, head: SectionHead): Section {
   const keys: GroupKey[] = [];
-  while (!atSectionEnd(s)) {
-    const t = s.peek();
-    if (t.kind === 'comma') {
-      head.end = s.next().end;
-      continue;
-    }
+  readItems(s, head, true, () => {
     const key = parseGroupKey(s);
     if (key) {
       keys.push(key);
       head.end = key.end;
     } else skipJunk(s, head, 'fields or placeholders');
-  }
+  });
   const kind = head.kind as 'dedup' | 'select' | 'unselect';
   return { kind, keyword: head.keyword, keys, start: head.start, end: head.end };
 }
 
 function parseOutcomeSection(s: ParseCursor, head: SectionHead): Section {
   const outcomes: OutcomeItem[] = [];
-  while (!atSectionEnd(s)) {
-    const t = s.peek();
-    if (t.kind === 'comma') {
-      s.next();
-      continue;
-    }
+  readItems(s, head, false, (t) => {
     if (t.kind !== 'variable') {
       skipJunk(s, head, '$name = aggregate(...)');
-      continue;
+      return;
     }
     s.next();
     const variable: VariableNode = { type: 'variable', name: t.value, start: t.start, end: t.end };
@@ -126,7 +124,7 @@ function parseOutcomeSection(s: ParseCursor, head: SectionHead): Section {
     }
     outcomes.push(item);
     head.end = item.end;
-  }
+  });
   return { kind: 'outcome', keyword: head.keyword, outcomes, start: head.start, end: head.end };
 }
 
@@ -138,12 +136,7 @@ function parseConditionSection(s: ParseCursor, head: SectionHead): Section {
 
 function parseOrderSection(s: ParseCursor, head: SectionHead): Section {
   const order: OrderItem[] = [];
-  while (!atSectionEnd(s)) {
-    const t = s.peek();
-    if (t.kind === 'comma') {
-      s.next();
-      continue;
-    }
+  readItems(s, head, false, (t) => {
     let variable: VariableNode | FieldNode;
     if (t.kind === 'variable' && s.peek(1).kind !== 'dot') {
       s.next();
@@ -153,12 +146,12 @@ function parseOrderSection(s: ParseCursor, head: SectionHead): Section {
       if (!op || op.type !== 'field') {
         if (op) s.error('Expected a placeholder to order by', op.start, op.end);
         else skipJunk(s, head, '$name asc|desc');
-        continue;
+        return;
       }
       variable = op;
     } else {
       skipJunk(s, head, '$name asc|desc');
-      continue;
+      return;
     }
     const item: OrderItem = { variable, start: variable.start, end: variable.end };
     const d = s.peek();
@@ -169,7 +162,7 @@ function parseOrderSection(s: ParseCursor, head: SectionHead): Section {
     }
     order.push(item);
     head.end = item.end;
-  }
+  });
   return { kind: 'order', keyword: head.keyword, order, start: head.start, end: head.end };
 }
 

@@ -7,6 +7,7 @@
 // Across a daylight-saving change a bucket keeps its wall-clock start: after clocks go back the
 // repeated local hour is its own bucket (01:00 EDT and 01:00 EST are two hour buckets), and a
 // bucket whose local start does not exist (clocks went forward) starts at the change.
+import { WALL_CLOCK } from '../wall-clock';
 import type { BucketUnit, TimeBucketSpec } from './plan';
 
 const SLOT = 900; // offsets only ever change on quarter-hour boundaries of UTC time
@@ -20,17 +21,7 @@ export class ZoneOffsets {
   constructor(timeZone?: string) {
     const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
     // Throws RangeError for an unknown zone: the caller says which setting or argument was wrong.
-    this.format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      era: 'short',
-    });
+    this.format = new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone: zone, era: 'short' });
     this.timeZone = this.format.resolvedOptions().timeZone;
     if (this.timeZone === 'UTC' || this.timeZone === 'Etc/UTC') this.format = undefined;
   }

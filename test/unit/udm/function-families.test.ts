@@ -11,6 +11,7 @@ import {
   findFunction,
   type Family,
 } from '../../../src/udm/functions';
+import { defineFamily, fn, rulesOnly } from '../../../src/udm/functions/types';
 import { AGGREGATE_NAMES as PLAN_AGGREGATE_NAMES } from '../../../src/udm/stats/plan';
 
 /**
@@ -117,5 +118,37 @@ describe('UDM function families: one module per family, one registry', () => {
       assert.notEqual(acc.result(), undefined, a.name);
       assert.notEqual(a.accumulator(), acc, `${a.name} shares one accumulator between groups`);
     }
+  });
+
+  it('declares a function from its signature as the functions page writes it', () => {
+    const [join, concat, sha] = defineFamily('demo', [
+      fn('demo.join(list: ARRAY_STRINGS, delimiter?: STRING): STRING', 'demo.join(["a"], ",") = "a"', ([l]) => l, {
+        where: 'Search',
+        notes: 'a note',
+      }),
+      fn('demo.concat(a: STRING|INT, ...): STRING', 'demo.concat("a", 1) = "a1"', (args) => args.join('')),
+      rulesOnly('demo.sha(): STRING', 'demo.sha() = ""'),
+    ]).functions;
+    assert.deepEqual(
+      join.params.map((p) => [p.name, p.type, p.googleType, p.optional ?? false]),
+      [
+        ['list', 'array', 'ARRAY_STRINGS', false],
+        ['delimiter', 'string', 'STRING', true],
+      ],
+    );
+    assert.deepEqual(
+      [join.returns, join.where, join.search, join.doc, join.evaluates],
+      ['string', 'Search', true, 'a note', true],
+    );
+    assert.deepEqual(
+      concat.params.map((p) => [p.name, p.type, p.googleType]),
+      [['a', 'any', 'STRING|INT']],
+    );
+    assert.equal(concat.variadic, true);
+    assert.equal(concat.where, 'Search, Rules');
+    assert.equal(concat.impl(['a', 1]), 'a1');
+    assert.deepEqual([sha.params, sha.where, sha.search, sha.evaluates], [[], 'Rules only', false, false]);
+    assert.throws(() => fn('demo.broken(a STRING)', ''), /Not a function signature: demo\.broken/);
+    assert.throws(() => fn('demo.broken(a STRING): INT', ''), /Not a parameter \(name: TYPE\): a STRING/);
   });
 });
