@@ -155,7 +155,7 @@ describe('reliability: the Test Rule page (headless Chromium)', function () {
     );
     assert.deepEqual(cells[0], [
       '1',
-      '2026-11-25 10:00:00Z – 2026-11-26 10:00:00Z',
+      '2026-11-25 10:00:00Z\n– 2026-11-26 10:00:00Z',
       '$user = alice',
       '$failures = 5, $hosts = host-a, host-b',
       '50',
