@@ -240,6 +240,15 @@ export function isAggregateCall(node: Operand): boolean {
   return node.type === 'call' && !node.name.includes('.') && isAggregateName(node.name);
 }
 
+/**
+ * The value a literal operand stands for (a string and an unquoted enum name with the same text are
+ * the same value), else undefined.
+ */
+export function literalValue(op: Operand): string | number | boolean | undefined {
+  if (op.type === 'string' || op.type === 'number' || op.type === 'bool') return op.value;
+  return op.type === 'enum' ? op.name : undefined;
+}
+
 /** `if(condition)` / `if(condition, then, else)` (the name in any case). */
 export function isIfCall(node: Operand): boolean {
   return node.type === 'call' && node.name.length === 2 && node.name.toLowerCase() === 'if';

@@ -1,4 +1,4 @@
-import type { Expr } from '../ast';
+import { literalValue, type Expr } from '../ast';
 import type { CheckContext } from './context';
 
 /** Two different `=` values for the same single-valued field inside one AND can never both hold. */
@@ -57,14 +57,7 @@ export function findContradictions(c: CheckContext, e: Expr): void {
     if (item.op !== '=' || item.nocase || item.left.type !== 'field' || !item.right) continue;
     const facts = c.facts.get(item.left);
     if (!facts || facts.unknown || facts.repeated || item.left.key) continue;
-    const r = item.right;
-    // A string and an unquoted enum name with the same text are the same value.
-    const value =
-      r.type === 'string' || r.type === 'number' || r.type === 'bool'
-        ? r.value
-        : r.type === 'enum'
-          ? r.name
-          : undefined;
+    const value = literalValue(item.right);
     if (value === undefined) continue;
     const key = facts.key;
     seen ??= new Map();

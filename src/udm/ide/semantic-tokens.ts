@@ -123,6 +123,11 @@ export const MAX_SEMANTIC_TOKENS = 50_000;
 
 /** LSP relative encoding; tokens spanning lines (block comments) are split per line. */
 export function semanticTokens(a: Analysis): number[] {
+  return encodeTokens(a, classify(a));
+}
+
+/** Classified tokens in the LSP relative encoding (searches and rule files alike). */
+export function encodeTokens(a: Pick<Analysis, 'lines'>, tokens: Iterable<ClassifiedToken>): number[] {
   const data: number[] = [];
   let lastLine = 0;
   let lastChar = 0;
@@ -132,7 +137,7 @@ export function semanticTokens(a: Analysis): number[] {
     lastLine = line;
     lastChar = char;
   };
-  for (const t of classify(a)) {
+  for (const t of tokens) {
     if (data.length >= MAX_SEMANTIC_TOKENS * 5) break;
     const typeIndex = SEMANTIC_TOKEN_TYPES.indexOf(t.type);
     const s = a.lines.position(t.start);

@@ -4,7 +4,7 @@
  * keys, `#e` counts, `!`, sliding-window `after`/`before`).
  */
 import type { RuleAnalysis } from '../rule/analyze';
-import { classify, MAX_SEMANTIC_TOKENS, SEMANTIC_TOKEN_TYPES, type ClassifiedToken } from './semantic-tokens';
+import { classify, encodeTokens, type ClassifiedToken } from './semantic-tokens';
 
 type SemType = ClassifiedToken['type'];
 
@@ -47,27 +47,5 @@ export function classifyRule(a: RuleAnalysis): ClassifiedToken[] {
 
 /** LSP relative encoding, as semanticTokens() does for searches. */
 export function ruleSemanticTokens(a: RuleAnalysis): number[] {
-  const data: number[] = [];
-  let lastLine = 0;
-  let lastChar = 0;
-  const emit = (line: number, char: number, length: number, type: number, mods: number): void => {
-    if (length <= 0) return;
-    data.push(line - lastLine, line === lastLine ? char - lastChar : char, length, type, mods);
-    lastLine = line;
-    lastChar = char;
-  };
-  for (const t of classifyRule(a)) {
-    if (data.length >= MAX_SEMANTIC_TOKENS * 5) break;
-    const typeIndex = SEMANTIC_TOKEN_TYPES.indexOf(t.type);
-    const s = a.lines.position(t.start);
-    const e = a.lines.position(t.end);
-    if (s.line === e.line) emit(s.line, s.character, e.character - s.character, typeIndex, t.modifiers);
-    else
-      for (let l = s.line; l <= e.line; l++) {
-        const from = l === s.line ? s.character : 0;
-        const to = l === e.line ? e.character : a.lines.lineEnd(l) - a.lines.lineStart(l);
-        emit(l, from, to - from, typeIndex, t.modifiers);
-      }
-  }
-  return data;
+  return encodeTokens(a, classifyRule(a));
 }

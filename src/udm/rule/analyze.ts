@@ -2,7 +2,7 @@
 // condition: (with the search-only checks taken out and entity graph fields resolved against
 // the entity schema), then the rule-only checks. A RuleAnalysis is an `Analysis`, so the
 // search language's editor features (completion, hover, signature help) serve rules too.
-import type { CompareExpr, Expr, FieldNode, Query } from '../ast';
+import { literalValue, type CompareExpr, type Expr, type FieldNode, type Query } from '../ast';
 import { check, type CheckResult } from '../check';
 import type { Analysis, CompileOptions, UdmDiagnostic } from '../index';
 import { MAX_DIAGNOSTICS } from '../index';
@@ -61,13 +61,7 @@ function contradictions(query: Query, facts: CheckResult['facts']): RawDiagnosti
     if (c.op !== '=' || c.nocase || c.left.type !== 'field' || !c.right || c.left.key) continue;
     const f = facts.get(c.left);
     if (!f || f.unknown || f.repeated) continue;
-    const r = c.right;
-    const value =
-      r.type === 'string' || r.type === 'number' || r.type === 'bool'
-        ? r.value
-        : r.type === 'enum'
-          ? r.name
-          : undefined;
+    const value = literalValue(c.right);
     if (value === undefined) continue;
     const key = `${c.left.eventVar?.name ?? ''}.${f.key}`;
     const prev = seen.get(key);

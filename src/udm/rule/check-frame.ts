@@ -5,6 +5,7 @@ import type { RawDiagnostic } from '../parser';
 import { suggest } from '../schema';
 import { RULE_SECTION_ORDER, metaString, type RuleFile, type RuleNode } from './ast';
 import { windowMinutes } from './check-query';
+import { diag } from './diagnostic';
 
 /** The documented options and what each takes. */
 export const RULE_OPTIONS: Readonly<Record<string, string>> = {
@@ -14,23 +15,6 @@ export const RULE_OPTIONS: Readonly<Record<string, string>> = {
 };
 
 const REQUIRED = ['meta', 'events', 'condition'] as const;
-
-function diag(
-  severity: RawDiagnostic['severity'],
-  message: string,
-  span: { start: number; end: number },
-  code: string,
-  data?: unknown,
-): RawDiagnostic {
-  return {
-    severity,
-    message,
-    start: span.start,
-    end: Math.max(span.end, span.start + 1),
-    code,
-    ...(data ? { data } : {}),
-  };
-}
 
 /** A duration option value (`5m`, `1h`, `2d`) in minutes; seconds round up to a minute. */
 export function durationMinutes(raw: string): number | undefined {

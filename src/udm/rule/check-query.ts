@@ -7,6 +7,7 @@ import { suggest } from '../schema';
 import type { RuleNode } from './ast';
 import { isGraphField } from './entity';
 import type { RuleVariables, VariableUse } from './variables';
+import { diag } from './diagnostic';
 
 /** Google's bounds of a rule's match: window. */
 export const MIN_WINDOW_MINUTES = 1;
@@ -16,23 +17,6 @@ const UNIT_MINUTES = { minute: 1, hour: 60, day: 1440, week: 10080, month: 43200
 
 export function windowMinutes(w: MatchWindow): number | undefined {
   return w.unit ? w.size * UNIT_MINUTES[w.unit] : undefined;
-}
-
-function diag(
-  severity: RawDiagnostic['severity'],
-  message: string,
-  span: { start: number; end: number },
-  code: string,
-  data?: unknown,
-): RawDiagnostic {
-  return {
-    severity,
-    message,
-    start: span.start,
-    end: Math.max(span.end, span.start + 1),
-    code,
-    ...(data ? { data } : {}),
-  };
 }
 
 function sectionList(uses: VariableUse[]): string {

@@ -258,43 +258,34 @@ function isNumeric(v: unknown): boolean {
   return typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
 }
 
+/** `x op y` for two numbers or two strings. */
+function holds<T extends number | string>(x: T, op: CompareOp, y: T): boolean {
+  switch (op) {
+    case '=':
+      return x === y;
+    case '!=':
+      return x !== y;
+    case '>':
+      return x > y;
+    case '>=':
+      return x >= y;
+    case '<':
+      return x < y;
+    default:
+      return x <= y;
+  }
+}
+
 export function compare(a: unknown, op: CompareOp, b: unknown, nocase = false): boolean {
   if (Array.isArray(a)) return a.some((x) => compare(x, op, b, nocase));
-  if ((typeof a === 'number' || typeof b === 'number') && isNumeric(a) && isNumeric(b)) {
-    const x = Number(a);
-    const y = Number(b);
-    return op === '='
-      ? x === y
-      : op === '!='
-        ? x !== y
-        : op === '>'
-          ? x > y
-          : op === '>='
-            ? x >= y
-            : op === '<'
-              ? x < y
-              : x <= y;
-  }
+  if ((typeof a === 'number' || typeof b === 'number') && isNumeric(a) && isNumeric(b))
+    return holds(Number(a), op, Number(b));
   if (a === null || a === undefined || b === null || b === undefined) {
     if (op === '=') return (a ?? null) === (b ?? null);
     if (op === '!=') return (a ?? null) !== (b ?? null);
     return false;
   }
-  let x = toStr(a);
-  let y = toStr(b);
-  if (nocase) {
-    x = x.toLowerCase();
-    y = y.toLowerCase();
-  }
-  return op === '='
-    ? x === y
-    : op === '!='
-      ? x !== y
-      : op === '>'
-        ? x > y
-        : op === '>='
-          ? x >= y
-          : op === '<'
-            ? x < y
-            : x <= y;
+  const x = toStr(a);
+  const y = toStr(b);
+  return nocase ? holds(x.toLowerCase(), op, y.toLowerCase()) : holds(x, op, y);
 }
