@@ -1,11 +1,23 @@
 // The built `cloudbench` command as the tests run it: dist/cli.js when the build is newer than every
 // source it bundles (the artifact `npm run build` writes), otherwise the same bundle (the options of
 // scripts/cli-bundle.mjs) built into a temporary folder, so a stale build never decides a test.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
 import type { BuildOptions } from 'esbuild';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -85,4 +97,16 @@ export function positionOf(text: string, needle: string, from = 0): { line: numb
 
 export function removeWorkspaces(): void {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** The SARIF 2.1.0 schema (draft-04) as published in the npm registry with Microsoft's SARIF matchers. */
+export function assertValidSarif(log: unknown): void {
+  const schema = JSON.parse(
+    readFileSync(join(ROOT, 'node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
+  );
+  // The schema's language-tag pattern is written for JavaScript's non-unicode regular expressions.
+  const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
 }
