@@ -68,7 +68,8 @@ export interface CliResult {
 /** Runs the CLI as a process (through its shebang) in `cwd`; the environment has no credentials. */
 export function runCli(cli: string, args: readonly string[], cwd: string): CliResult {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: cwd };
-  const r = spawnSync(cli, args, { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  // Detections carry their events: room for a large answer.
+  const r = spawnSync(cli, args, { cwd, env, encoding: 'utf8', timeout: 60_000, maxBuffer: 512 * 1024 * 1024 });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
