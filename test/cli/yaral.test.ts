@@ -233,11 +233,11 @@ describe('cloudbench check and format on YARA-L rules (the built CLI)', function
   });
 
   it('gives each rule file the text the language server gives the editor', async () => {
-    const texts = [
-      ...DEMO.map((f) => [basename(f), misindent(read(f))]),
-      ...VALID.filter((f) => basename(f).startsWith('doc_')).map((f) => [basename(f), read(f)]),
+    const texts: Array<[string, string]> = [
+      ...DEMO.map((f): [string, string] => [basename(f), misindent(read(f))]),
+      ...VALID.filter((f) => basename(f).startsWith('doc_')).map((f): [string, string] => [basename(f), read(f)]),
     ];
-    const files = Object.fromEntries(texts);
+    const files: Record<string, string> = Object.fromEntries(texts);
     const dir = workspace(files);
     assert.equal(runCli(cli, ['format', '.'], dir).code, 0);
     const { client } = await LspClient.start();
