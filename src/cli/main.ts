@@ -116,7 +116,11 @@ function testRule(args: readonly string[], io: Io): number {
   if (outcome.kind === 'errors') {
     // stdout carries detections only; the errors go where a person sees them.
     io.err(humanReport(outcome.check, undefined));
-    io.err('The rule has errors, so it is not tested.\n');
+    io.err(
+      outcome.ruleHasErrors
+        ? 'The rule has errors, so it is not tested.\n'
+        : 'The reference lists of --lists have errors, so the rule is not tested.\n',
+    );
     return EXIT_PROBLEMS;
   }
   for (const note of outcome.notes) io.err(`note: ${note}\n`);

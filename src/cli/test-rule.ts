@@ -10,7 +10,7 @@ import { planRuleTest } from '../udm/rule/plan';
 import type { Detection, RuleTestPlan } from '../udm/rule/test-types';
 import { runCheck, type CheckRun } from './check';
 import { readEvents } from './events';
-import { kindOf } from './files';
+import { displayPath, kindOf } from './files';
 import { loadLists } from './lists';
 import { UsageError } from './usage';
 
@@ -30,7 +30,7 @@ export class TestRuleInputError extends Error {
 
 export type TestRuleOutcome =
   /** The rule file has errors: the check's findings, and no test. */
-  | { readonly kind: 'errors'; readonly check: CheckRun }
+  | { readonly kind: 'errors'; readonly check: CheckRun; readonly ruleHasErrors: boolean }
   | {
       readonly kind: 'tested';
       readonly ruleName: string;
@@ -68,7 +68,11 @@ export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
   const lists = options.listsDir !== undefined ? loadLists(options.listsDir) : undefined;
   // A rule with errors is not tested, as in the editor; the errors are the check's.
   const check = runCheck({ paths: [options.ruleFile], ...(lists ? { lists } : {}) });
-  if (check.errors > 0) return { kind: 'errors', check };
+  if (check.errors > 0) {
+    const shown = displayPath(options.ruleFile);
+    const ruleHasErrors = check.findings.some((f) => f.severity === 'error' && f.file === shown);
+    return { kind: 'errors', check, ruleHasErrors };
+  }
 
   const rule = parseRuleFile(text).rules[0];
   if (!rule) throw new TestRuleInputError(`${options.ruleFile}: holds no rule ("rule name { … }")`);

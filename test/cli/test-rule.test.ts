@@ -224,4 +224,44 @@ describe('cloudbench test-rule (the built CLI)', function () {
     assert.equal(broken.stdout, '');
     assert.match(broken.stderr, /^broken\.ndjson:2: not a JSON value/);
   });
+
+  it('exits 1 when the lists of --lists have errors, and when the rule has nothing the Search API can return', () => {
+    const rule = readFileSync(ruleFile('suspicious_domain_lookups'), 'utf8');
+    const graphOnly = [
+      'rule only_entities {',
+      '  meta:',
+      '    author = "Cloudbench"',
+      '  events:',
+      '    $g.graph.metadata.entity_type = "ASSET"',
+      '    $g.graph.metadata.source_type = "ENTITY_CONTEXT"',
+      '  condition:',
+      '    $g',
+      '}',
+      '',
+    ].join('\n');
+    const rules = workspace({
+      'r.yaral': rule,
+      'g.yaral': graphOnly,
+      'lists/suspicious_domains.txt': 'a.test\n',
+      'bad/suspicious_domains.txt': 'a.test\n',
+      'bad/corp.cidr': '10.0.0.0/33\n',
+      'events.ndjson': `${JSON.stringify(demo.events[0])}\n`,
+    });
+    const bad = runCli(cli, ['test-rule', 'r.yaral', '--events', 'events.ndjson', '--lists', 'bad'], rules);
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stdout, '');
+    assert.match(bad.stderr, /^bad\/corp\.cidr:1:\d+: error: .*prefix length "33"/m);
+    assert.match(bad.stderr, /The reference lists of --lists have errors, so the rule is not tested\.\n$/);
+    const ok = runCli(cli, ['test-rule', 'r.yaral', '--events', 'events.ndjson', '--lists', 'lists'], rules);
+    assert.equal(ok.code, 0, ok.stderr);
+
+    const graph = runCli(cli, ['test-rule', 'g.yaral', '--events', 'events.ndjson'], rules);
+    assert.equal(graph.code, 1, graph.stdout + graph.stderr);
+    assert.equal(graph.stdout, '');
+    const plan = planRuleTest(graphOnly);
+    const why = 'error' in plan ? plan.error : plan.untestable.join(' ');
+    assert.ok(why.length > 0);
+    assert.ok(graph.stderr.includes(why), graph.stderr);
+    assert.match(graph.stderr, /^only_entities (cannot be tested|has no event variable)/);
+  });
 });
