@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { LineIndex } from '../udm/index';
 import { collectFiles, displayPath, kindOf } from './files';
 import type { CheckContext, Problem, Severity } from './languages';
-import { loadLists } from './lists';
+import { loadLists, type LoadedLists } from './lists';
 import { ContainerError } from './notebook';
 
 export interface Finding {
@@ -37,6 +37,8 @@ export interface CheckRun {
 export interface CheckOptions {
   readonly paths: readonly string[];
   readonly listsDir?: string;
+  /** The lists of `listsDir` when the caller has loaded them already. */
+  readonly lists?: LoadedLists;
 }
 
 function lineText(text: string, lines: LineIndex, line: number): string {
@@ -93,7 +95,7 @@ function fileError(file: string, message: string, rule: string): Finding {
 }
 
 export function runCheck(options: CheckOptions): CheckRun {
-  const lists = options.listsDir !== undefined ? loadLists(options.listsDir) : undefined;
+  const lists = options.lists ?? (options.listsDir !== undefined ? loadLists(options.listsDir) : undefined);
   const context: CheckContext = { lists };
   const files = collectFiles('check', options.paths);
   const findings: Finding[] = [];

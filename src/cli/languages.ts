@@ -1,8 +1,15 @@
 // The languages the command line checks and formats, by file extension. Each entry is the editor's
 // own language service for that language: the CLI adds file handling and reports, never its own
 // rules, so a file passes here exactly when the editor shows it clean. A new language is one entry.
-import { analyze, type CompileOptions } from '../udm/index';
-import { format, formatRefusal, toLspDiagnostics } from '../udm/service';
+import { analyze, type Analysis, type CompileOptions } from '../udm/index';
+import {
+  analyzeRuleFile,
+  format,
+  formatRefusal,
+  formatRule,
+  ruleFormatRefusal,
+  toLspDiagnostics,
+} from '../udm/service';
 import type { LoadedLists } from './lists';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -44,7 +51,8 @@ export interface Language {
 /** Why an unknown `%name` is only a warning without `--lists`. */
 export const NO_LISTS_REASON = 'no --lists folder given; pass --lists DIR to check list names';
 
-function udmOptions(context: CheckContext): CompileOptions {
+/** The analysis options of the editor's language server, with the lists of `--lists` as its known lists. */
+function compileOptions(context: CheckContext): CompileOptions {
   const lists = context.lists;
   // With the lists' entries an unknown name is an error and `in regex`/`in cidr` entries are
   // checked; the known-list table adds the content-type checks the editor makes.
@@ -57,27 +65,51 @@ const SEVERITIES: Record<number, Severity> = { 1: 'error', 2: 'warning', 3: 'inf
 /** Indentation of Format Document: the formatter's own default unit. */
 const FORMAT_OPTIONS = { tabSize: 2, insertSpaces: true };
 
+/** The language server's pipeline after its analysis: the analysis as LSP diagnostics. */
+function problemsOf(a: Analysis): Problem[] {
+  return toLspDiagnostics(a).map((d) => ({
+    severity: SEVERITIES[d.severity ?? 1] ?? 'error',
+    message: typeof d.message === 'string' ? d.message : d.message.value,
+    ...(d.code !== undefined ? { code: String(d.code) } : {}),
+    start: d.range.start,
+    end: d.range.end,
+  }));
+}
+
+/** The formatter answers with one edit over the whole document, or none. */
+function formattedText(text: string, edits: ReadonlyArray<{ newText: string }>): FormatResult {
+  return { text: edits.length ? edits[0].newText : text };
+}
+
 export const udm: Language = {
   id: 'udm',
   check(text, context) {
-    // The language server's pipeline: analyze, then its LSP diagnostics.
-    return toLspDiagnostics(analyze(text, udmOptions(context))).map((d) => ({
-      severity: SEVERITIES[d.severity ?? 1] ?? 'error',
-      message: typeof d.message === 'string' ? d.message : d.message.value,
-      ...(d.code !== undefined ? { code: String(d.code) } : {}),
-      start: d.range.start,
-      end: d.range.end,
-    }));
+    return problemsOf(analyze(text, compileOptions(context)));
   },
   format(text) {
     const a = analyze(text);
     const refusal = formatRefusal(a);
     if (refusal) return { refusal };
-    const edits = format(a, FORMAT_OPTIONS);
-    // The formatter answers with one edit over the whole document, or none.
-    return { text: edits.length ? edits[0].newText : text };
+    return formattedText(text, format(a, FORMAT_OPTIONS));
+  },
+};
+
+/** YARA-L rule files: the language server analyses a `yaral` document as a rule, with the same options. */
+export const yaral: Language = {
+  id: 'yaral',
+  check(text, context) {
+    return problemsOf(analyzeRuleFile(text, compileOptions(context)));
+  },
+  format(text) {
+    const a = analyzeRuleFile(text);
+    const refusal = ruleFormatRefusal(a);
+    if (refusal) return { refusal };
+    return formattedText(text, formatRule(a, FORMAT_OPTIONS));
   },
 };
 
 /** Languages by file extension (lower case, with the dot): a new language is one more entry. */
-export const LANGUAGES: ReadonlyMap<string, Language> = new Map([['.udm', udm]]);
+export const LANGUAGES: ReadonlyMap<string, Language> = new Map([
+  ['.udm', udm],
+  ['.yaral', yaral],
+]);

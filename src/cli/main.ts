@@ -1,6 +1,7 @@
-// The `cloudbench` command (dist/cli.js): the editor's UDM language service on the command line, for
-// CI and git hooks. Offline by design: it reads the files it is given and writes to stdout, stderr
-// and (format only) the files themselves; it opens no connection and reads no credentials.
+// The `cloudbench` command (dist/cli.js): the editor's UDM and YARA-L language services and its Test
+// Rule computation on the command line, for CI and git hooks. Offline by design: it reads the files
+// it is given and writes to stdout, stderr and (format only) the files themselves; it opens no
+// connection and reads no credentials.
 import { version } from '../../package.json';
 import { runCheck } from './check';
 import { EventsFileError } from './events';
@@ -8,6 +9,7 @@ import { runFormat } from './format';
 import { humanReport, jsonReport } from './report';
 import { sarifReport } from './sarif';
 import { runStats, StatsInputError } from './stats';
+import { detectionsJson, detectionsTable, runTestRule, TestRuleInputError } from './test-rule';
 import {
   EXIT_OK,
   EXIT_PROBLEMS,
@@ -93,7 +95,49 @@ function stats(args: readonly string[], io: Io): number {
   return EXIT_OK;
 }
 
-const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = { check, format, stats };
+function testRule(args: readonly string[], io: Io): number {
+  const parsed = parseArgs('test-rule', args, {
+    '--events': { value: true },
+    '--lists': { value: true },
+    '--format': { value: true },
+  });
+  if (parsed.positionals.length === 0) throw new UsageError('test-rule: the RULE file (.yaral) is required');
+  if (parsed.positionals.length > 1)
+    throw new UsageError(`test-rule: one RULE file at a time (unexpected ${parsed.positionals[1]})`);
+  const eventsFile = stringFlag(parsed, '--events');
+  if (eventsFile === undefined) throw new UsageError('test-rule: --events FILE is required');
+  const format = choiceFlag('test-rule', parsed, '--format', ['json', 'text'] as const, 'json');
+  const listsDir = stringFlag(parsed, '--lists');
+  const outcome = runTestRule({
+    ruleFile: parsed.positionals[0],
+    eventsFile,
+    ...(listsDir !== undefined ? { listsDir } : {}),
+  });
+  if (outcome.kind === 'errors') {
+    // stdout carries detections only; the errors go where a person sees them.
+    io.err(humanReport(outcome.check, undefined));
+    io.err(
+      outcome.ruleHasErrors
+        ? 'The rule has errors, so it is not tested.\n'
+        : 'The reference lists of --lists have errors, so the rule is not tested.\n',
+    );
+    return EXIT_PROBLEMS;
+  }
+  for (const note of outcome.notes) io.err(`note: ${note}\n`);
+  io.out(
+    format === 'text'
+      ? detectionsTable(outcome.ruleName, outcome.detections)
+      : detectionsJson(outcome.ruleName, outcome.detections),
+  );
+  return EXIT_OK;
+}
+
+const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
+  check,
+  format,
+  stats,
+  'test-rule': testRule,
+};
 
 /** Runs one command line; returns the exit code. */
 export function main(argv: readonly string[], io: Io): number {
@@ -124,7 +168,7 @@ export function main(argv: readonly string[], io: Io): number {
       io.err(`${err.message}\n${usageLine(command)}\n`);
       return EXIT_USAGE;
     }
-    if (err instanceof StatsInputError || err instanceof EventsFileError) {
+    if (err instanceof StatsInputError || err instanceof EventsFileError || err instanceof TestRuleInputError) {
       io.err(`${err.message}\n`);
       return EXIT_PROBLEMS;
     }

@@ -78,27 +78,29 @@ export const USAGE_LINES: Readonly<Record<string, string>> = {
   check: 'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [paths...]',
   format: 'cloudbench format [--check] [paths...]',
   stats: 'cloudbench stats --query FILE --events FILE [--tz ZONE] [--format csv|json] [--lists DIR]',
+  'test-rule': 'cloudbench test-rule RULE --events FILE [--lists DIR] [--format json|text]',
 };
 
 export function usageLine(command?: string): string {
   if (command && USAGE_LINES[command]) return `usage: ${USAGE_LINES[command]}`;
-  return `usage: cloudbench <check|format|stats> [options] [paths...]  (cloudbench --help)`;
+  return `usage: cloudbench <check|format|stats|test-rule> [options] [paths...]  (cloudbench --help)`;
 }
 
 export function helpText(version: string): string {
-  return `cloudbench ${version}: checks, formats and computes Google SecOps UDM queries offline, with the
-language service of the Cloudbench editor extension. No network, no credentials.
+  return `cloudbench ${version}: checks, formats and computes Google SecOps UDM queries and YARA-L rules
+offline, with the language services of the Cloudbench editor extension. No network, no credentials.
 
 Commands:
   ${USAGE_LINES.check}
-      Checks every .udm file and every query cell of .udmnb notebooks under the paths (default: .)
-      with the editor's diagnostics.
+      Checks every .udm query, every .yaral rule and every query cell of .udmnb notebooks under the
+      paths (default: .) with the editor's diagnostics.
       --format human   file:line:col, severity, message and the line with a caret (default)
       --format json    one JSON document with every problem
       --format sarif   SARIF 2.1.0, for GitHub code scanning
       --max-warnings N fail when there are more than N warnings
       --lists DIR      reference lists, one file per list (NAME, NAME.txt: strings; NAME.regex;
-                       NAME.cidr), so %NAME is checked; without it unknown lists are warnings
+                       NAME.cidr), so %NAME is checked in queries and rules; without it unknown
+                       lists are warnings
       Exit code 1 when there is an error or more warnings than --max-warnings.
 
   ${USAGE_LINES.format}
@@ -110,6 +112,15 @@ Commands:
       view (a JSON array or NDJSON, one event per line), with the editor's statistics engine.
       --tz ZONE        IANA time zone of the time buckets (default UTC)
       --format csv     the table as the statistics view exports it (default); json: an array of rows
+
+  ${USAGE_LINES['test-rule']}
+      Runs the editor's Test Rule over events exported from the results view instead of udmSearch:
+      each event variable gets the events its planned search matches, and the rule's detections
+      are printed. What cannot be tested and other notes go to stderr.
+      --format json    {"rule": …, "detections": [...]} as the Test Rule panel holds them (default)
+      --format text    one line per detection: window, match values, risk score, events
+      --lists DIR      the reference lists the rule names, as for check
+      Exit code 1 when the rule has errors (printed as check prints them) or cannot be tested.
 
   cloudbench --help | --version
 

@@ -1,14 +1,10 @@
 // `cloudbench check` run as a process: exit codes, the human, JSON and SARIF reports, notebooks,
 // reference lists from a folder, and the same diagnostics as the language server gives the editor.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import Ajv from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
 import { NO_LISTS_REASON } from '../../src/cli/languages';
 import { DOCUMENTED_SYNTAX_EXAMPLES } from '../../src/udm/documented-examples';
 import { LspClient } from '../integration/server/lsp-client';
-import { cliPath, positionOf, removeWorkspaces, ROOT, runCli, workspace } from './cli-support';
+import { assertValidSarif, cliPath, positionOf, removeWorkspaces, runCli, workspace } from './cli-support';
 
 const LOGIN = 'metadata.event_type = "USER_LOGIN"\n';
 const TYPO = `${LOGIN}principal.hostnme = "alice"\n`;
@@ -29,18 +25,6 @@ interface JsonProblem {
 function notebook(cells: Array<{ kind: 'udm' | 'markdown'; source: string[] }>): string {
   // The layout the editor writes (serializeNotebook): two-space JSON, one line per source line.
   return `${JSON.stringify({ format: 'cloudbench-udm-notebook', version: 1, cells }, null, 2)}\n`;
-}
-
-/** The SARIF 2.1.0 schema (draft-04) as published in the npm registry with Microsoft's SARIF matchers. */
-function assertValidSarif(log: unknown): void {
-  const schema = JSON.parse(
-    readFileSync(join(ROOT, 'node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
-  );
-  // The schema's language-tag pattern is written for JavaScript's non-unicode regular expressions.
-  const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-  addFormats(ajv);
-  const validate = ajv.compile(schema);
-  assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
 }
 
 describe('cloudbench check (the built CLI)', function () {

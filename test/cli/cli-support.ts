@@ -1,11 +1,23 @@
 // The built `cloudbench` command as the tests run it: dist/cli.js when the build is newer than every
 // source it bundles (the artifact `npm run build` writes), otherwise the same bundle (the options of
 // scripts/cli-bundle.mjs) built into a temporary folder, so a stale build never decides a test.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
 import type { BuildOptions } from 'esbuild';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -56,7 +68,8 @@ export interface CliResult {
 /** Runs the CLI as a process (through its shebang) in `cwd`; the environment has no credentials. */
 export function runCli(cli: string, args: readonly string[], cwd: string): CliResult {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: cwd };
-  const r = spawnSync(cli, args, { cwd, env, encoding: 'utf8', timeout: 60_000 });
+  // Detections carry their events: room for a large answer.
+  const r = spawnSync(cli, args, { cwd, env, encoding: 'utf8', timeout: 60_000, maxBuffer: 512 * 1024 * 1024 });
   if (r.error) throw r.error;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -85,4 +98,16 @@ export function positionOf(text: string, needle: string, from = 0): { line: numb
 
 export function removeWorkspaces(): void {
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** The SARIF 2.1.0 schema (draft-04) as published in the npm registry with Microsoft's SARIF matchers. */
+export function assertValidSarif(log: unknown): void {
+  const schema = JSON.parse(
+    readFileSync(join(ROOT, 'node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
+  );
+  // The schema's language-tag pattern is written for JavaScript's non-unicode regular expressions.
+  const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  assert.ok(validate(log), JSON.stringify(validate.errors, null, 2));
 }

@@ -33,7 +33,7 @@ describe('cloudbench command line (the built CLI)', function () {
   it('--help names every command and the exit codes', () => {
     const r = runCli(cli, ['--help'], dir);
     assert.equal(r.code, 0);
-    for (const command of ['cloudbench check', 'cloudbench format', 'cloudbench stats'])
+    for (const command of ['cloudbench check', 'cloudbench format', 'cloudbench stats', 'cloudbench test-rule'])
       assert.ok(r.stdout.includes(command), command);
     assert.match(r.stdout, /Exit codes: 0 clean, 1 problems found, 2 bad usage/);
   });
@@ -43,7 +43,7 @@ describe('cloudbench command line (the built CLI)', function () {
     ['an unknown command', ['lint'], /unknown command lint/],
     ['an unknown flag', ['check', '--strict'], /check: unknown option --strict/],
     ['a missing path', ['check', 'missing.udm'], /no such file or folder: missing\.udm/],
-    ['a file no language claims', ['check', 'notes.txt'], /notes\.txt is not a \.udm, \.udmnb file/],
+    ['a file no language claims', ['check', 'notes.txt'], /notes\.txt is not a \.udm, \.yaral, \.udmnb file/],
     ['an unknown output format', ['check', '--format', 'xml'], /--format must be human, json, sarif/],
     ['a flag without its value', ['check', '--format'], /--format needs a value/],
     ['a negative --max-warnings', ['check', '--max-warnings', '-1'], /whole number/],
@@ -60,6 +60,20 @@ describe('cloudbench command line (the built CLI)', function () {
       'stats with an unknown time zone',
       ['stats', '--query', 'a.udm', '--events', 'x', '--tz', 'Mars/Olympus'],
       /not an IANA time zone/,
+    ],
+    ['test-rule without a rule', ['test-rule', '--events', 'x.ndjson'], /the RULE file \(\.yaral\) is required/],
+    ['test-rule without --events', ['test-rule', 'r.yaral'], /test-rule: --events FILE is required/],
+    ['test-rule with two rules', ['test-rule', 'r.yaral', 'r.yaral', '--events', 'x'], /one RULE file at a time/],
+    ['test-rule on a query file', ['test-rule', 'a.udm', '--events', 'x'], /a\.udm is not a \.yaral rule file/],
+    [
+      'test-rule with a missing rule file',
+      ['test-rule', 'gone.yaral', '--events', 'x'],
+      /test-rule: gone\.yaral: no such file/,
+    ],
+    [
+      'test-rule with an unknown output format',
+      ['test-rule', 'r.yaral', '--events', 'x', '--format', 'csv'],
+      /--format must be json, text/,
     ],
   ];
   for (const [what, args, message] of bad) {

@@ -1,0 +1,171 @@
+// `cloudbench test-rule`: the editor's Test Rule over an events file instead of udmSearch. The plan
+// gives one search per event variable; each search is compiled as the search language compiles it
+// and picks that variable's events from the file (what udmSearch would have answered over the same
+// events); the engine then computes the detections the Test Rule panel shows.
+import { readFileSync } from 'node:fs';
+import { compileQuery, type CompileOptions } from '../udm/index';
+import { runRuleTest } from '../udm/rule/engine';
+import { parseRuleFile } from '../udm/rule/parse';
+import { planRuleTest } from '../udm/rule/plan';
+import type { Detection, RuleTestPlan } from '../udm/rule/test-types';
+import { runCheck, type CheckRun } from './check';
+import { readEvents } from './events';
+import { displayPath, kindOf } from './files';
+import { loadLists } from './lists';
+import { UsageError } from './usage';
+
+/** Detections the engine computes at most, as many as the editor's Test Rule lists. */
+export const MAX_DETECTIONS = 10_000;
+
+export interface TestRuleOptions {
+  readonly ruleFile: string;
+  readonly eventsFile: string;
+  readonly listsDir?: string;
+}
+
+/** A rule or events file the test cannot run over; the message says why. */
+export class TestRuleInputError extends Error {
+  override readonly name = 'TestRuleInputError';
+}
+
+export type TestRuleOutcome =
+  /** The rule file has errors: the check's findings, and no test. */
+  | { readonly kind: 'errors'; readonly check: CheckRun; readonly ruleHasErrors: boolean }
+  | {
+      readonly kind: 'tested';
+      readonly ruleName: string;
+      readonly plan: RuleTestPlan;
+      /** Events of the file each variable's search picked, by variable. */
+      readonly picked: ReadonlyMap<string, number>;
+      readonly eventsRead: number;
+      readonly detections: Detection[];
+      /** What was left out or cut short: the plan's untestable parts, then the engine's notes. */
+      readonly notes: string[];
+    };
+
+function readInput(flag: string, path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (code ?? String(err));
+    throw new UsageError(`test-rule: ${flag}${path}: ${why}`);
+  }
+}
+
+/** The reference lists (`%name`) the rule's text uses: the ones the editor reads for the test. */
+function listNames(ruleText: string): string[] {
+  const names = new Set<string>();
+  for (const t of parseRuleFile(ruleText).tokens) if (t.kind === 'reflist' && t.value) names.add(t.value);
+  return [...names];
+}
+
+export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
+  const kind = kindOf(options.ruleFile);
+  if (!kind || !('language' in kind) || kind.language.id !== 'yaral')
+    throw new UsageError(`test-rule: ${options.ruleFile} is not a .yaral rule file`);
+  const text = readInput('', options.ruleFile);
+  const lists = options.listsDir !== undefined ? loadLists(options.listsDir) : undefined;
+  // A rule with errors is not tested, as in the editor; the errors are the check's.
+  const check = runCheck({ paths: [options.ruleFile], ...(lists ? { lists } : {}) });
+  if (check.errors > 0) {
+    const shown = displayPath(options.ruleFile);
+    const ruleHasErrors = check.findings.some((f) => f.severity === 'error' && f.file === shown);
+    return { kind: 'errors', check, ruleHasErrors };
+  }
+
+  const rule = parseRuleFile(text).rules[0];
+  if (!rule) throw new TestRuleInputError(`${options.ruleFile}: holds no rule ("rule name { … }")`);
+  const name = rule.name?.name ?? 'the rule';
+  // The editor plans and runs the rule's own text, without what stands around it in the file.
+  const ruleText = text.slice(rule.start, rule.end);
+  const planned = planRuleTest(ruleText);
+  if ('error' in planned) throw new TestRuleInputError(`${name} cannot be tested: ${planned.error}`);
+  if (planned.searches.length === 0)
+    throw new TestRuleInputError(
+      `${name} has no event variable the Search API can search for${planned.untestable.length ? `: ${planned.untestable.join(' ')}` : '.'}`,
+    );
+  const events = readEvents(options.eventsFile, readInput('--events ', options.eventsFile));
+
+  const referenceLists: Record<string, string[]> = {};
+  for (const list of listNames(ruleText))
+    if (lists && Object.hasOwn(lists.entries, list)) referenceLists[list] = lists.entries[list];
+  // udmSearch knows the instance's lists; here they are the lists of --lists (without it, none: the
+  // searches compile as the plan compiled them, and the engine notes each list it was not given).
+  const searchOptions: CompileOptions = lists ? { referenceLists: lists.entries } : {};
+  const eventsByVariable = new Map<string, unknown[]>();
+  const picked = new Map<string, number>();
+  for (const search of planned.searches) {
+    const query = compileQuery(search.query, searchOptions);
+    if (query.hasErrors)
+      throw new TestRuleInputError(
+        `the search for $${search.variable} does not compile: ${query.diagnostics
+          .filter((d) => d.severity === 'error')
+          .map((d) => d.message)
+          .join('; ')}`,
+      );
+    const matching = events.filter((e) => query.matches(e));
+    eventsByVariable.set(search.variable, matching);
+    picked.set(search.variable, matching.length);
+  }
+  const result = runRuleTest(ruleText, eventsByVariable, {
+    referenceLists,
+    maxDetections: MAX_DETECTIONS,
+  });
+  const notes = [...planned.untestable];
+  notes.push(...result.notes.filter((n) => !notes.includes(n)));
+  return {
+    kind: 'tested',
+    ruleName: name,
+    plan: planned,
+    picked,
+    eventsRead: events.length,
+    detections: result.detections,
+    notes,
+  };
+}
+
+export function detectionsJson(ruleName: string, detections: readonly Detection[]): string {
+  return `${JSON.stringify({ rule: ruleName, detections }, null, 2)}\n`;
+}
+
+function iso(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
+}
+
+/** A value as one table cell: strings bare, lists joined, control characters shown as spaces. */
+function cell(value: unknown): string {
+  const text = Array.isArray(value)
+    ? value.map(cell).join(', ')
+    : typeof value === 'string'
+      ? value
+      : JSON.stringify(value);
+  // eslint-disable-next-line no-control-regex
+  return (text ?? '').replace(/[\u0000-\u001F\u007F\u2028\u2029]/g, ' ');
+}
+
+/** One line per detection: the window, the match values, the risk score and the events per variable. */
+export function detectionsTable(ruleName: string, detections: readonly Detection[]): string {
+  const head = ['#', 'window start', 'window end', 'match', 'risk', 'events'];
+  const rows = detections.map((d, i) => [
+    String(i + 1),
+    iso(d.windowStart),
+    iso(d.windowEnd),
+    Object.entries(d.match)
+      .map(([k, v]) => `$${k}=${cell(v)}`)
+      .join(' '),
+    d.riskScore === undefined ? '' : cell(d.riskScore),
+    Object.entries(d.events)
+      .map(([k, v]) => `$${k}:${v.length}`)
+      .join(' '),
+  ]);
+  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (r: string[]): string =>
+    r
+      .map((v, c) => v.padEnd(widths[c]))
+      .join('  ')
+      .trimEnd();
+  const n = detections.length;
+  const title = `${ruleName}: ${n === 0 ? 'no detections' : `${n} detection${n === 1 ? '' : 's'}`}`;
+  return n === 0 ? `${title}\n` : `${title}\n${[head, ...rows].map(line).join('\n')}\n`;
+}
