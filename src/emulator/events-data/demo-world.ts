@@ -207,23 +207,12 @@ export function demoWorld(rng: Rng, anchor: number): DemoWorld {
 
   let lastName = '';
   const idBytes = Buffer.alloc(16);
-  const metadata = (
-    t: number,
-    eventType: string,
-    vendorName: string,
-    productName: string,
-    productEventType: string,
-    logType: string,
-  ): Udm => {
+  const metadata: DemoWorld['metadata'] = (t, eventType, vendorName, productName, productEventType, logType) => {
     const collected = t + 1000 + rng.int(4000);
     for (let i = 0; i < 16; i++) idBytes[i] = rng.int(256);
     lastName = idBytes.toString('hex');
     return {
-      id: idBytes.toString('base64'),
-      productLogId: rng.hex(8),
-      eventTimestamp: formatRfc3339(t),
-      collectedTimestamp: formatRfc3339(collected),
-      ingestedTimestamp: formatRfc3339(collected + 2000 + rng.int(20_000)),
+      ...metadataStamp(rng, idBytes, t, collected),
       eventType,
       vendorName,
       productName,
@@ -244,5 +233,16 @@ export function demoWorld(rng: Rng, anchor: number): DemoWorld {
     hashesOf,
     metadata,
     lastName: () => lastName,
+  };
+}
+
+/** The id and times every event's metadata starts with; the ingestion delay is drawn here. */
+export function metadataStamp(rng: Rng, idBytes: Buffer, t: number, collected: number): Udm {
+  return {
+    id: idBytes.toString('base64'),
+    productLogId: rng.hex(8),
+    eventTimestamp: formatRfc3339(t),
+    collectedTimestamp: formatRfc3339(collected),
+    ingestedTimestamp: formatRfc3339(collected + 2000 + rng.int(20_000)),
   };
 }

@@ -5,6 +5,7 @@
 // Hosts, assets and users are built once and shared by the events that name them (stored events are
 // never modified), so 14,000 events of ~4 KB each cost far less memory than their JSON.
 import { generateDemo, type DemoData, type Udm } from './demo';
+import { metadataStamp } from './demo-world';
 import type { DirectoryUser } from './directory';
 import { createRng, uuid4, type Rng } from './random';
 import { formatRfc3339 } from './time';
@@ -300,11 +301,7 @@ function realMetadata(rng: Rng, idBytes: Buffer, t: number, kind: number, eventT
   for (let i = 0; i < 16; i++) idBytes[i] = rng.int(256);
   const collected = t + 1000 + rng.int(4000);
   return {
-    id: idBytes.toString('base64'),
-    productLogId: rng.hex(8),
-    eventTimestamp: formatRfc3339(t),
-    collectedTimestamp: formatRfc3339(collected),
-    ingestedTimestamp: formatRfc3339(collected + 2000 + rng.int(20_000)),
+    ...metadataStamp(rng, idBytes, t, collected),
     eventType,
     vendorName: kind === 3 ? 'CrowdStrike' : 'Palo Alto Networks',
     productName: kind === 3 ? 'Falcon' : 'PAN-OS',
