@@ -13,6 +13,7 @@ import { compileSearchQuery } from './udm-query';
 import {
   ARTIFACT_JSON_NAMES,
   artifactOf,
+  ARTIFACT_INDICATORS,
   ASSET_INDICATORS,
   CONSOLE,
   dropEmpty,
@@ -22,6 +23,7 @@ import {
   indicatorKind,
   iocSourcesForMatch,
   type Json,
+  USER_INDICATORS,
   MAX_WINDOW_MS,
   nounHas,
   nouns,
@@ -130,17 +132,7 @@ function listAssets(store: EventStore, now: () => number): Route {
   return {
     method: 'secops.listAssets',
     handle: ({ params }) => {
-      const ind = exactlyOne(
-        params,
-        {
-          domain: ['artifact.domain_name'],
-          ip: ['artifact.destination_ip_address'],
-          md5: ['artifact.hash_md5'],
-          sha1: ['artifact.hash_sha1'],
-          sha256: ['artifact.hash_sha256'],
-        },
-        'artifact indicator',
-      );
+      const ind = exactlyOne(params, ARTIFACT_INDICATORS, 'artifact indicator');
       const { start, end } = window(params, false, now());
       const pageSize = params.int(['page_size', 'pageSize'], 1, 100, 100);
       params.rejectUnknown();
@@ -239,17 +231,7 @@ function listUserAliases(store: EventStore, now: () => number): Route {
   return {
     method: 'secops.listUserAliases',
     handle: ({ params }) => {
-      const ind = exactlyOne(
-        params,
-        {
-          email: ['user.email'],
-          username: ['user.username'],
-          sid: ['user.windows_sid'],
-          employee: ['user.employee_id'],
-          poid: ['user.product_object_id'],
-        },
-        'user indicator',
-      );
+      const ind = exactlyOne(params, USER_INDICATORS, 'user indicator');
       const { start, end } = window(params, false, now());
       const pageSize = params.int(['page_size', 'pageSize'], 1, 10_000, 10_000);
       params.rejectUnknown();

@@ -116,6 +116,22 @@ export function productIdMatches(id: unknown, value: string): boolean {
   return colon !== -1 && /^\d+$/.test(value) && id.slice(colon + 1) === value;
 }
 
+export const ARTIFACT_INDICATORS: Record<string, string[]> = {
+  domain: ['artifact.domain_name'],
+  ip: ['artifact.destination_ip_address'],
+  md5: ['artifact.hash_md5'],
+  sha1: ['artifact.hash_sha1'],
+  sha256: ['artifact.hash_sha256'],
+};
+
+export const USER_INDICATORS: Record<string, string[]> = {
+  email: ['user.email'],
+  username: ['user.username'],
+  sid: ['user.windows_sid'],
+  employee: ['user.employee_id'],
+  poid: ['user.product_object_id'],
+};
+
 export const ASSET_INDICATORS: Record<string, string[]> = {
   hostname: ['asset.hostname'],
   ip: ['asset.asset_ip_address'],
