@@ -1,12 +1,8 @@
 // API Keys v2 over REST (reference B.1). Key strings are secrets: this module returns them to the
 // caller and never logs them; the RestClient's retry hook only sees method names.
-import type { Dispatcher } from 'undici';
 import { GoogleApiError, type StatusName } from '../google/errors';
-import { serviceRestClient, type RestClient, type RestRequest } from '../google/rest';
+import { serviceRestClient, type RestClient, type RestRequest, type ServiceRestOptions } from '../google/rest';
 import { permissionSentence, requirementOf } from '../google/method-requirements';
-import type { RetryPolicy } from '../google/retry';
-import type { TokenSource } from '../google/credentials';
-import type { ClientCertSource } from '../google/endpoints';
 import { pollOperation } from '../lro';
 import { paginate, type Page } from '../paging';
 import { formatKeyName, parseKeyName, parseOperationName } from '../names';
@@ -24,18 +20,10 @@ import {
 
 export const DEFAULT_API_KEYS_ENDPOINT = 'https://apikeys.googleapis.com';
 
-export interface ApiKeysClientOptions {
-  baseUrl?: string;
-  tokens: TokenSource;
-  retry?: RetryPolicy;
-  timeoutMs?: number;
-  dispatcher?: Dispatcher;
-  /** Client certificate for an mTLS endpoint. */
-  clientCert?: ClientCertSource;
+export interface ApiKeysClientOptions extends ServiceRestOptions {
   /** First delay between operation polls. */
   pollInitialDelayMs?: number;
   pollMaxDelayMs?: number;
-  onRetry?: (methodName: string, err: unknown, attempt: number, delayMs: number) => void;
 }
 
 export interface CallOptions {

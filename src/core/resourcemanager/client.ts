@@ -1,10 +1,6 @@
 // Cloud Resource Manager v3 over REST: the projects the credentials can see (projects.search) and
 // one project by ID or number (projects.get), for the project picker.
-import type { Dispatcher } from 'undici';
-import { serviceRestClient, type RestClient } from '../google/rest';
-import type { RetryPolicy } from '../google/retry';
-import type { TokenSource } from '../google/credentials';
-import type { ClientCertSource } from '../google/endpoints';
+import { serviceRestClient, type RestClient, type ServiceRestOptions } from '../google/rest';
 import { paginate, type Page } from '../paging';
 
 export const DEFAULT_RESOURCE_MANAGER_ENDPOINT = 'https://cloudresourcemanager.googleapis.com';
@@ -29,15 +25,7 @@ interface SearchProjectsResponse {
   nextPageToken?: string;
 }
 
-export interface ResourceManagerClientOptions {
-  baseUrl?: string;
-  tokens: TokenSource;
-  retry?: RetryPolicy;
-  timeoutMs?: number;
-  dispatcher?: Dispatcher;
-  clientCert?: ClientCertSource;
-  onRetry?: (methodName: string, err: unknown, attempt: number, delayMs: number) => void;
-}
+export type ResourceManagerClientOptions = ServiceRestOptions;
 
 export interface SearchProjectsOptions {
   /** The search expression, e.g. `state:ACTIVE` or `displayName:prod*`. */

@@ -109,19 +109,16 @@ export const USER_FIELDS = {
   productObjectId: 'user.product_object_id',
 } as const;
 
+const ARTIFACT_CHECKS: Record<keyof typeof ARTIFACT_FIELDS, (value: string, parameter: string) => void> = {
+  domainName: checkDomain,
+  destinationIpAddress: checkIp,
+  hashMd5: (value, parameter) => checkHash('md5', value, parameter),
+  hashSha1: (value, parameter) => checkHash('sha1', value, parameter),
+  hashSha256: (value, parameter) => checkHash('sha256', value, parameter),
+};
+
 export function checkArtifact(key: keyof typeof ARTIFACT_FIELDS, value: string, parameter: string): void {
-  switch (key) {
-    case 'domainName':
-      return checkDomain(value, parameter);
-    case 'destinationIpAddress':
-      return checkIp(value, parameter);
-    case 'hashMd5':
-      return checkHash('md5', value, parameter);
-    case 'hashSha1':
-      return checkHash('sha1', value, parameter);
-    case 'hashSha256':
-      return checkHash('sha256', value, parameter);
-  }
+  ARTIFACT_CHECKS[key](value, parameter);
 }
 
 export function checkAsset(

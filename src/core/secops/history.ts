@@ -68,30 +68,40 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** Reads what workspace state holds, dropping anything malformed rather than failing. */
-export function readHistory(value: unknown): HistoryEntry[] {
+/** Reads a list from workspace state, keeping at most `limit` well-formed entries. */
+function readList<T>(
+  value: unknown,
+  wellFormed: (v: Record<string, unknown>) => boolean,
+  copy: (v: Record<string, unknown>) => T,
+  limit: number,
+): T[] {
   if (!Array.isArray(value)) return [];
   return value
-    .filter(
-      (h: unknown): h is HistoryEntry =>
-        isRecord(h) && typeof h.query === 'string' && typeof h.ranAt === 'string' && typeof h.timeRange === 'string',
-    )
-    .map((h) => ({
-      query: h.query,
-      ranAt: h.ranAt,
-      timeRange: h.timeRange,
+    .filter((v: unknown): v is Record<string, unknown> => isRecord(v) && wellFormed(v))
+    .map(copy)
+    .slice(0, limit);
+}
+
+/** Reads what workspace state holds, dropping anything malformed rather than failing. */
+export function readHistory(value: unknown): HistoryEntry[] {
+  return readList(
+    value,
+    (h) => typeof h.query === 'string' && typeof h.ranAt === 'string' && typeof h.timeRange === 'string',
+    (h) => ({
+      query: h.query as string,
+      ranAt: h.ranAt as string,
+      timeRange: h.timeRange as string,
       ...(typeof h.events === 'number' ? { events: h.events } : {}),
-    }))
-    .slice(0, HISTORY_LIMIT);
+    }),
+    HISTORY_LIMIT,
+  );
 }
 
 export function readSaved(value: unknown): SavedQuery[] {
-  if (!Array.isArray(value)) return [];
-  return value
-    .filter(
-      (s: unknown): s is SavedQuery =>
-        isRecord(s) && typeof s.name === 'string' && typeof s.query === 'string' && typeof s.savedAt === 'string',
-    )
-    .map((s) => ({ name: s.name, query: s.query, savedAt: s.savedAt }))
-    .slice(0, SAVED_LIMIT);
+  return readList(
+    value,
+    (s) => typeof s.name === 'string' && typeof s.query === 'string' && typeof s.savedAt === 'string',
+    (s) => ({ name: s.name as string, query: s.query as string, savedAt: s.savedAt as string }),
+    SAVED_LIMIT,
+  );
 }

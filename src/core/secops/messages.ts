@@ -4,9 +4,25 @@
 import { isPivotAction, type PivotAction } from './results/pivots';
 import type { ColumnSpec, ResultKind } from './results/fields';
 import type { ExportFormat } from './results/export';
-import type { RowTable, SearchedFields } from './results/rowtable';
 import type { CompletionItem, Diagnostic, Position } from 'vscode-languageserver-types';
 import { MAX_QUERY_TEXT, PayloadError, parseCompletionItems, parseDiagnostics, parsePosition } from './lsp-payload';
+
+/** The rows a results page holds: `count` rows, their times, and the cells of `columns`. */
+export interface RowTable {
+  count: number;
+  /** Each row's time in epoch ms (NaN when it has none). */
+  times: Float64Array;
+  /** The columns `cells` holds, in order. */
+  columns: ColumnSpec[];
+  /** UTF-8 JSON of string[][]: for each column, each row's cell text. */
+  cells: Uint8Array;
+}
+
+/** What a filter's field terms searched, as the "no rows match" line says it. */
+export interface SearchedFields {
+  field: string;
+  paths: string[];
+}
 
 export const RESULT_KINDS: readonly ResultKind[] = [
   'udm',

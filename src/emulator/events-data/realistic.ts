@@ -5,6 +5,7 @@
 // Hosts, assets and users are built once and shared by the events that name them (stored events are
 // never modified), so 14,000 events of ~4 KB each cost far less memory than their JSON.
 import { generateDemo, type DemoData, type Udm } from './demo';
+import { metadataStamp } from './demo-world';
 import type { DirectoryUser } from './directory';
 import { createRng, uuid4, type Rng } from './random';
 import { formatRfc3339 } from './time';
@@ -135,50 +136,7 @@ export function generateRealistic(anchor: number, count = REALISTIC_COUNT): Demo
 
   const hosts: RealHost[] = [];
   const addHost = (hostname: string, platform: RealHost['platform'], kind: string, owner?: DirectoryUser): void => {
-    const i = hosts.length;
-    const ip = kind === 'SERVER' ? `10.10.0.${10 + i}` : `10.20.${1 + (i % 2)}.${10 + ((i * 37) % 200)}`;
-    const mac = `00:1a:2b:${rng.hex(1)}:${rng.hex(1)}:${rng.hex(1)}`;
-    const office = OFFICES[i % OFFICES.length];
-    const asset: Udm = {
-      productObjectId: uuid4(rng),
-      hostname,
-      assetId: `CS:${4_100_000_000 + i * 7919}`,
-      ip: [ip],
-      mac: [mac],
-      hardware: [
-        {
-          manufacturer: platform === 'MAC' ? 'Apple' : kind === 'SERVER' ? 'Google' : 'Lenovo',
-          model:
-            platform === 'MAC' ? 'MacBook Pro' : kind === 'SERVER' ? 'Compute Engine n2-standard-4' : 'ThinkPad T14',
-        },
-      ],
-      platformSoftware: {
-        platform,
-        platformVersion: platform === 'WINDOWS' ? 'Windows 11 23H2' : platform === 'MAC' ? 'macOS 14.6' : 'Debian 12',
-      },
-      location: { name: office.name },
-      type: kind,
-    };
-    const noun: Udm = {
-      hostname,
-      assetId: asset.assetId,
-      ip: asset.ip,
-      mac: asset.mac,
-      platform,
-      platformVersion: (asset.platformSoftware as Udm).platformVersion,
-      asset,
-      namespace: 'corp',
-    };
-    if (owner) noun.user = userNouns.get(owner);
-    // Sensors and proxies report themselves more tersely than the endpoint agent.
-    const short: Udm = {
-      hostname,
-      ip: asset.ip,
-      mac: asset.mac,
-      asset: { hostname, assetId: asset.assetId, ip: asset.ip, type: kind },
-    };
-    if (owner) short.user = { userid: owner.userid, emailAddresses: owner.emailAddresses };
-    hosts.push({ hostname, platform, noun, short, owner, processes: [] });
+    hosts.push(realHost(rng, hosts.length, hostname, platform, kind, owner, owner && userNouns.get(owner)));
   };
   base.users.forEach((u, i) => addHost(u.hosts[0] ?? `lt-${u.userid}`, i % 3 === 1 ? 'MAC' : 'WINDOWS', 'LAPTOP', u));
   const admin = base.users.find((u) => u.userid === 'hugo.silva') ?? base.users[0];
@@ -244,27 +202,8 @@ export function generateRealistic(anchor: number, count = REALISTIC_COUNT): Demo
     const bad = ext.domain.endsWith('.test');
     const kind = rng.int(4);
     const eventType = ['NETWORK_DNS', 'NETWORK_HTTP', 'NETWORK_CONNECTION', 'PROCESS_LAUNCH'][kind];
-    for (let i = 0; i < 16; i++) idBytes[i] = rng.int(256);
-    const collected = t + 1000 + rng.int(4000);
     const udm: Udm = {
-      metadata: {
-        id: idBytes.toString('base64'),
-        productLogId: rng.hex(8),
-        eventTimestamp: formatRfc3339(t),
-        collectedTimestamp: formatRfc3339(collected),
-        ingestedTimestamp: formatRfc3339(collected + 2000 + rng.int(20_000)),
-        eventType,
-        vendorName: kind === 3 ? 'CrowdStrike' : 'Palo Alto Networks',
-        productName: kind === 3 ? 'Falcon' : 'PAN-OS',
-        productVersion: kind === 3 ? '7.18.18103' : '11.1.2',
-        productEventType: ['dns', 'url', 'traffic', 'ProcessRollup2'][kind],
-        logType: kind === 3 ? 'CS_EDR' : 'PAN_FIREWALL',
-        enrichmentState: 'ENRICHED',
-        ingestionLabels: [
-          { key: 'collector', value: 'forwarder-eu-1' },
-          { key: 'environment', value: 'production' },
-        ],
-      },
+      metadata: realMetadata(rng, idBytes, t, kind, eventType),
       principal: nounWithProcess(host, 49152 + rng.int(16000)),
       src: nounWithProcess(host, undefined, true),
       target: {
@@ -301,6 +240,80 @@ export function generateRealistic(anchor: number, count = REALISTIC_COUNT): Demo
     events.push({ udm, t, name: idBytes.toString('hex') });
   }
   return { events, users: base.users, iocs: base.iocs, lists: base.lists };
+}
+
+/** A host with the full noun the endpoint agent reports and the short one sensors and proxies report. */
+function realHost(
+  rng: Rng,
+  i: number,
+  hostname: string,
+  platform: RealHost['platform'],
+  kind: string,
+  owner: DirectoryUser | undefined,
+  ownerNoun: Udm | undefined,
+): RealHost {
+  const ip = kind === 'SERVER' ? `10.10.0.${10 + i}` : `10.20.${1 + (i % 2)}.${10 + ((i * 37) % 200)}`;
+  const mac = `00:1a:2b:${rng.hex(1)}:${rng.hex(1)}:${rng.hex(1)}`;
+  const office = OFFICES[i % OFFICES.length];
+  const asset: Udm = {
+    productObjectId: uuid4(rng),
+    hostname,
+    assetId: `CS:${4_100_000_000 + i * 7919}`,
+    ip: [ip],
+    mac: [mac],
+    hardware: [
+      {
+        manufacturer: platform === 'MAC' ? 'Apple' : kind === 'SERVER' ? 'Google' : 'Lenovo',
+        model: platform === 'MAC' ? 'MacBook Pro' : kind === 'SERVER' ? 'Compute Engine n2-standard-4' : 'ThinkPad T14',
+      },
+    ],
+    platformSoftware: {
+      platform,
+      platformVersion: platform === 'WINDOWS' ? 'Windows 11 23H2' : platform === 'MAC' ? 'macOS 14.6' : 'Debian 12',
+    },
+    location: { name: office.name },
+    type: kind,
+  };
+  const noun: Udm = {
+    hostname,
+    assetId: asset.assetId,
+    ip: asset.ip,
+    mac: asset.mac,
+    platform,
+    platformVersion: (asset.platformSoftware as Udm).platformVersion,
+    asset,
+    namespace: 'corp',
+  };
+  if (owner) noun.user = ownerNoun;
+  // Sensors and proxies report themselves more tersely than the endpoint agent.
+  const short: Udm = {
+    hostname,
+    ip: asset.ip,
+    mac: asset.mac,
+    asset: { hostname, assetId: asset.assetId, ip: asset.ip, type: kind },
+  };
+  if (owner) short.user = { userid: owner.userid, emailAddresses: owner.emailAddresses };
+  return { hostname, platform, noun, short, owner, processes: [] };
+}
+
+/** An event's metadata; `idBytes` receives the event's new random id. */
+function realMetadata(rng: Rng, idBytes: Buffer, t: number, kind: number, eventType: string): Udm {
+  for (let i = 0; i < 16; i++) idBytes[i] = rng.int(256);
+  const collected = t + 1000 + rng.int(4000);
+  return {
+    ...metadataStamp(rng, idBytes, t, collected),
+    eventType,
+    vendorName: kind === 3 ? 'CrowdStrike' : 'Palo Alto Networks',
+    productName: kind === 3 ? 'Falcon' : 'PAN-OS',
+    productVersion: kind === 3 ? '7.18.18103' : '11.1.2',
+    productEventType: ['dns', 'url', 'traffic', 'ProcessRollup2'][kind],
+    logType: kind === 3 ? 'CS_EDR' : 'PAN_FIREWALL',
+    enrichmentState: 'ENRICHED',
+    ingestionLabels: [
+      { key: 'collector', value: 'forwarder-eu-1' },
+      { key: 'environment', value: 'production' },
+    ],
+  };
 }
 
 function userNoun(u: DirectoryUser, i: number): Udm {

@@ -167,32 +167,39 @@ export function compileFilter<T>(
     const argTok = peek();
     if (argTok.t !== 'word' && argTok.t !== 'string') fail(text, argTok.pos, 'a value was expected');
     k++;
-    const arg = argTok.v;
-    const isAny = argTok.t === 'word' && arg === '*';
-    const op = opTok.v;
-
-    return (item) => {
-      const field = resolve(item, path);
-      if (field === undefined) fail(text, start.pos, `"${path.join('.')}" is not a field that can be filtered on`);
-      if (field.kind === 'map') {
-        // labels:key — key existence.
-        if (op !== ':')
-          fail(
-            text,
-            opTok.pos,
-            `"${path.join('.')}" is a map: use ${path.join('.')}.KEY=VALUE or ${path.join('.')}:KEY`,
-          );
-        return Object.prototype.hasOwnProperty.call(field.map, arg);
-      }
-      if (op === ':') return isAny ? field.value !== '' : field.value === arg;
-      if (isAny) fail(text, argTok.pos, '"*" is only allowed with ":"');
-      return op === '=' ? field.value === arg : field.value !== arg;
-    };
+    return comparison(text, resolve, path, start.pos, opTok, argTok);
   };
 
   const predicate = conjunction();
   if (peek().t !== 'end') fail(text, peek().pos, 'unexpected text after the end of the expression');
   return predicate;
+}
+
+/** The predicate of one restriction `path op arg`; a path that resolves to no field fails when matched. */
+function comparison<T>(
+  text: string,
+  resolve: FieldResolver<T>,
+  path: string[],
+  at: number,
+  opTok: Extract<Token, { t: 'op' }>,
+  argTok: Extract<Token, { t: 'word' | 'string' }>,
+): Node<T> {
+  const arg = argTok.v;
+  const isAny = argTok.t === 'word' && arg === '*';
+  const op = opTok.v;
+  return (item) => {
+    const field = resolve(item, path);
+    if (field === undefined) fail(text, at, `"${path.join('.')}" is not a field that can be filtered on`);
+    if (field.kind === 'map') {
+      // labels:key — key existence.
+      if (op !== ':')
+        fail(text, opTok.pos, `"${path.join('.')}" is a map: use ${path.join('.')}.KEY=VALUE or ${path.join('.')}:KEY`);
+      return Object.prototype.hasOwnProperty.call(field.map, arg);
+    }
+    if (op === ':') return isAny ? field.value !== '' : field.value === arg;
+    if (isAny) fail(text, argTok.pos, '"*" is only allowed with ":"');
+    return op === '=' ? field.value === arg : field.value !== arg;
+  };
 }
 
 /** A resolver for `labels.KEY` and `labels` over a label map; undefined for other paths. */

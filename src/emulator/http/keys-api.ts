@@ -81,45 +81,7 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
     checkProject(project);
     checkLocation(location);
   };
-  if (s.length === 5 && s[4] === 'keys') {
-    if (httpMethod === 'POST') {
-      return {
-        method: 'apikeys.keys.create',
-        handle: async (ctx: RequestContext) => {
-          const keyId = ctx.params.getAny('keyId', 'key_id');
-          ctx.params.rejectUnknown();
-          check();
-          const input = parseKeyBody(await ctx.readJson());
-          return store.create(project, keyId === '' ? undefined : keyId, input);
-        },
-      };
-    }
-    if (httpMethod === 'GET') {
-      return {
-        method: 'apikeys.keys.list',
-        handle: ({ params }) => {
-          // AIP-158: a page size above the maximum is coerced down, a negative one is an error.
-          const pageSize = Math.min(
-            params.int(['pageSize', 'page_size'], 0, 2 ** 31 - 1, 0) || MAX_PAGE_SIZE,
-            MAX_PAGE_SIZE,
-          );
-          const pageToken = params.getAny('pageToken', 'page_token') ?? '';
-          const showDeleted = params.bool(['showDeleted', 'show_deleted']);
-          params.rejectUnknown();
-          check();
-          const parent = `projects/${project}/locations/global`;
-          const offset = pageToken === '' ? 0 : decodePageToken(pageToken, parent, showDeleted);
-          const all = store.list(project, showDeleted);
-          const keys = all.slice(offset, offset + pageSize);
-          const out: { keys: unknown[]; nextPageToken?: string } = { keys };
-          if (offset + pageSize < all.length)
-            out.nextPageToken = encodePageToken({ p: parent, d: showDeleted, o: offset + pageSize });
-          return out;
-        },
-      };
-    }
-    return undefined;
-  }
+  if (s.length === 5 && s[4] === 'keys') return keysCollectionRoute(httpMethod, store, project, check);
   if (s[4] !== 'keys' || s.length < 6 || s.length > 7) return undefined;
   let keyId = s[5];
   if (s.length === 7) {
@@ -153,6 +115,63 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
     };
   }
   if (keyId.includes(':')) return undefined;
+  return singleKeyRoute(httpMethod, store, project, keyId, check);
+}
+
+/** projects/P/locations/L/keys: create (POST) and list (GET). */
+function keysCollectionRoute(
+  httpMethod: string,
+  store: KeyStore,
+  project: string,
+  check: () => void,
+): Route | undefined {
+  if (httpMethod === 'POST') {
+    return {
+      method: 'apikeys.keys.create',
+      handle: async (ctx: RequestContext) => {
+        const keyId = ctx.params.getAny('keyId', 'key_id');
+        ctx.params.rejectUnknown();
+        check();
+        const input = parseKeyBody(await ctx.readJson());
+        return store.create(project, keyId === '' ? undefined : keyId, input);
+      },
+    };
+  }
+  if (httpMethod === 'GET') {
+    return {
+      method: 'apikeys.keys.list',
+      handle: ({ params }) => {
+        // AIP-158: a page size above the maximum is coerced down, a negative one is an error.
+        const pageSize = Math.min(
+          params.int(['pageSize', 'page_size'], 0, 2 ** 31 - 1, 0) || MAX_PAGE_SIZE,
+          MAX_PAGE_SIZE,
+        );
+        const pageToken = params.getAny('pageToken', 'page_token') ?? '';
+        const showDeleted = params.bool(['showDeleted', 'show_deleted']);
+        params.rejectUnknown();
+        check();
+        const parent = `projects/${project}/locations/global`;
+        const offset = pageToken === '' ? 0 : decodePageToken(pageToken, parent, showDeleted);
+        const all = store.list(project, showDeleted);
+        const keys = all.slice(offset, offset + pageSize);
+        const out: { keys: unknown[]; nextPageToken?: string } = { keys };
+        if (offset + pageSize < all.length)
+          out.nextPageToken = encodePageToken({ p: parent, d: showDeleted, o: offset + pageSize });
+        return out;
+      },
+    };
+  }
+  return undefined;
+}
+
+/** projects/P/locations/L/keys/K: get, patch and delete. */
+function singleKeyRoute(
+  httpMethod: string,
+  store: KeyStore,
+  project: string,
+  keyId: string,
+  check: () => void,
+): Route | undefined {
   switch (httpMethod) {
     case 'GET':
       return {

@@ -75,6 +75,18 @@ function expectStringArray(v: unknown, at: string): string[] {
   return v;
 }
 
+/**
+ * A restriction that holds one list of strings (referrers, IPs, bundle ids): a copy of the list, or
+ * undefined when the restriction is absent. `at` is the restriction's path in the request.
+ */
+function stringListRestriction(value: unknown, field: string, at: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const r = expectObject(value, at);
+  onlyFields(r, [field], at);
+  const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return [...expectStringArray(r[field], `${at}.${snake}`)];
+}
+
 function onlyFields(obj: Record<string, unknown>, allowed: readonly string[], at: string): void {
   for (const k of Object.keys(obj)) if (!allowed.includes(k)) unknownField(k, at);
 }
@@ -132,21 +144,19 @@ export function parseRestrictions(raw: unknown): Restrictions {
     );
   }
   const out: Restrictions = {};
-  const browser = obj.browserKeyRestrictions;
-  if (browser !== undefined && browser !== null) {
-    const b = expectObject(browser, `${at}.browser_key_restrictions`);
-    onlyFields(b, ['allowedReferrers'], `${at}.browser_key_restrictions`);
-    const referrers = expectStringArray(b.allowedReferrers, `${at}.browser_key_restrictions.allowed_referrers`);
+  const referrers = stringListRestriction(
+    obj.browserKeyRestrictions,
+    'allowedReferrers',
+    `${at}.browser_key_restrictions`,
+  );
+  if (referrers) {
     referrers.forEach(validateReferrer);
-    out.browserKeyRestrictions = { allowedReferrers: [...referrers] };
+    out.browserKeyRestrictions = { allowedReferrers: referrers };
   }
-  const server = obj.serverKeyRestrictions;
-  if (server !== undefined && server !== null) {
-    const s = expectObject(server, `${at}.server_key_restrictions`);
-    onlyFields(s, ['allowedIps'], `${at}.server_key_restrictions`);
-    const ips = expectStringArray(s.allowedIps, `${at}.server_key_restrictions.allowed_ips`);
+  const ips = stringListRestriction(obj.serverKeyRestrictions, 'allowedIps', `${at}.server_key_restrictions`);
+  if (ips) {
     ips.forEach(validateIp);
-    out.serverKeyRestrictions = { allowedIps: [...ips] };
+    out.serverKeyRestrictions = { allowedIps: ips };
   }
   const android = obj.androidKeyRestrictions;
   if (android !== undefined && android !== null) {
@@ -178,11 +188,8 @@ export function parseRestrictions(raw: unknown): Restrictions {
       }),
     };
   }
-  const ios = obj.iosKeyRestrictions;
-  if (ios !== undefined && ios !== null) {
-    const i = expectObject(ios, `${at}.ios_key_restrictions`);
-    onlyFields(i, ['allowedBundleIds'], `${at}.ios_key_restrictions`);
-    const ids = expectStringArray(i.allowedBundleIds, `${at}.ios_key_restrictions.allowed_bundle_ids`);
+  const ids = stringListRestriction(obj.iosKeyRestrictions, 'allowedBundleIds', `${at}.ios_key_restrictions`);
+  if (ids) {
     for (const id of ids) {
       if (!/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(id))
         throw invalidArgument(
@@ -190,7 +197,7 @@ export function parseRestrictions(raw: unknown): Restrictions {
           `${at}.ios_key_restrictions.allowed_bundle_ids`,
         );
     }
-    out.iosKeyRestrictions = { allowedBundleIds: [...ids] };
+    out.iosKeyRestrictions = { allowedBundleIds: ids };
   }
   if (obj.apiTargets !== undefined && obj.apiTargets !== null) {
     if (!Array.isArray(obj.apiTargets))

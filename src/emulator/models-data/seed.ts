@@ -2,7 +2,7 @@
 // formats, evaluations with metrics in Vertex AI's schemas, slices, evaluated annotations, checkpoints,
 // endpoints and deployments. Times are relative to the moment of the reset.
 import type { ProtoObject } from '../../core/proto';
-import { deployedModelMessage } from '../grpc/endpoint-service';
+import { deployedModelMessage } from '../grpc/endpoint-deploy';
 import {
   DEMO_PROJECT_ID,
   endpointKey,
@@ -30,6 +30,80 @@ const between = (rng: Rng, lo: number, hi: number): number => lo + (hi - lo) * r
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)];
 
 const PREBUILT = 'us-docker.pkg.dev/vertex-ai/prediction';
+
+/** A model trained with a prebuilt container; TensorFlow versions after the first explain by example. */
+function customTrainedSpec(
+  kind: 'custom-xgboost' | 'custom-sklearn' | 'custom-tensorflow' | 'custom-pytorch',
+  slug: string,
+  bucket: string,
+  versionIndex: number,
+  rng: Rng,
+): ProtoObject {
+  const image = {
+    'custom-xgboost': 'xgboost-cpu.2-1',
+    'custom-sklearn': 'sklearn-cpu.1-5',
+    'custom-tensorflow': 'tf2-cpu.2-15',
+    'custom-pytorch': rng() < 0.5 ? 'pytorch-gpu.2-4' : 'pytorch-cpu.2-4',
+  }[kind];
+  return {
+    artifactUri: bucket,
+    containerSpec: {
+      imageUri: `${PREBUILT}/${image}:latest`,
+      predictRoute: '/predict',
+      healthRoute: '/health',
+      ports: [{ containerPort: 8080 }],
+      env: [{ name: 'MODEL_NAME', value: slug }],
+    },
+    supportedExportFormats: [{ id: 'custom-trained', exportableContents: ['ARTIFACT', 'IMAGE'] }],
+    supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
+    supportedInputStorageFormats: ['jsonl', 'bigquery', 'csv', 'tf-record', 'tf-record-gzip', 'file-list'],
+    supportedOutputStorageFormats: ['jsonl', 'bigquery'],
+    modelSourceInfo: { sourceType: 'CUSTOM', copy: false },
+    ...(kind === 'custom-tensorflow' && versionIndex > 1
+      ? {
+          explanationSpec: {
+            parameters: {
+              examples: {
+                exampleGcsSource: { dataFormat: 'JSONL', gcsSource: { uris: [`${bucket}/examples.jsonl`] } },
+                neighborCount: 10,
+              },
+            },
+            metadata: { inputs: {}, outputs: {} },
+          },
+        }
+      : {}),
+  };
+}
+
+/** A Model Garden model tuned into checkpoints, served by vLLM. */
+function tunedLlmSpec(slug: string, versionIndex: number, rng: Rng): ProtoObject {
+  const steps = 3 + Math.floor(rng() * 3);
+  const checkpoints = Array.from({ length: steps }, (_, i) => ({
+    checkpointId: String(i + 1),
+    epoch: i + 1,
+    step: (i + 1) * 250,
+  }));
+  return {
+    artifactUri: `gs://cloudbench-demo-models/${slug}/tuning-job-${versionIndex}/postprocess/node-0/checkpoints/final`,
+    containerSpec: {
+      imageUri: 'us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20250202_0916_RC00',
+      args: ['python', '-m', 'vllm.entrypoints.api_server', '--host=0.0.0.0', '--port=8080', '--max-model-len=4096'],
+      ports: [{ containerPort: 8080 }],
+      predictRoute: '/generate',
+      healthRoute: '/ping',
+    },
+    supportedExportFormats: [],
+    supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
+    modelSourceInfo: { sourceType: 'MODEL_GARDEN', copy: false },
+    baseModelSource: {
+      modelGardenSource: {
+        publicModelName: slug.startsWith('gemma') ? 'publishers/google/models/gemma2' : 'publishers/meta/models/llama3',
+      },
+    },
+    checkpoints,
+    defaultCheckpointId: String(steps),
+  };
+}
 
 function kindSpec(entry: CatalogEntry, versionIndex: number, rng: Rng): ProtoObject {
   const slug = entry.displayName;
@@ -81,81 +155,10 @@ function kindSpec(entry: CatalogEntry, versionIndex: number, rng: Rng): ProtoObj
     case 'custom-xgboost':
     case 'custom-sklearn':
     case 'custom-tensorflow':
-    case 'custom-pytorch': {
-      const image = {
-        'custom-xgboost': 'xgboost-cpu.2-1',
-        'custom-sklearn': 'sklearn-cpu.1-5',
-        'custom-tensorflow': 'tf2-cpu.2-15',
-        'custom-pytorch': rng() < 0.5 ? 'pytorch-gpu.2-4' : 'pytorch-cpu.2-4',
-      }[entry.kind];
-      return {
-        artifactUri: bucket,
-        containerSpec: {
-          imageUri: `${PREBUILT}/${image}:latest`,
-          predictRoute: '/predict',
-          healthRoute: '/health',
-          ports: [{ containerPort: 8080 }],
-          env: [{ name: 'MODEL_NAME', value: slug }],
-        },
-        supportedExportFormats: [{ id: 'custom-trained', exportableContents: ['ARTIFACT', 'IMAGE'] }],
-        supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
-        supportedInputStorageFormats: ['jsonl', 'bigquery', 'csv', 'tf-record', 'tf-record-gzip', 'file-list'],
-        supportedOutputStorageFormats: ['jsonl', 'bigquery'],
-        modelSourceInfo: { sourceType: 'CUSTOM', copy: false },
-        ...(entry.kind === 'custom-tensorflow' && versionIndex > 1
-          ? {
-              explanationSpec: {
-                parameters: {
-                  examples: {
-                    exampleGcsSource: { dataFormat: 'JSONL', gcsSource: { uris: [`${bucket}/examples.jsonl`] } },
-                    neighborCount: 10,
-                  },
-                },
-                metadata: { inputs: {}, outputs: {} },
-              },
-            }
-          : {}),
-      };
-    }
-    case 'tuned-llm': {
-      const steps = 3 + Math.floor(rng() * 3);
-      const checkpoints = Array.from({ length: steps }, (_, i) => ({
-        checkpointId: String(i + 1),
-        epoch: i + 1,
-        step: (i + 1) * 250,
-      }));
-      return {
-        artifactUri: `gs://cloudbench-demo-models/${slug}/tuning-job-${versionIndex}/postprocess/node-0/checkpoints/final`,
-        containerSpec: {
-          imageUri:
-            'us-docker.pkg.dev/vertex-ai/vertex-vision-model-garden-dockers/pytorch-vllm-serve:20250202_0916_RC00',
-          args: [
-            'python',
-            '-m',
-            'vllm.entrypoints.api_server',
-            '--host=0.0.0.0',
-            '--port=8080',
-            '--max-model-len=4096',
-          ],
-          ports: [{ containerPort: 8080 }],
-          predictRoute: '/generate',
-          healthRoute: '/ping',
-        },
-        supportedExportFormats: [],
-        supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
-        modelSourceInfo: { sourceType: 'MODEL_GARDEN', copy: false },
-        baseModelSource: {
-          modelGardenSource: {
-            publicModelName:
-              entry.kind === 'tuned-llm' && slug.startsWith('gemma')
-                ? 'publishers/google/models/gemma2'
-                : 'publishers/meta/models/llama3',
-          },
-        },
-        checkpoints,
-        defaultCheckpointId: String(steps),
-      };
-    }
+    case 'custom-pytorch':
+      return customTrainedSpec(entry.kind, slug, bucket, versionIndex, rng);
+    case 'tuned-llm':
+      return tunedLlmSpec(slug, versionIndex, rng);
     case 'bqml':
       return {
         supportedExportFormats: [],

@@ -44,7 +44,7 @@ filterInput.addEventListener('input', () => {
     grid.invalidate();
     recompute();
     renderHistogram();
-    if (state.run) rememberRun(state.run, filterInput.value.trim());
+    if (state.run) rememberRun(state.run, filterInput.value.trim(), grid.viewport.scrollTop);
   }, 120);
 });
 filterInput.addEventListener('blur', () => suggestBox.replaceChildren());

@@ -178,7 +178,7 @@ function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
   }
   state.pendingScroll = back?.scrollTop;
   state.allRowsIn = !restComing;
-  rememberRun(state.run, filterInput.value.trim());
+  rememberRun(state.run, filterInput.value.trim(), grid.viewport.scrollTop);
   recompute();
   updateBanner();
   state.afterFirstPaint = new Promise<void>((resolve) => {

@@ -3,7 +3,6 @@
 import type { RunInfo } from '../../core/secops/messages';
 import type { ColumnSpec, ResultKind } from '../../core/secops/results/fields';
 import { post, state, vscode, type RestoreState } from './state';
-import { grid } from './table';
 
 /** Columns the user chose, per kind of result, so the next run of that kind opens with them. */
 export function chosenColumns(kind: ResultKind): ColumnSpec[] | undefined {
@@ -30,10 +29,11 @@ export function rememberColumns(kind: ResultKind, chosen: ColumnSpec[] | undefin
   post({ type: 'columns', kind, columns: chosen ?? [] });
 }
 
-export function rememberRun(info: RunInfo | undefined, filter: string): void {
+/** Keeps the run shown, how it is sorted and filtered, and `shownTop`, the table's scroll position. */
+export function rememberRun(info: RunInfo | undefined, filter: string, shownTop: number): void {
   const saved = (vscode.getState?.() as Record<string, unknown> | undefined) ?? {};
   const { sort, pendingScroll } = state;
-  const scrollTop = pendingScroll ?? grid.viewport.scrollTop;
+  const scrollTop = pendingScroll ?? shownTop;
   const restore: RestoreState | undefined = info && {
     kind: info.kind,
     title: info.title,

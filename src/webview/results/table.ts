@@ -53,7 +53,7 @@ function sortBy(column: ColumnSpec | undefined): void {
   else state.sort = { column, direction: 'asc' };
   setColumns(state.columns);
   recompute();
-  if (state.run) rememberRun(state.run, filterInput.value.trim());
+  if (state.run) rememberRun(state.run, filterInput.value.trim(), grid.viewport.scrollTop);
 }
 
 let scrollKeepTimer: ReturnType<typeof setTimeout> | undefined;
@@ -61,7 +61,10 @@ let scrollKeepTimer: ReturnType<typeof setTimeout> | undefined;
 function keepScroll(): void {
   clearTimeout(scrollKeepTimer);
   scrollKeepTimer = setTimeout(
-    () => state.run && state.pendingScroll === undefined && rememberRun(state.run, filterInput.value.trim()),
+    () =>
+      state.run &&
+      state.pendingScroll === undefined &&
+      rememberRun(state.run, filterInput.value.trim(), grid.viewport.scrollTop),
     250,
   );
 }

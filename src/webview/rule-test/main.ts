@@ -12,7 +12,7 @@ import {
   type ToRuleTestView,
 } from '../../core/secops/rule-test/protocol';
 import { el } from '../shared/dom';
-import { pageApi } from '../shared/page-api';
+import { onHostMessage, pageApi } from '../shared/page-api';
 
 interface KeptState {
   run: RuleTestRunInfo;
@@ -183,13 +183,7 @@ function keep(info: RuleTestRunInfo, detections: DetectionView[]): void {
   vscode.setState(state);
 }
 
-function onMessage(data: unknown): void {
-  let message: ToRuleTestView;
-  try {
-    message = parseToRuleTestView(data);
-  } catch {
-    return;
-  }
+function onMessage(message: ToRuleTestView): void {
   switch (message.type) {
     case 'running':
       title.textContent = `Test Rule: ${message.ruleName}`;
@@ -215,7 +209,7 @@ rerunButton.addEventListener('click', () => {
   rerunButton.disabled = true;
   post({ type: 'rerun', runId: run.runId });
 });
-window.addEventListener('message', (e: MessageEvent) => onMessage(e.data));
+onHostMessage(parseToRuleTestView, onMessage);
 
 // After a reload: the result this page showed, checked like any message.
 const kept = vscode.getState();

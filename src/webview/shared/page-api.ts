@@ -19,3 +19,19 @@ export function pageApi<Message, State = unknown>(): PageApi<Message, State> {
     setState: (state) => void api.setState(state),
   };
 }
+
+/**
+ * Calls `handle` with each message the extension posts that `parse` accepts. A page trusts what it is
+ * sent no more than the extension trusts what the page posts, so a message `parse` refuses is dropped.
+ */
+export function onHostMessage<Message>(parse: (data: unknown) => Message, handle: (message: Message) => void): void {
+  window.addEventListener('message', (event: MessageEvent<unknown>) => {
+    let message: Message;
+    try {
+      message = parse(event.data);
+    } catch {
+      return;
+    }
+    handle(message);
+  });
+}

@@ -23,7 +23,7 @@ import type { StatsColumn } from '../../udm/stats/plan';
 import { cssVar, registerCharts } from '../shared/chart';
 import { el } from '../shared/dom';
 import { VirtualGrid, type GridColumn } from '../shared/grid';
-import { pageApi } from '../shared/page-api';
+import { onHostMessage, pageApi } from '../shared/page-api';
 
 registerCharts(BarController, BarElement);
 
@@ -392,13 +392,7 @@ function showTable(message: Extract<ToStatsView, { type: 'table' }>): void {
   }
 }
 
-function onMessage(data: unknown): void {
-  let message: ToStatsView;
-  try {
-    message = parseToStatsView(data);
-  } catch {
-    return;
-  }
+function onMessage(message: ToStatsView): void {
   switch (message.type) {
     case 'running':
       title.textContent = message.title;
@@ -426,7 +420,7 @@ function onMessage(data: unknown): void {
   }
 }
 
-window.addEventListener('message', (e: MessageEvent) => onMessage(e.data));
+onHostMessage(parseToStatsView, onMessage);
 partialBanner.hidden = true;
 chartArea.hidden = true;
 rerunButton.hidden = true;

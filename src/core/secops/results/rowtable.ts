@@ -6,18 +6,10 @@
 // extension host to the page without being escaped, re-parsed and cloned as JSON on the way.
 import { discoverColumns, eventRoot, scalarText, timeField, type ColumnSpec, type ResultKind } from './fields';
 import { FieldResolver, SearchIndex, filterIndices } from './table';
-import type { FromWebview, ToWebview } from '../messages';
+import type { FromWebview, RowTable, SearchedFields, ToWebview } from '../messages';
 
-/** The rows a results page holds: `count` rows, their times, and the cells of `columns`. */
-export interface RowTable {
-  count: number;
-  /** Each row's time in epoch ms (NaN when it has none). */
-  times: Float64Array;
-  /** The columns `cells` holds, in order. */
-  columns: ColumnSpec[];
-  /** UTF-8 JSON of string[][]: for each column, each row's cell text. */
-  cells: Uint8Array;
-}
+// The protocol owns the shapes that travel; they are re-exported for the modules that build them.
+export type { RowTable, SearchedFields } from '../messages';
 
 /** Cells longer than this are cut (with "…"): the table shows 200 characters and a tooltip 1,000. */
 export const CELL_MAX = 1000;
@@ -115,12 +107,6 @@ export function decodeCells(table: RowTable): string[][] {
     throw new Error('the table cells do not match its columns and rows');
   }
   return cells as string[][];
-}
-
-/** What a filter's field terms searched, as the "no rows match" line says it. */
-export interface SearchedFields {
-  field: string;
-  paths: string[];
 }
 
 /**
