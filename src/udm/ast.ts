@@ -240,6 +240,35 @@ export function isAggregateCall(node: Operand): boolean {
   return node.type === 'call' && !node.name.includes('.') && isAggregateName(node.name);
 }
 
+/** The operands and conditions directly inside a node (an assignment's value, not its variable). */
+export function childrenOf(node: Expr | Operand): ReadonlyArray<Expr | Operand> {
+  switch (node.type) {
+    case 'call':
+      return node.args;
+    case 'array':
+      return node.items;
+    case 'arith':
+    case 'compare':
+      return node.right ? [node.left, node.right] : [node.left];
+    case 'condition':
+    case 'not':
+      return [node.expr];
+    case 'in':
+      return [node.left];
+    case 'callExpr':
+      return [node.call];
+    case 'assign':
+      return [node.value];
+    case 'and':
+    case 'or':
+      return node.items;
+    case 'error':
+      return node.operand ? [node.operand] : [];
+    default:
+      return [];
+  }
+}
+
 /**
  * The value a literal operand stands for (a string and an unquoted enum name with the same text are
  * the same value), else undefined.

@@ -6,6 +6,7 @@ import type { EventPredicate } from '../evaluate';
 import type { RowCompiler, RowEnv } from './compile';
 import type { RuleModel, WindowSpec } from './model';
 import type { PreparedEvent, PreparedVariable } from './prepare';
+import { lowerBound } from './sorted';
 
 export interface Row {
   /** per variable, in JoinResult.order; undefined for a missing one */
@@ -57,17 +58,6 @@ function joinOrder(vars: PreparedVariable[], optional: Set<string>, pivot: strin
     take(next);
   }
   return out;
-}
-
-function lowerBound(events: PreparedEvent[], t: number): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (events[mid].t < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -181,7 +171,7 @@ export function joinRows(
       if (l.length < list.length || p === shared[0]) list = l;
     }
     const [lo, hi] = timeBounds(model.window, minT, maxT);
-    for (let i = lowerBound(list, lo); i < list.length && list[i].t <= hi; i++) {
+    for (let i = lowerBound(list, lo, (e) => e.t); i < list.length && list[i].t <= hi; i++) {
       if (++steps > limits.maxSteps) {
         result.cut = true;
         return;

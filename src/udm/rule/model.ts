@@ -3,6 +3,7 @@
 // statements that compare several variables, the match keys and window, outcome:, condition: and
 // the options that change detections. Shared by the plan (plan.ts) and the engine (engine.ts).
 import {
+  childrenOf,
   sectionsByKind,
   type Expr,
   type FieldNode,
@@ -82,54 +83,12 @@ export interface Refs {
 export function refsOf(node: Expr | Operand | null | undefined, into?: Refs): Refs {
   const r = into ?? { vars: new Set(), placeholders: new Set(), fields: [], aggregates: 0 };
   if (!node) return r;
-  switch (node.type) {
-    case 'field':
-      if (node.eventVar) r.vars.add(node.eventVar.name);
-      r.fields.push(node);
-      break;
-    case 'variable':
-      r.placeholders.add(node.name);
-      break;
-    case 'call':
-      for (const a of node.args) refsOf(a, r);
-      break;
-    case 'array':
-      for (const a of node.items) refsOf(a, r);
-      break;
-    case 'arith':
-      refsOf(node.left, r);
-      refsOf(node.right, r);
-      break;
-    case 'condition':
-      refsOf(node.expr, r);
-      break;
-    case 'compare':
-      refsOf(node.left, r);
-      refsOf(node.right, r);
-      break;
-    case 'in':
-      refsOf(node.left, r);
-      break;
-    case 'callExpr':
-      refsOf(node.call, r);
-      break;
-    case 'assign':
-      r.placeholders.add(node.variable.name);
-      refsOf(node.value, r);
-      break;
-    case 'and':
-    case 'or':
-      for (const i of node.items) refsOf(i, r);
-      break;
-    case 'not':
-      refsOf(node.expr, r);
-      break;
-    case 'error':
-      refsOf(node.operand, r);
-      break;
-    default:
-      break;
-  }
+  if (node.type === 'field') {
+    if (node.eventVar) r.vars.add(node.eventVar.name);
+    r.fields.push(node);
+  } else if (node.type === 'variable') r.placeholders.add(node.name);
+  else if (node.type === 'assign') r.placeholders.add(node.variable.name);
+  for (const child of childrenOf(node)) refsOf(child, r);
   return r;
 }
 

@@ -2,7 +2,7 @@
 // variable's own statements with the `$e.` prefix removed, so the Search API returns a superset of
 // the events the rule can use. Joins, placeholder bindings and comparisons across variables are
 // not sent: the engine (engine.ts) computes them over what the searches return.
-import type { Expr, Operand, Span } from '../ast';
+import { childrenOf, type Expr, type Operand, type Span } from '../ast';
 import { compileQuery, type CompileOptions } from '../index';
 import { parseRuleFile } from './parse';
 import { refsOf, ruleModel, type RuleModel } from './model';
@@ -50,47 +50,11 @@ function prefixEdits(text: string, node: Expr | Operand): Edit[] {
   return edits;
 }
 
-/** Placeholder occurrences (not the `$e` of fields) in a statement. */
+/** Placeholder occurrences (not the `$e` of fields) in a statement; an assignment's are not uses. */
 function placeholderNodes(node: Expr | Operand | null | undefined, out: Array<{ name: string } & Span> = []) {
-  if (!node) return out;
-  const visit = (n: Expr | Operand | null | undefined): void => void placeholderNodes(n, out);
-  switch (node.type) {
-    case 'variable':
-      out.push(node);
-      break;
-    case 'call':
-      node.args.forEach(visit);
-      break;
-    case 'array':
-      node.items.forEach(visit);
-      break;
-    case 'arith':
-      visit(node.left);
-      visit(node.right);
-      break;
-    case 'condition':
-      visit(node.expr);
-      break;
-    case 'compare':
-      visit(node.left);
-      visit(node.right);
-      break;
-    case 'in':
-      visit(node.left);
-      break;
-    case 'callExpr':
-      visit(node.call);
-      break;
-    case 'and':
-    case 'or':
-      node.items.forEach(visit);
-      break;
-    case 'not':
-      visit(node.expr);
-      break;
-    default:
-      break;
-  }
+  if (!node || node.type === 'assign' || node.type === 'error') return out;
+  if (node.type === 'variable') out.push(node);
+  else for (const child of childrenOf(node)) placeholderNodes(child, out);
   return out;
 }
 

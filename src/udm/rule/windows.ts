@@ -8,6 +8,7 @@
 // detections of a group never share events. `by` windows are fixed buckets aligned on the epoch.
 // Without match:, every row is its own detection.
 import type { Row } from './join';
+import { lowerBound } from './sorted';
 import type { RuleModel } from './model';
 import type { PreparedEvent } from './prepare';
 
@@ -52,17 +53,6 @@ export function groupRows(model: RuleModel, rows: Row[]): Array<{ values: Record
     g.rows.push(row);
   }
   return [...groups.values()];
-}
-
-function lowerBound(rows: Row[], t: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid].minT < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Runs the window model over one group; returns false when the scan cap stopped it. */
@@ -128,7 +118,7 @@ export function windowsOfGroup(
     const start = before ? t - w.duration : t;
     const end = before ? t : t + w.duration;
     const inside: Row[] = [];
-    for (let k = lowerBound(rows, start); k < rows.length && rows[k].minT <= end; k++) {
+    for (let k = lowerBound(rows, start, (r) => r.minT); k < rows.length && rows[k].minT <= end; k++) {
       if (--budget.scans < 0) return false;
       const r = rows[k];
       if (r.maxT > end || r.events.some((e) => e !== undefined && used.has(e))) continue;
