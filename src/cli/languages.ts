@@ -81,32 +81,30 @@ function formattedText(text: string, edits: ReadonlyArray<{ newText: string }>):
   return { text: edits.length ? edits[0].newText : text };
 }
 
-export const udm: Language = {
-  id: 'udm',
-  check(text, context) {
-    return problemsOf(analyze(text, compileOptions(context)));
-  },
-  format(text) {
-    const a = analyze(text);
-    const refusal = formatRefusal(a);
-    if (refusal) return { refusal };
-    return formattedText(text, format(a, FORMAT_OPTIONS));
-  },
-};
+/** A language of the editor's language service: its analysis, and the formatter's refusal and edits. */
+function serviceLanguage<A>(
+  id: string,
+  analyzeText: (text: string, options?: CompileOptions) => A,
+  problems: (a: A) => Problem[],
+  refusalOf: (a: A) => string | undefined,
+  formatOf: (a: A, options: typeof FORMAT_OPTIONS) => ReadonlyArray<{ newText: string }>,
+): Language {
+  return {
+    id,
+    check: (text, context) => problems(analyzeText(text, compileOptions(context))),
+    format(text) {
+      const a = analyzeText(text);
+      const refusal = refusalOf(a);
+      if (refusal) return { refusal };
+      return formattedText(text, formatOf(a, FORMAT_OPTIONS));
+    },
+  };
+}
+
+export const udm: Language = serviceLanguage('udm', analyze, problemsOf, formatRefusal, format);
 
 /** YARA-L rule files: the language server analyses a `yaral` document as a rule, with the same options. */
-export const yaral: Language = {
-  id: 'yaral',
-  check(text, context) {
-    return problemsOf(analyzeRuleFile(text, compileOptions(context)));
-  },
-  format(text) {
-    const a = analyzeRuleFile(text);
-    const refusal = ruleFormatRefusal(a);
-    if (refusal) return { refusal };
-    return formattedText(text, formatRule(a, FORMAT_OPTIONS));
-  },
-};
+export const yaral: Language = serviceLanguage('yaral', analyzeRuleFile, problemsOf, ruleFormatRefusal, formatRule);
 
 /** Languages by file extension (lower case, with the dot): a new language is one more entry. */
 export const LANGUAGES: ReadonlyMap<string, Language> = new Map([
