@@ -21,6 +21,8 @@ import { getLogger, initLogging, showLogs } from './platform/log';
 export interface CloudbenchApi {
   /** Milliseconds spent inside activate(). */
   readonly activationMs: number;
+  /** Where those milliseconds went: settings and services, then each feature, in start order. */
+  readonly activationSteps: ReadonlyArray<{ step: string; ms: number }>;
   /** Features that failed to start, with their errors. */
   readonly failures: ReadonlyArray<{ feature: string; message: string }>;
 }
@@ -60,6 +62,13 @@ export function startFeatures(
   initLogging(context);
   const log = getLogger('activate');
   const failures: Array<{ feature: string; message: string }> = [];
+  const steps: Array<{ step: string; ms: number }> = [];
+  let mark = started;
+  const step = (name: string): void => {
+    const now = performance.now();
+    steps.push({ step: name, ms: now - mark });
+    mark = now;
+  };
   // Every command answers from here on, before anything that can fail has run: a feature that
   // fails below answers its commands with its failure instead of "command not found".
   const registry = new CommandRegistry(context);
@@ -74,6 +83,7 @@ export function startFeatures(
     failures.push({ feature: 'settings', message: (err as Error).message });
     log.error('could not read settings', err);
   }
+  step('logging, commands and services');
   for (const [feature, commands] of declared) {
     if (!services) {
       commands.failed('the settings could not be read');
@@ -89,6 +99,7 @@ export function startFeatures(
       failures.push({ feature: feature.name, message });
       log.error(`${feature.name} failed to start`, err);
     }
+    step(feature.name);
   }
   if (services) for (const problem of services.settingProblems()) void showSettingProblem(problem);
   if (failures.length > 0) {
@@ -99,9 +110,11 @@ export function startFeatures(
       )
       .then((choice) => choice && showLogs());
   }
+  step('problems and notices');
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, failures };
+  log.debug(`activation steps: ${steps.map((s) => `${s.step} ${s.ms.toFixed(1)} ms`).join(', ')}`);
+  return { activationMs, activationSteps: steps, failures };
 }
 
 export async function deactivate(): Promise<void> {

@@ -150,7 +150,13 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
 /** Operations that were running when the window closed are followed again, in the status bar. */
 function resumeOperations(ctx: ModelsContext): void {
   const pending = ctx.extension.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
-  // Built now even with nothing to resume, as before: a client that cannot be built is logged here.
+  // With nothing to follow, the gRPC client (tens of milliseconds to load) waits for the first tree
+  // or command that needs it; with something to follow, it is built once activation has returned.
+  if (pending.length === 0) return;
+  setTimeout(() => resumePending(ctx, pending), 0);
+}
+
+function resumePending(ctx: ModelsContext, pending: JournalEntry[]): void {
   let c: ModelRegistryClient | undefined;
   try {
     c = ctx.client();
