@@ -7,6 +7,7 @@ import type * as ClientModuleType from '../../core/models/client';
 import type { EvaluatedAnnotation } from '../../core/models/types';
 import { configureModelsBundle, persistModelsBundleCache } from '../../core/models/bundle-host';
 import type { Feature, FeatureStart } from '../../platform/command-table';
+import { afterActivation } from '../../platform/after-activation';
 import { getLogger } from '../../platform/log';
 import type { Connection, Services } from '../services';
 import { MODELS_COMMANDS } from './commands';
@@ -153,7 +154,7 @@ function resumeOperations(ctx: ModelsContext): void {
   // With nothing to follow, the gRPC client (tens of milliseconds to load) waits for the first tree
   // or command that needs it; with something to follow, it is built once activation has returned.
   if (pending.length === 0) return;
-  setTimeout(() => resumePending(ctx, pending), 0);
+  afterActivation(ctx.extension, 'resuming operations', () => resumePending(ctx, pending));
 }
 
 function resumePending(ctx: ModelsContext, pending: JournalEntry[]): void {
