@@ -87,7 +87,9 @@ try {
   // The breakdown is for finding what to defer; only the total is a figure.
   for (const [step, xs] of stepSamples) {
     xs.sort((a, b) => a - b);
-    console.log(`  ${step}: median ${xs[Math.floor(xs.length / 2)].toFixed(1)} ms, max ${xs[xs.length - 1].toFixed(1)} ms`);
+    console.log(
+      `  ${step}: median ${xs[Math.floor(xs.length / 2)].toFixed(1)} ms, max ${xs[xs.length - 1].toFixed(1)} ms`,
+    );
   }
 } catch (err) {
   console.error(`activation benchmark failed: ${err?.stack ?? err}`);

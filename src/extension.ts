@@ -69,6 +69,7 @@ export function startFeatures(
     steps.push({ step: name, ms: now - mark });
     mark = now;
   };
+  step('logging');
   // Every command answers from here on, before anything that can fail has run: a feature that
   // fails below answers its commands with its failure instead of "command not found".
   const registry = new CommandRegistry(context);
@@ -76,6 +77,7 @@ export function startFeatures(
     feature,
     registry.declare(feature.name, feature.commands),
   ]);
+  step('commands');
   let services: Services | undefined;
   try {
     services = createServices(context);
@@ -83,7 +85,7 @@ export function startFeatures(
     failures.push({ feature: 'settings', message: (err as Error).message });
     log.error('could not read settings', err);
   }
-  step('logging, commands and services');
+  step('settings and services');
   for (const [feature, commands] of declared) {
     if (!services) {
       commands.failed('the settings could not be read');

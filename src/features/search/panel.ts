@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
 import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { getLogger } from '../../platform/log';
-import { renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
+import { onPageMessage, renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('search');
 
@@ -93,16 +93,7 @@ export class ResultsPanel implements vscode.Disposable {
     panel.webview.html = renderHtml(panel.webview, extensionUri, slot === QUERY_SLOT ? 'query' : 'pivot');
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => {
-        let message: FromWebview;
-        try {
-          message = parseFromWebview(raw);
-        } catch (err) {
-          log.warn(
-            `ignored a malformed message from the results page: ${err instanceof MessageError ? err.message : String(err)}`,
-          );
-          return;
-        }
+      onPageMessage(panel.webview, 'the results page', parseFromWebview, MessageError, log, (message) => {
         if (message.type === 'ready') {
           this.ready = true;
           for (const { message: queued, delivered } of this.queue.splice(0)) this.send(queued, delivered);
