@@ -16,6 +16,7 @@ import { statisticsFeature } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
 import { trustFeature } from './features/trust';
 import { CommandRegistry, type AnyFeature, type FeatureCommands } from './platform/command-table';
+import { afterActivation } from './platform/after-activation';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
@@ -103,7 +104,11 @@ export function startFeatures(
     }
     step(feature.name);
   }
-  if (services) for (const problem of services.settingProblems()) void showSettingProblem(problem);
+  const problems = services?.settingProblems() ?? [];
+  if (problems.length > 0)
+    afterActivation(context, 'showing setting problems', () => {
+      for (const problem of problems) void showSettingProblem(problem);
+    });
   if (failures.length > 0) {
     void vscode.window
       .showErrorMessage(

@@ -6,7 +6,7 @@ import { planEndpoint, type EndpointPlan } from '../../core/google/endpoints';
 import type { ModelRegistryClient } from '../../core/models/client';
 import { SecOpsClient } from '../../core/secops/client';
 import { getLogger } from '../../platform/log';
-import type { Connection } from '../services';
+import { restClientSettings, type Connection } from '../services';
 import { formatConnectionReport, proxyForReport, runConnectionCheck, type ServiceProbe } from './check';
 
 const log = getLogger('connection');
@@ -80,13 +80,9 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
       name: 'ListKeys (1 item)',
       run: async (signal) => {
         const p = project ?? noProject();
-        const plan = connection.restEndpoint('apikeys');
         const client = new ApiKeysClient({
-          baseUrl: plan.baseUrl,
-          tokens: connection.cloudTokens(plan.baseUrl),
-          ...(plan.certSource ? { clientCert: plan.certSource } : {}),
+          ...restClientSettings(connection, 'apikeys'),
           retry: { ...s.retry, maxRetries: 0 },
-          timeoutMs: s.timeoutMs,
         });
         const page = await client.listKeys(p, { pageSize: 1, signal });
         return page.items.length ? 'keys listed' : 'no keys';
@@ -106,13 +102,9 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
       // A list call, so the hourly udmSearch budget is not spent.
       name: 'ListReferenceLists (1 item)',
       run: async (signal) => {
-        const plan = connection.restEndpoint('secops');
         const client = new SecOpsClient({
-          baseUrl: plan.baseUrl,
-          tokens: connection.secopsTokens(plan.baseUrl),
-          ...(plan.certSource ? { clientCert: plan.certSource } : {}),
+          ...restClientSettings(connection, 'secops'),
           retry: { ...s.retry, maxRetries: 0 },
-          timeoutMs: s.timeoutMs,
         });
         const page = await client.listReferenceLists({ pageSize: 1 }, signal);
         return page.lists.length ? 'reference lists listed' : 'no reference lists';

@@ -6,7 +6,7 @@ import type { ApiKey } from '../../core/apikeys/types';
 import { describeError } from '../../core/google/errors';
 import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
-import type { Services } from '../services';
+import { restClientSettings, type Services } from '../services';
 import { KEYS_COMMANDS } from './commands';
 import { runKeyOperation, type KeysContext } from './context';
 import { RestrictionEditor } from './editor';
@@ -16,15 +16,9 @@ const log = getLogger('keys');
 const CHECK_SCHEME = 'cloudbench-key-check';
 
 function keysClient(services: Services): ApiKeysClient {
-  const connection = services.connection();
   // The override, else apikeys.<universe domain> (or its mTLS host).
-  const target = connection.restEndpoint('apikeys');
   return new ApiKeysClient({
-    baseUrl: target.baseUrl,
-    tokens: connection.cloudTokens(target.baseUrl),
-    ...(target.certSource ? { clientCert: target.certSource } : {}),
-    retry: connection.settings.retry,
-    timeoutMs: connection.settings.timeoutMs,
+    ...restClientSettings(services.connection(), 'apikeys'),
     onRetry: (method, err, attempt, delay) =>
       log.warn(`${method}: retry ${attempt} in ${delay} ms after ${describeError(err)}`),
   });
