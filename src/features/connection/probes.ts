@@ -18,6 +18,22 @@ function endpointWhy(plan: EndpointPlan): string {
   return plan.reason;
 }
 
+/** Where a REST service's probe calls go, and the credentials they use (SecOps' own for `secops`). */
+function restProbeTarget(
+  connection: Connection,
+  service: 'apikeys' | 'secops',
+  path: string,
+): Pick<ServiceProbe, 'endpoint' | 'destination' | 'tokens'> {
+  return {
+    endpoint: () => {
+      const plan = connection.restEndpoint(service);
+      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
+    },
+    destination: () => Promise.resolve(`${connection.restEndpoint(service).baseUrl}${path}`),
+    tokens: () => restClientSettings(connection, service).tokens,
+  };
+}
+
 /** The three probes for the current settings, built from the same pieces the features use. */
 export function connectionProbes(connection: Connection): ServiceProbe[] {
   const s = connection.settings;
@@ -70,12 +86,7 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
   const apiKeys: ServiceProbe = {
     service: 'apikeys',
     title: 'API Keys',
-    endpoint: () => {
-      const plan = connection.restEndpoint('apikeys');
-      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
-    },
-    destination: () => Promise.resolve(`${connection.restEndpoint('apikeys').baseUrl}/v2/`),
-    tokens: () => connection.cloudTokens(connection.restEndpoint('apikeys').baseUrl),
+    ...restProbeTarget(connection, 'apikeys', '/v2/'),
     call: {
       name: 'ListKeys (1 item)',
       run: async (signal) => {
@@ -92,12 +103,7 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
   const secops: ServiceProbe = {
     service: 'secops',
     title: `Google SecOps Search (${s.secops.region})`,
-    endpoint: () => {
-      const plan = connection.restEndpoint('secops');
-      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
-    },
-    destination: () => Promise.resolve(`${connection.restEndpoint('secops').baseUrl}/v2/lists`),
-    tokens: () => connection.secopsTokens(connection.restEndpoint('secops').baseUrl),
+    ...restProbeTarget(connection, 'secops', '/v2/lists'),
     call: {
       // A list call, so the hourly udmSearch budget is not spent.
       name: 'ListReferenceLists (1 item)',
