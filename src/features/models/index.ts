@@ -13,7 +13,7 @@ import type { Connection, Services } from '../services';
 import { MODELS_COMMANDS } from './commands';
 import type { ModelsContext } from './context';
 import { DETAILS_SCHEME, DetailsDocuments } from './details-documents';
-import { MetricsPanel } from './metrics-panel';
+import { MetricsPanels } from './metrics-panel';
 import { parseModelFilter } from './presentation';
 import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
 import { ModelsTreeProvider, type ModelsNode } from './tree';
@@ -96,6 +96,7 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
     pageSize: () => connection.settings.pageSize,
   });
   const details = new DetailsDocuments();
+  const metrics = new MetricsPanels(context.extensionUri);
   const view = vscode.window.createTreeView<ModelsNode>('cloudbench.models', {
     treeDataProvider: provider,
     showCollapseAll: true,
@@ -104,13 +105,14 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
   context.subscriptions.push(
     provider,
     view,
+    metrics,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     services.onDidChangeConnection((c) => {
       const old = built?.client;
       connection = c;
       built = undefined;
       old?.close();
-      MetricsPanel.closeAll();
+      metrics.closeAll();
       provider.refresh();
     }),
     { dispose: () => built?.client?.close() },
@@ -129,6 +131,7 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
     provider,
     view,
     details,
+    metrics,
     journal: workspaceJournal(context),
     operations: services.operations,
     annotations,

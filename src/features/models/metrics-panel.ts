@@ -43,17 +43,19 @@ function fileSafe(text: string): string {
   );
 }
 
-export class MetricsPanel implements vscode.Disposable {
-  private static readonly open = new Map<string, MetricsPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private compare: MetricsSet | undefined;
-  private candidates: CompareCandidate[] = [];
-  private threshold = 0.5;
-  private stale: string | undefined;
+/**
+ * The metrics panels open in a window, one per evaluation or slice; the models feature holds it
+ * (and closes them all when the connection changes).
+ */
+export class MetricsPanels implements vscode.Disposable {
+  private readonly open = new Map<string, MetricsPanel>();
+
+  constructor(private readonly extensionUri: vscode.Uri) {}
 
   /** Opens (or reveals) the panel of `source.subject`; it lives until the user closes it. */
-  static show(extensionUri: vscode.Uri, source: MetricsPanelSource): void {
-    const existing = MetricsPanel.open.get(source.subject.name);
+  show(source: MetricsPanelSource): void {
+    const name = source.subject.name;
+    const existing = this.open.get(name);
     if (existing) {
       existing.panel.reveal();
       return;
@@ -62,23 +64,26 @@ export class MetricsPanel implements vscode.Disposable {
       'cloudbench.models.metrics',
       safeText(source.title),
       vscode.ViewColumn.Active,
-      webviewPanelOptions(extensionUri),
+      webviewPanelOptions(this.extensionUri),
     );
-    MetricsPanel.open.set(source.subject.name, new MetricsPanel(panel, extensionUri, source));
+    const opened: MetricsPanel = new MetricsPanel(panel, this.extensionUri, source, () => {
+      if (this.open.get(name) === opened) this.open.delete(name);
+    });
+    this.open.set(name, opened);
   }
 
-  /** The open panel of a resource, if any (tests and the command palette use it). */
-  static get(name: string): MetricsPanel | undefined {
-    return MetricsPanel.open.get(name);
+  /** The open panel of a resource, if any. */
+  get(name: string): MetricsPanel | undefined {
+    return this.open.get(name);
   }
 
   /**
    * Marks every panel of a deleted model (versionId undefined) or model version: the panel keeps
    * its content, its title and a banner say it was deleted.
    */
-  static markDeleted(modelName: string, versionId?: string): number {
+  markDeleted(modelName: string, versionId?: string): number {
     let marked = 0;
-    for (const p of MetricsPanel.open.values()) {
+    for (const p of this.open.values()) {
       if (p.source.modelName !== modelName) continue;
       if (versionId !== undefined && p.source.versionId !== versionId) continue;
       p.markStale(
@@ -91,14 +96,27 @@ export class MetricsPanel implements vscode.Disposable {
     return marked;
   }
 
-  static closeAll(): void {
-    for (const p of [...MetricsPanel.open.values()]) p.panel.dispose();
+  closeAll(): void {
+    for (const p of [...this.open.values()]) p.panel.dispose();
   }
 
-  private constructor(
+  dispose(): void {
+    this.closeAll();
+  }
+}
+
+export class MetricsPanel implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private compare: MetricsSet | undefined;
+  private candidates: CompareCandidate[] = [];
+  private threshold = 0.5;
+  private stale: string | undefined;
+
+  constructor(
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     readonly source: MetricsPanelSource,
+    private readonly closed: () => void,
   ) {
     panel.webview.html = renderWebviewPage(panel.webview, extensionUri, {
       bundle: 'metrics',
@@ -214,7 +232,7 @@ export class MetricsPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (MetricsPanel.open.get(this.source.subject.name) === this) MetricsPanel.open.delete(this.source.subject.name);
+    this.closed();
     while (this.disposables.length) this.disposables.pop()!.dispose();
   }
 }
