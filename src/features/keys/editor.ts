@@ -41,15 +41,18 @@ export interface EditorHost {
   keyChanged(key: ApiKey): void;
 }
 
-export class RestrictionEditor implements vscode.Disposable {
-  private static readonly open = new Map<string, RestrictionEditor>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private key: EditorKey;
-  private apiKey: ApiKey;
-  private saving = false;
+/** The restriction editors open in a window, one per key; the keys feature holds it. */
+export class RestrictionEditors implements vscode.Disposable {
+  private readonly open = new Map<string, RestrictionEditor>();
 
-  static show(extensionUri: vscode.Uri, key: ApiKey, host: EditorHost): RestrictionEditor {
-    const existing = RestrictionEditor.open.get(key.name);
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: EditorHost,
+  ) {}
+
+  /** Opens (or reveals) the editor of `key`. */
+  show(key: ApiKey): RestrictionEditor {
+    const existing = this.open.get(key.name);
     if (existing) {
       existing.panel.reveal();
       return existing;
@@ -58,28 +61,42 @@ export class RestrictionEditor implements vscode.Disposable {
       'cloudbench.keys.restrictions',
       `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
       vscode.ViewColumn.Active,
-      webviewPanelOptions(extensionUri),
+      webviewPanelOptions(this.extensionUri),
     );
-    const editor = new RestrictionEditor(panel, extensionUri, key, host);
-    RestrictionEditor.open.set(key.name, editor);
+    const editor: RestrictionEditor = new RestrictionEditor(panel, this.extensionUri, key, this.host, () => {
+      if (this.open.get(key.name) === editor) this.open.delete(key.name);
+    });
+    this.open.set(key.name, editor);
     return editor;
   }
 
   /** Closes the editor of one key, if open (the key was deleted: there is nothing left to edit). */
-  static close(keyName: string): void {
-    RestrictionEditor.open.get(keyName)?.panel.dispose();
+  close(keyName: string): void {
+    this.open.get(keyName)?.panel.dispose();
   }
 
   /** Closes every open editor (used when the project or endpoint changes). */
-  static closeAll(): void {
-    for (const editor of [...RestrictionEditor.open.values()]) editor.panel.dispose();
+  closeAll(): void {
+    for (const editor of [...this.open.values()]) editor.panel.dispose();
   }
 
-  private constructor(
+  dispose(): void {
+    this.closeAll();
+  }
+}
+
+export class RestrictionEditor implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private key: EditorKey;
+  private apiKey: ApiKey;
+  private saving = false;
+
+  constructor(
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     key: ApiKey,
     private readonly host: EditorHost,
+    private readonly closed: () => void,
   ) {
     this.apiKey = key;
     this.key = toEditorKey(key);
@@ -186,7 +203,7 @@ export class RestrictionEditor implements vscode.Disposable {
   }
 
   dispose(): void {
-    RestrictionEditor.open.delete(this.key.name);
+    this.closed();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

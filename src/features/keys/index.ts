@@ -9,7 +9,7 @@ import { getLogger } from '../../platform/log';
 import { restClientSettings, type Services } from '../services';
 import { KEYS_COMMANDS } from './commands';
 import { runKeyOperation, type KeysContext } from './context';
-import { RestrictionEditor } from './editor';
+import { RestrictionEditors } from './editor';
 import { KeysModel, KeysTreeProvider, type KeysTreeNode } from './tree';
 
 const log = getLogger('keys');
@@ -65,10 +65,19 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     treeDataProvider: provider,
     showCollapseAll: false,
   });
-  context.subscriptions.push(provider, view);
+  const editors = new RestrictionEditors(services.extensionUri, {
+    client,
+    runOperation: (title, resource, run, outcome) =>
+      runKeyOperation(services.operations, title, resource, run, outcome),
+    keyChanged: (key: ApiKey) => {
+      provider.current?.replace(key);
+      provider.redraw();
+    },
+  });
+  context.subscriptions.push(provider, view, editors);
   context.subscriptions.push(
     services.onDidChangeConnection(() => {
-      RestrictionEditor.closeAll();
+      editors.closeAll();
       provider.refresh();
     }),
   );
@@ -81,15 +90,7 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     view,
     client,
     publishCheckReport,
-    editorHost: {
-      client,
-      runOperation: (title, resource, run, outcome) =>
-        runKeyOperation(services.operations, title, resource, run, outcome),
-      keyChanged: (key: ApiKey) => {
-        provider.current?.replace(key);
-        provider.redraw();
-      },
-    },
+    editors,
   };
   return { ctx };
 }

@@ -7,7 +7,6 @@ import { safeText } from '../../../core/display';
 import { GoogleApiError, describeError } from '../../../core/google/errors';
 import { getLogger } from '../../../platform/log';
 import { keyRef, resolveKey, revealKey, runKeyOperation, type KeysContext } from '../context';
-import { RestrictionEditor } from '../editor';
 import { keyIdOf } from '../tree';
 
 const log = getLogger('keys');
@@ -82,7 +81,7 @@ export async function deleteKey(ctx: KeysContext, arg?: unknown): Promise<void> 
     (signal, onName) => ctx.client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }),
     'not deleted. The list was refreshed; check it and delete again.',
   );
-  RestrictionEditor.close(key.name);
+  ctx.editors.close(key.name);
   ctx.provider.refresh();
   void vscode.window.showInformationMessage(
     `Deleted key ${label}. It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,
