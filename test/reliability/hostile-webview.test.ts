@@ -54,9 +54,8 @@ function capturePanel(origin: string, open: () => void): CapturedPanel {
 /** The query panel's page, as ResultsPanel writes it. */
 function extensionHtml(origin: string): CapturedPanel {
   return capturePanel(origin, () => {
-    const { ResultsPanel } = require('../../src/features/search/panel') as typeof SearchPanelModule;
-    ResultsPanel.disposeAll();
-    ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined).dispose();
+    const { ResultsPanels } = require('../../src/features/search/panel') as typeof SearchPanelModule;
+    new ResultsPanels().show('query', vscode.Uri.file(ROOT), () => undefined).dispose();
   });
 }
 

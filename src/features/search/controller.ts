@@ -86,7 +86,7 @@ export class SearchController implements vscode.Disposable {
     this.runEmitter.dispose();
     this.documents.dispose();
     this.clients.dispose();
-    ResultsPanel.disposeAll();
+    this.store.panels.disposeAll();
   }
 
   /** The client for the current settings (rebuilt when the endpoint, region or credentials change). */
@@ -221,7 +221,8 @@ export class SearchController implements vscode.Disposable {
     kind: 'query' | 'pivot',
     state?: unknown,
   ): Promise<ResultsPanel> {
-    const slot = kind === 'query' && !ResultsPanel.get(QUERY_SLOT) ? QUERY_SLOT : ResultsPanel.nextPivotSlot();
+    const slot =
+      kind === 'query' && !this.store.panels.get(QUERY_SLOT) ? QUERY_SLOT : this.store.panels.nextPivotSlot();
     const panel = this.adoptPanel(slot, webviewPanel);
     const runId = keptRunIdOf(state);
     const kept = runId ? await this.keeping.runs?.load(runId) : undefined;

@@ -39,7 +39,7 @@ interface Completable {
 
 export async function fetchRest(context: SearchContext, runId: string): Promise<void> {
   const run = context.store.get(runId);
-  const panel = run && ResultsPanel.get(run.slot);
+  const panel = run && context.store.panels.get(run.slot);
   if (!run || !panel || run.fetch) return;
   const path = timeField(run.info.kind);
   const window = run.window;
