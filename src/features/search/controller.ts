@@ -21,7 +21,7 @@ import { SecOpsDocuments } from './documents';
 import { exportRun, openLink } from './export';
 import { fetchRest } from './fetch-rest';
 import { isKeptResults, keptRunIdOf, type SearchKeeping } from './keeping';
-import { QUERY_SLOT, ResultsPanel, type PanelSlot } from './panel';
+import { QUERY_SLOT, type ResultsPanel, type PanelSlot } from './panel';
 import { runPivot, showIocMatches, type PivotOrigin } from './pivots';
 import { routeMessage } from './routing';
 import { RunStore, postResults, type RunRecord, type ShownRows } from './run-store';

@@ -23,7 +23,7 @@ import {
   type WindowResult,
 } from '../../core/secops/split';
 import type { SearchContext } from './context';
-import { ResultsPanel } from './panel';
+import { type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
 
 /** A run that can be completed: its window, its time field, and what to ask again. */
