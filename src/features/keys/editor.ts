@@ -11,6 +11,7 @@ import type { ApiKey, Restrictions } from '../../core/apikeys/types';
 import { validateRestrictions } from '../../core/apikeys/validation';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
+import { OpenPanels } from '../../platform/open-panels';
 import { keyIdOf } from './tree';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
@@ -43,7 +44,7 @@ export interface EditorHost {
 
 /** The restriction editors open in a window, one per key; the keys feature holds it. */
 export class RestrictionEditors implements vscode.Disposable {
-  private readonly open = new Map<string, RestrictionEditor>();
+  private readonly open = new OpenPanels<RestrictionEditor>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -52,36 +53,29 @@ export class RestrictionEditors implements vscode.Disposable {
 
   /** Opens (or reveals) the editor of `key`. */
   show(key: ApiKey): RestrictionEditor {
-    const existing = this.open.get(key.name);
-    if (existing) {
-      existing.panel.reveal();
-      return existing;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      'cloudbench.keys.restrictions',
-      `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
-      vscode.ViewColumn.Active,
-      webviewPanelOptions(this.extensionUri),
-    );
-    const editor: RestrictionEditor = new RestrictionEditor(panel, this.extensionUri, key, this.host, () => {
-      if (this.open.get(key.name) === editor) this.open.delete(key.name);
+    return this.open.show(key.name, (closed) => {
+      const panel = vscode.window.createWebviewPanel(
+        'cloudbench.keys.restrictions',
+        `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
+        vscode.ViewColumn.Active,
+        webviewPanelOptions(this.extensionUri),
+      );
+      return new RestrictionEditor(panel, this.extensionUri, key, this.host, closed);
     });
-    this.open.set(key.name, editor);
-    return editor;
   }
 
   /** Closes the editor of one key, if open (the key was deleted: there is nothing left to edit). */
   close(keyName: string): void {
-    this.open.get(keyName)?.panel.dispose();
+    this.open.close(keyName);
   }
 
   /** Closes every open editor (used when the project or endpoint changes). */
   closeAll(): void {
-    for (const editor of [...this.open.values()]) editor.panel.dispose();
+    this.open.closeAll();
   }
 
   dispose(): void {
-    this.closeAll();
+    this.open.dispose();
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type MetricsToWebview,
 } from '../../core/models/metrics-messages';
 import { describeError, isCancellation } from '../../core/google/errors';
+import { OpenPanels } from '../../platform/open-panels';
 import { getLogger } from '../../platform/log';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
@@ -48,28 +49,21 @@ function fileSafe(text: string): string {
  * (and closes them all when the connection changes).
  */
 export class MetricsPanels implements vscode.Disposable {
-  private readonly open = new Map<string, MetricsPanel>();
+  private readonly open = new OpenPanels<MetricsPanel>();
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
   /** Opens (or reveals) the panel of `source.subject`; it lives until the user closes it. */
   show(source: MetricsPanelSource): void {
-    const name = source.subject.name;
-    const existing = this.open.get(name);
-    if (existing) {
-      existing.panel.reveal();
-      return;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      'cloudbench.models.metrics',
-      safeText(source.title),
-      vscode.ViewColumn.Active,
-      webviewPanelOptions(this.extensionUri),
-    );
-    const opened: MetricsPanel = new MetricsPanel(panel, this.extensionUri, source, () => {
-      if (this.open.get(name) === opened) this.open.delete(name);
+    this.open.show(source.subject.name, (closed) => {
+      const panel = vscode.window.createWebviewPanel(
+        'cloudbench.models.metrics',
+        safeText(source.title),
+        vscode.ViewColumn.Active,
+        webviewPanelOptions(this.extensionUri),
+      );
+      return new MetricsPanel(panel, this.extensionUri, source, closed);
     });
-    this.open.set(name, opened);
   }
 
   /** The open panel of a resource, if any. */
@@ -97,11 +91,11 @@ export class MetricsPanels implements vscode.Disposable {
   }
 
   closeAll(): void {
-    for (const p of [...this.open.values()]) p.panel.dispose();
+    this.open.closeAll();
   }
 
   dispose(): void {
-    this.closeAll();
+    this.open.dispose();
   }
 }
 

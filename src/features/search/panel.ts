@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
 import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { getLogger } from '../../platform/log';
+import { OpenPanels } from '../../platform/open-panels';
 import { onPageMessage, renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('search');
@@ -20,12 +21,12 @@ export type PanelMessageHandler = (message: FromWebview, panel: ResultsPanel) =>
 
 /** The results and pivot panels of a window, by slot; the search holds it. */
 export class ResultsPanels {
-  private readonly panels = new Map<PanelSlot, ResultsPanel>();
+  private readonly open = new OpenPanels<ResultsPanel>();
   private pivotCounter = 0;
 
   /** The panel of a slot, created and revealed (beside the editor) when needed. */
   show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: PanelMessageHandler): ResultsPanel {
-    const existing = this.panels.get(slot);
+    const existing = this.open.get(slot);
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
       return existing;
@@ -36,7 +37,7 @@ export class ResultsPanels {
       isQuery ? 'UDM Search Results' : 'SecOps Pivot',
       // Pivots open as tabs beside the results they came from, not in yet another column.
       {
-        viewColumn: (isQuery ? undefined : this.panels.get(QUERY_SLOT)?.panel.viewColumn) ?? vscode.ViewColumn.Beside,
+        viewColumn: (isQuery ? undefined : this.open.get(QUERY_SLOT)?.panel.viewColumn) ?? vscode.ViewColumn.Beside,
         preserveFocus: true,
       },
       webviewPanelOptions(extensionUri),
@@ -52,11 +53,7 @@ export class ResultsPanels {
     onMessage: PanelMessageHandler,
   ): ResultsPanel {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
-    const created: ResultsPanel = new ResultsPanel(slot, panel, extensionUri, onMessage, () => {
-      if (this.panels.get(slot) === created) this.panels.delete(slot);
-    });
-    this.panels.set(slot, created);
-    return created;
+    return this.open.add(slot, (closed) => new ResultsPanel(slot, panel, extensionUri, onMessage, closed));
   }
 
   /** A key for a new pivot panel. */
@@ -65,15 +62,15 @@ export class ResultsPanels {
   }
 
   get(slot: PanelSlot): ResultsPanel | undefined {
-    return this.panels.get(slot);
+    return this.open.get(slot);
   }
 
   all(): ResultsPanel[] {
-    return [...this.panels.values()];
+    return this.open.values();
   }
 
   disposeAll(): void {
-    for (const p of [...this.panels.values()]) p.panel.dispose();
+    this.open.closeAll();
   }
 }
 
