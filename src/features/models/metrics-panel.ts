@@ -55,7 +55,8 @@ export class MetricsPanels implements vscode.Disposable {
 
   /** Opens (or reveals) the panel of `source.subject`; it lives until the user closes it. */
   show(source: MetricsPanelSource): void {
-    this.open.show(source.subject.name, (closed) => {
+    // The registry holds the panel until it closes, and closes it with the connection.
+    void this.open.show(source.subject.name, (closed) => {
       const panel = vscode.window.createWebviewPanel(
         'cloudbench.models.metrics',
         safeText(source.title),
