@@ -9,7 +9,7 @@ export class OpenPanels<P extends { readonly panel: vscode.WebviewPanel }> imple
    * The panel of `key`, revealed; or the one `create` makes, kept until it calls the `closed` it
    * was given (when its panel is disposed).
    */
-  show(key: string, create: (closed: () => void) => P, reveal = (p: P): void => p.panel.reveal()): P {
+  showOrCreate(key: string, create: (closed: () => void) => P, reveal = (p: P): void => p.panel.reveal()): P {
     const existing = this.open.get(key);
     if (existing) {
       reveal(existing);

@@ -43,17 +43,17 @@ export interface EditorHost {
 }
 
 /** The restriction editors open in a window, one per key; the keys feature holds it. */
-export class RestrictionEditors implements vscode.Disposable {
-  private readonly open = new OpenPanels<RestrictionEditor>();
-
+export class RestrictionEditors extends OpenPanels<RestrictionEditor> {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly host: EditorHost,
-  ) {}
+  ) {
+    super();
+  }
 
   /** Opens (or reveals) the editor of `key`. */
   show(key: ApiKey): RestrictionEditor {
-    return this.open.show(key.name, (closed) => {
+    return this.showOrCreate(key.name, (closed) => {
       const panel = vscode.window.createWebviewPanel(
         'cloudbench.keys.restrictions',
         `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
@@ -62,20 +62,6 @@ export class RestrictionEditors implements vscode.Disposable {
       );
       return new RestrictionEditor(panel, this.extensionUri, key, this.host, closed);
     });
-  }
-
-  /** Closes the editor of one key, if open (the key was deleted: there is nothing left to edit). */
-  close(keyName: string): void {
-    this.open.close(keyName);
-  }
-
-  /** Closes every open editor (used when the project or endpoint changes). */
-  closeAll(): void {
-    this.open.closeAll();
-  }
-
-  dispose(): void {
-    this.open.dispose();
   }
 }
 

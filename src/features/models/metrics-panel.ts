@@ -48,15 +48,15 @@ function fileSafe(text: string): string {
  * The metrics panels open in a window, one per evaluation or slice; the models feature holds it
  * (and closes them all when the connection changes).
  */
-export class MetricsPanels implements vscode.Disposable {
-  private readonly open = new OpenPanels<MetricsPanel>();
-
-  constructor(private readonly extensionUri: vscode.Uri) {}
+export class MetricsPanels extends OpenPanels<MetricsPanel> {
+  constructor(private readonly extensionUri: vscode.Uri) {
+    super();
+  }
 
   /** Opens (or reveals) the panel of `source.subject`; it lives until the user closes it. */
   show(source: MetricsPanelSource): void {
     // The registry holds the panel until it closes, and closes it with the connection.
-    void this.open.show(source.subject.name, (closed) => {
+    void this.showOrCreate(source.subject.name, (closed) => {
       const panel = vscode.window.createWebviewPanel(
         'cloudbench.models.metrics',
         safeText(source.title),
@@ -67,18 +67,13 @@ export class MetricsPanels implements vscode.Disposable {
     });
   }
 
-  /** The open panel of a resource, if any. */
-  get(name: string): MetricsPanel | undefined {
-    return this.open.get(name);
-  }
-
   /**
    * Marks every panel of a deleted model (versionId undefined) or model version: the panel keeps
    * its content, its title and a banner say it was deleted.
    */
   markDeleted(modelName: string, versionId?: string): number {
     let marked = 0;
-    for (const p of this.open.values()) {
+    for (const p of this.values()) {
       if (p.source.modelName !== modelName) continue;
       if (versionId !== undefined && p.source.versionId !== versionId) continue;
       p.markStale(
@@ -89,14 +84,6 @@ export class MetricsPanels implements vscode.Disposable {
       marked++;
     }
     return marked;
-  }
-
-  closeAll(): void {
-    this.open.closeAll();
-  }
-
-  dispose(): void {
-    this.open.dispose();
   }
 }
 

@@ -86,7 +86,7 @@ export class SearchController implements vscode.Disposable {
     this.runEmitter.dispose();
     this.documents.dispose();
     this.clients.dispose();
-    this.store.panels.disposeAll();
+    this.store.panels.closeAll();
   }
 
   /** The client for the current settings (rebuilt when the endpoint, region or credentials change). */

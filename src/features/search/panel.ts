@@ -20,13 +20,12 @@ export const PIVOT_VIEW_TYPE = 'cloudbench.search.pivot';
 export type PanelMessageHandler = (message: FromWebview, panel: ResultsPanel) => void;
 
 /** The results and pivot panels of a window, by slot; the search holds it. */
-export class ResultsPanels {
-  private readonly open = new OpenPanels<ResultsPanel>();
+export class ResultsPanels extends OpenPanels<ResultsPanel> {
   private pivotCounter = 0;
 
   /** The panel of a slot, created and revealed (beside the editor) when needed. */
   show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: PanelMessageHandler): ResultsPanel {
-    const existing = this.open.get(slot);
+    const existing = this.get(slot);
     if (existing) {
       existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
       return existing;
@@ -37,7 +36,7 @@ export class ResultsPanels {
       isQuery ? 'UDM Search Results' : 'SecOps Pivot',
       // Pivots open as tabs beside the results they came from, not in yet another column.
       {
-        viewColumn: (isQuery ? undefined : this.open.get(QUERY_SLOT)?.panel.viewColumn) ?? vscode.ViewColumn.Beside,
+        viewColumn: (isQuery ? undefined : this.get(QUERY_SLOT)?.panel.viewColumn) ?? vscode.ViewColumn.Beside,
         preserveFocus: true,
       },
       webviewPanelOptions(extensionUri),
@@ -53,24 +52,12 @@ export class ResultsPanels {
     onMessage: PanelMessageHandler,
   ): ResultsPanel {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
-    return this.open.add(slot, (closed) => new ResultsPanel(slot, panel, extensionUri, onMessage, closed));
+    return this.add(slot, (closed) => new ResultsPanel(slot, panel, extensionUri, onMessage, closed));
   }
 
   /** A key for a new pivot panel. */
   nextPivotSlot(): PanelSlot {
     return `pivot-${++this.pivotCounter}`;
-  }
-
-  get(slot: PanelSlot): ResultsPanel | undefined {
-    return this.open.get(slot);
-  }
-
-  all(): ResultsPanel[] {
-    return this.open.values();
-  }
-
-  disposeAll(): void {
-    this.open.closeAll();
   }
 }
 

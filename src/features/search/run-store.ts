@@ -166,7 +166,7 @@ export class RunStore {
    * replaced it in the same slot included. A closed panel calls this with no current run.
    */
   private letGoOfHiddenRuns(current?: RunRecord): void {
-    const shown = new Map(this.panels.all().map((p) => [p.runId, p.slot]));
+    const shown = new Map(this.panels.values().map((p) => [p.runId, p.slot]));
     for (const [runId, old] of this.runs) {
       if (runId === current?.info.runId) continue;
       if (shown.has(runId) && old.slot !== current?.slot) continue;
