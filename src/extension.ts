@@ -16,11 +16,14 @@ import { statisticsFeature } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
 import { trustFeature } from './features/trust';
 import { CommandRegistry, type AnyFeature, type FeatureCommands } from './platform/command-table';
+import { afterActivation } from './platform/after-activation';
 import { getLogger, initLogging, showLogs } from './platform/log';
 
 export interface CloudbenchApi {
   /** Milliseconds spent inside activate(). */
   readonly activationMs: number;
+  /** Where those milliseconds went: settings and services, then each feature, in start order. */
+  readonly activationSteps: ReadonlyArray<{ step: string; ms: number }>;
   /** Features that failed to start, with their errors. */
   readonly failures: ReadonlyArray<{ feature: string; message: string }>;
 }
@@ -60,6 +63,14 @@ export function startFeatures(
   initLogging(context);
   const log = getLogger('activate');
   const failures: Array<{ feature: string; message: string }> = [];
+  const steps: Array<{ step: string; ms: number }> = [];
+  let mark = started;
+  const step = (name: string): void => {
+    const now = performance.now();
+    steps.push({ step: name, ms: now - mark });
+    mark = now;
+  };
+  step('logging');
   // Every command answers from here on, before anything that can fail has run: a feature that
   // fails below answers its commands with its failure instead of "command not found".
   const registry = new CommandRegistry(context);
@@ -67,6 +78,7 @@ export function startFeatures(
     feature,
     registry.declare(feature.name, feature.commands),
   ]);
+  step('commands');
   let services: Services | undefined;
   try {
     services = createServices(context);
@@ -74,6 +86,7 @@ export function startFeatures(
     failures.push({ feature: 'settings', message: (err as Error).message });
     log.error('could not read settings', err);
   }
+  step('settings and services');
   for (const [feature, commands] of declared) {
     if (!services) {
       commands.failed('the settings could not be read');
@@ -89,8 +102,13 @@ export function startFeatures(
       failures.push({ feature: feature.name, message });
       log.error(`${feature.name} failed to start`, err);
     }
+    step(feature.name);
   }
-  if (services) for (const problem of services.settingProblems()) void showSettingProblem(problem);
+  const problems = services?.settingProblems() ?? [];
+  if (problems.length > 0)
+    afterActivation(context, 'showing setting problems', () => {
+      for (const problem of problems) void showSettingProblem(problem);
+    });
   if (failures.length > 0) {
     void vscode.window
       .showErrorMessage(
@@ -99,9 +117,11 @@ export function startFeatures(
       )
       .then((choice) => choice && showLogs());
   }
+  step('problems and notices');
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, failures };
+  log.debug(`activation steps: ${steps.map((s) => `${s.step} ${s.ms.toFixed(1)} ms`).join(', ')}`);
+  return { activationMs, activationSteps: steps, failures };
 }
 
 export async function deactivate(): Promise<void> {

@@ -19,6 +19,7 @@ import { ReferenceListStore } from './language/reference-list-store';
 import type { ResolvedWindow, TimeRangeSpec } from '../core/secops/timerange';
 import type { SearchController } from './search/controller';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
+import { afterActivation } from '../platform/after-activation';
 import { getLogger } from '../platform/log';
 import {
   compareSettings,
@@ -59,6 +60,32 @@ export interface Connection {
   restEndpoint(service: RestService): EndpointPlan & { baseUrl: string };
   /** Decides which hosts may receive a Google credential (the universe's hosts and the user's allow-list). */
   readonly tokenPolicy: TokenPolicy;
+}
+
+/** What a REST service client (API Keys, Resource Manager, SecOps) needs from the connection. */
+export interface RestClientSettings {
+  baseUrl: string;
+  tokens: TokenSource;
+  clientCert?: NonNullable<EndpointPlan['certSource']>;
+  retry: CloudbenchSettings['retry'];
+  timeoutMs: number;
+}
+
+/**
+ * The host, credentials (SecOps' own for `secops`), client certificate, retry policy and timeout
+ * for `service`. Throws InvalidSettingError like Connection.restEndpoint().
+ */
+export function restClientSettings(connection: Connection, service: RestService): RestClientSettings {
+  const target = connection.restEndpoint(service);
+  const tokens =
+    service === 'secops' ? connection.secopsTokens(target.baseUrl) : connection.cloudTokens(target.baseUrl);
+  return {
+    baseUrl: target.baseUrl,
+    tokens,
+    ...(target.certSource ? { clientCert: target.certSource } : {}),
+    retry: connection.settings.retry,
+    timeoutMs: connection.settings.timeoutMs,
+  };
 }
 
 export class InvalidSettingError extends Error {
@@ -161,7 +188,8 @@ export function createServices(context: vscode.ExtensionContext): Services {
     settingsEmitter.fire({ changed: new Set(['credentialsFile']), credentials: true, clients: true });
     emitter.fire(current);
   });
-  credentialFiles.watch(current.settings);
+  // Watching files costs a round trip to the editor per file: it starts once activation has returned.
+  afterActivation(context, 'watching the credentials files', () => credentialFiles.watch(current.settings));
   context.subscriptions.push(credentialFiles);
   const dropped = droppedSettingsWarner(context);
   dropped.warn(context.globalState.get<ReliedOn>(RELIED_ON_KEY) ?? {}, current.settings);

@@ -64,3 +64,27 @@ ${page.placeholder ?? ''}
 </body>
 </html>`;
 }
+
+/**
+ * Hands the page's messages to `handle` once `parse` has checked them. A message that fails the
+ * check (an error of `malformed`) is logged and dropped: nothing acts on it.
+ */
+export function onPageMessage<M>(
+  webview: vscode.Webview,
+  what: string,
+  parse: (raw: unknown) => M,
+  malformed: abstract new (...args: never[]) => Error,
+  log: { warn(message: string): void },
+  handle: (message: M) => void,
+): vscode.Disposable {
+  return webview.onDidReceiveMessage((raw: unknown) => {
+    let message: M;
+    try {
+      message = parse(raw);
+    } catch (err) {
+      log.warn(`ignored a malformed message from ${what}: ${err instanceof malformed ? err.message : String(err)}`);
+      return;
+    }
+    handle(message);
+  });
+}

@@ -54,9 +54,8 @@ function capturePanel(origin: string, open: () => void): CapturedPanel {
 /** The query panel's page, as ResultsPanel writes it. */
 function extensionHtml(origin: string): CapturedPanel {
   return capturePanel(origin, () => {
-    const { ResultsPanel } = require('../../src/features/search/panel') as typeof SearchPanelModule;
-    ResultsPanel.disposeAll();
-    ResultsPanel.show('query', vscode.Uri.file(ROOT), () => undefined).dispose();
+    const { ResultsPanels } = require('../../src/features/search/panel') as typeof SearchPanelModule;
+    new ResultsPanels().show('query', vscode.Uri.file(ROOT), () => undefined).dispose();
   });
 }
 
@@ -80,8 +79,8 @@ const HOSTILE_KEY = {
 /** The restriction editor's HTML as RestrictionEditor writes it for a key with a hostile display name. */
 function restrictionEditorHtml(origin: string): CapturedPanel {
   return capturePanel(origin, () => {
-    const { RestrictionEditor } = require('../../src/features/keys/editor') as typeof KeysEditorModule;
-    const editor = RestrictionEditor.show(vscode.Uri.file(ROOT), HOSTILE_KEY, {
+    const { RestrictionEditors } = require('../../src/features/keys/editor') as typeof KeysEditorModule;
+    const editors = new RestrictionEditors(vscode.Uri.file(ROOT), {
       client: () => {
         throw new Error('no calls');
       },
@@ -90,7 +89,7 @@ function restrictionEditorHtml(origin: string): CapturedPanel {
       },
       keyChanged() {},
     } as never);
-    editor.dispose();
+    editors.show(HOSTILE_KEY).dispose();
   });
 }
 

@@ -26,8 +26,9 @@ function metricsPageHtml(origin: string): string {
     dispose() {},
     title: '',
   });
-  const { MetricsPanel } = require('../../src/features/models/metrics-panel') as typeof PanelModule;
-  MetricsPanel.show(vscode.Uri.file(ROOT), {
+  const { MetricsPanels } = require('../../src/features/models/metrics-panel') as typeof PanelModule;
+  const panels = new MetricsPanels(vscode.Uri.file(ROOT));
+  panels.show({
     subject: { name: 'eval-a', label: 'A', schemaUri: SCHEMA, metrics: {} },
     modelName: 'projects/p/locations/l/models/m',
     versionId: '1',
@@ -35,7 +36,7 @@ function metricsPageHtml(origin: string): string {
     candidates: () => Promise.resolve([]),
     load: () => Promise.reject(new Error('not used')),
   });
-  MetricsPanel.closeAll();
+  panels.closeAll();
   return html();
 }
 

@@ -11,13 +11,13 @@ export function lookupType(fullName: string): protobuf.Type {
 /**
  * The plain-object shape the client hands out: camelCase fields, int64 as strings, enums as names,
  * unset scalars and messages absent (not defaulted), so "not set" stays visible in detail views.
+ * Empty repeated and map fields are absent too (the types declare them optional): filling `[]` and
+ * `{}` into every message of a 10,000-model listing cost more than the rest of the decoding.
  */
 const TO_OBJECT: protobuf.IConversionOptions = {
   longs: String,
   enums: String,
   bytes: String,
-  arrays: true,
-  objects: true,
   oneofs: true,
 };
 

@@ -1,16 +1,11 @@
 // The connection feature's commands: Check Connection, the credential choices of the signed-out
 // views, and the fix a failing tree row offers.
 import * as vscode from 'vscode';
-import { safeText, MESSAGE_LIMIT } from '../../core/display';
-import {
-  ADC_LOGIN_COMMAND,
-  CredentialsError,
-  checkCredentialsFile,
-  type CredentialFix,
-} from '../../core/google/credentials';
+import { ADC_LOGIN_COMMAND, type CredentialFix } from '../../core/google/credentials';
 import type { CommandTable } from '../../platform/command-table';
 import { runFix } from '../../platform/commands';
 import type { Services } from '../services';
+import { chooseKeyFile } from './key-file';
 import { checkConnection } from './probes';
 
 export interface ConnectionContext {
@@ -70,29 +65,6 @@ export async function runRowFix(
 ): Promise<void> {
   const fix = arg && 'fix' in arg ? arg.fix : (arg as CredentialFix | undefined);
   if (fix) await runFix(fix);
-}
-
-async function chooseKeyFile(setting: 'credentialsFile' | 'secops.credentialsFile'): Promise<void> {
-  const secops = setting === 'secops.credentialsFile';
-  const picked = await vscode.window.showOpenDialog({
-    title: secops ? 'Choose the service-account key file Google SecOps gave you' : 'Choose a service-account key file',
-    canSelectMany: false,
-    filters: { 'JSON key file': ['json'] },
-    openLabel: 'Use Key File',
-  });
-  const file = picked?.[0];
-  if (!file) return;
-  try {
-    await checkCredentialsFile(file.fsPath, `cloudbench.${setting}`);
-  } catch (err) {
-    if (err instanceof CredentialsError) {
-      void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
-      return;
-    }
-    throw err;
-  }
-  // The setting keeps the path only; the file's contents are never copied.
-  await vscode.workspace.getConfiguration('cloudbench').update(setting, file.fsPath, vscode.ConfigurationTarget.Global);
 }
 
 export const CONNECTION_COMMANDS: CommandTable<ConnectionContext> = {

@@ -6,7 +6,7 @@ import { planEndpoint, type EndpointPlan } from '../../core/google/endpoints';
 import type { ModelRegistryClient } from '../../core/models/client';
 import { SecOpsClient } from '../../core/secops/client';
 import { getLogger } from '../../platform/log';
-import type { Connection } from '../services';
+import { restClientSettings, type Connection } from '../services';
 import { formatConnectionReport, proxyForReport, runConnectionCheck, type ServiceProbe } from './check';
 
 const log = getLogger('connection');
@@ -16,6 +16,22 @@ function endpointWhy(plan: EndpointPlan): string {
   if (plan.certSource) return `${plan.reason}, with the client certificate`;
   if (plan.mtls) return `${plan.reason}, no client certificate (cloudbench.mtls.clientCertificate)`;
   return plan.reason;
+}
+
+/** Where a REST service's probe calls go, and the credentials they use (SecOps' own for `secops`). */
+function restProbeTarget(
+  connection: Connection,
+  service: 'apikeys' | 'secops',
+  path: string,
+): Pick<ServiceProbe, 'endpoint' | 'destination' | 'tokens'> {
+  return {
+    endpoint: () => {
+      const plan = connection.restEndpoint(service);
+      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
+    },
+    destination: () => Promise.resolve(`${connection.restEndpoint(service).baseUrl}${path}`),
+    tokens: () => restClientSettings(connection, service).tokens,
+  };
 }
 
 /** The three probes for the current settings, built from the same pieces the features use. */
@@ -70,23 +86,14 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
   const apiKeys: ServiceProbe = {
     service: 'apikeys',
     title: 'API Keys',
-    endpoint: () => {
-      const plan = connection.restEndpoint('apikeys');
-      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
-    },
-    destination: () => Promise.resolve(`${connection.restEndpoint('apikeys').baseUrl}/v2/`),
-    tokens: () => connection.cloudTokens(connection.restEndpoint('apikeys').baseUrl),
+    ...restProbeTarget(connection, 'apikeys', '/v2/'),
     call: {
       name: 'ListKeys (1 item)',
       run: async (signal) => {
         const p = project ?? noProject();
-        const plan = connection.restEndpoint('apikeys');
         const client = new ApiKeysClient({
-          baseUrl: plan.baseUrl,
-          tokens: connection.cloudTokens(plan.baseUrl),
-          ...(plan.certSource ? { clientCert: plan.certSource } : {}),
+          ...restClientSettings(connection, 'apikeys'),
           retry: { ...s.retry, maxRetries: 0 },
-          timeoutMs: s.timeoutMs,
         });
         const page = await client.listKeys(p, { pageSize: 1, signal });
         return page.items.length ? 'keys listed' : 'no keys';
@@ -96,23 +103,14 @@ export function connectionProbes(connection: Connection): ServiceProbe[] {
   const secops: ServiceProbe = {
     service: 'secops',
     title: `Google SecOps Search (${s.secops.region})`,
-    endpoint: () => {
-      const plan = connection.restEndpoint('secops');
-      return Promise.resolve({ address: plan.baseUrl, why: endpointWhy(plan) });
-    },
-    destination: () => Promise.resolve(`${connection.restEndpoint('secops').baseUrl}/v2/lists`),
-    tokens: () => connection.secopsTokens(connection.restEndpoint('secops').baseUrl),
+    ...restProbeTarget(connection, 'secops', '/v2/lists'),
     call: {
       // A list call, so the hourly udmSearch budget is not spent.
       name: 'ListReferenceLists (1 item)',
       run: async (signal) => {
-        const plan = connection.restEndpoint('secops');
         const client = new SecOpsClient({
-          baseUrl: plan.baseUrl,
-          tokens: connection.secopsTokens(plan.baseUrl),
-          ...(plan.certSource ? { clientCert: plan.certSource } : {}),
+          ...restClientSettings(connection, 'secops'),
           retry: { ...s.retry, maxRetries: 0 },
-          timeoutMs: s.timeoutMs,
         });
         const page = await client.listReferenceLists({ pageSize: 1 }, signal);
         return page.lists.length ? 'reference lists listed' : 'no reference lists';

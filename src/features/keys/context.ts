@@ -11,7 +11,7 @@ import { parseKeyName } from '../../core/names';
 import { toAbortSignal } from '../../platform/disposables';
 import type { OperationsRegistry } from '../operations/registry';
 import type { Services } from '../services';
-import type { EditorHost } from './editor';
+import type { RestrictionEditors } from './editor';
 import {
   DeletedGroupNode,
   KeyNode,
@@ -26,8 +26,8 @@ export interface KeysContext {
   readonly operations: OperationsRegistry;
   readonly provider: KeysTreeProvider;
   readonly view: vscode.TreeView<KeysTreeNode>;
-  /** What the restriction editor needs of the feature. */
-  readonly editorHost: EditorHost;
+  /** The restriction editors open in this window. */
+  readonly editors: RestrictionEditors;
   /** A client of the current connection. */
   client(): ApiKeysClient;
   /** Keeps a Check Request report and returns the URI of its read-only document. */

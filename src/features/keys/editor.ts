@@ -11,6 +11,7 @@ import type { ApiKey, Restrictions } from '../../core/apikeys/types';
 import { validateRestrictions } from '../../core/apikeys/validation';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
+import { OpenPanels } from '../../platform/open-panels';
 import { keyIdOf } from './tree';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
@@ -41,45 +42,41 @@ export interface EditorHost {
   keyChanged(key: ApiKey): void;
 }
 
+/** The restriction editors open in a window, one per key; the keys feature holds it. */
+export class RestrictionEditors extends OpenPanels<RestrictionEditor> {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: EditorHost,
+  ) {
+    super();
+  }
+
+  /** Opens (or reveals) the editor of `key`. */
+  show(key: ApiKey): RestrictionEditor {
+    return this.showOrCreate(key.name, (closed) => {
+      const panel = vscode.window.createWebviewPanel(
+        'cloudbench.keys.restrictions',
+        `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
+        vscode.ViewColumn.Active,
+        webviewPanelOptions(this.extensionUri),
+      );
+      return new RestrictionEditor(panel, this.extensionUri, key, this.host, closed);
+    });
+  }
+}
+
 export class RestrictionEditor implements vscode.Disposable {
-  private static readonly open = new Map<string, RestrictionEditor>();
   private readonly disposables: vscode.Disposable[] = [];
   private key: EditorKey;
   private apiKey: ApiKey;
   private saving = false;
 
-  static show(extensionUri: vscode.Uri, key: ApiKey, host: EditorHost): RestrictionEditor {
-    const existing = RestrictionEditor.open.get(key.name);
-    if (existing) {
-      existing.panel.reveal();
-      return existing;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      'cloudbench.keys.restrictions',
-      `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
-      vscode.ViewColumn.Active,
-      webviewPanelOptions(extensionUri),
-    );
-    const editor = new RestrictionEditor(panel, extensionUri, key, host);
-    RestrictionEditor.open.set(key.name, editor);
-    return editor;
-  }
-
-  /** Closes the editor of one key, if open (the key was deleted: there is nothing left to edit). */
-  static close(keyName: string): void {
-    RestrictionEditor.open.get(keyName)?.panel.dispose();
-  }
-
-  /** Closes every open editor (used when the project or endpoint changes). */
-  static closeAll(): void {
-    for (const editor of [...RestrictionEditor.open.values()]) editor.panel.dispose();
-  }
-
-  private constructor(
+  constructor(
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     key: ApiKey,
     private readonly host: EditorHost,
+    private readonly closed: () => void,
   ) {
     this.apiKey = key;
     this.key = toEditorKey(key);
@@ -186,7 +183,7 @@ export class RestrictionEditor implements vscode.Disposable {
   }
 
   dispose(): void {
-    RestrictionEditor.open.delete(this.key.name);
+    this.closed();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

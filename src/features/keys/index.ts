@@ -6,25 +6,19 @@ import type { ApiKey } from '../../core/apikeys/types';
 import { describeError } from '../../core/google/errors';
 import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
-import type { Services } from '../services';
+import { restClientSettings, type Services } from '../services';
 import { KEYS_COMMANDS } from './commands';
 import { runKeyOperation, type KeysContext } from './context';
-import { RestrictionEditor } from './editor';
+import { RestrictionEditors } from './editor';
 import { KeysModel, KeysTreeProvider, type KeysTreeNode } from './tree';
 
 const log = getLogger('keys');
 const CHECK_SCHEME = 'cloudbench-key-check';
 
 function keysClient(services: Services): ApiKeysClient {
-  const connection = services.connection();
   // The override, else apikeys.<universe domain> (or its mTLS host).
-  const target = connection.restEndpoint('apikeys');
   return new ApiKeysClient({
-    baseUrl: target.baseUrl,
-    tokens: connection.cloudTokens(target.baseUrl),
-    ...(target.certSource ? { clientCert: target.certSource } : {}),
-    retry: connection.settings.retry,
-    timeoutMs: connection.settings.timeoutMs,
+    ...restClientSettings(services.connection(), 'apikeys'),
     onRetry: (method, err, attempt, delay) =>
       log.warn(`${method}: retry ${attempt} in ${delay} ms after ${describeError(err)}`),
   });
@@ -71,10 +65,19 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     treeDataProvider: provider,
     showCollapseAll: false,
   });
-  context.subscriptions.push(provider, view);
+  const editors = new RestrictionEditors(services.extensionUri, {
+    client,
+    runOperation: (title, resource, run, outcome) =>
+      runKeyOperation(services.operations, title, resource, run, outcome),
+    keyChanged: (key: ApiKey) => {
+      provider.current?.replace(key);
+      provider.redraw();
+    },
+  });
+  context.subscriptions.push(provider, view, editors);
   context.subscriptions.push(
     services.onDidChangeConnection(() => {
-      RestrictionEditor.closeAll();
+      editors.closeAll();
       provider.refresh();
     }),
   );
@@ -87,15 +90,7 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     view,
     client,
     publishCheckReport,
-    editorHost: {
-      client,
-      runOperation: (title, resource, run, outcome) =>
-        runKeyOperation(services.operations, title, resource, run, outcome),
-      keyChanged: (key: ApiKey) => {
-        provider.current?.replace(key);
-        provider.redraw();
-      },
-    },
+    editors,
   };
   return { ctx };
 }

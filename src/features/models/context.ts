@@ -7,6 +7,7 @@ import type { EvaluatedAnnotation } from '../../core/models/types';
 import type * as ImportModuleType from './import-files';
 import type { OperationsRegistry } from '../operations/registry';
 import type { Connection, Services } from '../services';
+import type { MetricsPanels } from './metrics-panel';
 import type { DetailsDocuments } from './details-documents';
 import type { OperationJournal, RunOperationOptions } from './run-operation';
 import type { ModelsNode, ModelsTreeProvider } from './tree';
@@ -17,6 +18,8 @@ export interface ModelsContext {
   readonly provider: ModelsTreeProvider;
   readonly view: vscode.TreeView<ModelsNode>;
   readonly details: DetailsDocuments;
+  /** The metrics panels open in this window. */
+  readonly metrics: MetricsPanels;
   /** Running operations, kept so that a reloaded window follows them again. */
   readonly journal: OperationJournal;
   readonly operations: OperationsRegistry;

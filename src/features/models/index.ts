@@ -7,12 +7,13 @@ import type * as ClientModuleType from '../../core/models/client';
 import type { EvaluatedAnnotation } from '../../core/models/types';
 import { configureModelsBundle, persistModelsBundleCache } from '../../core/models/bundle-host';
 import type { Feature, FeatureStart } from '../../platform/command-table';
+import { afterActivation } from '../../platform/after-activation';
 import { getLogger } from '../../platform/log';
 import type { Connection, Services } from '../services';
 import { MODELS_COMMANDS } from './commands';
 import type { ModelsContext } from './context';
 import { DETAILS_SCHEME, DetailsDocuments } from './details-documents';
-import { MetricsPanel } from './metrics-panel';
+import { MetricsPanels } from './metrics-panel';
 import { parseModelFilter } from './presentation';
 import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
 import { ModelsTreeProvider, type ModelsNode } from './tree';
@@ -95,6 +96,7 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
     pageSize: () => connection.settings.pageSize,
   });
   const details = new DetailsDocuments();
+  const metrics = new MetricsPanels(context.extensionUri);
   const view = vscode.window.createTreeView<ModelsNode>('cloudbench.models', {
     treeDataProvider: provider,
     showCollapseAll: true,
@@ -103,13 +105,14 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
   context.subscriptions.push(
     provider,
     view,
+    metrics,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     services.onDidChangeConnection((c) => {
       const old = built?.client;
       connection = c;
       built = undefined;
       old?.close();
-      MetricsPanel.closeAll();
+      metrics.closeAll();
       provider.refresh();
     }),
     { dispose: () => built?.client?.close() },
@@ -128,6 +131,7 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
     provider,
     view,
     details,
+    metrics,
     journal: workspaceJournal(context),
     operations: services.operations,
     annotations,
@@ -150,7 +154,13 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
 /** Operations that were running when the window closed are followed again, in the status bar. */
 function resumeOperations(ctx: ModelsContext): void {
   const pending = ctx.extension.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
-  // Built now even with nothing to resume, as before: a client that cannot be built is logged here.
+  // With nothing to follow, the gRPC client (tens of milliseconds to load) waits for the first tree
+  // or command that needs it; with something to follow, it is built once activation has returned.
+  if (pending.length === 0) return;
+  afterActivation(ctx.extension, 'resuming operations', () => resumePending(ctx, pending));
+}
+
+function resumePending(ctx: ModelsContext, pending: JournalEntry[]): void {
   let c: ModelRegistryClient | undefined;
   try {
     c = ctx.client();

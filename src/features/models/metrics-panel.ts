@@ -13,6 +13,7 @@ import {
   type MetricsToWebview,
 } from '../../core/models/metrics-messages';
 import { describeError, isCancellation } from '../../core/google/errors';
+import { OpenPanels } from '../../platform/open-panels';
 import { getLogger } from '../../platform/log';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
@@ -43,42 +44,36 @@ function fileSafe(text: string): string {
   );
 }
 
-export class MetricsPanel implements vscode.Disposable {
-  private static readonly open = new Map<string, MetricsPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
-  private compare: MetricsSet | undefined;
-  private candidates: CompareCandidate[] = [];
-  private threshold = 0.5;
-  private stale: string | undefined;
-
-  /** Opens (or reveals) the panel of `source.subject`; it lives until the user closes it. */
-  static show(extensionUri: vscode.Uri, source: MetricsPanelSource): void {
-    const existing = MetricsPanel.open.get(source.subject.name);
-    if (existing) {
-      existing.panel.reveal();
-      return;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      'cloudbench.models.metrics',
-      safeText(source.title),
-      vscode.ViewColumn.Active,
-      webviewPanelOptions(extensionUri),
-    );
-    MetricsPanel.open.set(source.subject.name, new MetricsPanel(panel, extensionUri, source));
+/**
+ * The metrics panels open in a window, one per evaluation or slice; the models feature holds it
+ * (and closes them all when the connection changes).
+ */
+export class MetricsPanels extends OpenPanels<MetricsPanel> {
+  constructor(private readonly extensionUri: vscode.Uri) {
+    super();
   }
 
-  /** The open panel of a resource, if any (tests and the command palette use it). */
-  static get(name: string): MetricsPanel | undefined {
-    return MetricsPanel.open.get(name);
+  /** Opens (or reveals) the panel of `source.subject`; it lives until the user closes it. */
+  show(source: MetricsPanelSource): void {
+    // The registry holds the panel until it closes, and closes it with the connection.
+    void this.showOrCreate(source.subject.name, (closed) => {
+      const panel = vscode.window.createWebviewPanel(
+        'cloudbench.models.metrics',
+        safeText(source.title),
+        vscode.ViewColumn.Active,
+        webviewPanelOptions(this.extensionUri),
+      );
+      return new MetricsPanel(panel, this.extensionUri, source, closed);
+    });
   }
 
   /**
    * Marks every panel of a deleted model (versionId undefined) or model version: the panel keeps
    * its content, its title and a banner say it was deleted.
    */
-  static markDeleted(modelName: string, versionId?: string): number {
+  markDeleted(modelName: string, versionId?: string): number {
     let marked = 0;
-    for (const p of MetricsPanel.open.values()) {
+    for (const p of this.values()) {
       if (p.source.modelName !== modelName) continue;
       if (versionId !== undefined && p.source.versionId !== versionId) continue;
       p.markStale(
@@ -90,15 +85,20 @@ export class MetricsPanel implements vscode.Disposable {
     }
     return marked;
   }
+}
 
-  static closeAll(): void {
-    for (const p of [...MetricsPanel.open.values()]) p.panel.dispose();
-  }
+export class MetricsPanel implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private compare: MetricsSet | undefined;
+  private candidates: CompareCandidate[] = [];
+  private threshold = 0.5;
+  private stale: string | undefined;
 
-  private constructor(
+  constructor(
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     readonly source: MetricsPanelSource,
+    private readonly closed: () => void,
   ) {
     panel.webview.html = renderWebviewPage(panel.webview, extensionUri, {
       bundle: 'metrics',
@@ -214,7 +214,7 @@ export class MetricsPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (MetricsPanel.open.get(this.source.subject.name) === this) MetricsPanel.open.delete(this.source.subject.name);
+    this.closed();
     while (this.disposables.length) this.disposables.pop()!.dispose();
   }
 }

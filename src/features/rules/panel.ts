@@ -9,7 +9,7 @@ import {
   type ToRuleTestView,
 } from '../../core/secops/rule-test/protocol';
 import { getLogger } from '../../platform/log';
-import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+import { onPageMessage, renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('rules');
 export const RULE_TEST_VIEW_TYPE = 'cloudbench.rules.testResult';
@@ -34,22 +34,20 @@ export class RuleTestPanel implements vscode.Disposable {
     });
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => {
-        let message: FromRuleTestView;
-        try {
-          message = parseFromRuleTestView(raw);
-        } catch (err) {
-          log.warn(
-            `ignored a malformed message from the Test Rule page: ${err instanceof RuleTestMessageError ? err.message : String(err)}`,
-          );
-          return;
-        }
-        if (message.type === 'ready') {
-          this.ready = true;
-          for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
-        }
-        this.onMessage(message, this);
-      }),
+      onPageMessage(
+        panel.webview,
+        'the Test Rule page',
+        parseFromRuleTestView,
+        RuleTestMessageError,
+        log,
+        (message) => {
+          if (message.type === 'ready') {
+            this.ready = true;
+            for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
+          }
+          this.onMessage(message, this);
+        },
+      ),
     );
   }
 

@@ -1,10 +1,9 @@
 // The account and sandbox commands: start and stop the local sandbox, pick a project, choose a key
 // file, sign in, show the logs.
 import * as vscode from 'vscode';
-import { safeText, MESSAGE_LIMIT } from '../../core/display';
-import { checkCredentialsFile, CredentialsError } from '../../core/google/credentials';
 import type { CommandTable } from '../../platform/command-table';
 import { getLogger, showLogs } from '../../platform/log';
+import { chooseKeyFile } from '../connection/key-file';
 import type { Services } from '../services';
 import { SANDBOX_PROJECT, type SandboxController } from './controller';
 import { pickProject } from './project-picker';
@@ -70,28 +69,8 @@ export function selectProject(ctx: AccountContext): Promise<unknown> {
 }
 
 /** Asks for a service-account key file, checks it, and keeps its path. */
-export async function chooseCredentialsFile(): Promise<void> {
-  const picked = await vscode.window.showOpenDialog({
-    title: 'Choose a service-account key file',
-    canSelectMany: false,
-    filters: { 'JSON key file': ['json'] },
-    openLabel: 'Use Key File',
-  });
-  const file = picked?.[0];
-  if (!file) return;
-  try {
-    await checkCredentialsFile(file.fsPath);
-  } catch (err) {
-    if (err instanceof CredentialsError) {
-      void vscode.window.showErrorMessage(safeText(err.message, 'plain', MESSAGE_LIMIT));
-      return;
-    }
-    throw err;
-  }
-  // The setting keeps the path only; the file's contents are never copied.
-  await vscode.workspace
-    .getConfiguration('cloudbench')
-    .update('credentialsFile', file.fsPath, vscode.ConfigurationTarget.Global);
+export function chooseCredentialsFile(): Promise<void> {
+  return chooseKeyFile('credentialsFile');
 }
 
 export async function signIn(): Promise<void> {

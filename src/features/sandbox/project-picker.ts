@@ -11,7 +11,7 @@ import {
   type Project,
 } from '../../core/resourcemanager/client';
 import { getLogger } from '../../platform/log';
-import type { Services } from '../services';
+import { restClientSettings, type Services } from '../services';
 
 const log = getLogger('projects');
 const RECENT_STATE = 'cloudbench.recentProjects';
@@ -37,15 +37,7 @@ type PickItem = vscode.QuickPickItem & {
 };
 
 export function resourceManagerClient(services: Services): ResourceManagerClient {
-  const connection = services.connection();
-  const target = connection.restEndpoint('resourcemanager');
-  return new ResourceManagerClient({
-    baseUrl: target.baseUrl,
-    tokens: connection.cloudTokens(target.baseUrl),
-    ...(target.certSource ? { clientCert: target.certSource } : {}),
-    retry: connection.settings.retry,
-    timeoutMs: connection.settings.timeoutMs,
-  });
+  return new ResourceManagerClient(restClientSettings(services.connection(), 'resourcemanager'));
 }
 
 function toRecent(project: Project): RecentProject {

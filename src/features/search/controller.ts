@@ -21,7 +21,7 @@ import { SecOpsDocuments } from './documents';
 import { exportRun, openLink } from './export';
 import { fetchRest } from './fetch-rest';
 import { isKeptResults, keptRunIdOf, type SearchKeeping } from './keeping';
-import { QUERY_SLOT, ResultsPanel, type PanelSlot } from './panel';
+import { QUERY_SLOT, type ResultsPanel, type PanelSlot } from './panel';
 import { runPivot, showIocMatches, type PivotOrigin } from './pivots';
 import { routeMessage } from './routing';
 import { RunStore, postResults, type RunRecord, type ShownRows } from './run-store';
@@ -86,7 +86,7 @@ export class SearchController implements vscode.Disposable {
     this.runEmitter.dispose();
     this.documents.dispose();
     this.clients.dispose();
-    ResultsPanel.disposeAll();
+    this.store.panels.closeAll();
   }
 
   /** The client for the current settings (rebuilt when the endpoint, region or credentials change). */
@@ -221,7 +221,8 @@ export class SearchController implements vscode.Disposable {
     kind: 'query' | 'pivot',
     state?: unknown,
   ): Promise<ResultsPanel> {
-    const slot = kind === 'query' && !ResultsPanel.get(QUERY_SLOT) ? QUERY_SLOT : ResultsPanel.nextPivotSlot();
+    const slot =
+      kind === 'query' && !this.store.panels.get(QUERY_SLOT) ? QUERY_SLOT : this.store.panels.nextPivotSlot();
     const panel = this.adoptPanel(slot, webviewPanel);
     const runId = keptRunIdOf(state);
     const kept = runId ? await this.keeping.runs?.load(runId) : undefined;

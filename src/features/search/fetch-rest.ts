@@ -23,7 +23,7 @@ import {
   type WindowResult,
 } from '../../core/secops/split';
 import type { SearchContext } from './context';
-import { ResultsPanel } from './panel';
+import { type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
 
 /** A run that can be completed: its window, its time field, and what to ask again. */
@@ -39,7 +39,7 @@ interface Completable {
 
 export async function fetchRest(context: SearchContext, runId: string): Promise<void> {
   const run = context.store.get(runId);
-  const panel = run && ResultsPanel.get(run.slot);
+  const panel = run && context.store.panels.get(run.slot);
   if (!run || !panel || run.fetch) return;
   const path = timeField(run.info.kind);
   const window = run.window;

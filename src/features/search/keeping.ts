@@ -37,14 +37,24 @@ export interface KeptResults {
   window?: ResolvedWindow;
 }
 
-export function isKeptResults(value: unknown): value is KeptResults {
-  const v = value as Partial<KeptResults> | null;
+/**
+ * Whether a file read back from disk is a kept run of `panel` in this format (version 1, with a run
+ * id): a file from another version or another panel is not restored, whatever else it holds.
+ */
+export function isKeptRunOf<T extends { info: { runId: string } }>(
+  value: unknown,
+  panel: string,
+): value is Partial<T> & { info: T['info'] } {
+  const v = value as { version?: unknown; panel?: unknown; info?: { runId?: unknown } } | null;
   return (
-    typeof v === 'object' &&
-    v !== null &&
-    v.version === 1 &&
-    v.panel === 'results' &&
-    typeof v.info?.runId === 'string' &&
+    typeof v === 'object' && v !== null && v.version === 1 && v.panel === panel && typeof v.info?.runId === 'string'
+  );
+}
+
+export function isKeptResults(value: unknown): value is KeptResults {
+  if (!isKeptRunOf<KeptResults>(value, 'results')) return false;
+  const v = value;
+  return (
     typeof v.info.title === 'string' &&
     (RESULT_KINDS as readonly unknown[]).includes(v.info.kind) &&
     Array.isArray(v.rows) &&

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from '../../core/secops/messages';
 import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { getLogger } from '../../platform/log';
-import { renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
+import { OpenPanels } from '../../platform/open-panels';
+import { onPageMessage, renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('search');
 
@@ -18,9 +19,49 @@ export const PIVOT_VIEW_TYPE = 'cloudbench.search.pivot';
 
 export type PanelMessageHandler = (message: FromWebview, panel: ResultsPanel) => void;
 
+/** The results and pivot panels of a window, by slot; the search holds it. */
+export class ResultsPanels extends OpenPanels<ResultsPanel> {
+  private pivotCounter = 0;
+
+  /** The panel of a slot, created and revealed (beside the editor) when needed. */
+  show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: PanelMessageHandler): ResultsPanel {
+    const existing = this.get(slot);
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+      return existing;
+    }
+    const isQuery = slot === QUERY_SLOT;
+    const panel = vscode.window.createWebviewPanel(
+      isQuery ? RESULTS_VIEW_TYPE : PIVOT_VIEW_TYPE,
+      isQuery ? 'UDM Search Results' : 'SecOps Pivot',
+      // Pivots open as tabs beside the results they came from, not in yet another column.
+      {
+        viewColumn: (isQuery ? undefined : this.get(QUERY_SLOT)?.panel.viewColumn) ?? vscode.ViewColumn.Beside,
+        preserveFocus: true,
+      },
+      webviewPanelOptions(extensionUri),
+    );
+    return this.adopt(slot, panel, extensionUri, onMessage);
+  }
+
+  /** Wraps a panel VS Code created (a new one, or one it restored after a reload). */
+  adopt(
+    slot: PanelSlot,
+    panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    onMessage: PanelMessageHandler,
+  ): ResultsPanel {
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
+    return this.add(slot, (closed) => new ResultsPanel(slot, panel, extensionUri, onMessage, closed));
+  }
+
+  /** A key for a new pivot panel. */
+  nextPivotSlot(): PanelSlot {
+    return `pivot-${++this.pivotCounter}`;
+  }
+}
+
 export class ResultsPanel implements vscode.Disposable {
-  private static readonly panels = new Map<PanelSlot, ResultsPanel>();
-  private static pivotCounter = 0;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
@@ -32,77 +73,17 @@ export class ResultsPanel implements vscode.Disposable {
   /** The columns the page shows per kind of result, as it last said (the defaults until then). */
   private readonly shownColumns = new Map<ResultKind, ColumnSpec[]>();
 
-  /** The panel of a slot, created and revealed (beside the editor) when needed. */
-  static show(slot: PanelSlot, extensionUri: vscode.Uri, onMessage: PanelMessageHandler): ResultsPanel {
-    const existing = ResultsPanel.panels.get(slot);
-    if (existing) {
-      existing.panel.reveal(existing.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
-      return existing;
-    }
-    const isQuery = slot === QUERY_SLOT;
-    const panel = vscode.window.createWebviewPanel(
-      isQuery ? RESULTS_VIEW_TYPE : PIVOT_VIEW_TYPE,
-      isQuery ? 'UDM Search Results' : 'SecOps Pivot',
-      // Pivots open as tabs beside the results they came from, not in yet another column.
-      {
-        viewColumn:
-          (isQuery ? undefined : ResultsPanel.panels.get(QUERY_SLOT)?.panel.viewColumn) ?? vscode.ViewColumn.Beside,
-        preserveFocus: true,
-      },
-      webviewPanelOptions(extensionUri),
-    );
-    return ResultsPanel.adopt(slot, panel, extensionUri, onMessage);
-  }
-
-  /** Wraps a panel VS Code created (a new one, or one it restored after a reload). */
-  static adopt(
-    slot: PanelSlot,
-    panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-    onMessage: PanelMessageHandler,
-  ): ResultsPanel {
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
-    const created = new ResultsPanel(slot, panel, extensionUri, onMessage);
-    ResultsPanel.panels.set(slot, created);
-    return created;
-  }
-
-  /** A key for a new pivot panel. */
-  static nextPivotSlot(): PanelSlot {
-    return `pivot-${++ResultsPanel.pivotCounter}`;
-  }
-
-  static get(slot: PanelSlot): ResultsPanel | undefined {
-    return ResultsPanel.panels.get(slot);
-  }
-
-  static all(): ResultsPanel[] {
-    return [...ResultsPanel.panels.values()];
-  }
-
-  static disposeAll(): void {
-    for (const p of [...ResultsPanel.panels.values()]) p.panel.dispose();
-  }
-
-  private constructor(
+  constructor(
     readonly slot: PanelSlot,
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     onMessage: PanelMessageHandler,
+    private readonly closed: () => void,
   ) {
     panel.webview.html = renderHtml(panel.webview, extensionUri, slot === QUERY_SLOT ? 'query' : 'pivot');
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => {
-        let message: FromWebview;
-        try {
-          message = parseFromWebview(raw);
-        } catch (err) {
-          log.warn(
-            `ignored a malformed message from the results page: ${err instanceof MessageError ? err.message : String(err)}`,
-          );
-          return;
-        }
+      onPageMessage(panel.webview, 'the results page', parseFromWebview, MessageError, log, (message) => {
         if (message.type === 'ready') {
           this.ready = true;
           for (const { message: queued, delivered } of this.queue.splice(0)) this.send(queued, delivered);
@@ -183,7 +164,7 @@ export class ResultsPanel implements vscode.Disposable {
     this.disposed = true;
     if (this.afterPaint) clearTimeout(this.afterPaint.timer);
     this.afterPaint = undefined;
-    if (ResultsPanel.panels.get(this.slot) === this) ResultsPanel.panels.delete(this.slot);
+    this.closed();
     for (const d of this.disposables.splice(0)) d.dispose();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();

@@ -12,7 +12,7 @@ import type { RestPlan } from '../../core/secops/split';
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import { getLogger } from '../../platform/log';
 import { keepLater, keptInfo, type KeptResults, type SearchKeeping } from './keeping';
-import { ResultsPanel, type PanelSlot } from './panel';
+import { ResultsPanels, type PanelSlot, type ResultsPanel } from './panel';
 
 const log = getLogger('search');
 
@@ -136,6 +136,9 @@ export class RunStore {
     private readonly onMessage: (message: FromWebview, panel: ResultsPanel) => void,
   ) {}
 
+  /** The results and pivot panels open in this window. */
+  readonly panels = new ResultsPanels();
+
   get(runId: string): RunRecord | undefined {
     return this.runs.get(runId);
   }
@@ -163,7 +166,7 @@ export class RunStore {
    * replaced it in the same slot included. A closed panel calls this with no current run.
    */
   private letGoOfHiddenRuns(current?: RunRecord): void {
-    const shown = new Map(ResultsPanel.all().map((p) => [p.runId, p.slot]));
+    const shown = new Map(this.panels.values().map((p) => [p.runId, p.slot]));
     for (const [runId, old] of this.runs) {
       if (runId === current?.info.runId) continue;
       if (shown.has(runId) && old.slot !== current?.slot) continue;
@@ -199,12 +202,12 @@ export class RunStore {
   }
 
   panel(slot: PanelSlot): ResultsPanel {
-    return this.watched(ResultsPanel.show(slot, this.extensionUri(), this.onMessage));
+    return this.watched(this.panels.show(slot, this.extensionUri(), this.onMessage));
   }
 
   /** Hands a panel VS Code restored after a reload to this store. */
   adopt(slot: PanelSlot, webviewPanel: vscode.WebviewPanel): ResultsPanel {
-    return this.watched(ResultsPanel.adopt(slot, webviewPanel, this.extensionUri(), this.onMessage));
+    return this.watched(this.panels.adopt(slot, webviewPanel, this.extensionUri(), this.onMessage));
   }
 
   /** A panel's run is let go when the panel closes. */
@@ -233,7 +236,7 @@ export class RunStore {
         ...(extra.pivot ? { pivot: extra.pivot } : {}),
         ranAt: new Date().toISOString(),
       },
-      slot: extra.slot ?? ResultsPanel.nextPivotSlot(),
+      slot: extra.slot ?? this.panels.nextPivotSlot(),
       rows,
       moreDataAvailable: extra.moreDataAvailable ?? false,
       limit: 10_000,

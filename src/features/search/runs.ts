@@ -10,7 +10,7 @@ import type { ResolvedWindow } from '../../core/secops/timerange';
 import { getLogger } from '../../platform/log';
 import type { SearchContext } from './context';
 import { describeFailure, gaveUpWaiting, offerRetry } from './keeping';
-import { QUERY_SLOT, ResultsPanel } from './panel';
+import { QUERY_SLOT } from './panel';
 import type { RunRecord } from './run-store';
 
 const log = getLogger('search');
@@ -51,7 +51,7 @@ export class QueryRuns {
     if (active) {
       if (active.query === query && active.limit === cappedLimit && active.spanMs === spanMs) {
         log.info('the same UDM search is already running: revealed it instead of running it again');
-        ResultsPanel.get(QUERY_SLOT)?.reveal();
+        this.context.store.panels.get(QUERY_SLOT)?.reveal();
         return active.done;
       }
       const answer = await vscode.window.showWarningMessage(
@@ -60,7 +60,7 @@ export class QueryRuns {
         'Cancel It and Run',
       );
       if (answer !== 'Cancel It and Run') {
-        ResultsPanel.get(QUERY_SLOT)?.reveal();
+        this.context.store.panels.get(QUERY_SLOT)?.reveal();
         return undefined;
       }
       active.controller.abort();

@@ -69,34 +69,47 @@ export async function pickTimeRange(current: TimeRangeSpec): Promise<TimeRangeSp
   if (!picked) return undefined;
   if (picked.spec) return picked.spec;
   const now = Date.now();
-  const start = await vscode.window.showInputBox({
-    title: 'Custom time range: start (inclusive)',
-    value: current.kind === 'custom' ? current.start : '-2h',
-    prompt: 'RFC 3339 (2024-05-01T12:00:00Z), "now", or an offset such as -2h, -30m, -7d',
-    ignoreFocusOut: true,
-    validateInput: (v) => {
-      const r = parseTimeInput(v, now);
-      return 'error' in r ? r.error : undefined;
-    },
-  });
+  const start = await askTime(
+    'Custom time range: start (inclusive)',
+    current.kind === 'custom' ? current.start : '-2h',
+    'RFC 3339 (2024-05-01T12:00:00Z), "now", or an offset such as -2h, -30m, -7d',
+    now,
+  );
   if (start === undefined) return undefined;
   const startValue = parseTimeInput(start, now);
   if ('error' in startValue) throw new CancelledError();
-  const end = await vscode.window.showInputBox({
-    title: 'Custom time range: end (exclusive)',
-    value: current.kind === 'custom' ? current.end : 'now',
-    prompt: 'RFC 3339, "now", or an offset such as -1h',
-    ignoreFocusOut: true,
-    validateInput: (v) => {
-      const r = parseTimeInput(v, now);
-      if ('error' in r) return r.error;
-      return Date.parse(r.value) <= Date.parse(startValue.value)
+  const end = await askTime(
+    'Custom time range: end (exclusive)',
+    current.kind === 'custom' ? current.end : 'now',
+    'RFC 3339, "now", or an offset such as -1h',
+    now,
+    (value) =>
+      Date.parse(value) <= Date.parse(startValue.value)
         ? `The end must come after the start (${startValue.value}).`
-        : undefined;
-    },
-  });
+        : undefined,
+  );
   if (end === undefined) return undefined;
   const endValue = parseTimeInput(end, now);
   if ('error' in endValue) return undefined;
   return { kind: 'custom', start: startValue.value, end: endValue.value };
+}
+
+/** Asks for a time (parsed against `now`), refusing what does not parse or what `check` refuses. */
+function askTime(
+  title: string,
+  value: string,
+  prompt: string,
+  now: number,
+  check: (value: string) => string | undefined = () => undefined,
+): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title,
+    value,
+    prompt,
+    ignoreFocusOut: true,
+    validateInput: (v) => {
+      const r = parseTimeInput(v, now);
+      return 'error' in r ? r.error : check(r.value);
+    },
+  });
 }

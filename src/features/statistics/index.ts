@@ -19,6 +19,7 @@ import { computeInWorker } from './compute';
 import {
   describeFailure,
   gaveUpWaiting,
+  isKeptRunOf,
   keepLater,
   keptRunIdOf,
   keptRunsOf,
@@ -66,13 +67,9 @@ interface KeptStatistics {
 }
 
 function isKeptStatistics(value: unknown): value is KeptStatistics {
-  const v = value as Partial<KeptStatistics> | null;
+  if (!isKeptRunOf<KeptStatistics>(value, 'statistics')) return false;
+  const v = value;
   return (
-    typeof v === 'object' &&
-    v !== null &&
-    v.version === 1 &&
-    v.panel === 'statistics' &&
-    typeof v.info?.runId === 'string' &&
     Array.isArray(v.columns) &&
     Array.isArray(v.rows) &&
     v.rows.every((r) => Array.isArray(r)) &&

@@ -3,7 +3,7 @@
 import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { getLogger } from '../../platform/log';
-import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+import { onPageMessage, renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 import {
   parseFromStatsView,
   StatsMessageError,
@@ -80,16 +80,7 @@ export class StatisticsPanel implements vscode.Disposable {
     panel.webview.html = renderWebviewPage(panel.webview, extensionUri, { bundle: 'stats', title: 'UDM Statistics' });
     this.disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => {
-        let message: FromStatsView;
-        try {
-          message = parseFromStatsView(raw);
-        } catch (err) {
-          log.warn(
-            `ignored a malformed message from the statistics page: ${err instanceof StatsMessageError ? err.message : String(err)}`,
-          );
-          return;
-        }
+      onPageMessage(panel.webview, 'the statistics page', parseFromStatsView, StatsMessageError, log, (message) => {
         if (message.type === 'ready') {
           this.ready = true;
           for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);

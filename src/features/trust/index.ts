@@ -6,6 +6,7 @@ import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { isSensitiveSetting, SENSITIVE_SETTINGS } from '../../platform/settings';
 import type { Feature, FeatureStart } from '../../platform/command-table';
+import { afterActivation } from '../../platform/after-activation';
 import { getLogger } from '../../platform/log';
 
 const log = getLogger('trust');
@@ -110,11 +111,6 @@ export function ignoredSettingsMessage(names: readonly string[], trusted: boolea
 
 function activateTrust(context: vscode.ExtensionContext): FeatureStart<undefined> {
   const trusted = (): boolean => vscode.workspace.isTrusted;
-  log.info(
-    trusted()
-      ? 'workspace trusted'
-      : 'Restricted Mode: UDM language features, the sandbox and browsing with user settings work',
-  );
 
   let running: Promise<void> | undefined;
   const check = (): Promise<void> =>
@@ -139,13 +135,21 @@ function activateTrust(context: vscode.ExtensionContext): FeatureStart<undefined
         running = undefined;
       }));
 
-  void check();
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const watcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(folder, '.vscode/settings.json'),
+  // Reading the settings files and watching them waits until activation has returned.
+  afterActivation(context, 'workspace trust check', () => {
+    log.info(
+      trusted()
+        ? 'workspace trusted'
+        : 'Restricted Mode: UDM language features, the sandbox and browsing with user settings work',
     );
-    context.subscriptions.push(watcher, watcher.onDidChange(check), watcher.onDidCreate(check));
-  }
+    void check();
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(folder, '.vscode/settings.json'),
+      );
+      context.subscriptions.push(watcher, watcher.onDidChange(check), watcher.onDidCreate(check));
+    }
+  });
   context.subscriptions.push(
     vscode.workspace.onDidChangeWorkspaceFolders(() => void check()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('workspace trusted')),

@@ -15,7 +15,9 @@ useFakeVscode();
 
 const vscode = require('vscode') as Record<string, any>;
 const tree = require('../../../src/features/models/tree') as typeof TreeModule;
-const { MetricsPanel } = require('../../../src/features/models/metrics-panel') as typeof PanelModule;
+const { MetricsPanels } = require('../../../src/features/models/metrics-panel') as typeof PanelModule;
+// The models feature holds one of these per window.
+const metricsPanels = new MetricsPanels(vscode.Uri.file('/ext'));
 const { metricsSourceFor } = require('../../../src/features/models/metrics-source') as typeof SourceModule;
 
 interface FakePanel {
@@ -73,7 +75,7 @@ describe('metrics panel against the demo sandbox', function () {
   });
   after(async () => {
     vscode.window.createWebviewPanel = original;
-    MetricsPanel.closeAll();
+    metricsPanels.closeAll();
     client.close();
     await sandbox.close();
   });
@@ -141,7 +143,7 @@ describe('metrics panel against the demo sandbox', function () {
       version,
       (n) => n instanceof tree.EvaluationNode && n.label === 'evaluation-v3-holdout',
     );
-    MetricsPanel.show(vscode.Uri.file('/ext'), metricsSourceFor(client, evaluation));
+    metricsPanels.show(metricsSourceFor(client, evaluation));
     const panel = panels[panels.length - 1];
     assert.equal(panel.title, 'Metrics: churn-predictor v3 · evaluation-v3-holdout');
     assert.match(panel.html, /default-src 'none'/);
@@ -166,7 +168,7 @@ describe('metrics panel against the demo sandbox', function () {
     assert.equal(comparison.compare?.name, other.name);
     assert.equal(comparison.compare?.label, other.label);
     panel.send({ type: 'threshold', value: 0.5 });
-    const csv = MetricsPanel.get(evaluation.resourceName)!.csv();
+    const csv = metricsPanels.get(evaluation.resourceName)!.csv();
     const [header, first] = csv.split('\r\n');
     assert.equal(header, `metric,evaluation-v3-holdout,${other.label}`);
     assert.match(first, /^auPrc,0\.\d+,0\.\d+$/);
@@ -178,7 +180,7 @@ describe('metrics panel against the demo sandbox', function () {
     const error = (await until(panel, 'error')) as Extract<MetricsToWebview, { type: 'error' }>;
     assert.match(error.message, /Pick something to compare with/);
     panel.dispose();
-    assert.equal(MetricsPanel.get(evaluation.resourceName), undefined);
+    assert.equal(metricsPanels.get(evaluation.resourceName), undefined);
   });
 
   it('opens a slice next to its whole evaluation, and marks it when the version is deleted', async () => {
@@ -194,7 +196,7 @@ describe('metrics panel against the demo sandbox', function () {
       evaluation,
       (n) => n instanceof tree.SliceNode && n.label === 'annotationSpec = retained',
     );
-    MetricsPanel.show(vscode.Uri.file('/ext'), metricsSourceFor(client, slice));
+    metricsPanels.show(metricsSourceFor(client, slice));
     const panel = panels[panels.length - 1];
     assert.equal(
       panel.title,
@@ -206,8 +208,8 @@ describe('metrics panel against the demo sandbox', function () {
     assert.match(init.compare?.label ?? '', /^Whole evaluation/);
     assert.equal(init.candidates[0].name, evaluation.resourceName);
 
-    assert.equal(MetricsPanel.markDeleted(slice.resourceName.replace(/\/evaluations\/.*$/, ''), '2'), 0);
-    assert.equal(MetricsPanel.markDeleted(slice.resourceName.replace(/\/evaluations\/.*$/, ''), '3'), 1);
+    assert.equal(metricsPanels.markDeleted(slice.resourceName.replace(/\/evaluations\/.*$/, ''), '2'), 0);
+    assert.equal(metricsPanels.markDeleted(slice.resourceName.replace(/\/evaluations\/.*$/, ''), '3'), 1);
     const stale = (await until(panel, 'stale')) as Extract<MetricsToWebview, { type: 'stale' }>;
     assert.match(stale.message, /Version 3 was deleted/);
     assert.match(panel.title, /\(deleted\)$/);

@@ -334,6 +334,8 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     };
     const query = fakePanel('cloudbench.search.results');
     const pivot = fakePanel('cloudbench.search.pivot');
+    // The restored panels are this controller's panels from now on, like the ones it opens.
+    panels.push(query.panel, pivot.panel);
     await controller.restorePanel(query.webviewPanel, 'query', { restore: { runId: 'gone', kind: 'udm', title: 't' } });
     await controller.restorePanel(pivot.webviewPanel, 'pivot');
     query.panel.fromPage({ type: 'ready' });

@@ -5,7 +5,6 @@ import { safeText } from '../../../core/display';
 import { describeError } from '../../../core/google/errors';
 import { getLogger } from '../../../platform/log';
 import { explained, requireProject, resolveKey, revealKey, runKeyOperation, type KeysContext } from '../context';
-import { RestrictionEditor } from '../editor';
 import { askCreateRequest } from '../inputs';
 import { keyIdOf } from '../tree';
 
@@ -39,7 +38,7 @@ export async function createKey(ctx: KeysContext): Promise<void> {
     void vscode.window.showInformationMessage(`The key string of "${label}" is on the clipboard.`);
   } else if (choice === 'Edit Restrictions') {
     // The editor belongs to its panel: it disposes itself when the panel closes.
-    void RestrictionEditor.show(ctx.services.extensionUri, created, ctx.editorHost);
+    void ctx.editors.show(created);
   }
 }
 
@@ -58,5 +57,5 @@ export async function editKeyRestrictions(ctx: KeysContext, arg?: unknown): Prom
     ),
   );
   // The editor belongs to its panel: it disposes itself when the panel closes.
-  void RestrictionEditor.show(ctx.services.extensionUri, fresh, ctx.editorHost);
+  void ctx.editors.show(fresh);
 }

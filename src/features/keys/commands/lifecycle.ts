@@ -7,13 +7,36 @@ import { safeText } from '../../../core/display';
 import { GoogleApiError, describeError } from '../../../core/google/errors';
 import { getLogger } from '../../../platform/log';
 import { keyRef, resolveKey, revealKey, runKeyOperation, type KeysContext } from '../context';
-import { RestrictionEditor } from '../editor';
 import { keyIdOf } from '../tree';
 
 const log = getLogger('keys');
 
 function etagConflict(err: unknown): boolean {
   return err instanceof EtagConflictError || (err as { cause?: unknown }).cause instanceof EtagConflictError;
+}
+
+/**
+ * Runs a key operation that sends the key's etag. When someone else changed the key since the list
+ * was loaded, the list is refreshed and the error says what was not done and what to do now.
+ */
+async function runWithEtag(
+  ctx: KeysContext,
+  title: string,
+  name: string,
+  run: Parameters<typeof runKeyOperation>[3],
+  refused: string,
+): Promise<void> {
+  try {
+    await runKeyOperation(ctx.operations, title, name, run);
+  } catch (err) {
+    if (etagConflict(err)) {
+      ctx.provider.refresh();
+      throw new Error(`The key was changed by someone else since the list was loaded, so it was ${refused}`, {
+        cause: err,
+      });
+    }
+    throw err;
+  }
 }
 
 export async function renameKey(ctx: KeysContext, arg?: unknown): Promise<void> {
@@ -25,20 +48,14 @@ export async function renameKey(ctx: KeysContext, arg?: unknown): Promise<void> 
     validateInput: (v) => (v.length > 63 ? `${v.length} characters; the limit is 63.` : undefined),
   });
   if (displayName === undefined || displayName === (key.displayName ?? '')) return;
-  try {
-    await runKeyOperation(ctx.operations, `Renaming key ${safeText(keyIdOf(key.name))}`, key.name, (signal, onName) =>
+  await runWithEtag(
+    ctx,
+    `Renaming key ${safeText(keyIdOf(key.name))}`,
+    key.name,
+    (signal, onName) =>
       ctx.client().rename(key.name, displayName, key.etag, { signal, onOperation: (op) => onName(op.name) }),
-    );
-  } catch (err) {
-    if (etagConflict(err)) {
-      ctx.provider.refresh();
-      throw new Error(
-        'The key was changed by someone else since the list was loaded, so it was not renamed. The list was refreshed; rename it again.',
-        { cause: err },
-      );
-    }
-    throw err;
-  }
+    'not renamed. The list was refreshed; rename it again.',
+  );
   ctx.provider.refresh();
   void vscode.window.showInformationMessage(
     `Renamed key ${safeText(keyIdOf(key.name))} to "${safeText(displayName)}".`,
@@ -57,21 +74,14 @@ export async function deleteKey(ctx: KeysContext, arg?: unknown): Promise<void> 
     'Delete',
   );
   if (choice !== 'Delete') return;
-  try {
-    await runKeyOperation(ctx.operations, `Deleting key ${safeText(keyIdOf(key.name))}`, key.name, (signal, onName) =>
-      ctx.client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }),
-    );
-  } catch (err) {
-    if (etagConflict(err)) {
-      ctx.provider.refresh();
-      throw new Error(
-        'The key was changed by someone else since the list was loaded, so it was not deleted. The list was refreshed; check it and delete again.',
-        { cause: err },
-      );
-    }
-    throw err;
-  }
-  RestrictionEditor.close(key.name);
+  await runWithEtag(
+    ctx,
+    `Deleting key ${safeText(keyIdOf(key.name))}`,
+    key.name,
+    (signal, onName) => ctx.client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }),
+    'not deleted. The list was refreshed; check it and delete again.',
+  );
+  ctx.editors.close(key.name);
   ctx.provider.refresh();
   void vscode.window.showInformationMessage(
     `Deleted key ${label}. It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,

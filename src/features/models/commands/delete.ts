@@ -8,7 +8,6 @@ import type { Model } from '../../../core/models/types';
 import { checkBeforeModal } from '../../../platform/progress';
 import { isDefaultVersion, lastSegment, modelRef, versionRef } from '../presentation';
 import { needClient, nodeOf, tracking, type ModelsContext } from '../context';
-import { MetricsPanel } from '../metrics-panel';
 import { reportOutcome, runOperation } from '../run-operation';
 import { ModelNode, VersionNode, type ModelsNode } from '../tree';
 
@@ -56,7 +55,7 @@ async function deleteWholeModel(
   });
   ctx.provider.refresh(refreshNode);
   if (outcome.state === 'succeeded') {
-    MetricsPanel.markDeleted(modelName);
+    ctx.metrics.markDeleted(modelName);
     await ctx.details.closeDeleted(modelName);
   }
   reportOutcome(title, outcome, `Deleted model ${label}.`);
@@ -153,7 +152,7 @@ export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode):
   });
   ctx.provider.refresh(n.parent);
   if (outcome.state === 'succeeded') {
-    MetricsPanel.markDeleted(n.modelName, n.version.versionId);
+    ctx.metrics.markDeleted(n.modelName, n.version.versionId);
     await ctx.details.closeDeleted(n.modelName, n.version.versionId);
   }
   reportOutcome(title, outcome, `Deleted ${label}.`);

@@ -3,7 +3,6 @@ import * as vscode from 'vscode';
 import { fileTitle, modelLabel } from '../presentation';
 import { needClient, nodeOf, toProto3Json, type ModelsContext } from '../context';
 import { detailsType, ownerOf } from '../details-documents';
-import { MetricsPanel } from '../metrics-panel';
 import { metricsSourceFor } from '../metrics-source';
 import {
   AnnotationNode,
@@ -35,7 +34,7 @@ export async function showModelDetails(ctx: ModelsContext, node?: ModelsNode): P
 
 export function showModelMetrics(ctx: ModelsContext, node?: ModelsNode): void {
   const n = nodeOf(node, EvaluationNode, SliceNode);
-  MetricsPanel.show(ctx.extension.extensionUri, metricsSourceFor(needClient(ctx), n));
+  ctx.metrics.show(metricsSourceFor(needClient(ctx), n));
 }
 
 export async function showModelIamPolicy(ctx: ModelsContext, node?: ModelsNode): Promise<void> {

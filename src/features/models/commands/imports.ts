@@ -34,6 +34,14 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
   }
 }
 
+/** Picks a JSON file holding an array of `type` (bare, or under `field`) and parses its entries. */
+async function pickImportEntries<T>(title: string, type: string, field: string): Promise<T[] | undefined> {
+  const file = await pickJsonFile(title);
+  if (!file) return undefined;
+  const { entriesFromFile, parseImport } = lazyImports();
+  return parseImport<T>(`${V1BETA1}.${type}`, entriesFromFile(file.json, field, file.path), file.path);
+}
+
 export async function importEvaluation(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
   const n = nodeOf(node, ModelNode, VersionNode);
   const c = needClient(ctx);
@@ -51,14 +59,12 @@ export async function importEvaluation(ctx: ModelsContext, node?: ModelsNode): P
 export async function importSlices(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
   const n = nodeOf(node, EvaluationNode);
   const c = needClient(ctx);
-  const file = await pickJsonFile('Import evaluation slices (a JSON array of ModelEvaluationSlice)');
-  if (!file) return;
-  const { entriesFromFile, parseImport } = lazyImports();
-  const slices = parseImport<ModelEvaluationSlice>(
-    `${V1BETA1}.ModelEvaluationSlice`,
-    entriesFromFile(file.json, 'modelEvaluationSlices', file.path),
-    file.path,
+  const slices = await pickImportEntries<ModelEvaluationSlice>(
+    'Import evaluation slices (a JSON array of ModelEvaluationSlice)',
+    'ModelEvaluationSlice',
+    'modelEvaluationSlices',
   );
+  if (!slices) return;
   const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
   ctx.provider.refresh(n);
   void vscode.window.showInformationMessage(
@@ -69,14 +75,12 @@ export async function importSlices(ctx: ModelsContext, node?: ModelsNode): Promi
 export async function importEvaluatedAnnotations(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
   const n = nodeOf(node, SliceNode);
   const c = needClient(ctx);
-  const file = await pickJsonFile('Import evaluated annotations (a JSON array of EvaluatedAnnotation)');
-  if (!file) return;
-  const { entriesFromFile, parseImport } = lazyImports();
-  const items = parseImport<EvaluatedAnnotation>(
-    `${V1BETA1}.EvaluatedAnnotation`,
-    entriesFromFile(file.json, 'evaluatedAnnotations', file.path),
-    file.path,
+  const items = await pickImportEntries<EvaluatedAnnotation>(
+    'Import evaluated annotations (a JSON array of EvaluatedAnnotation)',
+    'EvaluatedAnnotation',
+    'evaluatedAnnotations',
   );
+  if (!items) return;
   const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });
   ctx.annotations.set(n.resourceName, [...(ctx.annotations.get(n.resourceName) ?? []), ...items]);
   ctx.provider.refresh(n);

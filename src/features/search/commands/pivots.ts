@@ -131,33 +131,19 @@ async function pivot(
   await ctx.controller.pivot(action, text, resolveTimeRange(ctx.timeRange.spec, Date.now()));
 }
 
-export function listAssets(ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> {
-  return pivot(ctx, 'Find Assets for Artifact', LIST_ASSETS_CHOICES, value, kind);
-}
+/** A pivot command: `title` over `choices`, for the value and kind given (or asked for). */
+const pivotCommand =
+  (title: string, choices: Parameters<typeof pivot>[2]) =>
+  (ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> =>
+    pivot(ctx, title, choices, value, kind);
 
-export function listAssetEvents(ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> {
-  return pivot(ctx, 'Show Events for Asset', LIST_ASSET_EVENTS_CHOICES, value, kind);
-}
-
-export function iocDetails(ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> {
-  return pivot(ctx, 'Show IoC Details', IOC_DETAILS_CHOICES, value, kind);
-}
-
-export function assetAliases(ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> {
-  return pivot(ctx, 'Show Asset Aliases', ASSET_ALIASES_CHOICES, value, kind);
-}
-
-export function userAliases(ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> {
-  return pivot(ctx, 'Show User Aliases', USER_ALIASES_CHOICES, value, kind);
-}
-
-export function getEvent(ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> {
-  return pivot(ctx, 'Open Event by ID', GET_EVENT_CHOICES, value, kind);
-}
-
-export function getRawLog(ctx: SearchContext, value?: unknown, kind?: unknown): Promise<void> {
-  return pivot(ctx, 'Open Raw Log by Event ID', GET_RAW_LOG_CHOICES, value, kind);
-}
+export const listAssets = pivotCommand('Find Assets for Artifact', LIST_ASSETS_CHOICES);
+export const listAssetEvents = pivotCommand('Show Events for Asset', LIST_ASSET_EVENTS_CHOICES);
+export const iocDetails = pivotCommand('Show IoC Details', IOC_DETAILS_CHOICES);
+export const assetAliases = pivotCommand('Show Asset Aliases', ASSET_ALIASES_CHOICES);
+export const userAliases = pivotCommand('Show User Aliases', USER_ALIASES_CHOICES);
+export const getEvent = pivotCommand('Open Event by ID', GET_EVENT_CHOICES);
+export const getRawLog = pivotCommand('Open Raw Log by Event ID', GET_RAW_LOG_CHOICES);
 
 export const PIVOT_COMMANDS: CommandTable<SearchContext> = {
   'cloudbench.search.listAssets': listAssets,

@@ -1,0 +1,61 @@
+import { strict as assert } from 'node:assert';
+import { decodeMessage, encodeMessage, toProto3Json, unpackAny, packAny } from '../../../src/core/models/wire';
+import type { Model } from '../../../src/core/models/types';
+import { versionDescription, versionTooltip, modelTooltip } from '../../../src/features/models/presentation';
+
+const V = 'google.cloud.aiplatform.v1beta1';
+
+function roundTrip<T>(type: string, value: object): T {
+  return decodeMessage<T>(`${V}.${type}`, encodeMessage(`${V}.${type}`, value));
+}
+
+describe('models wire: the decoded shape', () => {
+  it('leaves unset repeated, map, message and scalar fields absent', () => {
+    const model = roundTrip<Model & Record<string, unknown>>('Model', {
+      name: 'projects/p/locations/l/models/m',
+      displayName: 'm',
+    });
+    assert.deepEqual(Object.keys(model).sort(), ['displayName', 'name']);
+    for (const field of ['versionAliases', 'labels', 'deployedModels', 'supportedExportFormats', 'createTime'])
+      assert.equal(field in model, false, `${field} is absent`);
+  });
+
+  it('keeps what is set: arrays, maps, int64 as strings, enums as names, nested messages', () => {
+    const model = roundTrip<Model & Record<string, unknown>>('Model', {
+      name: 'projects/p/locations/l/models/m',
+      versionAliases: ['default', 'prod'],
+      labels: { team: 'a' },
+      createTime: { seconds: '1700000000', nanos: 5 },
+      supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
+      deployedModels: [{ endpoint: 'projects/p/locations/l/endpoints/e', deployedModelId: '1' }],
+    });
+    assert.deepEqual(model.versionAliases, ['default', 'prod']);
+    assert.deepEqual(model.labels, { team: 'a' });
+    assert.deepEqual(model.createTime, { seconds: '1700000000', nanos: 5 });
+    assert.deepEqual(model['supportedDeploymentResourcesTypes'], ['DEDICATED_RESOURCES']);
+    assert.deepEqual(model.deployedModels, [{ endpoint: 'projects/p/locations/l/endpoints/e', deployedModelId: '1' }]);
+  });
+
+  it('an empty page has no items field; the items of a full page are complete models', () => {
+    const empty = roundTrip<Record<string, unknown>>('ListModelsResponse', {});
+    assert.deepEqual(empty, {});
+    const page = roundTrip<{ models: Model[]; nextPageToken: string }>('ListModelsResponse', {
+      models: [{ name: 'a' }, { name: 'b', labels: { x: 'y' } }],
+      nextPageToken: 't',
+    });
+    assert.deepEqual(page, { models: [{ name: 'a' }, { name: 'b', labels: { x: 'y' } }], nextPageToken: 't' });
+  });
+
+  it('the tree texts and the details JSON read a model without repeated fields', () => {
+    const model = roundTrip<Model>('Model', { name: 'projects/p/locations/l/models/m@1', versionId: '1' });
+    assert.equal(typeof versionDescription(model), 'string');
+    assert.match(versionTooltip(model), /m@1|1/);
+    assert.equal(typeof modelTooltip(model), 'string');
+    assert.deepEqual(toProto3Json(`${V}.Model`, model), { name: 'projects/p/locations/l/models/m@1', versionId: '1' });
+  });
+
+  it('an unpacked Any has the same shape', () => {
+    const any = packAny(`${V}.Model`, { name: 'a' });
+    assert.deepEqual(unpackAny(any), { name: 'a' });
+  });
+});
