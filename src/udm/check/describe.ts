@@ -1,4 +1,4 @@
-import type { CompareExpr, Expr, Operand } from '../ast';
+import { childrenOf, type CompareExpr, type Expr, type Operand } from '../ast';
 import { enumName, typeLabel, type ValueKind } from '../schema';
 
 /** Enum names by field type (`e:Metadata.EventType` → `Metadata.EventType`), one string each. */
@@ -69,26 +69,13 @@ export function article(f: { kind: ValueKind; type: string }): string {
   }
 }
 
+/** The operands a condition compares or reads (through and/or/not), `$e` of a rule's condition included. */
 export function exprOperands(e: Expr): Operand[] {
-  switch (e.type) {
-    case 'and':
-    case 'or':
-      return e.items.flatMap(exprOperands);
-    case 'not':
-      return exprOperands(e.expr);
-    case 'compare':
-      return e.right ? [e.left, e.right] : [e.left];
-    case 'in':
-      return [e.left];
-    case 'callExpr':
-      return [e.call];
-    case 'assign':
-      return [e.value];
-    case 'exists':
-      return [e.variable];
-    case 'error':
-      return e.operand ? [e.operand] : [];
-  }
+  if (e.type === 'exists') return [e.variable];
+  if (e.type === 'and' || e.type === 'or' || e.type === 'not')
+    return childrenOf(e).flatMap((c) => exprOperands(c as Expr));
+  // A comparison, a list test, a boolean call, an assignment or an error holds operands only.
+  return childrenOf(e) as Operand[];
 }
 
 /** True when a value reads an event field or a placeholder somewhere inside. */

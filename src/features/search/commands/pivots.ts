@@ -35,20 +35,24 @@ function check(fn: () => void): string | undefined {
 const eventId = (v: string): string | undefined =>
   /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) ? undefined : 'Enter an event ID (metadata.id, base64).';
 
+const ipProblem = (v: string): string | undefined => check(() => checkIp(v, 'IP address'));
+
 const LIST_ASSETS_CHOICES: PivotChoice[] = [
   choice('assets.domain', 'Domain name', 'evil.example.com', (v) => check(() => checkDomain(v, 'domain'))),
-  choice('assets.ip', 'Destination IP address', '203.0.113.9', (v) => check(() => checkIp(v, 'IP address'))),
+  choice('assets.ip', 'Destination IP address', '203.0.113.9', ipProblem),
   choice('assets.md5', 'MD5 hash', '32 hex digits', (v) => check(() => checkHash('md5', v, 'MD5'))),
   choice('assets.sha1', 'SHA-1 hash', '40 hex digits', (v) => check(() => checkHash('sha1', v, 'SHA-1'))),
   choice('assets.sha256', 'SHA-256 hash', '64 hex digits', (v) => check(() => checkHash('sha256', v, 'SHA-256'))),
 ];
 
+const hostnameProblem = (v: string): string | undefined =>
+  v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined;
+const macProblem = (v: string): string | undefined => check(() => checkMac(v, 'MAC address'));
+
 const LIST_ASSET_EVENTS_CHOICES: PivotChoice[] = [
-  choice('assetEvents.hostname', 'Hostname', 'host-a.corp.example', (v) =>
-    v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined,
-  ),
-  choice('assetEvents.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
-  choice('assetEvents.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
+  choice('assetEvents.hostname', 'Hostname', 'host-a.corp.example', hostnameProblem),
+  choice('assetEvents.ip', 'IP address', '10.0.0.5', ipProblem),
+  choice('assetEvents.mac', 'MAC address', '00:1a:2b:3c:4d:5e', macProblem),
   choice('assetEvents.productId', 'Asset product ID', 'CS:1234-5678', (v) =>
     PRODUCT_ID.test(v) ? undefined : 'Enter a two-letter type, a colon and the ID, such as CS:1234-5678.',
   ),
@@ -56,15 +60,13 @@ const LIST_ASSET_EVENTS_CHOICES: PivotChoice[] = [
 
 const IOC_DETAILS_CHOICES: PivotChoice[] = [
   choice('iocDetails.domain', 'Domain name', 'evil.example.com', (v) => check(() => checkDomain(v, 'domain'))),
-  choice('iocDetails.ip', 'Destination IP address', '203.0.113.9', (v) => check(() => checkIp(v, 'IP address'))),
+  choice('iocDetails.ip', 'Destination IP address', '203.0.113.9', ipProblem),
 ];
 
 const ASSET_ALIASES_CHOICES: PivotChoice[] = [
-  choice('assetAliases.hostname', 'Hostname', 'host-a.corp.example', (v) =>
-    v === '' || /\s/.test(v) ? 'Enter a hostname without spaces.' : undefined,
-  ),
-  choice('assetAliases.ip', 'IP address', '10.0.0.5', (v) => check(() => checkIp(v, 'IP address'))),
-  choice('assetAliases.mac', 'MAC address', '00:1a:2b:3c:4d:5e', (v) => check(() => checkMac(v, 'MAC address'))),
+  choice('assetAliases.hostname', 'Hostname', 'host-a.corp.example', hostnameProblem),
+  choice('assetAliases.ip', 'IP address', '10.0.0.5', ipProblem),
+  choice('assetAliases.mac', 'MAC address', '00:1a:2b:3c:4d:5e', macProblem),
   choice('assetAliases.productId', 'Asset product ID', '1234 (or CS:1234)', (v) =>
     /^(?:[A-Za-z]{2}:)?\d+$/.test(v) ? undefined : 'Enter the numeric product ID, such as 1234.',
   ),
