@@ -12,14 +12,9 @@ import { parseRuleFile } from '../../src/udm/rule/parse';
 import { planRuleTest } from '../../src/udm/rule/plan';
 import type { Detection } from '../../src/udm/rule/test-types';
 import { CORPUS_DIR, DEMO_RULES_DIR } from '../support/yaral-corpus';
-import {
-  DEMO_RULES,
-  expectedDetections,
-  QUIET_RULE,
-  type DemoRuleName,
-  type ExpectedDetection,
-} from '../support/yaral-oracle';
+import { DEMO_RULES, expectedDetections, QUIET_RULE, type ExpectedDetection } from '../support/yaral-oracle';
 import { cliPath, positionOf, removeWorkspaces, runCli, workspace } from './cli-support';
+import { detectionAsOracle } from '../support/yaral-detections';
 
 const ANCHOR = Date.UTC(2026, 10, 1, 9, 0);
 const EDITOR_MAX_DETECTIONS = 10_000;
@@ -56,21 +51,6 @@ function editorResult(
     if (t.kind === 'reflist' && t.value && Object.hasOwn(lists, t.value)) used[t.value] = lists[t.value];
   const result = runRuleTest(ruleText, answers, { referenceLists: used, maxDetections: EDITOR_MAX_DETECTIONS });
   return { detections: result.detections, notes: result.notes, untestable: plan.untestable };
-}
-
-/** A detection as the oracle writes it: `$`-keyed maps, text match values, sorted arrays, event ids. */
-function asOracle(rule: DemoRuleName, d: Detection): ExpectedDetection {
-  const outcomes: ExpectedDetection['outcomes'] = {};
-  for (const [k, v] of Object.entries(d.outcomes))
-    outcomes[`$${k}`] = Array.isArray(v) ? v.map(String).sort() : (v as number | string);
-  return {
-    rule,
-    match: Object.fromEntries(Object.entries(d.match).map(([k, v]) => [`$${k}`, String(v)])),
-    windowStart: d.windowStart,
-    windowEnd: d.windowEnd,
-    outcomes,
-    events: Object.fromEntries(Object.entries(d.events).map(([k, v]) => [`$${k}`, v.map((e) => e.id ?? '')])),
-  };
 }
 
 function byWindow(xs: ExpectedDetection[]): ExpectedDetection[] {
@@ -117,7 +97,7 @@ describe('cloudbench test-rule (the built CLI)', function () {
       const expected = expectedDetections(rule, { events: demo.events, lists: demo.lists });
       for (const e of expected)
         for (const [k, v] of Object.entries(e.outcomes)) if (Array.isArray(v)) e.outcomes[k] = [...v].sort();
-      assert.deepEqual(byWindow(out.detections.map((d) => asOracle(rule, d))), byWindow(expected));
+      assert.deepEqual(byWindow(out.detections.map((d) => detectionAsOracle(rule, d))), byWindow(expected));
       if (rule === QUIET_RULE) assert.equal(out.detections.length, 0);
       else assert.ok(out.detections.length > 0, 'the demo rule fires');
     });

@@ -6,7 +6,7 @@ import { generateDemo, type DemoData } from '../../../src/emulator/events-data/d
 import { compileQuery } from '../../../src/udm';
 import { runRuleTest } from '../../../src/udm/rule/engine';
 import { planRuleTest } from '../../../src/udm/rule/plan';
-import type { Detection, RuleTestPlan } from '../../../src/udm/rule/test-types';
+import type { RuleTestPlan } from '../../../src/udm/rule/test-types';
 import {
   DEMO_RULES,
   expectedDetections,
@@ -15,27 +15,12 @@ import {
   type ExpectedDetection,
   type TimeRange,
 } from '../../support/yaral-oracle';
+import { detectionAsOracle } from '../../support/yaral-detections';
 
 const RULES_DIR = join(__dirname, '..', '..', 'e2e', 'fixtures', 'workspace', 'rules');
 const HOUR = 3_600_000;
 
 const ruleText = (rule: DemoRuleName): string => readFileSync(join(RULES_DIR, `${rule}.yaral`), 'utf8');
-
-/** The detection as the oracle writes it: `$`-keyed maps, text match values, sorted distinct arrays. */
-function asOracle(rule: DemoRuleName, d: Detection): ExpectedDetection {
-  const outcomes: ExpectedDetection['outcomes'] = {};
-  for (const [k, v] of Object.entries(d.outcomes)) {
-    outcomes[`$${k}`] = Array.isArray(v) ? v.map(String).sort() : (v as number | string);
-  }
-  return {
-    rule,
-    match: Object.fromEntries(Object.entries(d.match).map(([k, v]) => [`$${k}`, String(v)])),
-    windowStart: d.windowStart,
-    windowEnd: d.windowEnd,
-    outcomes,
-    events: Object.fromEntries(Object.entries(d.events).map(([k, v]) => [`$${k}`, v.map((e) => e.id ?? '')])),
-  };
-}
 
 /** What each search of the plan returns from the demo events (the sandbox's udmSearch filter). */
 function searchResults(plan: RuleTestPlan, demo: DemoData, lists: Record<string, string[]>): Map<string, unknown[]> {
@@ -70,7 +55,7 @@ describe('Test Rule engine: the demo rules over the demo events, against the ind
         const lists = Object.fromEntries(demo.lists.map((l) => [l.name, l.lines]));
         const result = runRuleTest(text, searchResults(plan, demo, lists), { referenceLists: lists });
         const expected = expectedDetections(rule, { events: demo.events, lists: demo.lists });
-        const got = result.detections.map((d) => asOracle(rule, d));
+        const got = result.detections.map((d) => detectionAsOracle(rule, d));
         const sort = (xs: ExpectedDetection[]): ExpectedDetection[] =>
           [...xs].sort(
             (a, b) => a.windowStart - b.windowStart || JSON.stringify(a.match).localeCompare(JSON.stringify(b.match)),
@@ -101,7 +86,7 @@ describe('Test Rule engine: the demo rules over the demo events, against the ind
       const result = runRuleTest(text, searchResults(plan, demo, lists), { referenceLists: lists, timeRange: range });
       const expected = expectedDetections(rule, { events: demo.events, lists: demo.lists }, range);
       assert.deepEqual(
-        result.detections.map((d) => asOracle(rule, d).events),
+        result.detections.map((d) => detectionAsOracle(rule, d).events),
         expected.map((d) => d.events),
         rule,
       );
@@ -185,7 +170,7 @@ describe('Test Rule engine: the demo rules over the demo events, against the ind
           for (const e of expected)
             for (const [k, v] of Object.entries(e.outcomes)) if (Array.isArray(v)) e.outcomes[k] = [...v].sort();
           assert.deepEqual(
-            got.detections.map((d) => asOracle(rule, d)),
+            got.detections.map((d) => detectionAsOracle(rule, d)),
             expected,
             rule,
           );
