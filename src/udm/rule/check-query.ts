@@ -37,11 +37,19 @@ function graphVariables(fields: readonly FieldNode[]): Set<string> {
 }
 
 export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly FieldNode[]): RawDiagnostic[] {
-  const out: RawDiagnostic[] = [];
   const match = rule.query.sections.find((s): s is MatchSection => s.kind === 'match');
-  const condition = rule.query.sections.find((s): s is ConditionSection => s.kind === 'condition');
-  const known = [...vars.events, ...vars.placeholders, ...vars.outcomes];
+  return [
+    ...checkVariables(vars),
+    ...(match ? checkMatch(match, vars) : []),
+    ...checkWindowKeywords(rule, match, fields),
+    ...checkJoins(rule, match, vars, fields),
+  ];
+}
 
+/** Names used but not declared, event variables used but never filtered, placeholders that join nothing. */
+function checkVariables(vars: RuleVariables): RawDiagnostic[] {
+  const out: RawDiagnostic[] = [];
+  const known = [...vars.events, ...vars.placeholders, ...vars.outcomes];
   for (const v of vars.byName.values()) {
     if (v.role === 'event') continue;
     const outside = v.uses.filter((u) => u.section !== 'events');
@@ -86,72 +94,83 @@ export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly
       );
   }
 
-  // match: groups by placeholders, over a window Google accepts.
-  if (match) {
-    for (const key of match.keys) {
-      if (key.type === 'field')
+  return out;
+}
+
+/** match: groups by placeholders, over a window Google accepts. */
+function checkMatch(match: MatchSection, vars: RuleVariables): RawDiagnostic[] {
+  const out: RawDiagnostic[] = [];
+  for (const key of match.keys) {
+    if (key.type === 'field')
+      out.push(
+        diag(
+          'error',
+          "A rule's match: groups by placeholders: bind the field in events: ($key = $e.field) and write $key here",
+          key,
+          'match-key',
+        ),
+      );
+    else if (vars.outcomes.has(key.name) && !vars.placeholders.has(key.name))
+      out.push(
+        diag(
+          'error',
+          `$${key.name} is an outcome variable; match: groups by placeholders from events:`,
+          key,
+          'match-key',
+        ),
+      );
+  }
+  const w = match.window;
+  if (w) {
+    if (w.every)
+      out.push(
+        diag(
+          'error',
+          `A rule's match: window is 'over <duration>' (hop or sliding) or 'by <duration>' (tumbling), e.g. over ${w.raw && /^\d/.test(w.raw) ? w.raw : '1h'}; 'over every' is a search form`,
+          { start: w.keyword.start, end: w.end },
+          'rule-window',
+        ),
+      );
+    else {
+      const minutes = windowMinutes(w);
+      if (minutes !== undefined && (minutes < MIN_WINDOW_MINUTES || minutes > MAX_WINDOW_MINUTES))
         out.push(
           diag(
             'error',
-            "A rule's match: groups by placeholders: bind the field in events: ($key = $e.field) and write $key here",
-            key,
-            'match-key',
-          ),
-        );
-      else if (vars.outcomes.has(key.name) && !vars.placeholders.has(key.name))
-        out.push(
-          diag(
-            'error',
-            `$${key.name} is an outcome variable; match: groups by placeholders from events:`,
-            key,
-            'match-key',
-          ),
-        );
-    }
-    const w = match.window;
-    if (w) {
-      if (w.every)
-        out.push(
-          diag(
-            'error',
-            `A rule's match: window is 'over <duration>' (hop or sliding) or 'by <duration>' (tumbling), e.g. over ${w.raw && /^\d/.test(w.raw) ? w.raw : '1h'}; 'over every' is a search form`,
+            `A rule's match: window is between 1m and 48h; ${w.raw} is ${minutes > MAX_WINDOW_MINUTES ? 'longer' : 'shorter'}`,
             { start: w.keyword.start, end: w.end },
             'rule-window',
           ),
         );
-      else {
-        const minutes = windowMinutes(w);
-        if (minutes !== undefined && (minutes < MIN_WINDOW_MINUTES || minutes > MAX_WINDOW_MINUTES))
-          out.push(
-            diag(
-              'error',
-              `A rule's match: window is between 1m and 48h; ${w.raw} is ${minutes > MAX_WINDOW_MINUTES ? 'longer' : 'shorter'}`,
-              { start: w.keyword.start, end: w.end },
-              'rule-window',
-            ),
-          );
-      }
-      if (w.pivot && !vars.events.has(w.pivot.variable.name))
-        out.push(
-          diag(
-            'error',
-            `The sliding window is anchored on an event variable; $${w.pivot.variable.name} is not one`,
-            w.pivot.variable,
-            'unknown-variable',
-          ),
-        );
-    } else if (match.keys.length)
+    }
+    if (w.pivot && !vars.events.has(w.pivot.variable.name))
       out.push(
         diag(
           'error',
-          "match: needs a window after its keys: 'over <duration>' (e.g. over 10m)",
-          { start: match.keyword.start, end: match.end },
-          'missing-window',
+          `The sliding window is anchored on an event variable; $${w.pivot.variable.name} is not one`,
+          w.pivot.variable,
+          'unknown-variable',
         ),
       );
-  }
+  } else if (match.keys.length)
+    out.push(
+      diag(
+        'error',
+        "match: needs a window after its keys: 'over <duration>' (e.g. over 10m)",
+        { start: match.keyword.start, end: match.end },
+        'missing-window',
+      ),
+    );
+  return out;
+}
 
-  // window_start / window_end: the bounds of the match window, outside events: only.
+/** window_start / window_end: the bounds of the match window, outside events: only. */
+function checkWindowKeywords(
+  rule: RuleNode,
+  match: MatchSection | undefined,
+  fields: readonly FieldNode[],
+): RawDiagnostic[] {
+  const out: RawDiagnostic[] = [];
   const filter = rule.query.filter;
   for (const f of fields) {
     if (!isWindowKeyword(f)) continue;
@@ -169,7 +188,19 @@ export function checkQuery(rule: RuleNode, vars: RuleVariables, fields: readonly
       out.push(diag('error', `${word} needs a match: window (over or by <duration>)`, f, 'window-keyword'));
   }
 
-  // Joins and missing events need a window. Entity graph variables join context, not events.
+  return out;
+}
+
+/** Joins and missing events need a window; 'or' joins one event variable's conditions only. */
+function checkJoins(
+  rule: RuleNode,
+  match: MatchSection | undefined,
+  vars: RuleVariables,
+  fields: readonly FieldNode[],
+): RawDiagnostic[] {
+  const out: RawDiagnostic[] = [];
+  const condition = rule.query.sections.find((s): s is ConditionSection => s.kind === 'condition');
+  // Entity graph variables join context, not events.
   const windowed = !!match?.window;
   const graph = graphVariables(fields);
   const eventVars = [...vars.events].filter((n) => !graph.has(n));
