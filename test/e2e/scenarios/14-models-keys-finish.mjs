@@ -106,7 +106,8 @@ export async function run({ page, wb, workspace, log, screenshot }) {
     throw new Error(`fraud-detector's hover does not name its endpoint: ${fraudTip}`);
   const churn = await wb.revealRow(models, wb.exactRow(models, 'churn-predictor'));
   await churn.filter({ hasText: 'deployed on churn-online' }).waitFor();
-  const churnTip = await hoverText(page, churn, /Deployed:/);
+  // The pattern names this row's endpoint: the previous row's hover may still be showing.
+  const churnTip = await hoverText(page, churn, /Deployed:[^]*churn-online/);
   if (!/version 3 on churn-online \(endpoint \d+\)/.test(churnTip))
     throw new Error(`churn-predictor's hover has no deployment line: ${churnTip}`);
   await wb.expandRow(models, 'churn-predictor', 'Version 4');
