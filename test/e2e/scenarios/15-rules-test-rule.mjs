@@ -132,6 +132,8 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   // Saved over the demo rule on disk (the editor shows the file's new text), as a user's edit in
   // another tool would; the original comes back at the end.
   const rulePath = join(rules, `${RULE}.yaral`);
+  // Back to the rule's own editor group: Quick Open would open a second tab beside the panel.
+  await wb.runCommand(page, 'View: Focus First Editor Group');
   await wb.openFile(page, `${RULE}.yaral`);
   writeFileSync(rulePath, mutated);
   await editor.locator('.squiggly-error').first().waitFor();
