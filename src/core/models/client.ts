@@ -8,7 +8,7 @@ import { chooseEndpoint, type EndpointChoice, type EndpointOptions } from '../go
 import { CancelledError, GoogleApiError } from '../google/errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
 import { paginate, type Page } from '../paging';
-import { decodeMessage, encodeMessage } from './wire';
+import { decodeMessage, encodeMessage, peekNextPageToken } from './wire';
 import { ModelOperation, type OperationKind } from './operation';
 import type {
   Checkpoint,
@@ -137,7 +137,16 @@ export class ModelRegistryClient {
   }
 
   private call<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
-    const result = this.callOnce<Res>(s, request, opts);
+    return this.callDecoded(s, request, (buf) => decodeMessage<Res>(s.responseType, buf), opts);
+  }
+
+  private callDecoded<Res>(
+    s: MethodSpec,
+    request: object,
+    decode: (buf: Buffer) => Res,
+    opts: CallOptions = {},
+  ): Promise<Res> {
+    const result = this.callOnce<Res>(s, request, decode, opts);
     const after = this.options.afterFirstCall;
     if (after && !this.firstCallSeen) {
       this.firstCallSeen = true;
@@ -153,7 +162,12 @@ export class ModelRegistryClient {
     return result;
   }
 
-  private async callOnce<Res>(s: MethodSpec, request: object, opts: CallOptions = {}): Promise<Res> {
+  private async callOnce<Res>(
+    s: MethodSpec,
+    request: object,
+    decode: (buf: Buffer) => Res,
+    opts: CallOptions = {},
+  ): Promise<Res> {
     const routingName = s.routing.map((f) => getPath(request, f)).find((v): v is string => typeof v === 'string');
     const { client, choice } = await this.channelFor(locationOfName(routingName));
     // What the token policy checks: the host and port the channel really connects to.
@@ -180,7 +194,7 @@ export class ModelRegistryClient {
         const call = client.makeUnaryRequest<Buffer, Res>(
           grpcMethodPath(s),
           (b) => b,
-          (buf) => decodeMessage<Res>(s.responseType, buf),
+          decode,
           bytes,
           metadata,
           { deadline: Date.now() + timeoutMs },
@@ -253,16 +267,26 @@ export class ModelRegistryClient {
     );
   }
 
+  /**
+   * One page: its token is read first and its items are decoded when first asked for, so that
+   * `paginate` has the next page on the wire while this one is decoded.
+   */
   private async page<Item>(
     s: MethodSpec,
     request: object,
     itemsField: string,
     opts?: CallOptions,
   ): Promise<Page<Item>> {
-    const res = await this.call<Record<string, unknown>>(s, request, opts);
+    const bytes = await this.callDecoded(s, request, (buf) => buf, opts);
+    const nextPageToken = peekNextPageToken(s.responseType, bytes);
+    let items: Item[] | undefined;
     return {
-      items: (res[itemsField] as Item[] | undefined) ?? [],
-      nextPageToken: (res['nextPageToken'] as string | undefined) || undefined,
+      get items(): Item[] {
+        items ??=
+          (decodeMessage<Record<string, unknown>>(s.responseType, bytes)[itemsField] as Item[] | undefined) ?? [];
+        return items;
+      },
+      nextPageToken,
     };
   }
 

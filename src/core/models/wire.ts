@@ -31,6 +31,27 @@ export function decodeMessage<T>(typeName: string, bytes: Uint8Array): T {
   return type.toObject(type.decode(bytes), TO_OBJECT) as T;
 }
 
+const tokenOnlyTypes = new Map<string, protobuf.Type>();
+
+/**
+ * The `next_page_token` of a list response without decoding its items: a type of the one field
+ * (number and name taken from the descriptor) skips the items as unknown length-delimited fields,
+ * so the next page can be asked for before the items of this one are decoded.
+ */
+export function peekNextPageToken(typeName: string, bytes: Uint8Array): string | undefined {
+  let type = tokenOnlyTypes.get(typeName);
+  if (!type) {
+    const field = lookupType(typeName).fields['nextPageToken'];
+    if (!field || field.type !== 'string') throw new Error(`${typeName} has no next_page_token`);
+    type = new protobuf.Type(`${typeName.replace(/\./g, '_')}_NextPageToken`).add(
+      new protobuf.Field('nextPageToken', field.id, 'string'),
+    );
+    tokenOnlyTypes.set(typeName, type);
+  }
+  const token = (type.decode(bytes) as unknown as { nextPageToken?: string }).nextPageToken;
+  return token || undefined;
+}
+
 /** A google.protobuf.Any as protobufjs hands it out before unpacking. */
 export interface AnyMessage {
   /** protobufjs keeps the proto spelling for Any (its Any wrapper relies on it). */

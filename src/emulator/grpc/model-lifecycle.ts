@@ -103,7 +103,7 @@ export const modelLifecycleHandlers = {
     const parent = parseName('parent', req.parent, parseLocationName);
     checkLocation(parent.location);
     const prefix = `projects/${canonicalProject(parent.project)}/locations/${parent.location}/models/`;
-    const models = [...store.models.entries()].filter(([k]) => k.startsWith(prefix)).map(([, m]) => m);
+    const filtered = (req.filter ?? '').trim() !== '';
     const predicate = compileFilter<{ model: ModelRecord; version: VersionRecord }>(
       req.filter,
       ({ model, version }, path) => {
@@ -117,13 +117,12 @@ export const modelLifecycleHandlers = {
       },
       modelFilterKnown,
     );
-    const matching = models
-      .map((model) => ({ model, version: defaultVersion(model) }))
-      .filter(predicate)
-      .sort((a, b) => b.model.createTime - a.model.createTime || (a.model.id < b.model.id ? -1 : 1));
+    const models = store.modelsNewestFirst(prefix);
+    // The default version is looked up only for a filter and for the page itself.
+    const matching = filtered ? models.filter((model) => predicate({ model, version: defaultVersion(model) })) : models;
     const { page, nextPageToken } = paginate(matching, req, ['ListModels', prefix, req.filter ?? '']);
     return {
-      models: page.map(({ model, version }) => applyReadMask(store.modelMessage(model, version), req.readMask)),
+      models: page.map((model) => applyReadMask(store.modelMessage(model, defaultVersion(model)), req.readMask)),
       nextPageToken,
     };
   },

@@ -105,8 +105,27 @@ export function endpointKey(project: string, location: string, id: string): stri
   return `projects/${canonicalProject(project)}/locations/${location}/endpoints/${id}`;
 }
 
+/** A map that counts its changes, so that what is derived from it can be kept until it changes. */
+export class RevisionedMap<K, V> extends Map<K, V> {
+  revision = 0;
+  override set(key: K, value: V): this {
+    this.revision++;
+    return super.set(key, value);
+  }
+  override delete(key: K): boolean {
+    this.revision++;
+    return super.delete(key);
+  }
+  override clear(): void {
+    this.revision++;
+    super.clear();
+  }
+}
+
 export class ModelStore {
-  readonly models = new Map<string, ModelRecord>();
+  readonly models = new RevisionedMap<string, ModelRecord>();
+  /** A location's models newest first, as ListModels pages through them (see modelsNewestFirst). */
+  private readonly newestFirst = new Map<string, { revision: number; models: ModelRecord[] }>();
   readonly endpoints = new Map<string, EndpointRecord>();
   /** Model and endpoint names taken by uploads, copies and creations still running, so a second one is refused at once. */
   readonly reservedNames = new Set<string>();
@@ -124,6 +143,21 @@ export class ModelStore {
     this.pendingDeployments.clear();
     this.policies.clear();
     this.idCounter = 0;
+  }
+
+  /**
+   * The models under `prefix` (a location's models/ path), newest first, ties by id. Kept until a
+   * model is added or removed (creation times and ids never change), so that paging through 10,000
+   * models does not sort them again for every page.
+   */
+  modelsNewestFirst(prefix: string): readonly ModelRecord[] {
+    const kept = this.newestFirst.get(prefix);
+    if (kept?.revision === this.models.revision) return kept.models;
+    const models: ModelRecord[] = [];
+    for (const [key, model] of this.models) if (key.startsWith(prefix)) models.push(model);
+    models.sort((a, b) => b.createTime - a.createTime || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.newestFirst.set(prefix, { revision: this.models.revision, models });
+    return models;
   }
 
   /** A fresh, deterministic numeric id (same sequence after every reset). */

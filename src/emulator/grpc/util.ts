@@ -92,7 +92,7 @@ function fingerprint(query: unknown): string {
  * a token from another query or a hand-made one is refused with INVALID_ARGUMENT as the real API does.
  */
 export function paginate<T>(
-  items: T[],
+  items: readonly T[],
   request: { pageSize?: number | null; pageToken?: string | null },
   query: unknown,
 ): { page: T[]; nextPageToken: string } {

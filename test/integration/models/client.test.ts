@@ -141,8 +141,8 @@ describe('models client against the sandbox', function () {
     assert.deepEqual(filtered, ['odd-1']);
   });
 
-  it('fetches further pages only when the consumer asks for them', async () => {
-    for (let i = 0; i < 5; i++) await upload(`lazy-${i}`);
+  it('reads one page ahead of the consumer, and no further', async () => {
+    for (let i = 0; i < 7; i++) await upload(`lazy-${i}`);
     let calls = 0;
     const counting = new ModelRegistryClient({
       tokenSource: {
@@ -156,13 +156,14 @@ describe('models client against the sandbox', function () {
     });
     try {
       const it = counting.listModels({ request: { parent: PARENT, pageSize: 2 } });
+      const first = await it.next();
+      assert.ok(first.value?.displayName, 'the first item is a decoded model');
       await it.next();
+      assert.equal(calls, 2, 'the first page, and the second one asked for before its items were handed over');
       await it.next();
-      assert.equal(calls, 1, 'two items of the first page: one call');
-      await it.next();
-      assert.equal(calls, 2, 'the third item needs the second page');
+      assert.equal(calls, 3, 'the second page in use: the third is on its way');
       await it.return(undefined);
-      assert.equal(calls, 2, 'stopping early fetches nothing more');
+      assert.equal(calls, 3, 'stopping early fetches nothing more');
     } finally {
       counting.close();
     }

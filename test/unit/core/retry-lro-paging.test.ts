@@ -188,7 +188,7 @@ describe('paging', () => {
     c: { items: [4] },
   };
 
-  it('fetches pages only as the consumer reads', async () => {
+  it('has the next page on the wire while the consumer reads the current one', async () => {
     const fetched: string[] = [];
     const it = paginate(async (token) => {
       fetched.push(token ?? '');
@@ -196,11 +196,61 @@ describe('paging', () => {
     });
     const first = await it.next();
     assert.equal(first.value, 1);
-    assert.deepEqual(fetched, ['']);
+    // The second page was asked for before the first page's items were handed over, and no further.
+    assert.deepEqual(fetched, ['', 'b']);
     const rest: number[] = [];
     for await (const v of it) rest.push(v);
     assert.deepEqual(rest, [2, 3, 4]);
     assert.deepEqual(fetched, ['', 'b', 'c']);
+  });
+
+  it('aborts the page read ahead when the consumer stops, without an unhandled rejection', async () => {
+    const signals: AbortSignal[] = [];
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const it = paginate(
+        (token, signal) =>
+          new Promise<{ items: number[]; nextPageToken?: string }>((resolve, reject) => {
+            signals.push(signal!);
+            if (token === undefined) resolve(pages['']);
+            else signal!.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+          }),
+      );
+      for await (const v of it) {
+        assert.equal(v, 1);
+        break;
+      }
+      assert.equal(signals.length, 2);
+      assert.equal(signals[0].aborted, true, 'the signal of the page already read is done with too');
+      assert.equal(signals[1].aborted, true, 'the page read ahead was aborted');
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it("stops on the caller's cancel and aborts the page read ahead", async () => {
+    const controller = new AbortController();
+    const signals: AbortSignal[] = [];
+    const it = paginate<number>((token, signal) => {
+      signals.push(signal!);
+      return token === undefined
+        ? Promise.resolve(pages[''])
+        : new Promise<never>((_, reject) =>
+            signal!.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+          );
+    }, controller.signal);
+    assert.equal((await it.next()).value, 1);
+    controller.abort();
+    await assert.rejects(async () => {
+      for await (const _ of it) {
+        /* drain */
+      }
+    });
+    assert.equal(signals[1].aborted, true);
   });
 
   it('refuses a server that repeats a page token', async () => {

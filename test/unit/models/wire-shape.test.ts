@@ -1,5 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { decodeMessage, encodeMessage, toProto3Json, unpackAny, packAny } from '../../../src/core/models/wire';
+import {
+  decodeMessage,
+  encodeMessage,
+  peekNextPageToken,
+  toProto3Json,
+  unpackAny,
+  packAny,
+} from '../../../src/core/models/wire';
 import type { Model } from '../../../src/core/models/types';
 import { versionDescription, versionTooltip, modelTooltip } from '../../../src/features/models/presentation';
 
@@ -57,5 +64,31 @@ describe('models wire: the decoded shape', () => {
   it('an unpacked Any has the same shape', () => {
     const any = packAny(`${V}.Model`, { name: 'a' });
     assert.deepEqual(unpackAny(any), { name: 'a' });
+  });
+
+  it("reads a list answer's page token without its items, wherever the token sits in the bytes", () => {
+    const type = `${V}.ListModelsResponse`;
+    const models = Array.from({ length: 50 }, (_, i) => ({
+      name: `projects/p/locations/l/models/${i}`,
+      displayName: `m${i}`,
+    }));
+    const bytes = encodeMessage(type, { models, nextPageToken: 'tok-2' });
+    assert.equal(peekNextPageToken(type, bytes), 'tok-2');
+    assert.equal(peekNextPageToken(type, encodeMessage(type, { models })), undefined, 'the last page');
+    // The token before the items (a server may write fields in any order).
+    const tokenFirst = Buffer.concat([
+      encodeMessage(type, { nextPageToken: 'early' }),
+      encodeMessage(type, { models }),
+    ]);
+    assert.equal(peekNextPageToken(type, tokenFirst), 'early');
+    assert.equal(decodeMessage<{ models: unknown[] }>(type, tokenFirst).models.length, 50);
+    assert.equal(
+      peekNextPageToken(
+        `${V}.ListModelVersionsResponse`,
+        encodeMessage(`${V}.ListModelVersionsResponse`, { nextPageToken: 'v' }),
+      ),
+      'v',
+    );
+    assert.throws(() => peekNextPageToken(`${V}.Model`, bytes), /has no next_page_token/);
   });
 });
