@@ -19,6 +19,7 @@ import {
   helpText,
   parseArgs,
   stringFlag,
+  timeFlag,
   usageLine,
 } from './usage';
 
@@ -100,6 +101,8 @@ function testRule(args: readonly string[], io: Io): number {
     '--events': { value: true },
     '--lists': { value: true },
     '--format': { value: true },
+    '--start': { value: true },
+    '--end': { value: true },
   });
   if (parsed.positionals.length === 0) throw new UsageError('test-rule: the RULE file (.yaral) is required');
   if (parsed.positionals.length > 1)
@@ -108,10 +111,17 @@ function testRule(args: readonly string[], io: Io): number {
   if (eventsFile === undefined) throw new UsageError('test-rule: --events FILE is required');
   const format = choiceFlag('test-rule', parsed, '--format', ['json', 'text'] as const, 'json');
   const listsDir = stringFlag(parsed, '--lists');
+  const now = Date.now();
+  const startMs = timeFlag(parsed, '--start', now);
+  const endMs = timeFlag(parsed, '--end', now);
+  if (startMs !== undefined && endMs !== undefined && startMs >= endMs)
+    throw new UsageError('test-rule: --start must be before --end');
   const outcome = runTestRule({
     ruleFile: parsed.positionals[0],
     eventsFile,
     ...(listsDir !== undefined ? { listsDir } : {}),
+    ...(startMs !== undefined ? { startMs } : {}),
+    ...(endMs !== undefined ? { endMs } : {}),
   });
   if (outcome.kind === 'errors') {
     // stdout carries detections only; the errors go where a person sees them.

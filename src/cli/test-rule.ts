@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { compileQuery, type CompileOptions } from '../udm/index';
 import { runRuleTest } from '../udm/rule/engine';
 import { parseRuleFile } from '../udm/rule/parse';
+import { eventTime, udmOf } from '../udm/rule/prepare';
 import { planRuleTest } from '../udm/rule/plan';
 import type { Detection, RuleTestPlan } from '../udm/rule/test-types';
 import { runCheck, type CheckRun } from './check';
@@ -21,6 +22,10 @@ export interface TestRuleOptions {
   readonly ruleFile: string;
   readonly eventsFile: string;
   readonly listsDir?: string;
+  /** Only events at or after this time (ms), as the editor's range start. */
+  readonly startMs?: number;
+  /** Only events before this time (ms), as the editor's range end. */
+  readonly endMs?: number;
 }
 
 /** A rule or events file the test cannot run over; the message says why. */
@@ -38,6 +43,8 @@ export type TestRuleOutcome =
       /** Events of the file each variable's search picked, by variable. */
       readonly picked: ReadonlyMap<string, number>;
       readonly eventsRead: number;
+      /** Of those, the events in --start/--end (all of them without a range). */
+      readonly eventsInRange: number;
       readonly detections: Detection[];
       /** What was left out or cut short: the plan's untestable parts, then the engine's notes. */
       readonly notes: string[];
@@ -58,6 +65,19 @@ function listNames(ruleText: string): string[] {
   const names = new Set<string>();
   for (const t of parseRuleFile(ruleText).tokens) if (t.kind === 'reflist' && t.value) names.add(t.value);
   return [...names];
+}
+
+/**
+ * The events udmSearch would answer for the editor's range: event time at or after the start and
+ * before the end. Without a range, every event of the file.
+ */
+function inRange(events: unknown[], startMs?: number, endMs?: number): unknown[] {
+  if (startMs === undefined && endMs === undefined) return events;
+  return events.filter((e) => {
+    const udm = udmOf(e);
+    const t = udm ? eventTime(udm) : undefined;
+    return t !== undefined && (startMs === undefined || t >= startMs) && (endMs === undefined || t < endMs);
+  });
 }
 
 export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
@@ -85,7 +105,8 @@ export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
     throw new TestRuleInputError(
       `${name} has no event variable the Search API can search for${planned.untestable.length ? `: ${planned.untestable.join(' ')}` : '.'}`,
     );
-  const events = readEvents(options.eventsFile, readInput('--events ', options.eventsFile));
+  const read = readEvents(options.eventsFile, readInput('--events ', options.eventsFile));
+  const events = inRange(read, options.startMs, options.endMs);
 
   const referenceLists: Record<string, string[]> = {};
   for (const list of listNames(ruleText))
@@ -119,7 +140,8 @@ export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
     ruleName: name,
     plan: planned,
     picked,
-    eventsRead: events.length,
+    eventsRead: read.length,
+    eventsInRange: events.length,
     detections: result.detections,
     notes,
   };

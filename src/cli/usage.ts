@@ -1,5 +1,6 @@
 // Command lines: what each command accepts, read strictly (an unknown flag or a missing value is a
 // usage error, exit code 2, never silently ignored), and the help text.
+import { parseTimeInput } from '../core/secops/timerange';
 
 /** A command line the tool cannot act on; the message says what is wrong. */
 export class UsageError extends Error {
@@ -59,6 +60,18 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
+/**
+ * A time flag in ms: RFC 3339, "now", or an offset from `now` such as -2h, as the editor's time
+ * range boxes take them.
+ */
+export function timeFlag(args: ParsedArgs, name: string, now: number): number | undefined {
+  const text = stringFlag(args, name);
+  if (text === undefined) return undefined;
+  const parsed = parseTimeInput(text, now);
+  if ('error' in parsed) throw new UsageError(`${name}: ${parsed.error}`);
+  return Date.parse(parsed.value);
+}
+
 /** A flag whose value is one of `choices`. */
 export function choiceFlag<T extends string>(
   command: string,
@@ -78,7 +91,7 @@ export const USAGE_LINES: Readonly<Record<string, string>> = {
   check: 'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [paths...]',
   format: 'cloudbench format [--check] [paths...]',
   stats: 'cloudbench stats --query FILE --events FILE [--tz ZONE] [--format csv|json] [--lists DIR]',
-  'test-rule': 'cloudbench test-rule RULE --events FILE [--lists DIR] [--format json|text]',
+  'test-rule': 'cloudbench test-rule RULE --events FILE [--start TIME] [--end TIME] [--lists DIR] [--format json|text]',
 };
 
 export function usageLine(command?: string): string {
@@ -120,6 +133,8 @@ Commands:
       --format json    {"rule": …, "detections": [...]} as the Test Rule panel holds them (default)
       --format text    one line per detection: window, match values, risk score, events
       --lists DIR      the reference lists the rule names, as for check
+      --start, --end   only events from --start up to (not including) --end, as the editor's range:
+                       RFC 3339 (2024-05-01T12:00:00Z), "now", or an offset such as -7d
       Exit code 1 when the rule has errors (printed as check prints them) or cannot be tested.
 
   cloudbench --help | --version

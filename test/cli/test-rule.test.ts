@@ -130,6 +130,34 @@ describe('cloudbench test-rule (the built CLI)', function () {
     });
   });
 
+  it('--start/--end test the rule over the events of that range only, as the editor does over its range', () => {
+    const rule = 'repeated_failed_logins';
+    const times = demo.events.map((e) => Date.parse((e.udm.metadata as { eventTimestamp: string }).eventTimestamp));
+    const first = Math.min(...times);
+    const last = Math.max(...times);
+    // The older half of the events' span, on whole seconds as the range boxes give it.
+    const startMs = Math.floor(first / 1000) * 1000;
+    const endMs = Math.floor((first + (last - first) / 2) / 1000) * 1000;
+    const inRange = demo.events.filter((_, i) => times[i] >= startMs && times[i] < endMs);
+    assert.ok(inRange.length > 0 && inRange.length < demo.events.length, 'the range holds some of the events');
+    const args = ['test-rule', `rules/${rule}.yaral`, '--events', 'events.ndjson', '--lists', 'lists'];
+    const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+    const r = runCli(cli, [...args, '--start', iso(startMs), '--end', iso(endMs)], dir);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { detections: Detection[] };
+    const editor = editorResult(readFileSync(ruleFile(rule), 'utf8'), inRange, lists);
+    assert.deepEqual(out.detections, JSON.parse(JSON.stringify(editor.detections)));
+    const whole = JSON.parse(runCli(cli, args, dir).stdout) as { detections: Detection[] };
+    assert.ok(out.detections.length < whole.detections.length, 'the range leaves detections out');
+
+    const backwards = runCli(cli, [...args, '--start', iso(endMs), '--end', iso(startMs)], dir);
+    assert.equal(backwards.code, 2);
+    assert.match(backwards.stderr, /--start must be before --end/);
+    const wrong = runCli(cli, [...args, '--start', 'yesterday'], dir);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--start: "yesterday" is not a time\. Use RFC 3339/);
+  });
+
   it('reads a JSON array of bare UDM events as it reads NDJSON', () => {
     const rule = 'repeated_failed_logins';
     const logins = demo.events.filter((e) => (e.udm.metadata as { eventType?: string }).eventType === 'USER_LOGIN');
