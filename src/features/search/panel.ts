@@ -134,6 +134,11 @@ export class ResultsPanel implements vscode.Disposable {
     if (this.runId === pending.runId) pending.send();
   }
 
+  /** Whether the page has loaded and takes messages (until then they wait in a queue). */
+  get isReady(): boolean {
+    return this.ready && !this.disposed;
+  }
+
   /** The run whose rows the panel shows now (undefined once the panel is closed). */
   get runId(): string | undefined {
     return this.disposed ? undefined : this.shownRunId;

@@ -27,6 +27,7 @@ import { closeChooser } from './chooser';
 import { updateBanner, updateSummary } from './banner';
 import { REST_WAIT_MS, setQueryText, upgradeQueryBar } from './query-bar';
 import { chosenColumns, rememberRun } from './persist';
+import { onArrived } from './arrival';
 
 export const NOT_KEPT = 'Restored after a reload; its rows were not kept. Run again to fetch them (one search).';
 export function restoredSummary(note: string): void {
@@ -65,6 +66,9 @@ export function clearResults(): void {
   grid.select(-1);
   state.moreDataAvailable = false;
   state.fetching = false;
+  state.arriving = false;
+  state.reordering = false;
+  state.partial = undefined;
   state.afterFirstPaint = Promise.resolve();
   detail.classList.remove('visible');
   closeChooser();
@@ -106,6 +110,9 @@ export function onMessage(message: ToWebview): void {
     case 'append':
       appendRows(message);
       return;
+    case 'arrived':
+      onArrived(message);
+      return;
     case 'querybar.completions':
     case 'querybar.diagnostics':
       // Answers for querybar.js, which listens for them itself.
@@ -140,6 +147,9 @@ function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
   const restComing = message.fields.length === 0 && message.table.count > 0;
   state.run = message.run;
   resetRows();
+  state.arriving = message.arriving === true;
+  state.reordering = false;
+  state.partial = undefined;
   addTable(message.table, cells);
   // A message with every row of the run also lists their fields.
   if (message.fields.length) state.allFields = message.fields;
@@ -211,11 +221,12 @@ function appendRows(message: Extract<ToWebview, { type: 'append' }>): void {
   state.afterFirstPaint = state.afterFirstPaint.then(() => {
     if (!state.run || runId !== state.run.runId) return;
     addTable(table);
-    state.allRowsIn = true;
+    state.allRowsIn = !state.arriving;
     state.fieldResolver = undefined;
     state.allFields = undefined;
-    // The field list (filter suggestions, column chooser) is asked for once the table is usable.
-    requestFields();
+    // The field list (filter suggestions, column chooser) is asked for once the table is usable
+    // (of an answer still arriving, once it is complete).
+    if (!state.arriving) requestFields();
     grid.invalidate();
     ensureCells();
     recompute();
@@ -229,7 +240,7 @@ function appendRows(message: Extract<ToWebview, { type: 'append' }>): void {
       }, 0);
     }
     // The rest of the rows is on screen after the next frame: now the editor may load.
-    requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
+    if (!state.arriving) requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
   });
   state.afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
 }
