@@ -60,10 +60,10 @@ describe('readUdmSearchStream', () => {
       );
       assert.ok(err, `cut at ${cut} was taken for a whole answer`);
       if (handed > 0) {
-        assert.ok(err instanceof UdmSearchStreamBrokenError, `cut at ${cut}: ${String(err)}`);
+        assert.ok(err instanceof UdmSearchStreamBrokenError, `cut at ${cut}: ${(err as Error).message}`);
         assert.equal(err.eventsReceived, handed);
         assert.match(err.message, new RegExp(`broke off after ${handed} events.*Run the search again`));
-      } else assert.ok(err instanceof UdmStreamSyntaxError, `cut at ${cut}: ${String(err)}`);
+      } else assert.ok(err instanceof UdmStreamSyntaxError, `cut at ${cut}: ${(err as Error).message}`);
     }
   });
 
