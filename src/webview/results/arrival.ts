@@ -5,6 +5,7 @@ import type { ToWebview } from '../../core/secops/messages';
 import { updateBanner, updateSummary } from './banner';
 import { renderHistogram } from './histogram';
 import { filterInput } from './layout';
+import { markAfterPaint } from './marks';
 import { rememberRun } from './persist';
 import { upgradeQueryBar } from './query-bar';
 import { state } from './state';
@@ -51,6 +52,7 @@ export function onArrived(message: Arrived): void {
     updateBanner();
     renderHistogram();
     rememberRun(state.run, filterInput.value.trim(), grid.viewport.scrollTop);
+    markAfterPaint('cloudbench:all-rows-painted', { runId: message.runId, rows: state.rowCount });
     // The rows are all here and in order: now the query bar's editor may load.
     requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
   });

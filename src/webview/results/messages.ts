@@ -28,6 +28,7 @@ import { updateBanner, updateSummary } from './banner';
 import { REST_WAIT_MS, setQueryText, upgradeQueryBar } from './query-bar';
 import { chosenColumns, rememberRun } from './persist';
 import { onArrived } from './arrival';
+import { clearMarks, mark, markAfterPaint } from './marks';
 
 export const NOT_KEPT = 'Restored after a reload; its rows were not kept. Run again to fetch them (one search).';
 export function restoredSummary(note: string): void {
@@ -105,12 +106,21 @@ export function onMessage(message: ToWebview): void {
       upgradeQueryBar();
       return;
     case 'results':
+      clearMarks();
+      mark('cloudbench:message', {
+        type: 'results',
+        runId: message.run.runId,
+        arriving: message.arriving === true,
+        bytes: message.table.cells.byteLength,
+      });
       showResults(message);
       return;
     case 'append':
+      mark('cloudbench:message', { type: 'append', runId: message.runId, bytes: message.table.cells.byteLength });
       appendRows(message);
       return;
     case 'arrived':
+      mark('cloudbench:message', { type: 'arrived', runId: message.runId });
       onArrived(message);
       return;
     case 'querybar.completions':
@@ -195,6 +205,12 @@ function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
     const runId = message.run.runId;
     requestAnimationFrame(() => {
       document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: state.rowCount } }));
+      // This frame paints the first rows: the task after it runs once they are on screen.
+      const rows = state.rowCount;
+      setTimeout(() => {
+        mark('cloudbench:first-rows-painted', { runId, rows });
+        if (!restComing) mark('cloudbench:all-rows-painted', { runId, rows });
+      }, 0);
       // The extension sends the rest of the rows only now, so they never delay these.
       post({ type: 'painted', runId });
       // Once the next frame starts, the first rows have been presented; only then more work.
@@ -240,7 +256,10 @@ function appendRows(message: Extract<ToWebview, { type: 'append' }>): void {
       }, 0);
     }
     // The rest of the rows is on screen after the next frame: now the editor may load.
-    if (!state.arriving) requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
+    if (!state.arriving) {
+      markAfterPaint('cloudbench:all-rows-painted', { runId, rows: state.rowCount });
+      requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
+    }
   });
   state.afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
 }
