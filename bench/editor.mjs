@@ -124,6 +124,7 @@ async function searchRun(page, frameOf, userDataDir, cpu) {
   const first = find(/udmSearch: first \d+ events arrived after \d+ ms/);
   const shown = find(/udmSearch: \d+ events shown/);
   const rest = find(/rest of the rows: /);
+  const ready = find(/the results page is ready; \d+ messages waited/);
   const took = returned ? Number(/in (\d+) ms/.exec(returned.text)[1]) : NaN;
   const firstAfter = first ? Number(/after (\d+) ms/.exec(first.text)[1]) : NaN;
   const results = rec.messages.find((m) => m.type === 'results');
@@ -155,6 +156,7 @@ async function searchRun(page, frameOf, userDataDir, cpu) {
     restPainted: rec.allPainted - rec.firstPaint,
     rows: rec.rows,
     firstArrival: results ? results.at - pressed : NaN,
+    pageReady: ready ? ready.at - pressed : NaN,
     pageStart: pageLoad.start - pressed,
     pageLoaded: pageLoad.loaded - pressed,
     answered: shown ? shown.at - pressed : NaN,
@@ -306,6 +308,7 @@ async function main() {
     figure('  opening run: HTTP to last byte and parse (extension host)', cold.httpAndParse);
     figure('  opening run: key press to the page starting to load', cold.pageStart);
     figure('  opening run: key press to the page loaded (its script run)', cold.pageLoaded);
+    figure('  opening run: key press to the extension host hearing the page is ready', cold.pageReady);
     figure('  opening run: key press to the first rows arriving in the page', cold.firstArrival);
     figure('  opening run: arrival to first rows painted', cold.firstPaint);
     console.log(
