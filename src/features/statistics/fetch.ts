@@ -80,17 +80,23 @@ function eventTimeMs(event: UdmSearchEvent): number {
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
+const PROGRESS_EVERY_MS = 200;
+
 /** The first search, read as it arrives when the caller takes its events early and the client can. */
 async function firstSearch(options: FetchStatisticsOptions): Promise<UdmSearchResponse> {
   const { client, query, startMs, endMs, limit, signal, onArriving } = options;
   const request = { query, startTime: startMs, endTime: endMs, limit };
   if (!onArriving || !client.udmSearchStreaming) return client.udmSearch(request, signal);
   const events: UdmSearchEvent[] = [];
+  // The count so far, a few times a second (a large answer comes in hundreds of pieces).
+  let told = 0;
   const answer = await client.udmSearchStreaming(
     request,
     (batch) => {
       for (const e of batch) events.push(e);
       onArriving(batch);
+      if (Date.now() - told < PROGRESS_EVERY_MS) return;
+      told = Date.now();
       options.onProgress?.({ events: events.length, searches: 1, windowsPending: 0 });
     },
     signal,
