@@ -65,6 +65,8 @@ export class RowsArrival {
     this.shown = true;
     const { run, panel } = this;
     run.arriving = true;
+    // When the service answered: its first events are here.
+    run.info.ranAt = new Date().toISOString();
     this.store.remember(run);
     const rows = rowsOf(run);
     const first = Math.min(run.rows.length, FIRST_PAINT_ROWS);
