@@ -110,6 +110,8 @@ const THEME = `:root{--vscode-foreground:#ccc;--vscode-editor-background:#1e1e1e
 
 async function webviewPage(browser: Browser, bundle: { js: string; css: string }, host: ResultsHost): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
   // The extension's answers to the page (quick filter, detail) come from the same code in Node.
   await page.exposeFunction('__rowsHost', (m: unknown) => host.answer(m));
   const nonce = 'benchnonce';
@@ -117,9 +119,20 @@ async function webviewPage(browser: Browser, bundle: { js: string; css: string }
   await page.setContent(`<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'">
 <style nonce="${nonce}">${THEME}${bundle.css}</style></head><body>
-<script nonce="${nonce}">window.__posted=[];function acquireVsCodeApi(){return{postMessage:function(m){window.__posted.push(m);if(String(m.type).startsWith('rows.'))window.__rowsHost(m).then(function(r){if(r)window.postMessage(r,'*')})}}}</script>
+<script nonce="${nonce}">window.__posted=[];function acquireVsCodeApi(){return{getState:function(){return undefined},setState:function(){},postMessage:function(m){window.__posted.push(m);if(String(m.type).startsWith('rows.'))window.__rowsHost(m).then(function(r){if(r)window.postMessage(r,'*')})}}}</script>
 <script nonce="${nonce}">${bundle.js}</script></body></html>`);
-  await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
+  // Polled from here: Playwright's waitForFunction evaluates its predicate as script in the page,
+  // which the page's CSP (no 'unsafe-eval') refuses.
+  const ready = (): Promise<boolean> =>
+    page.evaluate(() =>
+      ((globalThis as unknown as { __posted?: Array<{ type: string }> }).__posted ?? []).some(
+        (m) => m.type === 'ready',
+      ),
+    );
+  for (const deadline = Date.now() + 30_000; !(await ready());) {
+    if (Date.now() > deadline) throw new Error(`the results page never said it was ready: ${errors.join('; ')}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
   await page.evaluate(NAME_SHIM + PAGE_SCRIPT);
   return page;
 }

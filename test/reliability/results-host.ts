@@ -6,6 +6,7 @@ import type { ToWebview } from '../../src/core/secops/messages';
 import { defaultColumns, type ColumnSpec, type ResultKind } from '../../src/core/secops/results/fields';
 import { ResultRows, answerRowsRequest, isRowsRequest } from '../../src/core/secops/results/rowtable';
 import { parseFromWebview } from '../../src/core/secops/messages';
+import { arrangeRows } from '../../src/core/secops/results/arrange';
 
 export interface HostRun {
   runId: string;
@@ -87,5 +88,49 @@ export class ResultsHost {
       out.push({ type: 'append', runId: run.runId, table: store.table(columns, from) });
     }
     return out;
+  }
+
+  /**
+   * What the controller posts while an answer arrives: the first batch as results (arriving), each
+   * later batch as an append; the extension's rows grow in arrival order.
+   */
+  arriving(run: HostRun, batches: unknown[][], columns: ColumnSpec[] = defaultColumns(run.kind)): ToWebview[] {
+    const rows: unknown[] = [];
+    const store = new ResultRows(run.kind, rows);
+    this.runs.set(run.runId, store);
+    return batches.map((batch, i) => {
+      const from = rows.length;
+      rows.push(...batch);
+      store.setRows(rows);
+      return i === 0
+        ? {
+            type: 'results',
+            run,
+            columns,
+            table: store.table(columns, 0, rows.length),
+            fields: [],
+            moreDataAvailable: false,
+            arriving: true,
+          }
+        : { type: 'append', runId: run.runId, table: store.table(columns, from) };
+    });
+  }
+
+  /** The end of an arriving answer: the extension's rows take their final order, the page is told how. */
+  arrived(
+    run: HostRun,
+    extra: { partial?: { cancelled: boolean; message: string }; moreDataAvailable?: boolean } = {},
+  ): ToWebview {
+    const held = this.runs.get(run.runId)!;
+    const arranged = arrangeRows(run.kind, [...held.rows], { moreDataAvailable: false });
+    this.runs.set(run.runId, new ResultRows(run.kind, arranged.rows));
+    return {
+      type: 'arrived',
+      runId: run.runId,
+      count: arranged.rows.length,
+      ...(arranged.order ? { order: arranged.order } : {}),
+      moreDataAvailable: extra.moreDataAvailable ?? false,
+      ...(extra.partial ? { partial: extra.partial } : {}),
+    };
   }
 }

@@ -82,8 +82,29 @@ export type ToWebview =
       /** Field paths of the rows when the message holds them all (else the page asks: rows.fields). */
       fields: string[];
       moreDataAvailable: boolean;
+      /**
+       * The answer is still arriving: these are its first rows in the order they came, more follow
+       * in appends, and an `arrived` message ends it.
+       */
+      arriving?: boolean;
     }
   | { type: 'append'; runId: string; table: RowTable }
+  /**
+   * The answer of a run shown while it arrived is complete (or was cut short, `partial`): the rows
+   * take their final order, `order[i]` being the position among the rows sent of the row that is
+   * now at `i` (absent: the order stays).
+   */
+  | {
+      type: 'arrived';
+      runId: string;
+      count: number;
+      order?: Uint32Array;
+      moreDataAvailable: boolean;
+      covered?: { start: string; end: string };
+      restSearches?: number;
+      /** The download stopped before the answer was complete: why, said as the summary. */
+      partial?: { cancelled: boolean; message: string };
+    }
   /** The rows matching a quick filter, among the first `count` rows of the run. */
   | {
       type: 'rows.filtered';
@@ -357,6 +378,53 @@ function resultsOf(data: Record<string, unknown>): ToWebview {
     table,
     fields: pathsOf(data.fields, 'results.fields'),
     moreDataAvailable: data.moreDataAvailable === true,
+    ...(data.arriving === true ? { arriving: true } : {}),
+  };
+}
+
+function coveredOf(v: unknown): { start: string; end: string } | undefined {
+  return isRecord(v) &&
+    typeof v.start === 'string' &&
+    typeof v.end === 'string' &&
+    v.start.length <= 64 &&
+    v.end.length <= 64
+    ? { start: v.start, end: v.end }
+    : undefined;
+}
+
+/** The `arrived` message: a permutation of the rows sent (checked whole: a wrong one would mix rows up). */
+function arrivedOf(data: Record<string, unknown>): ToWebview {
+  const count = data.count;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0 || count > MAX_TABLE_ROWS)
+    throw new MessageError('arrived.count must be a row count');
+  const order = data.order;
+  if (order !== undefined) {
+    if (!(order instanceof Uint32Array) || order.length !== count)
+      throw new MessageError('arrived.order must be a Uint32Array of one position per row');
+    const seen = new Uint8Array(count);
+    for (const p of order) {
+      if (p >= count || seen[p]) throw new MessageError('arrived.order must hold each row position once');
+      seen[p] = 1;
+    }
+  }
+  const partial = data.partial;
+  if (partial !== undefined && (!isRecord(partial) || typeof partial.message !== 'string'))
+    throw new MessageError('arrived.partial must be {cancelled, message}');
+  const covered = coveredOf(data.covered);
+  const searches = data.restSearches;
+  return {
+    type: 'arrived',
+    runId: str(data, 'runId', 100),
+    count,
+    ...(order instanceof Uint32Array ? { order } : {}),
+    moreDataAvailable: data.moreDataAvailable === true,
+    ...(covered ? { covered } : {}),
+    ...(typeof searches === 'number' && Number.isSafeInteger(searches) && searches >= 0
+      ? { restSearches: searches }
+      : {}),
+    ...(isRecord(partial)
+      ? { partial: { cancelled: partial.cancelled === true, message: str(partial, 'message', 1000) } }
+      : {}),
   };
 }
 
@@ -408,6 +476,8 @@ export function parseToWebview(data: unknown): ToWebview {
       return resultsOf(data);
     case 'append':
       return { type: 'append', runId: str(data, 'runId', 100), table: tableOf(data.table, 'append.table') };
+    case 'arrived':
+      return arrivedOf(data);
     case 'rows.filtered':
       return filteredOf(data);
     case 'rows.cells':

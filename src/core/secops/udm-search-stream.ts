@@ -29,18 +29,33 @@ export class UdmSearchStreamBrokenError extends Error {
   }
 }
 
+/**
+ * A body that is already buffered is read piece after piece in microtasks, which would keep the
+ * thread from anything else until its end: after the first batch, and then after this much work,
+ * the reader lets the event loop run (so that a batch handed over can leave, say to a panel).
+ */
+const YIELD_EVERY_MS = 16;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export async function readUdmSearchStream(
   body: AsyncIterable<Uint8Array>,
   onEvents: (events: UdmSearchEvent[]) => void,
 ): Promise<UdmSearchStreamResult> {
   const scanner = new UdmEventsScanner();
   let delivered = 0;
+  let yielded = Date.now();
   try {
     for await (const chunk of body) {
       const events = scanner.push(chunk);
       if (events.length === 0) continue;
+      const first = delivered === 0;
       delivered += events.length;
       onEvents(events as UdmSearchEvent[]);
+      if (first || Date.now() - yielded >= YIELD_EVERY_MS) {
+        await nextTurn();
+        yielded = Date.now();
+      }
     }
     const fields = scanner.end();
     return { eventCount: delivered, moreDataAvailable: fields.moreDataAvailable === true, fields };

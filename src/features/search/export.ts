@@ -20,10 +20,11 @@ export async function exportRun(
 ): Promise<vscode.Uri | undefined> {
   const run = store.get(runId);
   if (!run) throw new Error('These results are no longer held; run the query again to export them.');
+  if (run.arriving) throw new Error('The answer is still arriving; export once all of its events are in.');
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const fileName = exportFileName(run.info.kind, format, new Date());
   const target = await vscode.window.showSaveDialog({
-    title: `Export ${run.rows.length.toLocaleString('en-US')} rows as ${format.toUpperCase()}`,
+    title: `Export ${run.rows.length.toLocaleString('en-US')} rows as ${format.toUpperCase()}${run.partial !== undefined ? ' (part of the answer: the search stopped before it was complete)' : ''}`,
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, fileName) } : {}),
     filters: { [format.toUpperCase()]: [EXPORT_EXTENSIONS[format]] },
     saveLabel: 'Export',

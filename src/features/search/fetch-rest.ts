@@ -40,7 +40,8 @@ interface Completable {
 export async function fetchRest(context: SearchContext, runId: string): Promise<void> {
   const run = context.store.get(runId);
   const panel = run && context.store.panels.get(run.slot);
-  if (!run || !panel || run.fetch) return;
+  // An answer still arriving has no plan yet; a partial one has none to complete.
+  if (!run || !panel || run.fetch || run.arriving || run.partial !== undefined) return;
   const path = timeField(run.info.kind);
   const window = run.window;
   if (!window || !path || !(run.info.kind === 'udm' ? run.query : run.info.kind === 'assetEvents' && run.asset)) {

@@ -85,6 +85,8 @@ export class ResultsPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       onPageMessage(panel.webview, 'the results page', parseFromWebview, MessageError, log, (message) => {
         if (message.type === 'ready') {
+          // npm run bench -- editor reads this line (the run that opens the panel waits for it).
+          if (!this.ready) log.info(`the results page is ready; ${this.queue.length} messages waited for it`);
           this.ready = true;
           for (const { message: queued, delivered } of this.queue.splice(0)) this.send(queued, delivered);
           return;
@@ -132,6 +134,11 @@ export class ResultsPanel implements vscode.Disposable {
     if (!pending) return;
     clearTimeout(pending.timer);
     if (this.runId === pending.runId) pending.send();
+  }
+
+  /** Whether the page has loaded and takes messages (until then they wait in a queue). */
+  get isReady(): boolean {
+    return this.ready && !this.disposed;
   }
 
   /** The run whose rows the panel shows now (undefined once the panel is closed). */

@@ -43,6 +43,10 @@ export interface RunRecord {
   fetch?: AbortController;
   /** The rows as the results page's questions are answered from them (in the order the page holds them). */
   store?: ResultRows;
+  /** The answer is still arriving: `rows` grows in the order the events came. */
+  arriving?: boolean;
+  /** The answer stopped before it was complete (cancelled, broken off): why. Never kept. */
+  partial?: string;
 }
 
 /** What a panel of rows from a pivot (or an IoC listing) says besides its rows. */
@@ -63,13 +67,17 @@ export function rowsOf(run: RunRecord): ResultRows {
   return run.store;
 }
 
-/** Newest rows first; for an answer cut at its limit, the part it covers and the rest's plan. */
-export function arrange(run: RunRecord): void {
+/**
+ * Newest rows first; for an answer cut at its limit, the part it covers and the rest's plan.
+ * Returns where each row came from when the order changed (see ArrangedRows.order).
+ */
+export function arrange(run: RunRecord): Uint32Array | undefined {
   const arranged = arrangeRows(run.info.kind, run.rows, run);
   run.rows = arranged.rows;
   if (arranged.rest) run.rest = arranged.rest;
   if (arranged.covered) run.info.covered = arranged.covered;
   if (arranged.restSearches !== undefined) run.info.restSearches = arranged.restSearches;
+  return arranged.order;
 }
 
 const columnsKey = (columns: readonly ColumnSpec[]): string => columns.map(columnKey).join('\n');
@@ -179,6 +187,8 @@ export class RunStore {
 
   /** Writes a run to disk for a window reload (after its rows reached the page). */
   keep(run: RunRecord): void {
+    // Only a whole answer: a partial one would come back after a reload as if it were complete.
+    if (run.arriving || run.partial !== undefined) return;
     const pending = keepLater(
       this.keeping.runs,
       run.info.runId,

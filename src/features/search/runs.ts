@@ -7,11 +7,13 @@ import { CancelledError, isCancellation } from '../../core/google/errors';
 import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import { queryTitle } from '../../core/secops/results/arrange';
 import type { ResolvedWindow } from '../../core/secops/timerange';
+import { UdmSearchStreamBrokenError } from '../../core/secops/udm-search-stream';
 import { getLogger } from '../../platform/log';
 import type { SearchContext } from './context';
 import { describeFailure, gaveUpWaiting, offerRetry } from './keeping';
 import { QUERY_SLOT } from './panel';
 import type { RunRecord } from './run-store';
+import { RowsArrival } from './arrival';
 
 const log = getLogger('search');
 
@@ -76,6 +78,13 @@ export class QueryRuns {
     try {
       return await done;
     } catch (err) {
+      if (err instanceof UdmSearchStreamBrokenError) {
+        // Never run again without being asked: each search spends the hourly budget.
+        if (this.active === entry) this.active = undefined;
+        const choice = await vscode.window.showErrorMessage(`UDM search: ${err.message}`, 'Run Again');
+        if (choice === 'Run Again') return this.context.runQuery(query, window, limit);
+        return undefined;
+      }
       if (!gaveUpWaiting(err)) throw err;
       // The retries ended: one message says so (the panel says the same) and offers to try again.
       log.warn(`udmSearch: ${describeFailure(err)}`);
@@ -103,7 +112,31 @@ export class QueryRuns {
     panel.post({ type: 'running', title });
     const started = Date.now();
     const range = `${window.start} – ${window.end}, up to ${limit.toLocaleString('en-US')} events`;
-    const response = await vscode.window
+    const run: RunRecord = {
+      info: {
+        runId: randomUUID(),
+        kind: 'udm',
+        title,
+        startTime: window.start,
+        endTime: window.end,
+        query,
+        ranAt: new Date().toISOString(),
+      },
+      slot: QUERY_SLOT,
+      rows: [],
+      moreDataAvailable: false,
+      query,
+      limit,
+      window,
+    };
+    const arrival = new RowsArrival(store, panel, run);
+    const onEvents = (events: readonly unknown[]): void => {
+      // npm run bench -- editor reads this line.
+      if (!arrival.isShown)
+        log.info(`udmSearch: first ${events.length} events arrived after ${Date.now() - started} ms`);
+      arrival.add(events);
+    };
+    const answer = await vscode.window
       .withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Running UDM search', cancellable: true },
         async (progress, token) => {
@@ -113,7 +146,11 @@ export class QueryRuns {
             return await this.context.withQuota(
               'udmSearch',
               () =>
-                client.udmSearch({ query, startTime: window.startMs, endTime: window.endMs, limit }, controller.signal),
+                client.udmSearchStreaming(
+                  { query, startTime: window.startMs, endTime: window.endMs, limit },
+                  onEvents,
+                  controller.signal,
+                ),
               controller.signal,
               (message) => {
                 progress.report({ message });
@@ -129,38 +166,41 @@ export class QueryRuns {
         (r) => r,
         (err: unknown) => {
           const cancelled = isCancellation(err) || controller.signal.aborted;
-          panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeFailure(err) });
+          if (arrival.isShown) {
+            // The rows that arrived stay shown, marked as part of the answer: someone who stops a
+            // long download has usually seen what they were after among them, and clearing would
+            // take it away. They are not kept for a reload and offer no "fetch the rest".
+            const count = arrival.count.toLocaleString('en-US');
+            log.warn(
+              `udmSearch stopped after ${arrival.count} events: ${cancelled ? 'cancelled' : describeFailure(err)}`,
+            );
+            void arrival.finish(
+              false,
+              cancelled
+                ? {
+                    cancelled: true,
+                    message: `Cancelled after ${count} events had arrived: the rows shown are only part of the answer. Run again for all of it.`,
+                  }
+                : {
+                    cancelled: false,
+                    message:
+                      err instanceof UdmSearchStreamBrokenError
+                        ? err.message
+                        : `The answer stopped after ${count} events: ${describeFailure(err)} Run the search again.`,
+                  },
+            );
+          } else {
+            panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeFailure(err) });
+          }
           throw cancelled && !(err instanceof CancelledError) ? new CancelledError() : err;
         },
       );
     log.info(
-      `udmSearch returned ${response.events.length} events in ${Date.now() - started} ms (moreDataAvailable=${response.moreDataAvailable})`,
+      `udmSearch returned ${arrival.count} events in ${Date.now() - started} ms (moreDataAvailable=${answer.moreDataAvailable})`,
     );
-    const run: RunRecord = {
-      info: {
-        runId: randomUUID(),
-        kind: 'udm',
-        title,
-        startTime: window.start,
-        endTime: window.end,
-        query,
-        ranAt: new Date().toISOString(),
-      },
-      slot: QUERY_SLOT,
-      rows: response.events,
-      moreDataAvailable: response.moreDataAvailable,
-      query,
-      limit,
-      window,
-    };
-    const answered = Date.now();
-    store.arrangeAndRemember(run);
-    const arranged = Date.now();
-    store.post(panel, run);
-    // Where the time between the answer and the panel goes (npm run bench -- editor reads this line).
-    log.info(
-      `udmSearch: ${run.rows.length} events shown; arranged in ${arranged - answered} ms, posted in ${Date.now() - arranged} ms`,
-    );
+    // The run is over once its answer is: the final order reaches the page once it painted the first
+    // rows, and a new run meanwhile does not have to ask to cancel this one.
+    void arrival.finish(answer.moreDataAvailable);
     this.context.recordRun(query, window, run.rows.length);
     return run;
   }

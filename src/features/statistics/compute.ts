@@ -34,8 +34,75 @@ export function computeInWorker(
   { workerFile, signal, timeLimitMs = STATS_TIME_LIMIT_MS }: ComputeOptions,
 ): Promise<StatsResult> {
   if (signal?.aborted) return Promise.reject(new CancelledError());
+  const worker = new Worker(workerFile);
+  return awaitTable(worker, signal, timeLimitMs, (stopped) => sendInSlices(worker, request, stopped));
+}
+
+/**
+ * A statistics worker that is handed the events while the answer arrives, so that copying them to
+ * its thread overlaps the download, and computes when asked. Its worker ends with the computation,
+ * or on dispose() when the events it holds are not the ones to compute over after all.
+ */
+export class StatsWorkerFeed {
+  private worker: Worker | undefined;
+  private failure: Error | undefined;
+  private fed = 0;
+
+  constructor(private readonly workerFile: string) {}
+
+  /** Events handed over so far. */
+  get count(): number {
+    return this.fed;
+  }
+
+  add(events: readonly unknown[]): void {
+    if (events.length === 0 || this.failure) return;
+    if (!this.worker) {
+      const worker = new Worker(this.workerFile);
+      // Until compute() listens, a failing worker is remembered (an unheard 'error' would throw).
+      worker.on('error', (err) => (this.failure ??= err));
+      this.worker = worker;
+    }
+    for (let i = 0; i < events.length; i += EVENTS_PER_SLICE)
+      this.worker.postMessage({ type: 'events', events: events.slice(i, i + EVENTS_PER_SLICE) } satisfies EventsSlice);
+    this.fed += events.length;
+  }
+
+  /** The table over every event handed over; the worker ends with it. */
+  compute(
+    request: Omit<ComputeRequest, 'type' | 'events'>,
+    { signal, timeLimitMs = STATS_TIME_LIMIT_MS }: Omit<ComputeOptions, 'workerFile'>,
+  ): Promise<StatsResult> {
+    const worker = this.worker ?? new Worker(this.workerFile);
+    this.worker = undefined;
+    if (this.failure) {
+      void worker.terminate();
+      return Promise.reject(this.failure);
+    }
+    if (signal?.aborted) {
+      void worker.terminate();
+      return Promise.reject(new CancelledError());
+    }
+    return awaitTable(worker, signal, timeLimitMs, () => {
+      worker.postMessage({ type: 'compute', ...request, events: [] } satisfies ComputeRequest);
+      return Promise.resolve();
+    });
+  }
+
+  dispose(): void {
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+}
+
+/** The worker's answer, within the time limit and until the signal aborts; the worker then ends. */
+function awaitTable(
+  worker: Worker,
+  signal: AbortSignal | undefined,
+  timeLimitMs: number,
+  send: (stopped: () => boolean) => Promise<void>,
+): Promise<StatsResult> {
   return new Promise<StatsResult>((resolve, reject) => {
-    const worker = new Worker(workerFile);
     let settled = false;
     const finish = (err: Error | undefined, result?: StatsResult): void => {
       if (settled) return;
@@ -56,9 +123,7 @@ export function computeInWorker(
     });
     worker.on('error', (err) => finish(err));
     worker.on('exit', (code) => finish(new Error(`The statistics worker stopped (exit code ${code}).`)));
-    void sendInSlices(worker, request, () => settled).catch((err: unknown) =>
-      finish(err instanceof Error ? err : new Error(String(err))),
-    );
+    void send(() => settled).catch((err: unknown) => finish(err instanceof Error ? err : new Error(String(err))));
   });
 }
 

@@ -12,6 +12,11 @@ import { estimateSearches } from '../../core/secops/statistics/protocol';
 
 export interface SearchClient {
   udmSearch(req: UdmSearchRequest, signal?: AbortSignal): Promise<UdmSearchResponse>;
+  udmSearchStreaming?: (
+    req: UdmSearchRequest,
+    onEvents: (events: UdmSearchEvent[]) => void,
+    signal?: AbortSignal,
+  ) => Promise<{ moreDataAvailable: boolean }>;
   readonly limiter: Pick<RateLimiter, 'canAcquireNow' | 'snapshot'>;
 }
 
@@ -45,6 +50,11 @@ export interface FetchStatisticsOptions {
   /** Asked before spending more than the first search; false keeps the first answer (partial). */
   confirmMore(question: MoreSearchesQuestion): Promise<boolean>;
   onProgress?(progress: FetchProgress): void;
+  /**
+   * The first search's events while its answer arrives (read as it streams when the client can),
+   * so the computing can take them in before the last byte.
+   */
+  onArriving?: (events: UdmSearchEvent[]) => void;
 }
 
 export interface FetchedEvents {
@@ -70,10 +80,34 @@ function eventTimeMs(event: UdmSearchEvent): number {
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
+const PROGRESS_EVERY_MS = 200;
+
+/** The first search, read as it arrives when the caller takes its events early and the client can. */
+async function firstSearch(options: FetchStatisticsOptions): Promise<UdmSearchResponse> {
+  const { client, query, startMs, endMs, limit, signal, onArriving } = options;
+  const request = { query, startTime: startMs, endTime: endMs, limit };
+  if (!onArriving || !client.udmSearchStreaming) return client.udmSearch(request, signal);
+  const events: UdmSearchEvent[] = [];
+  // The count so far, a few times a second (a large answer comes in hundreds of pieces).
+  let told = 0;
+  const answer = await client.udmSearchStreaming(
+    request,
+    (batch) => {
+      for (const e of batch) events.push(e);
+      onArriving(batch);
+      if (Date.now() - told < PROGRESS_EVERY_MS) return;
+      told = Date.now();
+      options.onProgress?.({ events: events.length, searches: 1, windowsPending: 0 });
+    },
+    signal,
+  );
+  return { events, moreDataAvailable: answer.moreDataAvailable };
+}
+
 /** Throws CancelledError (or the abort reason) only when cancelled before the first answer. */
 export async function fetchStatisticsEvents(options: FetchStatisticsOptions): Promise<FetchedEvents> {
   const { client, query, startMs, endMs, limit, signal } = options;
-  const first = await client.udmSearch({ query, startTime: startMs, endTime: endMs, limit }, signal);
+  const first = await firstSearch(options);
   let searches = 1;
   options.onProgress?.({ events: first.events.length, searches, windowsPending: 0 });
   if (!first.moreDataAvailable) return { events: first.events, searches };

@@ -15,7 +15,7 @@ import { reportError } from '../../platform/commands';
 import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
 import { compileStatistics, type CompiledStatistics, type StatsResult } from '../../udm/stats';
-import { computeInWorker } from './compute';
+import { StatsWorkerFeed, computeInWorker } from './compute';
 import {
   describeFailure,
   gaveUpWaiting,
@@ -92,7 +92,7 @@ export async function fetchForStatistics(
   compiled: CompiledStatistics,
   window: ResolvedWindow,
   signal: AbortSignal,
-  more: Pick<FetchStatisticsOptions, 'onProgress'> = {},
+  more: Pick<FetchStatisticsOptions, 'onProgress' | 'onArriving'> = {},
 ): Promise<FetchedEvents> {
   if (compiled.filter === '')
     throw new Error(
@@ -130,9 +130,12 @@ export function computeTable(
       events: fetched.events.map((e) => e.udm),
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     },
-    { workerFile: vscode.Uri.joinPath(services.extensionUri, 'dist', 'stats-worker.js').fsPath, signal },
+    { workerFile: statsWorkerFile(services), signal },
   );
 }
+
+const statsWorkerFile = (services: Pick<Services, 'extensionUri'>): string =>
+  vscode.Uri.joinPath(services.extensionUri, 'dist', 'stats-worker.js').fsPath;
 
 function activateStatistics(context: vscode.ExtensionContext, services: Services): FeatureStart<undefined> {
   const feature = new StatisticsFeature(services, keptRunsOf(context));
@@ -191,6 +194,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
       title,
       message: `Searching ${window.start} – ${window.end} for the events to compute over…`,
     });
+    const feed = new StatsWorkerFeed(statsWorkerFile(this.services));
     let fetched: Awaited<ReturnType<typeof fetchStatisticsEvents>>;
     let result: StatsResult;
     let started = 0;
@@ -203,6 +207,8 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
           try {
             progress.report({ message: 'searching for the events…' });
             const events = await fetchForStatistics(client, compiled, window, abort.signal, {
+              // The worker takes the first answer's events while the rest is still on the wire.
+              onArriving: (batch) => feed.add(batch.map((e) => e.udm)),
               onProgress: (p) => {
                 panel.post({ type: 'progress', ...p });
                 progress.report({
@@ -212,9 +218,18 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
             });
             progress.report({ message: `computing the table over ${count(events.events.length)} events…` });
             started = performance.now();
-            return [events, await computeTable(this.services, query, referenceLists, events, abort.signal)] as const;
+            // The worker holds exactly these events when they are the first answer's: compute there.
+            const table =
+              events.searches === 1 && feed.count === events.events.length
+                ? feed.compute(
+                    { query, referenceLists, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+                    { signal: abort.signal },
+                  )
+                : computeTable(this.services, query, referenceLists, events, abort.signal);
+            return [events, await table] as const;
           } finally {
             sub.dispose();
+            feed.dispose();
           }
         },
       );

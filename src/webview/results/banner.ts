@@ -1,10 +1,28 @@
 // The "more data" banner of a cut answer (fetch the rest, search only the newest part, progress)
 // and the run's one-line summary.
-import { bannerText, fetchRestButton, narrowButton, runSummary, stopFetchButton, banner } from './layout';
+import {
+  bannerText,
+  exportButtons,
+  fetchRestButton,
+  narrowButton,
+  runSummary,
+  stopFetchButton,
+  banner,
+} from './layout';
 import { restoredNote } from './persist';
 import { state } from './state';
 
+const EXPORT_TITLES = { csv: 'CSV', json: 'JSON', ndjson: 'NDJSON' } as const;
+
 export function updateBanner(progressText?: string): void {
+  // An export is of the whole answer: not while part of it is still on its way.
+  for (const format of ['csv', 'json', 'ndjson'] as const) {
+    const button = exportButtons[format];
+    button.disabled = state.arriving;
+    button.title = state.arriving
+      ? 'The answer is still arriving: export once all of its events are in'
+      : `Export every row to ${EXPORT_TITLES[format]}`;
+  }
   const show = state.moreDataAvailable || state.fetching;
   banner.classList.toggle('visible', show);
   fetchRestButton.style.display = state.moreDataAvailable && !state.fetching ? '' : 'none';
@@ -51,7 +69,16 @@ function coveredShare(covered: { start: string; end: string }): string {
 
 export function updateSummary(): void {
   if (!state.run) return;
+  if (state.partial) {
+    runSummary.textContent = state.partial.message;
+    runSummary.classList.toggle('error', !state.partial.cancelled);
+    return;
+  }
   runSummary.classList.remove('error');
+  if (state.arriving) {
+    runSummary.textContent = `Arriving… ${state.rowCount.toLocaleString('en-US')} ${state.rowCount === 1 ? 'event' : 'events'} so far, in arrival order`;
+    return;
+  }
   runSummary.textContent = [
     `${state.rowCount.toLocaleString('en-US')} ${state.rowCount === 1 ? 'row' : 'rows'}`,
     state.run.startTime && state.run.endTime ? `${state.run.startTime} – ${state.run.endTime}` : '',

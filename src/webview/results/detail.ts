@@ -20,6 +20,10 @@ export function showDetail(pos: number): void {
     renderDetail(rowIndex, state.eventCache.get(rowIndex));
     return;
   }
+  if (state.reordering) {
+    detailMessage('The rows are taking their final order; select the row again in a moment.');
+    return;
+  }
   // The event comes from the extension; the pane says so until it is here.
   state.pendingDetail = { id: nextRequest(), pos, index: rowIndex };
   post({ type: 'rows.event', runId: state.run.runId, id: state.pendingDetail.id, index: rowIndex });

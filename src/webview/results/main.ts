@@ -25,6 +25,7 @@ import {
   suggestBox,
 } from './layout';
 import { post, state } from './state';
+import { markReady } from './marks';
 import { grid, recompute, requestFields, updateSuggestions } from './table';
 import { renderHistogram } from './histogram';
 import { closeChooser, openChooser } from './chooser';
@@ -115,6 +116,7 @@ if (state.restored) {
   }
   document.body.dataset.restored = 'true';
 }
+markReady();
 post({ type: 'ready' });
 // The columns chosen here before (kept across reloads), so the extension sends their cells.
 for (const kind of RESULT_KINDS) {

@@ -27,6 +27,8 @@ import { closeChooser } from './chooser';
 import { updateBanner, updateSummary } from './banner';
 import { REST_WAIT_MS, setQueryText, upgradeQueryBar } from './query-bar';
 import { chosenColumns, rememberRun } from './persist';
+import { onArrived } from './arrival';
+import { clearMarks, mark, markAfterPaint } from './marks';
 
 export const NOT_KEPT = 'Restored after a reload; its rows were not kept. Run again to fetch them (one search).';
 export function restoredSummary(note: string): void {
@@ -65,6 +67,9 @@ export function clearResults(): void {
   grid.select(-1);
   state.moreDataAvailable = false;
   state.fetching = false;
+  state.arriving = false;
+  state.reordering = false;
+  state.partial = undefined;
   state.afterFirstPaint = Promise.resolve();
   detail.classList.remove('visible');
   closeChooser();
@@ -101,10 +106,22 @@ export function onMessage(message: ToWebview): void {
       upgradeQueryBar();
       return;
     case 'results':
+      clearMarks();
+      mark('cloudbench:message', {
+        type: 'results',
+        runId: message.run.runId,
+        arriving: message.arriving === true,
+        bytes: message.table.cells.byteLength,
+      });
       showResults(message);
       return;
     case 'append':
+      mark('cloudbench:message', { type: 'append', runId: message.runId, bytes: message.table.cells.byteLength });
       appendRows(message);
+      return;
+    case 'arrived':
+      mark('cloudbench:message', { type: 'arrived', runId: message.runId });
+      onArrived(message);
       return;
     case 'querybar.completions':
     case 'querybar.diagnostics':
@@ -140,6 +157,9 @@ function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
   const restComing = message.fields.length === 0 && message.table.count > 0;
   state.run = message.run;
   resetRows();
+  state.arriving = message.arriving === true;
+  state.reordering = false;
+  state.partial = undefined;
   addTable(message.table, cells);
   // A message with every row of the run also lists their fields.
   if (message.fields.length) state.allFields = message.fields;
@@ -185,6 +205,12 @@ function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
     const runId = message.run.runId;
     requestAnimationFrame(() => {
       document.dispatchEvent(new CustomEvent('cloudbench:painted', { detail: { rows: state.rowCount } }));
+      // This frame paints the first rows: the task after it runs once they are on screen.
+      const rows = state.rowCount;
+      setTimeout(() => {
+        mark('cloudbench:first-rows-painted', { runId, rows });
+        if (!restComing) mark('cloudbench:all-rows-painted', { runId, rows });
+      }, 0);
       // The extension sends the rest of the rows only now, so they never delay these.
       post({ type: 'painted', runId });
       // Once the next frame starts, the first rows have been presented; only then more work.
@@ -211,11 +237,12 @@ function appendRows(message: Extract<ToWebview, { type: 'append' }>): void {
   state.afterFirstPaint = state.afterFirstPaint.then(() => {
     if (!state.run || runId !== state.run.runId) return;
     addTable(table);
-    state.allRowsIn = true;
+    state.allRowsIn = !state.arriving;
     state.fieldResolver = undefined;
     state.allFields = undefined;
-    // The field list (filter suggestions, column chooser) is asked for once the table is usable.
-    requestFields();
+    // The field list (filter suggestions, column chooser) is asked for once the table is usable
+    // (of an answer still arriving, once it is complete).
+    if (!state.arriving) requestFields();
     grid.invalidate();
     ensureCells();
     recompute();
@@ -229,7 +256,10 @@ function appendRows(message: Extract<ToWebview, { type: 'append' }>): void {
       }, 0);
     }
     // The rest of the rows is on screen after the next frame: now the editor may load.
-    requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
+    if (!state.arriving) {
+      markAfterPaint('cloudbench:all-rows-painted', { runId, rows: state.rowCount });
+      requestAnimationFrame(() => setTimeout(upgradeQueryBar, 0));
+    }
   });
   state.afterFirstPaint.catch((err: unknown) => console.warn('could not add rows', err));
 }

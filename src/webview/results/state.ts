@@ -84,6 +84,15 @@ export const state = {
   pendingScroll: undefined as number | undefined,
   /** Whether every row of the run shown has arrived (the first message may carry only the first ones). */
   allRowsIn: false,
+  /** The answer is still arriving: the rows are in the order they came, more are on the way. */
+  arriving: false,
+  /**
+   * The final order is on its way into the page: the extension already answers by the new row
+   * positions, so no question about rows is asked until the page holds them in that order too.
+   */
+  reordering: false,
+  /** The answer stopped before it was complete (cancelled, broken off). */
+  partial: undefined as { cancelled: boolean; message: string } | undefined,
   /** A panel VS Code brought back after a reload: what it showed, ready to run again on request. */
   restored: undefined as RestoreState | undefined,
 };

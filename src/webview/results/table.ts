@@ -72,7 +72,7 @@ function keepScroll(): void {
 /** Asks the extension for every field path of the rows, unless the page has them or asked already. */
 export function requestFields(): void {
   const { run } = state;
-  if (state.allFields || !run || state.pendingFields !== undefined || state.rowCount === 0) return;
+  if (state.allFields || !run || state.pendingFields !== undefined || state.rowCount === 0 || state.reordering) return;
   state.pendingFields = nextRequest();
   post({ type: 'rows.fields', runId: run.runId, id: state.pendingFields });
 }
@@ -86,7 +86,7 @@ export function cell(rowIndex: number, column: ColumnSpec): string {
 /** Asks the extension for the cells of shown (or sorted) columns the page does not hold. */
 export function ensureCells(): void {
   const { run, rowCount, sort, columns, pendingCells, cellStore } = state;
-  if (!run || rowCount === 0) return;
+  if (!run || rowCount === 0 || state.reordering) return;
   const asked = new Set([...pendingCells.values()].flat());
   const wanted = sort ? [...columns, sort.column] : columns;
   const missing = wanted.filter((c, i) => {
@@ -133,14 +133,17 @@ export function filterAnswer(filter: string): FilterAnswer | undefined {
     pendingFilter.filter === filter &&
     pendingFilter.count === rowCount &&
     pendingFilter.columnsKey === key;
-  if (run && !asked) {
+  if (run && !asked && !state.reordering) {
     state.pendingFilter = { id: nextRequest(), filter, count: rowCount, columnsKey: key };
     post({ type: 'rows.filter', runId: run.runId, id: state.pendingFilter.id, filter, columns });
   }
   return undefined;
 }
 
-/** The rows shown, in order: the filter's answer, within the period, sorted or newest first. */
+/**
+ * The rows shown, in order: the filter's answer, within the period, sorted or newest first (in the
+ * order they came while the answer arrives: rows would jump about under the reader's eyes).
+ */
 function shownRows(filter: string): Uint32Array | undefined {
   const { rowCount, period, sort, run, rowTimes } = state;
   let indices: Uint32Array;
@@ -159,7 +162,7 @@ function shownRows(filter: string): Uint32Array | undefined {
   const sortCells = sort && cellsOf(sort.column);
   return sort && sortCells?.length === rowCount
     ? sortByKeys((i) => sortCells[i], indices, sort.direction)
-    : run && timeField(run.kind)
+    : run && timeField(run.kind) && !state.arriving
       ? newestFirstOrder(rowTimes, indices)
       : indices;
 }

@@ -99,6 +99,16 @@ describe('query bar: Run, completion and validation through the search controlle
       searches.push(request);
       return udmSearch(request, signal);
     };
+    // Query runs read the answer as it arrives.
+    const udmSearchStreaming = client.udmSearchStreaming.bind(client);
+    client.udmSearchStreaming = (
+      request: (typeof searches)[number],
+      onEvents: (events: unknown[]) => void,
+      signal?: AbortSignal,
+    ) => {
+      searches.push(request);
+      return udmSearchStreaming(request, onEvents, signal);
+    };
     controller.panel('query');
     fromPage({ type: 'ready' });
   });

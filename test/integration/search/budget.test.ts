@@ -146,8 +146,15 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     vscode.window.createWebviewPanel = (viewType: string) => {
       const { panel, webviewPanel } = fakePanel(viewType, '');
       panels.push(panel);
-      // The page says it is ready as soon as it exists.
+      // The page says it is ready as soon as it exists, and that it painted each run's first rows.
       queueMicrotask(() => panel.fromPage({ type: 'ready' }));
+      const post = webviewPanel.webview.postMessage;
+      webviewPanel.webview.postMessage = async (m: { type: string; run?: { runId: string } }) => {
+        const sent = await post(m);
+        if (m.type === 'results' && viewType === 'cloudbench.search.results')
+          queueMicrotask(() => panel.fromPage({ type: 'painted', runId: m.run!.runId }));
+        return sent;
+      };
       return webviewPanel;
     };
     const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
@@ -155,10 +162,14 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
     controller.currentWindow = () => window;
     const client = controller.getClient();
-    const udmSearch = client.udmSearch.bind(client);
-    client.udmSearch = (request: (typeof searches)[number], signal?: AbortSignal) => {
+    const udmSearchStreaming = client.udmSearchStreaming.bind(client);
+    client.udmSearchStreaming = (
+      request: (typeof searches)[number],
+      onEvents: (events: unknown[]) => void,
+      signal?: AbortSignal,
+    ) => {
       searches.push(request);
-      return udmSearch(request, signal);
+      return udmSearchStreaming(request, onEvents, signal);
     };
   });
 
@@ -208,19 +219,34 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
   it('a cut answer opens newest first, names the part of the range it covers, and Fetch the rest asks with its cost', async () => {
     const record = await controller.runQuery('principal.hostname = "host-a"', window, 20);
     const panel = panels.find((p) => p.viewType === 'cloudbench.search.results')!;
+    const runId = record.info.runId;
     const results = panel.posted.filter((m) => m.type === 'results').at(-1)!;
-    const times = [...(results.table.times as Float64Array)];
+    assert.equal(results.run.runId, runId);
+    assert.equal(results.arriving, true, 'the first rows were shown while the answer arrived');
+    // The page's rows: the tables as they came, then the order the answer ends with.
+    const sent = panel.posted.filter((m) => (m.type === 'append' && m.runId === runId) || m === results);
+    const arrived = panel.posted.find((m) => m.type === 'arrived' && m.runId === runId)!;
+    const came = sent.flatMap((m) => [...(m.table.times as Float64Array)]);
+    const times = arrived.order ? [...(arrived.order as Uint32Array)].map((i) => came[i]) : came;
+    assert.equal(arrived.count, 20);
     assert.equal(times.length, 20);
     assert.deepEqual(
       times,
       [...times].sort((a, b) => b - a),
       'newest first',
     );
-    assert.equal(results.moreDataAvailable, true);
+    assert.deepEqual(
+      (record.rows as Array<{ udm: { metadata: { eventTimestamp: string } } }>).map((r) =>
+        Date.parse(r.udm.metadata.eventTimestamp),
+      ),
+      times,
+      "the extension's rows are in the page's order",
+    );
+    assert.equal(arrived.moreDataAvailable, true);
     // The sandbox keeps the oldest 20 of 60: the rows cover the start of the range up to the 20th.
-    assert.equal(results.run.covered.start, window.start);
-    assert.equal(Date.parse(results.run.covered.end), Math.max(...times) + 1000);
-    assert.ok(results.run.restSearches >= 2, `plans ${results.run.restSearches} searches`);
+    assert.equal(arrived.covered.start, window.start);
+    assert.equal(Date.parse(arrived.covered.end), Math.max(...times) + 1000);
+    assert.ok(arrived.restSearches >= 2, `plans ${arrived.restSearches} searches`);
 
     warningAnswer = undefined;
     panel.fromPage({ type: 'fetchRest', runId: record.info.runId });
@@ -235,7 +261,7 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     const done = panel.posted.filter((m) => m.type === 'status').at(-1)!;
     assert.equal(done.moreDataAvailable, false);
     assert.match(done.message, /All 60 events fetched with \d+ more searches?\./);
-    assert.ok(searches.length - 1 <= results.run.restSearches + 1, `${searches.length - 1} searches spent`);
+    assert.ok(searches.length - 1 <= arrived.restSearches + 1, `${searches.length - 1} searches spent`);
   });
 
   it('a full event opens as a read-only document titled by the event', async () => {
@@ -327,10 +353,14 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     controller.currentWindow = () => window;
     controller.confirmQuery = () => Promise.resolve(true);
     const client = controller.getClient();
-    const udmSearch = client.udmSearch.bind(client);
-    client.udmSearch = (request: (typeof searches)[number], signal?: AbortSignal) => {
+    const udmSearchStreaming = client.udmSearchStreaming.bind(client);
+    client.udmSearchStreaming = (
+      request: (typeof searches)[number],
+      onEvents: (events: unknown[]) => void,
+      signal?: AbortSignal,
+    ) => {
       searches.push(request);
-      return udmSearch(request, signal);
+      return udmSearchStreaming(request, onEvents, signal);
     };
     const query = fakePanel('cloudbench.search.results');
     const pivot = fakePanel('cloudbench.search.pivot');

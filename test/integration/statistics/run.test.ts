@@ -146,6 +146,38 @@ describe('statistical search against the sandbox', function () {
     assert.deepEqual(objects(table), EXPECTED);
   });
 
+  it('the first answer read as it arrives hands its events over in order before the fetch ends, same table', async () => {
+    const compiled = compileStatistics(QUERY)!;
+    const arriving: unknown[][] = [];
+    let ended = false;
+    const fetching = fetchStatisticsEvents({
+      client: client(),
+      query: compiled.filter,
+      startMs: now - 4 * HOUR,
+      endMs: now,
+      limit: 10_000,
+      maxEvents: 200_000,
+      signal: new AbortController().signal,
+      confirmMore: async () => assert.fail('no question expected'),
+      onArriving: (batch) => {
+        assert.equal(ended, false);
+        arriving.push(batch);
+      },
+    }).finally(() => (ended = true));
+    const fetched = await fetching;
+    assert.deepEqual(arriving.flat(), fetched.events);
+    assert.equal(fetched.events.length, 47);
+    assert.deepEqual(
+      objects(
+        compiled.engine.run(
+          fetched.events.map((e) => e.udm),
+          { timeZone: 'UTC' },
+        ),
+      ),
+      EXPECTED,
+    );
+  });
+
   it('a truncated answer: asks once, fetches the rest over smaller windows, same table', async () => {
     const { fetched, table, asked } = await runStats(10, () => true);
     assert.equal(asked.length, 1);

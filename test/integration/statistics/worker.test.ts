@@ -2,7 +2,7 @@
 // thread, the main thread free while it computes, and Cancel or the time limit end the worker.
 import assert from 'node:assert/strict';
 import { CancelledError } from '../../../src/core/google/errors';
-import { ComputeTimeoutError } from '../../../src/features/statistics/compute';
+import { ComputeTimeoutError, StatsWorkerFeed } from '../../../src/features/statistics/compute';
 import { EVENTS_PER_SLICE } from '../../../src/features/statistics/compute-protocol';
 import { compileStatistics } from '../../../src/udm/stats';
 import { computeTableOffThread, statsWorkerPath } from '../../reliability/stats-worker-host';
@@ -38,6 +38,34 @@ describe('statistics computed in a worker thread', function () {
     assert.deepEqual(there.columns, here.columns);
     assert.deepEqual(there.rows, here.rows);
     assert.deepEqual(there.rows[0], ['host-0', 100, 13]);
+  });
+
+  it('a worker handed the events in batches while they arrive gives the same table', async () => {
+    const evs = events(2_600);
+    const here = compileStatistics(QUERY)!.engine.run(evs, { timeZone: 'UTC' });
+    const feed = new StatsWorkerFeed(workerFile);
+    for (let i = 0; i < evs.length; i += 333) feed.add(evs.slice(i, i + 333));
+    assert.equal(feed.count, evs.length);
+    const there = await feed.compute({ query: QUERY, referenceLists: {}, timeZone: 'UTC' }, {});
+    assert.deepEqual(there.rows, here.rows);
+    feed.dispose();
+  });
+
+  it('a fed worker stops on Cancel, and a worker that cannot start fails at compute, not before', async () => {
+    const feed = new StatsWorkerFeed(workerFile);
+    feed.add(events(10));
+    const abort = new AbortController();
+    abort.abort();
+    await assert.rejects(
+      feed.compute({ query: QUERY, referenceLists: {}, timeZone: 'UTC' }, { signal: abort.signal }),
+      CancelledError,
+    );
+    const broken = new StatsWorkerFeed('/nonexistent/stats-worker.js');
+    broken.add(events(10));
+    await assert.rejects(
+      broken.compute({ query: QUERY, referenceLists: {}, timeZone: 'UTC' }, {}),
+      /nonexistent|Cannot find/,
+    );
   });
 
   it('leaves the main thread free while it computes: events go over in slices between its turns', async () => {

@@ -58,11 +58,25 @@ describe('arranging a run for the results page', () => {
 
   it('a cut answer without a window, or a kind without a time, plans nothing', () => {
     const rows = [event(T0, 'a'), event(T0 + 1000, 'b')];
-    assert.deepEqual(arrangeRows('udm', rows, { moreDataAvailable: true }), { rows: [rows[1], rows[0]] });
+    assert.deepEqual(arrangeRows('udm', rows, { moreDataAvailable: true }), {
+      rows: [rows[1], rows[0]],
+      order: Uint32Array.from([1, 0]),
+    });
     const aliases = [{ entity: { asset: { hostname: 'h' } } }];
     const arranged = arrangeRows('assetAliases', aliases, { moreDataAvailable: true, window: win(T0, T0 + 1000) });
     assert.equal(arranged.rows, aliases);
     assert.equal(arranged.rest, undefined);
+  });
+
+  it('says where each arranged row came from, and nothing when the order stays', () => {
+    const rows = [event(T0 + 2000, 'a'), event(T0, 'b'), event(T0 + 5000, 'c'), { name: 'no time', udm: {} }];
+    const arranged = arrangeRows('udm', rows, { moreDataAvailable: false });
+    assert.deepEqual([...arranged.order!], [2, 0, 1, 3]);
+    assert.deepEqual(
+      arranged.rows,
+      [...arranged.order!].map((i) => rows[i]),
+    );
+    assert.equal(arrangeRows('udm', arranged.rows, { moreDataAvailable: false }).order, undefined);
   });
 
   it('a cut answer whose rows hold no readable time covers nothing and leaves the whole range to fetch', () => {

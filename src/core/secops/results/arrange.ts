@@ -9,6 +9,12 @@ import { newestFirstOrder, timesOf } from './table';
 export interface ArrangedRows {
   /** The rows, newest first (as given when the kind has no time). */
   rows: unknown[];
+  /**
+   * Where each arranged row was in the rows given (`rows[i]` is the given `rows[order[i]]`);
+   * undefined when the order did not change. A page that holds the rows in the order given takes
+   * the final order from it without being sent the rows again.
+   */
+  order?: Uint32Array;
   /** What "fetch the rest" will ask for, planned from the order the service returned the rows in. */
   rest?: RestPlan;
   /** The part of the window a cut answer covers. */
@@ -29,7 +35,9 @@ export function arrangeRows(
   if (!path) return { rows };
   // Each event's time is read once, for the plan and for the order.
   const times = timesOf(rows, path);
-  const arranged: ArrangedRows = { rows: Array.from(newestFirstOrder(times), (i) => rows[i]) };
+  const order = newestFirstOrder(times);
+  const arranged: ArrangedRows = { rows: Array.from(order, (i) => rows[i]) };
+  if (order.some((p, i) => p !== i)) arranged.order = order;
   const window = cut.window;
   if (cut.moreDataAvailable && window) {
     const plan = planRest(window.startMs, window.endMs, times, cut.limit ?? DEFAULT_LIMIT);

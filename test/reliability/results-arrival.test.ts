@@ -1,0 +1,175 @@
+// The results page (headless Chromium, the real bundle and CSP) while an answer arrives: the rows
+// show in the order they came under "Arriving… N events so far", export waits for the whole answer,
+// and the end puts them newest first from a permutation (the filter and the detail then answer by
+// the new positions); a partial answer stays shown and says why; a malformed order is refused.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { useFakeVscode } from '../unit/fakes/vscode';
+import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import { ResultsHost } from './results-host';
+import type * as SearchPanelModule from '../../src/features/search/panel';
+
+const browser$ = (): any => globalThis as any;
+
+useFakeVscode();
+const vscode = require('vscode') as Record<string, any>;
+
+const START = Date.parse('2026-01-01T00:00:00Z');
+/** Event `i` of `n`, at a scrambled minute (a prime stride) so that arrival order is not time order. */
+function event(i: number, n: number): unknown {
+  return {
+    name: `events/${i}`,
+    udm: {
+      metadata: {
+        eventTimestamp: new Date(START + ((i * 7919) % n) * 60_000).toISOString(),
+        eventType: 'NETWORK_DNS',
+      },
+      principal: { hostname: `host-${i}` },
+    },
+  };
+}
+const batches = (n: number, size: number): unknown[][] =>
+  Array.from({ length: Math.ceil(n / size) }, (_, b) =>
+    Array.from({ length: Math.min(size, n - b * size) }, (_, k) => event(b * size + k, n)),
+  );
+
+const RUN = {
+  runId: 'run-a',
+  kind: 'udm' as const,
+  title: 'principal.hostname = /.*/',
+  query: 'principal.hostname = /.*/',
+  startTime: '2026-01-01T00:00:00Z',
+  endTime: '2026-01-02T00:00:00Z',
+};
+
+describe('reliability: the results page while an answer arrives (headless Chromium)', function () {
+  this.timeout(120_000);
+  let server: Awaited<ReturnType<typeof serveWebviewPages>>;
+  let html: string;
+  let browser: Browser;
+  let page: Page;
+  let host: ResultsHost;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    assert.ok(
+      existsSync(join(ROOT, 'dist/webview/results.js')),
+      'dist/webview/results.js is missing: run npm run build',
+    );
+    server = await serveWebviewPages(() => ({ '/': html }));
+    const { webview } = capturingWebview(server.origin);
+    const { renderHtml } = require('../../src/features/search/panel') as typeof SearchPanelModule;
+    html = renderHtml(webview as never, vscode.Uri.file(ROOT), 'pivot');
+    browser = await launchChromium('results-arrival');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  beforeEach(async () => {
+    pageErrors.length = 0;
+    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.addInitScript(`
+      window.__name = (f) => f;
+      window.browser$ = () => window;
+      window.__posted = [];
+      window.acquireVsCodeApi = () => ({
+        postMessage: (m) => window.__posted.push(m),
+        getState: () => undefined,
+        setState: () => undefined,
+      });
+    `);
+    host = await ResultsHost.attach(page);
+    await page.goto(`${server.origin}/`);
+    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+  });
+
+  afterEach(async () => {
+    assert.deepEqual(pageErrors, []);
+    await page?.close();
+  });
+
+  const send = (messages: unknown[]): Promise<void> =>
+    page.evaluate((list: unknown[]) => {
+      for (const m of list) browser$().postMessage(m, '*');
+    }, messages);
+  const summary = (): Promise<string> => page.locator('#run-summary').innerText();
+  const firstRowHost = async (): Promise<string> =>
+    (await page.locator('#grid .row').first().innerText()).match(/host-\d+/)?.[0] ?? '';
+
+  it('shows rows in arrival order while they arrive, then newest first once complete', async () => {
+    const n = 1200;
+    const messages = host.arriving(RUN, batches(n, 300));
+    await send(messages.slice(0, 3));
+    await page.locator('#run-summary', { hasText: 'Arriving… 900 events so far, in arrival order' }).waitFor();
+    assert.equal(await firstRowHost(), 'host-0', 'the first event that came heads the table');
+    assert.equal(await page.locator('#export-csv').isDisabled(), true, 'export waits for the whole answer');
+    assert.match((await page.locator('#export-csv').getAttribute('title')) ?? '', /still arriving/);
+    assert.doesNotMatch(await summary(), /^[\d,]+ rows/, 'no "N rows" until the answer is complete');
+
+    await send(messages.slice(3));
+    await page.locator('#run-summary', { hasText: 'Arriving… 1,200 events so far' }).waitFor();
+    await send([host.arrived(RUN)]);
+    await page.locator('#run-summary', { hasText: /^1,200 rows/ }).waitFor();
+    // The newest event: minute n-1, which event i has when i * 7919 % n === n - 1.
+    const newest = [...Array(n).keys()].find((i) => (i * 7919) % n === n - 1);
+    assert.equal(await firstRowHost(), `host-${newest}`);
+    assert.equal(await page.locator('#export-csv').isDisabled(), false);
+
+    // The filter and the detail pane answer by the final positions.
+    await page.locator('#filter').fill(`host-${newest}`);
+    await page.locator('#count', { hasText: /^1 of 1,200 rows$/ }).waitFor();
+    await page.locator('#grid .row').first().locator('.cell').first().click();
+    await page.locator('#detail-tree [data-path$="principal.hostname"]', { hasText: `host-${newest}` }).waitFor();
+  });
+
+  it('a partial answer stays shown, newest first, and says why; a broken one as an error', async () => {
+    await send(host.arriving(RUN, batches(400, 100)));
+    await page.locator('#run-summary', { hasText: 'Arriving… 400 events' }).waitFor();
+    const message = 'The UDM search answer broke off after 400 events (other side closed). Run the search again.';
+    await send([host.arrived(RUN, { partial: { cancelled: false, message } })]);
+    await page.locator('#run-summary', { hasText: message }).waitFor();
+    assert.equal(await page.locator('#run-summary').getAttribute('class'), 'error');
+    assert.equal((await page.locator('#grid .row').count()) > 0, true, 'the rows that came stay');
+    assert.equal(await page.locator('#count').innerText(), '400 rows');
+    assert.equal(await page.locator('#fetch-rest').isVisible(), false);
+    assert.equal(await page.locator('#rerun').isVisible(), true, 'Run again is offered');
+
+    await send(host.arriving({ ...RUN, runId: 'run-b' }, batches(50, 50)));
+    await page.locator('#run-summary', { hasText: 'Arriving… 50 events' }).waitFor();
+    const cancelled = 'Cancelled after 50 events had arrived: the rows shown are only part of the answer.';
+    await send([host.arrived({ ...RUN, runId: 'run-b' }, { partial: { cancelled: true, message: cancelled } })]);
+    await page.locator('#run-summary', { hasText: cancelled }).waitFor();
+    assert.notEqual(await page.locator('#run-summary').getAttribute('class'), 'error');
+  });
+
+  it('refuses an order that is not a permutation of the rows, and one for another run', async () => {
+    await send(host.arriving(RUN, batches(30, 30)));
+    await page.locator('#run-summary', { hasText: 'Arriving… 30 events' }).waitFor();
+    await page.evaluate(() => {
+      const w = browser$();
+      const order = (values: number[]): unknown => w.Uint32Array.from(values);
+      const dup = Array.from({ length: 30 }, (_, i) => (i === 1 ? 0 : i));
+      w.postMessage({ type: 'arrived', runId: 'run-a', count: 30, order: order(dup), moreDataAvailable: false }, '*');
+      w.postMessage(
+        { type: 'arrived', runId: 'run-a', count: 30, order: order([1, 2]), moreDataAvailable: false },
+        '*',
+      );
+      w.postMessage({ type: 'arrived', runId: 'run-a', count: 30, order: [0, 1], moreDataAvailable: false }, '*');
+      w.postMessage({ type: 'arrived', runId: 'other', count: 30, moreDataAvailable: false }, '*');
+    });
+    // The page still waits for the end; a true order after the refused ones puts the rows in place.
+    await send([host.arrived(RUN)]);
+    await page.locator('#run-summary', { hasText: /^30 rows/ }).waitFor();
+    const hosts = (await page.locator('#grid .row').allInnerTexts()).map((t) => /host-\d+/.exec(t)?.[0]);
+    assert.ok(hosts.length >= 10, `${hosts.length} rows shown`);
+    assert.equal(new Set(hosts).size, hosts.length, 'no row twice');
+    const newest = [...Array(30).keys()].find((i) => (i * 7919) % 30 === 29);
+    assert.equal(hosts[0], `host-${newest}`);
+  });
+});
