@@ -25,7 +25,7 @@ import { renderHistogram } from './histogram';
 import { detailMessage, renderDetail } from './detail';
 import { closeChooser } from './chooser';
 import { updateBanner, updateSummary } from './banner';
-import { REST_WAIT_MS, setQueryText, upgradeQueryBar } from './query-bar';
+import { REST_WAIT_MS, setQueryBarLists, setQueryText, upgradeQueryBar } from './query-bar';
 import { chosenColumns, rememberRun } from './persist';
 
 export const NOT_KEPT = 'Restored after a reload; its rows were not kept. Run again to fetch them (one search).';
@@ -106,9 +106,8 @@ export function onMessage(message: ToWebview): void {
     case 'append':
       appendRows(message);
       return;
-    case 'querybar.completions':
-    case 'querybar.diagnostics':
-      // Answers for querybar.js, which listens for them itself.
+    case 'querybar.lists':
+      setQueryBarLists(message);
       return;
     case 'rows.filtered':
     case 'rows.cells':

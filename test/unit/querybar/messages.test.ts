@@ -1,8 +1,8 @@
 // The query bar's messages in the shared protocol: both directions are rebuilt from known fields
 // and anything malformed is refused with a MessageError.
 import assert from 'node:assert/strict';
-import { MessageError, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
-import { MAX_QUERY_TEXT } from '../../../src/core/secops/lsp-payload';
+import { MAX_QUERY_TEXT, MessageError, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
+
 
 describe('query bar messages', () => {
   it('accepts complete, validate and runQuery requests and keeps only their fields', () => {
