@@ -188,14 +188,15 @@ function queryBarListsOf(data: Record<string, unknown>): QueryBarLists {
     const lists = Object.entries(referenceLists);
     if (lists.length > MAX_QUERY_BAR_LISTS) throw bad();
     let total = 0;
-    const kept: Record<string, string[]> = {};
+    const kept: Array<[string, string[]]> = [];
     for (const [name, entries] of lists) {
       if (!/^[A-Za-z0-9_]+$/.test(name) || !Array.isArray(entries)) throw bad();
       total += entries.length;
       if (total > MAX_QUERY_BAR_LIST_ENTRIES || !entries.every((e) => typeof e === 'string')) throw bad();
-      kept[name] = [...(entries as string[])];
+      kept.push([name, [...(entries as string[])]]);
     }
-    out.referenceLists = kept;
+    // Own properties only, even for a list named __proto__.
+    out.referenceLists = Object.fromEntries(kept);
   }
   if (knownLists !== undefined) {
     if (!Array.isArray(knownLists) || knownLists.length > MAX_QUERY_BAR_LISTS || !knownLists.every(isKnownReferenceList))
