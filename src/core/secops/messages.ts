@@ -192,14 +192,18 @@ function queryBarListsOf(data: Record<string, unknown>): QueryBarLists {
     for (const [name, entries] of lists) {
       if (!/^[A-Za-z0-9_]+$/.test(name) || !Array.isArray(entries)) throw bad();
       total += entries.length;
-      if (total > MAX_QUERY_BAR_LIST_ENTRIES || !entries.every((e) => typeof e === 'string')) throw bad();
-      kept.push([name, [...(entries as string[])]]);
+      if (total > MAX_QUERY_BAR_LIST_ENTRIES || !entries.every((e): e is string => typeof e === 'string')) throw bad();
+      kept.push([name, [...entries]]);
     }
     // Own properties only, even for a list named __proto__.
     out.referenceLists = Object.fromEntries(kept);
   }
   if (knownLists !== undefined) {
-    if (!Array.isArray(knownLists) || knownLists.length > MAX_QUERY_BAR_LISTS || !knownLists.every(isKnownReferenceList))
+    if (
+      !Array.isArray(knownLists) ||
+      knownLists.length > MAX_QUERY_BAR_LISTS ||
+      !knownLists.every(isKnownReferenceList)
+    )
       throw new MessageError(
         `querybar.lists.knownLists must be at most ${MAX_QUERY_BAR_LISTS} lists with a name, contentType, size and preview`,
       );

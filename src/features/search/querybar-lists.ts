@@ -32,7 +32,11 @@ export function watchQueryBarLists(store: ReferenceListStore, panel: ResultsPane
       if (watches.get(panel) === watch) watches.delete(panel);
     },
   };
-  subscriptions.push(panel.onDidDispose(() => watch.dispose()));
+  subscriptions.push(
+    panel.onDidDispose(() => {
+      watch.dispose();
+    }),
+  );
   watches.set(panel, watch);
   send();
 }

@@ -77,7 +77,7 @@ describe('query bar: the language service in the page answers as the UDM languag
           const report = await client.request<{ items: unknown[] }>('textDocument/diagnostic', {
             textDocument: { uri },
           });
-          const page = JSON.parse(JSON.stringify(service.completions(text, position)));
+          const page = JSON.parse(JSON.stringify(service.completions(text, position))) as Array<{ label: string }>;
           assert.deepEqual(page, items, `completions of ${JSON.stringify(query)}`);
           assert.deepEqual(
             JSON.parse(JSON.stringify(service.diagnostics(text))),
@@ -85,9 +85,9 @@ describe('query bar: the language service in the page answers as the UDM languag
             `diagnostics of ${JSON.stringify(query)}`,
           );
           flagged += report.items.length;
-          listItems += page.filter((c: { label: string }) => c.label.startsWith('%')).length;
+          listItems += page.filter((c) => c.label.startsWith('%')).length;
           if (query.startsWith('principal.hostname = "h"\nmetadata.'))
-            assert.ok(page.some((c: { label: string }) => c.label === 'event_type'));
+            assert.ok(page.some((c) => c.label === 'event_type'));
         }
         // The comparison covers answers with content, not only empty ones.
         assert.ok(flagged >= 2, `only ${flagged} diagnostics over all queries`);

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { MAX_QUERY_TEXT, MessageError, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
 
-
 describe('query bar messages', () => {
   it('accepts watchLists and runQuery requests and keeps only their fields', () => {
     assert.deepEqual(parseFromWebview({ type: 'querybar.watchLists', extra: 1 }), { type: 'querybar.watchLists' });

@@ -7,6 +7,7 @@ import { QueryBarService, queryBarOptions, type QueryBarLists } from '../../../s
 import { analyze } from '../../../src/udm';
 import { knownListMap, type KnownReferenceList } from '../../../src/udm/reference-lists';
 import { complete, toLspDiagnostics } from '../../../src/udm/service';
+import { DOCUMENTED_SYNTAX_EXAMPLES } from '../../../src/udm/documented-examples';
 
 const messageText = (m: string | { value: string }): string => (typeof m === 'string' ? m : m.value);
 const end = (text: string): { line: number; character: number } => {
@@ -131,5 +132,29 @@ describe('query bar: the language service in the page', () => {
     const last = diagnostics[1000];
     assert.equal(last.code, 'too-many-problems');
     assert.match(messageText(last.message), /^…and 9,000 more problems/);
+  });
+
+  it("runs without Node's Buffer, as in the page: completion and checks never reach the library's evaluation", () => {
+    const texts = [
+      ...DOCUMENTED_SYNTAX_EXAMPLES.map(([, query]) => query),
+      'strings.base64_decode("aGVsbG8=") = "hello" and bytes.to_base64(b\'00ff\') = "AP8=" and strings.from_hex("1234") != ""',
+    ];
+    const g = globalThis as { Buffer?: unknown };
+    const saved = g.Buffer;
+    const service = new QueryBarService({ knownLists: KNOWN });
+    let answered = 0;
+    delete g.Buffer;
+    try {
+      for (const text of texts)
+        for (let cut = 0; cut <= text.length; cut += Math.max(1, Math.floor(text.length / 6))) {
+          const part = text.slice(0, cut);
+          service.completions(part, end(part));
+          service.diagnostics(part);
+          answered++;
+        }
+    } finally {
+      g.Buffer = saved;
+    }
+    assert.ok(answered > texts.length * 5, `${answered} answers`);
   });
 });

@@ -171,5 +171,4 @@ describe('the results pages’ messages', () => {
     lists.setKnown(known);
     assert.deepEqual(posted, [], 'a closed panel is sent nothing');
   });
-
 });
