@@ -7,7 +7,6 @@ declare global {
   interface Buffer extends Uint8Array {
     toString(encoding?: 'base64' | 'base64url' | 'hex' | 'utf8'): string;
   }
-  // eslint-disable-next-line no-var -- a global is declared with var
   var Buffer: {
     from(data: string, encoding: 'base64' | 'base64url' | 'hex' | 'utf8'): Buffer;
     from(data: ArrayBufferLike, byteOffset?: number, length?: number): Buffer;
