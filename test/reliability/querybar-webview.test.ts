@@ -82,6 +82,7 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
       window.__order = [];
       window.__lists = {};
       // Monaco keeps more than one hover element; the one showing holds the text.
+      window.squiggleClasses = () => Array.from(document.querySelectorAll('#query-host [class*="squiggly-"]'), (e) => e.className.match(/squiggly-\\w+/)[0]).join(',');
       window.hoverText = () => Array.from(document.querySelectorAll('.monaco-hover'), (e) => e.textContent).join('\\n');
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
       document.addEventListener('cloudbench:painted', () => window.__order.push('painted'));
@@ -201,11 +202,34 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
 
   /** What the squiggles under the bar's text are: one class per marker. */
   async function squiggles(): Promise<string[]> {
-    return page.evaluate(() =>
-      Array.from<any>(browser$().document.querySelectorAll('#query-host [class*="squiggly-"]')).map((e) =>
-        String(e.className.match(/squiggly-\w+/)?.[0]),
-      ),
-    );
+    return page.evaluate(() => (browser$().squiggleClasses() as string).split(',').filter(Boolean));
+  }
+
+  /** Waits until the markers are these (checks run a moment after typing stops). */
+  async function squigglesBecome(expected: string[]): Promise<void> {
+    await page
+      .waitForFunction((e) => browser$().squiggleClasses() === e, expected.join(','), { timeout: 30_000 })
+      .catch(async () => assert.deepEqual(await squiggles(), expected));
+  }
+
+  /** Points at the first error squiggle as a user would, until its hover shows `text`. */
+  async function hoverShows(text: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const target = page.locator('#query-host .squiggly-error').first();
+      // The text lies over the squiggle: point at its place, as the user's mouse does.
+      await target.hover({ force: true, timeout: 5_000 }).catch(() => undefined);
+      const box = await target.boundingBox();
+      if (box) await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2);
+      const shown = await page
+        .waitForFunction((t) => (browser$().hoverText() as string).includes(t), text, { timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (shown) return;
+      if (attempt === 6)
+        throw new Error(`no hover shows ${text}: ${await page.evaluate(() => browser$().hoverText())}`);
+    }
   }
 
   it('typing "metadata." shows the fields the language service completes, computed in the page', async () => {
@@ -243,19 +267,16 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     await postResults(events(10), 'principal.hostname = "host-1"');
     await monacoReady();
     await typeInEditor('\nmetadata.event_typo = "NETWORK_DNS"');
-    await page.waitForSelector('#query-host .squiggly-error', { timeout: 30_000 });
-    const [diagnostic] = new QueryBarService().diagnostics(
+    const diagnostics = new QueryBarService().diagnostics(
       'principal.hostname = "host-1"\nmetadata.event_typo = "NETWORK_DNS"',
     );
-    assert.deepEqual(await squiggles(), ['squiggly-error']);
+    assert.equal(diagnostics.length, 1);
+    await squigglesBecome(['squiggly-error']);
     // Close any suggestion list, then point at the misspelt word as a user would.
     await page.keyboard.press('Escape');
-    const box = (await page.locator('#query-host .squiggly-error').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2);
-    const message = typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value;
+    const message = typeof diagnostics[0].message === 'string' ? diagnostics[0].message : diagnostics[0].message.value;
     assert.match(message, /Did you mean 'event_type'/);
-    await page.waitForFunction((m) => browser$().hoverText().includes(m), message, { timeout: 30_000 });
+    await hoverShows(message);
     await page.click('#query-host .monaco-editor .view-lines');
     await page.keyboard.press('Control+Enter');
     await page.waitForFunction(() => (browser$().__posted as any[]).some((m) => m.type === 'runQuery'));
@@ -293,13 +314,11 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     // An unknown name is an error: the extension listed the lists and has no such one.
     await page.keyboard.type('bad_host');
     await page.keyboard.press('Escape');
-    await page.waitForFunction(() => !!browser$().document.querySelector('#query-host .squiggly-error'));
-    assert.deepEqual(await squiggles(), ['squiggly-error']);
+    await squigglesBecome(['squiggly-error']);
     // The lists could not be loaded this time: the same name is only a warning.
     const post = (m: unknown): Promise<unknown> => page.evaluate((msg) => browser$().postMessage(msg, '*'), m as never);
     await post({ type: 'querybar.lists', knownLists: KNOWN, listsUnavailable: 'UNAVAILABLE: connect ECONNREFUSED' });
-    await page.waitForFunction(() => !!browser$().document.querySelector('#query-host .squiggly-warning'));
-    assert.deepEqual(await squiggles(), ['squiggly-warning']);
+    await squigglesBecome(['squiggly-warning']);
     // A hostile update is refused whole: the bar keeps the lists it had.
     await post({
       type: 'querybar.lists',
@@ -320,7 +339,7 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
       type: 'querybar.lists',
       knownLists: [...KNOWN, { name: 'bad_host', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 1, preview: ['x'] }],
     });
-    await page.waitForFunction(() => !browser$().document.querySelector('#query-host [class*="squiggly-"]'));
+    await squigglesBecome([]);
     assert.equal(await page.locator('img').count(), 0);
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
     assert.deepEqual(pageErrors, []);
@@ -337,14 +356,8 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     );
     await postResults(events(3), 'principal.ip in cidr %early AND principal.ip in cidr %late');
     await monacoReady();
-    await page.waitForFunction(() => !!browser$().document.querySelector('#query-host .squiggly-error'));
-    assert.deepEqual(await squiggles(), ['squiggly-error']);
-    const box = (await page.locator('#query-host .squiggly-error').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2);
-    await page.waitForFunction(() => /Unknown reference list %late/.test(browser$().hoverText()), undefined, {
-      timeout: 30_000,
-    });
+    await squigglesBecome(['squiggly-error']);
+    await hoverShows('Unknown reference list %late');
   });
 
   it('follows the VS Code theme kind from the body class, also when the user switches themes', async () => {
