@@ -2,7 +2,8 @@
 // The results panel's Monaco query bar, production bundles in headless Chromium, on the HTML and CSP
 // the extension generates: first paint of 10,000 events on the query panel (which loads Monaco after
 // the first paint) against the pivot panel (no query bar, same bundle), when Monaco is ready, when
-// every row is usable, the completion round trip, and the bundle's size.
+// every row is usable, the completion round trip (timed in the page, from the key to the frame that
+// shows the fields) with its breakdown, and the bundle's size.
 import { build } from 'esbuild';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -11,8 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { parseFromWebview } from '../src/core/secops/messages';
-import { answerQueryBar, isQueryBarRequest } from '../src/core/secops/querybar-service';
 import { useFakeVscode } from '../test/unit/fakes/vscode';
 import { ResultsHost } from '../test/reliability/results-host';
 import type * as SearchPanelModule from '../src/features/search/panel';
@@ -75,18 +74,78 @@ function panelHtml(origin: string, root: string, slot: 'query' | 'pivot'): strin
   return renderHtml(webview as never, vscode.Uri.file(root) as never, slot);
 }
 
+// The extension's side: the reference lists, sent when the bar asks for them.
+const LISTS = {
+  type: 'querybar.lists',
+  knownLists: [
+    { name: 'bad_hosts', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 2, preview: ['evil-01', 'evil-02'] },
+    { name: 'vip_cidrs', contentType: 'CIDR', size: 1, preview: ['10.0.0.0/8'] },
+  ],
+};
+
 const INIT = `
   window.__name = (f) => f;
   window.__posted = [];
   window.acquireVsCodeApi = () => ({
     postMessage: (m) => {
       window.__posted.push(m);
-      if (typeof m.type === 'string' && m.type.startsWith('querybar.')) window.__extension(m).then((a) => a && window.postMessage(a, '*'));
+      if (m.type === 'querybar.watchLists') setTimeout(() => window.postMessage(${JSON.stringify(LISTS)}, '*'));
     },
     getState: () => undefined,
     setState: () => undefined,
   });
 `;
+
+/**
+ * Times one completion in the page, from the "." key: when the suggest widget's list first holds
+ * `field` (DOM), and when the first frame that shows it on screen (visible, not transparent, laid out,
+ * on top at its centre) has been rendered: checked in a task after each frame's rendering, since
+ * Monaco positions its widgets in its own animation-frame callback. `marker` is when Monaco adds its
+ * `visible` class, which it does 100 ms after showing the widget and which no style uses.
+ */
+function timeCompletion(field: string): Promise<{ dom: number; shown: number; marker: number }> {
+  const w = globalThis as any;
+  const document = w.document;
+  const requestAnimationFrame = (f: () => void): void => w.requestAnimationFrame(f);
+  return new Promise((resolve, reject) => {
+    let key = 0;
+    let dom = 0;
+    let shown = 0;
+    const onKey = (e: { key: string }): void => {
+      if (e.key === '.') key = performance.now();
+    };
+    document.addEventListener('keydown', onKey, true);
+    const widget = (): any => document.querySelector('.suggest-widget');
+    const observer = new w.MutationObserver(() => {
+      if (key && !dom && (widget()?.textContent ?? '').includes(field)) dom = performance.now() - key;
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    const onScreen = (el: any): boolean => {
+      if (!el?.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return false;
+      const r = el.getBoundingClientRect();
+      if (r.height < 10 || r.width < 10) return false;
+      return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 10)));
+    };
+    const done = (result: { dom: number; shown: number; marker: number } | Error): void => {
+      clearTimeout(giveUp);
+      observer.disconnect();
+      document.removeEventListener('keydown', onKey, true);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    const giveUp = setTimeout(
+      () => done(new Error(`no suggest widget with ${field} on screen: ${widget()?.textContent?.slice(0, 200)}`)),
+      10_000,
+    );
+    const afterFrame = (): void => {
+      const el = widget();
+      if (key && !shown && onScreen(el) && el.textContent.includes(field)) shown = performance.now() - key;
+      if (shown && el?.classList.contains('visible')) return done({ dom, shown, marker: performance.now() - key });
+      requestAnimationFrame(() => setTimeout(afterFrame, 0));
+    };
+    requestAnimationFrame(() => setTimeout(afterFrame, 0));
+  });
+}
 
 /** Posts the results as the controller does (first rows, then the rest) and times the page. */
 async function measure({ messages, total }: { messages: unknown[]; total: number }): Promise<{
@@ -108,7 +167,8 @@ async function measure({ messages, total }: { messages: unknown[]; total: number
   const label = `${total.toLocaleString('en-US')} rows`;
   while (document.getElementById('count').textContent !== label) await new Promise((r) => setTimeout(r, 5));
   const all = performance.now() - t0;
-  const ready = document.querySelector('script[src*="querybar"]') ? await monaco : -1;
+  // Only the query panel's page names the editor's bundle; it adds it once the rows are in.
+  const ready = document.querySelector('script[data-querybar-script]') ? await monaco : -1;
   return { paint, all, ready };
 }
 
@@ -169,10 +229,6 @@ async function main(): Promise<void> {
     const payload = { messages: new ResultsHost().messages(run, data, [], { first: FIRST }), total: ROWS };
     const open = async (path: string): Promise<Page> => {
       const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.exposeFunction('__extension', (raw: unknown) => {
-        const message = parseFromWebview(raw);
-        return isQueryBarRequest(message) ? answerQueryBar(message) : null;
-      });
       await page.addInitScript(INIT);
       await page.goto(`${origin}${path}`);
       await page.waitForFunction('window.__posted.some((m) => m.type === "ready")');
@@ -220,29 +276,58 @@ async function main(): Promise<void> {
       'median of 3; from the results message to the Monaco editor in place',
     );
 
-    const page = await open('/query');
-    await page.evaluate(measure, {
-      messages: new ResultsHost().messages(run, data.slice(0, 10)),
-      total: 10,
-    } as never);
-    await page.click('#query-host .monaco-editor .view-lines');
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type('\nmetadata');
-    const t0 = Date.now();
-    await page.keyboard.type('.');
-    // A function, not a string: the page's CSP refuses eval.
-    await page.waitForFunction(
-      () => /event_type/.test((globalThis as any).document.querySelector('.suggest-widget.visible')?.textContent ?? ''),
-      undefined,
-      { polling: 'raf' },
-    );
+    type Timed = { dom: number; shown: number; marker: number; wall: number };
+    /** Five completions in a fresh page: the page's first, then four more. */
+    const completions = async (): Promise<Timed[]> => {
+      const page = await open('/query');
+      await page.evaluate(measure, {
+        messages: new ResultsHost().messages(run, data.slice(0, 10)),
+        total: 10,
+      } as never);
+      await page.click('#query-host .monaco-editor .view-lines');
+      await page.keyboard.press('Control+End');
+      const runs: Timed[] = [];
+      for (const [prefix, field] of [
+        ['metadata', 'event_type'],
+        ['principal', 'hostname'],
+        ['target', 'hostname'],
+        ['network', 'application_protocol'],
+        ['metadata', 'event_type'],
+      ]) {
+        await page.keyboard.type(`\n${prefix}`);
+        const timed = page.evaluate(timeCompletion, field);
+        // Lets the page's listener be in place before the key.
+        await page.evaluate(() => new Promise((r) => (globalThis as any).requestAnimationFrame(r)));
+        const t0 = Date.now();
+        await page.keyboard.type('.');
+        const t = await timed;
+        runs.push({ ...t, wall: Date.now() - t0 });
+        await page.keyboard.press('Escape');
+      }
+      await page.close();
+      return runs;
+    };
+    const sessions = [await completions(), await completions(), await completions()];
+    const firsts = sessions.map((runs) => runs[0]);
+    const later = sessions.flatMap((runs) => runs.slice(1));
+    const med = (runs: Timed[], pick: (r: Timed) => number): number => median(runs.map(pick));
     figure(
       'querybar completion round trip ms',
-      Date.now() - t0,
+      med(firsts, (r) => r.shown),
       'ms',
-      'typing "." after "metadata" to the fields in the suggest widget, answered by the extension-side handler',
+      `median of 3 pages' first "." after "metadata" to the frame showing its fields in the suggest widget, timed in ` +
+        `the page (${firsts.map((r) => r.shown.toFixed(1)).join(' / ')}); fields in the widget's DOM at ` +
+        `${med(firsts, (r) => r.dom).toFixed(1)} ms; later completions: median ${med(later, (r) => r.shown).toFixed(1)} ms ` +
+        `(DOM ${med(later, (r) => r.dom).toFixed(1)} ms)`,
     );
-    await page.close();
+    const all = [...firsts, ...later];
+    figure(
+      'querybar completion monaco visible-class ms',
+      med(all, (r) => r.marker),
+      'ms',
+      `median of ${all.length}; Monaco's own "visible" class on the widget, 100 ms after it is shown (no style uses it); ` +
+        `key to fields seen by the bench driver: ${med(all, (r) => r.wall)} ms`,
+    );
     figure(
       'querybar bundle KiB',
       Math.round(js.length / 1024),

@@ -1,13 +1,14 @@
 // The results panel's query bar in headless Chromium, on the HTML and CSP the extension generates
 // (ResultsPanel under the vscode fake) with the real bundles: the bar paints as a textarea, upgrades
-// to Monaco only after the table's first paint, asks the extension for completions and diagnostics
-// (answered here by the same handler the extension runs) and shows them, with no CSP violation.
+// to Monaco only after the table's first paint, completes and checks in the page with the UDM
+// language service (the same answers as QueryBarService gives here), asks the extension for the
+// reference lists and follows each update, refuses a malformed one, with no CSP violation.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { parseFromWebview } from '../../src/core/secops/messages';
-import { answerQueryBar, isQueryBarRequest } from '../../src/core/secops/querybar-service';
+import { QueryBarService, type QueryBarLists } from '../../src/core/secops/querybar-service';
+import type { KnownReferenceList } from '../../src/udm/reference-lists';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
 import { ResultsHost } from './results-host';
@@ -15,6 +16,10 @@ import type * as SearchPanelModule from '../../src/features/search/panel';
 
 const browser$ = (): any => globalThis as any;
 const QUERY = 'metadata.event_type = "NETWORK_DNS"\nprincipal.hostname = "host-1" OR principal.hostname = "host-2"';
+const KNOWN: KnownReferenceList[] = [
+  { name: 'bad_hosts', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 2, preview: ['evil-01', 'evil-02'] },
+  { name: 'vip_cidrs', contentType: 'CIDR', size: 1, preview: ['10.0.0.0/8'] },
+];
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
@@ -44,7 +49,7 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
-  const answered: string[] = [];
+  const warnings: string[] = [];
 
   before(async () => {
     for (const f of ['results.js', 'querybar.js', 'querybar.css'])
@@ -62,17 +67,12 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
 
   beforeEach(async () => {
     pageErrors.length = 0;
-    answered.length = 0;
+    warnings.length = 0;
     page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => process.env.CLOUDBENCH_DEBUG && console.error('page console:', m.text()));
-    // The extension's side of the bar: check the request as ResultsPanel does, answer it with the
-    // handler SearchController calls.
-    await page.exposeFunction('__extension', (raw: unknown) => {
-      const message = parseFromWebview(raw);
-      if (!isQueryBarRequest(message)) return null;
-      answered.push(message.type);
-      return answerQueryBar(message);
+    page.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+      if (process.env.CLOUDBENCH_DEBUG) console.error('page console:', m.text());
     });
     await page.addInitScript(`
       window.__name = (f) => f;
@@ -80,6 +80,10 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
       window.__posted = [];
       window.__violations = [];
       window.__order = [];
+      window.__lists = {};
+      // Monaco keeps more than one hover element; the one showing holds the text.
+      window.squiggleClasses = () => Array.from(document.querySelectorAll('#query-host [class*="squiggly-"]'), (e) => e.className.match(/squiggly-\\w+/)[0]).join(',');
+      window.hoverText = () => Array.from(document.querySelectorAll('.monaco-hover'), (e) => e.textContent).join('\\n');
       document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
       document.addEventListener('cloudbench:painted', () => window.__order.push('painted'));
       document.addEventListener('cloudbench:querybar-ready', () => window.__order.push('monaco'));
@@ -89,7 +93,8 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
       window.acquireVsCodeApi = () => ({
         postMessage: (m) => {
           window.__posted.push(m);
-          if (typeof m.type === 'string' && m.type.startsWith('querybar.')) window.__extension(m).then((a) => a && window.postMessage(a, '*'));
+          // The extension's side: the lists it holds, sent when the bar asks (window.__lists, set by a test).
+          if (m.type === 'querybar.watchLists' && window.__lists) setTimeout(() => window.postMessage({ type: 'querybar.lists', ...window.__lists }, '*'));
         },
         getState: () => undefined,
         setState: () => undefined,
@@ -183,23 +188,72 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     assert.deepEqual(pageErrors, []);
   });
 
-  it('typing "metadata." asks the extension for completions and shows them', async () => {
+  /** The suggest widget's rows on screen: their labels, and how many items the whole list has. */
+  async function suggestions(): Promise<{ labels: string[]; total: number }> {
+    await page.waitForSelector('.suggest-widget .monaco-list-row', { timeout: 30_000 });
+    return page.evaluate(() => {
+      const rows = Array.from<any>(browser$().document.querySelectorAll('.suggest-widget .monaco-list-row'));
+      return {
+        labels: rows.map((r) => String(r.querySelector('.label-name')?.textContent ?? '')),
+        total: Number(rows[0]?.getAttribute('aria-setsize')),
+      };
+    });
+  }
+
+  /** What the squiggles under the bar's text are: one class per marker. */
+  async function squiggles(): Promise<string[]> {
+    return page.evaluate(() => (browser$().squiggleClasses() as string).split(',').filter(Boolean));
+  }
+
+  /** Waits until the markers are these (checks run a moment after typing stops). */
+  async function squigglesBecome(expected: string[]): Promise<void> {
+    await page
+      .waitForFunction((e) => browser$().squiggleClasses() === e, expected.join(','), { timeout: 30_000 })
+      .catch(async () => assert.deepEqual(await squiggles(), expected));
+  }
+
+  /** Points at the first error squiggle as a user would, until its hover shows `text`. */
+  async function hoverShows(text: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const target = page.locator('#query-host .squiggly-error').first();
+      // The text lies over the squiggle: point at its place, as the user's mouse does.
+      await target.hover({ force: true, timeout: 5_000 }).catch(() => undefined);
+      const box = await target.boundingBox();
+      if (box) await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2);
+      const shown = await page
+        .waitForFunction((t) => (browser$().hoverText() as string).includes(t), text, { timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (shown) return;
+      if (attempt === 6)
+        throw new Error(`no hover shows ${text}: ${await page.evaluate(() => browser$().hoverText())}`);
+    }
+  }
+
+  it('typing "metadata." shows the fields the language service completes, computed in the page', async () => {
     await postResults(events(10), 'principal.hostname = "host-1"');
     await monacoReady();
     await typeInEditor('\nmetadata.');
-    await page.waitForSelector('.suggest-widget.visible .monaco-list-row', { timeout: 30_000 });
-    // The '.' trigger character asks again with the whole text and the cursor after the dot.
     await page.waitForFunction(() =>
-      (browser$().__posted as any[]).some((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')),
+      /event_type/.test(browser$().document.querySelector('.suggest-widget')?.textContent ?? ''),
     );
-    const request = await page.evaluate(() =>
-      (browser$().__posted as any[]).find((m) => m.type === 'querybar.complete' && m.text.endsWith('metadata.')),
+    const text = 'principal.hostname = "host-1"\nmetadata.';
+    const expected = new QueryBarService().completions(text, { line: 1, character: 9 });
+    const shown = await suggestions();
+    assert.equal(shown.total, expected.length, 'the widget lists every item the language service gives');
+    assert.ok(shown.labels.length >= 5, JSON.stringify(shown));
+    for (const label of shown.labels)
+      assert.ok(
+        expected.some((i) => i.label === label),
+        `${label} is not one of the service's items`,
+      );
+    // Nothing went to the extension for it: the page asked only for the reference lists.
+    const asked = await page.evaluate(() =>
+      (browser$().__posted as Array<{ type: string }>).map((m) => m.type).filter((t) => t.startsWith('querybar.')),
     );
-    assert.equal(request.text, 'principal.hostname = "host-1"\nmetadata.');
-    assert.deepEqual(request.position, { line: 1, character: 9 });
-    await page.waitForFunction(() =>
-      /event_type/.test(browser$().document.querySelector('.suggest-widget').textContent),
-    );
+    assert.deepEqual(asked, ['querybar.watchLists']);
     await page.keyboard.type('event_ty');
     await page.keyboard.press('Enter');
     await page.waitForFunction(() =>
@@ -209,22 +263,20 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     assert.deepEqual(pageErrors, []);
   });
 
-  it("a misspelt field gets an error marker from the extension's diagnostics, and Ctrl+Enter runs the edited text", async () => {
+  it("a misspelt field gets the language service's error marker and message, and Ctrl+Enter runs the edited text", async () => {
     await postResults(events(10), 'principal.hostname = "host-1"');
     await monacoReady();
     await typeInEditor('\nmetadata.event_typo = "NETWORK_DNS"');
-    await page.waitForSelector('#query-host .squiggly-error', { timeout: 30_000 });
-    assert.ok(answered.includes('querybar.validate'));
+    const diagnostics = new QueryBarService().diagnostics(
+      'principal.hostname = "host-1"\nmetadata.event_typo = "NETWORK_DNS"',
+    );
+    assert.equal(diagnostics.length, 1);
+    await squigglesBecome(['squiggly-error']);
     // Close any suggestion list, then point at the misspelt word as a user would.
     await page.keyboard.press('Escape');
-    const box = (await page.locator('#query-host .squiggly-error').boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.move(box.x + box.width / 2 + 2, box.y + box.height / 2);
-    await page.waitForFunction(
-      () => /Did you mean 'event_type'/.test(browser$().document.body.textContent ?? ''),
-      undefined,
-      { timeout: 30_000 },
-    );
+    const message = typeof diagnostics[0].message === 'string' ? diagnostics[0].message : diagnostics[0].message.value;
+    assert.match(message, /Did you mean 'event_type'/);
+    await hoverShows(message);
     await page.click('#query-host .monaco-editor .view-lines');
     await page.keyboard.press('Control+Enter');
     await page.waitForFunction(() => (browser$().__posted as any[]).some((m) => m.type === 'runQuery'));
@@ -232,6 +284,80 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     assert.equal(run.query, 'principal.hostname = "host-1"\nmetadata.event_typo = "NETWORK_DNS"');
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
     assert.deepEqual(pageErrors, []);
+  });
+
+  it('completes and checks %lists from the lists the extension sends, follows updates, and refuses a malformed one', async () => {
+    await page.evaluate((lists) => (browser$().__lists = lists), { knownLists: KNOWN } as QueryBarLists as never);
+    await postResults(events(3), 'principal.hostname = "host-1"');
+    await monacoReady();
+    await page.waitForFunction(() =>
+      (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'querybar.watchLists'),
+    );
+    // "%" completes the lists the extension sent, with their details.
+    await typeInEditor(' AND principal.hostname in %');
+    await page.waitForFunction(() =>
+      /bad_hosts/.test(browser$().document.querySelector('.suggest-widget')?.textContent ?? ''),
+    );
+    const text = 'principal.hostname = "host-1" AND principal.hostname in %';
+    const expected = new QueryBarService({ knownLists: KNOWN }).completions(text, { line: 0, character: text.length });
+    const shown = await suggestions();
+    assert.equal(shown.total, expected.length);
+    assert.deepEqual(
+      shown.labels.filter((l) => l.startsWith('%')).sort(),
+      expected
+        .map((i) => i.label)
+        .filter((l) => l.startsWith('%'))
+        .sort(),
+    );
+    assert.ok(shown.labels.includes('%bad_hosts'), JSON.stringify(shown.labels));
+    await page.keyboard.press('Escape');
+    // An unknown name is an error: the extension listed the lists and has no such one.
+    await page.keyboard.type('bad_host');
+    await page.keyboard.press('Escape');
+    await squigglesBecome(['squiggly-error']);
+    // The lists could not be loaded this time: the same name is only a warning.
+    const post = (m: unknown): Promise<unknown> => page.evaluate((msg) => browser$().postMessage(msg, '*'), m as never);
+    await post({ type: 'querybar.lists', knownLists: KNOWN, listsUnavailable: 'UNAVAILABLE: connect ECONNREFUSED' });
+    await squigglesBecome(['squiggly-warning']);
+    // A hostile update is refused whole: the bar keeps the lists it had.
+    await post({
+      type: 'querybar.lists',
+      knownLists: [
+        ...KNOWN,
+        { name: 'bad_host"><img src=x onerror=alert(1)>', contentType: 'CIDR', size: 1, preview: [] },
+      ],
+    });
+    await post({
+      type: 'querybar.lists',
+      knownLists: [{ name: 'bad_host', contentType: 'HTML', size: 1, preview: [] }],
+    });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+    assert.equal(warnings.filter((w) => /ignored a malformed message/.test(w)).length, 2, warnings.join('\n'));
+    assert.deepEqual(await squiggles(), ['squiggly-warning']);
+    // The Reference Lists view learns of the list: the name is fine now.
+    await post({
+      type: 'querybar.lists',
+      knownLists: [...KNOWN, { name: 'bad_host', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 1, preview: ['x'] }],
+    });
+    await squigglesBecome([]);
+    assert.equal(await page.locator('img').count(), 0);
+    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('lists that arrive before the editor has loaded are the ones it starts with', async () => {
+    // Here the extension's answer to the bar's own request is held back: only the early lists count.
+    await page.evaluate(() => (browser$().__lists = null));
+    await page.evaluate(() =>
+      browser$().postMessage(
+        { type: 'querybar.lists', knownLists: [{ name: 'early', contentType: 'CIDR', size: 0, preview: [] }] },
+        '*',
+      ),
+    );
+    await postResults(events(3), 'principal.ip in cidr %early AND principal.ip in cidr %late');
+    await monacoReady();
+    await squigglesBecome(['squiggly-error']);
+    await hoverShows('Unknown reference list %late');
   });
 
   it('follows the VS Code theme kind from the body class, also when the user switches themes', async () => {

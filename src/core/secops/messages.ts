@@ -4,8 +4,8 @@
 import { isPivotAction, type PivotAction } from './results/pivots';
 import type { ColumnSpec, ResultKind } from './results/fields';
 import type { ExportFormat } from './results/export';
-import type { CompletionItem, Diagnostic, Position } from 'vscode-languageserver-types';
-import { MAX_QUERY_TEXT, PayloadError, parseCompletionItems, parseDiagnostics, parsePosition } from './lsp-payload';
+import type { QueryBarLists } from './querybar-service';
+import { isKnownReferenceList } from '../../udm/reference-lists';
 
 /** The rows a results page holds: `count` rows, their times, and the cells of `columns`. */
 export interface RowTable {
@@ -132,9 +132,11 @@ export type ToWebview =
   /** A panel restored after a reload whose run's rows were not kept (too large, or dropped for newer ones). */
   | { type: 'notKept' }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
-  // Answers to the query bar, computed by the same UDM language service as the editor's server.
-  | { type: 'querybar.completions'; id: number; items: CompletionItem[] }
-  | { type: 'querybar.diagnostics'; id: number; diagnostics: Diagnostic[] };
+  /**
+   * What is known of the reference lists, for the query bar's language service in the page: sent
+   * when the page asks (`querybar.watchLists`) and again whenever the lists change.
+   */
+  | ({ type: 'querybar.lists' } & QueryBarLists);
 
 /** Webview → extension. */
 export type FromWebview =
@@ -159,8 +161,11 @@ export type FromWebview =
   | { type: 'searchPeriod'; runId: string; startTime: string; endTime: string }
   /** The query bar's text, run with the current time range and default limit like "Run Query". */
   | { type: 'runQuery'; query: string; startTime?: string; endTime?: string }
-  | { type: 'querybar.complete'; id: number; text: string; position: Position }
-  | { type: 'querybar.validate'; id: number; text: string };
+  /** The query bar's editor is loading: send the reference lists now and whenever they change. */
+  | { type: 'querybar.watchLists' };
+
+/** Longest query text the page sends; a UDM search is a few lines, this leaves ample room. */
+export const MAX_QUERY_TEXT = 100_000;
 
 export class MessageError extends Error {
   override readonly name = 'MessageError';
@@ -184,14 +189,58 @@ function requestId(o: Record<string, unknown>): number {
   return id;
 }
 
-/** LSP payload errors become MessageErrors, so callers handle one kind of refusal. */
-function payload<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof PayloadError) throw new MessageError(err.message);
-    throw err;
+/** Most lists the page takes (the language server's bound), and most entries over all bare lists. */
+export const MAX_QUERY_BAR_LISTS = 10_000;
+export const MAX_QUERY_BAR_LIST_ENTRIES = 1_000_000;
+
+/**
+ * The lists as the language server takes them (src/server/protocol.ts checks the same), rebuilt
+ * from the fields the language service reads, so nothing else reaches it.
+ */
+function queryBarListsOf(data: Record<string, unknown>): QueryBarLists {
+  const { referenceLists, knownLists, listsUnavailable } = data;
+  const out: QueryBarLists = {};
+  if (referenceLists !== undefined) {
+    const bad = (): MessageError =>
+      new MessageError(
+        `querybar.lists.referenceLists must map at most ${MAX_QUERY_BAR_LISTS} list names (letters, digits, _) to ${MAX_QUERY_BAR_LIST_ENTRIES} strings in all`,
+      );
+    if (!isRecord(referenceLists)) throw bad();
+    const lists = Object.entries(referenceLists);
+    if (lists.length > MAX_QUERY_BAR_LISTS) throw bad();
+    let total = 0;
+    const kept: Array<[string, string[]]> = [];
+    for (const [name, entries] of lists) {
+      if (!/^[A-Za-z0-9_]+$/.test(name) || !Array.isArray(entries)) throw bad();
+      total += entries.length;
+      if (total > MAX_QUERY_BAR_LIST_ENTRIES || !entries.every((e): e is string => typeof e === 'string')) throw bad();
+      kept.push([name, [...entries]]);
+    }
+    // Own properties only, even for a list named __proto__.
+    out.referenceLists = Object.fromEntries(kept);
   }
+  if (knownLists !== undefined) {
+    if (
+      !Array.isArray(knownLists) ||
+      knownLists.length > MAX_QUERY_BAR_LISTS ||
+      !knownLists.every(isKnownReferenceList)
+    )
+      throw new MessageError(
+        `querybar.lists.knownLists must be at most ${MAX_QUERY_BAR_LISTS} lists with a name, contentType, size and preview`,
+      );
+    out.knownLists = knownLists.map((l) => ({
+      name: l.name,
+      contentType: l.contentType,
+      size: l.size,
+      preview: [...l.preview],
+      ...(l.description !== undefined ? { description: l.description } : {}),
+      ...(l.updateTime !== undefined ? { updateTime: l.updateTime } : {}),
+    }));
+    if (listsUnavailable !== undefined) out.listsUnavailable = str(data, 'listsUnavailable', 2000);
+  } else if (listsUnavailable !== undefined) {
+    throw new MessageError('querybar.lists.listsUnavailable comes only with knownLists');
+  }
+  return out;
 }
 
 function columnsOf(v: unknown): ColumnSpec[] {
@@ -307,15 +356,8 @@ export function parseFromWebview(data: unknown): FromWebview {
       }
       return { type: 'runQuery', query };
     }
-    case 'querybar.complete':
-      return {
-        type: 'querybar.complete',
-        id: requestId(data),
-        text: str(data, 'text', MAX_QUERY_TEXT),
-        position: payload(() => parsePosition(data.position)),
-      };
-    case 'querybar.validate':
-      return { type: 'querybar.validate', id: requestId(data), text: str(data, 'text', MAX_QUERY_TEXT) };
+    case 'querybar.watchLists':
+      return { type: 'querybar.watchLists' };
     case 'pivot': {
       if (!isPivotAction(data.action)) throw new MessageError('pivot.action is not a known pivot');
       const row = data.row;
@@ -530,18 +572,8 @@ export function parseToWebview(data: unknown): ToWebview {
         message: str(data, 'message'),
         cancelled: data.cancelled === true,
       };
-    case 'querybar.completions':
-      return {
-        type: 'querybar.completions',
-        id: requestId(data),
-        items: payload(() => parseCompletionItems(data.items)),
-      };
-    case 'querybar.diagnostics':
-      return {
-        type: 'querybar.diagnostics',
-        id: requestId(data),
-        diagnostics: payload(() => parseDiagnostics(data.diagnostics)),
-      };
+    case 'querybar.lists':
+      return { type: 'querybar.lists', ...queryBarListsOf(data) };
     default:
       throw new MessageError(`unknown message type "${data.type.slice(0, 50)}"`);
   }

@@ -1,46 +1,68 @@
-// Answers the results panel's query bar with the UDM language service that the language server
-// runs (src/udm/service.ts), called directly in the extension host: the bar's text is no document
-// the server knows, and a round trip through a virtual document would only add latency and states
-// to keep in sync. Same functions, same options, so the bar completes and checks like the editor.
-import { analyze, type CompileOptions } from '../../udm';
+// The results panel's query bar completes and checks with the UDM language service the language
+// server runs (src/udm/service.ts), inside the page itself: a key in the bar reaches the suggest
+// widget without a trip through the extension host. Same functions, same options as the server, so
+// the bar completes and checks like the editor. Free of `vscode` and of the DOM: the query bar's
+// bundle runs it, and the tests run it in Node.
+import type { CompileOptions } from '../../udm';
 import { knownListMap, type KnownReferenceList } from '../../udm/reference-lists';
-import { complete, toLspDiagnostics } from '../../udm/service';
-import { MAX_COMPLETION_ITEMS, MAX_DIAGNOSTICS } from './lsp-payload';
-import type { FromWebview, ToWebview } from './messages';
+import { complete, toLspDiagnostics, UdmDocument } from '../../udm/service';
+import type { CompletionItem, Diagnostic, Position } from 'vscode-languageserver-types';
 
-export type QueryBarRequest = Extract<FromWebview, { type: 'querybar.complete' | 'querybar.validate' }>;
-export type QueryBarAnswer = Extract<ToWebview, { type: 'querybar.completions' | 'querybar.diagnostics' }>;
-
-export function isQueryBarRequest(message: FromWebview): message is QueryBarRequest {
-  return message.type === 'querybar.complete' || message.type === 'querybar.validate';
+/**
+ * What the extension host knows of the reference lists, as the language server gets it: the lists
+ * the Reference Lists view knows (`knownLists`: name, type, size, preview), why they could not be
+ * loaded (`listsUnavailable`), and lists given with their entries (`referenceLists`).
+ */
+export interface QueryBarLists {
+  referenceLists?: Record<string, string[]>;
+  knownLists?: KnownReferenceList[];
+  listsUnavailable?: string;
 }
 
 /**
- * Completion items or diagnostics for the bar's text; reference lists as the server has them.
- * As in the language server, the lists the Reference Lists view knows (`knownLists`: name, type,
- * size, preview) win over bare `referenceLists`: they complete with their details and an
- * unknown `%name` is an error, or a warning when they could not be loaded (`listsUnavailable`).
+ * The server's compile options for these lists (src/server/main.ts): known lists win over bare
+ * entries; an unknown `%name` is then an error, or a warning when they could not be loaded.
  */
-export function answerQueryBar(
-  request: QueryBarRequest,
-  referenceLists?: Record<string, string[]>,
-  knownLists?: readonly KnownReferenceList[],
-  listsUnavailable?: string,
-): QueryBarAnswer {
-  const options: CompileOptions = knownLists
-    ? { knownLists: knownListMap(knownLists), ...(listsUnavailable !== undefined ? { listsUnavailable } : {}) }
-    : referenceLists
-      ? { referenceLists }
-      : {};
-  const analysis = analyze(request.text, options);
-  if (request.type === 'querybar.complete') {
-    const lists = knownLists ?? (referenceLists ? Object.keys(referenceLists) : []);
-    const items = complete(analysis, request.position, lists);
-    return { type: 'querybar.completions', id: request.id, items: items.slice(0, MAX_COMPLETION_ITEMS) };
+export function queryBarOptions(lists: QueryBarLists): CompileOptions {
+  const { referenceLists, knownLists, listsUnavailable } = lists;
+  if (knownLists)
+    return { knownLists: knownListMap(knownLists), ...(listsUnavailable !== undefined ? { listsUnavailable } : {}) };
+  return referenceLists ? { referenceLists } : {};
+}
+
+/** The names `%` completes, with their details when the lists are known (as the server offers them). */
+function listsForCompletion(lists: QueryBarLists): readonly KnownReferenceList[] | string[] {
+  return lists.knownLists ?? (lists.referenceLists ? Object.keys(lists.referenceLists) : []);
+}
+
+/**
+ * The bar's one document: one analysis per text, shared by completion and diagnostics, redone when
+ * the text or the lists change.
+ */
+export class QueryBarService {
+  private lists: QueryBarLists = {};
+  private version = 0;
+  private readonly doc = new UdmDocument('', 0, {});
+
+  constructor(lists: QueryBarLists = {}) {
+    this.setLists(lists);
   }
-  return {
-    type: 'querybar.diagnostics',
-    id: request.id,
-    diagnostics: toLspDiagnostics(analysis).slice(0, MAX_DIAGNOSTICS),
-  };
+
+  setLists(lists: QueryBarLists): void {
+    this.lists = lists;
+    this.doc.setOptions(queryBarOptions(lists));
+  }
+
+  completions(text: string, position: Position): CompletionItem[] {
+    return complete(this.analysis(text), position, listsForCompletion(this.lists));
+  }
+
+  diagnostics(text: string): Diagnostic[] {
+    return toLspDiagnostics(this.analysis(text));
+  }
+
+  private analysis(text: string): UdmDocument['analysis'] {
+    if (text !== this.doc.text) this.doc.update(text, ++this.version);
+    return this.doc.analysis;
+  }
 }

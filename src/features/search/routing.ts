@@ -5,7 +5,6 @@ import type * as vscode from 'vscode';
 import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
 import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import type { FromWebview } from '../../core/secops/messages';
-import { answerQueryBar } from '../../core/secops/querybar-service';
 import type { ExportFormat } from '../../core/secops/results/export';
 import type { ColumnSpec } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
@@ -16,6 +15,7 @@ import { getLogger } from '../../platform/log';
 import type { ReferenceListStore } from '../language/reference-list-store';
 import { QUERY_SLOT, type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
+import { watchQueryBarLists } from './querybar-lists';
 import type { PivotOrigin } from './pivots';
 
 const log = getLogger('search');
@@ -83,21 +83,11 @@ const ROUTES: Routes = {
     run: (a, m) =>
       a.runEditedQuery(m.query, m.startTime && m.endTime ? { startTime: m.startTime, endTime: m.endTime } : undefined),
   },
-  'querybar.complete': { label: QUERY_BAR, run: (a, m, panel) => answerQueryBarOn(a, panel, m) },
-  'querybar.validate': { label: QUERY_BAR, run: (a, m, panel) => answerQueryBarOn(a, panel, m) },
+  'querybar.watchLists': { label: QUERY_BAR, run: (a, _m, panel) => watchQueryBarLists(a.referenceLists, panel) },
   ready: NOTHING,
   painted: NOTHING,
   columns: NOTHING,
 };
-
-function answerQueryBarOn(
-  a: ResultsActions,
-  panel: ResultsPanel,
-  message: Extract<Action, { type: 'querybar.complete' | 'querybar.validate' }>,
-): void {
-  const lists = a.referenceLists;
-  panel.post(answerQueryBar(message, lists.entries(), lists.known(), lists.knownError()));
-}
 
 /** The name a failure of `message` is reported under. */
 export function describeMessage(message: FromWebview): string {

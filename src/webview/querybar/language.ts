@@ -8,8 +8,8 @@ import { KEYWORDS, SEARCH_SECTION_NAMES, WINDOW_WORDS } from '../../udm/vocabula
 export const UDM_LANGUAGE_ID = 'udm';
 
 /**
- * The editor's language-configuration.json, so the bar closes brackets and quotes exactly as the
- * editor does. `/` is closed by neither: a bracket pair cannot tell a regex (`= /x/`) from a
+ * The editor's language-configuration.json, so the bar closes brackets and quotes and finds words
+ * exactly as the editor does. `/` is closed by neither: a bracket pair cannot tell a regex (`= /x/`) from a
  * division (`$ratio = 10 / 2`), and closing it after a value wrote `10 / 2/`.
  */
 export const udmLanguageConfiguration: monaco.languages.LanguageConfiguration = {
@@ -18,7 +18,9 @@ export const udmLanguageConfiguration: monaco.languages.LanguageConfiguration = 
   autoClosingPairs: languageConfiguration.autoClosingPairs,
   surroundingPairs: languageConfiguration.surroundingPairs.map(([open, close]) => ({ open, close })),
   autoCloseBefore: languageConfiguration.autoCloseBefore,
-  wordPattern: /[A-Za-z_$%][A-Za-z0-9_]*/,
+  // The editor's words too: a lone `%` or `$` is none, so typing it is a trigger character that asks
+  // for list names or variables, not a word that refilters the completions already shown.
+  wordPattern: new RegExp(languageConfiguration.wordPattern),
 };
 
 /**

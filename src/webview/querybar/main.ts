@@ -1,7 +1,8 @@
 // The results panel's query bar as a Monaco editor. results.js adds this bundle only after the
 // table's first paint; it takes over the plain textarea, keeps it in step (the page's Run reads it)
-// and gets completion and diagnostics from the extension, which answers with the same UDM language
-// service the editor's language server runs.
+// and completes and checks in the page with the UDM language service the editor's language server
+// runs, so a key reaches the suggest widget without a trip through the extension host. The
+// reference lists come from the extension through results.js.
 import 'monaco-editor/esm/vs/editor/contrib/suggest/browser/suggestController.js';
 import 'monaco-editor/esm/vs/editor/contrib/hover/browser/hoverContribution.js';
 import 'monaco-editor/esm/vs/editor/contrib/snippet/browser/snippetController2.js';
@@ -10,8 +11,7 @@ import 'monaco-editor/esm/vs/editor/contrib/wordOperations/browser/wordOperation
 import 'monaco-editor/esm/vs/editor/contrib/clipboard/browser/clipboard.js';
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api.js';
 import './style.css';
-import type { CompletionItem, Diagnostic } from 'vscode-languageserver-types';
-import { parseToWebview, type FromWebview } from '../../core/secops/messages';
+import { QueryBarService, type QueryBarLists } from '../../core/secops/querybar-service';
 import { toLspPosition, toMonacoCompletions, toMonacoMarkers } from './convert';
 import { UDM_LANGUAGE_ID, udmLanguageConfiguration, udmMonarch } from './language';
 import { editorFont, inputColors, monacoThemeFor } from './theme';
@@ -26,18 +26,12 @@ import { editorFont, inputColors, monacoThemeFor } from './theme';
 };
 
 const MAX_LINES = 8;
-const VALIDATE_DELAY_MS = 150;
+/** Diagnostics follow typing closely but not on every keystroke of a burst, as in the language server. */
+const VALIDATE_DELAY_MS = 60;
 
 const host = document.getElementById('query-host');
 const input = document.getElementById('query-input') as HTMLTextAreaElement | null;
-
-function send(message: FromWebview): void {
-  document.dispatchEvent(new CustomEvent('cloudbench:querybar-post', { detail: message }));
-}
-
-let nextId = 1;
-const pendingCompletions = new Map<number, (items: CompletionItem[]) => void>();
-let latestValidation = 0;
+const service = new QueryBarService();
 /** Monaco registrations and listeners that live as long as the page; released when it goes away. */
 const pageLifetime: monaco.IDisposable[] = [];
 window.addEventListener('pagehide', () => {
@@ -66,8 +60,7 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
     monaco.languages.registerCompletionItemProvider(UDM_LANGUAGE_ID, {
       // The language server's trigger characters.
       triggerCharacters: ['.', '$', '%', '"', '='],
-      provideCompletionItems(model, position, _context, token) {
-        const id = nextId++;
+      provideCompletionItems(model, position) {
         const word = model.getWordUntilPosition(position);
         const range = {
           startLineNumber: position.lineNumber,
@@ -75,18 +68,8 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
           startColumn: word.startColumn,
           endColumn: word.endColumn,
         };
-        return new Promise<monaco.languages.CompletionList>((resolve) => {
-          const done = (items: CompletionItem[]): void => {
-            pendingCompletions.delete(id);
-            resolve({ suggestions: toMonacoCompletions(items, range) });
-          };
-          pendingCompletions.set(id, done);
-          const onCancel = token.onCancellationRequested(() => {
-            onCancel.dispose();
-            done([]);
-          });
-          send({ type: 'querybar.complete', id, text: model.getValue(), position: toLspPosition(position) });
-        });
+        const items = service.completions(model.getValue(), toLspPosition(position));
+        return { suggestions: toMonacoCompletions(items, range) };
       },
     }),
   );
@@ -133,8 +116,7 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
   const validate = (): void => {
     clearTimeout(validateTimer);
     validateTimer = setTimeout(() => {
-      latestValidation = nextId++;
-      send({ type: 'querybar.validate', id: latestValidation, text: model.getValue() });
+      monaco.editor.setModelMarkers(model, 'udm', toMonacoMarkers(service.diagnostics(model.getValue())));
     }, VALIDATE_DELAY_MS);
   };
   let settingFromPage = false;
@@ -157,20 +139,10 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
     document.dispatchEvent(new CustomEvent('cloudbench:querybar-run'));
   });
 
-  window.addEventListener('message', (event: MessageEvent) => {
-    const data = event.data as { type?: unknown } | null;
-    // Only the bar's answers; results.js handles (and checks) everything else.
-    if (typeof data?.type !== 'string' || !data.type.startsWith('querybar.')) return;
-    let message;
-    try {
-      message = parseToWebview(data);
-    } catch (err) {
-      console.warn('ignored a malformed query bar answer', err);
-      return;
-    }
-    if (message.type === 'querybar.completions') pendingCompletions.get(message.id)?.(message.items);
-    else if (message.type === 'querybar.diagnostics' && message.id === latestValidation)
-      setMarkers(model, message.diagnostics);
+  // The reference lists, checked by results.js on arrival: completion and checks follow them.
+  document.addEventListener('cloudbench:querybar-lists', (event) => {
+    service.setLists((event as CustomEvent<QueryBarLists>).detail);
+    validate();
   });
 
   new MutationObserver(applyTheme).observe(document.body, { attributes: true, attributeFilter: ['class'] });
@@ -178,10 +150,6 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
   validate();
   hostEl.dataset.editor = 'monaco';
   document.dispatchEvent(new CustomEvent('cloudbench:querybar-ready'));
-}
-
-function setMarkers(model: monaco.editor.ITextModel, diagnostics: Diagnostic[]): void {
-  monaco.editor.setModelMarkers(model, 'udm', toMonacoMarkers(diagnostics));
 }
 
 if (host && input) start(host, input);

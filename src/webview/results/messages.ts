@@ -25,7 +25,7 @@ import { renderHistogram } from './histogram';
 import { detailMessage, renderDetail } from './detail';
 import { closeChooser } from './chooser';
 import { updateBanner, updateSummary } from './banner';
-import { REST_WAIT_MS, setQueryText, upgradeQueryBar } from './query-bar';
+import { REST_WAIT_MS, setQueryBarLists, setQueryText, upgradeQueryBar } from './query-bar';
 import { chosenColumns, rememberRun } from './persist';
 import { onArrived } from './arrival';
 import { clearMarks, mark, markAfterPaint } from './marks';
@@ -123,9 +123,8 @@ export function onMessage(message: ToWebview): void {
       mark('cloudbench:message', { type: 'arrived', runId: message.runId });
       onArrived(message);
       return;
-    case 'querybar.completions':
-    case 'querybar.diagnostics':
-      // Answers for querybar.js, which listens for them itself.
+    case 'querybar.lists':
+      setQueryBarLists(message);
       return;
     case 'rows.filtered':
     case 'rows.cells':

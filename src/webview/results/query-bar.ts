@@ -1,7 +1,8 @@
 // The query bar: a plain textarea until the Monaco bundle (querybar.js) is added, once the table's
-// first rows are on screen; querybar.js keeps the textarea's value in step and asks for completions
-// and diagnostics through this page, which owns the one VS Code API object.
-import { parseFromWebview } from '../../core/secops/messages';
+// first rows are on screen; querybar.js keeps the textarea's value in step and completes and checks
+// in the page. This page owns the one VS Code API object: it asks the extension for the reference
+// lists when the editor starts loading and hands each checked update to querybar.js.
+import type { QueryBarLists } from '../../core/secops/querybar-service';
 import { el } from '../shared/dom';
 import { pageNonce, queryBarScript, queryBarStyle, queryInput } from './layout';
 import { post } from './state';
@@ -28,6 +29,8 @@ export const REST_WAIT_MS = 3000;
 export function upgradeQueryBar(): void {
   if (loading.started || !queryBarScript) return;
   loading.started = true;
+  // While the editor's bundle loads, the lists are on their way.
+  post({ type: 'querybar.watchLists' });
   if (queryBarStyle) head(el('link', { rel: 'stylesheet', href: queryBarStyle }));
   const script = el('script', { src: queryBarScript });
   script.nonce = pageNonce;
@@ -38,15 +41,20 @@ function head(node: HTMLElement): void {
   document.head.append(node);
 }
 
-// querybar.js asks for completions and diagnostics through here: this page owns the one VS Code API
-// object, and checks the request like the extension will.
-document.addEventListener('cloudbench:querybar-post', (event) => {
-  try {
-    const message = parseFromWebview((event as CustomEvent<unknown>).detail);
-    if (message.type === 'querybar.complete' || message.type === 'querybar.validate' || message.type === 'runQuery')
-      post(message);
-  } catch (err) {
-    console.warn('ignored a malformed query bar request', err);
-  }
+/** The latest lists the extension sent (checked by parseToWebview), for querybar.js once it runs. */
+let lists: QueryBarLists | undefined;
+
+export function setQueryBarLists({ referenceLists, knownLists, listsUnavailable }: QueryBarLists): void {
+  lists = {
+    ...(referenceLists ? { referenceLists } : {}),
+    ...(knownLists ? { knownLists } : {}),
+    ...(listsUnavailable !== undefined ? { listsUnavailable } : {}),
+  };
+  document.dispatchEvent(new CustomEvent('cloudbench:querybar-lists', { detail: lists }));
+}
+
+// querybar.js listens for lists before it says it is ready: it gets those that came before it.
+document.addEventListener('cloudbench:querybar-ready', () => {
+  if (lists) setQueryBarLists(lists);
 });
 document.addEventListener('cloudbench:querybar-run', () => runQueryBar());

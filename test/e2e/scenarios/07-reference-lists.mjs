@@ -1,6 +1,7 @@
 // Reference lists: see the lists in their view, create a regex list whose bad line is flagged and
 // refused on save, fix and save it, run a query that uses the list, edit the list and see the same
-// query return more events; Go to Definition from %name opens the list; `%` completes the lists.
+// query return more events; Go to Definition from %name opens the list; `%` completes the lists, in
+// the editor and in the results panel's query bar.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -141,4 +142,25 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await page.keyboard.type('no_such_list');
   await query.locator('.squiggly-warning, .squiggly-error').first().waitFor();
   log('% completes the lists (the new one included); an unknown list name is flagged');
+
+  // The results panel's query bar completes and checks %lists in the page, from the lists the
+  // extension sends it when the bar loads and on every change: the list created here, with the size
+  // it has after the edit, and an unknown name is flagged. Last: it leaves the focus in the panel.
+  await again.locator('#query-host[data-editor="monaco"]').waitFor({ timeout: 60_000 });
+  await again.locator('#query-host .view-lines').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('target.hostname in %');
+  const barSuggest = again.locator('.suggest-widget');
+  await barSuggest.locator('.monaco-list-row', { hasText: 'critical_servers' }).first().waitFor();
+  await barSuggest
+    .locator('.monaco-list-row', { hasText: LIST })
+    .filter({ hasText: /2 entries/ })
+    .first()
+    .waitFor();
+  await page.keyboard.press('Escape');
+  await page.keyboard.type('no_such_list');
+  await again.locator('#query-host .squiggly-error').first().waitFor();
+  await screenshot('query-bar-lists');
+  log('query bar: % completes the lists with their current size; an unknown list name is an error');
 }

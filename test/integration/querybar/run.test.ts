@@ -1,7 +1,7 @@
 // The query bar's requests through the real SearchController and ResultsPanel (vscode fake for the
 // editor UI only) against the sandbox: Run sends the edited text with the current time range and
-// the default limit after the same confirmation as "Run Query", and completion/validation requests
-// are answered into the panel.
+// the default limit after the same confirmation as "Run Query", and the reference lists reach the
+// panel for the bar's completion and checks when it asks and whenever they change.
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
@@ -26,7 +26,7 @@ async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> 
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-describe('query bar: Run, completion and validation through the search controller (sandbox)', function () {
+describe('query bar: Run and the reference lists through the search controller (sandbox)', function () {
   this.timeout(60_000);
   let sb: Sandbox;
   let undo: () => void;
@@ -154,26 +154,26 @@ describe('query bar: Run, completion and validation through the search controlle
     await runs[0];
     controller.runEditedQuery = runEditedQuery;
     confirm = true;
-    const answer = next('querybar.diagnostics');
-    fromPage({ type: 'querybar.validate', id: 41, text: 'metadata.event_typo = "X"' });
-    const diagnostics = await answer;
     assert.equal(asked.at(-1), 'metadata.event_typo = "X"');
     assert.equal(searches.length, before);
-    assert.equal(diagnostics.id, 41);
-    assert.equal(diagnostics.diagnostics.length, 1);
-    assert.match(diagnostics.diagnostics[0].message, /event_typo/);
   });
 
-  it('answers completion requests into the panel and ignores malformed ones', async () => {
+  it("sends the bar the Reference Lists view's lists when it asks and on every change, and ignores malformed requests", async () => {
     const before = posted.length;
-    fromPage({ type: 'querybar.complete', id: 'x', text: 'metadata.', position: { line: 0, character: 9 } });
-    fromPage({ type: 'runQuery', query: 42 });
-    const answer = next('querybar.completions');
     fromPage({ type: 'querybar.complete', id: 42, text: 'metadata.', position: { line: 0, character: 9 } });
-    const completions = await answer;
+    fromPage({ type: 'runQuery', query: 42 });
+    const first = next('querybar.lists');
+    fromPage({ type: 'querybar.watchLists' });
+    assert.deepEqual(await first, { type: 'querybar.lists' });
     assert.equal(posted.length, before + 1, 'only the well-formed request got an answer');
-    assert.equal(completions.id, 42);
-    assert.ok(completions.items.some((i: { label: string }) => i.label === 'event_type'));
+    const known = [{ name: 'vip_hosts', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 1, preview: ['host-a'] }];
+    const update = next('querybar.lists');
+    controller.referenceLists.setKnown(known, 'UNAVAILABLE: the list API is down');
+    assert.deepEqual(await update, {
+      type: 'querybar.lists',
+      knownLists: known,
+      listsUnavailable: 'UNAVAILABLE: the list API is down',
+    });
   });
 
   it('a statistical query run from the query bar opens the statistics view and goes into the query history', async () => {

@@ -7,6 +7,7 @@ import { udmLanguageConfiguration } from '../../../src/webview/querybar/language
 
 const config = JSON.parse(readFileSync(join(__dirname, '../../../language-configuration.json'), 'utf8')) as {
   autoClosingPairs: Array<{ open: string; close: string }>;
+  wordPattern: string;
 };
 
 describe('UDM language configuration', () => {
@@ -20,5 +21,13 @@ describe('UDM language configuration', () => {
       (udmLanguageConfiguration.autoClosingPairs ?? []).map((p) => p.open),
       ['(', '[', '"', '`', '/*'],
     );
+  });
+
+  it('the query bar finds words as the editor does: a lone % or $ is no word, so it triggers completion', () => {
+    const pattern = udmLanguageConfiguration.wordPattern!;
+    assert.equal(pattern.source, new RegExp(config.wordPattern).source);
+    const words = (text: string): string[] => text.match(new RegExp(pattern.source, 'g')) ?? [];
+    assert.deepEqual(words('principal.hostname in %'), ['principal', 'hostname', 'in']);
+    assert.deepEqual(words('in %bad_hosts and $h = 1'), ['in', '%bad_hosts', 'and', '$h', '1']);
   });
 });

@@ -1,140 +1,100 @@
 // The query bar's messages in the shared protocol: both directions are rebuilt from known fields
 // and anything malformed is refused with a MessageError.
 import assert from 'node:assert/strict';
-import { MessageError, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
-import { MAX_QUERY_TEXT } from '../../../src/core/secops/lsp-payload';
+import { MAX_QUERY_TEXT, MessageError, parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
 
 describe('query bar messages', () => {
-  it('accepts complete, validate and runQuery requests and keeps only their fields', () => {
-    assert.deepEqual(
-      parseFromWebview({
-        type: 'querybar.complete',
-        id: 3,
-        text: 'metadata.',
-        position: { line: 0, character: 9 },
-        extra: 1,
-      }),
-      {
-        type: 'querybar.complete',
-        id: 3,
-        text: 'metadata.',
-        position: { line: 0, character: 9 },
-      },
-    );
-    assert.deepEqual(parseFromWebview({ type: 'querybar.validate', id: 0, text: 'x = 1' }), {
-      type: 'querybar.validate',
-      id: 0,
-      text: 'x = 1',
-    });
+  it('accepts watchLists and runQuery requests and keeps only their fields', () => {
+    assert.deepEqual(parseFromWebview({ type: 'querybar.watchLists', extra: 1 }), { type: 'querybar.watchLists' });
     assert.deepEqual(parseFromWebview({ type: 'runQuery', query: 'metadata.event_type = "X"', runId: 'r' }), {
       type: 'runQuery',
       query: 'metadata.event_type = "X"',
     });
   });
 
-  it('refuses malformed requests', () => {
+  it('refuses malformed requests, and the old completion round trip', () => {
     const bad: unknown[] = [
-      { type: 'querybar.complete', id: -1, text: '', position: { line: 0, character: 0 } },
-      { type: 'querybar.complete', id: 1.5, text: '', position: { line: 0, character: 0 } },
-      { type: 'querybar.complete', id: 1, text: '', position: { line: -1, character: 0 } },
-      { type: 'querybar.complete', id: 1, text: '', position: { line: 0 } },
-      { type: 'querybar.complete', id: 1, text: 7, position: { line: 0, character: 0 } },
-      { type: 'querybar.validate', id: '1', text: '' },
-      { type: 'querybar.validate', id: 1, text: 'x'.repeat(MAX_QUERY_TEXT + 1) },
       { type: 'runQuery', query: '   \n ' },
       { type: 'runQuery' },
+      { type: 'runQuery', query: 'x'.repeat(MAX_QUERY_TEXT + 1) },
+      // Completion and checks run in the page: the extension answers neither any more.
+      { type: 'querybar.complete', id: 1, text: '', position: { line: 0, character: 0 } },
+      { type: 'querybar.validate', id: 1, text: '' },
     ];
     for (const m of bad) assert.throws(() => parseFromWebview(m), MessageError, JSON.stringify(m).slice(0, 80));
   });
 
-  it('rebuilds completion items and diagnostics from known fields only', () => {
-    const completions = parseToWebview({
-      type: 'querybar.completions',
-      id: 2,
-      items: [
+  it('rebuilds the reference lists from the fields the language service reads', () => {
+    const lists = parseToWebview({
+      type: 'querybar.lists',
+      knownLists: [
         {
-          label: 'event_type',
-          kind: 5,
-          detail: 'enum',
-          documentation: { kind: 'markdown', value: '**doc**', evil: 1 },
-          sortText: '1',
-          insertTextFormat: 2,
-          textEdit: {
-            range: { start: { line: 0, character: 9 }, end: { line: 0, character: 9 } },
-            newText: 'event_type',
-          },
-          command: { command: 'workbench.action.evil', title: 'x' },
-          data: { any: 1 },
+          name: 'vip_cidrs',
+          contentType: 'CIDR',
+          size: 2,
+          preview: ['10.0.0.0/8', '192.168.0.0/16'],
+          description: 'VIPs',
+          updateTime: '2026-01-01T00:00:00Z',
+          evil: '<img src=x onerror=alert(1)>',
         },
       ],
+      listsUnavailable: 'UNAVAILABLE',
+      referenceLists: { bad_hosts: ['evil-01', 'evil-02'] },
+      extra: { any: 1 },
     });
-    assert.deepEqual(completions, {
-      type: 'querybar.completions',
-      id: 2,
-      items: [
+    assert.deepEqual(lists, {
+      type: 'querybar.lists',
+      referenceLists: { bad_hosts: ['evil-01', 'evil-02'] },
+      knownLists: [
         {
-          label: 'event_type',
-          kind: 5,
-          detail: 'enum',
-          documentation: { kind: 'markdown', value: '**doc**' },
-          sortText: '1',
-          insertTextFormat: 2,
-          textEdit: {
-            range: { start: { line: 0, character: 9 }, end: { line: 0, character: 9 } },
-            newText: 'event_type',
-          },
+          name: 'vip_cidrs',
+          contentType: 'CIDR',
+          size: 2,
+          preview: ['10.0.0.0/8', '192.168.0.0/16'],
+          description: 'VIPs',
+          updateTime: '2026-01-01T00:00:00Z',
         },
       ],
+      listsUnavailable: 'UNAVAILABLE',
     });
-    const diagnostics = parseToWebview({
-      type: 'querybar.diagnostics',
-      id: 4,
-      diagnostics: [
-        {
-          range: { start: { line: 0, character: 9 }, end: { line: 0, character: 19 } },
-          message: 'Unknown field',
-          severity: 1,
-          source: 'udm',
-          code: 'unknown-field',
-          data: { replacements: ['x'] },
-          tags: [2],
-        },
-      ],
-    });
-    assert.deepEqual(diagnostics, {
-      type: 'querybar.diagnostics',
-      id: 4,
-      diagnostics: [
-        {
-          range: { start: { line: 0, character: 9 }, end: { line: 0, character: 19 } },
-          message: 'Unknown field',
-          severity: 1,
-          source: 'udm',
-          code: 'unknown-field',
-          tags: [2],
-        },
-      ],
+    // A list named __proto__ is a list like any other, not the object's prototype.
+    const proto = parseToWebview(JSON.parse('{"type":"querybar.lists","referenceLists":{"__proto__":["x"]}}'));
+    assert.ok(proto.type === 'querybar.lists' && proto.referenceLists);
+    assert.deepEqual(Object.keys(proto.referenceLists), ['__proto__']);
+    assert.equal(Object.getPrototypeOf(proto.referenceLists), Object.prototype);
+    // "No lists known" and "no lists exist" stay apart.
+    assert.deepEqual(parseToWebview({ type: 'querybar.lists' }), { type: 'querybar.lists' });
+    assert.deepEqual(parseToWebview({ type: 'querybar.lists', knownLists: [] }), {
+      type: 'querybar.lists',
+      knownLists: [],
     });
   });
 
-  it('refuses answers with malformed items, ranges or severities', () => {
-    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+  it('refuses hostile or malformed lists whole', () => {
+    const known = { name: 'a', contentType: 'CIDR', size: 1, preview: ['10.0.0.0/8'] };
     const bad: unknown[] = [
-      { type: 'querybar.completions', id: 1, items: {} },
-      { type: 'querybar.completions', id: 1, items: [{ kind: 5 }] },
-      { type: 'querybar.completions', id: 1, items: [{ label: 'a', kind: 99 }] },
-      { type: 'querybar.completions', id: 1, items: [{ label: 'a', insertTextFormat: 3 }] },
-      { type: 'querybar.completions', id: 1, items: [{ label: 'a', textEdit: { range, newText: 5 } }] },
-      { type: 'querybar.completions', id: 1, items: [{ label: 'a', documentation: { kind: 'html', value: '<b>' } }] },
-      { type: 'querybar.completions', id: 1, items: Array.from({ length: 5001 }, () => ({ label: 'a' })) },
-      { type: 'querybar.diagnostics', id: 1, diagnostics: [{ range, message: 'm', severity: 9 }] },
-      {
-        type: 'querybar.diagnostics',
-        id: 1,
-        diagnostics: [{ range: { start: { line: 2, character: 0 }, end: { line: 1, character: 0 } }, message: 'm' }],
-      },
-      { type: 'querybar.diagnostics', id: 1, diagnostics: [{ range }] },
-      { type: 'querybar.diagnostics', diagnostics: [] },
+      { type: 'querybar.lists', knownLists: {} },
+      { type: 'querybar.lists', knownLists: [{ ...known, name: '../etc' }] },
+      { type: 'querybar.lists', knownLists: [{ ...known, name: 'a"><script>alert(1)</script>' }] },
+      { type: 'querybar.lists', knownLists: [{ ...known, contentType: 'HTML' }] },
+      { type: 'querybar.lists', knownLists: [{ ...known, size: -1 }] },
+      { type: 'querybar.lists', knownLists: [{ ...known, size: 1.5 }] },
+      { type: 'querybar.lists', knownLists: [{ ...known, preview: [1] }] },
+      { type: 'querybar.lists', knownLists: [{ ...known, description: {} }] },
+      { type: 'querybar.lists', knownLists: [known, null] },
+      { type: 'querybar.lists', knownLists: Array.from({ length: 10_001 }, (_, i) => ({ ...known, name: `l${i}` })) },
+      { type: 'querybar.lists', knownLists: [known], listsUnavailable: 7 },
+      { type: 'querybar.lists', knownLists: [known], listsUnavailable: 'x'.repeat(2001) },
+      { type: 'querybar.lists', listsUnavailable: 'without any lists' },
+      { type: 'querybar.lists', referenceLists: [] },
+      { type: 'querybar.lists', referenceLists: 'bad_hosts' },
+      { type: 'querybar.lists', referenceLists: { 'bad hosts': ['a'] } },
+      { type: 'querybar.lists', referenceLists: { __proto__x: 'a' } },
+      { type: 'querybar.lists', referenceLists: { a: ['x', 2] } },
+      { type: 'querybar.lists', referenceLists: { a: Array(1_000_001).fill('x') } },
+      // Completion answers no longer come from the extension.
+      { type: 'querybar.completions', id: 1, items: [{ label: 'a' }] },
+      { type: 'querybar.diagnostics', id: 1, diagnostics: [] },
     ];
     for (const m of bad) assert.throws(() => parseToWebview(m), MessageError, JSON.stringify(m).slice(0, 100));
   });

@@ -42,8 +42,20 @@ function harness(runs: Record<string, Partial<RunRecord>> = {}, fail?: Error) {
     referenceLists: new ReferenceListStore(),
   };
   const posted: ToWebview[] = [];
-  const panel = (slot: string) => ({ slot, post: (m: ToWebview) => posted.push(m) }) as unknown as ResultsPanel;
-  return { actions, calls, posted, panel };
+  const closers: Array<() => void> = [];
+  const panel = (slot: string) =>
+    ({
+      slot,
+      post: (m: ToWebview) => posted.push(m),
+      onDidDispose: (listener: () => void) => {
+        closers.push(listener);
+        return { dispose: () => closers.splice(closers.indexOf(listener) >>> 0, 1) };
+      },
+    }) as unknown as ResultsPanel;
+  const closeAll = (): void => {
+    for (const close of [...closers]) close();
+  };
+  return { actions, calls, posted, panel, closeAll };
 }
 
 describe('the results pages’ messages', () => {
@@ -113,7 +125,7 @@ describe('the results pages’ messages', () => {
     assert.equal(describeMessage({ type: 'pivot', runId: 'r', action: 'fullEvent', value: 'v' }), 'Full event');
     assert.equal(describeMessage({ type: 'fetchRest', runId: 'r' }), 'Fetch the rest');
     assert.equal(describeMessage({ type: 'searchPeriod', runId: 'r', startTime: 's', endTime: 'e' }), 'Run UDM Query');
-    assert.equal(describeMessage({ type: 'querybar.validate', id: 1, text: '' }), 'Query bar');
+    assert.equal(describeMessage({ type: 'querybar.watchLists' }), 'Query bar');
     assert.equal(describeMessage({ type: 'rows.fields', runId: 'r', id: 1 }), 'Results');
     assert.equal(describeMessage({ type: 'stopFetch', runId: 'r' }), 'Results');
   });
@@ -126,26 +138,37 @@ describe('the results pages’ messages', () => {
     assert.equal((posted[0] as { id: number }).id, 4);
   });
 
-  it("checks the query bar's text against the reference lists the store holds", async () => {
-    const { actions, posted, panel } = harness();
-    // The server answered: no list of that name.
-    actions.referenceLists.setKnown([]);
-    const validate = (): Promise<void> =>
-      routeMessage(actions, { type: 'querybar.validate', id: 7, text: 'principal.ip in %bad_ips' }, panel('query'));
-    await validate();
-    const unknown = posted.pop() as Extract<ToWebview, { type: 'querybar.diagnostics' }>;
-    assert.equal(unknown.type, 'querybar.diagnostics');
-    assert.ok(
-      unknown.diagnostics.some((d) => /bad_ips/.test(JSON.stringify(d.message))),
-      JSON.stringify(unknown.diagnostics),
-    );
-    // The Reference Lists view loaded it: the name is known, with its entries.
-    actions.referenceLists.setKnown([
-      { name: 'bad_ips', contentType: 'CONTENT_TYPE_DEFAULT_STRING', size: 1, preview: ['10.0.0.1'] },
+  it('sends the query bar the reference lists the store holds, now and on every change, until the panel closes', async () => {
+    const { actions, posted, panel, closeAll } = harness();
+    const lists = actions.referenceLists;
+    const queryPanel = panel('query');
+    await routeMessage(actions, { type: 'querybar.watchLists' }, queryPanel);
+    // Nothing known yet: the page's bar flags no list name.
+    assert.deepEqual(posted.splice(0), [{ type: 'querybar.lists' }]);
+    const known = [
+      { name: 'bad_ips', contentType: 'CONTENT_TYPE_DEFAULT_STRING' as const, size: 1, preview: ['10.0.0.1'] },
+    ];
+    lists.setKnown(known);
+    assert.deepEqual(posted.splice(0), [{ type: 'querybar.lists', knownLists: known }]);
+    lists.setEntries({ bad_ips: ['10.0.0.1'] });
+    lists.setKnown(known, 'UNAVAILABLE: connect ECONNREFUSED');
+    assert.deepEqual(posted.splice(0), [
+      { type: 'querybar.lists', referenceLists: { bad_ips: ['10.0.0.1'] }, knownLists: known },
+      {
+        type: 'querybar.lists',
+        referenceLists: { bad_ips: ['10.0.0.1'] },
+        knownLists: known,
+        listsUnavailable: 'UNAVAILABLE: connect ECONNREFUSED',
+      },
     ]);
-    actions.referenceLists.setEntries({ bad_ips: ['10.0.0.1'] });
-    await validate();
-    const known = posted.pop() as Extract<ToWebview, { type: 'querybar.diagnostics' }>;
-    assert.deepEqual(known.diagnostics, []);
+    // A page loaded again asks again: one watch per panel, not two.
+    await routeMessage(actions, { type: 'querybar.watchLists' }, queryPanel);
+    posted.length = 0;
+    lists.setKnown([]);
+    assert.equal(posted.length, 1);
+    posted.length = 0;
+    closeAll();
+    lists.setKnown(known);
+    assert.deepEqual(posted, [], 'a closed panel is sent nothing');
   });
 });
