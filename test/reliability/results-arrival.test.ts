@@ -128,6 +128,33 @@ describe('reliability: the results page while an answer arrives (headless Chromi
     await page.locator('#detail-tree [data-path$="principal.hostname"]', { hasText: `host-${newest}` }).waitFor();
   });
 
+  it("a pivot from a detail opened while the rows arrived leaves out the row's old number once they are ordered", async () => {
+    const messages = host.arriving(RUN, batches(600, 200));
+    await send(messages);
+    await page.locator('#run-summary', { hasText: 'Arriving… 600 events' }).waitFor();
+    await page.locator('#grid .row').first().locator('.cell').first().click();
+    await page.locator('#detail-tree [data-path$="principal.hostname"]', { hasText: 'host-0' }).waitFor();
+    const pivots = (): Promise<Array<{ type: string; row?: number; value?: string }>> =>
+      page.evaluate(() => (browser$().__posted as Array<{ type: string }>).filter((m) => m.type === 'pivot'));
+    await page.locator('#detail-tree button.pivot').first().click();
+    const before = await pivots();
+    assert.equal(before.length, 1);
+    assert.equal(before[0].row, 0, 'in arrival order the row number names the event shown');
+
+    await send([host.arrived(RUN)]);
+    await page.locator('#run-summary', { hasText: /^600 rows/ }).waitFor();
+    const button = page.locator('#detail-tree button.pivot').first();
+    if (await button.isVisible()) {
+      await button.click();
+      const after = await pivots();
+      assert.equal(after.length, 2);
+      assert.equal('row' in after[1], false, 'row 0 is another event now');
+      assert.equal(after[1].value, before[0].value, 'the pivot itself goes by its value');
+    } else {
+      assert.equal(await page.locator('#detail').isVisible(), false, 'the detail pane closed with the new order');
+    }
+  });
+
   it('a partial answer stays shown, newest first, and says why; a broken one as an error', async () => {
     await send(host.arriving(RUN, batches(400, 100)));
     await page.locator('#run-summary', { hasText: 'Arriving… 400 events' }).waitFor();

@@ -18,6 +18,7 @@ export function onArrived(message: Arrived): void {
   // The extension answers by the final positions from now on: nothing asked before is of use, and
   // nothing is asked until the page holds the rows in that order too.
   state.reordering = true;
+  state.orderGeneration++;
   state.pendingFilter = undefined;
   state.filtered = undefined;
   state.pendingCells.clear();

@@ -40,6 +40,11 @@ export function detailMessage(text: string): void {
 export function renderDetail(rowIndex: number, row: unknown): void {
   if (!state.run) return;
   const runId = state.run.runId;
+  // The row's number names the pivot's origin; once the rows took their final order it names
+  // another row, so it is left out (the pivot itself goes by its value).
+  const generation = state.orderGeneration;
+  const origin = (): { row?: number } =>
+    state.reordering || state.orderGeneration !== generation ? {} : { row: rowIndex };
   detail.replaceChildren();
   const actions = el('div', { id: 'detail-actions' });
   const root = state.run.kind === 'udm' ? (row as { udm?: unknown })?.udm : row;
@@ -47,7 +52,7 @@ export function renderDetail(rowIndex: number, row: unknown): void {
   if (eventId && (state.run.kind === 'udm' || state.run.kind === 'assetEvents')) {
     for (const action of ['fullEvent', 'rawLog'] as const) {
       const b = el('button', { type: 'button', 'data-pivot': action, id: `detail-${action}` }, PIVOT_LABELS[action]);
-      b.addEventListener('click', () => post({ type: 'pivot', runId, action, value: eventId, row: rowIndex }));
+      b.addEventListener('click', () => post({ type: 'pivot', runId, action, value: eventId, ...origin() }));
       actions.append(b);
     }
   }
@@ -93,7 +98,7 @@ export function renderDetail(rowIndex: number, row: unknown): void {
           { type: 'button', class: 'pivot', 'data-pivot': action, title: PIVOT_LABELS[action] },
           PIVOT_LABELS[action],
         );
-        b.addEventListener('click', () => post({ type: 'pivot', runId, action, value, row: rowIndex }));
+        b.addEventListener('click', () => post({ type: 'pivot', runId, action, value, ...origin() }));
         leaf.append(b);
       }
       if (

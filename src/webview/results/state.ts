@@ -91,6 +91,8 @@ export const state = {
    * positions, so no question about rows is asked until the page holds them in that order too.
    */
   reordering: false,
+  /** Counts the final orders taken, so a row number given before one is not sent after it. */
+  orderGeneration: 0,
   /** The answer stopped before it was complete (cancelled, broken off). */
   partial: undefined as { cancelled: boolean; message: string } | undefined,
   /** A panel VS Code brought back after a reload: what it showed, ready to run again on request. */
