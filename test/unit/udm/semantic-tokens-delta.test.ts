@@ -1,7 +1,17 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { analyze } from '../../../src/udm/index';
-import { RuleAnalysis, ruleSemanticTokens, semanticTokens } from '../../../src/udm/service';
+import {
+  RuleAnalysis,
+  SEMANTIC_TOKEN_TYPES,
+  classify,
+  ruleSemanticTokens,
+  semanticTokens,
+  type ClassifiedToken,
+} from '../../../src/udm/service';
+import { encodeTokens } from '../../../src/udm/ide/semantic-tokens';
+import { classifyRule } from '../../../src/udm/ide/yaral-tokens';
+import type { LineIndex } from '../../../src/udm/text';
 import { SemanticTokensResults, applyTokenEdits, tokenEdits } from '../../../src/udm/ide/semantic-tokens-delta';
 
 const SEARCH = [
@@ -151,5 +161,54 @@ describe('semantic tokens as edits of the previous answer', () => {
       resultId: first.resultId,
       edits: [],
     });
+  });
+});
+
+describe('semantic tokens encoding', () => {
+  const PIECES = ['\n', '\r\n', ' ', 'a', '"', '/*', '*/', '//', '(', ')', 'and ', 'principal.', '$e.', '#e', '`'];
+  const MORE = ['rule x {', '}', 'match:', 'over 1h', ' = ', 'events:', 'condition:', '\u00e9', '\ud83d\ude00', '/x/'];
+
+  /** The encoding with every token's place looked up on its own: what the walk over lines must give. */
+  function reference(a: { lines: LineIndex }, tokens: ClassifiedToken[]): number[] {
+    const data: number[] = [];
+    let lastLine = 0;
+    let lastChar = 0;
+    const emit = (line: number, char: number, length: number, type: number, mods: number): void => {
+      if (length <= 0) return;
+      data.push(line - lastLine, line === lastLine ? char - lastChar : char, length, type, mods);
+      lastLine = line;
+      lastChar = char;
+    };
+    for (const t of tokens) {
+      const type = SEMANTIC_TOKEN_TYPES.indexOf(t.type);
+      const s = a.lines.position(t.start);
+      const e = a.lines.position(t.end);
+      for (let l = s.line; l <= e.line; l++) {
+        const from = l === s.line ? s.character : 0;
+        const to = l === e.line ? e.character : a.lines.lineEnd(l) - a.lines.lineStart(l);
+        emit(l, from, to - from, type, t.modifiers);
+      }
+    }
+    return data;
+  }
+
+  it('places every token of a search or a rule on its line and character, across CRLF and block comments', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES, ...MORE), { maxLength: 80 }), (parts) => {
+        const text = parts.join('');
+        const search = analyze(text);
+        assert.deepEqual(semanticTokens(search), reference(search, classify(search)));
+        const rule = new RuleAnalysis(text);
+        assert.deepEqual(ruleSemanticTokens(rule), reference(rule, classifyRule(rule)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('takes tokens out of order all the same', () => {
+    const a = analyze('metadata.id = "a"\nand principal.hostname = "b"');
+    const tokens = classify(a);
+    const shuffled = [...tokens.slice(3), ...tokens.slice(0, 3)];
+    assert.deepEqual(encodeTokens(a, shuffled), reference(a, shuffled));
   });
 });
