@@ -226,7 +226,7 @@ export function requestLines(r: ReplayResult): string[] {
     .sort((a, b) => b[1].ms - a[1].ms)
     .map(
       ([method, s]) =>
-        `    ${method.replace('textDocument/', '')}: ${s.count} requests${s.cancelled ? ` (${s.cancelled} cancelled)` : ''}, round trips ${Math.round(s.ms)} ms in all, ${Math.round(s.bytes / 1024)} KiB answered`,
+        `    ${method.replace('textDocument/', '')}: ${s.count} requests${s.cancelled ? ` (${s.cancelled} cancelled or "content modified")` : ''}, round trips ${Math.round(s.ms)} ms in all, ${Math.round(s.bytes / 1024)} KiB answered`,
     );
 }
 

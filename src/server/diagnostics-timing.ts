@@ -1,9 +1,11 @@
 /**
- * When diagnostics are computed while someone types. The editor pulls diagnostics after every
+ * When diagnostics and semantic tokens are computed while someone types. The editor pulls diagnostics after every
  * change and cancels the previous pull; checking a large document on each key press costs the
  * server its time and the window a redraw of every squiggle, for results replaced a moment later.
  * So a large document is checked once it has been still for a moment (a pull cancelled meanwhile
- * does no work), and an answer equal to the previous one is sent as "unchanged".
+ * does no work), and an answer equal to the previous one is sent as "unchanged". Semantic tokens
+ * wait the same way, and a change while they wait answers "content modified": the editor keeps the
+ * colours it has (moved along with the edits, the grammar colouring the new text) and asks again.
  */
 import type { Diagnostic } from 'vscode-languageserver-types';
 
@@ -25,14 +27,19 @@ export interface Cancellation {
   onCancellationRequested(listener: () => void): { dispose(): void };
 }
 
+/** How a wait for a still document ended. */
+export type Settled = 'still' | 'cancelled' | 'changed';
+
 /** When each document last changed. */
 export class ChangeTimes {
   private readonly last = new Map<string, number>();
+  private readonly waiting = new Map<string, Set<() => void>>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
   changed(uri: string): void {
     this.last.set(uri, this.now());
+    for (const wake of this.waiting.get(uri) ?? []) wake();
   }
 
   forget(uri: string): void {
@@ -40,24 +47,37 @@ export class ChangeTimes {
   }
 
   /**
-   * Resolves true once `uri` has not changed for `quietMs`, false as soon as `token` is cancelled
-   * (the editor asks again for the newer text).
+   * Resolves 'still' once `uri` has not changed for `quietMs`, 'cancelled' as soon as `token` is
+   * cancelled (the editor asks again for the newer text), and with `stopOnChange` 'changed' as soon
+   * as the document changes meanwhile.
    */
-  async settle(uri: string, quietMs: number, token: Cancellation): Promise<boolean> {
+  async settle(uri: string, quietMs: number, token: Cancellation, stopOnChange = false): Promise<Settled> {
     for (;;) {
-      if (token.isCancellationRequested) return false;
+      if (token.isCancellationRequested) return 'cancelled';
       const last = this.last.get(uri);
       const wait = last === undefined ? 0 : last + quietMs - this.now();
-      if (wait <= 0) return true;
+      if (wait <= 0) return 'still';
+      let changed = false;
       await new Promise<void>((resolve) => {
+        const wakers = this.waiting.get(uri) ?? new Set<() => void>();
+        this.waiting.set(uri, wakers);
+        const onChange = (): void => {
+          changed = true;
+          if (stopOnChange) done();
+        };
+        wakers.add(onChange);
         const timer = setTimeout(done, wait);
         const subscription = token.onCancellationRequested(done);
         function done(): void {
           clearTimeout(timer);
           subscription.dispose();
+          wakers.delete(onChange);
           resolve();
         }
       });
+      // The set of a document nobody waits for goes with the last waiter.
+      if (!this.waiting.get(uri)?.size) this.waiting.delete(uri);
+      if (changed && stopOnChange && !token.isCancellationRequested) return 'changed';
     }
   }
 }

@@ -9,6 +9,7 @@ import {
   ResponseError,
   TextDocumentSyncKind,
   TextDocuments,
+  type CancellationToken,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -133,7 +134,16 @@ function schedulePush(uri: string): void {
   );
 }
 
-function semanticTokenData(uri: string): number[] {
+/**
+ * The tokens of `uri` once it is still. A large document changing meanwhile answers "content
+ * modified": the editor keeps its colours (moved with the edits; the grammar colours new text)
+ * and asks again, so a burst of typing costs one classification, after it.
+ */
+async function semanticTokenData(uri: string, token: CancellationToken): Promise<number[]> {
+  const length = documents.get(uri)?.getText().length ?? 0;
+  const settled = await changeTimes.settle(uri, quietPeriod(length, false), token, true);
+  if (settled === 'changed') throw new ResponseError(LSPErrorCodes.ContentModified, 'The document changed; ask again.');
+  if (settled === 'cancelled') throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled.');
   const u = udmDoc(uri);
   return u ? (ruleServer.semanticTokens(u.analysis) ?? semanticTokens(u.analysis)) : [];
 }
@@ -227,7 +237,7 @@ connection.languages.diagnostics.on(async (params: DocumentDiagnosticParams, tok
   // The editor pulls after every change and cancels the pull before: a large document is checked
   // once typing pauses, and a cancelled pull costs nothing. (Cancelled, the editor asks again and
   // keeps the squiggles it shows meanwhile.)
-  if (!(await changeTimes.settle(uri, quietPeriod(length, false), token)))
+  if ((await changeTimes.settle(uri, quietPeriod(length, false), token)) !== 'still')
     throw new ResponseError(LSPErrorCodes.RequestCancelled, 'The document changed; ask again.');
   const u = udmDoc(uri);
   const items = u ? toLspDiagnostics(u.analysis) : [];
@@ -285,13 +295,17 @@ connection.onDocumentSymbol((params: DocumentSymbolParams) => {
   return u ? (ruleServer.symbols(u.analysis) ?? documentSymbols(u.analysis)) : [];
 });
 
-connection.languages.semanticTokens.on((params: SemanticTokensParams) =>
-  tokenResults.full(params.textDocument.uri, semanticTokenData(params.textDocument.uri)),
+connection.languages.semanticTokens.on(async (params: SemanticTokensParams, token) =>
+  tokenResults.full(params.textDocument.uri, await semanticTokenData(params.textDocument.uri, token)),
 );
 
 // After an edit only the tokens around it change: the answer is the edit of the previous one.
-connection.languages.semanticTokens.onDelta((params: SemanticTokensDeltaParams) =>
-  tokenResults.delta(params.textDocument.uri, params.previousResultId, semanticTokenData(params.textDocument.uri)),
+connection.languages.semanticTokens.onDelta(async (params: SemanticTokensDeltaParams, token) =>
+  tokenResults.delta(
+    params.textDocument.uri,
+    params.previousResultId,
+    await semanticTokenData(params.textDocument.uri, token),
+  ),
 );
 
 // Event variables and placeholders of rule files.

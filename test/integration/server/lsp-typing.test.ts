@@ -153,6 +153,37 @@ describe('UDM language server: typing in a large document', function () {
       assert.deepEqual(shown, semanticTokens(analyze(text)), `after typing ${JSON.stringify(typed)} on line ${line}`);
     }
   });
+
+  it('semantic tokens asked while typing goes on are answered "content modified", and asked again once it stops', async () => {
+    const uri = 'file:///work/busy.udm';
+    let text = bigQuery(2000);
+    await client.open(uri, text);
+    const full = await client.request<{ resultId: string; data: number[] }>('textDocument/semanticTokens/full', {
+      textDocument: { uri },
+    });
+    let version = 1;
+    const type = async (typed: string): Promise<void> => {
+      const step = typeAt(text, 1000, typed);
+      text = step.text;
+      await client.connection.sendNotification('textDocument/didChange', {
+        textDocument: { uri, version: ++version },
+        contentChanges: [step.change],
+      });
+    };
+    await type(' or');
+    const asked = client.request('textDocument/semanticTokens/full/delta', {
+      textDocument: { uri },
+      previousResultId: full.resultId,
+    });
+    await type(' target.ip = "10.1.2.3"');
+    await assert.rejects(asked, (e: unknown) => e instanceof ResponseError && e.code === -32801);
+    // The editor still shows the first answer: it asks relative to that one.
+    const delta = await client.request<{
+      resultId: string;
+      edits: Array<{ start: number; deleteCount: number; data?: number[] }>;
+    }>('textDocument/semanticTokens/full/delta', { textDocument: { uri }, previousResultId: full.resultId });
+    assert.deepEqual(applyTokenEdits(full.data, delta.edits), semanticTokens(analyze(text)));
+  });
 });
 
 describe('UDM language server: typing in a large document, pushed diagnostics', function () {
