@@ -9,22 +9,19 @@
 // (the machine is shared, and CPU time does not count the waiting for a core), measured from the
 // first key until the editor has settled after the last one (diagnostics, colours, outline).
 //
-// CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_TYPING_KEYS sets the keys typed per place (120);
-// CLOUDBENCH_TYPING_TRACE=1 also traces the language server's messages and prints, per place, how
-// many requests of each kind the editor sent and their round trips (the trace itself costs time, so
-// its latency figures are not comparable with a run without it).
+// CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_TYPING_KEYS sets the keys typed per place (120).
+// The requests behind these figures, method by method, are replayed over the wire by
+// `npm run bench -- udm` (bench/_typing-replay.ts).
 /* global document, window, MutationObserver */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { cpuMs, figure, load, percentile, startEditorOnSandbox } from './_editor-lib.mjs';
 import * as wb from '../test/e2e/lib/workbench.mjs';
-import { applySettings } from '../test/e2e/lib/editor.mjs';
 import { installExitHooks, stopAll } from '../test/e2e/lib/processes.mjs';
 
 const KEYS = Number(process.env.CLOUDBENCH_TYPING_KEYS ?? 120);
-const TRACE = process.env.CLOUDBENCH_TYPING_TRACE === '1';
 /** The first key presses of a place warm the editor up (suggest widget, fonts): not counted. */
 const WARM_UP = 5;
 const LINES = 2000;
@@ -34,14 +31,6 @@ const TYPED_SEARCH = ' or target.ip = "10.1.2.3" and metadata.event_type = "USER
 const TYPED_DISJUNCT = ' target.ip = "10.1.2.3" or metadata.event_type = "USER_LOGIN" or';
 const TYPED_STATEMENT = ' or $e1.target.ip = "10.1.2.3" and $e1.metadata.event_type = "USER_LOGIN"';
 const TYPED_CONDITION = ' and #e1 > 2 and #e2 > 3 and $o1 > 0';
-
-function bigQuery(lines) {
-  const out = ['// 2,000 lines: one long hunt'];
-  for (let i = 1; out.length < lines - 1; i++)
-    out.push(`(principal.hostname = "host-${i}" and metadata.event_type = "USER_LOGIN") or`);
-  out.push('principal.ip = "10.0.0.1"');
-  return `${out.join('\n')}\n`;
-}
 
 /** Records key press (the event's own time stamp) to the next frame that shows the change. */
 function recordTyping() {
@@ -81,42 +70,13 @@ async function placeCursor(page, line) {
   await page.keyboard.press('End');
 }
 
-/** The language server's trace: one count and the round trips of each request method. */
-function traceSummary(file, from) {
-  const text = file ? readFileSync(file, 'utf8').slice(from) : '';
-  const byMethod = new Map();
-  for (const m of text.matchAll(/Received response '([^']+?) - \(\d+\)' in (\d+)ms/g)) {
-    const list = byMethod.get(m[1]) ?? [];
-    list.push(Number(m[2]));
-    byMethod.set(m[1], list);
-  }
-  const changes = [...text.matchAll(/Sending notification 'textDocument\/didChange'/g)].length;
-  const cancelled = [...text.matchAll(/Request has been cancelled|RequestCancelled|-32800/g)].length;
-  return { byMethod, changes, cancelled, length: text.length };
-}
-
-function traceFile(userDataDir) {
-  const found = [];
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, entry.name);
-      if (entry.isDirectory()) walk(p);
-      else if (/Language Server Trace\.log$/.test(entry.name)) found.push(p);
-    }
-  };
-  walk(join(userDataDir, 'logs'));
-  return found.sort().at(-1);
-}
-
 /** Types `keys` characters of `typed` (Enter after each copy) at `line` of `file`. */
-async function typingRun(page, { file, line, typed, keys, cpu, userDataDir }) {
+async function typingRun(page, { file, line, typed, keys, cpu }) {
   await wb.openFile(page, file);
   await placeCursor(page, line);
   // Let the editor finish with the file as opened (colours, outline, diagnostics) before timing.
   await page.waitForTimeout(2000);
   await page.evaluate(recordTyping);
-  const trace = TRACE ? traceFile(userDataDir) : undefined;
-  const traceFrom = trace ? readFileSync(trace, 'utf8').length : 0;
   const before = cpu();
   for (let i = 0; i < keys; i += typed.length) {
     await page.keyboard.type(typed.slice(0, Math.min(typed.length, keys - i)), { delay: 80 });
@@ -129,11 +89,10 @@ async function typingRun(page, { file, line, typed, keys, cpu, userDataDir }) {
   // What the last key press set off (diagnostics, colours, outline, lenses) belongs to the typing.
   await page.waitForTimeout(2000);
   const after = cpu();
-  const summary = trace ? traceSummary(trace, traceFrom) : undefined;
   // Leave the file as it was, so nothing asks to be saved.
   await wb.runCommand(page, 'File: Revert File');
   const per = (k) => (after[k] - before[k]) / keys;
-  return { latencies, server: per('server'), extHost: per('extHost'), browser: per('browser'), summary };
+  return { latencies, server: per('server'), extHost: per('extHost'), browser: per('browser') };
 }
 
 function report(label, run) {
@@ -142,16 +101,11 @@ function report(label, run) {
   console.log(
     `  CPU per key press (until settled): language server ${run.server.toFixed(1)} ms, extension host ${run.extHost.toFixed(1)} ms, browser ${run.browser.toFixed(1)} ms; max ${Math.round(Math.max(...run.latencies))} ms over ${run.latencies.length} keys`,
   );
-  if (!run.summary) return;
-  console.log(`  ${run.summary.changes} didChange notifications`);
-  for (const [method, times] of [...run.summary.byMethod].sort((a, b) => b[1].length - a[1].length))
-    console.log(
-      `  ${method}: ${times.length} requests, round trip p50 ${percentile(times, 50)} ms, p90 ${percentile(times, 90)} ms, max ${Math.max(...times)} ms`,
-    );
 }
 
 async function main() {
   const { ruleText } = await tsImport('./_yaral-lib.ts', import.meta.url);
+  const { bigQuery } = await tsImport('./_typing-replay.ts', import.meta.url);
   const home = mkdtempSync(join(tmpdir(), 'cloudbench-bench-typing-'));
   let browser;
   installExitHooks(async () => {
@@ -159,9 +113,8 @@ async function main() {
   });
   try {
     const started = await startEditorOnSandbox(home);
-    const { server, userDataDir, workspace } = started;
+    const { server, workspace } = started;
     browser = started.browser;
-    if (TRACE) applySettings(userDataDir, { 'cloudbench.trace.server': 'messages' });
     writeFileSync(join(workspace, 'big.udm'), bigQuery(LINES));
     writeFileSync(
       join(workspace, 'small.udm'),
@@ -180,7 +133,7 @@ async function main() {
       // Playwright starts Chromium as a child of this process.
       browser: cpuMs(process.pid, /chrom/i),
     });
-    const common = { keys: KEYS, cpu, userDataDir };
+    const common = { keys: KEYS, cpu };
     // The small file first: it starts the language server, so the big ones do not pay for that.
     const small = await typingRun(page, { ...common, file: 'small.udm', typed: TYPED_SEARCH });
     const loads = [load()];
