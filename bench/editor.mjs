@@ -10,11 +10,10 @@
 //    medians of several runs in an open panel, for each corpus; the run that opens the panel is
 //    reported on its own. The times come from the results page's own performance marks, so a page
 //    that paints before the bench looks is measured all the same.
-// 2. Typing in a 2,000-line .udm file and in a small one: key press to screen, p50 and p90.
+// Typing is measured by npm run bench -- typing.
 //
 // CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_BENCH_RUNS sets the number of search runs (5).
 // The machine is shared: the load average is printed beside the figures.
-/* global document, window, MutationObserver */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +25,6 @@ import {
   logEntries,
   median,
   startEditorOnSandbox,
-  percentile,
   setThirtyDays,
 } from './_editor-lib.mjs';
 import * as wb from '../test/e2e/lib/workbench.mjs';
@@ -34,15 +32,6 @@ import { installExitHooks, stopAll } from '../test/e2e/lib/processes.mjs';
 
 const QUERY = 'principal.hostname = /.*/';
 const RUNS = Number(process.env.CLOUDBENCH_BENCH_RUNS ?? 5);
-const TYPED = ' or target.ip = "10.1.2.3" and metadata.event_type = "USER_LOGIN"';
-
-function bigQuery(lines) {
-  const out = ['// 2,000 lines: one long hunt'];
-  for (let i = 1; out.length < lines - 1; i++)
-    out.push(`(principal.hostname = "host-${i}" and metadata.event_type = "USER_LOGIN") or`);
-  out.push('principal.ip = "10.0.0.1"');
-  return `${out.join('\n')}\n`;
-}
 
 /**
  * The results page's own performance marks of the latest run (its messages' arrival, first rows and
@@ -60,29 +49,6 @@ function readMarks(since) {
     all,
     ready: get('cloudbench:ready')[0]?.at,
   };
-}
-
-/** Records key press (the event's own time stamp) to the next frame that shows the change. */
-function recordTyping() {
-  const rec = { pending: [], latencies: [] };
-  window.__benchTyping = rec;
-  document.addEventListener(
-    'keydown',
-    (e) => {
-      if (e.key.length === 1) rec.pending.push(e.timeStamp);
-    },
-    true,
-  );
-  const lines = document.querySelector('.editor-group-container.active .monaco-editor .view-lines');
-  new MutationObserver(() => {
-    if (!rec.pending.length) return;
-    const pressed = rec.pending.splice(0);
-    // The editor writes its lines inside the frame it renders; the next task runs after that paint.
-    setTimeout(() => {
-      const t = performance.now();
-      for (const p of pressed) rec.latencies.push(t - p);
-    }, 0);
-  }).observe(lines, { childList: true, characterData: true, subtree: true });
 }
 
 /** Polls a frame from Node: waitForFunction evaluates script in the page, which a webview's CSP refuses. */
@@ -169,23 +135,6 @@ async function searchRun(page, frameOf, userDataDir, cpu) {
   };
 }
 
-async function typingRun(page, file, keys) {
-  await wb.openFile(page, file);
-  await page.keyboard.press('Control+End');
-  await page.keyboard.press('End');
-  await page.evaluate(recordTyping);
-  const latencies = [];
-  for (let i = 0; i < keys; i += TYPED.length) {
-    await page.keyboard.type(TYPED.slice(0, Math.min(TYPED.length, keys - i)), { delay: 80 });
-    await page.keyboard.press('Enter');
-  }
-  await page.waitForFunction(() => window.__benchTyping.pending.length === 0);
-  latencies.push(...(await page.evaluate(() => window.__benchTyping.latencies)));
-  // Leave the file as it was, so nothing asks to be saved.
-  await wb.runCommand(page, 'File: Revert File');
-  return latencies.slice(5);
-}
-
 async function sandboxAlone(sandbox) {
   const end = Math.ceil((Date.now() + 1) / 1000) * 1000;
   const params = new URLSearchParams({
@@ -225,11 +174,6 @@ async function main() {
     const { sandbox, server, userDataDir, workspace } = started;
     browser = started.browser;
     writeFileSync(join(workspace, 'hunt.udm'), `${QUERY}\n`);
-    writeFileSync(join(workspace, 'big.udm'), bigQuery(2000));
-    writeFileSync(
-      join(workspace, 'small.udm'),
-      'metadata.event_type = "USER_LOGIN"\nand principal.hostname = "host-1"\n',
-    );
 
     const page = await wb.newPage(browser, server.url);
     await wb.openWorkbench(page, server.url, workspace);
@@ -321,16 +265,6 @@ async function main() {
     console.log(
       `  opening run: ${cold.streamed ? 'rows shown while the answer arrived' : 'the answer was complete before the page loaded: one results message'}`,
     );
-
-    // Typing: the language server checks the file as it changes.
-    await page.keyboard.press('Escape');
-    const small = await typingRun(page, 'small.udm', 60);
-    const big = await typingRun(page, 'big.udm', 60);
-    console.log(`load average after typing: ${load()}`);
-    figure('editor typing p50 2k lines ms', percentile(big, 50));
-    figure('editor typing p90 2k lines ms', percentile(big, 90));
-    figure('editor typing p50 small file ms', percentile(small, 50));
-    figure('editor typing p90 small file ms', percentile(small, 90));
     await page.context().close();
   } finally {
     await browser?.close().catch(() => {});

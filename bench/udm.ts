@@ -1,6 +1,7 @@
 // UDM language benchmarks: completion latency over the LSP wire against dist/server.js, full
 // parse + diagnostics of a 10,000-line document, lexer throughput and filter throughput; then the
-// same for YARA-L rule files (bench/_yaral-lib.ts).
+// same for YARA-L rule files (bench/_yaral-lib.ts); then typing in 2,000-line files replayed over the
+// wire (bench/_typing-replay.ts).
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -10,6 +11,7 @@ import { toLspDiagnostics } from '../src/udm/service';
 import { testRule10k } from './_rule-test-lib';
 import { LspClient, serverPath } from '../test/integration/server/lsp-client';
 import { yaralCompletionP95, yaralDiagnostics } from './_yaral-lib';
+import { printTypingReplay } from './_typing-replay';
 
 const CONDITIONS = [
   'metadata.event_type = "NETWORK_CONNECTION"',
@@ -140,6 +142,8 @@ async function main(): Promise<void> {
     `yaral diagnostics 2k-line rule file ms: ${y.wall.toFixed(1)} ms  (CPU ${y.cpu.toFixed(1)} ms, load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores)`,
   );
   console.log(`yaral completion p95 ms: ${(await yaralCompletionP95(percentile)).toFixed(2)} ms`);
+  // Typing replayed over the wire (bench/_typing-replay.ts): the server's CPU per key press.
+  await printTypingReplay();
   const rule = testRule10k();
   console.log(
     `udm test rule 10k events ms: ${rule.ms.toFixed(0)} ms  (10,000 events per variable, two variables joined over 1h, ${rule.detections} detections)`,

@@ -3,10 +3,13 @@
 import {
   createConnection,
   DocumentDiagnosticReportKind,
+  LSPErrorCodes,
   NotebookDocuments,
   ProposedFeatures,
+  ResponseError,
   TextDocumentSyncKind,
   TextDocuments,
+  type CancellationToken,
   type InitializeParams,
   type InitializeResult,
 } from 'vscode-languageserver/node';
@@ -20,6 +23,7 @@ import type {
   FoldingRangeParams,
   HoverParams,
   ReferenceParams,
+  SemanticTokensDeltaParams,
   SemanticTokensParams,
   SignatureHelpParams,
 } from 'vscode-languageserver-protocol';
@@ -39,6 +43,8 @@ import {
   signatureHelp,
   toLspDiagnostics,
 } from '../udm/service';
+import { SemanticTokensResults } from '../udm/ide/semantic-tokens-delta';
+import { ChangeTimes, DiagnosticReports, quietPeriod } from './diagnostics-timing';
 import { ruleServer } from './yaral';
 import type { CompileOptions } from '../udm/index';
 import { knownListMap, type KnownReferenceList } from '../udm/reference-lists';
@@ -67,9 +73,9 @@ let knownLists:
   { list: KnownReferenceList[]; byName: Map<string, KnownReferenceList>; loadError: string | undefined } | undefined;
 let pushDiagnostics = true;
 const pending = new Map<string, NodeJS.Timeout>();
-
-/** Diagnostics follow typing closely but not on every keystroke of a burst. */
-const DIAGNOSTIC_DELAY_MS = 60;
+const changeTimes = new ChangeTimes();
+const reports = new DiagnosticReports();
+const tokenResults = new SemanticTokensResults();
 
 function udmDoc(uri: string): UdmDocument | undefined {
   const doc = documents.get(uri);
@@ -108,19 +114,38 @@ function optionsChanged(): void {
   void connection.languages.diagnostics.refresh().catch(() => undefined);
 }
 
+/** Diagnostics follow typing closely but not on every keystroke of a burst: one publish per pause. */
 function schedulePush(uri: string): void {
   if (!pushDiagnostics) return;
   const old = pending.get(uri);
   if (old) clearTimeout(old);
+  const length = documents.get(uri)?.getText().length ?? 0;
   pending.set(
     uri,
-    setTimeout(() => {
-      pending.delete(uri);
-      const u = udmDoc(uri);
-      if (!u) return;
-      void connection.sendDiagnostics({ uri, version: u.version, diagnostics: toLspDiagnostics(u.analysis) });
-    }, DIAGNOSTIC_DELAY_MS),
+    setTimeout(
+      () => {
+        pending.delete(uri);
+        const u = udmDoc(uri);
+        if (!u) return;
+        void connection.sendDiagnostics({ uri, version: u.version, diagnostics: toLspDiagnostics(u.analysis) });
+      },
+      quietPeriod(length, true),
+    ),
   );
+}
+
+/**
+ * The tokens of `uri` once it is still. A large document changing meanwhile answers "content
+ * modified": the editor keeps its colours (moved with the edits; the grammar colours new text)
+ * and asks again, so a burst of typing costs one classification, after it.
+ */
+async function semanticTokenData(uri: string, token: CancellationToken): Promise<number[]> {
+  const length = documents.get(uri)?.getText().length ?? 0;
+  const settled = await changeTimes.settle(uri, quietPeriod(length, false), token, true);
+  if (settled === 'changed') throw new ResponseError(LSPErrorCodes.ContentModified, 'The document changed; ask again.');
+  if (settled === 'cancelled') throw new ResponseError(LSPErrorCodes.RequestCancelled, 'Cancelled.');
+  const u = udmDoc(uri);
+  return u ? (ruleServer.semanticTokens(u.analysis) ?? semanticTokens(u.analysis)) : [];
 }
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -154,7 +179,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentSymbolProvider: true,
       semanticTokensProvider: {
         legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] },
-        full: true,
+        full: { delta: true },
       },
       diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
     },
@@ -191,18 +216,35 @@ interface DocumentEvents {
 const documentEvents: DocumentEvents = documents;
 
 documentEvents.onDidOpen((e) => schedulePush(e.document.uri));
-documentEvents.onDidChangeContent((e) => schedulePush(e.document.uri));
+documentEvents.onDidChangeContent((e) => {
+  changeTimes.changed(e.document.uri);
+  schedulePush(e.document.uri);
+});
 documentEvents.onDidClose((e) => {
   udmDocs.delete(e.document.uri);
+  changeTimes.forget(e.document.uri);
+  reports.forget(e.document.uri);
+  tokenResults.forget(e.document.uri);
   const t = pending.get(e.document.uri);
   if (t) clearTimeout(t);
   pending.delete(e.document.uri);
   if (pushDiagnostics) void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
-connection.languages.diagnostics.on((params: DocumentDiagnosticParams) => {
-  const u = udmDoc(params.textDocument.uri);
-  return { kind: DocumentDiagnosticReportKind.Full, items: u ? toLspDiagnostics(u.analysis) : [] };
+connection.languages.diagnostics.on(async (params: DocumentDiagnosticParams, token) => {
+  const uri = params.textDocument.uri;
+  const length = documents.get(uri)?.getText().length ?? 0;
+  // The editor pulls after every change and cancels the pull before: a large document is checked
+  // once typing pauses, and a cancelled pull costs nothing. (Cancelled, the editor asks again and
+  // keeps the squiggles it shows meanwhile.)
+  if ((await changeTimes.settle(uri, quietPeriod(length, false), token)) !== 'still')
+    throw new ResponseError(LSPErrorCodes.RequestCancelled, 'The document changed; ask again.');
+  const u = udmDoc(uri);
+  const items = u ? toLspDiagnostics(u.analysis) : [];
+  const { resultId, unchanged } = reports.report(uri, items, params.previousResultId);
+  return unchanged
+    ? { kind: DocumentDiagnosticReportKind.Unchanged, resultId }
+    : { kind: DocumentDiagnosticReportKind.Full, resultId, items };
 });
 
 connection.onCompletion((params: CompletionParams) => {
@@ -253,10 +295,18 @@ connection.onDocumentSymbol((params: DocumentSymbolParams) => {
   return u ? (ruleServer.symbols(u.analysis) ?? documentSymbols(u.analysis)) : [];
 });
 
-connection.languages.semanticTokens.on((params: SemanticTokensParams) => {
-  const u = udmDoc(params.textDocument.uri);
-  return { data: u ? (ruleServer.semanticTokens(u.analysis) ?? semanticTokens(u.analysis)) : [] };
-});
+connection.languages.semanticTokens.on(async (params: SemanticTokensParams, token) =>
+  tokenResults.full(params.textDocument.uri, await semanticTokenData(params.textDocument.uri, token)),
+);
+
+// After an edit only the tokens around it change: the answer is the edit of the previous one.
+connection.languages.semanticTokens.onDelta(async (params: SemanticTokensDeltaParams, token) =>
+  tokenResults.delta(
+    params.textDocument.uri,
+    params.previousResultId,
+    await semanticTokenData(params.textDocument.uri, token),
+  ),
+);
 
 // Event variables and placeholders of rule files.
 connection.onDefinition((params: DefinitionParams) => {

@@ -41,8 +41,17 @@ export interface TestRuleTarget {
 }
 
 export class TestRuleLensProvider implements vscode.CodeLensProvider {
+  // The editor asks again for a text it asked about before (another editor of the file, the file
+  // shown again): a 2,000-line file is parsed once per version, not per request.
+  private readonly parsed = new WeakMap<vscode.TextDocument, { version: number; lenses: RuleLens[] }>();
+
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    return ruleLenses(document.getText()).map((lens) => {
+    let known = this.parsed.get(document);
+    if (!known || known.version !== document.version) {
+      known = { version: document.version, lenses: ruleLenses(document.getText()) };
+      this.parsed.set(document, known);
+    }
+    return known.lenses.map((lens) => {
       const range = new vscode.Range(lens.line, 0, lens.line, 0);
       const target: TestRuleTarget = { uri: document.uri, offset: lens.offset };
       return new vscode.CodeLens(range, {

@@ -104,8 +104,31 @@ export function classify(a: Analysis): ClassifiedToken[] {
     }
     if (type) out.push({ start: t.start, end: t.end, type, modifiers });
   }
-  for (const c of a.parse.comments) out.push({ start: c.start, end: c.end, type: 'comment', modifiers: 0 });
-  out.sort((x, y) => x.start - y.start);
+  const comments: ClassifiedToken[] = a.parse.comments.map((c) => ({
+    start: c.start,
+    end: c.end,
+    type: 'comment',
+    modifiers: 0,
+  }));
+  return mergeByStart(out, comments);
+}
+
+/**
+ * The tokens and the comments in one list by start. Both come in source order from the lexer, so
+ * a merge does what sorting the whole list (tens of thousands of tokens in a large document) did.
+ */
+function mergeByStart(tokens: ClassifiedToken[], comments: ClassifiedToken[]): ClassifiedToken[] {
+  if (!comments.length) return tokens;
+  const sorted = (xs: ClassifiedToken[]): boolean => xs.every((x, i) => i === 0 || xs[i - 1].start <= x.start);
+  if (!sorted(tokens) || !sorted(comments)) return [...tokens, ...comments].sort((x, y) => x.start - y.start);
+  const out: ClassifiedToken[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < tokens.length || j < comments.length) {
+    // A comment never starts where a token does; on a tie the token goes first, as the stable sort had it.
+    if (j >= comments.length || (i < tokens.length && tokens[i].start <= comments[j].start)) out.push(tokens[i++]);
+    else out.push(comments[j++]);
+  }
   return out;
 }
 
@@ -126,11 +149,32 @@ export function semanticTokens(a: Analysis): number[] {
   return encodeTokens(a, classify(a));
 }
 
+const TYPE_INDEX: ReadonlyMap<SemType, number> = new Map(SEMANTIC_TOKEN_TYPES.map((t, i) => [t, i]));
+
 /** Classified tokens in the LSP relative encoding (searches and rule files alike). */
 export function encodeTokens(a: Pick<Analysis, 'lines'>, tokens: Iterable<ClassifiedToken>): number[] {
   const data: number[] = [];
   let lastLine = 0;
   let lastChar = 0;
+  // Tokens come by start, so the line of each is found by walking forward from the previous one
+  // rather than by a search per token; a token out of order starts the walk again.
+  const { lines } = a;
+  let line = 0;
+  let start = lines.lineStart(0);
+  let next = lines.lineCount > 1 ? lines.lineStart(1) : Infinity;
+  const at = (offset: number): { line: number; character: number } => {
+    if (offset < start) {
+      line = lines.position(offset).line;
+      start = lines.lineStart(line);
+      next = line + 1 < lines.lineCount ? lines.lineStart(line + 1) : Infinity;
+    }
+    while (offset >= next) {
+      line++;
+      start = next;
+      next = line + 1 < lines.lineCount ? lines.lineStart(line + 1) : Infinity;
+    }
+    return { line, character: offset - start };
+  };
   const emit = (line: number, char: number, length: number, type: number, mods: number): void => {
     if (length <= 0) return;
     data.push(line - lastLine, line === lastLine ? char - lastChar : char, length, type, mods);
@@ -139,9 +183,9 @@ export function encodeTokens(a: Pick<Analysis, 'lines'>, tokens: Iterable<Classi
   };
   for (const t of tokens) {
     if (data.length >= MAX_SEMANTIC_TOKENS * 5) break;
-    const typeIndex = SEMANTIC_TOKEN_TYPES.indexOf(t.type);
-    const s = a.lines.position(t.start);
-    const e = a.lines.position(t.end);
+    const typeIndex = TYPE_INDEX.get(t.type)!;
+    const s = at(t.start);
+    const e = t.end < next ? { line: s.line, character: t.end - start } : a.lines.position(t.end);
     if (s.line === e.line) emit(s.line, s.character, e.character - s.character, typeIndex, t.modifiers);
     else {
       for (let l = s.line; l <= e.line; l++) {

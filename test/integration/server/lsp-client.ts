@@ -29,6 +29,8 @@ function newestSource(dir: string): number {
  * point bundled into a temporary directory, so a stale or missing build never decides a test.
  */
 export function serverPath(): string {
+  // Benchmarks compare with another build of the server (e.g. one unpacked from an older package).
+  if (process.env.CLOUDBENCH_LSP_SERVER) return process.env.CLOUDBENCH_LSP_SERVER;
   const dist = join(ROOT, 'dist', 'server.js');
   const sources = Math.max(newestSource(join(ROOT, 'src/udm')), newestSource(join(ROOT, 'src/server')));
   if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return dist;
@@ -100,6 +102,11 @@ export class LspClient {
     );
     await client.connection.sendNotification('initialized', {});
     return { client, initializeResult };
+  }
+
+  /** The server's process id (benchmarks read its CPU time). */
+  get pid(): number | undefined {
+    return this.proc.pid;
   }
 
   /** Resolves with the next diagnostics published for `uri`. */

@@ -65,6 +65,23 @@ describe('Test Rule CodeLens', () => {
     assert.equal(lenses[0].command.title, '$(play) Test Rule');
     assert.deepEqual(lenses[1].command.arguments, [{ uri, offset: TWO_RULES.indexOf('rule second_rule') }]);
   });
+  it('follows the document from one version to the next', () => {
+    const uri = vscode.Uri.file('/w/rules/edited.yaral');
+    const document = { uri, version: 1, text: TWO_RULES, getText: () => document.text };
+    const provider = new TestRuleLensProvider();
+    const titles = (): unknown[] =>
+      (provider.provideCodeLenses(document as never) as Array<{ command: { tooltip: string } }>).map(
+        (l) => l.command.tooltip,
+      );
+    assert.equal(titles().length, 2);
+    assert.equal(titles().length, 2);
+    document.text = TWO_RULES.replace('rule second_rule', 'rule renamed_rule');
+    document.version = 2;
+    assert.deepEqual(titles(), [
+      'Run first_rule over past events (spends one UDM search per event variable)',
+      'Run renamed_rule over past events (spends one UDM search per event variable)',
+    ]);
+  });
 });
 
 describe('Test Rule page protocol', () => {
