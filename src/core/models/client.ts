@@ -82,6 +82,9 @@ export interface CallOptions {
   retry?: Partial<RetryPolicy>;
 }
 
+/** Bytes the server may send on a channel and on a call before this side acknowledges them. */
+const FLOW_CONTROL_WINDOW = 16 * 1024 * 1024;
+
 export class ModelRegistryClient {
   private readonly channels = new Map<string, Promise<{ client: grpc.Client; choice: EndpointChoice }>>();
   private readonly retry: RetryPolicy;
@@ -112,6 +115,10 @@ export class ModelRegistryClient {
             () =>
               new grpc.Client(channelTarget(choice), credentials, {
                 'grpc.primary_user_agent': `cloudbench/${CLIENT_VERSION}`,
+                // A page of 1,000 models is hundreds of KB: with HTTP/2's 64 KB window the server
+                // waits for window updates while this side decodes the page before, which undoes
+                // reading one page ahead.
+                'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW,
                 // The loopback sandbox is never reached through a proxy (the proxy's loopback is not ours).
                 ...(choice.plaintext ? { 'grpc.enable_http_proxy': 0 } : {}),
               }),
