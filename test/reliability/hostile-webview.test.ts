@@ -7,7 +7,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import {
+  ROOT,
+  capturingWebview,
+  launchChromium,
+  openReadyPage,
+  serveWebviewPages,
+  vscodeApiScript,
+} from './webview-harness';
 import { freshProductModules } from './scripted-config';
 import { ResultsHost } from './results-host';
 import type { ColumnSpec } from '../../src/core/secops/results/fields';
@@ -186,18 +193,10 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     page.on('console', (m) => process.env.CLOUDBENCH_DEBUG && console.error('page console:', m.text()));
     // What a VS Code webview provides before any page script runs; CSP does not apply to it.
     // Given as text: functions compiled by tsx carry helper calls (__name) that the page lacks.
-    await page.addInitScript(`
-      window.__name = (f) => f;
-      window.browser$ = () => window;
-      window.__posted = [];
-      window.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
-    `);
+    await page.addInitScript(vscodeApiScript());
     // The extension's answers (the whole event for the detail pane) come from the same code in Node.
     host = await ResultsHost.attach(page);
-    await page.goto(`${origin}/`);
-    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+    await openReadyPage(page, `${origin}/`);
   });
 
   afterEach(async () => {

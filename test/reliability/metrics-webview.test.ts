@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type * as PanelModule from '../../src/features/models/metrics-panel';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import {
+  ROOT,
+  capturingWebview,
+  launchChromium,
+  openReadyPage,
+  serveWebviewPages,
+  vscodeApiScript,
+} from './webview-harness';
 
 const browser$ = (): any => globalThis as any;
 const BUNDLE = join(ROOT, 'dist/webview/metrics.js');
@@ -97,19 +104,14 @@ describe('reliability: the metrics panel confusion matrix (headless Chromium)', 
   const open = async (themeCss: string): Promise<void> => {
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.addInitScript(`
-      window.__name = (f) => f;
-      window.browser$ = () => window;
-      window.__posted = [];
-      window.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), setState() {}, getState() {} });
-      document.addEventListener('DOMContentLoaded', () => {
-        for (const [k, v] of Object.entries(${themeCss})) document.body.style.setProperty(k, v);
-      });
-    `);
-    await page.goto(`${server.origin}/`);
-    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+    await page.addInitScript(
+      vscodeApiScript({
+        extra: `document.addEventListener('DOMContentLoaded', () => {
+          for (const [k, v] of Object.entries(${themeCss})) document.body.style.setProperty(k, v);
+        });`,
+      }),
+    );
+    await openReadyPage(page, `${server.origin}/`);
   };
 
   afterEach(async () => {

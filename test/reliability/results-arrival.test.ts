@@ -7,7 +7,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import {
+  ROOT,
+  capturingWebview,
+  launchChromium,
+  openReadyPage,
+  serveWebviewPages,
+  vscodeApiScript,
+} from './webview-harness';
 import { ResultsHost } from './results-host';
 import type * as SearchPanelModule from '../../src/features/search/panel';
 
@@ -74,19 +81,9 @@ describe('reliability: the results page while an answer arrives (headless Chromi
     pageErrors.length = 0;
     page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.addInitScript(`
-      window.__name = (f) => f;
-      window.browser$ = () => window;
-      window.__posted = [];
-      window.acquireVsCodeApi = () => ({
-        postMessage: (m) => window.__posted.push(m),
-        getState: () => undefined,
-        setState: () => undefined,
-      });
-    `);
+    await page.addInitScript(vscodeApiScript());
     host = await ResultsHost.attach(page);
-    await page.goto(`${server.origin}/`);
-    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+    await openReadyPage(page, `${server.origin}/`);
   });
 
   afterEach(async () => {

@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type * as PanelModule from '../../src/features/statistics/panel';
 import { useFakeVscode } from '../unit/fakes/vscode';
-import { ROOT, capturingWebview, launchChromium, serveWebviewPages } from './webview-harness';
+import {
+  ROOT,
+  capturingWebview,
+  launchChromium,
+  openReadyPage,
+  serveWebviewPages,
+  vscodeApiScript,
+} from './webview-harness';
 
 const browser$ = (): any => globalThis as any;
 const BUNDLE = join(ROOT, 'dist/webview/stats.js');
@@ -85,16 +92,8 @@ describe('reliability: the statistics view (headless Chromium)', function () {
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.addInitScript(`
-      window.__name = (f) => f;
-      window.browser$ = () => window;
-      window.__posted = [];
-      window.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-      window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m), getState: () => undefined, setState: () => undefined });
-    `);
-    await page.goto(`${server.origin}/`);
-    await page.waitForFunction(() => (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'));
+    await page.addInitScript(vscodeApiScript());
+    await openReadyPage(page, `${server.origin}/`);
   });
 
   afterEach(async () => {

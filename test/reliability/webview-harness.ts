@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const ROOT = resolve(__dirname, '../..');
 export const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
@@ -87,4 +87,37 @@ export function capturingWebview(origin: string): { webview: Record<string, unkn
     },
   };
   return { webview, html: () => html };
+}
+
+/**
+ * The script a page test adds before the page loads: `acquireVsCodeApi` records what the page posts
+ * in `window.__posted` (its state neither kept nor restored), CSP violations go to
+ * `window.__violations` ("directive blocked-URI", or the directive alone), and `extra` runs after.
+ */
+export function vscodeApiScript(
+  options: { violations?: 'directive' | 'directive and URI'; extra?: string } = {},
+): string {
+  const violation =
+    options.violations === 'directive' ? 'e.violatedDirective' : "e.violatedDirective + ' ' + e.blockedURI";
+  return `
+    window.__name = (f) => f;
+    window.browser$ = () => window;
+    window.__posted = [];
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(${violation}));
+    window.acquireVsCodeApi = () => ({
+      postMessage: (m) => window.__posted.push(m),
+      getState: () => undefined,
+      setState: () => undefined,
+    });
+    ${options.extra ?? ''}
+  `;
+}
+
+/** Opens a page and waits until it said it is ready for messages, as the extension does. */
+export async function openReadyPage(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() =>
+    ((globalThis as unknown as { __posted: Array<{ type: string }> }).__posted ?? []).some((m) => m.type === 'ready'),
+  );
 }
