@@ -7,10 +7,8 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import { decodeCells } from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
-import { fakeExtensionContext } from '../../unit/fakes/vscode';
+import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 import { statsWorkerRoot } from '../../reliability/stats-worker-host';
-import type * as FeaturesServicesModule from '../../../src/features/services';
-import type * as SearchControllerModule from '../../../src/features/search/controller';
 import type * as StatisticsModule from '../../../src/features/statistics';
 
 const vscode = require('vscode') as Record<string, any>;
@@ -49,7 +47,7 @@ describe('query bar: Run and the reference lists through the search controller (
     const events = Array.from({ length: 30 }, (_, i) => ({
       udm: {
         metadata: {
-          id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'),
+          id: sandboxEventId(i),
           eventTimestamp: iso(now - (i + 1) * 60_000),
           eventType: 'NETWORK_DNS',
         },
@@ -85,29 +83,13 @@ describe('query bar: Run and the reference lists through the search controller (
       title: '',
       viewColumn: 1,
     });
-    const { createServices } = require('../../../src/features/services') as typeof FeaturesServicesModule;
-    const { SearchController } = require('../../../src/features/search/controller') as typeof SearchControllerModule;
-    controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
-    controller.currentWindow = () => window;
+    controller = searchControllerForTests(
+      () => window,
+      (request) => searches.push(request),
+    );
     controller.confirmQuery = async (q: string) => {
       asked.push(q);
       return confirm;
-    };
-    const client = controller.getClient();
-    const udmSearch = client.udmSearch.bind(client);
-    client.udmSearch = (request: (typeof searches)[number], signal?: AbortSignal) => {
-      searches.push(request);
-      return udmSearch(request, signal);
-    };
-    // Query runs read the answer as it arrives.
-    const udmSearchStreaming = client.udmSearchStreaming.bind(client);
-    client.udmSearchStreaming = (
-      request: (typeof searches)[number],
-      onEvents: (events: unknown[]) => void,
-      signal?: AbortSignal,
-    ) => {
-      searches.push(request);
-      return udmSearchStreaming(request, onEvents, signal);
     };
     controller.panel('query');
     fromPage({ type: 'ready' });

@@ -16,6 +16,7 @@ import type * as ServicesModule from '../../../src/features/services';
 import type * as ControllerModule from '../../../src/features/search/controller';
 import type * as RowTableModule from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
+import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
 
 const vscode = require('vscode') as Record<string, any>;
@@ -103,7 +104,7 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     const events = Array.from({ length: EVENTS }, (_, i) => ({
       udm: {
         metadata: {
-          id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'),
+          id: sandboxEventId(i),
           eventTimestamp: iso(now - (EVENTS - i) * 60_000),
           eventType: 'NETWORK_DNS',
         },
@@ -157,20 +158,10 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
       };
       return webviewPanel;
     };
-    const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
-    const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
-    controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
-    controller.currentWindow = () => window;
-    const client = controller.getClient();
-    const udmSearchStreaming = client.udmSearchStreaming.bind(client);
-    client.udmSearchStreaming = (
-      request: (typeof searches)[number],
-      onEvents: (events: unknown[]) => void,
-      signal?: AbortSignal,
-    ) => {
-      searches.push(request);
-      return udmSearchStreaming(request, onEvents, signal);
-    };
+    controller = searchControllerForTests(
+      () => window,
+      (request) => searches.push(request),
+    );
   });
 
   after(async () => {
@@ -347,21 +338,11 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
 
   it('a results panel and a pivot panel restored without kept rows run nothing until asked, then run in themselves', async () => {
     controller.dispose();
-    const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
-    const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
-    controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
-    controller.currentWindow = () => window;
+    controller = searchControllerForTests(
+      () => window,
+      (request) => searches.push(request),
+    );
     controller.confirmQuery = () => Promise.resolve(true);
-    const client = controller.getClient();
-    const udmSearchStreaming = client.udmSearchStreaming.bind(client);
-    client.udmSearchStreaming = (
-      request: (typeof searches)[number],
-      onEvents: (events: unknown[]) => void,
-      signal?: AbortSignal,
-    ) => {
-      searches.push(request);
-      return udmSearchStreaming(request, onEvents, signal);
-    };
     const query = fakePanel('cloudbench.search.results');
     const pivot = fakePanel('cloudbench.search.pivot');
     // The restored panels are this controller's panels from now on, like the ones it opens.

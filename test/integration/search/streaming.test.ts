@@ -6,10 +6,8 @@
 import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
-import type * as ServicesModule from '../../../src/features/services';
-import type * as ControllerModule from '../../../src/features/search/controller';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
-import { fakeExtensionContext } from '../../unit/fakes/vscode';
+import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 
 const vscode = require('vscode') as Record<string, any>;
 
@@ -49,7 +47,7 @@ describe('query runs while the answer arrives (sandbox body faults)', function (
     const events = Array.from({ length: EVENTS }, (_, i) => ({
       udm: {
         metadata: {
-          id: Buffer.from(i.toString(16).padStart(32, '0'), 'hex').toString('base64'),
+          id: sandboxEventId(i),
           eventTimestamp: iso(now - (EVENTS - i) * 1000),
           eventType: 'NETWORK_DNS',
           description: 'x'.repeat(250),
@@ -109,16 +107,10 @@ describe('query runs while the answer arrives (sandbox body faults)', function (
         viewColumn: 1,
       };
     };
-    const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
-    const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
-    controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')));
-    controller.currentWindow = () => window;
-    const client = controller.getClient();
-    const streaming = client.udmSearchStreaming.bind(client);
-    client.udmSearchStreaming = (...args: unknown[]) => {
-      searches++;
-      return streaming(...args);
-    };
+    controller = searchControllerForTests(
+      () => window,
+      () => searches++,
+    );
   });
 
   after(async () => {
