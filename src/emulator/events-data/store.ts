@@ -1,6 +1,7 @@
 // Stored UDM events sorted by event time (a time range is two binary searches), with the entities
 // the Search API answers from: users, the IoC feed and reference lists.
 import { invalidArgument } from '../http/errors';
+import { JsonText } from '../http/json-stream';
 import type { SeedName } from '../types';
 import { generateDemo, type DemoData, type Udm } from './demo';
 import { generateRealistic } from './realistic';
@@ -15,6 +16,19 @@ export interface StoredEvent {
   name: string;
   udm: Udm;
   rawLog?: string;
+}
+
+/** Stored events never change, so the JSON of each as udmSearch answers it is made once. */
+const searchJson = new WeakMap<StoredEvent, JsonText>();
+
+/** `{name, udm}` of a stored event, as JSON text. */
+export function searchResultJson(e: StoredEvent): JsonText {
+  let text = searchJson.get(e);
+  if (!text) {
+    text = new JsonText(JSON.stringify({ name: e.name, udm: e.udm }));
+    searchJson.set(e, text);
+  }
+  return text;
 }
 
 export class EventStore {

@@ -2,10 +2,10 @@
 // the event store (the v2 reference lists are in lists-api.ts). Empty lists and false flags are left
 // out of the JSON, as proto3 JSON rendering does on the real service.
 import { invalidArgument } from './errors';
-import { StreamedJson } from './json-stream';
+import { StreamedJson, type JsonText } from './json-stream';
 import type { Route } from './route';
 import type { EventStore } from '../events-data/store';
-import { iocKey } from '../events-data/store';
+import { iocKey, searchResultJson } from '../events-data/store';
 import type { IocEntry } from '../events-data/directory';
 import type { Udm } from '../events-data/demo';
 import { formatRfc3339 } from '../events-data/time';
@@ -78,7 +78,7 @@ function udmSearch(store: EventStore, now: () => number): Route {
         throw invalidArgument('A UDM search covers at most 90 days; narrow time_range.', 'time_range.start_time');
       const matcher = compileSearchQuery(query, store);
       const { events, lo, hi } = eventsIn(store, start, end);
-      const out: Json[] = [];
+      const out: JsonText[] = [];
       let more = false;
       for (let i = lo; i < hi; i++) {
         const e = events[i];
@@ -87,7 +87,7 @@ function udmSearch(store: EventStore, now: () => number): Route {
           more = true;
           break;
         }
-        out.push({ name: e.name, udm: e.udm });
+        out.push(searchResultJson(e));
       }
       return new StreamedJson(dropEmpty({ events: out, moreDataAvailable: more }), 'events');
     },

@@ -9,7 +9,7 @@ import { markAfterPaint } from './marks';
 import { rememberRun } from './persist';
 import { upgradeQueryBar } from './query-bar';
 import { state } from './state';
-import { ensureCells, grid, recompute, requestFields } from './table';
+import { ensureCells, grid, recompute, requestFieldsWhenIdle } from './table';
 
 type Arrived = Extract<ToWebview, { type: 'arrived' }>;
 
@@ -45,7 +45,7 @@ export function onArrived(message: Arrived): void {
     state.allFields = undefined;
     state.fieldResolver = undefined;
     grid.select(-1);
-    requestFields();
+    requestFieldsWhenIdle();
     grid.invalidate();
     ensureCells();
     recompute();

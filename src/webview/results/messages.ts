@@ -20,7 +20,7 @@ import {
   suggestBox,
 } from './layout';
 import { post, state } from './state';
-import { addTable, ensureCells, grid, recompute, requestFields, setColumns, updateSuggestions } from './table';
+import { addTable, ensureCells, grid, recompute, requestFieldsWhenIdle, setColumns, updateSuggestions } from './table';
 import { renderHistogram } from './histogram';
 import { detailMessage, renderDetail } from './detail';
 import { closeChooser } from './chooser';
@@ -241,7 +241,7 @@ function appendRows(message: Extract<ToWebview, { type: 'append' }>): void {
     state.allFields = undefined;
     // The field list (filter suggestions, column chooser) is asked for once the table is usable
     // (of an answer still arriving, once it is complete).
-    if (!state.arriving) requestFields();
+    if (!state.arriving) requestFieldsWhenIdle();
     grid.invalidate();
     ensureCells();
     recompute();

@@ -77,6 +77,21 @@ export function requestFields(): void {
   post({ type: 'rows.fields', runId: run.runId, id: state.pendingFields });
 }
 
+/**
+ * Asks for the field paths once the page is idle after its rows are on screen: walking 10,000 large
+ * events in the extension takes a core for a while, and nobody needs the list before they open the
+ * filter or the column chooser (which ask at once).
+ */
+export function requestFieldsWhenIdle(): void {
+  const runId = state.run?.runId;
+  requestIdleCallback(
+    () => {
+      if (state.run?.runId === runId) requestFields();
+    },
+    { timeout: 1_000 },
+  );
+}
+
 const cellsOf = (column: ColumnSpec): string[] | undefined => state.cellStore.get(columnKey(column));
 
 export function cell(rowIndex: number, column: ColumnSpec): string {

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { request } from 'undici';
-import { StreamedJson, jsonPieces } from '../../../src/emulator/http/json-stream';
+import { JsonText, StreamedJson, jsonPieces } from '../../../src/emulator/http/json-stream';
 import type { Sandbox } from '../../../src/emulator/sandbox';
 import { AUTH, admin, freshSandbox, iso, qs } from './helpers';
 
@@ -29,6 +29,19 @@ describe('sandbox udmSearch streamed body', function () {
   it('leaves out members JSON.stringify leaves out, and writes null for holes it cannot represent', () => {
     const body = { a: undefined, events: [{ x: 1 }, undefined, 'q"\\\u2028'], b: () => 1, moreDataAvailable: true };
     assert.equal([...jsonPieces(new StreamedJson(body, 'events'))].join(''), JSON.stringify(body));
+  });
+
+  it('writes an element given as JSON text as that text, in place', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 8 }), fc.array(fc.boolean()), (events, asText) => {
+        const given = events.map((e, i) => (asText[i] ? new JsonText(JSON.stringify(e)) : e));
+        const body = { events: given, moreDataAvailable: true };
+        assert.equal(
+          [...jsonPieces(new StreamedJson(body, 'events'))].join(''),
+          JSON.stringify({ events, moreDataAvailable: true }),
+        );
+      }),
+    );
   });
 
   describe('over HTTP', () => {
@@ -64,6 +77,38 @@ describe('sandbox udmSearch streamed body', function () {
       assert.equal(parsed.moreDataAvailable, true);
       assert.ok(chunks > 1, `expected the body in several chunks, got ${chunks}`);
       assert.equal(text, JSON.stringify(parsed));
+      // The events' text is kept between searches: a second answer is the same, byte for byte.
+      const again = await request(`${sandbox.http}${path}`, { headers: AUTH });
+      assert.equal(await again.body.text(), text);
+    });
+
+    it('answers an event added after a search with its own text, and earlier ones unchanged', async () => {
+      const now = Date.parse((await admin(sandbox, 'state')).body.now);
+      const path = `/v1/events:udmSearch${qs({
+        query: 'principal.hostname = "kept-text-host"',
+        'time_range.start_time': iso(now - DAY),
+        'time_range.end_time': iso(now + 1000),
+      })}`;
+      const udm = (id: string) => ({
+        metadata: { eventTimestamp: iso(now - 60_000), eventType: 'GENERIC_EVENT', id },
+        principal: { hostname: 'kept-text-host' },
+      });
+      const ingest = async (id: string): Promise<void> => {
+        const res = await admin(sandbox, 'events:ingest', { events: [{ udm: udm(id) }] });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      };
+      await ingest('Zmlyc3Q='); // base64 of "first"
+      const first = JSON.parse(await (await request(`${sandbox.http}${path}`, { headers: AUTH })).body.text());
+      await ingest('c2Vjb25k'); // base64 of "second"
+      const both = JSON.parse(await (await request(`${sandbox.http}${path}`, { headers: AUTH })).body.text());
+      assert.deepEqual(both.events.map((e: { udm: { metadata: { id: string } } }) => e.udm.metadata.id).sort(), [
+        'Zmlyc3Q=',
+        'c2Vjb25k',
+      ]);
+      assert.deepEqual(
+        both.events.find((e: { name: string }) => e.name === first.events[0].name),
+        first.events[0],
+      );
     });
 
     it('an empty answer is still {} (no events key, no moreDataAvailable)', async () => {

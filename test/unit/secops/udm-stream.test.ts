@@ -113,6 +113,37 @@ describe('udmSearch stream scanner', () => {
     );
   });
 
+  it('reads elements of any JSON type, and hands over an element that spans many pieces whole', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.jsonValue(), { maxLength: 8 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        (events, indent, cuts) => {
+          const text = JSON.stringify({ events, moreDataAvailable: false }, null, indent ? 2 : undefined);
+          const bytes = Buffer.from(text);
+          const got = scanChunks(
+            splitAt(
+              bytes,
+              cuts.map((c) => c % (bytes.length + 1)),
+            ),
+          );
+          assert.deepEqual(got.events, expected(text).events);
+          assert.deepEqual(got.fields, { moreDataAvailable: false });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses elements without a comma between them, naming where', () => {
+    const s = new UdmEventsScanner();
+    assert.throws(
+      () => s.push('{"events":[{"a":1},{"b":2} {"c":3}]}'),
+      (e: unknown) => e instanceof UdmStreamSyntaxError && /events 2 and 3 .*not separated/.test(e.message),
+    );
+  });
+
   it('finds the array under an escaped key and ignores "events" deeper down', () => {
     const text = '{"a":{"events":[1]},"\\u0065vents":[{"x":1},{"y":"]"}],"b":[{"events":[2]}]}';
     const got = scanChunks([Buffer.from(text)]);
