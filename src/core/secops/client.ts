@@ -264,7 +264,8 @@ export class SecOpsClient {
    */
   udmSearchStreaming(
     req: UdmSearchRequest,
-    onEvents: (events: UdmSearchEvent[]) => void,
+    /** Each batch of events as they arrive, with the JSON text each was parsed from. */
+    onEvents: (events: UdmSearchEvent[], texts: readonly string[]) => void,
     signal?: AbortSignal,
   ): Promise<UdmSearchStreamResult> {
     return this.runUdmSearch(req, signal, (body) => readUdmSearchStream(body, onEvents));

@@ -40,18 +40,18 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 
 export async function readUdmSearchStream(
   body: AsyncIterable<Uint8Array>,
-  onEvents: (events: UdmSearchEvent[]) => void,
+  onEvents: (events: UdmSearchEvent[], texts: readonly string[]) => void,
 ): Promise<UdmSearchStreamResult> {
   const scanner = new UdmEventsScanner();
   let delivered = 0;
   let yielded = Date.now();
   try {
     for await (const chunk of body) {
-      const events = scanner.push(chunk);
+      const { events, texts } = scanner.read(chunk);
       if (events.length === 0) continue;
       const first = delivered === 0;
       delivered += events.length;
-      onEvents(events as UdmSearchEvent[]);
+      onEvents(events as UdmSearchEvent[], texts);
       if (first || Date.now() - yielded >= YIELD_EVERY_MS) {
         await nextTurn();
         yielded = Date.now();

@@ -8,6 +8,12 @@
 // parser and about twice as fast as scanning decoded text (bench/stream-parse.ts). Everything outside
 // the array is kept and parsed at the end, so the other top-level fields come out whatever their order.
 
+/** The events a piece of the body completed, and the JSON text of each. */
+export interface ScannedEvents {
+  events: unknown[];
+  texts: string[];
+}
+
 /** The answer was not the JSON object the service sends. */
 export class UdmStreamSyntaxError extends Error {
   override readonly name = 'UdmStreamSyntaxError';
@@ -50,9 +56,14 @@ export class UdmEventsScanner {
 
   /** Feeds the next piece of the body; returns the events completed by it, in order. */
   push(chunk: Uint8Array | string): unknown[] {
+    return this.read(chunk).events;
+  }
+
+  /** As push, with each event's JSON text as it came (for a holder that parses it again later). */
+  read(chunk: Uint8Array | string): ScannedEvents {
     if (this.ended) throw new Error('push after end');
     const bytes = typeof chunk === 'string' ? this.encoder.encode(chunk) : chunk;
-    const out: unknown[] = [];
+    const out: ScannedEvents = { events: [], texts: [] };
     let i = 0;
     while (i < bytes.length) i = this.inEvents ? this.scanEvents(bytes, i, out) : this.scanRoot(bytes, i);
     return out;
@@ -160,7 +171,7 @@ export class UdmEventsScanner {
    * Inside the array: finds where its elements end, and parses those this piece completes. Returns
    * where it stopped: the end of the piece, or the "]" that closes the array (left to scanRoot).
    */
-  private scanEvents(b: Uint8Array, from: number, out: unknown[]): number {
+  private scanEvents(b: Uint8Array, from: number, out: ScannedEvents): number {
     const n = b.length;
     let depth = this.depth;
     let inString = this.inString;
@@ -245,7 +256,7 @@ export class UdmEventsScanner {
       i++;
     }
     if (batchEnd !== -1) {
-      for (const e of this.parseBatch(b, batchStart, batchEnd, bounds)) out.push(e);
+      this.parseBatch(b, batchStart, batchEnd, bounds, out);
       this.carried = [];
     }
     // The open element's bytes so far wait for the piece that completes it (an element open since
@@ -264,8 +275,11 @@ export class UdmEventsScanner {
     return n;
   }
 
-  /** Parses the elements in `carried` + `b[start, end)` (with one JSON.parse when they are all JSON). */
-  private parseBatch(b: Uint8Array, start: number, end: number, bounds: number[]): unknown[] {
+  /**
+   * Parses the elements in `carried` + `b[start, end)` (with one JSON.parse when they are all JSON)
+   * and adds them, with their text, to `out`.
+   */
+  private parseBatch(b: Uint8Array, start: number, end: number, bounds: number[], out: ScannedEvents): void {
     let text = '';
     for (const piece of this.carried) text += this.elementDecoder.decode(piece, { stream: true });
     text += this.elementDecoder.decode(b.subarray(start, end));
@@ -276,12 +290,44 @@ export class UdmEventsScanner {
       parsed = undefined;
     }
     const expected = bounds.length / 2;
+    const carriedLength = this.carried.reduce((sum, p) => sum + p.length, 0);
+    // Where element k starts and ends in the bytes carried + b[start, end).
+    const shift = carriedLength - start;
+    const from = (k: number): number => (k === 0 && carriedLength > 0 ? 0 : bounds[2 * k] + shift);
+    const to = (k: number): number => bounds[2 * k + 1] + shift;
     if (Array.isArray(parsed) && parsed.length === expected) {
       this.count += expected;
-      return parsed;
+      for (const e of parsed) out.events.push(e);
+      if (text.length === carriedLength + (end - start)) {
+        // Every byte was a character (ASCII): the texts are slices of the text decoded.
+        for (let k = 0; k < expected; k++) out.texts.push(text.slice(from(k), to(k)));
+      } else {
+        const whole = this.joined(b, start, end, carriedLength);
+        const decoder = new TextDecoder('utf-8');
+        for (let k = 0; k < expected; k++) out.texts.push(decoder.decode(whole.subarray(from(k), to(k))));
+      }
+      return;
     }
     // Name the element that is not JSON (or the place where a separator is missing).
-    const carriedLength = this.carried.reduce((sum, p) => sum + p.length, 0);
+    const whole = this.joined(b, start, end, carriedLength);
+    const decoder = new TextDecoder('utf-8');
+    for (let k = 0; k < expected; k++) {
+      const number = this.count + k + 1;
+      try {
+        JSON.parse(decoder.decode(whole.subarray(from(k), to(k))));
+      } catch (err) {
+        throw new UdmStreamSyntaxError(`event ${number} of the answer is not JSON: ${(err as Error).message}`);
+      }
+      if (k > 0 && whole.subarray(to(k - 1), from(k)).filter((c) => c === COMMA).length !== 1)
+        throw new UdmStreamSyntaxError(
+          `events ${number - 1} and ${number} of the answer are not separated by one comma`,
+        );
+    }
+    throw new UdmStreamSyntaxError(`the events after event ${this.count} of the answer are not a JSON array`);
+  }
+
+  /** The bytes carried + b[start, end) in one array. */
+  private joined(b: Uint8Array, start: number, end: number, carriedLength: number): Uint8Array {
     const whole = new Uint8Array(carriedLength + (end - start));
     let at = 0;
     for (const piece of this.carried) {
@@ -289,21 +335,6 @@ export class UdmEventsScanner {
       at += piece.length;
     }
     whole.set(b.subarray(start, end), at);
-    const shift = carriedLength - start;
-    const decoder = new TextDecoder('utf-8');
-    for (let k = 0; k < bounds.length; k += 2) {
-      const s = k === 0 && carriedLength > 0 ? 0 : bounds[k] + shift;
-      const number = this.count + k / 2 + 1;
-      try {
-        JSON.parse(decoder.decode(whole.subarray(s, bounds[k + 1] + shift)));
-      } catch (err) {
-        throw new UdmStreamSyntaxError(`event ${number} of the answer is not JSON: ${(err as Error).message}`);
-      }
-      if (k > 0 && whole.subarray(bounds[k - 1] + shift, s).filter((c) => c === COMMA).length !== 1)
-        throw new UdmStreamSyntaxError(
-          `events ${number - 1} and ${number} of the answer are not separated by one comma`,
-        );
-    }
-    throw new UdmStreamSyntaxError(`the events after event ${this.count} of the answer are not a JSON array`);
+    return whole;
   }
 }

@@ -3,9 +3,19 @@
 // answer is complete, the final order (newest first) sent as a permutation of the rows the page
 // already holds instead of the rows again. Until then the page says the answer is arriving.
 import type { ToWebview } from '../../core/secops/messages';
+import type { ColumnSpec } from '../../core/secops/results/fields';
+import { columnKey, encodeTable, tableParts, type RowTable } from '../../core/secops/results/rowtable';
 import { getLogger } from '../../platform/log';
+import { HeldRows } from './held-rows';
 import type { ResultsPanel } from './panel';
-import { AFTER_PAINT_FALLBACK_MS, FIRST_PAINT_ROWS, arrange, rowsOf, type RunRecord, type RunStore } from './run-store';
+import {
+  AFTER_PAINT_FALLBACK_MS,
+  FIRST_PAINT_ROWS,
+  arrange,
+  type RunRecord,
+  type RunStore,
+  type TableSource,
+} from './run-store';
 
 const log = getLogger('search');
 
@@ -33,6 +43,16 @@ export class RowsArrival {
   private resolveEnd: (() => void) | undefined;
   /** A closed panel paints nothing: the run ends with it. */
   private readonly panelClosed: { dispose(): void };
+  /** The events as the JSON text they came in (`run.rows` parses them when first read). */
+  private readonly held: HeldRows;
+  /**
+   * The table of rows [partsFrom, count) for the columns of `partsKey`: each row's time and cells,
+   * read as its batch arrived (rows before partsFrom were posted for columns since changed).
+   */
+  private partTimes: number[] = [];
+  private partCells: string[][] = [];
+  private partsFrom = 0;
+  private partsKey: string | undefined;
 
   constructor(
     private readonly store: RunStore,
@@ -40,11 +60,13 @@ export class RowsArrival {
     readonly run: RunRecord,
   ) {
     this.panelClosed = panel.onDidDispose(() => this.close());
+    this.held = new HeldRows(run.info.kind);
+    this.held.attach(run);
   }
 
   /** Events handed over so far. */
   get count(): number {
-    return this.run.rows.length;
+    return this.held.count;
   }
 
   /** Whether the page was sent rows of this run (a failure from now on leaves them shown). */
@@ -52,13 +74,74 @@ export class RowsArrival {
     return this.shown;
   }
 
-  /** The next events of the answer, in the order they arrived. */
-  add(events: readonly unknown[]): void {
+  /** The next events of the answer, in the order they arrived, with the JSON text of each. */
+  add(events: readonly unknown[], texts: readonly string[]): void {
     if (this.closed || events.length === 0) return;
-    const rows = this.run.rows;
-    for (const event of events) rows.push(event);
+    this.held.add(events, texts);
+    // Only the table's few fields are read now; the events themselves are not kept (see HeldRows).
+    this.addPending(events);
     if (this.shown) this.schedule();
     else this.show();
+  }
+
+  private columns(): ColumnSpec[] {
+    return this.panel.columnsFor(this.run.info.kind);
+  }
+
+  private addPending(events: readonly unknown[]): void {
+    const columns = this.columns();
+    const key = columns.map(columnKey).join('\n');
+    if (key !== this.partsKey && this.partsKey !== undefined) {
+      // The columns changed while the answer arrived: the rows not posted yet are read again for them.
+      this.partsKey = key;
+      this.partsFrom = this.sent;
+      const parts = tableParts(this.held.slice(this.sent), this.run.info.kind, columns);
+      this.partTimes = Array.from(parts.times);
+      this.partCells = parts.cells;
+      return;
+    }
+    this.partsKey = key;
+    const more = tableParts(events, this.run.info.kind, columns);
+    if (this.partCells.length === 0) this.partCells = columns.map(() => []);
+    for (const t of more.times) this.partTimes.push(t);
+    this.partCells.forEach((cells, c) => {
+      for (const text of more.cells[c]) cells.push(text);
+    });
+  }
+
+  /** Rows [from, to) as a table for the columns shown. */
+  private tableOf(from: number, to: number): RowTable {
+    const a = from - this.partsFrom;
+    const b = to - this.partsFrom;
+    return encodeTable(
+      { times: Float64Array.from(this.partTimes.slice(a, b)), cells: this.partCells.map((c) => c.slice(a, b)) },
+      this.columns(),
+    );
+  }
+
+  /** The next `n` rows not posted yet, as a table (they count as posted from now on). */
+  private takePending(n: number): RowTable {
+    const table = this.tableOf(this.sent, this.sent + n);
+    this.sent += n;
+    return table;
+  }
+
+  /**
+   * The table of the whole answer in its final order (`order`, see arrange), for the columns of
+   * the moment, when every row was read for them as it arrived.
+   */
+  private finalTables(order: Uint32Array | undefined): TableSource | undefined {
+    if (this.partsFrom !== 0 || this.partsKey !== this.columns().map(columnKey).join('\n')) return undefined;
+    if (order) {
+      const times = this.partTimes;
+      this.partTimes = Array.from(order, (i) => times[i]);
+      this.partCells = this.partCells.map((cells) => Array.from(order, (i) => cells[i]));
+    }
+    const key = this.partsKey;
+    return {
+      count: this.count,
+      table: (columns, from, to) => (columns.map(columnKey).join('\n') === key ? this.tableOf(from, to) : undefined),
+    };
   }
 
   private show(): void {
@@ -68,19 +151,17 @@ export class RowsArrival {
     // When the service answered: its first events are here.
     run.info.ranAt = new Date().toISOString();
     this.store.remember(run);
-    const rows = rowsOf(run);
-    const first = Math.min(run.rows.length, FIRST_PAINT_ROWS);
-    const columns = panel.columnsFor(run.info.kind);
+    const first = Math.min(this.count, FIRST_PAINT_ROWS);
+    const columns = this.columns();
     panel.post({
       type: 'results',
       run: run.info,
       columns,
-      table: rows.table(columns, 0, first),
+      table: this.takePending(first),
       fields: [],
       moreDataAvailable: false,
       arriving: true,
     });
-    this.sent = first;
     // Later rows wait for the first ones to be on screen, so that no larger message delays them.
     panel.whenPainted(
       run.info.runId,
@@ -95,7 +176,7 @@ export class RowsArrival {
 
   private schedule(): void {
     if (!this.painted) return;
-    if (this.run.rows.length - this.sent >= ARRIVAL_BATCH_ROWS) this.flush();
+    if (this.count - this.sent >= ARRIVAL_BATCH_ROWS) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), ARRIVAL_BATCH_MS);
   }
 
@@ -104,14 +185,12 @@ export class RowsArrival {
     clearTimeout(this.timer);
     this.timer = undefined;
     const { run, panel } = this;
-    const total = run.rows.length;
+    const total = this.count;
     if (this.closed || total <= this.sent || panel.runId !== run.info.runId) return;
-    const rows = rowsOf(run);
-    // The same array, grown: the field list is found again, the search texts kept.
-    rows.setRows(run.rows);
-    const columns = panel.columnsFor(run.info.kind);
-    panel.post({ type: 'append', runId: run.info.runId, table: rows.table(columns, this.sent, total) });
-    this.sent = total;
+    // Answers the page asked for about the rows come from the rows held, grown.
+    if (run.store) run.store.setRows(run.rows);
+    this.addPending([]);
+    panel.post({ type: 'append', runId: run.info.runId, table: this.takePending(total - this.sent) });
     this.appends++;
   }
 
@@ -131,20 +210,23 @@ export class RowsArrival {
       this.close();
       run.arriving = false;
       const answered = Date.now();
-      store.arrangeAndRemember(run);
+      const order = arrange(run, this.held);
+      this.held.settle(run);
+      store.remember(run);
       run.store = undefined;
       const arranged = Date.now();
-      store.post(panel, run);
-      logShown(run.rows.length, arranged - answered, Date.now() - arranged);
+      store.post(panel, run, this.finalTables(order));
+      logShown(this.count, arranged - answered, Date.now() - arranged);
       return Promise.resolve();
     }
     const end = (): void => {
       this.flush();
       this.close();
       if (panel.runId !== run.info.runId) return;
-      const count = run.rows.length;
+      const count = this.count;
       const started = Date.now();
-      const order = arrange(run);
+      const order = arrange(run, this.held);
+      this.held.settle(run);
       // The search texts of the rows held are by position: they are built again for the new order.
       run.store = undefined;
       run.arriving = false;

@@ -11,6 +11,7 @@ import { ResultRows, columnKey, type RowTable } from '../../core/secops/results/
 import type { RestPlan } from '../../core/secops/split';
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import { getLogger } from '../../platform/log';
+import type { HeldRows } from './held-rows';
 import { keepLater, keptInfo, type KeptResults, type SearchKeeping } from './keeping';
 import { ResultsPanels, type PanelSlot, type ResultsPanel } from './panel';
 
@@ -71,9 +72,16 @@ export function rowsOf(run: RunRecord): ResultRows {
  * Newest rows first; for an answer cut at its limit, the part it covers and the rest's plan.
  * Returns where each row came from when the order changed (see ArrangedRows.order).
  */
-export function arrange(run: RunRecord): Uint32Array | undefined {
-  const arranged = arrangeRows(run.info.kind, run.rows, run);
-  run.rows = arranged.rows;
+export function arrange(run: RunRecord, held?: HeldRows): Uint32Array | undefined {
+  // Rows held as text are reordered as they are, by the times read when they arrived.
+  const arranged = held
+    ? arrangeRows(run.info.kind, new Array<unknown>(held.count), run, held.rowTimes)
+    : arrangeRows(run.info.kind, run.rows, run);
+  if (held) {
+    if (arranged.order) held.reorder(arranged.order);
+  } else {
+    run.rows = arranged.rows;
+  }
   if (arranged.rest) run.rest = arranged.rest;
   if (arranged.covered) run.info.covered = arranged.covered;
   if (arranged.restSearches !== undefined) run.info.restSearches = arranged.restSearches;
@@ -82,18 +90,25 @@ export function arrange(run: RunRecord): Uint32Array | undefined {
 
 const columnsKey = (columns: readonly ColumnSpec[]): string => columns.map(columnKey).join('\n');
 
-export function postResults(panel: ResultsPanel, run: RunRecord): void {
-  const rows = rowsOf(run);
+/** Tables of a run's rows built before they are posted (undefined for columns it was not built for). */
+export interface TableSource {
+  count: number;
+  table(columns: readonly ColumnSpec[], from: number, to: number): RowTable | undefined;
+}
+
+export function postResults(panel: ResultsPanel, run: RunRecord, source?: TableSource): void {
   const { runId, kind } = run.info;
-  const total = rows.rows.length;
+  const total = source ? source.count : rowsOf(run).rows.length;
+  const tableOf = (columns: readonly ColumnSpec[], from: number, to: number): RowTable =>
+    source?.table(columns, from, to) ?? rowsOf(run).table(columns, from, to);
   const first = Math.min(total, FIRST_PAINT_ROWS);
   const columns = panel.columnsFor(kind);
   const message: ToWebview = {
     type: 'results',
     run: run.info,
     columns,
-    table: rows.table(columns, 0, first),
-    fields: first === total ? rows.fields() : [],
+    table: tableOf(columns, 0, first),
+    fields: first === total ? rowsOf(run).fields() : [],
     moreDataAvailable: run.moreDataAvailable,
   };
   if (first === total) {
@@ -105,7 +120,7 @@ export function postResults(panel: ResultsPanel, run: RunRecord): void {
   const build = (): { key: string; table: RowTable; ms: number } => {
     const started = Date.now();
     const shown = panel.columnsFor(kind);
-    return { key: columnsKey(shown), table: rows.table(shown, first, total), ms: Date.now() - started };
+    return { key: columnsKey(shown), table: tableOf(shown, first, total), ms: Date.now() - started };
   };
   let built: ReturnType<typeof build> | undefined;
   let sent = false;
@@ -267,8 +282,8 @@ export class RunStore {
   }
 
   /** Sends a held run to its panel, and keeps it for a reload once its rows are there. */
-  post(panel: ResultsPanel, run: RunRecord): void {
-    postResults(panel, run);
+  post(panel: ResultsPanel, run: RunRecord, source?: TableSource): void {
+    postResults(panel, run, source);
     this.keep(run);
   }
 }

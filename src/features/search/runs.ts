@@ -130,11 +130,11 @@ export class QueryRuns {
       window,
     };
     const arrival = new RowsArrival(store, panel, run);
-    const onEvents = (events: readonly unknown[]): void => {
+    const onEvents = (events: readonly unknown[], texts: readonly string[]): void => {
       // npm run bench -- editor reads this line.
       if (!arrival.isShown)
         log.info(`udmSearch: first ${events.length} events arrived after ${Date.now() - started} ms`);
-      arrival.add(events);
+      arrival.add(events, texts);
     };
     const answer = await vscode.window
       .withProgress(
@@ -200,8 +200,9 @@ export class QueryRuns {
     );
     // The run is over once its answer is: the final order reaches the page once it painted the first
     // rows, and a new run meanwhile does not have to ask to cancel this one.
+    const count = arrival.count;
     void arrival.finish(answer.moreDataAvailable);
-    this.context.recordRun(query, window, run.rows.length);
+    this.context.recordRun(query, window, count);
     return run;
   }
 }

@@ -27,6 +27,14 @@ function events(n: number): unknown[] {
 const timeOf = (e: unknown): number =>
   Date.parse((e as { udm: { metadata: { eventTimestamp: string } } }).udm.metadata.eventTimestamp);
 
+/** Hands events over as the stream does: each with the JSON text it was parsed from. */
+function add(arrival: ArrivalModule.RowsArrival, given: unknown[]): void {
+  arrival.add(
+    given,
+    given.map((e) => JSON.stringify(e)),
+  );
+}
+
 class FakePanel {
   posted: ToWebview[] = [];
   ready = true;
@@ -38,8 +46,9 @@ class FakePanel {
   get isReady(): boolean {
     return this.ready;
   }
+  columns: Array<{ id: string; label: string }> = [{ id: 'udm.metadata.eventTimestamp', label: 'Time' }];
   columnsFor(): Array<{ id: string; label: string }> {
-    return [{ id: 'udm.metadata.eventTimestamp', label: 'Time' }];
+    return this.columns;
   }
   post(message: ToWebview): void {
     if (message.type === 'results') this.runId = message.run.runId;
@@ -90,7 +99,7 @@ describe('rows while the answer arrives', () => {
     const { store, panel, run, kept } = setup();
     const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
     const all = events(6000);
-    arrival.add(all.slice(0, 30));
+    add(arrival, all.slice(0, 30));
     const [results] = panel.of('results');
     assert.equal(results.arriving, true);
     assert.equal(results.table.count, 30);
@@ -99,22 +108,22 @@ describe('rows while the answer arrives', () => {
     assert.equal(store.get(run.info.runId), run, 'the page can ask about the rows already');
 
     // Before the page painted, the rows that come wait.
-    for (let i = 30; i < 3000; i += 10) arrival.add(all.slice(i, i + 10));
+    for (let i = 30; i < 3000; i += 10) add(arrival, all.slice(i, i + 10));
     assert.equal(panel.posted.length, 1);
     panel.painted!();
     assert.equal(panel.of('append').length, 1);
     assert.equal(panel.of('append')[0].table.count, 2970);
 
     // After it, small pieces are gathered into a batch.
-    for (let i = 3000; i < 3100; i += 10) arrival.add(all.slice(i, i + 10));
+    for (let i = 3000; i < 3100; i += 10) add(arrival, all.slice(i, i + 10));
     assert.equal(panel.of('append').length, 1, 'not one message per piece');
     await panel.next();
     assert.equal(panel.of('append').length, 2);
     assert.equal(panel.of('append')[1].table.count, 100);
     // Many rows at once go without waiting.
-    arrival.add(all.slice(3100, 3100 + ARRIVAL_BATCH_ROWS));
+    add(arrival, all.slice(3100, 3100 + ARRIVAL_BATCH_ROWS));
     assert.equal(panel.of('append').length, 3);
-    arrival.add(all.slice(3100 + ARRIVAL_BATCH_ROWS));
+    add(arrival, all.slice(3100 + ARRIVAL_BATCH_ROWS));
 
     await arrival.finish(true);
     const [arrived] = panel.of('arrived');
@@ -137,7 +146,7 @@ describe('rows while the answer arrives', () => {
   it('a first batch larger than a screen sends only the first rows, the rest after the paint', () => {
     const { store, panel, run } = setup();
     const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
-    arrival.add(events(FIRST_PAINT_ROWS + 25));
+    add(arrival, events(FIRST_PAINT_ROWS + 25));
     assert.equal(panel.of('results')[0].table.count, FIRST_PAINT_ROWS);
     panel.painted!();
     assert.equal(panel.of('append')[0].table.count, 25);
@@ -146,7 +155,7 @@ describe('rows while the answer arrives', () => {
   it('the end waits for the first paint, so the order never arrives before the rows it orders', async () => {
     const { store, panel, run } = setup();
     const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
-    arrival.add(events(500));
+    add(arrival, events(500));
     const ended = arrival.finish(false);
     assert.deepEqual(
       panel.posted.map((m) => m.type),
@@ -165,7 +174,7 @@ describe('rows while the answer arrives', () => {
     const { store, panel, run, kept } = setup();
     const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
     panel.ready = true;
-    arrival.add(events(40));
+    add(arrival, events(40));
     panel.painted!();
     await arrival.finish(true, { cancelled: true, message: 'Cancelled after 40 events had arrived' });
     const [arrived] = panel.of('arrived');
@@ -184,7 +193,7 @@ describe('rows while the answer arrives', () => {
     const { store, panel, run, kept } = setup();
     panel.ready = false;
     const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
-    arrival.add(events(120));
+    add(arrival, events(120));
     await arrival.finish(false);
     const results = panel.of('results');
     assert.equal(results.length, 2);
@@ -210,10 +219,34 @@ describe('rows while the answer arrives', () => {
     assert.equal(panel.of('results')[0].table.count, 0);
   });
 
+  it('rows not posted when the columns change are read again for the new columns', async () => {
+    const { store, panel, run } = setup();
+    const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
+    const all = events(30);
+    add(arrival, all.slice(0, 10));
+    add(arrival, all.slice(10, 20));
+    panel.columns = [...panel.columns, { id: 'name', label: 'Name' }];
+    add(arrival, all.slice(20));
+    panel.painted!();
+    const [append] = panel.of('append');
+    assert.deepEqual(
+      append.table.columns.map((c) => c.id),
+      ['udm.metadata.eventTimestamp', 'name'],
+    );
+    assert.equal(append.table.count, 20);
+    const cells = JSON.parse(new TextDecoder().decode(append.table.cells)) as string[][];
+    assert.deepEqual(
+      cells[1],
+      all.slice(10).map((e) => (e as { name: string }).name),
+    );
+    await arrival.finish(false);
+    assert.equal(run.rows.length, 30);
+  });
+
   it('a panel closed while the end waits for its paint ends the run instead of leaving it waiting', async () => {
     const { store, panel, run } = setup();
     const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
-    arrival.add(events(10));
+    add(arrival, events(10));
     const ended = arrival.finish(false);
     panel.close();
     await ended;

@@ -16,9 +16,14 @@ function scanChunks(chunks: Uint8Array[]): { events: unknown[]; fields: Record<s
   const events: unknown[] = [];
   let batches = 0;
   for (const c of chunks) {
-    const got = s.push(c);
-    if (got.length > 0) batches++;
-    events.push(...got);
+    const got = s.read(c);
+    if (got.events.length > 0) batches++;
+    events.push(...got.events);
+    // Each event's text is the JSON it was parsed from.
+    assert.deepEqual(
+      got.texts.map((t) => JSON.parse(t) as unknown),
+      got.events,
+    );
   }
   return { events, fields: s.end(), batches };
 }

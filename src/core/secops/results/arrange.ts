@@ -30,11 +30,13 @@ export function arrangeRows(
   kind: ResultKind,
   rows: unknown[],
   cut: { moreDataAvailable: boolean; window?: ResolvedWindow; limit?: number },
+  /** Each row's time as timesOf reads it, when already known (the rows are then only reordered). */
+  known?: ArrayLike<number>,
 ): ArrangedRows {
   const path = timeField(kind);
   if (!path) return { rows };
   // Each event's time is read once, for the plan and for the order.
-  const times = timesOf(rows, path);
+  const times = known ?? timesOf(rows, path);
   const order = newestFirstOrder(times);
   const arranged: ArrangedRows = { rows: Array.from(order, (i) => rows[i]) };
   if (order.some((p, i) => p !== i)) arranged.order = order;

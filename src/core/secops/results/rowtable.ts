@@ -58,14 +58,21 @@ export function cellReader(column: ColumnSpec): Reader {
 
 const encoder = new TextEncoder();
 
-/** The table of `rows[from..to)` for `columns`. */
-export function buildTable(
+/** What a RowTable carries before its cells are encoded: each row's time and each column's texts. */
+export interface TableParts {
+  times: Float64Array;
+  /** One array of row texts per column. */
+  cells: string[][];
+}
+
+/** The times and cell texts of `rows[from..to)` for `columns`. */
+export function tableParts(
   rows: readonly unknown[],
   kind: ResultKind,
   columns: readonly ColumnSpec[],
   from = 0,
   to = rows.length,
-): RowTable {
+): TableParts {
   const count = Math.max(0, to - from);
   const times = new Float64Array(count);
   const path = timeField(kind);
@@ -87,8 +94,29 @@ export function buildTable(
     }
     return out;
   });
-  // A plain Uint8Array (never a Node Buffer): VS Code sends typed arrays it recognises as binary.
-  return { count, times, columns: columns.map((c) => ({ ...c })), cells: encoder.encode(JSON.stringify(cells)) };
+  return { times, cells };
+}
+
+/** The RowTable of parts built for `columns`. */
+export function encodeTable(parts: TableParts, columns: readonly ColumnSpec[]): RowTable {
+  return {
+    count: parts.times.length,
+    times: parts.times,
+    columns: columns.map((c) => ({ ...c })),
+    // A plain Uint8Array (never a Node Buffer): VS Code sends typed arrays it recognises as binary.
+    cells: encoder.encode(JSON.stringify(parts.cells)),
+  };
+}
+
+/** The table of `rows[from..to)` for `columns`. */
+export function buildTable(
+  rows: readonly unknown[],
+  kind: ResultKind,
+  columns: readonly ColumnSpec[],
+  from = 0,
+  to = rows.length,
+): RowTable {
+  return encodeTable(tableParts(rows, kind, columns, from, to), columns);
 }
 
 /** The cell texts of a table, checked: one array of `count` strings per column. */

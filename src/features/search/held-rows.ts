@@ -1,0 +1,92 @@
+// The events of an answer read while it arrives are held as the JSON text they came in, and parsed
+// again the first time something needs whole events (the detail pane, the quick filter, export, the
+// copy kept for a reload). The table the page shows needs only a few fields of each event, read as
+// each batch arrives; holding 10,000 parsed events of several KB from the moment they arrive would
+// cost the extension host about as much garbage-collector copying again as the parse itself, while
+// the page is still waiting for the last rows.
+import { timeField, valuesAt, type ResultKind } from '../../core/secops/results/fields';
+import type { RunRecord } from './run-store';
+
+export class HeldRows {
+  private texts: string[] = [];
+  private parsed: unknown[] = [];
+  /** Each row's time as the final order reads it (see timesOf), in the order the rows are held. */
+  private times: number[] = [];
+  private readonly timePath: string | undefined;
+  /** The run whose `rows` read from here, once the answer is complete (see settle). */
+  private settledRun: RunRecord | undefined;
+
+  constructor(kind: ResultKind) {
+    this.timePath = timeField(kind);
+  }
+
+  get count(): number {
+    return Math.max(this.texts.length, this.parsed.length);
+  }
+
+  /** The next events and their JSON text (the events are not kept). */
+  add(events: readonly unknown[], texts: readonly string[]): void {
+    if (events.length !== texts.length) throw new Error('each event needs its text');
+    for (const t of texts) this.texts.push(t);
+    const path = this.timePath;
+    for (const e of events) {
+      const v = path ? valuesAt(e, path)[0] : undefined;
+      this.times.push(typeof v === 'string' ? Date.parse(v) : Number.NaN);
+    }
+  }
+
+  /** The rows' times, in the order held. */
+  get rowTimes(): readonly number[] {
+    return this.times;
+  }
+
+  /** The events of rows [from, to), parsed for the occasion when not parsed yet (not kept). */
+  slice(from: number, to = this.texts.length): unknown[] {
+    const out: unknown[] = [];
+    for (let i = from; i < to; i++) out.push(i < this.parsed.length ? this.parsed[i] : JSON.parse(this.texts[i]));
+    return out;
+  }
+
+  /** Every event, parsed as far as not done before (the same array each time, grown). */
+  events(): unknown[] {
+    const { texts, parsed } = this;
+    while (parsed.length < texts.length) parsed.push(JSON.parse(texts[parsed.length]));
+    const run = this.settledRun;
+    if (run) {
+      // All parsed and no more to come: the run holds the events themselves, and the text goes.
+      this.settledRun = undefined;
+      this.texts = [];
+      run.rows = parsed;
+    }
+    return parsed;
+  }
+
+  /** No more rows will come, nor another order: once parsed, the events need no text. */
+  settle(run: RunRecord): void {
+    this.settledRun = run;
+  }
+
+  /** Row i becomes the row held at order[i]. */
+  reorder(order: Uint32Array): void {
+    if (order.length !== this.texts.length) throw new Error('the order does not cover the rows held');
+    const { texts, times, parsed } = this;
+    this.texts = Array.from(order, (i) => texts[i]);
+    this.times = Array.from(order, (i) => times[i]);
+    this.parsed = parsed.length === texts.length ? Array.from(order, (i) => parsed[i]) : [];
+  }
+
+  /**
+   * Makes `run.rows` read the events from here, parsing them on first read. Assigning `run.rows`
+   * (a run whose rows are replaced, say by "fetch the rest") makes it a plain array again.
+   */
+  attach(run: RunRecord): void {
+    Object.defineProperty(run, 'rows', {
+      configurable: true,
+      enumerable: true,
+      get: () => this.events(),
+      set: (rows: unknown[]) => {
+        Object.defineProperty(run, 'rows', { configurable: true, enumerable: true, writable: true, value: rows });
+      },
+    });
+  }
+}
