@@ -3,7 +3,6 @@
 // passes the fault rules first (latency, injected status, connection reset), then must carry an
 // `authorization` bearer token, then reaches its handler.
 import * as grpc from '@grpc/grpc-js';
-import type * as protobuf from 'protobufjs/light';
 import type { Http2Session } from 'node:http2';
 import { ServiceNames, grpcServiceDefinition, loadProtoRoot, methodPath, type ProtoObject } from '../../core/proto';
 import { EncodedMessage } from './encoded';
@@ -63,7 +62,9 @@ function sendingEncoded(service: string, definition: grpc.ServiceDefinition): gr
   const methods = loadProtoRoot().lookupService(service).methods;
   const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
   for (const [method, d] of Object.entries(definition)) {
-    const responseType = (methods[method]!.resolve() as protobuf.Method).resolvedResponseType!.fullName.slice(1);
+    const described = methods[method];
+    described.resolve();
+    const responseType = described.resolvedResponseType!.fullName.slice(1);
     const serialize = d.responseSerialize;
     out[method] = {
       ...d,
@@ -112,7 +113,7 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
           if (!hasBearerToken(call.metadata)) throw unauthenticated();
           if (decision.kind === 'error') throw injectedFault(decision.code);
           // The codec built from the descriptor decoded the request into the shape the handler's type names.
-          let pending: ReturnType<Handler<never>>;
+          let pending: ProtoObject | EncodedMessage | Promise<ProtoObject | EncodedMessage>;
           try {
             pending = handler(call.request as never, ctx);
           } finally {
