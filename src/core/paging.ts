@@ -7,6 +7,12 @@ import { throwIfAborted } from './google/errors';
 export interface Page<T> {
   items: T[];
   nextPageToken?: string | undefined;
+  /**
+   * The items in order, each made when it is reached, for pages that can (an answer whose items are
+   * decoded one at a time): `paginate` hands items over this way, so a consumer that handles them as
+   * they come holds one, not a page.
+   */
+  itemsOneByOne?(): Iterable<T>;
 }
 
 export type PageFetcher<T> = (pageToken: string | undefined, signal?: AbortSignal) => Promise<Page<T>>;
@@ -40,7 +46,7 @@ export async function* paginate<T>(
         seen.add(token);
         next = fetchOne(token);
       }
-      yield* page.items;
+      yield* page.itemsOneByOne?.() ?? page.items;
     }
   } finally {
     signal?.removeEventListener('abort', stop);

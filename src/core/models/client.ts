@@ -8,7 +8,7 @@ import { chooseEndpoint, type EndpointChoice, type EndpointOptions } from '../go
 import { CancelledError, GoogleApiError } from '../google/errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
 import { paginate, type Page } from '../paging';
-import { decodeMessage, encodeMessage, peekNextPageToken } from './wire';
+import { ListPageBytes, decodeMessage, encodeMessage } from './wire';
 import { ModelOperation, type OperationKind } from './operation';
 import type {
   Checkpoint,
@@ -285,16 +285,7 @@ export class ModelRegistryClient {
     opts?: CallOptions,
   ): Promise<Page<Item>> {
     const bytes = await this.callDecoded(s, request, (buf) => buf, opts);
-    const nextPageToken = peekNextPageToken(s.responseType, bytes);
-    let items: Item[] | undefined;
-    return {
-      get items(): Item[] {
-        items ??=
-          (decodeMessage<Record<string, unknown>>(s.responseType, bytes)[itemsField] as Item[] | undefined) ?? [];
-        return items;
-      },
-      nextPageToken,
-    };
+    return new ListPageBytes<Item>(s.responseType, itemsField, bytes);
   }
 
   // ---- ModelService -------------------------------------------------------------------------

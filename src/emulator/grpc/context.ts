@@ -3,6 +3,7 @@ import type { SandboxClock } from '../types';
 import type { ModelStore } from './store';
 import type { OperationManager } from './operations';
 import type { ProtoObject } from '../../core/proto';
+import type { EncodedMessage } from './encoded';
 import { invalidArgument } from './errors';
 
 export interface ServiceContext {
@@ -11,8 +12,14 @@ export interface ServiceContext {
   clock: SandboxClock;
 }
 
-/** A handler of one RPC; `R` is the decoded request (camelCase fields, defaults filled in; see ./messages). */
-export type Handler<R> = (request: R, ctx: ServiceContext) => ProtoObject | Promise<ProtoObject>;
+/**
+ * A handler of one RPC; `R` is the decoded request (camelCase fields, defaults filled in; see ./messages).
+ * It answers with the response as an object, or already encoded (see ./encoded).
+ */
+export type Handler<R> = (
+  request: R,
+  ctx: ServiceContext,
+) => ProtoObject | EncodedMessage | Promise<ProtoObject | EncodedMessage>;
 
 /** The handlers of one service, each typed by its request: `M` maps method names to request shapes. */
 export type ServiceHandlers<M> = { [Method in keyof M]: Handler<M[Method]> };

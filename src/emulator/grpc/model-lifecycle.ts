@@ -14,6 +14,8 @@ import {
   type VersionRecord,
 } from './store';
 import { applyReadMask, paginate, parseName } from './util';
+import { encodeListResponse } from './encoded';
+import { AIPLATFORM, encodeMessage } from '../../core/proto';
 import {
   sameProject,
   getModelOf,
@@ -121,10 +123,16 @@ export const modelLifecycleHandlers = {
     // The default version is looked up only for a filter and for the page itself.
     const matching = filtered ? models.filter((model) => predicate({ model, version: defaultVersion(model) })) : models;
     const { page, nextPageToken } = paginate(matching, req, ['ListModels', prefix, req.filter ?? '']);
-    return {
-      models: page.map((model) => applyReadMask(store.modelMessage(model, defaultVersion(model)), req.readMask)),
-      nextPageToken,
-    };
+    const masked = (req.readMask?.paths ?? []).length > 0;
+    const encoded = page.map((model) =>
+      masked
+        ? encodeMessage(
+            `${AIPLATFORM}.Model`,
+            applyReadMask(store.modelMessage(model, defaultVersion(model)), req.readMask),
+          )
+        : store.encodedModel(model),
+    );
+    return encodeListResponse(`${AIPLATFORM}.ListModelsResponse`, 'models', encoded, nextPageToken);
   },
 
   ListModelVersions(req, { store }) {

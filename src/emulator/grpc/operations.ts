@@ -95,6 +95,8 @@ export class OperationManager {
   constructor(
     private readonly clock: SandboxClock,
     private seconds: OperationSeconds | undefined,
+    /** Told after an operation has finished its work (which may have changed the store). */
+    private readonly onFinish: () => void = () => undefined,
   ) {
     clock.onAdvance(() => {
       if (!this.closed) this.tick();
@@ -172,6 +174,7 @@ export class OperationManager {
     record.done = true;
     record.endTime = Math.max(this.clock.now(), record.createTime);
     this.pending.delete(record);
+    this.onFinish();
   }
 
   private notify(): void {

@@ -4,7 +4,8 @@
 // `authorization` bearer token, then reaches its handler.
 import * as grpc from '@grpc/grpc-js';
 import type { Http2Session } from 'node:http2';
-import { ServiceNames, grpcServiceDefinition, methodPath, type ProtoObject } from '../../core/proto';
+import { ServiceNames, grpcServiceDefinition, loadProtoRoot, methodPath, type ProtoObject } from '../../core/proto';
+import { EncodedMessage } from './encoded';
 import type { FaultInjector, RunningServer, SandboxClock, SandboxPart, SeedName } from '../types';
 import { loadModelSeed } from '../models-data/seed';
 import type { AnyServiceHandlers, Handler, ServiceContext } from './context';
@@ -56,10 +57,33 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The service's definition with response serialisers that send an EncodedMessage's bytes as they are. */
+function sendingEncoded(service: string, definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const methods = loadProtoRoot().lookupService(service).methods;
+  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const [method, d] of Object.entries(definition)) {
+    const described = methods[method];
+    described.resolve();
+    const responseType = described.resolvedResponseType!.fullName.slice(1);
+    const serialize = d.responseSerialize;
+    out[method] = {
+      ...d,
+      responseSerialize: (value: unknown): Buffer => {
+        if (!(value instanceof EncodedMessage)) return serialize(value);
+        if (value.typeName !== responseType)
+          throw new Error(`${d.path} answers ${responseType}, not ${value.typeName}`);
+        const bytes = value.bytes;
+        return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      },
+    };
+  }
+  return out;
+}
+
 export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<GrpcSandbox> {
   const { clock, faults } = options;
   const store = new ModelStore(clock);
-  const ops = new OperationManager(clock, options.operationSeconds ?? operationSecondsFromEnv());
+  const ops = new OperationManager(clock, options.operationSeconds ?? operationSecondsFromEnv(), () => store.changed());
   const ctx: ServiceContext = { store, ops, clock };
   const reset = (seed: SeedName): void => {
     ops.clear();
@@ -74,8 +98,9 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
     service: string,
     method: string,
     handler: Handler<never>,
-  ): grpc.handleUnaryCall<ProtoObject, ProtoObject> => {
+  ): grpc.handleUnaryCall<ProtoObject, ProtoObject | EncodedMessage> => {
     const path = methodPath(service, method);
+    const changes = !/^(Get|List)[A-Z]/.test(method);
     return (call, callback) => {
       void (async () => {
         try {
@@ -88,8 +113,14 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
           if (!hasBearerToken(call.metadata)) throw unauthenticated();
           if (decision.kind === 'error') throw injectedFault(decision.code);
           // The codec built from the descriptor decoded the request into the shape the handler's type names.
-          const response = await handler(call.request as never, ctx);
-          callback(null, response);
+          let pending: ProtoObject | EncodedMessage | Promise<ProtoObject | EncodedMessage>;
+          try {
+            pending = handler(call.request as never, ctx);
+          } finally {
+            // Handlers change the store synchronously; Get and List calls only read it (AIP-131, 132).
+            if (changes) store.changed();
+          }
+          callback(null, await pending);
         } catch (err) {
           if (err instanceof RpcError) callback(err.toServiceError());
           else
@@ -110,7 +141,7 @@ export async function startGrpcSandbox(options: GrpcSandboxOptions): Promise<Grp
     [ServiceNames.locations, locationsHandlers()],
   ];
   for (const [service, handlers] of services) {
-    const definition = grpcServiceDefinition(service);
+    const definition = sendingEncoded(service, grpcServiceDefinition(service));
     const implementation: grpc.UntypedServiceImplementation = {};
     for (const method of Object.keys(definition)) {
       const handler = handlers[method];

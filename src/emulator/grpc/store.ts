@@ -4,7 +4,7 @@
 import type { SandboxClock } from '../types';
 import { notFound, invalidArgument } from './errors';
 import { numericId, timestamp } from './util';
-import type { ProtoObject } from '../../core/proto';
+import { AIPLATFORM, encodeMessage, type ProtoObject } from '../../core/proto';
 
 export const DEMO_PROJECT_ID = 'cloudbench-demo';
 export const DEMO_PROJECT_NUMBER = '123456789012';
@@ -133,10 +133,35 @@ export class ModelStore {
   readonly pendingDeployments = new Map<string, { model: string; versionId: string; endpoint: string }>();
   readonly policies = new Map<string, PolicyRecord>();
   private idCounter = 0;
+  /**
+   * Counts changes that can show in a message: every call that is not a Get or List (server.ts),
+   * every operation that finishes, every reset. Handlers change records in place, so what is
+   * derived from records (encodedModel) is kept only while this stays the same.
+   */
+  private changes = 0;
+  private readonly encodings = new WeakMap<ModelRecord, { changes: number; bytes: Uint8Array }>();
 
   constructor(readonly clock: SandboxClock) {}
 
+  changed(): void {
+    this.changes++;
+  }
+
+  /**
+   * The encoded Model message of a model's default version, as ListModels returns it: kept until the
+   * next change, so that paging through 10,000 unchanged models does not build and encode 10,000
+   * messages again for every page.
+   */
+  encodedModel(model: ModelRecord): Uint8Array {
+    const kept = this.encodings.get(model);
+    if (kept?.changes === this.changes) return kept.bytes;
+    const bytes = encodeMessage(`${AIPLATFORM}.Model`, this.modelMessage(model, defaultVersion(model)));
+    this.encodings.set(model, { changes: this.changes, bytes });
+    return bytes;
+  }
+
   clear(): void {
+    this.changes++;
     this.models.clear();
     this.endpoints.clear();
     this.reservedNames.clear();

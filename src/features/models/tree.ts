@@ -184,8 +184,11 @@ export class LocationNode extends PagedParent {
           pageSize: Math.max(wanted, SCAN_PAGE_SIZE),
           ...(token ? { pageToken: token } : {}),
         });
-        this.scanned += page.items.length;
-        found.push(...page.items.filter((m) => modelMatches(m, text)));
+        // One model at a time: the ones that do not match are garbage at once, not a page kept whole.
+        for (const m of page.itemsOneByOne?.() ?? page.items) {
+          this.scanned++;
+          if (modelMatches(m, text)) found.push(m);
+        }
         token = page.nextPageToken || undefined;
       } while (token && found.length < wanted);
       const serving = await deployed;

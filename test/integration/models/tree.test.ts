@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { ModelRegistryClient } from '../../../src/core/models/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import type * as ModelsTreeModule from '../../../src/features/models/tree';
+import { modelMatches } from '../../../src/features/models/presentation';
 
 useFakeVscode();
 
@@ -104,6 +105,30 @@ describe('models tree against the demo sandbox', function () {
       none.map((n) => n.label),
       ['No models match the filter'],
     );
+  });
+
+  it('lists the models whose names contain the filter text, looking through every page', async () => {
+    const everything = [];
+    for await (const m of client.listModels({ parent: 'projects/cloudbench-demo/locations/us-central1' }))
+      everything.push(m);
+    const text = 'PRIC';
+    const expected = everything.filter((m) => modelMatches(m, text)).map((m) => m.name);
+    assert.ok(expected.length > 0 && expected.length < everything.length);
+    filter = text;
+    pageSize = 1;
+    const p = provider();
+    const loc = await location(p, 'us-central1');
+    assert.match(String(loc.description), /contains/);
+    let children = await p.getChildren(loc);
+    for (let more = children.at(-1); more instanceof tree.LoadMoreNode; more = children.at(-1)) {
+      await more.owner.loadMore();
+      children = await p.getChildren(loc);
+    }
+    assert.deepEqual(
+      children.filter((n) => n instanceof tree.ModelNode).map((n) => n.resourceName),
+      expected,
+    );
+    assert.equal(loc.scanned, everything.length, 'every model looked at once');
   });
 
   it('marks a model deployed when any of its versions serves, not only the default one', async () => {

@@ -253,6 +253,31 @@ describe('paging', () => {
     assert.equal(signals[1].aborted, true);
   });
 
+  it('hands items over one at a time when a page makes them as they are reached', async () => {
+    const made: number[] = [];
+    const oneByOne = (values: number[], nextPageToken?: string) => ({
+      get items(): number[] {
+        throw new Error('the whole page was decoded');
+      },
+      ...(nextPageToken ? { nextPageToken } : {}),
+      *itemsOneByOne() {
+        for (const v of values) {
+          made.push(v);
+          yield v;
+        }
+      },
+    });
+    const it = paginate(async (token) => (token ? oneByOne([3]) : oneByOne([1, 2], 'b')));
+    const seen: Array<[number, number[]]> = [];
+    for await (const v of it) seen.push([v, [...made]]);
+    // Each item is made only when the consumer reaches it.
+    assert.deepEqual(seen, [
+      [1, [1]],
+      [2, [1, 2]],
+      [3, [1, 2, 3]],
+    ]);
+  });
+
   it('refuses a server that repeats a page token', async () => {
     const it = paginate(async () => ({ items: [1], nextPageToken: 'same' }));
     await assert.rejects(async () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import {
   decodeMessage,
   encodeMessage,
-  peekNextPageToken,
+  ListPageBytes,
   toProto3Json,
   unpackAny,
   packAny,
@@ -72,23 +72,53 @@ describe('models wire: the decoded shape', () => {
       name: `projects/p/locations/l/models/${i}`,
       displayName: `m${i}`,
     }));
+    const token = (bytes: Uint8Array, t = type): string | undefined =>
+      new ListPageBytes(t, 'models', bytes).nextPageToken;
     const bytes = encodeMessage(type, { models, nextPageToken: 'tok-2' });
-    assert.equal(peekNextPageToken(type, bytes), 'tok-2');
-    assert.equal(peekNextPageToken(type, encodeMessage(type, { models })), undefined, 'the last page');
+    assert.equal(token(bytes), 'tok-2');
+    assert.equal(token(encodeMessage(type, { models })), undefined, 'the last page');
     // The token before the items (a server may write fields in any order).
     const tokenFirst = Buffer.concat([
       encodeMessage(type, { nextPageToken: 'early' }),
       encodeMessage(type, { models }),
     ]);
-    assert.equal(peekNextPageToken(type, tokenFirst), 'early');
+    assert.equal(token(tokenFirst), 'early');
     assert.equal(decodeMessage<{ models: unknown[] }>(type, tokenFirst).models.length, 50);
     assert.equal(
-      peekNextPageToken(
-        `${V}.ListModelVersionsResponse`,
-        encodeMessage(`${V}.ListModelVersionsResponse`, { nextPageToken: 'v' }),
-      ),
+      token(encodeMessage(`${V}.ListModelVersionsResponse`, { nextPageToken: 'v' }), `${V}.ListModelVersionsResponse`),
       'v',
     );
-    assert.throws(() => peekNextPageToken(`${V}.Model`, bytes), /has no next_page_token/);
+    assert.throws(() => token(bytes, `${V}.Model`), /has no next_page_token/);
+    assert.throws(() => new ListPageBytes(type, 'nextPageToken', bytes), /no repeated message field nextPageToken/);
+  });
+
+  it('decodes the items of a list answer, all at once or one by one, as the whole answer decodes them', () => {
+    const type = `${V}.ListModelsResponse`;
+    const models = Array.from({ length: 20 }, (_, i) => ({
+      name: `projects/p/locations/l/models/${i}`,
+      displayName: `m${i}`,
+      labels: i % 2 ? { team: `t${i}` } : {},
+      createTime: { seconds: String(1_700_000_000 + i), nanos: i },
+      containerSpec: { imageUri: 'gcr.io/x/y', args: ['--a', String(i)] },
+      supportedDeploymentResourcesTypes: ['DEDICATED_RESOURCES'],
+    }));
+    // Items split around the token and an unknown field: order kept, the rest skipped.
+    const bytes = Buffer.concat([
+      encodeMessage(type, { models: models.slice(0, 7) }),
+      encodeMessage(type, { nextPageToken: 'n' }),
+      Buffer.from([0xf8, 0x07, 0x2a]), // field 127, varint 42: not in the descriptor
+      encodeMessage(type, { models: models.slice(7) }),
+    ]);
+    const whole = decodeMessage<{ models: Model[] }>(type, bytes).models;
+    assert.equal(whole.length, 20);
+    assert.deepEqual([...new ListPageBytes<Model>(type, 'models', bytes).itemsOneByOne()], whole);
+    const page = new ListPageBytes<Model>(type, 'models', bytes);
+    assert.equal(page.length, 20);
+    assert.deepEqual(page.items, whole);
+    assert.equal(page.items, page.items, 'decoded once');
+    assert.deepEqual([...page.itemsOneByOne()], whole);
+    assert.deepEqual(new ListPageBytes<Model>(type, 'models', encodeMessage(type, {})).items, []);
+    // An answer cut inside an item is refused before any item is handed over.
+    assert.throws(() => new ListPageBytes(type, 'models', bytes.subarray(0, bytes.length - 3)), RangeError);
   });
 });
