@@ -30,7 +30,18 @@ export interface WebviewPage {
    * <style> elements at run time.
    */
   inlineStyles?: boolean;
+  /**
+   * Keeps the messages that arrive before the page's script has run (window.takeEarlyMessages
+   * hands them over): VS Code may deliver what was posted while the page loaded at any moment
+   * after the document starts, and a listener added by the bundle would miss those.
+   */
+  earlyMessages?: boolean;
 }
+
+/** The inline script (run by its nonce like any other) that keeps the messages of a loading page. */
+const EARLY_MESSAGES_SCRIPT =
+  '(function(){var kept=[];function keep(e){kept.push(e.data)}addEventListener("message",keep);' +
+  'window.takeEarlyMessages=function(){removeEventListener("message",keep);return kept.splice(0)}})();';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -55,7 +66,7 @@ export function renderWebviewPage(webview: vscode.Webview, extensionUri: vscode.
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${webviewAsset(webview, extensionUri, `${page.bundle}.css`)}">
+${page.earlyMessages ? `<script nonce="${nonce}">${EARLY_MESSAGES_SCRIPT}</script>\n` : ''}<link rel="stylesheet" href="${webviewAsset(webview, extensionUri, `${page.bundle}.css`)}">
 <title>${escapeHtml(page.title)}</title>
 </head>
 <body>

@@ -123,6 +123,55 @@ describe('reliability: the results webview (headless Chromium)', function () {
     assert.match(await page.locator('#run-summary').innerText(), /^5,500 rows/);
   });
 
+  it('takes what was posted while it loaded at once, each message once and in order', async () => {
+    const loading = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const errors: string[] = [];
+    loading.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await loading.addInitScript(vscodeApiScript({ violations: 'directive' }));
+      const loadingHost = await ResultsHost.attach(loading);
+      // The page's bundle is slow to come, as in a webview that is still starting.
+      let release!: () => void;
+      const bundleHeld = new Promise<void>((r) => (release = r));
+      await loading.route('**/results.js', async (route) => {
+        await bundleHeld;
+        await route.continue();
+      });
+      const opened = loading.goto(`${server.origin}/`);
+      await loading.waitForFunction(() => typeof browser$().takeEarlyMessages === 'function');
+      const [results, append, last] = loadingHost
+        .messages(RUN as never, events(50), [events(30, 50), events(20, 80)])
+        .map((m, i) => ({ ...(m as object), seq: i + 1 }));
+      // Posted before the bundle ran; the second is lost on the way, so the third must wait for it.
+      await loading.evaluate(
+        ([a, c]) => {
+          browser$().postMessage(a, '*');
+          browser$().postMessage(c, '*');
+        },
+        [results, last],
+      );
+      release();
+      await opened;
+      await loading.locator('#count', { hasText: /^50 rows$/ }).waitFor();
+      const posted = await loading.evaluate(() => (browser$().__posted as Array<{ type: string }>).map((m) => m.type));
+      assert.equal(posted[0], 'ready');
+      // After "ready" the extension sends them all again: the first is not taken twice.
+      await loading.evaluate(
+        (list) => {
+          for (const m of list) browser$().postMessage(m, '*');
+        },
+        [results, append, last, append],
+      );
+      await loading.locator('#count', { hasText: /^100 rows$/ }).waitFor();
+      await loading.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      assert.equal(await loading.locator('#count').innerText(), '100 rows');
+      assert.deepEqual(await loading.evaluate(() => browser$().__violations), []);
+      assert.deepEqual(errors, []);
+    } finally {
+      await loading.close();
+    }
+  });
+
   it('ignores appends of an older run and malformed rows without losing the table', async () => {
     await show(events(50));
     await page.locator('#count', { hasText: /^50 rows$/ }).waitFor();

@@ -66,7 +66,9 @@ export class ResultsPanel implements vscode.Disposable {
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
   private ready = false;
-  private queue: Array<{ message: ToWebview; delivered?: () => void }> = [];
+  /** Messages posted before the page said it was ready: sent at once, and again once it is. */
+  private queue: Array<{ seq: number; message: ToWebview }> = [];
+  private seq = 0;
   private disposed = false;
   private shownRunId: string | undefined;
   private afterPaint: { runId: string; send: () => void; timer: ReturnType<typeof setTimeout> } | undefined;
@@ -88,7 +90,8 @@ export class ResultsPanel implements vscode.Disposable {
           // npm run bench -- editor reads this line (the run that opens the panel waits for it).
           if (!this.ready) log.info(`the results page is ready; ${this.queue.length} messages waited for it`);
           this.ready = true;
-          for (const { message: queued, delivered } of this.queue.splice(0)) this.send(queued, delivered);
+          // Those the page took as they came it recognises by their number and leaves alone.
+          for (const { seq, message: queued } of this.queue.splice(0)) this.send({ ...queued, seq });
           return;
         }
         if (message.type === 'painted') {
@@ -148,20 +151,25 @@ export class ResultsPanel implements vscode.Disposable {
 
   /**
    * Posts a message to the page; `delivered` runs once VS Code has handed it over (for a message
-   * queued until the page is ready, once it has been sent after all).
+   * posted before the page was ready, the first time it was sent).
    */
   post(message: ToWebview, delivered?: () => void): void {
     if (message.type === 'results') this.shownRunId = message.run.runId;
     if (!this.ready) {
-      // A new "results" replaces anything queued before it: only the latest state matters.
+      // Sent at once, numbered: the page keeps what arrives while it loads and takes it in order,
+      // which saves the first rows a round trip. Kept too, to send again once the page says it is
+      // ready: VS Code may have handed some over before the page could keep them. A new "results"
+      // replaces anything before it: only the latest state matters.
+      const seq = ++this.seq;
       if (message.type === 'results') this.queue = [];
-      this.queue.push(delivered ? { message, delivered } : { message });
+      this.queue.push({ seq, message });
+      this.send({ ...message, seq }, delivered);
       return;
     }
     this.send(message, delivered);
   }
 
-  private send(message: ToWebview, delivered?: () => void): void {
+  private send(message: ToWebview & { seq?: number }, delivered?: () => void): void {
     const posted = Promise.resolve(this.panel.webview.postMessage(message));
     if (delivered) posted.then(delivered, () => undefined);
     else void posted.catch(() => undefined);
@@ -186,6 +194,7 @@ export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, ki
   return renderWebviewPage(webview, extensionUri, {
     bundle: 'results',
     title: 'UDM Search Results',
+    earlyMessages: true,
     // Monaco writes its layout and theme rules into <style> elements it creates at run time, which
     // a nonce cannot cover: inline styles (never scripts) are allowed on the page hosting it only.
     inlineStyles: queryBar,

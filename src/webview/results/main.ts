@@ -31,7 +31,7 @@ import { renderHistogram } from './histogram';
 import { closeChooser, openChooser } from './chooser';
 import { updateBanner } from './banner';
 import { runQueryBar, setQueryText, upgradeQueryBar } from './query-bar';
-import { NOT_KEPT, restoredSummary } from './messages';
+import { NOT_KEPT, restoredSummary, takeEarlyMessages } from './messages';
 import { chosenColumns, rememberRun, savedRun } from './persist';
 
 window.addEventListener('resize', () => grid.schedule());
@@ -123,3 +123,6 @@ for (const kind of RESULT_KINDS) {
   const chosen = chosenColumns(kind);
   if (chosen) post({ type: 'columns', kind, columns: chosen });
 }
+// What the extension posted while this page loaded (the first rows of the run that opened it, often)
+// is shown now rather than after the round trip of "ready".
+takeEarlyMessages();

@@ -339,12 +339,32 @@ export function onRowsAnswer(
   }
 }
 
-window.addEventListener('message', (event: MessageEvent) => {
+/** The number of the last message taken of those the extension posted before this page was ready. */
+let lastEarly = 0;
+
+function receive(data: unknown): void {
   // Monaco (the query bar) schedules its own work through postMessage to this window.
-  if ((event.data as { vscodeScheduleAsyncWork?: unknown } | null)?.vscodeScheduleAsyncWork !== undefined) return;
+  if ((data as { vscodeScheduleAsyncWork?: unknown } | null)?.vscodeScheduleAsyncWork !== undefined) return;
+  const seq = (data as { seq?: unknown } | null)?.seq;
+  if (typeof seq === 'number') {
+    // Posted while this page loaded, and posted again once it said it was ready: each is taken once
+    // and in order (a "results" starts afresh); one that came before an earlier one comes again.
+    if (seq <= lastEarly) return;
+    if (seq !== lastEarly + 1 && (data as { type?: unknown }).type !== 'results') return;
+    lastEarly = seq;
+  }
   try {
-    onMessage(parseToWebview(event.data));
+    onMessage(parseToWebview(data));
   } catch (err) {
     console.warn('ignored a malformed message', err);
   }
-});
+}
+
+window.addEventListener('message', (event: MessageEvent) => receive(event.data));
+
+/** Takes the messages that came before this script ran (kept by the page's first script). */
+export function takeEarlyMessages(): void {
+  const take = (window as { takeEarlyMessages?: () => unknown[] }).takeEarlyMessages;
+  if (typeof take !== 'function') return;
+  for (const data of take()) receive(data);
+}
