@@ -1,6 +1,7 @@
 // Every Cloudbench webview page is built here, so each one gets the same locked-down shape:
 // `default-src 'none'`, scripts only by a fresh nonce, resources only from dist/webview and media.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 
 /** Options for createWebviewPanel: scripts on, resources limited to the bundles and media. */
@@ -26,8 +27,8 @@ export interface WebviewPage {
   /** Extra attributes on the script tag (already escaped by the caller). */
   scriptAttributes?: string;
   /**
-   * Allows inline styles (never inline scripts), for a page hosting an editor that writes its own
-   * <style> elements at run time.
+   * Allows inline styles (scripts still need the nonce), for a page hosting an editor that writes
+   * its own <style> elements at run time.
    */
   inlineStyles?: boolean;
   /**
@@ -36,6 +37,32 @@ export interface WebviewPage {
    * after the document starts, and a listener added by the bundle would miss those.
    */
   earlyMessages?: boolean;
+  /**
+   * Puts the bundle's script and styles in the page itself (still run only by the nonce) instead of
+   * linking them: a webview's first page of a session fetches each file through its service worker,
+   * which costs a page shown as a run's first step about 50 ms before its script can run.
+   */
+  inlineBundle?: boolean;
+}
+
+const bundleTexts = new Map<string, string | undefined>();
+
+/** A bundle file's text, safe inside an HTML element (`</tag` and `<!--` escaped), or undefined. */
+function inlineText(extensionUri: vscode.Uri, name: string, closing: 'script' | 'style'): string | undefined {
+  const path = vscode.Uri.joinPath(extensionUri, 'dist', 'webview', name).fsPath;
+  if (!bundleTexts.has(path)) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(path, 'utf8')
+        .replace(/\n\/[/*]# sourceMappingURL=[^\n]*\s*$/, '\n')
+        .replace(new RegExp(`</${closing}`, 'gi'), closing === 'script' ? '<\\/script' : '<\\/style')
+        .replace(/<!--/g, closing === 'script' ? '<\\!--' : '<!--');
+    } catch {
+      text = undefined;
+    }
+    bundleTexts.set(path, text);
+  }
+  return bundleTexts.get(path);
 }
 
 /** The inline script (run by its nonce like any other) that keeps the messages of a loading page. */
@@ -53,9 +80,14 @@ export function webviewAsset(webview: vscode.Webview, extensionUri: vscode.Uri, 
 
 export function renderWebviewPage(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
   const nonce = randomBytes(16).toString('base64');
+  const script = page.inlineBundle ? inlineText(extensionUri, `${page.bundle}.js`, 'script') : undefined;
+  const styles = page.inlineBundle ? inlineText(extensionUri, `${page.bundle}.css`, 'style') : undefined;
   const csp = [
     `default-src 'none'`,
-    page.inlineStyles ? `style-src ${webview.cspSource} 'unsafe-inline'` : `style-src ${webview.cspSource}`,
+    // A nonce in style-src would switch 'unsafe-inline' off: a page allowing inline styles needs none.
+    page.inlineStyles
+      ? `style-src ${webview.cspSource} 'unsafe-inline'`
+      : `style-src ${webview.cspSource}${styles !== undefined ? ` 'nonce-${nonce}'` : ''}`,
     `script-src 'nonce-${nonce}'`,
     `font-src ${webview.cspSource}`,
     `img-src ${webview.cspSource}`,
@@ -66,12 +98,20 @@ export function renderWebviewPage(webview: vscode.Webview, extensionUri: vscode.
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${page.earlyMessages ? `<script nonce="${nonce}">${EARLY_MESSAGES_SCRIPT}</script>\n` : ''}<link rel="stylesheet" href="${webviewAsset(webview, extensionUri, `${page.bundle}.css`)}">
+${page.earlyMessages ? `<script nonce="${nonce}">${EARLY_MESSAGES_SCRIPT}</script>\n` : ''}${
+    styles !== undefined
+      ? `<style nonce="${nonce}">${styles}</style>`
+      : `<link rel="stylesheet" href="${webviewAsset(webview, extensionUri, `${page.bundle}.css`)}">`
+  }
 <title>${escapeHtml(page.title)}</title>
 </head>
 <body>
 ${page.placeholder ?? ''}
-<script nonce="${nonce}" src="${webviewAsset(webview, extensionUri, `${page.bundle}.js`)}"${page.scriptAttributes ?? ''}></script>
+${
+  script !== undefined
+    ? `<script nonce="${nonce}"${page.scriptAttributes ?? ''}>${script}</script>`
+    : `<script nonce="${nonce}" src="${webviewAsset(webview, extensionUri, `${page.bundle}.js`)}"${page.scriptAttributes ?? ''}></script>`
+}
 </body>
 </html>`;
 }

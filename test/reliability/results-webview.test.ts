@@ -18,6 +18,7 @@ import {
 } from './webview-harness';
 import { ResultsHost } from './results-host';
 import type * as SearchPanelModule from '../../src/features/search/panel';
+import type * as WebviewModule from '../../src/platform/webview';
 
 const browser$ = (): any => globalThis as any;
 
@@ -29,6 +30,17 @@ function extensionHtml(origin: string): string {
   const { renderHtml } = require('../../src/features/search/panel') as typeof SearchPanelModule;
   // The pivot page: the same table without the Monaco query bar.
   return renderHtml(webview as never, vscode.Uri.file(ROOT), 'pivot');
+}
+
+/** The same page with its bundle linked rather than in the page, so a test can hold it back. */
+function linkedHtml(origin: string): string {
+  const { webview } = capturingWebview(origin);
+  const { renderWebviewPage } = require('../../src/platform/webview') as typeof WebviewModule;
+  return renderWebviewPage(webview as never, vscode.Uri.file(ROOT), {
+    bundle: 'results',
+    title: 'UDM Search Results',
+    earlyMessages: true,
+  });
 }
 
 const START = Date.parse('2026-01-01T00:00:00Z');
@@ -59,6 +71,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
   this.timeout(120_000);
   let server: Awaited<ReturnType<typeof serveWebviewPages>>;
   let html: string;
+  let linked: string;
   let browser: Browser;
   let page: Page;
   let host: ResultsHost;
@@ -69,8 +82,9 @@ describe('reliability: the results webview (headless Chromium)', function () {
       existsSync(join(ROOT, 'dist/webview/results.js')),
       'dist/webview/results.js is missing: run npm run build',
     );
-    server = await serveWebviewPages(() => ({ '/': html }));
+    server = await serveWebviewPages(() => ({ '/': html, '/linked': linked }));
     html = extensionHtml(server.origin);
+    linked = linkedHtml(server.origin);
     browser = await launchChromium('results');
   });
 
@@ -123,6 +137,15 @@ describe('reliability: the results webview (headless Chromium)', function () {
     assert.match(await page.locator('#run-summary').innerText(), /^5,500 rows/);
   });
 
+  it('keeps its script and styles in the page, run by its nonce alone', async () => {
+    assert.match(html, /<script nonce="[^"]+">[^<]/);
+    assert.doesNotMatch(html, /<script[^>]* src=/);
+    assert.doesNotMatch(html, /<link rel="stylesheet"/);
+    assert.match(html, /script-src 'nonce-[^']+'/);
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+    assert.equal(await page.locator('#count').count(), 1, 'the inline bundle built the page');
+  });
+
   it('takes what was posted while it loaded at once, each message once and in order', async () => {
     const loading = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     const errors: string[] = [];
@@ -137,7 +160,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
         await bundleHeld;
         await route.continue();
       });
-      const opened = loading.goto(`${server.origin}/`);
+      const opened = loading.goto(`${server.origin}/linked`);
       await loading.waitForFunction(() => typeof browser$().takeEarlyMessages === 'function');
       const [results, append, last] = loadingHost
         .messages(RUN as never, events(50), [events(30, 50), events(20, 80)])

@@ -195,6 +195,7 @@ export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, ki
     bundle: 'results',
     title: 'UDM Search Results',
     earlyMessages: true,
+    inlineBundle: true,
     // Monaco writes its layout and theme rules into <style> elements it creates at run time, which
     // a nonce cannot cover: inline styles (never scripts) are allowed on the page hosting it only.
     inlineStyles: queryBar,

@@ -30,6 +30,9 @@ import { chosenColumns, rememberRun } from './persist';
 import { onArrived } from './arrival';
 import { clearMarks, mark, markAfterPaint } from './marks';
 
+/** The run the performance marks are of. */
+let markedRunId: string | undefined;
+
 export const NOT_KEPT = 'Restored after a reload; its rows were not kept. Run again to fetch them (one search).';
 export function restoredSummary(note: string): void {
   if (!state.restored) return;
@@ -106,7 +109,9 @@ export function onMessage(message: ToWebview): void {
       upgradeQueryBar();
       return;
     case 'results':
-      clearMarks();
+      // A run's rows sent again (the whole answer replacing its first rows) keep the run's marks.
+      if (message.run.runId !== markedRunId) clearMarks();
+      markedRunId = message.run.runId;
       mark('cloudbench:message', {
         type: 'results',
         runId: message.run.runId,
