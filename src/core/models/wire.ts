@@ -2,7 +2,7 @@
 // (src/core/proto, generated from the official protos), plus proto3 JSON for detail views and
 // import files. Loading costs one small JSON parse instead of megabytes of proto text.
 import * as protobuf from 'protobufjs/light';
-import { messageType } from '../proto';
+import { listFields, messageType } from '../proto';
 
 export function lookupType(fullName: string): protobuf.Type {
   return messageType(fullName);
@@ -31,31 +31,6 @@ export function decodeMessage<T>(typeName: string, bytes: Uint8Array): T {
   return type.toObject(type.decode(bytes), TO_OBJECT) as T;
 }
 
-interface ListLayout {
-  itemsId: number;
-  tokenId: number;
-  itemType: protobuf.Type;
-}
-
-const listLayouts = new Map<string, ListLayout>();
-
-/** Field numbers of a list response's items and page token, from the descriptor. */
-function listLayout(typeName: string, itemsField: string): ListLayout {
-  const key = `${typeName}.${itemsField}`;
-  let layout = listLayouts.get(key);
-  if (!layout) {
-    const type = lookupType(typeName);
-    const token = type.fields['nextPageToken'];
-    if (!token || token.type !== 'string') throw new Error(`${typeName} has no next_page_token`);
-    const items = type.fields[itemsField]?.resolve();
-    if (!items?.repeated || !(items.resolvedType instanceof protobuf.Type))
-      throw new Error(`${typeName} has no repeated message field ${itemsField}`);
-    layout = { itemsId: items.id, tokenId: token.id, itemType: items.resolvedType };
-    listLayouts.set(key, layout);
-  }
-  return layout;
-}
-
 /**
  * A list response, read once for its `next_page_token` and for where each item's bytes are, so the
  * next page can be asked for before any item is decoded. Items are decoded when asked for: all at
@@ -73,7 +48,7 @@ export class ListPageBytes<T> {
   private decoded: T[] | undefined;
 
   constructor(typeName: string, itemsField: string, bytes: Uint8Array) {
-    const { itemsId, tokenId, itemType } = listLayout(typeName, itemsField);
+    const { itemsId, tokenId, itemType } = listFields(typeName, itemsField);
     this.itemType = itemType;
     const reader = protobuf.Reader.create(bytes);
     let token = '';

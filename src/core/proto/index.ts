@@ -236,6 +236,37 @@ export function messageType(fullName: string): protobuf.Type {
   return type;
 }
 
+/** Where a list response keeps its items and its page token: field numbers from the descriptor. */
+export interface ListFields {
+  itemsId: number;
+  tokenId: number;
+  itemType: protobuf.Type;
+}
+
+const listFieldsCache = new Map<string, ListFields>();
+
+/** The list fields of `typeName` (e.g. ListModelsResponse) whose repeated message field is `itemsField`. */
+export function listFields(typeName: string, itemsField: string): ListFields {
+  const key = `${typeName}.${itemsField}`;
+  let fields = listFieldsCache.get(key);
+  if (!fields) {
+    const type = messageType(typeName);
+    const items = type.fields[itemsField]?.resolve();
+    const token = type.fields['nextPageToken'];
+    const missing = [
+      ...(!token || token.type !== 'string' ? ['next_page_token'] : []),
+      ...(!items?.repeated || !(items.resolvedType instanceof protobuf.Type)
+        ? [`repeated message field ${itemsField}`]
+        : []),
+    ];
+    if (missing.length > 0 || !token || !items || !(items.resolvedType instanceof protobuf.Type))
+      throw new Error(`${typeName} has no ${missing.join(' and no ')}`);
+    fields = { itemsId: items.id, tokenId: token.id, itemType: items.resolvedType };
+    listFieldsCache.set(key, fields);
+  }
+  return fields;
+}
+
 /** Encodes a plain object (camelCase fields, enums by name or number) as the given message type. */
 export function encodeMessage(fullName: string, value: ProtoObject): Uint8Array {
   const type = messageType(fullName);

@@ -4,7 +4,7 @@
 // each model's encoding until something changes (ModelStore.encodedModel) and a page is those
 // encodings put together, with the field numbers of the descriptor.
 import * as protobuf from 'protobufjs/light';
-import { messageType } from '../../core/proto';
+import { listFields } from '../../core/proto';
 
 /** A response already encoded as its method's response type; the server sends the bytes as they are. */
 export class EncodedMessage {
@@ -12,35 +12,6 @@ export class EncodedMessage {
     readonly typeName: string,
     readonly bytes: Uint8Array,
   ) {}
-}
-
-interface ListLayout {
-  itemsTag: number;
-  tokenTag: number;
-  itemsFirst: boolean;
-}
-
-const layouts = new Map<string, ListLayout>();
-
-function listLayout(typeName: string, itemsField: string): ListLayout {
-  const key = `${typeName}.${itemsField}`;
-  let layout = layouts.get(key);
-  if (!layout) {
-    const type = messageType(typeName);
-    const items = type.fields[itemsField]?.resolve();
-    const token = type.fields['nextPageToken'];
-    if (!items?.repeated || !(items.resolvedType instanceof protobuf.Type))
-      throw new Error(`${typeName} has no repeated message field ${itemsField}`);
-    if (!token || token.type !== 'string') throw new Error(`${typeName} has no next_page_token`);
-    // Both are length-delimited (wire type 2).
-    layout = {
-      itemsTag: ((items.id << 3) | 2) >>> 0,
-      tokenTag: ((token.id << 3) | 2) >>> 0,
-      itemsFirst: items.id < token.id,
-    };
-    layouts.set(key, layout);
-  }
-  return layout;
 }
 
 /**
@@ -55,7 +26,11 @@ export function encodeListResponse(
   items: readonly Uint8Array[],
   nextPageToken: string,
 ): EncodedMessage {
-  const { itemsTag, tokenTag, itemsFirst } = listLayout(typeName, itemsField);
+  const { itemsId, tokenId } = listFields(typeName, itemsField);
+  // Both are length-delimited (wire type 2).
+  const itemsTag = ((itemsId << 3) | 2) >>> 0;
+  const tokenTag = ((tokenId << 3) | 2) >>> 0;
+  const itemsFirst = itemsId < tokenId;
   const writer = protobuf.Writer.create();
   const writeToken = (): void => {
     if (nextPageToken !== '') writer.uint32(tokenTag).string(nextPageToken);

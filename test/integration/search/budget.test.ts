@@ -17,6 +17,7 @@ import type * as ControllerModule from '../../../src/features/search/controller'
 import type * as RowTableModule from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
+import { pageTakes } from '../../support/page-takes';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
 
 const vscode = require('vscode') as Record<string, any>;
@@ -35,6 +36,7 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z
 /** A webview panel as VS Code hands it out: what it was posted, its page's handler, and a close. */
 function fakePanel(viewType: string, title = 'restored'): { panel: Panel; webviewPanel: any } {
   const closed: Array<() => void> = [];
+  const takes = pageTakes();
   const panel: Panel = {
     title,
     viewType,
@@ -52,7 +54,7 @@ function fakePanel(viewType: string, title = 'restored'): { panel: Panel; webvie
         return { dispose() {} };
       },
       postMessage: async (m: { type: string }) => {
-        panel.posted.push(m);
+        if (takes(m)) panel.posted.push(m);
         return true;
       },
     },
