@@ -267,8 +267,13 @@ export class SecOpsClient {
     /** Each batch of events as they arrive, with the JSON text each was parsed from. */
     onEvents: (events: UdmSearchEvent[], texts: readonly string[]) => void,
     signal?: AbortSignal,
+    /**
+     * Build only these paths of each event (dotted, from the event's root): the events handed over
+     * are skeletons that read the same along them, and the texts hold the rest (see udm-pick.ts).
+     */
+    pick?: readonly string[],
   ): Promise<UdmSearchStreamResult> {
-    return this.runUdmSearch(req, signal, (body) => readUdmSearchStream(body, onEvents));
+    return this.runUdmSearch(req, signal, (body) => readUdmSearchStream(body, onEvents, pick));
   }
 
   private async runUdmSearch<T>(

@@ -41,8 +41,9 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 export async function readUdmSearchStream(
   body: AsyncIterable<Uint8Array>,
   onEvents: (events: UdmSearchEvent[], texts: readonly string[]) => void,
+  pick?: readonly string[],
 ): Promise<UdmSearchStreamResult> {
-  const scanner = new UdmEventsScanner();
+  const scanner = new UdmEventsScanner(pick ? { pick } : {});
   let delivered = 0;
   let yielded = Date.now();
   try {

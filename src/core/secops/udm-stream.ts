@@ -8,6 +8,8 @@
 // parser and about twice as fast as scanning decoded text (bench/stream-parse.ts). Everything outside
 // the array is kept and parsed at the end, so the other top-level fields come out whatever their order.
 
+import { EventPicker, NEED_MORE, pathTree, type PathNode } from './udm-pick';
+
 /** The events a piece of the body completed, and the JSON text of each. */
 export interface ScannedEvents {
   events: unknown[];
@@ -53,6 +55,23 @@ export class UdmEventsScanner {
   private ended = false;
   /** Events parsed so far. */
   count = 0;
+  /** With paths to pick: the events are skeletons of those paths (see udm-pick.ts). */
+  private readonly tree: PathNode | undefined;
+  private readonly picker = new EventPicker();
+  /** Picking: the bytes of the element that began in an earlier piece, from its first byte. */
+  private pickCarried: Uint8Array | undefined;
+  /** Picking: an element was read and the next mark is "," or "]". */
+  private afterElement = false;
+  /** Picking: no element was read yet (a "]" now is an empty array). */
+  private noElementYet = true;
+
+  /**
+   * `pick`: build only these paths of each event (dotted, as the table reads them); each event's
+   * text still holds all of it, and every byte is still checked as JSON.parse checks it.
+   */
+  constructor(options: { pick?: readonly string[] } = {}) {
+    this.tree = options.pick ? pathTree(options.pick) : undefined;
+  }
 
   /** Feeds the next piece of the body; returns the events completed by it, in order. */
   push(chunk: Uint8Array | string): unknown[] {
@@ -65,7 +84,12 @@ export class UdmEventsScanner {
     const bytes = typeof chunk === 'string' ? this.encoder.encode(chunk) : chunk;
     const out: ScannedEvents = { events: [], texts: [] };
     let i = 0;
-    while (i < bytes.length) i = this.inEvents ? this.scanEvents(bytes, i, out) : this.scanRoot(bytes, i);
+    while (i < bytes.length)
+      i = !this.inEvents
+        ? this.scanRoot(bytes, i)
+        : this.tree
+          ? this.pickEvents(bytes, i, this.tree, out)
+          : this.scanEvents(bytes, i, out);
     return out;
   }
 
@@ -75,7 +99,7 @@ export class UdmEventsScanner {
    */
   end(): Record<string, unknown> {
     this.ended = true;
-    if (this.inEvents || this.depth !== 0 || this.inString || this.escapePending)
+    if (this.inEvents || this.depth !== 0 || this.inString || this.escapePending || this.pickCarried)
       throw new UdmStreamSyntaxError(`the answer ends in the middle of its JSON (after ${this.count} events)`);
     let root: unknown;
     try {
@@ -120,6 +144,8 @@ export class UdmEventsScanner {
             this.inString = false;
             this.inEvents = true;
             this.elementOpen = false;
+            this.afterElement = false;
+            this.noElementYet = true;
             return i + 1;
           }
           from = i + 1;
@@ -164,6 +190,62 @@ export class UdmEventsScanner {
       return JSON.parse(new TextDecoder('utf-8').decode(raw)) === 'events';
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * Inside the array, picking: reads each element whole with the picker (which checks it and finds
+   * its end), keeping the bytes of one that goes on past this piece. Returns where it stopped: the
+   * end of the piece, or the "]" that closes the array (left to scanRoot).
+   */
+  private pickEvents(b: Uint8Array, from: number, tree: PathNode, out: ScannedEvents): number {
+    let buf = b;
+    // Where b's bytes are in buf, and where to read from (the start of an element carried over).
+    let base = 0;
+    let i = from;
+    if (this.pickCarried) {
+      const rest = b.subarray(from);
+      buf = new Uint8Array(this.pickCarried.length + rest.length);
+      buf.set(this.pickCarried);
+      buf.set(rest, this.pickCarried.length);
+      base = this.pickCarried.length - from;
+      i = 0;
+      this.pickCarried = undefined;
+    }
+    for (;;) {
+      while (i < buf.length && isSpace(buf[i])) i++;
+      if (i >= buf.length) return b.length;
+      const c = buf[i];
+      if (this.afterElement || (c === CLOSE_BRACKET && this.noElementYet)) {
+        if (c === CLOSE_BRACKET) {
+          // Back to the root text: it continues with this "]" (scanRoot counts it back to depth 1).
+          this.inEvents = false;
+          this.depth = 2;
+          this.keyStart = this.keyEnd = -1;
+          return i - base;
+        }
+        if (c !== COMMA)
+          throw new UdmStreamSyntaxError(`the answer is not JSON after event ${this.count}: expected ',' or ']'`);
+        this.afterElement = false;
+        i++;
+        continue;
+      }
+      let picked: ReturnType<EventPicker['pick']>;
+      try {
+        picked = this.picker.pick(buf, i, tree);
+      } catch (err) {
+        throw new UdmStreamSyntaxError(`event ${this.count + 1} of the answer is not JSON: ${(err as Error).message}`);
+      }
+      if (picked === NEED_MORE) {
+        this.pickCarried = buf.slice(i);
+        return b.length;
+      }
+      out.events.push(picked.value);
+      out.texts.push(this.elementDecoder.decode(buf.subarray(i, picked.end)));
+      this.count++;
+      this.afterElement = true;
+      this.noElementYet = false;
+      i = picked.end;
     }
   }
 

@@ -3,7 +3,7 @@
 // answer is complete, the final order (newest first) sent as a permutation of the rows the page
 // already holds instead of the rows again. Until then the page says the answer is arriving.
 import type { ToWebview } from '../../core/secops/messages';
-import type { ColumnSpec } from '../../core/secops/results/fields';
+import { timeField, type ColumnSpec } from '../../core/secops/results/fields';
 import { columnKey, encodeTable, tableParts, type RowTable } from '../../core/secops/results/rowtable';
 import { getLogger } from '../../platform/log';
 import { HeldRows } from './held-rows';
@@ -58,12 +58,23 @@ export class RowsArrival {
   private partsFrom = 0;
   private partsKey: string | undefined;
 
+  /**
+   * The paths each event is read for while it arrives (see udm-pick.ts): the time and the cells of
+   * the columns shown when the run started. Columns chosen later are read from the events' text.
+   */
+  readonly picks: readonly string[];
+  private readonly pickedKey: string;
+
   constructor(
     private readonly store: RunStore,
     private readonly panel: ResultsPanel,
     readonly run: RunRecord,
   ) {
     this.panelClosed = panel.onDidDispose(() => this.close());
+    const columns = this.columns();
+    this.pickedKey = columns.map(columnKey).join('\n');
+    const time = timeField(run.info.kind);
+    this.picks = [...(time ? [time] : []), ...columns.flatMap((c) => [c.id, ...(c.fallbacks ?? [])])];
     this.held = new HeldRows(run.info.kind);
     this.held.attach(run);
   }
@@ -105,7 +116,9 @@ export class RowsArrival {
       return;
     }
     this.partsKey = key;
-    const more = tableParts(events, this.run.info.kind, columns);
+    // Events read for other columns than these are read again from their text.
+    const rows = key === this.pickedKey ? events : this.held.slice(this.count - events.length);
+    const more = tableParts(rows, this.run.info.kind, columns);
     if (this.partCells.length === 0) this.partCells = columns.map(() => []);
     for (const t of more.times) this.partTimes.push(t);
     this.partCells.forEach((cells, c) => {

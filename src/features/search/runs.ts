@@ -150,6 +150,7 @@ export class QueryRuns {
                   { query, startTime: window.startMs, endTime: window.endMs, limit },
                   onEvents,
                   controller.signal,
+                  arrival.picks,
                 ),
               controller.signal,
               (message) => {

@@ -243,6 +243,27 @@ describe('rows while the answer arrives', () => {
     assert.equal(run.rows.length, 30);
   });
 
+  it('events read for the columns shown at the start are read again from their text for columns chosen since', () => {
+    const { store, panel, run } = setup();
+    const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
+    assert.deepEqual(arrival.picks, ['udm.metadata.eventTimestamp', 'udm.metadata.eventTimestamp']);
+    const all = events(5);
+    // What the stream hands over: skeletons of the paths asked for, and each event's whole text.
+    const skeletons = all.map((e) => ({ udm: (e as { udm: unknown }).udm }));
+    panel.columns = [...panel.columns, { id: 'name', label: 'Name' }];
+    arrival.add(
+      skeletons,
+      all.map((e) => JSON.stringify(e)),
+    );
+    const [results] = panel.of('results');
+    const cells = JSON.parse(new TextDecoder().decode(results.table.cells)) as string[][];
+    assert.deepEqual(
+      cells[1],
+      all.map((e) => (e as { name: string }).name),
+    );
+    assert.deepEqual(run.rows, all, 'the rows are the whole events');
+  });
+
   it('a panel closed while the end waits for its paint ends the run instead of leaving it waiting', async () => {
     const { store, panel, run } = setup();
     const arrival = new RowsArrival(store, panel as unknown as ResultsPanel, run);
