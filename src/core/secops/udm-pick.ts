@@ -49,9 +49,15 @@ export class PickSyntaxError extends Error {
   }
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+// The bytes of JSON's marks (ASCII: no byte of a multi-byte UTF-8 character is one of them).
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
+export const COMMA = 0x2c;
+export const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 
@@ -112,8 +118,8 @@ export class EventPicker {
       out.value = JSON.parse(this.decoder.decode(this.b.subarray(i, end)));
       return end;
     }
-    if (c === 0x7b /* { */) return this.object(i, node, out);
-    if (c === 0x5b /* [ */) return this.array(i, node, out);
+    if (c === OPEN_BRACE) return this.object(i, node, out);
+    if (c === OPEN_BRACKET) return this.array(i, node, out);
     const end = this.skip(i, c);
     // A number, string or literal on the way to a path: nothing below it, but it is there.
     if (node) out.value = JSON.parse(this.decoder.decode(this.b.subarray(i, end)));
@@ -123,7 +129,7 @@ export class EventPicker {
   /** Walks over the value at i, checking it; returns where it ends. */
   private skip(i: number, c: number): number {
     if (c === QUOTE) return this.string(i);
-    if (c === 0x7b || c === 0x5b) return this.skipContainer(i);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) return this.skipContainer(i);
     if (c === 0x2d /* - */ || isDigit(c)) return this.number(i);
     if (c === 0x74 /* t */) return this.literal(i, 'true');
     if (c === 0x66 /* f */) return this.literal(i, 'false');
@@ -134,7 +140,7 @@ export class EventPicker {
   private object(i: number, node: PathNode | undefined, out: { value: unknown }): number {
     const made: Record<string, unknown> | undefined = node ? {} : undefined;
     i = this.space(i + 1);
-    if (this.byte(i) === 0x7d /* } */) {
+    if (this.byte(i) === CLOSE_BRACE) {
       out.value = made;
       return i + 1;
     }
@@ -160,11 +166,11 @@ export class EventPicker {
       }
       i = this.space(i);
       const c = this.byte(i);
-      if (c === 0x7d) {
+      if (c === CLOSE_BRACE) {
         out.value = made;
         return i + 1;
       }
-      if (c !== 0x2c /* , */) throw new PickSyntaxError(i, "expected ',' or '}'");
+      if (c !== COMMA) throw new PickSyntaxError(i, "expected ',' or '}'");
       i = this.space(i + 1);
     }
   }
@@ -172,13 +178,13 @@ export class EventPicker {
   private array(i: number, node: PathNode | undefined, out: { value: unknown }): number {
     const made: unknown[] | undefined = node ? [] : undefined;
     i = this.space(i + 1);
-    if (this.byte(i) === 0x5d /* ] */) {
+    if (this.byte(i) === CLOSE_BRACKET) {
       out.value = made;
       return i + 1;
     }
     for (;;) {
       const c = this.byte(i);
-      if (made && c === 0x7b) {
+      if (made && c === OPEN_BRACE) {
         // Paths step into the objects of an array with the same key.
         const got: { value: unknown } = { value: undefined };
         i = this.object(i, node, got);
@@ -189,11 +195,11 @@ export class EventPicker {
       }
       i = this.space(i);
       const next = this.byte(i);
-      if (next === 0x5d) {
+      if (next === CLOSE_BRACKET) {
         out.value = made;
         return i + 1;
       }
-      if (next !== 0x2c) throw new PickSyntaxError(i, "expected ',' or ']'");
+      if (next !== COMMA) throw new PickSyntaxError(i, "expected ',' or ']'");
       i = this.space(i + 1);
     }
   }
@@ -217,12 +223,12 @@ export class EventPicker {
       }
       switch (state) {
         case AFTER_VALUE:
-          if (c === 0x2c) {
+          if (c === COMMA) {
             state = stack[depth - 1] === OBJECT ? KEY : VALUE;
             i++;
             continue;
           }
-          if (c === (stack[depth - 1] === OBJECT ? 0x7d : 0x5d)) {
+          if (c === (stack[depth - 1] === OBJECT ? CLOSE_BRACE : CLOSE_BRACKET)) {
             i++;
             if (--depth === 0) return i;
             continue;
@@ -234,34 +240,20 @@ export class EventPicker {
           i++;
           continue;
         case KEY_OR_END:
-          if (c === 0x7d) {
+        case VALUE_OR_END:
+          if (c === (state === KEY_OR_END ? CLOSE_BRACE : CLOSE_BRACKET)) {
             i++;
             state = AFTER_VALUE;
             if (--depth === 0) return i;
-            continue;
+          } else {
+            // Not empty: what it holds is read as after a comma.
+            state = state === KEY_OR_END ? KEY : VALUE;
           }
-          i = this.key(i, c);
-          state = COLON;
           continue;
         case KEY:
-          i = this.key(i, c);
+          if (c !== QUOTE) throw new PickSyntaxError(i, 'expected a key');
+          i = this.string(i);
           state = COLON;
-          continue;
-        case VALUE_OR_END:
-          if (c === 0x5d) {
-            i++;
-            state = AFTER_VALUE;
-            if (--depth === 0) return i;
-            continue;
-          }
-          i = this.valueIn(i, c, stack, depth);
-          if (i < 0) {
-            depth++;
-            i = -i;
-            state = stack[depth - 1] === OBJECT ? KEY_OR_END : VALUE_OR_END;
-          } else {
-            state = AFTER_VALUE;
-          }
           continue;
         default:
           i = this.valueIn(i, c, stack, depth);
@@ -276,19 +268,14 @@ export class EventPicker {
     }
   }
 
-  private key(i: number, c: number): number {
-    if (c !== QUOTE) throw new PickSyntaxError(i, 'expected a key');
-    return this.string(i);
-  }
-
   /**
    * A value inside skipContainer: a string, number or literal walked over (where it ends), or a
    * container opened on the stack at `depth` (minus where its content starts).
    */
   private valueIn(i: number, c: number, stack: Uint8Array, depth: number): number {
-    if (c === 0x7b || c === 0x5b) {
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (depth === stack.length) throw new PickSyntaxError(i, 'nested too deeply');
-      stack[depth] = c === 0x7b ? OBJECT : ARRAY;
+      stack[depth] = c === OPEN_BRACE ? OBJECT : ARRAY;
       return -(i + 1);
     }
     return c === QUOTE ? this.string(i) : this.skip(i, c);

@@ -8,7 +8,20 @@
 // parser and about twice as fast as scanning decoded text (bench/stream-parse.ts). Everything outside
 // the array is kept and parsed at the end, so the other top-level fields come out whatever their order.
 
-import { EventPicker, NEED_MORE, pathTree, type PathNode } from './udm-pick';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COMMA,
+  EventPicker,
+  NEED_MORE,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  isSpace,
+  pathTree,
+  type PathNode,
+} from './udm-pick';
 
 /** The events a piece of the body completed, and the JSON text of each. */
 export interface ScannedEvents {
@@ -20,16 +33,6 @@ export interface ScannedEvents {
 export class UdmStreamSyntaxError extends Error {
   override readonly name = 'UdmStreamSyntaxError';
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 const EVENTS_KEY = new TextEncoder().encode('"events"');
 

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { UdmEventsScanner, UdmStreamSyntaxError } from '../../../src/core/secops/udm-stream';
 import { EventPicker, NEED_MORE, pathTree } from '../../../src/core/secops/udm-pick';
 import { cellReader } from '../../../src/core/secops/results/rowtable';
+import { splitAt } from '../../support/split-bytes';
 import { defaultColumns, valuesAt } from '../../../src/core/secops/results/fields';
 
 const KEYS = [
@@ -32,18 +33,6 @@ const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   object: fc.dictionary(key, tie('any'), { maxKeys: 4 }),
 })).any;
 const path = fc.array(key, { minLength: 1, maxLength: 3 }).map((segs) => segs.join('.'));
-
-function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts)].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(bytes.subarray(from, p));
-    from = p;
-  }
-  out.push(bytes.subarray(from));
-  return out;
-}
 
 function readPicked(chunks: Uint8Array[], paths: string[]): { events: unknown[]; texts: string[]; fields: unknown } {
   const s = new UdmEventsScanner({ pick: paths });

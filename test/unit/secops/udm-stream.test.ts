@@ -2,6 +2,7 @@
 // however the body is cut into chunks: inside strings, escapes, \u sequences and multi-byte UTF-8.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { splitAt } from '../../support/split-bytes';
 import { UdmEventsScanner, UdmStreamSyntaxError } from '../../../src/core/secops/udm-stream';
 
 function expected(text: string): { events: unknown[]; fields: Record<string, unknown> } {
@@ -26,18 +27,6 @@ function scanChunks(chunks: Uint8Array[]): { events: unknown[]; fields: Record<s
     );
   }
   return { events, fields: s.end(), batches };
-}
-
-function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const points = [...new Set(cuts)].filter((c) => c > 0 && c < bytes.length).sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(bytes.subarray(from, p));
-    from = p;
-  }
-  out.push(bytes.subarray(from));
-  return out;
 }
 
 const TRICKY = JSON.stringify(
