@@ -60,7 +60,7 @@ export class UdmEventsScanner {
   count = 0;
   /** With paths to pick: the events are skeletons of those paths (see udm-pick.ts). */
   private readonly tree: PathNode | undefined;
-  private readonly picker = new EventPicker();
+  private readonly picker: EventPicker | undefined;
   /** Picking: the bytes of the element that began in an earlier piece, from its first byte. */
   private pickCarried: Uint8Array | undefined;
   /** Picking: an element was read and the next mark is "," or "]". */
@@ -74,6 +74,7 @@ export class UdmEventsScanner {
    */
   constructor(options: { pick?: readonly string[] } = {}) {
     this.tree = options.pick ? pathTree(options.pick) : undefined;
+    this.picker = options.pick ? new EventPicker() : undefined;
   }
 
   /** Feeds the next piece of the body; returns the events completed by it, in order. */
@@ -90,8 +91,8 @@ export class UdmEventsScanner {
     while (i < bytes.length)
       i = !this.inEvents
         ? this.scanRoot(bytes, i)
-        : this.tree
-          ? this.pickEvents(bytes, i, this.tree, out)
+        : this.tree && this.picker
+          ? this.pickEvents(bytes, i, this.tree, this.picker, out)
           : this.scanEvents(bytes, i, out);
     return out;
   }
@@ -201,7 +202,7 @@ export class UdmEventsScanner {
    * its end), keeping the bytes of one that goes on past this piece. Returns where it stopped: the
    * end of the piece, or the "]" that closes the array (left to scanRoot).
    */
-  private pickEvents(b: Uint8Array, from: number, tree: PathNode, out: ScannedEvents): number {
+  private pickEvents(b: Uint8Array, from: number, tree: PathNode, picker: EventPicker, out: ScannedEvents): number {
     let buf = b;
     // Where b's bytes are in buf, and where to read from (the start of an element carried over).
     let base = 0;
@@ -235,7 +236,7 @@ export class UdmEventsScanner {
       }
       let picked: ReturnType<EventPicker['pick']>;
       try {
-        picked = this.picker.pick(buf, i, tree);
+        picked = picker.pick(buf, i, tree);
       } catch (err) {
         throw new UdmStreamSyntaxError(`event ${this.count + 1} of the answer is not JSON: ${(err as Error).message}`);
       }
