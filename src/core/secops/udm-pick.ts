@@ -61,7 +61,7 @@ export const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c ===
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 
-/** Thrown inside when the bytes run out; picked up by pickValue. */
+/** Thrown inside when the bytes run out; `pick` answers NEED_MORE for it. */
 const OUT_OF_BYTES = new Error('out of bytes');
 
 // What skipContainer expects next, and the kinds of container it is in.
