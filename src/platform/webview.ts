@@ -53,10 +53,12 @@ function inlineText(extensionUri: vscode.Uri, name: string, closing: 'script' | 
   if (!bundleTexts.has(path)) {
     let text: string | undefined;
     try {
-      text = readFileSync(path, 'utf8')
-        .replace(/\n\/[/*]# sourceMappingURL=[^\n]*\s*$/, '\n')
-        .replace(new RegExp(`</${closing}`, 'gi'), closing === 'script' ? '<\\/script' : '<\\/style')
-        .replace(/<!--/g, closing === 'script' ? '<\\!--' : '<!--');
+      const raw = readFileSync(path, 'utf8').replace(/\n\/[/*]# sourceMappingURL=[^\n]*\s*$/, '\n');
+      // The same code and rules, written so that the HTML parser never sees the element end early.
+      text =
+        closing === 'script'
+          ? raw.replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--')
+          : raw.replace(/<\/style/gi, '<\\/style');
     } catch {
       text = undefined;
     }

@@ -7,6 +7,7 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import { decodeCells } from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
+import { fakeWebviewPanel } from '../../support/fake-webview-panel';
 import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 import { statsWorkerRoot } from '../../reliability/stats-worker-host';
 import type * as StatisticsModule from '../../../src/features/statistics';
@@ -61,28 +62,17 @@ describe('query bar: Run and the reference lists through the search controller (
     freshProductModules();
     vscode.window.withProgress = async (_options: unknown, task: (p: unknown, t: unknown) => Promise<unknown>) =>
       task({ report() {} }, { isCancellationRequested: false, onCancellationRequested: () => ({ dispose() {} }) });
-    vscode.window.createWebviewPanel = () => ({
-      webview: {
-        cspSource: 'https://webview',
-        html: '',
-        asWebviewUri: (u: unknown) => u,
-        onDidReceiveMessage: (handler: (raw: unknown) => void) => {
-          fromPage = handler;
-          return { dispose() {} };
-        },
-        postMessage: async (m: { type: string }) => {
+    vscode.window.createWebviewPanel = () => {
+      const panel = fakeWebviewPanel<{ type: string; [k: string]: any }>({
+        onPost: (m) => {
           posted.push(m);
           const i = waiters.findIndex((w) => w.type === m.type);
           if (i >= 0) waiters.splice(i, 1)[0].resolve(m);
-          return true;
         },
-      },
-      onDidDispose: () => ({ dispose() {} }),
-      reveal() {},
-      dispose() {},
-      title: '',
-      viewColumn: 1,
-    });
+      });
+      fromPage = panel.fromPage;
+      return panel.webviewPanel;
+    };
     controller = searchControllerForTests(
       () => window,
       (request) => searches.push(request),

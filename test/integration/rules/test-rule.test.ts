@@ -13,6 +13,7 @@ import type { ToRuleTestView } from '../../../src/core/secops/rule-test/protocol
 import type * as RulesModule from '../../../src/features/rules';
 import type * as CommandsModule from '../../../src/features/rules/commands';
 import type { RuleTestDeps } from '../../../src/features/rules/deps';
+import { fakeWebviewPanel } from '../../support/fake-webview-panel';
 import { fakeExtensionContext, record, useFakeVscode } from '../../unit/fakes/vscode';
 
 useFakeVscode();
@@ -125,31 +126,10 @@ describe('Test Rule: the command flow against the sandbox', function () {
     };
     vscode.window.createWebviewPanel = () => {
       panels++;
-      let receive: (m: unknown) => void = () => undefined;
-      const panel = {
-        webview: {
-          cspSource: 'vscode-resource:',
-          asWebviewUri: (u: unknown) => u,
-          html: '',
-          onDidReceiveMessage: (l: (m: unknown) => void) => {
-            receive = l;
-            fromPage = l;
-            // The page says it is ready as soon as it loads.
-            queueMicrotask(() => receive({ type: 'ready' }));
-            return { dispose() {} };
-          },
-          postMessage: async (m: ToRuleTestView) => {
-            posted.push(m);
-            return true;
-          },
-        },
-        onDidDispose: () => ({ dispose() {} }),
-        reveal() {},
-        dispose() {},
-        title: '',
-        viewColumn: 1,
-      };
-      return panel;
+      // The page says it is ready as soon as it loads.
+      const panel = fakeWebviewPanel<ToRuleTestView>({ ready: true, onPost: (m) => posted.push(m) });
+      fromPage = panel.fromPage;
+      return panel.webviewPanel;
     };
     context = fakeExtensionContext({}, ROOT);
   });

@@ -17,7 +17,7 @@ import type * as ControllerModule from '../../../src/features/search/controller'
 import type * as RowTableModule from '../../../src/core/secops/results/rowtable';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
-import { pageTakes } from '../../support/page-takes';
+import { fakeWebviewPanel, type FakeWebviewPanel } from '../../support/fake-webview-panel';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
 
 const vscode = require('vscode') as Record<string, any>;
@@ -33,55 +33,13 @@ async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> 
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+type Posted = { type: string; [k: string]: any };
+type Panel = FakeWebviewPanel<Posted>;
+
 /** A webview panel as VS Code hands it out: what it was posted, its page's handler, and a close. */
 function fakePanel(viewType: string, title = 'restored'): { panel: Panel; webviewPanel: any } {
-  const closed: Array<() => void> = [];
-  const takes = pageTakes();
-  const panel: Panel = {
-    title,
-    viewType,
-    posted: [],
-    fromPage: () => undefined,
-    close: () => closed.splice(0).forEach((f) => f()),
-  };
-  const webviewPanel = {
-    webview: {
-      cspSource: 'https://webview',
-      html: '',
-      asWebviewUri: (u: unknown) => u,
-      onDidReceiveMessage: (handler: (raw: unknown) => void) => {
-        panel.fromPage = handler;
-        return { dispose() {} };
-      },
-      postMessage: async (m: { type: string }) => {
-        if (takes(m)) panel.posted.push(m);
-        return true;
-      },
-    },
-    onDidDispose: (handler: () => void) => {
-      closed.push(handler);
-      return { dispose() {} };
-    },
-    reveal() {},
-    dispose() {},
-    set title(t: string) {
-      panel.title = t;
-    },
-    get title() {
-      return panel.title;
-    },
-    viewColumn: 1,
-  };
-  return { panel, webviewPanel };
-}
-
-interface Panel {
-  title: string;
-  viewType: string;
-  posted: Array<{ type: string; [k: string]: any }>;
-  fromPage: (raw: unknown) => void;
-  /** Closes the panel as the user's click on its tab's close button would. */
-  close: () => void;
+  const panel = fakeWebviewPanel<Posted>({ viewType, title });
+  return { panel, webviewPanel: panel.webviewPanel };
 }
 
 describe('search budget, cut answers, documents and pivot panels (sandbox)', function () {
@@ -147,18 +105,14 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
       return { uri };
     };
     vscode.window.createWebviewPanel = (viewType: string) => {
-      const { panel, webviewPanel } = fakePanel(viewType, '');
-      panels.push(panel);
       // The page says it is ready as soon as it exists, and that it painted each run's first rows.
-      queueMicrotask(() => panel.fromPage({ type: 'ready' }));
-      const post = webviewPanel.webview.postMessage;
-      webviewPanel.webview.postMessage = async (m: { type: string; run?: { runId: string } }) => {
-        const sent = await post(m);
-        if (m.type === 'results' && viewType === 'cloudbench.search.results')
-          queueMicrotask(() => panel.fromPage({ type: 'painted', runId: m.run!.runId }));
-        return sent;
-      };
-      return webviewPanel;
+      const panel = fakeWebviewPanel<Posted>({
+        viewType,
+        ready: true,
+        painted: viewType === 'cloudbench.search.results',
+      });
+      panels.push(panel);
+      return panel.webviewPanel;
     };
     controller = searchControllerForTests(
       () => window,

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
+import { fakeWebviewPanel } from '../../support/fake-webview-panel';
 import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 
 const vscode = require('vscode') as Record<string, any>;
@@ -80,33 +81,16 @@ describe('query runs while the answer arrives (sandbox body faults)', function (
       errors.push({ text, items });
       return undefined;
     };
-    vscode.window.createWebviewPanel = () => {
-      let fromPage: (m: unknown) => void = () => undefined;
-      queueMicrotask(() => fromPage({ type: 'ready' }));
-      return {
-        webview: {
-          cspSource: 'https://webview',
-          html: '',
-          asWebviewUri: (u: unknown) => u,
-          onDidReceiveMessage: (handler: (raw: unknown) => void) => {
-            fromPage = handler;
-            return { dispose() {} };
-          },
-          postMessage: async (m: Posted) => {
-            posted.push(m);
-            onPost?.(m);
-            // The page paints the first rows of each run and says so, as the real one does.
-            if (m.type === 'results') queueMicrotask(() => fromPage({ type: 'painted', runId: m.run.runId }));
-            return true;
-          },
+    // The page says it is ready as soon as it loads, and that it painted each run's first rows.
+    vscode.window.createWebviewPanel = () =>
+      fakeWebviewPanel<Posted>({
+        ready: true,
+        painted: true,
+        onPost: (m) => {
+          posted.push(m);
+          onPost?.(m);
         },
-        onDidDispose: () => ({ dispose() {} }),
-        reveal() {},
-        dispose() {},
-        title: '',
-        viewColumn: 1,
-      };
-    };
+      }).webviewPanel;
     controller = searchControllerForTests(
       () => window,
       () => searches++,

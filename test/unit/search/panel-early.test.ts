@@ -5,50 +5,31 @@
 import { strict as assert } from 'node:assert';
 import { useFakeVscode } from '../fakes/vscode';
 import type * as PanelModule from '../../../src/features/search/panel';
+import { fakeWebviewPanel } from '../../support/fake-webview-panel';
 import type { ToWebview } from '../../../src/core/secops/messages';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
 const { ResultsPanel } = require('../../../src/features/search/panel') as typeof PanelModule;
 
-function fakeWebviewPanel(): { panel: any; sent: unknown[]; fromPage(m: unknown): void } {
-  const sent: unknown[] = [];
-  let listener: ((m: unknown) => void) | undefined;
-  const panel = {
-    title: '',
-    webview: {
-      html: '',
-      cspSource: 'https://webview.test',
-      asWebviewUri: (uri: { path: string }) => ({ toString: () => `https://webview.test${uri.path}` }),
-      postMessage: async (m: unknown) => {
-        sent.push(m);
-        return true;
-      },
-      onDidReceiveMessage: (l: (m: unknown) => void) => {
-        listener = l;
-        return { dispose() {} };
-      },
-    },
-    onDidDispose: () => ({ dispose() {} }),
-    reveal() {},
-  };
-  return { panel, sent, fromPage: (m) => listener?.(m) };
-}
-
 const RUN = { runId: 'run-1', kind: 'udm' as const, title: 'q' };
 const table = { count: 0, times: new Float64Array(0), columns: [], cells: new Uint8Array(0) };
 
 describe('results panel: messages to a page that is still loading', () => {
   it('go at once numbered, again after "ready", and plain from then on', async () => {
-    const fake = fakeWebviewPanel();
+    const fake = fakeWebviewPanel<{ type: string; seq?: number }>({ asSent: true });
     const panel = new ResultsPanel(
       'query',
-      fake.panel,
+      fake.webviewPanel,
       vscode.Uri.file('/ext'),
       () => undefined,
       () => undefined,
     );
-    assert.match(fake.panel.webview.html, /takeEarlyMessages/, 'the page keeps what comes before its script runs');
+    assert.match(
+      fake.webviewPanel.webview.html,
+      /takeEarlyMessages/,
+      'the page keeps what comes before its script runs',
+    );
     const running: ToWebview = { type: 'running', title: 'q' };
     const results: ToWebview = {
       type: 'results',
@@ -65,7 +46,7 @@ describe('results panel: messages to a page that is still loading', () => {
     panel.post(append);
     await Promise.resolve();
     assert.deepEqual(
-      fake.sent.map((m) => [(m as { type: string }).type, (m as { seq?: number }).seq]),
+      fake.posted.map((m) => [(m as { type: string }).type, (m as { seq?: number }).seq]),
       [
         ['running', 1],
         ['results', 2],
@@ -75,12 +56,12 @@ describe('results panel: messages to a page that is still loading', () => {
     assert.equal(delivered, 1);
     assert.equal(panel.isReady, false);
 
-    fake.sent.length = 0;
+    fake.posted.length = 0;
     fake.fromPage({ type: 'ready' });
     await Promise.resolve();
     // "results" replaced the "running" before it; the rest go again with the same numbers.
     assert.deepEqual(
-      fake.sent.map((m) => [(m as { type: string }).type, (m as { seq?: number }).seq]),
+      fake.posted.map((m) => [(m as { type: string }).type, (m as { seq?: number }).seq]),
       [
         ['results', 2],
         ['append', 3],
@@ -89,10 +70,10 @@ describe('results panel: messages to a page that is still loading', () => {
     assert.equal(delivered, 1, 'delivered is told once');
     assert.equal(panel.isReady, true);
 
-    fake.sent.length = 0;
+    fake.posted.length = 0;
     panel.post(append);
     fake.fromPage({ type: 'ready' });
     await Promise.resolve();
-    assert.deepEqual(fake.sent, [append], 'after "ready": once, as posted');
+    assert.deepEqual(fake.posted, [append], 'after "ready": once, as posted');
   });
 });
