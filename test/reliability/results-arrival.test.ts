@@ -3,25 +3,11 @@
 // and the end puts them newest first from a permutation (the filter and the detail then answer by
 // the new positions); a partial answer stays shown and says why; a malformed order is refused.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { useFakeVscode } from '../unit/fakes/vscode';
-import {
-  ROOT,
-  capturingWebview,
-  launchChromium,
-  openReadyPage,
-  serveWebviewPages,
-  vscodeApiScript,
-} from './webview-harness';
-import { ResultsHost } from './results-host';
-import type * as SearchPanelModule from '../../src/features/search/panel';
+import type { Page } from 'playwright-core';
+import type { ResultsHost } from './results-host';
+import { useResultsPages } from './results-page';
 
 const browser$ = (): any => globalThis as any;
-
-useFakeVscode();
-const vscode = require('vscode') as Record<string, any>;
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 /** Event `i` of `n`, at a scrambled minute (a prime stride) so that arrival order is not time order. */
@@ -53,42 +39,12 @@ const RUN = {
 
 describe('reliability: the results page while an answer arrives (headless Chromium)', function () {
   this.timeout(120_000);
-  let server: Awaited<ReturnType<typeof serveWebviewPages>>;
-  let html: string;
-  let browser: Browser;
+  const fixture = useResultsPages('results-arrival');
   let page: Page;
   let host: ResultsHost;
-  const pageErrors: string[] = [];
-
-  before(async () => {
-    assert.ok(
-      existsSync(join(ROOT, 'dist/webview/results.js')),
-      'dist/webview/results.js is missing: run npm run build',
-    );
-    server = await serveWebviewPages(() => ({ '/': html }));
-    const { webview } = capturingWebview(server.origin);
-    const { renderHtml } = require('../../src/features/search/panel') as typeof SearchPanelModule;
-    html = renderHtml(webview as never, vscode.Uri.file(ROOT), 'pivot');
-    browser = await launchChromium('results-arrival');
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  beforeEach(async () => {
-    pageErrors.length = 0;
-    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.addInitScript(vscodeApiScript());
-    host = await ResultsHost.attach(page);
-    await openReadyPage(page, `${server.origin}/`);
-  });
-
-  afterEach(async () => {
-    assert.deepEqual(pageErrors, []);
-    await page?.close();
+  beforeEach(() => {
+    page = fixture.page;
+    host = fixture.host;
   });
 
   const send = (messages: unknown[]): Promise<void> =>

@@ -4,33 +4,19 @@
 // a new run that clears the previous run's rows, the banner of a cut answer, filter suggestions and
 // short paths, and the histogram's axis, counts and period pick.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { useFakeVscode } from '../unit/fakes/vscode';
-import {
-  ROOT,
-  capturingWebview,
-  launchChromium,
-  openReadyPage,
-  serveWebviewPages,
-  vscodeApiScript,
-} from './webview-harness';
+import type { Page } from 'playwright-core';
+import { ROOT, capturingWebview, vscodeApiScript } from './webview-harness';
 import { ResultsHost } from './results-host';
-import type * as SearchPanelModule from '../../src/features/search/panel';
+import { useResultsPages } from './results-page';
 import type * as WebviewModule from '../../src/platform/webview';
+import { useFakeVscode } from '../unit/fakes/vscode';
 
 const browser$ = (): any => globalThis as any;
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
-
-function extensionHtml(origin: string): string {
-  const { webview } = capturingWebview(origin);
-  const { renderHtml } = require('../../src/features/search/panel') as typeof SearchPanelModule;
-  // The pivot page: the same table without the Monaco query bar.
-  return renderHtml(webview as never, vscode.Uri.file(ROOT), 'pivot');
-}
 
 /** The same page with its bundle linked rather than in the page, so a test can hold it back. */
 function linkedHtml(origin: string): string {
@@ -69,43 +55,12 @@ const RUN = {
 
 describe('reliability: the results webview (headless Chromium)', function () {
   this.timeout(120_000);
-  let server: Awaited<ReturnType<typeof serveWebviewPages>>;
-  let html: string;
-  let linked: string;
-  let browser: Browser;
+  const fixture = useResultsPages('results', (origin) => ({ '/linked': linkedHtml(origin) }));
   let page: Page;
   let host: ResultsHost;
-  const pageErrors: string[] = [];
-
-  before(async () => {
-    assert.ok(
-      existsSync(join(ROOT, 'dist/webview/results.js')),
-      'dist/webview/results.js is missing: run npm run build',
-    );
-    server = await serveWebviewPages(() => ({ '/': html, '/linked': linked }));
-    html = extensionHtml(server.origin);
-    linked = linkedHtml(server.origin);
-    browser = await launchChromium('results');
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  beforeEach(async () => {
-    pageErrors.length = 0;
-    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.addInitScript(vscodeApiScript({ violations: 'directive' }));
-    host = await ResultsHost.attach(page);
-    await openReadyPage(page, `${server.origin}/`);
-  });
-
-  afterEach(async () => {
-    assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
-    assert.deepEqual(pageErrors, []);
-    await page?.close();
+  beforeEach(() => {
+    page = fixture.page;
+    host = fixture.host;
   });
 
   /** Posts a results message and then appends, as the extension sends them (tables of the rows). */
@@ -138,16 +93,16 @@ describe('reliability: the results webview (headless Chromium)', function () {
   });
 
   it('keeps its script and styles in the page, run by its nonce alone', async () => {
-    assert.match(html, /<script nonce="[^"]+">[^<]/);
-    assert.doesNotMatch(html, /<script[^>]* src=/);
-    assert.doesNotMatch(html, /<link rel="stylesheet"/);
-    assert.match(html, /script-src 'nonce-[^']+'/);
-    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval/);
+    assert.match(fixture.html, /<script nonce="[^"]+">[^<]/);
+    assert.doesNotMatch(fixture.html, /<script[^>]* src=/);
+    assert.doesNotMatch(fixture.html, /<link rel="stylesheet"/);
+    assert.match(fixture.html, /script-src 'nonce-[^']+'/);
+    assert.doesNotMatch(fixture.html, /unsafe-inline|unsafe-eval/);
     assert.equal(await page.locator('#count').count(), 1, 'the inline bundle built the page');
   });
 
   it('takes what was posted while it loaded at once, each message once and in order', async () => {
-    const loading = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const loading = await fixture.browser.newPage({ viewport: { width: 1200, height: 800 } });
     const errors: string[] = [];
     loading.on('pageerror', (e) => errors.push(e.message));
     try {
@@ -160,7 +115,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
         await bundleHeld;
         await route.continue();
       });
-      const opened = loading.goto(`${server.origin}/linked`);
+      const opened = loading.goto(`${fixture.origin}/linked`);
       await loading.waitForFunction(() => typeof browser$().takeEarlyMessages === 'function');
       const [results, append, last] = loadingHost
         .messages(RUN as never, events(50), [events(30, 50), events(20, 80)])
