@@ -10,20 +10,10 @@ import { freshProductModules, scriptConfiguration } from '../../reliability/scri
 import { fakeWebviewPanel } from '../../support/fake-webview-panel';
 import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 import { statsWorkerRoot } from '../../reliability/stats-worker-host';
+import { admin, iso } from '../../support/sandbox-admin';
 import type * as StatisticsModule from '../../../src/features/statistics';
 
 const vscode = require('vscode') as Record<string, any>;
-
-async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
-  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 describe('query bar: Run and the reference lists through the search controller (sandbox)', function () {
   this.timeout(60_000);

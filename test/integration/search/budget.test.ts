@@ -18,20 +18,10 @@ import type * as RowTableModule from '../../../src/core/secops/results/rowtable'
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 import { fakeWebviewPanel, type FakeWebviewPanel } from '../../support/fake-webview-panel';
+import { admin, iso } from '../../support/sandbox-admin';
 import { fakeExtensionContext } from '../../unit/fakes/vscode';
 
 const vscode = require('vscode') as Record<string, any>;
-
-async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
-  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 type Posted = { type: string; [k: string]: any };
 type Panel = FakeWebviewPanel<Posted>;

@@ -8,20 +8,10 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
 import { freshProductModules, scriptConfiguration } from '../../reliability/scripted-config';
 import { fakeWebviewPanel } from '../../support/fake-webview-panel';
+import { admin, iso } from '../../support/sandbox-admin';
 import { sandboxEventId, searchControllerForTests } from '../../support/search-controller';
 
 const vscode = require('vscode') as Record<string, any>;
-
-async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
-  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 interface Posted {
   type: string;

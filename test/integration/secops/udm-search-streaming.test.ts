@@ -6,18 +6,10 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { SecOpsClient, UdmSearchStreamBrokenError } from '../../../src/core/secops/client';
 import { CancelledError, GoogleApiError } from '../../../src/core/google/errors';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
+import { admin } from '../../support/sandbox-admin';
 import type { UdmSearchEvent } from '../../../src/core/secops/types';
 
 const DAY = 86_400_000;
-
-async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
-  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
-}
 
 describe('SecOpsClient.udmSearchStreaming', function () {
   this.timeout(120_000);

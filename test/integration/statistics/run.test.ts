@@ -7,20 +7,10 @@ import { SecOpsClient } from '../../../src/core/secops/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import { RateLimiter } from '../../../src/core/ratelimit';
 import { fetchStatisticsEvents, type MoreSearchesQuestion } from '../../../src/features/statistics/fetch';
+import { admin, iso } from '../../support/sandbox-admin';
 import { compileStatistics, type StatsResult } from '../../../src/udm/stats';
 
 const HOUR = 3_600_000;
-
-async function admin(sb: Sandbox, action: string, body: unknown): Promise<void> {
-  const res = await fetch(`${sb.http}/sandbox/v1/${action}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  if (!res.ok) throw new Error(`${action}: ${await res.text()}`);
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 // host-a logs in 30 times (sent bytes 1..30), host-b 12 times (10, 20, … 120), host-c 5 times
 // (no sent bytes); 10 DNS events that the filter leaves out.
