@@ -87,8 +87,11 @@ describe('reliability: the results webview (headless Chromium)', function () {
     );
     assert.deepEqual(painted, [{ type: 'painted', runId: 'run-1' }]);
     // Newest first across all chunks: the last event of the last chunk heads the table.
-    const firstRow = await page.locator('#grid .row').first().innerText();
-    assert.match(firstRow, new RegExp(new Date(START + 5499 * 60_000).toISOString().slice(0, 16)));
+    await page
+      .locator('#grid .row')
+      .first()
+      .filter({ hasText: new Date(START + 5499 * 60_000).toISOString().slice(0, 16) })
+      .waitFor({ timeout: 10_000 });
     assert.match(await page.locator('#run-summary').innerText(), /^5,500 rows/);
   });
 
@@ -183,11 +186,12 @@ describe('reliability: the results webview (headless Chromium)', function () {
     );
     await page.locator('#run-summary', { hasText: /^Running…/ }).waitFor();
     assert.equal(await page.locator('#run-title').innerText(), 'metadata.event_type = "USER_LOGIN"');
-    assert.equal(
-      await page.locator('#grid .row:visible').count(),
-      0,
-      'rows of the previous run stay under the new title',
-    );
+    // The grid paints in the frame after the summary: the rows of the previous run must go.
+    await page
+      .locator('#grid .row:visible')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 10_000 })
+      .catch(() => assert.fail('rows of the previous run stay under the new title'));
   });
 
   it('a cut answer says which part of the range the rows cover and offers the rest or the newest part', async () => {
