@@ -7,6 +7,8 @@
 //    streaming ones: time to the first event and to the last.
 // 2. End to end through SecOpsClient: udmSearch (whole body, one JSON.parse) against
 //    udmSearchStreaming (batches while the body arrives): first events and all events.
+// 3. Keeping the answer for a window reload (the JSON text written to disk): parsing the events held
+//    as text and serializing them, against writing each event's text as it came (rowsToKeep).
 import { JSONParser } from '@streamparser/json';
 import { cpus, loadavg } from 'node:os';
 import { request } from 'undici';
@@ -15,6 +17,9 @@ import type { SeedName } from '../src/emulator/types';
 import { SecOpsClient } from '../src/core/secops/client';
 import { sandboxTokenSource } from '../src/core/google/credentials';
 import { UdmEventsScanner } from '../src/core/secops/udm-stream';
+import { StreamedJson, jsonPieces } from '../src/core/json-pieces';
+import { HeldRows, rowsToKeep } from '../src/features/search/held-rows';
+import type { RunRecord } from '../src/features/search/run-store';
 
 const DAY = 86_400_000;
 const RUNS = 5;
@@ -142,6 +147,29 @@ async function corpus(seed: SeedName): Promise<void> {
     figure(`stream parse ${seed} client udmSearch all events ms`, median(whole), 'ms', 'request to parsed answer');
     figure(`stream parse ${seed} client udmSearchStreaming first events ms`, median(streamedFirst), 'ms');
     figure(`stream parse ${seed} client udmSearchStreaming all events ms`, median(streamedAll), 'ms');
+
+    const reparsed: number[] = [];
+    const asText: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const held = new HeldRows('udm');
+      const run = { info: { runId: 'r', kind: 'udm', title: req.query }, rows: [] } as unknown as RunRecord;
+      held.attach(run);
+      await client.udmSearchStreaming(req, (events, texts) => held.add(events, texts));
+      let t = performance.now();
+      const written = Array.from(jsonPieces(new StreamedJson({ version: 1, rows: rowsToKeep(run) }, 'rows'))).join('');
+      asText.push(performance.now() - t);
+      t = performance.now();
+      const serialized = JSON.stringify({ version: 1, rows: run.rows });
+      reparsed.push(performance.now() - t);
+      if (serialized !== written) throw new Error('the texts kept differ from the events serialized');
+    }
+    figure(
+      `stream parse ${seed} keep for reload, parse + stringify ms`,
+      median(reparsed),
+      'ms',
+      'the events parsed again',
+    );
+    figure(`stream parse ${seed} keep for reload, texts as they came ms`, median(asText), 'ms');
   } finally {
     await sandbox.close();
   }

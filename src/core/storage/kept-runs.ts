@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { StreamedJson, jsonPieces } from '../json-pieces';
 
 /** The most runs kept: more panels than anyone has open, few enough to read the folder quickly. */
 export const KEPT_RUNS_MAX = 20;
@@ -47,13 +48,14 @@ export class KeptRuns {
   }
 
   /**
-   * Keeps `value` (JSON) under `id`, then drops the oldest runs beyond the limits. Resolves false
+   * Keeps `value` (JSON, or a StreamedJson of it) under `id`, then drops the oldest runs beyond the limits. Resolves false
    * when the run alone is larger than the whole bound and was not kept.
    */
   save(id: string, value: unknown): Promise<boolean> {
     const work = async (): Promise<boolean> => {
       if (!KeptRuns.isRunId(id)) throw new Error(`not a run id: ${JSON.stringify(id)}`);
-      const text = JSON.stringify(value);
+      // A value with parts already in JSON text (rows as they came from the service) is joined, not parsed.
+      const text = value instanceof StreamedJson ? Array.from(jsonPieces(value)).join('') : JSON.stringify(value);
       if (Buffer.byteLength(text) > this.limits.maxBytes) return false;
       await fs.mkdir(this.dir, { recursive: true });
       await writeFileAtomic(this.fileOf(id), text);

@@ -1,7 +1,7 @@
 // Stored UDM events sorted by event time (a time range is two binary searches), with the entities
 // the Search API answers from: users, the IoC feed and reference lists.
 import { invalidArgument } from '../http/errors';
-import { JsonText } from '../http/json-stream';
+import { JsonText } from '../../core/json-pieces';
 import type { SeedName } from '../types';
 import { generateDemo, type DemoData, type Udm } from './demo';
 import { generateRealistic } from './realistic';

@@ -1,53 +1,10 @@
 // A large answer (10,000 UDM events of several KB each) is written out piece by piece instead of as
-// one string: the first bytes leave at once, memory stays at one chunk, and the bytes are exactly
-// those JSON.stringify would give for the same object.
+// one string (see core/json-pieces): the first bytes leave at once and memory stays at one chunk.
 import type { ServerResponse } from 'node:http';
+import { jsonPieces, type StreamedJson } from '../../core/json-pieces';
 import type { BodyFault } from '../types';
 
 const CHUNK_CHARS = 64 * 1024;
-
-/**
- * An element whose JSON text is already known (the sandbox keeps the text of each stored event, so a
- * 50 MB answer is not serialized again for every search).
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
-/** A response body whose array field `arrayKey` is streamed element by element. */
-export class StreamedJson {
-  constructor(
-    readonly body: Record<string, unknown>,
-    readonly arrayKey: string,
-  ) {}
-}
-
-/**
- * The pieces of the serialized body, in order; joined they equal JSON.stringify(body) (with each
- * JsonText element standing for the value its text is).
- */
-export function* jsonPieces(value: StreamedJson): Generator<string> {
-  let first = true;
-  yield '{';
-  for (const [key, v] of Object.entries(value.body)) {
-    if (key !== value.arrayKey || !Array.isArray(v)) {
-      const text = JSON.stringify(v);
-      // JSON.stringify leaves out members whose value it cannot represent (undefined, functions).
-      if (text === undefined) continue;
-      yield `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
-      first = false;
-      continue;
-    }
-    yield `${first ? '' : ','}${JSON.stringify(key)}:[`;
-    first = false;
-    for (let i = 0; i < v.length; i++) {
-      const item: unknown = v[i];
-      yield (i === 0 ? '' : ',') + (item instanceof JsonText ? item.text : (JSON.stringify(item) ?? 'null'));
-    }
-    yield ']';
-  }
-  yield '}';
-}
 
 /** Writes the body in chunks, waiting for the socket to drain; stops when the client goes away. */
 export async function writeStreamedJson(

@@ -2,7 +2,7 @@
 // the event store (the v2 reference lists are in lists-api.ts). Empty lists and false flags are left
 // out of the JSON, as proto3 JSON rendering does on the real service.
 import { invalidArgument } from './errors';
-import { StreamedJson, type JsonText } from './json-stream';
+import { StreamedJson, type JsonText } from '../../core/json-pieces';
 import type { Route } from './route';
 import type { EventStore } from '../events-data/store';
 import { iocKey, searchResultJson } from '../events-data/store';

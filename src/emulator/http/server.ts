@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiError, faultError } from './errors';
 import { handleAdmin, type AdminDeps } from './admin-api';
-import { StreamedJson, writeStreamedJson } from './json-stream';
+import { StreamedJson } from '../../core/json-pieces';
+import { writeStreamedJson } from './json-stream';
 import { matchKeysRoute } from './keys-api';
 import { matchListsRoute } from './lists-api';
 import { matchProjectsRoute } from './projects-api';

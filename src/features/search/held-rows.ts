@@ -4,8 +4,20 @@
 // each batch arrives; holding 10,000 parsed events of several KB from the moment they arrive would
 // cost the extension host about as much garbage-collector copying again as the parse itself, while
 // the page is still waiting for the last rows.
+import { JsonText } from '../../core/json-pieces';
 import { timeField, valuesAt, type ResultKind } from '../../core/secops/results/fields';
 import type { RunRecord } from './run-store';
+
+/** The held rows a run's `rows` read from (see HeldRows.attach). */
+const heldOf = new WeakMap<RunRecord, HeldRows>();
+
+/**
+ * The run's rows as they are written to disk for a reload: rows still held as the text they came in
+ * are written as that text, so that keeping a run parses and serializes nothing again.
+ */
+export function rowsToKeep(run: RunRecord): readonly unknown[] {
+  return heldOf.get(run)?.toKeep() ?? run.rows;
+}
 
 export class HeldRows {
   private texts: string[] = [];
@@ -61,6 +73,13 @@ export class HeldRows {
     return parsed;
   }
 
+  /** Each row as its text while every row still has it (in the order held), else each event. */
+  toKeep(): readonly unknown[] {
+    const { texts, parsed } = this;
+    if (parsed.length === texts.length || texts.length !== this.times.length) return this.events();
+    return texts.map((t) => new JsonText(t));
+  }
+
   /** No more rows will come, nor another order: once parsed, the events need no text. */
   settle(run: RunRecord): void {
     this.settledRun = run;
@@ -80,11 +99,13 @@ export class HeldRows {
    * (a run whose rows are replaced, say by "fetch the rest") makes it a plain array again.
    */
   attach(run: RunRecord): void {
+    heldOf.set(run, this);
     Object.defineProperty(run, 'rows', {
       configurable: true,
       enumerable: true,
       get: () => this.events(),
       set: (rows: unknown[]) => {
+        heldOf.delete(run);
         Object.defineProperty(run, 'rows', { configurable: true, enumerable: true, writable: true, value: rows });
       },
     });

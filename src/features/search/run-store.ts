@@ -2,6 +2,7 @@
 // page and the disk. Only what a panel shows is held: every other run's events are let go.
 import type * as vscode from 'vscode';
 import { randomUUID } from 'node:crypto';
+import { StreamedJson } from '../../core/json-pieces';
 import type { AssetIndicator } from '../../core/secops/client';
 import type { FromWebview, RunInfo, ToWebview } from '../../core/secops/messages';
 import { arrangeRows } from '../../core/secops/results/arrange';
@@ -11,7 +12,7 @@ import { ResultRows, columnKey, type RowTable } from '../../core/secops/results/
 import type { RestPlan } from '../../core/secops/split';
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import { getLogger } from '../../platform/log';
-import type { HeldRows } from './held-rows';
+import { rowsToKeep, type HeldRows } from './held-rows';
 import { keepLater, keptInfo, type KeptResults, type SearchKeeping } from './keeping';
 import { ResultsPanels, type PanelSlot, type ResultsPanel } from './panel';
 
@@ -207,19 +208,21 @@ export class RunStore {
     const pending = keepLater(
       this.keeping.runs,
       run.info.runId,
-      (): KeptResults | undefined =>
-        !this.runs.has(run.info.runId)
-          ? undefined
-          : {
-              version: 1,
-              panel: 'results',
-              info: keptInfo(run.info),
-              rows: run.rows,
-              moreDataAvailable: run.moreDataAvailable,
-              ...(run.query !== undefined ? { query: run.query } : {}),
-              ...(run.limit !== undefined ? { limit: run.limit } : {}),
-              ...(run.window ? { window: run.window } : {}),
-            },
+      (): StreamedJson | undefined => {
+        if (!this.runs.has(run.info.runId)) return undefined;
+        const kept: KeptResults = {
+          version: 1,
+          panel: 'results',
+          info: keptInfo(run.info),
+          // Rows still held as the text they came in are written as that text (see rowsToKeep).
+          rows: rowsToKeep(run) as unknown[],
+          moreDataAvailable: run.moreDataAvailable,
+          ...(run.query !== undefined ? { query: run.query } : {}),
+          ...(run.limit !== undefined ? { limit: run.limit } : {}),
+          ...(run.window ? { window: run.window } : {}),
+        };
+        return new StreamedJson(kept as unknown as Record<string, unknown>, 'rows');
+      },
       KEEP_DELAY_MS,
     );
     this.pendingKeeps.set(run.info.runId, pending);

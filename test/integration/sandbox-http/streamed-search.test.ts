@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { request } from 'undici';
-import { JsonText, StreamedJson, jsonPieces } from '../../../src/emulator/http/json-stream';
+import { JsonText, StreamedJson, jsonPieces } from '../../../src/core/json-pieces';
 import type { Sandbox } from '../../../src/emulator/sandbox';
 import { AUTH, admin, freshSandbox, iso, qs } from './helpers';
 

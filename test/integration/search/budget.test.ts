@@ -263,6 +263,11 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
       const run = await controller.runQuery('principal.hostname = "host-a"', window, 20);
       assert.ok(run.info.ranAt, 'the run knows when it ran');
       while (!(await runs.list()).includes(run.info.runId)) await new Promise((r) => setTimeout(r, 50));
+      // Kept as the text the events came in: keeping parsed none of them (run.rows still reads through the holder).
+      assert.ok(Object.getOwnPropertyDescriptor(run, 'rows')?.get, 'the events were not parsed to be kept');
+      const kept = (await runs.load(run.info.runId)) as { rows: unknown[] };
+      assert.equal(kept.rows.length, 20);
+      assert.deepEqual(kept.rows, run.rows, 'the kept rows are the run’s events, in its order');
 
       const before = searches.length;
       const restoredPanel = fakePanel('cloudbench.search.results');

@@ -4,6 +4,8 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type * as JsonPieces from '../../../src/core/json-pieces';
+import { JsonText, StreamedJson } from '../../../src/core/json-pieces';
 import { KeptRuns, writeFileAtomic } from '../../../src/core/storage/kept-runs';
 
 describe('kept runs', () => {
@@ -25,6 +27,39 @@ describe('kept runs', () => {
     await assert.rejects(runs.save('../escape', value), /not a run id/);
     const files = await fs.readdir(dir);
     assert.deepEqual(files, ['run-1.run.json'], 'no temp file left behind');
+  });
+
+  it('writes rows given as their JSON text as that text, and reads them back as the rows', async () => {
+    const runs = new KeptRuns(dir, { maxRuns: 20, maxBytes: 200 });
+    const texts = ['{ "a" : 1 }', '{"b":"t\\u00e9"}'];
+    const value = new StreamedJson({ version: 1, rows: texts.map((t) => new JsonText(t)), more: false }, 'rows');
+    assert.equal(await runs.save('run-1', value), true);
+    assert.equal(
+      await fs.readFile(path.join(dir, 'run-1.run.json'), 'utf8'),
+      `{"version":1,"rows":[${texts.join(',')}],"more":false}`,
+    );
+    assert.deepEqual(await runs.load('run-1'), { version: 1, rows: [{ a: 1 }, { b: 'té' }], more: false });
+    // The bound counts the bytes written, text rows included.
+    const large = new StreamedJson({ rows: [new JsonText(`"${'x'.repeat(300)}"`)] }, 'rows');
+    assert.equal(await runs.save('run-2', large), false);
+  });
+
+  it('knows rows as text built by another copy of the module (the extension beside a test)', async () => {
+    const file = require.resolve('../../../src/core/json-pieces');
+    const kept = require.cache[file];
+    delete require.cache[file];
+    try {
+      const other = require(file) as typeof JsonPieces;
+      assert.notEqual(other.JsonText, JsonText, 'a second copy');
+      const value = new other.StreamedJson({ rows: [new other.JsonText('{"a" : 1}')] }, 'rows');
+      assert.ok(value instanceof StreamedJson && value.body.rows instanceof Array);
+      assert.equal(new JsonText('1') instanceof other.JsonText, true);
+      assert.equal({ text: '1' } instanceof JsonText, false, 'a plain object with a text is not one');
+      await new KeptRuns(dir).save('run-1', value);
+      assert.equal(await fs.readFile(path.join(dir, 'run-1.run.json'), 'utf8'), '{"rows":[{"a" : 1}]}');
+    } finally {
+      if (kept) require.cache[file] = kept;
+    }
   });
 
   it('keeps at most maxRuns, dropping the oldest first', async () => {

@@ -3,7 +3,8 @@
 // were reordered, and become a plain array again once settled or assigned.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { HeldRows } from '../../../src/features/search/held-rows';
+import { JsonText, StreamedJson, jsonPieces } from '../../../src/core/json-pieces';
+import { HeldRows, rowsToKeep } from '../../../src/features/search/held-rows';
 import type { RunRecord } from '../../../src/features/search/run-store';
 
 const event = (i: number, t: number | undefined): unknown => ({
@@ -97,5 +98,38 @@ describe('rows held as text', () => {
     assert.throws(() => held.add([event(0, 1)], []), /each event needs its text/);
     held.add([event(0, 1)], [JSON.stringify(event(0, 1))]);
     assert.throws(() => held.reorder(Uint32Array.from([0, 1])), /does not cover/);
+  });
+
+  it('the copy kept for a reload is the text the rows came in, in the final order, and parses to the rows', () => {
+    const events = Array.from({ length: 5 }, (_, i) => event(i, 10 - i));
+    const held = new HeldRows('udm');
+    const run = runOf();
+    held.attach(run);
+    // Texts as a service writes them (spaces and escapes JSON.stringify would not write) go as they are.
+    const texts = events.map((e) => JSON.stringify(e, null, 1).replace('é', '\\u00e9'));
+    held.add(events, texts);
+    held.reorder(Uint32Array.from([4, 3, 2, 1, 0]));
+    const kept = rowsToKeep(run);
+    assert.ok(kept.every((r) => r instanceof JsonText));
+    assert.deepEqual(
+      kept.map((r) => r.text),
+      [4, 3, 2, 1, 0].map((i) => texts[i]),
+    );
+    const written = Array.from(jsonPieces(new StreamedJson({ version: 1, rows: kept }, 'rows'))).join('');
+    assert.deepEqual(JSON.parse(written), { version: 1, rows: [4, 3, 2, 1, 0].map((i) => events[i]) });
+
+    // Once the events were parsed (the detail pane, a filter), those are kept; rows assigned, those.
+    const parsed = run.rows;
+    assert.equal(rowsToKeep(run), parsed);
+    run.rows = ['replaced'];
+    assert.deepEqual(rowsToKeep(run), ['replaced']);
+    const settled = hold(events);
+    settled.held.settle(settled.run);
+    assert.ok(
+      rowsToKeep(settled.run).every((r) => r instanceof JsonText),
+      'settled but unread: still the text',
+    );
+    const rows = settled.run.rows;
+    assert.equal(rowsToKeep(settled.run), rows, 'read once settled: the events themselves');
   });
 });
