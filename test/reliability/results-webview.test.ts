@@ -156,6 +156,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
   it('ignores appends of an older run and malformed rows without losing the table', async () => {
     await show(events(50));
     await page.locator('#count', { hasText: /^50 rows$/ }).waitFor();
+    await page.locator('#grid .row').first().waitFor();
     const older = host.messages({ ...RUN, runId: 'older-run' } as never, [], [events(5)])[1];
     await page.evaluate((older) => {
       const w = browser$();

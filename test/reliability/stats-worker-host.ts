@@ -52,5 +52,5 @@ export function computeTableOffThread(
   options: Omit<ComputeOptions, 'workerFile'> & { referenceLists?: Record<string, string[]> } = {},
 ): Promise<StatsResult> {
   const { referenceLists = {}, ...rest } = options;
-  return computeInWorker({ query, referenceLists, events, timeZone: 'UTC' }, { workerFile, ...rest });
+  return computeInWorker({ query, referenceLists, timeZone: 'UTC' }, events, { workerFile, ...rest });
 }

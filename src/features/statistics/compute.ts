@@ -3,7 +3,10 @@
 import { Worker } from 'node:worker_threads';
 import { CancelledError } from '../../core/google/errors';
 import type { StatsResult } from '../../udm/stats';
-import { EVENTS_PER_SLICE, isComputeReply, type ComputeRequest, type EventsSlice } from './compute-protocol';
+import { EVENTS_PER_SLICE, isComputeReply, type BeginRequest, type ToStatsWorker } from './compute-protocol';
+
+/** What a table is computed over and how: the query, its reference lists and the time zone. */
+export type TableRequest = Omit<BeginRequest, 'type'>;
 
 /** How long a statistics table may compute before it is stopped. */
 export const STATS_TIME_LIMIT_MS = 60_000;
@@ -25,30 +28,36 @@ export class ComputeTimeoutError extends Error {
 }
 
 /**
- * The table of `request.query` over `request.events`, computed in a fresh worker that is
- * terminated when the table arrives, the signal aborts (CancelledError) or the limit passes
- * (ComputeTimeoutError): a runaway computation never outlives its request.
+ * The table of `request.query` over `events`, computed in a fresh worker that is terminated when the
+ * table arrives, the signal aborts (CancelledError) or the limit passes (ComputeTimeoutError): a
+ * runaway computation never outlives its request.
  */
 export function computeInWorker(
-  request: Omit<ComputeRequest, 'type'>,
+  request: TableRequest,
+  events: readonly unknown[],
   { workerFile, signal, timeLimitMs = STATS_TIME_LIMIT_MS }: ComputeOptions,
 ): Promise<StatsResult> {
   if (signal?.aborted) return Promise.reject(new CancelledError());
   const worker = new Worker(workerFile);
-  return awaitTable(worker, signal, timeLimitMs, (stopped) => sendInSlices(worker, request, stopped));
+  post(worker, { type: 'begin', ...request });
+  return awaitTable(worker, signal, timeLimitMs, (stopped) => sendInSlices(worker, events, stopped));
 }
 
 /**
- * A statistics worker that is handed the events while the answer arrives, so that copying them to
- * its thread overlaps the download, and computes when asked. Its worker ends with the computation,
- * or on dispose() when the events it holds are not the ones to compute over after all.
+ * A statistics worker that is handed the events while the answer arrives and counts them into their
+ * groups as they come, so that copying and counting overlap the download; it makes the table when
+ * asked. Its worker ends with the computation, or on dispose() when the events it holds are not the
+ * ones to compute over after all.
  */
 export class StatsWorkerFeed {
   private worker: Worker | undefined;
   private failure: Error | undefined;
   private fed = 0;
 
-  constructor(private readonly workerFile: string) {}
+  constructor(
+    private readonly workerFile: string,
+    private readonly request: TableRequest,
+  ) {}
 
   /** Events handed over so far. */
   get count(): number {
@@ -57,23 +66,18 @@ export class StatsWorkerFeed {
 
   add(events: readonly unknown[]): void {
     if (events.length === 0 || this.failure) return;
-    if (!this.worker) {
-      const worker = new Worker(this.workerFile);
-      // Until compute() listens, a failing worker is remembered (an unheard 'error' would throw).
-      worker.on('error', (err) => (this.failure ??= err));
-      this.worker = worker;
-    }
+    const worker = this.started();
     for (let i = 0; i < events.length; i += EVENTS_PER_SLICE)
-      this.worker.postMessage({ type: 'events', events: events.slice(i, i + EVENTS_PER_SLICE) } satisfies EventsSlice);
+      post(worker, { type: 'events', events: events.slice(i, i + EVENTS_PER_SLICE) });
     this.fed += events.length;
   }
 
   /** The table over every event handed over; the worker ends with it. */
-  compute(
-    request: Omit<ComputeRequest, 'type' | 'events'>,
-    { signal, timeLimitMs = STATS_TIME_LIMIT_MS }: Omit<ComputeOptions, 'workerFile'>,
-  ): Promise<StatsResult> {
-    const worker = this.worker ?? new Worker(this.workerFile);
+  compute({
+    signal,
+    timeLimitMs = STATS_TIME_LIMIT_MS,
+  }: Omit<ComputeOptions, 'workerFile'> = {}): Promise<StatsResult> {
+    const worker = this.started();
     this.worker = undefined;
     if (this.failure) {
       void worker.terminate();
@@ -84,7 +88,7 @@ export class StatsWorkerFeed {
       return Promise.reject(new CancelledError());
     }
     return awaitTable(worker, signal, timeLimitMs, () => {
-      worker.postMessage({ type: 'compute', ...request, events: [] } satisfies ComputeRequest);
+      post(worker, { type: 'compute' });
       return Promise.resolve();
     });
   }
@@ -93,6 +97,21 @@ export class StatsWorkerFeed {
     void this.worker?.terminate();
     this.worker = undefined;
   }
+
+  /** The worker, started with the query on first use. */
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.workerFile);
+    // Until compute() listens, a failing worker is remembered (an unheard 'error' would throw).
+    worker.on('error', (err) => (this.failure ??= err));
+    post(worker, { type: 'begin', ...this.request });
+    this.worker = worker;
+    return worker;
+  }
+}
+
+function post(worker: Worker, message: ToStatsWorker): void {
+  worker.postMessage(message);
 }
 
 /** The worker's answer, within the time limit and until the signal aborts; the worker then ends. */
@@ -127,17 +146,12 @@ function awaitTable(
   });
 }
 
-/** Posts the events a slice at a time, yielding to the event loop between slices, then the request. */
-async function sendInSlices(
-  worker: Worker,
-  request: Omit<ComputeRequest, 'type'>,
-  stopped: () => boolean,
-): Promise<void> {
-  const { events } = request;
+/** Posts the events a slice at a time, yielding to the event loop between slices, then asks for the table. */
+async function sendInSlices(worker: Worker, events: readonly unknown[], stopped: () => boolean): Promise<void> {
   for (let i = 0; i < events.length; i += EVENTS_PER_SLICE) {
     if (stopped()) return;
-    worker.postMessage({ type: 'events', events: events.slice(i, i + EVENTS_PER_SLICE) } satisfies EventsSlice);
+    post(worker, { type: 'events', events: events.slice(i, i + EVENTS_PER_SLICE) });
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  if (!stopped()) worker.postMessage({ type: 'compute', ...request, events: [] } satisfies ComputeRequest);
+  if (!stopped()) post(worker, { type: 'compute' });
 }

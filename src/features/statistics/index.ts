@@ -124,12 +124,8 @@ export function computeTable(
   signal: AbortSignal,
 ): Promise<StatsResult> {
   return computeInWorker(
-    {
-      query,
-      referenceLists,
-      events: fetched.events.map((e) => e.udm),
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
-    },
+    { query, referenceLists, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+    fetched.events.map((e) => e.udm),
     { workerFile: statsWorkerFile(services), signal },
   );
 }
@@ -194,7 +190,12 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
       title,
       message: `Searching ${window.start} – ${window.end} for the events to compute over…`,
     });
-    const feed = new StatsWorkerFeed(statsWorkerFile(this.services));
+    // Counts the first answer's events into their groups while the rest is still on the wire.
+    const feed = new StatsWorkerFeed(statsWorkerFile(this.services), {
+      query,
+      referenceLists,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
     let fetched: Awaited<ReturnType<typeof fetchStatisticsEvents>>;
     let result: StatsResult;
     let started = 0;
@@ -221,10 +222,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
             // The worker holds exactly these events when they are the first answer's: compute there.
             const table =
               events.searches === 1 && feed.count === events.events.length
-                ? feed.compute(
-                    { query, referenceLists, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
-                    { signal: abort.signal },
-                  )
+                ? feed.compute({ signal: abort.signal })
                 : computeTable(this.services, query, referenceLists, events, abort.signal);
             return [events, await table] as const;
           } finally {

@@ -50,6 +50,19 @@ export interface StatsOptions {
   signal?: AbortSignal;
 }
 
+/** A table computed from events added batch by batch (see StatsEngine.start). */
+export interface StatsRun {
+  /** Counts the next events (their indices in `members` follow those added before). */
+  add(events: readonly unknown[]): void;
+  /** The table over every event added; the run takes no more events after it. */
+  finish(): StatsResult;
+  /** Events added so far. */
+  readonly eventsIn: number;
+}
+
+/** Events a grouped run makes room for at first (it grows as more come). */
+const GROUPER_CAPACITY = 1024;
+
 /** A bucket column's name in the table. */
 export const BUCKET_COLUMN = 'time_bucket';
 /** Combinations of repeated-field values one event may add itself to. */
@@ -170,74 +183,94 @@ export class StatsEngine {
   // ---- running ----------------------------------------------------------------------------------
 
   run(events: readonly unknown[], options: StatsOptions = {}): StatsResult {
+    const run = this.start(options);
+    run.add(events);
+    return run.finish();
+  }
+
+  /**
+   * A run that takes the events as they come: each batch is filtered, deduplicated and counted into
+   * its groups when added, so a table over an answer still arriving is mostly counted by its last
+   * byte. `finish` makes the table; the result is run()'s over every event added, in order.
+   */
+  start(options: StatsOptions = {}): StatsRun {
     const zone = new ZoneOffsets(options.timeZone);
     const compileWarnings = this.warnings.length;
-    const keep = this.dedup(events, options.filter);
-    const result = this.grouped ? this.runGrouped(events, keep, zone, options.signal) : this.runPlain(events, keep);
-    const filtered = this.applyCondition(result.rows, result.members);
-    const ordered = this.applyOrder(filtered.rows, filtered.members);
-    const limit = this.plan.limit;
-    const rows = limit !== undefined && limit >= 0 ? ordered.rows.slice(0, limit) : ordered.rows;
-    const members = limit !== undefined && limit >= 0 ? ordered.members.slice(0, limit) : ordered.members;
+    const { filter, signal } = options;
+    const seen = this.dedupValues.length ? new Set<string>() : undefined;
+    const grouper = this.grouped
+      ? new Grouper(this.keyReaders, this.plan.bucket, zone, this.aggregates, GROUPER_CAPACITY)
+      : undefined;
+    const plain = { rows: [] as unknown[][], members: [] as number[][] };
+    let eventsIn = 0;
+    let eventsUsed = 0;
+    let finished = false;
+    const add = (events: readonly unknown[]): void => {
+      if (finished) throw new Error('the statistics run has finished');
+      for (let i = 0; i < events.length; i++) {
+        const index = eventsIn++;
+        const ev = events[i];
+        // An event that does not count: refused by the filter, or not first of its dedup: value.
+        if (filter && !filter(ev)) continue;
+        if (seen) {
+          const key = this.dedupValues.map((v) => v(ev).map(distinctKey).sort().join('\u001e')).join('\u001f');
+          if (seen.has(key)) continue;
+          seen.add(key);
+        }
+        if (grouper) {
+          if ((eventsUsed & 4095) === 0 && signal?.aborted) throw signal.reason;
+          grouper.add(ev, index);
+        } else {
+          this.addPlain(ev, index, plain);
+        }
+        eventsUsed++;
+      }
+    };
+    const finish = (): StatsResult => {
+      if (finished) throw new Error('the statistics run has finished');
+      finished = true;
+      const result = grouper ? this.groupedRows(grouper) : plain;
+      const filtered = this.applyCondition(result.rows, result.members);
+      const ordered = this.applyOrder(filtered.rows, filtered.members);
+      const limit = this.plan.limit;
+      const rows = limit !== undefined && limit >= 0 ? ordered.rows.slice(0, limit) : ordered.rows;
+      const members = limit !== undefined && limit >= 0 ? ordered.members.slice(0, limit) : ordered.members;
+      return {
+        columns: this.columns.map((c, i) => ({ ...c, type: this.columnType(i, rows) })),
+        rows,
+        members,
+        eventsIn,
+        eventsUsed,
+        groupsTotal: result.rows.length,
+        timeZone: zone.timeZone,
+        warnings: [...new Set(this.warnings.concat(this.warnings.splice(compileWarnings)))],
+      };
+    };
     return {
-      columns: this.columns.map((c, i) => ({ ...c, type: this.columnType(i, rows) })),
-      rows,
-      members,
-      eventsIn: events.length,
-      eventsUsed: keep.length,
-      groupsTotal: result.rows.length,
-      timeZone: zone.timeZone,
-      warnings: [...new Set(this.warnings.concat(this.warnings.splice(compileWarnings)))],
+      add,
+      finish,
+      get eventsIn() {
+        return eventsIn;
+      },
     };
   }
 
-  /** Indices of the events that count: accepted by the filter and first of their dedup: value. */
-  private dedup(events: readonly unknown[], filter: ((e: unknown) => boolean) | undefined): number[] {
-    const out: number[] = [];
-    const seen = this.dedupValues.length ? new Set<string>() : undefined;
-    for (let i = 0; i < events.length; i++) {
-      const ev = events[i];
-      if (filter && !filter(ev)) continue;
-      if (seen) {
-        const key = this.dedupValues.map((v) => v(ev).map(distinctKey).sort().join('\u001e')).join('\u001f');
-        if (seen.has(key)) continue;
-        seen.add(key);
-      }
-      out.push(i);
+  /** The row of an event in a query without match: (each event is a row of its outcomes). */
+  private addPlain(event: unknown, index: number, into: { rows: unknown[][]; members: number[][] }): void {
+    const ctx: Ctx = { event, vars: new Map() };
+    const row: unknown[] = [];
+    for (const o of this.outcomeExprs) {
+      const v = collapse(o.expr(ctx));
+      ctx.vars.set(o.name, v);
+      row.push(v);
     }
-    return out;
+    into.rows.push(row);
+    into.members.push([index]);
   }
 
-  private runPlain(events: readonly unknown[], keep: number[]): { rows: unknown[][]; members: number[][] } {
-    const rows: unknown[][] = [];
-    const members: number[][] = [];
-    for (const i of keep) {
-      const ctx: Ctx = { event: events[i], vars: new Map() };
-      const row: unknown[] = [];
-      for (const o of this.outcomeExprs) {
-        const v = collapse(o.expr(ctx));
-        ctx.vars.set(o.name, v);
-        row.push(v);
-      }
-      rows.push(row);
-      members.push([i]);
-    }
-    return { rows, members };
-  }
-
-  private runGrouped(
-    events: readonly unknown[],
-    keep: number[],
-    zone: ZoneOffsets,
-    signal: AbortSignal | undefined,
-  ): { rows: unknown[][]; members: number[][] } {
+  /** The rows of the groups counted, their outcomes computed from the aggregates. */
+  private groupedRows(grouper: Grouper): { rows: unknown[][]; members: number[][] } {
     const bucket = this.plan.bucket;
-    const grouper = new Grouper(this.keyReaders, bucket, zone, this.aggregates, keep.length);
-    for (let n = 0; n < keep.length; n++) {
-      if ((n & 4095) === 0 && signal?.aborted) throw signal.reason;
-      const index = keep[n];
-      grouper.add(events[index], index);
-    }
     const table = grouper.table;
     // An ungrouped aggregate (outcome: $n = count(...) without match:) has one row even over no events.
     if (this.keyReaders.length === 0 && !bucket) table.single([]);

@@ -148,8 +148,8 @@ export class Grouper {
    * `several`), and the event's index. Member lists are built from these once all events are in,
    * each at its final size.
    */
-  private readonly groupOf: Int32Array;
-  private readonly eventOf: Int32Array;
+  private groupOf: Int32Array;
+  private eventOf: Int32Array;
   private readonly several = new Map<number, number[]>();
   private added = 0;
 
@@ -158,6 +158,7 @@ export class Grouper {
     bucket: TimeBucketSpec | undefined,
     zone: ZoneOffsets,
     private readonly aggregates: readonly AggregateSlot[],
+    /** Events to make room for at first; more grow the room. */
     capacity: number,
   ) {
     this.nKeys = keys.length;
@@ -167,12 +168,13 @@ export class Grouper {
     this.argValues = new Array<unknown[]>(aggregates.length);
     this.feeds = feedsOf(aggregates);
     this.buckets = bucket ? new BucketNumbers(bucket, zone) : undefined;
-    this.groupOf = new Int32Array(capacity);
-    this.eventOf = new Int32Array(capacity);
+    this.groupOf = new Int32Array(Math.max(1, capacity));
+    this.eventOf = new Int32Array(Math.max(1, capacity));
   }
 
   add(event: unknown, index: number): void {
     const at = this.added++;
+    if (at === this.groupOf.length) this.grow();
     this.eventOf[at] = index;
     this.groupOf[at] = -1;
     const keyLists = this.keyLists;
@@ -216,6 +218,15 @@ export class Grouper {
     if (joined.length === 0) return;
     this.groupOf[at] = -2;
     this.several.set(at, joined);
+  }
+
+  private grow(): void {
+    const groupOf = new Int32Array(this.groupOf.length * 2);
+    groupOf.set(this.groupOf);
+    this.groupOf = groupOf;
+    const eventOf = new Int32Array(this.eventOf.length * 2);
+    eventOf.set(this.eventOf);
+    this.eventOf = eventOf;
   }
 
   /** Fills each group's member list: the indices of its events, in the order they were added. */

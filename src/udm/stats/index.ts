@@ -34,7 +34,7 @@ export function compileStatistics(text: string, options: CompileOptions = {}): C
 }
 
 export { StatsEngine, BUCKET_COLUMN, eventSeconds, compareValues } from './engine';
-export type { StatsColumn, StatsResult, StatsOptions, ColumnType, ColumnRole } from './engine';
+export type { StatsColumn, StatsResult, StatsOptions, StatsRun, ColumnType, ColumnRole } from './engine';
 export { ZoneOffsets, bucketStart, parseBucket, formatInZone } from './buckets';
 export { ARRAY_LIMIT, createAccumulator } from '../functions/aggregates';
 export type { StatsPlan, TimeBucketSpec, BucketUnit } from './plan';

@@ -160,4 +160,94 @@ describe('statistics: grouping', () => {
       }
     }
   });
+
+  describe('counted as the events come (start, add in batches, finish)', () => {
+    const QUERIES = [
+      QUERY,
+      // No match: each event a row; dedup: keeps the first event per value, across batches.
+      'metadata.id != ""\noutcome:\n  $host = principal.hostname\n  $ips = principal.ip\ndedup:\n  principal.hostname',
+      // An aggregate without match: one row, even over no events.
+      'metadata.id != ""\noutcome:\n  $n = count(metadata.id)\n  $bytes = sum(network.sent_bytes)',
+      // condition:, order: and limit: apply to the whole table at the end.
+      `${QUERY}\ncondition:\n  $n > 1\norder:\n  $n desc, $bytes asc\nlimit:\n  3`,
+    ];
+
+    function eventsOf(
+      drawn: ReadonlyArray<{ host?: unknown; ips?: unknown[]; bytes?: unknown; minute?: number }>,
+    ): Ev[] {
+      return drawn.map((d, i) => ({
+        metadata: {
+          id: `e${i}`,
+          ...(d.minute === undefined
+            ? {}
+            : { eventTimestamp: new Date(Date.UTC(2026, 2, 1) + d.minute * 60_000).toISOString() }),
+        },
+        principal: {
+          ...(d.host === undefined ? {} : { hostname: d.host as string }),
+          ...(d.ips === undefined ? {} : { ip: d.ips as string[] }),
+        },
+        ...(d.bytes === undefined ? {} : { network: { sentBytes: d.bytes as string } }),
+      }));
+    }
+
+    it('gives the table of one run over all the events, however they are cut into batches', () => {
+      const compiled = QUERIES.map((q) => {
+        const c = compileStatistics(q);
+        assert.ok(c && !c.hasErrors, `${q}: ${JSON.stringify(c?.diagnostics)}`);
+        return c;
+      });
+      fc.assert(
+        fc.property(
+          fc.array(event, { maxLength: 40 }),
+          fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 6 }),
+          fc.boolean(),
+          (drawn, cuts, filtered) => {
+            const events = eventsOf(drawn);
+            const bounds = [0, ...cuts.map((c) => Math.min(c, events.length)).sort((a, b) => a - b), events.length];
+            // Only events with an id ending in an even digit, when the run is given a filter.
+            const filter = filtered ? (e: unknown) => /[02468]$/.test((e as Ev).metadata.id) : undefined;
+            for (const c of compiled) {
+              const whole = c.engine.run(events, { timeZone: 'UTC', ...(filter ? { filter } : {}) });
+              const run = c.engine.start({ timeZone: 'UTC', ...(filter ? { filter } : {}) });
+              for (let b = 1; b < bounds.length; b++) run.add(events.slice(bounds[b - 1], bounds[b]));
+              assert.equal(run.eventsIn, events.length);
+              assert.deepEqual(run.finish(), whole);
+            }
+          },
+        ),
+        { numRuns: 150 },
+      );
+    });
+
+    it('makes room for more events than it first expected, members in the order added', () => {
+      const c = compileStatistics(
+        'metadata.id != ""\nmatch:\n  principal.hostname\noutcome:\n  $n = count(metadata.id)',
+      )!;
+      const events = Array.from({ length: 5000 }, (_, i) => ({
+        metadata: { id: `e${i}` },
+        principal: { hostname: `h${i % 3}` },
+      }));
+      const run = c.engine.start();
+      for (let i = 0; i < events.length; i += 700) run.add(events.slice(i, i + 700));
+      const r = run.finish();
+      assert.deepEqual(r.rows, [
+        ['h0', 1667],
+        ['h1', 1667],
+        ['h2', 1666],
+      ]);
+      assert.deepEqual(
+        r.members[2],
+        Array.from({ length: 1666 }, (_, k) => 3 * k + 2),
+      );
+      assert.equal(r.eventsIn, 5000);
+    });
+
+    it('takes no events and gives no second table once finished', () => {
+      const run = compileStatistics(QUERY)!.engine.start({ timeZone: 'UTC' });
+      run.add([]);
+      assert.deepEqual(run.finish().rows, []);
+      assert.throws(() => run.add([]), /has finished/);
+      assert.throws(() => run.finish(), /has finished/);
+    });
+  });
 });
