@@ -39,7 +39,11 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   if (total <= arrived) throw new Error(`the final count ${total} is not above the ${arrived} seen while arriving`);
   if (await results.locator('#export-csv').isDisabled()) throw new Error('export is still held after the answer');
 
-  // Newest first: the time column of the rows on screen never goes up.
+  // Newest first: the time column of the rows on screen never goes up. The grid paints the final
+  // order in the frame after the summary: read the rows once two frames have passed.
+  await results.evaluate(
+    () => new Promise((r) => globalThis.requestAnimationFrame(() => globalThis.requestAnimationFrame(r))),
+  );
   const times = (await results.locator('#grid .row').allInnerTexts())
     .map((t) => /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(t)?.[0])
     .filter(Boolean)
