@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { StreamedJson } from '../../core/json-pieces';
 import type { AssetIndicator } from '../../core/secops/client';
 import type { FromWebview, RunInfo, ToWebview } from '../../core/secops/messages';
-import { arrangeRows } from '../../core/secops/results/arrange';
-import type { ColumnSpec, ResultKind } from '../../core/secops/results/fields';
+import { arrangeRows, arrangeTimes, type ArrangedOrder } from '../../core/secops/results/arrange';
+import { timeField, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import type { PivotAction } from '../../core/secops/results/pivots';
 import { ResultRows, columnKey, type RowTable } from '../../core/secops/results/rowtable';
 import type { RestPlan } from '../../core/secops/split';
@@ -74,14 +74,15 @@ export function rowsOf(run: RunRecord): ResultRows {
  * Returns where each row came from when the order changed (see ArrangedRows.order).
  */
 export function arrange(run: RunRecord, held?: HeldRows): Uint32Array | undefined {
-  // Rows held as text are reordered as they are, by the times read when they arrived.
-  const arranged = held
-    ? arrangeRows(run.info.kind, new Array<unknown>(held.count), run, held.rowTimes)
-    : arrangeRows(run.info.kind, run.rows, run);
+  let arranged: ArrangedOrder;
   if (held) {
+    // Rows held as text are reordered as they are, by the times read when they arrived.
+    arranged = timeField(run.info.kind) ? arrangeTimes(held.rowTimes, run) : {};
     if (arranged.order) held.reorder(arranged.order);
   } else {
-    run.rows = arranged.rows;
+    const rows = arrangeRows(run.info.kind, run.rows, run);
+    run.rows = rows.rows;
+    arranged = rows;
   }
   if (arranged.rest) run.rest = arranged.rest;
   if (arranged.covered) run.info.covered = arranged.covered;

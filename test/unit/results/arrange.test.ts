@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   arrangeRows,
+  arrangeTimes,
   newestPartRange,
   periodRange,
   queryTitle,
@@ -85,6 +87,29 @@ describe('arranging a run for the results page', () => {
     const arranged = arrangeRows('udm', rows, { moreDataAvailable: true, window });
     assert.equal(arranged.covered, undefined);
     assert.deepEqual(arranged.rest?.windows, [[T0, T0 + 10_000]]);
+  });
+});
+
+describe("arranging by the rows' times alone (rows held as text)", () => {
+  it('gives the order and the cut of arranging the rows themselves', () => {
+    const window = win(T0, T0 + 100_000);
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: undefined })),
+        fc.boolean(),
+        (offsets, more) => {
+          const rows = offsets.map((o, i) =>
+            o === undefined ? { name: `e${i}`, udm: { metadata: {} } } : event(T0 + o, `e${i}`),
+          );
+          const times = offsets.map((o) => (o === undefined ? Number.NaN : T0 + o));
+          const cut = { moreDataAvailable: more, window, limit: 20 };
+          const { rows: arrangedRows, ...whole } = arrangeRows('udm', rows, cut);
+          const byTimes = arrangeTimes(times, cut);
+          assert.deepEqual(byTimes, whole);
+          assert.deepEqual(ids(arrangedRows), byTimes.order ? [...byTimes.order].map((i) => `e${i}`) : ids(rows));
+        },
+      ),
+    );
   });
 });
 

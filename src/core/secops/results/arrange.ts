@@ -26,19 +26,32 @@ export interface ArrangedRows {
 /** Rows of a cut answer default to the service's own limit when the run names none. */
 const DEFAULT_LIMIT = 10_000;
 
-export function arrangeRows(
-  kind: ResultKind,
-  rows: unknown[],
-  cut: { moreDataAvailable: boolean; window?: ResolvedWindow; limit?: number },
-  /** Each row's time as timesOf reads it, when already known (the rows are then only reordered). */
-  known?: ArrayLike<number>,
-): ArrangedRows {
+/** Where each row goes and what a cut answer covers, without the rows themselves. */
+export type ArrangedOrder = Omit<ArrangedRows, 'rows'>;
+
+interface Cut {
+  moreDataAvailable: boolean;
+  window?: ResolvedWindow;
+  limit?: number;
+}
+
+/** The rows newest first and, for an answer cut at its limit, the part it covers and the rest's plan. */
+export function arrangeRows(kind: ResultKind, rows: unknown[], cut: Cut): ArrangedRows {
   const path = timeField(kind);
   if (!path) return { rows };
   // Each event's time is read once, for the plan and for the order.
-  const times = known ?? timesOf(rows, path);
+  const arranged = arrangeTimes(timesOf(rows, path), cut);
+  const order = arranged.order;
+  return { ...arranged, rows: order ? Array.from(order, (i) => rows[i]) : rows.slice() };
+}
+
+/**
+ * The arrangement of rows of a kind with a time, from each row's time as timesOf reads it (rows held
+ * elsewhere, say as the text they came in, are then only reordered).
+ */
+export function arrangeTimes(times: ArrayLike<number>, cut: Cut): ArrangedOrder {
   const order = newestFirstOrder(times);
-  const arranged: ArrangedRows = { rows: Array.from(order, (i) => rows[i]) };
+  const arranged: ArrangedOrder = {};
   if (order.some((p, i) => p !== i)) arranged.order = order;
   const window = cut.window;
   if (cut.moreDataAvailable && window) {
