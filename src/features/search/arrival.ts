@@ -110,7 +110,8 @@ export class RowsArrival {
       // The columns changed while the answer arrived: the rows not posted yet are read again for them.
       this.partsKey = key;
       this.partsFrom = this.sent;
-      const parts = tableParts(this.held.slice(this.sent), this.run.info.kind, columns);
+      const rows = this.held.slice(this.sent);
+      const parts = tableParts(rows, this.run.info.kind, columns, 0, rows.length, this.held.rowTimes.slice(this.sent));
       this.partTimes = Array.from(parts.times);
       this.partCells = parts.cells;
       return;
@@ -118,7 +119,9 @@ export class RowsArrival {
     this.partsKey = key;
     // Events read for other columns than these are read again from their text.
     const rows = key === this.pickedKey ? events : this.held.slice(this.count - events.length);
-    const more = tableParts(rows, this.run.info.kind, columns);
+    // The times were read as the rows were held: they are not read again for the table.
+    const times = this.held.rowTimes.slice(this.count - events.length);
+    const more = tableParts(rows, this.run.info.kind, columns, 0, rows.length, times);
     if (this.partCells.length === 0) this.partCells = columns.map(() => []);
     for (const t of more.times) this.partTimes.push(t);
     this.partCells.forEach((cells, c) => {

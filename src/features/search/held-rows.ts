@@ -5,7 +5,8 @@
 // cost the extension host about as much garbage-collector copying again as the parse itself, while
 // the page is still waiting for the last rows.
 import { JsonText } from '../../core/json-pieces';
-import { timeField, valuesAt, type ResultKind } from '../../core/secops/results/fields';
+import { timeField, type ResultKind } from '../../core/secops/results/fields';
+import { timeReader } from '../../core/secops/results/rowtable';
 import type { RunRecord } from './run-store';
 
 /** The held rows a run's `rows` read from (see HeldRows.attach). */
@@ -24,12 +25,13 @@ export class HeldRows {
   private parsed: unknown[] = [];
   /** Each row's time as the final order reads it (see timesOf), in the order the rows are held. */
   private times: number[] = [];
-  private readonly timePath: string | undefined;
+  private readonly time: ((row: unknown) => number) | undefined;
   /** The run whose `rows` read from here, once the answer is complete (see settle). */
   private settledRun: RunRecord | undefined;
 
   constructor(kind: ResultKind) {
-    this.timePath = timeField(kind);
+    const path = timeField(kind);
+    this.time = path ? timeReader(path) : undefined;
   }
 
   get count(): number {
@@ -40,11 +42,8 @@ export class HeldRows {
   add(events: readonly unknown[], texts: readonly string[]): void {
     if (events.length !== texts.length) throw new Error('each event needs its text');
     for (const t of texts) this.texts.push(t);
-    const path = this.timePath;
-    for (const e of events) {
-      const v = path ? valuesAt(e, path)[0] : undefined;
-      this.times.push(typeof v === 'string' ? Date.parse(v) : Number.NaN);
-    }
+    const time = this.time;
+    for (const e of events) this.times.push(time ? time(e) : Number.NaN);
   }
 
   /** The rows' times, in the order held. */

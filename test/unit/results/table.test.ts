@@ -15,6 +15,7 @@ import {
   sortIndices,
   timesOf,
 } from '../../../src/core/secops/results/table';
+import { tableParts, timeReader } from '../../../src/core/secops/results/rowtable';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
@@ -177,5 +178,30 @@ describe('histogram', () => {
     const t = timesOf([udmRow(1), { udm: {} }], 'udm.metadata.eventTimestamp');
     assert.equal(t[0], Date.UTC(2024, 0, 1, 0, 1));
     assert.ok(Number.isNaN(t[1]));
+  });
+
+  it('the table, the held rows and the order read the same time from any row', () => {
+    const path = 'udm.metadata.eventTimestamp';
+    const at = (v: unknown): unknown => ({ udm: { metadata: { eventTimestamp: v } } });
+    const rows = [
+      udmRow(1),
+      { udm: {} },
+      at(1_700_000_000),
+      at(['2024-01-01T00:00:00Z', '2025-01-01T00:00:00Z']),
+      at('not a time'),
+      { udm: [{ metadata: { eventTimestamp: '2024-02-01T00:00:00Z' } }, { metadata: {} }] },
+      null,
+    ];
+    const read = timeReader(path);
+    const expected = Array.from(timesOf(rows, path));
+    assert.deepEqual(
+      rows.map((r) => read(r)),
+      expected,
+    );
+    assert.deepEqual(Array.from(tableParts(rows, 'udm', []).times), expected);
+    assert.equal(expected[3], Date.UTC(2024, 0, 1), 'the first of several values');
+    // Times already read are taken as they are, one per row of the range.
+    assert.deepEqual(Array.from(tableParts(rows, 'udm', [], 1, 3, [5, 6]).times), [5, 6]);
+    assert.throws(() => tableParts(rows, 'udm', [], 1, 3, [5]), /do not cover/);
   });
 });

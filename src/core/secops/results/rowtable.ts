@@ -65,23 +65,42 @@ export interface TableParts {
   cells: string[][];
 }
 
-/** The times and cell texts of `rows[from..to)` for `columns`. */
+/**
+ * A row's time in epoch ms as the order newest first reads it (timesOf): the first value at `path`
+ * when it is a string, else NaN.
+ */
+export function timeReader(path: string): (row: unknown) => number {
+  const segs = path.split('.');
+  const values: unknown[] = [];
+  return (row) => {
+    values.length = 0;
+    collect(row, segs, 0, values);
+    const v = values[0];
+    return typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  };
+}
+
+/**
+ * The times and cell texts of `rows[from..to)` for `columns`; `knownTimes` are the rows' times when
+ * already read (as timeReader reads them), one per row of the range.
+ */
 export function tableParts(
   rows: readonly unknown[],
   kind: ResultKind,
   columns: readonly ColumnSpec[],
   from = 0,
   to = rows.length,
+  knownTimes?: ArrayLike<number>,
 ): TableParts {
   const count = Math.max(0, to - from);
   const times = new Float64Array(count);
   const path = timeField(kind);
-  if (path) {
-    const time = cellReader({ id: path, label: '' });
-    for (let i = 0; i < count; i++) {
-      const t = time(rows[from + i]);
-      times[i] = t === '' ? Number.NaN : Date.parse(t);
-    }
+  if (knownTimes) {
+    if (knownTimes.length !== count) throw new Error('the times given do not cover the rows');
+    times.set(knownTimes);
+  } else if (path) {
+    const time = timeReader(path);
+    for (let i = 0; i < count; i++) times[i] = time(rows[from + i]);
   } else {
     times.fill(Number.NaN);
   }
