@@ -77,6 +77,7 @@ export class ResultsHost {
         table: store.table(columns, 0, first),
         fields: first === rows.length && appends.length === 0 ? store.fields() : [],
         moreDataAvailable: extra.moreDataAvailable ?? false,
+        ...(first < rows.length ? { total: rows.length } : {}),
       },
     ];
     if (first < rows.length) out.push({ type: 'append', runId: run.runId, table: store.table(columns, first) });

@@ -95,6 +95,25 @@ describe('reliability: the results webview (headless Chromium)', function () {
     assert.match(await page.locator('#run-summary').innerText(), /^5,500 rows/);
   });
 
+  it('counts the run by its total from the first rows on, while the rest is on its way', async () => {
+    const all = events(1000);
+    const [first, rest] = host.messages(RUN as never, all, [], { first: 200 });
+    assert.equal((first as { total?: number }).total, 1000);
+    await page.evaluate((m) => browser$().postMessage(m, '*'), first as unknown);
+    await page.locator('#grid .row').first().waitFor();
+    // Only the first 200 rows are on the page: the count is still the run's.
+    assert.match(await page.locator('#run-summary').innerText(), /^1,000 rows/);
+    assert.equal(await count(), '1,000 rows');
+    await page.evaluate((m) => browser$().postMessage(m, '*'), rest as unknown);
+    await page
+      .locator('#grid .row')
+      .first()
+      .filter({ hasText: new Date(START + 999 * 60_000).toISOString().slice(0, 16) })
+      .waitFor({ timeout: 10_000 });
+    assert.match(await page.locator('#run-summary').innerText(), /^1,000 rows/);
+    assert.equal(await count(), '1,000 rows');
+  });
+
   it('keeps its script and styles in the page, run by its nonce alone', async () => {
     assert.match(fixture.html, /<script nonce="[^"]+">[^<]/);
     assert.doesNotMatch(fixture.html, /<script[^>]* src=/);

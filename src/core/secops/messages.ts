@@ -87,6 +87,11 @@ export type ToWebview =
        * in appends, and an `arrived` message ends it.
        */
       arriving?: boolean;
+      /**
+       * The rows the run holds, when more than this table's: the rest follows in one append once
+       * the page has painted these, and until then the page counts the run by this total.
+       */
+      total?: number;
     }
   | { type: 'append'; runId: string; table: RowTable }
   /**
@@ -421,6 +426,13 @@ function resultsOf(data: Record<string, unknown>): ToWebview {
     fields: pathsOf(data.fields, 'results.fields'),
     moreDataAvailable: data.moreDataAvailable === true,
     ...(data.arriving === true ? { arriving: true } : {}),
+    ...(data.arriving !== true &&
+    typeof data.total === 'number' &&
+    Number.isSafeInteger(data.total) &&
+    data.total > table.count &&
+    data.total <= MAX_TABLE_ROWS
+      ? { total: data.total }
+      : {}),
   };
 }
 

@@ -112,6 +112,7 @@ export function postResults(panel: ResultsPanel, run: RunRecord, source?: TableS
     table: tableOf(columns, 0, first),
     fields: first === total ? rowsOf(run).fields() : [],
     moreDataAvailable: run.moreDataAvailable,
+    ...(first < total ? { total } : {}),
   };
   if (first === total) {
     panel.post(message);

@@ -79,8 +79,10 @@ export function updateSummary(): void {
     runSummary.textContent = `Arriving… ${state.rowCount.toLocaleString('en-US')} ${state.rowCount === 1 ? 'event' : 'events'} so far, in arrival order`;
     return;
   }
+  // The run's count from the first rows on, while the rest of them is on its way.
+  const rows = Math.max(state.rowCount, state.runTotal);
   runSummary.textContent = [
-    `${state.rowCount.toLocaleString('en-US')} ${state.rowCount === 1 ? 'row' : 'rows'}`,
+    `${rows.toLocaleString('en-US')} ${rows === 1 ? 'row' : 'rows'}`,
     state.run.startTime && state.run.endTime ? `${state.run.startTime} – ${state.run.endTime}` : '',
     state.run.restored ? restoredNote(state.run) : '',
   ]

@@ -47,6 +47,7 @@ export function restoredSummary(note: string): void {
 
 export function resetRows(): void {
   state.rowCount = 0;
+  state.runTotal = 0;
   state.rowTimes = new Float64Array(0);
   state.cellStore.clear();
   state.allFields = undefined;
@@ -165,6 +166,7 @@ function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
   state.reordering = false;
   state.partial = undefined;
   addTable(message.table, cells);
+  state.runTotal = message.total ?? message.table.count;
   // A message with every row of the run also lists their fields.
   if (message.fields.length) state.allFields = message.fields;
   state.period = undefined;

@@ -50,6 +50,8 @@ export const state = {
   run: undefined as RunInfo | undefined,
   /** Rows the page holds for the run. */
   rowCount: 0,
+  /** Rows the run holds: more than rowCount while the rest of them is on its way (see total). */
+  runTotal: 0,
   /** Each row's time (epoch ms, NaN when none) for results that open newest first. */
   rowTimes: new Float64Array(0) as Float64Array,
   /** The cell texts by column (columnKey): one per row, for every row the page holds. */

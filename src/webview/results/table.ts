@@ -200,7 +200,7 @@ export function recompute(): void {
   countLabel.textContent =
     filter || period
       ? `${view.length.toLocaleString('en-US')} of ${rowCount.toLocaleString('en-US')} rows`
-      : `${rowCount.toLocaleString('en-US')} rows`;
+      : `${Math.max(rowCount, state.runTotal).toLocaleString('en-US')} rows`;
   empty.classList.toggle('visible', view.length === 0 && run !== undefined);
   if (view.length === 0) {
     empty.textContent = filter

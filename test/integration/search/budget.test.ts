@@ -368,6 +368,7 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     await new Promise((r) => setImmediate(r));
     const results = panel.posted.find((m) => m.type === 'results')!;
     assert.equal(results.table.count, FIRST_PAINT_ROWS);
+    assert.equal(results.total, rows.length, 'the page counts the run by its total from the first rows on');
     // Newest first, and only the shown columns' text travels: no labels, no event names.
     assert.equal(decodeCells(results.table)[0][0], iso(start + (rows.length - 1) * 1000));
     assert.equal(new TextDecoder().decode(results.table.cells).includes('tag-'), false);

@@ -96,6 +96,22 @@ describe('result row tables', () => {
     assert.equal(columnKey({ id: 'a', label: 'A' }), columnKey({ id: 'a', label: 'Other label' }));
   });
 
+  it("a first message names the run's total only when the rest follows: above its rows, bounded, not while arriving", () => {
+    const table = buildTable([udmRow(1), udmRow(2)], 'udm', defaultColumns('udm'));
+    const results = {
+      type: 'results',
+      run: { runId: 'r', kind: 'udm', title: 't' },
+      columns: [],
+      table,
+      fields: [],
+      moreDataAvailable: false,
+    };
+    const totalOf = (extra: object): unknown => (parseToWebview({ ...results, ...extra }) as { total?: number }).total;
+    assert.equal(totalOf({ total: 1571 }), 1571);
+    for (const total of [2, 1, -5, 1.5, '1571', 2_000_000, Number.NaN]) assert.equal(totalOf({ total }), undefined);
+    assert.equal(totalOf({ total: 1571, arriving: true }), undefined, 'an arriving answer has no total yet');
+  });
+
   it('answers the page about whole events: filter, event, fields and new columns', () => {
     const rows = [udmRow(1), udmRow(2), udmRow(3, { about: [{ labels: [{ value: HOSTILE }] }] })];
     const store = new ResultRows('udm', rows);
