@@ -79,6 +79,14 @@ describe('reliability: the results webview (headless Chromium)', function () {
 
   const count = (): Promise<string> => page.locator('#count').innerText();
 
+  /** Waits until the event of `minute` heads the table (the grid paints a frame after the count). */
+  const newestRowIs = (minute: number): Promise<void> =>
+    page
+      .locator('#grid .row')
+      .first()
+      .filter({ hasText: new Date(START + minute * 60_000).toISOString().slice(0, 16) })
+      .waitFor({ timeout: 10_000 });
+
   it('says when the first rows are painted, then shows every appended chunk, newest first', async () => {
     await show(events(200), [events(2500, 200), events(2500, 2700), events(300, 5200)]);
     await page.locator('#count', { hasText: /^5,500 rows$/ }).waitFor();
@@ -87,11 +95,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
     );
     assert.deepEqual(painted, [{ type: 'painted', runId: 'run-1' }]);
     // Newest first across all chunks: the last event of the last chunk heads the table.
-    await page
-      .locator('#grid .row')
-      .first()
-      .filter({ hasText: new Date(START + 5499 * 60_000).toISOString().slice(0, 16) })
-      .waitFor({ timeout: 10_000 });
+    await newestRowIs(5499);
     assert.match(await page.locator('#run-summary').innerText(), /^5,500 rows/);
   });
 
@@ -105,11 +109,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
     assert.match(await page.locator('#run-summary').innerText(), /^1,000 rows/);
     assert.equal(await count(), '1,000 rows');
     await page.evaluate((m) => browser$().postMessage(m, '*'), rest as unknown);
-    await page
-      .locator('#grid .row')
-      .first()
-      .filter({ hasText: new Date(START + 999 * 60_000).toISOString().slice(0, 16) })
-      .waitFor({ timeout: 10_000 });
+    await newestRowIs(999);
     assert.match(await page.locator('#run-summary').innerText(), /^1,000 rows/);
     assert.equal(await count(), '1,000 rows');
   });

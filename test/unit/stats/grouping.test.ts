@@ -75,25 +75,30 @@ const event = fc.record({
   minute: fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }),
 });
 
+/** The events drawn, one a minute from 2026-03-01 where a minute is drawn. */
+function eventsOf(drawn: ReadonlyArray<typeof event extends fc.Arbitrary<infer T> ? T : never>): Ev[] {
+  return drawn.map((d, i) => ({
+    metadata: {
+      id: `e${i}`,
+      ...(d.minute === undefined
+        ? {}
+        : { eventTimestamp: new Date(Date.UTC(2026, 2, 1) + d.minute * 60_000).toISOString() }),
+    },
+    principal: {
+      ...(d.host === undefined ? {} : { hostname: d.host }),
+      ...(d.ips === undefined ? {} : { ip: d.ips }),
+    },
+    ...(d.bytes === undefined ? {} : { network: { sentBytes: d.bytes } }),
+  }));
+}
+
 describe('statistics: grouping', () => {
   it('groups like the plain restatement of the rules, for any events', () => {
     const compiled = compileStatistics(QUERY);
     assert.ok(compiled && !compiled.hasErrors, JSON.stringify(compiled?.diagnostics));
     fc.assert(
       fc.property(fc.array(event, { maxLength: 40 }), (drawn) => {
-        const events: Ev[] = drawn.map((d, i) => ({
-          metadata: {
-            id: `e${i}`,
-            ...(d.minute === undefined
-              ? {}
-              : { eventTimestamp: new Date(Date.UTC(2026, 2, 1) + d.minute * 60_000).toISOString() }),
-          },
-          principal: {
-            ...(d.host === undefined ? {} : { hostname: d.host }),
-            ...(d.ips === undefined ? {} : { ip: d.ips }),
-          },
-          ...(d.bytes === undefined ? {} : { network: { sentBytes: d.bytes } }),
-        }));
+        const events = eventsOf(drawn);
         const r = compiled.engine.run(events, { timeZone: 'UTC' });
         assert.deepEqual(
           r.rows.map((row, i) => [...row, r.members[i]]),
@@ -171,24 +176,6 @@ describe('statistics: grouping', () => {
       // condition:, order: and limit: apply to the whole table at the end.
       `${QUERY}\ncondition:\n  $n > 1\norder:\n  $n desc, $bytes asc\nlimit:\n  3`,
     ];
-
-    function eventsOf(
-      drawn: ReadonlyArray<{ host?: unknown; ips?: unknown[]; bytes?: unknown; minute?: number }>,
-    ): Ev[] {
-      return drawn.map((d, i) => ({
-        metadata: {
-          id: `e${i}`,
-          ...(d.minute === undefined
-            ? {}
-            : { eventTimestamp: new Date(Date.UTC(2026, 2, 1) + d.minute * 60_000).toISOString() }),
-        },
-        principal: {
-          ...(d.host === undefined ? {} : { hostname: d.host as string }),
-          ...(d.ips === undefined ? {} : { ip: d.ips as string[] }),
-        },
-        ...(d.bytes === undefined ? {} : { network: { sentBytes: d.bytes as string } }),
-      }));
-    }
 
     it('gives the table of one run over all the events, however they are cut into batches', () => {
       const compiled = QUERIES.map((q) => {
