@@ -5,8 +5,7 @@
 // cost the extension host about as much garbage-collector copying again as the parse itself, while
 // the page is still waiting for the last rows.
 import { JsonText } from '../../core/json-pieces';
-import { timeField, type ResultKind } from '../../core/secops/results/fields';
-import { timeReader } from '../../core/secops/results/rowtable';
+import { timeField, timeReader, type ResultKind } from '../../core/secops/results/fields';
 import type { RunRecord } from './run-store';
 
 /** The held rows a run's `rows` read from (see HeldRows.attach). */

@@ -3,6 +3,7 @@ import {
   cellText,
   defaultColumns,
   discoverColumns,
+  timeReader,
   valuesAt,
   type ColumnSpec,
 } from '../../../src/core/secops/results/fields';
@@ -15,7 +16,7 @@ import {
   sortIndices,
   timesOf,
 } from '../../../src/core/secops/results/table';
-import { tableParts, timeReader } from '../../../src/core/secops/results/rowtable';
+import { tableParts } from '../../../src/core/secops/results/rowtable';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 

@@ -122,36 +122,45 @@ export function timeField(kind: ResultKind): string | undefined {
   }
 }
 
+const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+
+/** Adds the values at `segs[i..]` below `value` to `out`, stepping through arrays at any level. */
+export function collect(value: unknown, segs: readonly string[], i: number, out: unknown[]): void {
+  if (i === segs.length) {
+    if (Array.isArray(value)) for (const v of value as unknown[]) out.push(v);
+    else if (value !== undefined) out.push(value);
+    return;
+  }
+  const seg = segs[i];
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      if (item !== null && typeof item === 'object' && !Array.isArray(item) && hasOwn(item, seg))
+        collect((item as Record<string, unknown>)[seg], segs, i + 1, out);
+    }
+  } else if (value !== null && typeof value === 'object' && hasOwn(value, seg)) {
+    collect((value as Record<string, unknown>)[seg], segs, i + 1, out);
+  }
+}
+
+/**
+ * A row's time in epoch ms, as the order newest first, the table and the held rows all read it: the
+ * first value at `path` when it is a string, else NaN.
+ */
+export function timeReader(path: string): (row: unknown) => number {
+  const segs = path.split('.');
+  const values: unknown[] = [];
+  return (row) => {
+    values.length = 0;
+    collect(row, segs, 0, values);
+    const v = values[0];
+    return typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  };
+}
+
 /** Every value at `path`, stepping through arrays at any level. */
 export function valuesAt(root: unknown, path: string): unknown[] {
-  const segments = path === '' ? [] : path.split('.');
-  let current: unknown[] = [root];
-  for (const segment of segments) {
-    const next: unknown[] = [];
-    for (const value of current) {
-      if (Array.isArray(value)) {
-        for (const item of value) {
-          if (
-            item !== null &&
-            typeof item === 'object' &&
-            !Array.isArray(item) &&
-            Object.prototype.hasOwnProperty.call(item, segment)
-          ) {
-            next.push((item as Record<string, unknown>)[segment]);
-          }
-        }
-      } else if (value !== null && typeof value === 'object' && Object.prototype.hasOwnProperty.call(value, segment)) {
-        next.push((value as Record<string, unknown>)[segment]);
-      }
-    }
-    current = next;
-    if (current.length === 0) return current;
-  }
   const out: unknown[] = [];
-  for (const value of current) {
-    if (Array.isArray(value)) out.push(...(value as unknown[]));
-    else if (value !== undefined) out.push(value);
-  }
+  collect(root, path === '' ? [] : path.split('.'), 0, out);
   return out;
 }
 

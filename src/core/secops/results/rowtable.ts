@@ -4,7 +4,16 @@
 // detail pane, the column chooser's field list and the cells of a newly chosen column. A 10,000-row
 // answer is about 13 MB of JSON and about 0.8 MB as a table, and an ArrayBuffer crosses from the
 // extension host to the page without being escaped, re-parsed and cloned as JSON on the way.
-import { discoverColumns, eventRoot, scalarText, timeField, type ColumnSpec, type ResultKind } from './fields';
+import {
+  collect,
+  discoverColumns,
+  eventRoot,
+  scalarText,
+  timeField,
+  timeReader,
+  type ColumnSpec,
+  type ResultKind,
+} from './fields';
 import { FieldResolver, SearchIndex, filterIndices } from './table';
 import type { FromWebview, RowTable, SearchedFields, ToWebview } from '../messages';
 
@@ -20,26 +29,6 @@ export function columnKey(column: ColumnSpec): string {
 }
 
 type Reader = (row: unknown) => string;
-
-const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
-
-/** Collects the values at `segs[i..]` below `value` exactly as `valuesAt` does. */
-function collect(value: unknown, segs: readonly string[], i: number, out: unknown[]): void {
-  if (i === segs.length) {
-    if (Array.isArray(value)) for (const v of value as unknown[]) out.push(v);
-    else if (value !== undefined) out.push(value);
-    return;
-  }
-  const seg = segs[i];
-  if (Array.isArray(value)) {
-    for (const item of value as unknown[]) {
-      if (item !== null && typeof item === 'object' && !Array.isArray(item) && hasOwn(item, seg))
-        collect((item as Record<string, unknown>)[seg], segs, i + 1, out);
-    }
-  } else if (value !== null && typeof value === 'object' && hasOwn(value, seg)) {
-    collect((value as Record<string, unknown>)[seg], segs, i + 1, out);
-  }
-}
 
 /** `cellText` for one column with its paths split once (the same text, without the per-cell work). */
 export function cellReader(column: ColumnSpec): Reader {
@@ -63,21 +52,6 @@ export interface TableParts {
   times: Float64Array;
   /** One array of row texts per column. */
   cells: string[][];
-}
-
-/**
- * A row's time in epoch ms as the order newest first reads it (timesOf): the first value at `path`
- * when it is a string, else NaN.
- */
-export function timeReader(path: string): (row: unknown) => number {
-  const segs = path.split('.');
-  const values: unknown[] = [];
-  return (row) => {
-    values.length = 0;
-    collect(row, segs, 0, values);
-    const v = values[0];
-    return typeof v === 'string' ? Date.parse(v) : Number.NaN;
-  };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Sorting, quick filtering and histogram bins over result rows, as index arrays so the table never
 // copies 10,000 rows to reorder them.
-import { cellText, scalarText, valuesAt, type ColumnSpec } from './fields';
+import { cellText, scalarText, timeReader, valuesAt, type ColumnSpec } from './fields';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -288,11 +288,9 @@ export function histogram(times: ArrayLike<number>, start: number, end: number, 
 
 /** Epoch ms of each row's timestamp at `path` (NaN when missing). */
 export function timesOf(rows: readonly unknown[], path: string): Float64Array {
+  const time = timeReader(path);
   const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const v = valuesAt(rows[i], path)[0];
-    out[i] = typeof v === 'string' ? Date.parse(v) : Number.NaN;
-  }
+  for (let i = 0; i < rows.length; i++) out[i] = time(rows[i]);
   return out;
 }
 
