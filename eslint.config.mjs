@@ -130,6 +130,32 @@ export default tseslint.config(
     },
   },
   {
+    // Size limits for hand-written source (generated code is ignored above): a file over 600 lines
+    // holds more than one responsibility, a function over 120 lines more than one step.
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  {
+    // platform is the editor glue's own toolbox: features use it, never the other way round.
+    files: ['src/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/server/**', '**/emulator/**', '**/webview/**', '**/cli/**'],
+              message: 'platform sits below the features: it imports core, udm and vscode only (src/README.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests reach into fakes and decoded JSON freely; the promise and disposable rules still apply.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
