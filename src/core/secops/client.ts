@@ -211,8 +211,13 @@ export class SecOpsClient {
           if (isCancellation(err) || signal?.aborted) throw new CancelledError();
           throw err;
         }
+        // Charged only once the service answered: see notReached.
+        let answered = false;
         try {
           return await this.rest.request<T>({
+            onAnswer: () => {
+              answered = true;
+            },
             method: httpMethod,
             path,
             query,
@@ -229,6 +234,7 @@ export class SecOpsClient {
           // call's token is given back (the server did not run it): the hourly count stays true.
           if (precise instanceof GoogleApiError && precise.status === 'RESOURCE_EXHAUSTED')
             this.limiter.refused(method, precise.retryAfterMs ?? this.retry.initialBackoffMs);
+          else if (!answered) this.limiter.notReached(method);
           throw precise;
         }
       },
