@@ -75,7 +75,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   log(`server gained ${THEIRS}; the editor holds ${MINE}`);
 
   // File > Save All: both versions, the question; Merge First refuses the save.
-  await wb.runCommand(page, 'File: Save All');
+  await wb.runCommand(page, 'File: Save All Files');
   await answerConflict(page, wb, sandbox, 'Save All', 'Merge First');
   const refused = /Not saved: "threat_ip_ranges" changed on the server/;
   await expectRefusalToast(page, wb, refused);
