@@ -45,18 +45,25 @@ describe('udmSearch budget: only what the service answered is charged (sandbox)'
       retry,
       ...(timeoutMs !== undefined ? { udmSearchTimeoutMs: timeoutMs } : {}),
     });
+  /** What the search itself reported spending (the run history records this). */
+  let charged = 0;
   const search = (c: SecOpsClient) =>
     c.udmSearch({
       query: 'metadata.event_type = "USER_LOGIN"',
       startTime: Date.now() - 3_600_000,
       endTime: Date.now(),
       limit: 10,
+      onCharged: () => charged++,
     });
   const spent = (): number => HOURLY - limiter.snapshot('udmSearch').remaining;
 
   beforeEach(async () => {
     sb = await startSandbox({ seed: 'demo' });
     limiter = new RateLimiter(SECOPS_BUDGETS);
+    charged = 0;
+  });
+  afterEach(() => {
+    assert.equal(charged, spent(), 'the search reports what the budget was charged');
   });
   afterEach(async () => {
     await sb.close();
