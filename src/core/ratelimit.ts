@@ -4,6 +4,14 @@
 // exactly one window after it was spent. Unlike a bucket that refills continuously, this never lets
 // more than `limit` calls into ANY window of the given length, so it stays under a server that counts
 // with a sliding window, a fixed window or a classic token bucket alike.
+//
+// What counts is what the service counted. Google's limits table counts query submissions per hour
+// and answers 429 RESOURCE_EXHAUSTED when the submission rate is reached; nothing says a request
+// that never arrived is counted. So a token is spent before a call (to pace it) and given back when
+// the call never reached the service (notReached: refused connection, DNS, TLS, a timeout before any
+// answer) or when the service refused it with 429 without running it (refused). Every other answer
+// (200, 4xx, 5xx, an answer that broke off midway) was a submission it received: it stays counted.
+// Each retry is a call of its own, counted by the same rule.
 
 /** Time source; tests and benchmarks inject a fake or a scaled one. */
 export interface RateClock {
@@ -224,6 +232,18 @@ export class RateLimiter {
     bucket.returns.pop();
     bucket.blockedUntil = Math.max(bucket.blockedUntil, now + Math.max(0, retryAfterMs));
     this.emit(method);
+  }
+
+  /**
+   * A call never reached the service (the connection was refused, DNS or TLS failed, or it timed out
+   * before any answer): the service did not count it, so its token is given back. Only a call the
+   * service answered, with any status but 429, stays counted.
+   */
+  notReached(method: string): void {
+    const bucket = this.buckets.get(method);
+    if (!bucket) return;
+    this.expire(bucket, this.clock.now());
+    if (bucket.returns.pop() !== undefined) this.emit(method);
   }
 
   /** When the tokens spent this window come back (epoch ms), to keep the count across a restart. */

@@ -198,7 +198,7 @@ describe('reliability: the results webview (headless Chromium)', function () {
     assert.equal(await page.locator('#grid .row').first().isVisible(), true);
   });
 
-  it('a new run clears the previous run’s rows while it runs', async () => {
+  it('a new run keeps the previous rows, marked as the earlier run’s, until its own rows come', async () => {
     await show(events(30));
     await page.locator('#grid .row').first().waitFor();
     await page.evaluate(() =>
@@ -206,12 +206,34 @@ describe('reliability: the results webview (headless Chromium)', function () {
     );
     await page.locator('#run-summary', { hasText: /^Running…/ }).waitFor();
     assert.equal(await page.locator('#run-title').innerText(), 'metadata.event_type = "USER_LOGIN"');
-    // The grid paints in the frame after the summary: the rows of the previous run must go.
-    await page
-      .locator('#grid .row:visible')
-      .first()
-      .waitFor({ state: 'hidden', timeout: 10_000 })
-      .catch(() => assert.fail('rows of the previous run stay under the new title'));
+    await page.locator('#earlier-run', { hasText: /^The rows below are from the earlier run "/ }).waitFor();
+    assert.equal(await page.locator('#grid .row').first().isVisible(), true, 'the earlier rows stay');
+    // The new run's rows replace them, and the mark goes.
+    await show(events(5));
+    await page.locator('#earlier-run').waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#earlier-run').innerText(), '');
+  });
+
+  it('a failed run keeps the earlier rows on screen, marked as from the earlier run', async () => {
+    await show(events(30));
+    await page.locator('#grid .row').first().waitFor();
+    await page.evaluate(() => {
+      const w = browser$();
+      w.postMessage({ type: 'running', title: 'metadata.event_type = "USER_LOGIN"' }, '*');
+      w.postMessage(
+        {
+          type: 'failed',
+          title: 'metadata.event_type = "USER_LOGIN"',
+          cancelled: false,
+          message: 'the connection to the server failed (ECONNREFUSED)',
+        },
+        '*',
+      );
+    });
+    await page.locator('#run-summary', { hasText: /^Failed: the connection/ }).waitFor();
+    await page.locator('#earlier-run', { hasText: /from the earlier run ".*": this search failed\./ }).waitFor();
+    assert.equal(await page.locator('#grid .row').first().isVisible(), true, 'the table is not emptied');
+    assert.equal(await count(), '30 rows');
   });
 
   it('a cut answer says which part of the range the rows cover and offers the rest or the newest part', async () => {

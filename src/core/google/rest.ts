@@ -53,6 +53,12 @@ export interface RestRequest {
    * with is the call's result. Error answers are still read whole and become GoogleApiErrors.
    */
   readBody?: (body: AsyncIterable<Uint8Array>) => Promise<unknown>;
+  /**
+   * Called once the service's answer began (its status line and headers arrived), whatever the
+   * status: a call that fails before (refused connection, DNS, TLS, a timeout with no response) never
+   * reached the service, and a per-call quota is not charged for it.
+   */
+  onAnswer?: (statusCode: number) => void;
 }
 
 export interface RestClientOptions {
@@ -214,6 +220,7 @@ export class RestClient {
       if (timeout.aborted) throw deadlineExceeded(methodName, timeoutMs, idempotent);
       throw err;
     }
+    req.onAnswer?.(res.statusCode);
     this.noteServerDate(res.headers['date']);
     if (req.readBody && res.statusCode < 300) {
       try {

@@ -26,6 +26,11 @@ export interface TimeWindow {
 export interface UdmSearchRequest extends TimeWindow {
   query: string;
   limit?: number;
+  /**
+   * Called for each attempt the hourly udmSearch budget was charged for (one the service answered,
+   * not with 429): what the search spent, retries included.
+   */
+  onCharged?: () => void;
 }
 
 export interface AssetIndicator {

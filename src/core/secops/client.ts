@@ -173,8 +173,9 @@ export class SecOpsClient {
     signal?: AbortSignal,
     timeoutMs?: number,
     readBody?: RestRequest['readBody'],
+    onCharged?: () => void,
   ): Promise<T> {
-    return this.send<T>(method, 'GET', path, query, undefined, signal, timeoutMs, true, readBody);
+    return this.send<T>(method, 'GET', path, query, undefined, signal, timeoutMs, true, readBody, onCharged);
   }
 
   /**
@@ -191,6 +192,8 @@ export class SecOpsClient {
     timeoutMs?: number,
     idempotent = httpMethod === 'GET',
     readBody?: RestRequest['readBody'],
+    /** Each attempt the budget was charged for (answered, not with 429). */
+    onCharged?: () => void,
   ): Promise<T> {
     const retryable =
       method === 'udmSearch' ? this.retry.retryable.filter((s) => s !== 'DEADLINE_EXCEEDED') : this.retry.retryable;
@@ -211,8 +214,14 @@ export class SecOpsClient {
           if (isCancellation(err) || signal?.aborted) throw new CancelledError();
           throw err;
         }
+        // Charged only once the service answered: see notReached.
+        let answered = false;
         try {
           return await this.rest.request<T>({
+            onAnswer: (statusCode) => {
+              answered = true;
+              if (statusCode !== 429) onCharged?.();
+            },
             method: httpMethod,
             path,
             query,
@@ -229,6 +238,7 @@ export class SecOpsClient {
           // call's token is given back (the server did not run it): the hourly count stays true.
           if (precise instanceof GoogleApiError && precise.status === 'RESOURCE_EXHAUSTED')
             this.limiter.refused(method, precise.retryAfterMs ?? this.retry.initialBackoffMs);
+          else if (!answered) this.limiter.notReached(method);
           throw precise;
         }
       },
@@ -302,6 +312,7 @@ export class SecOpsClient {
         signal,
         this.udmSearchTimeoutMs,
         readBody,
+        req.onCharged,
       );
     } catch (err) {
       if (isServerTimeout(err)) throw new UdmSearchTimeoutError(err instanceof Error ? err.message : String(err));

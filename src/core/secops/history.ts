@@ -12,6 +12,10 @@ export interface HistoryEntry {
   /** The time range as the user picked it ("Last 24 hours", or the custom window). */
   timeRange: string;
   events?: number;
+  /** udmSearch calls the run was charged for (answered by the service, retries included). */
+  searches?: number;
+  /** The run failed: `events` is absent, `searches` is what the failure cost. */
+  failed?: boolean;
 }
 
 export interface SavedQuery {
@@ -92,6 +96,10 @@ export function readHistory(value: unknown): HistoryEntry[] {
       ranAt: h.ranAt as string,
       timeRange: h.timeRange as string,
       ...(typeof h.events === 'number' ? { events: h.events } : {}),
+      ...(typeof h.searches === 'number' && Number.isInteger(h.searches) && h.searches >= 0
+        ? { searches: h.searches }
+        : {}),
+      ...(h.failed === true ? { failed: true } : {}),
     }),
     HISTORY_LIMIT,
   );

@@ -9,7 +9,7 @@ import {
   type ReferenceListContentType,
 } from '../../core/secops/reference-lists';
 import type { CommandTable } from '../../platform/command-table';
-import { LIST_SCHEME, SaveRefusedError, listUri, type ReferenceListFileSystem } from './documents';
+import { LIST_SCHEME, listUri, type ReferenceListFileSystem } from './documents';
 import type { ReferenceListsModel } from './model';
 import { OPEN_COMMAND, ReferenceListItem } from './tree';
 
@@ -40,21 +40,15 @@ export function refreshLists(ctx: ReferenceListsContext): unknown {
 }
 
 /**
- * Ctrl+S in a list: checked before VS Code writes, so a refusal (invalid lines, Merge First) is
- * Cloudbench's own message and the document stays dirty, never VS Code's "Failed to save" toast.
- * Ctrl+S reaches the list's save also while the focus is in another part (the Problems view).
+ * Ctrl+S in a list, also while the focus is in another part (the Problems view): the editor's own
+ * save of the list document, so it goes through exactly what File > Save, Save All, auto save and
+ * the editor's Retry go through (the file system's writeFile: checks, the conflict question, and a
+ * refusal the editor reports and clears once the list is saved or reverted).
  */
-export async function saveList(ctx: ReferenceListsContext): Promise<void> {
+export async function saveList(_ctx: ReferenceListsContext): Promise<void> {
   const document = vscode.window.activeTextEditor?.document;
   if (document?.uri.scheme !== LIST_SCHEME) {
     await vscode.commands.executeCommand('workbench.action.files.save');
-    return;
-  }
-  try {
-    await ctx.files.checkSave(document.uri, document.getText());
-  } catch (err) {
-    if (!(err instanceof SaveRefusedError)) throw err;
-    void vscode.window.showErrorMessage(err.message);
     return;
   }
   await document.save();

@@ -16,6 +16,14 @@ import {
   type ReferenceListContentType,
   type ReferenceListLineError,
 } from '../../core/secops/reference-lists';
+import {
+  changeUndoneBy,
+  describeLines,
+  isEmptyChange,
+  linesToSend,
+  serverTextLike,
+  type ServerChange,
+} from '../../core/secops/reference-list-conflict';
 import type { ReferenceListsModel } from './model';
 
 export const LIST_SCHEME = 'cloudbench-list';
@@ -36,26 +44,40 @@ export function listNameOf(uri: vscode.Uri): string | undefined {
 export type ConflictChoice = 'merge' | 'overwrite' | 'cancel';
 
 /**
- * Asks what to do when the list changed on the server since it was opened; called once both
- * versions are on screen side by side.
+ * Asks what to do when saving would undo a change someone else made on the server; called once both
+ * versions are on screen in a comparison. `undone` is the part of their change the save would lose.
  */
 export type ConflictPrompt = (
   name: string,
   server: ReferenceListDetails,
   opened: ReferenceListDetails,
+  undone: ServerChange,
 ) => Promise<ConflictChoice>;
 
 export const MERGE_CHOICE = 'Merge First';
 export const OVERWRITE_CHOICE = 'Save Mine';
 
-export const askAboutConflict: ConflictPrompt = async (name, server, opened) => {
+/** The comparison's title: which side is which, whether the editor shows it side by side or inline. */
+export function comparisonTitle(name: string): string {
+  return `${name}: Server (changed by someone else) ↔ Yours`;
+}
+
+/** What the server changed that a save would undo, in words that do not depend on the diff's layout. */
+export function describeUndone(undone: ServerChange): string {
+  const parts: string[] = [];
+  if (undone.added.length) parts.push(`added there: ${describeLines(undone.added.map((l) => safeText(l)))}`);
+  if (undone.removed.length) parts.push(`removed there: ${describeLines(undone.removed.map((l) => safeText(l)))}`);
+  return parts.join('; ');
+}
+
+export const askAboutConflict: ConflictPrompt = async (name, server, opened, undone) => {
   const now = referenceListEntries(server.lines).length;
   const before = referenceListEntries(opened.lines).length;
   const choice = await vscode.window.showWarningMessage(
-    `"${safeText(name)}" changed on the server since you opened it: the server's version is on the left, your edit on the right.`,
+    `"${safeText(name)}" changed on the server since you opened it, and saving yours would undo that change (${describeUndone(undone)}).`,
     {
       modal: true,
-      detail: `The server's version has ${now} entries (${before} when you opened it). Merge First does not save: bring what you need from the left into your edit, then save again. Save Mine replaces the server's version with your edit. Your edit stays in the editor either way.`,
+      detail: `The comparison "Server (changed by someone else) ↔ Yours" is open: red lines are only in the server's version, green lines only in yours. The server's version has ${now} entries (${before} when you opened it). Merge First does not save: bring the server's lines into yours, then save again. Save Mine replaces the server's version with yours. Your edit stays in the editor either way.`,
     },
     MERGE_CHOICE,
     OVERWRITE_CHOICE,
@@ -74,9 +96,17 @@ interface PendingCreate {
   contentType: ReferenceListContentType;
 }
 
-/** A save that did not happen; the message says why and what to do. */
+/**
+ * A save that did not happen; the message says why and what to do. Thrown from writeFile, it reaches
+ * the editor's save-error notification (with Retry, Save As… and Revert, closed by the editor itself
+ * once the document is saved or reverted) as "Unable to write file '…' (<message>)": the empty name
+ * keeps an error class name out of that text.
+ */
 export class SaveRefusedError extends Error {
-  override readonly name = 'SaveRefusedError';
+  constructor(message: string) {
+    super(message);
+    this.name = '';
+  }
 }
 
 function sameContent(a: ReferenceListDetails, b: ReferenceListDetails): boolean {
@@ -145,6 +175,9 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
   private readonly serverCopies = new Map<string, string>();
   private readonly changeEmitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changeEmitter.event;
+  private readonly serverCopyEmitter = new vscode.EventEmitter<vscode.Uri>();
+  /** A server copy's text changed: an open comparison shows the server's version of this conflict. */
+  readonly onDidChangeServerCopy = this.serverCopyEmitter.event;
   private clock = 0;
 
   constructor(
@@ -160,6 +193,7 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
 
   dispose(): void {
     this.changeEmitter.dispose();
+    this.serverCopyEmitter.dispose();
   }
 
   /** Strictly increasing times, so every save looks newer than the last to the editor. */
@@ -233,22 +267,11 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
 
   /**
    * Everything a save checks before it changes the server: the lines here, then by the server, then
-   * whether someone else changed the list (showing both versions and asking). Throws
-   * SaveRefusedError with what to do; resolves when a save of `text` may go ahead. Cloudbench's own
-   * save runs this before VS Code writes the document, so a refusal is Cloudbench's message and the
-   * document simply stays dirty.
+   * whether the save would undo someone else's change (showing both versions and asking). Throws
+   * SaveRefusedError with what to do; resolves with the content type once the save may go ahead.
    */
-  async checkSave(uri: vscode.Uri, text: string): Promise<void> {
-    const name = this.nameOf(uri);
+  private async check(uri: vscode.Uri, name: string, text: string): Promise<ReferenceListContentType> {
     const lines = splitReferenceListText(text);
-    await this.check(uri, name, lines);
-    this.approved.set(name, text);
-  }
-
-  /** The text a checkSave just let through, per list: its write does not ask the server twice. */
-  private readonly approved = new Map<string, string>();
-
-  private async check(uri: vscode.Uri, name: string, lines: string[]): Promise<ReferenceListContentType> {
     const pending = this.pending.get(name);
     const opened = this.opened.get(name);
     const type = pending?.contentType ?? opened?.base.contentType;
@@ -263,22 +286,31 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
 
     // 2. The server's verification, before anything is changed.
     const client = this.model.getClient();
-    const verdict = await client.verifyReferenceList(type, lines);
+    const verdict = await client.verifyReferenceList(type, linesToSend(lines));
     if (!verdict.success) {
-      this.diagnostics.addServerErrors(uri, verdict.errors, lines);
-      const first = verdict.errors[0];
+      // The server numbers the lines sent (no blank ones): point at the document's own lines.
+      const documentLine = lines.flatMap((l, i) => (l.trim() === '' ? [] : [i + 1]));
+      const errors = verdict.errors.map((e) => ({ ...e, lineNumber: documentLine[e.lineNumber - 1] ?? e.lineNumber }));
+      this.diagnostics.addServerErrors(uri, errors, lines);
+      const first = errors[0];
       const where = first && first.lineNumber > 0 ? `line ${first.lineNumber}: ` : '';
       throw new SaveRefusedError(
         `Not saved: the server refused ${verdict.errors.length} line${verdict.errors.length > 1 ? 's' : ''} (${where}${safeText(first?.errorMessage ?? 'invalid list')}). Fix them and save again.`,
       );
     }
 
-    // 3. An existing list: was it changed by someone else since it was opened?
-    if (!pending) await this.checkConflict(uri, name, opened!);
+    // 3. An existing list: would this save undo a change someone else made since it was opened?
+    if (!pending) await this.checkConflict(uri, name, opened!, text);
     return type;
   }
 
-  private async checkConflict(uri: vscode.Uri, name: string, opened: Opened): Promise<void> {
+  /**
+   * Compares the server's version now with the one the edit started from. A change there that the
+   * edit already holds (merged) lets the save go ahead; one it would undo is shown beside the edit,
+   * then asked about. Merge First and Cancel leave the edit's starting point as it was, so a retry of
+   * the same text (the editor's Retry, Save All, File > Save) is asked about again, never let through.
+   */
+  private async checkConflict(uri: vscode.Uri, name: string, opened: Opened, text: string): Promise<void> {
     const base = opened.base;
     let server: ReferenceListDetails;
     try {
@@ -291,39 +323,40 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
       throw err;
     }
     if (sameContent(server, base)) return;
-    // Both versions side by side first, then the question: the choice is made having seen them.
-    this.serverCopies.set(name, joinReferenceListLines(server.lines));
-    await this.showComparison(
-      vscode.Uri.parse(`${SERVER_COPY_SCHEME}:/${name}`),
-      uri,
-      `${name}: server's version ↔ your edit`,
-    );
-    const choice = await this.prompt(name, server, base);
-    if (choice === 'merge') {
-      // The user has seen the server's version: saving the merged text next time is their call.
+    const undone = changeUndoneBy(base.lines, server.lines, splitReferenceListText(text));
+    if (isEmptyChange(undone)) {
+      // Everything the server gained or lost is already so in the edit: saving keeps their change.
       this.opened.set(name, { base: server, mtime: opened.mtime });
-      throw new SaveRefusedError(
-        `Not saved: "${name}" changed on the server since you opened it. Merge what you need from the server's version (left) into your edit (right), then save again.`,
-      );
+      return;
     }
+    // Both versions first, then the question: the choice is made having seen them.
+    this.serverCopies.set(name, serverTextLike(server.lines, text));
+    const serverUri = vscode.Uri.parse(`${SERVER_COPY_SCHEME}:/${name}`);
+    this.serverCopyEmitter.fire(serverUri);
+    await this.showComparison(serverUri, uri, comparisonTitle(name));
+    const choice = await this.prompt(name, server, base, undone);
+    if (choice === 'merge')
+      throw new SaveRefusedError(
+        `Not saved: "${name}" changed on the server since you opened it (${describeUndone(undone)}). Bring those lines into your edit from the comparison, then save again.`,
+      );
     if (choice !== 'overwrite')
       throw new SaveRefusedError(
-        `Not saved: "${name}" changed on the server since you opened it. Your edit is still in the editor.`,
+        `Not saved: "${name}" changed on the server since you opened it (${describeUndone(undone)}). Your edit is still in the editor.`,
       );
-    // Replacing the server's version is the user's choice: it is the base the save goes over.
+    // Replacing the server's version is the user's choice, made having seen it.
     this.opened.set(name, { base: server, mtime: opened.mtime });
   }
 
+  /**
+   * Every save of a list document comes here, whichever way it was started (Ctrl+S, File > Save,
+   * Save All, auto save, the editor's Retry): one set of checks and questions for all of them. A
+   * refusal throws, so the editor keeps the document dirty with its text.
+   */
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const name = this.nameOf(uri);
     const text = Buffer.from(content).toString('utf8');
-    const lines = splitReferenceListText(text);
-    const approved = this.approved.get(name) === text;
-    this.approved.delete(name);
-    // Saved another way than Cloudbench's save (Save All, the File menu): the same checks here; a
-    // refusal then reaches the editor's own message, still keeping the edit.
-    const type = approved ? this.contentTypeOf(uri) : await this.check(uri, name, lines);
-    if (!type) throw new SaveRefusedError(`Not saved: open "${name}" from the Reference Lists view first.`);
+    const type = await this.check(uri, name, text);
+    const lines = linesToSend(splitReferenceListText(text));
     const client = this.model.getClient();
     const pending = this.pending.get(name);
 
@@ -346,7 +379,6 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
       }
       this.pending.delete(name);
       this.opened.set(name, { base: created, mtime: this.tick() });
-      this.diagnostics.lint(uri, type, lines);
       this.model.remember(created);
       return;
     }
@@ -359,7 +391,6 @@ export class ReferenceListFileSystem implements vscode.FileSystemProvider, vscod
       ...(server.contentType !== type ? { contentType: type } : {}),
     });
     this.opened.set(name, { base: updated, mtime: this.tick() });
-    this.diagnostics.lint(uri, type, lines);
     this.model.remember(updated);
   }
 

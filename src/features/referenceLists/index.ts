@@ -39,6 +39,7 @@ function activateReferenceLists(
     view,
     vscode.workspace.registerFileSystemProvider(LIST_SCHEME, files, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SERVER_COPY_SCHEME, {
+      onDidChange: files.onDidChangeServerCopy,
       provideTextDocumentContent: (uri) => files.serverCopy(uri) ?? '',
     }),
   );

@@ -16,7 +16,16 @@ export interface SearchContext {
   showRows(kind: ResultKind, title: string, rows: unknown[], extra?: ShownRows): RunRecord;
   runQuery(query: string, window: ResolvedWindow, limit: number): Promise<RunRecord | undefined>;
   /** A UDM search finished with results (for the query history). */
-  recordRun(query: string, window: ResolvedWindow, events: number): void;
+  /** A query run ended: what it found (when it did) and what it cost of the hourly budget. */
+  recordRun(query: string, window: ResolvedWindow, outcome: RunOutcome): void;
   currentWindow(): ResolvedWindow;
   setTimeRange(spec: TimeRangeSpec): Promise<void>;
+}
+
+/** How a query run ended, for the run history. */
+export interface RunOutcome {
+  events?: number;
+  /** udmSearch calls the hourly budget was charged for (the service answered them). */
+  searches: number;
+  failed?: boolean;
 }

@@ -16,7 +16,7 @@ import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange'
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
 import { SearchClients, type QuotaCall, type UdmSearchBudget } from './clients';
-import type { SearchContext } from './context';
+import type { RunOutcome, SearchContext } from './context';
 import { SecOpsDocuments } from './documents';
 import { exportRun, openLink } from './export';
 import { fetchRest } from './fetch-rest';
@@ -43,7 +43,7 @@ export class SearchController implements vscode.Disposable {
   private readonly store: RunStore;
   private readonly queries: QueryRuns;
   readonly onDidChangeBudget: vscode.Event<void>;
-  private readonly runEmitter = new vscode.EventEmitter<{ query: string; window: ResolvedWindow; events: number }>();
+  private readonly runEmitter = new vscode.EventEmitter<{ query: string; window: ResolvedWindow } & RunOutcome>();
   /** A UDM search finished with results (for the query history). */
   readonly onDidRunQuery = this.runEmitter.event;
   readonly documents = new SecOpsDocuments();
@@ -73,7 +73,7 @@ export class SearchController implements vscode.Disposable {
       withQuota: (method, call, signal, report) => this.withQuota(method, call, signal, report),
       showRows: (kind, title, rows, extra) => this.showRows(kind, title, rows, extra),
       runQuery: (query, window, limit) => this.runQuery(query, window, limit),
-      recordRun: (query, window, events) => this.recordRun(query, window, events),
+      recordRun: (query, window, outcome) => this.recordRun(query, window, outcome),
       currentWindow: () => this.currentWindow(),
       setTimeRange: (spec) => this.setTimeRange(spec),
     };
@@ -116,8 +116,8 @@ export class SearchController implements vscode.Disposable {
     this.clients.withQuota(method, call, signal, report);
 
   /** A search run elsewhere (a statistical search) goes into the query history like one run here. */
-  recordRun(query: string, window: ResolvedWindow, events: number): void {
-    this.runEmitter.fire({ query, window, events });
+  recordRun(query: string, window: ResolvedWindow, outcome: RunOutcome): void {
+    this.runEmitter.fire({ query, window, ...outcome });
   }
 
   /** The query run in progress, if any (for tests and the status bar). */

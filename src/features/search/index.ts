@@ -51,12 +51,14 @@ function activateSearch(context: vscode.ExtensionContext, services: Services): F
   context.subscriptions.push(
     view,
     vscode.window.createTreeView('cloudbench.search', { treeDataProvider: view, showCollapseAll: false }),
-    controller.onDidRunQuery(({ query, events }) => {
+    controller.onDidRunQuery(({ query, events, searches, failed }) => {
       const history = addToHistory(readHistory(context.workspaceState.get(HISTORY_KEY)), {
         query,
         ranAt: new Date().toISOString(),
         timeRange: describeTimeRange(timeRange.spec),
-        events,
+        ...(events !== undefined ? { events } : {}),
+        searches,
+        ...(failed ? { failed } : {}),
       });
       void context.workspaceState.update(HISTORY_KEY, history).then(() => view.refresh());
     }),

@@ -130,6 +130,8 @@ export class QueryRuns {
       window,
     };
     const arrival = new RowsArrival(store, panel, run);
+    // What this run cost of the hourly budget: the attempts the service answered, retries included.
+    let spent = 0;
     const onEvents = (events: readonly unknown[], texts: readonly string[]): void => {
       // npm run bench -- editor reads this line.
       if (!arrival.isShown)
@@ -147,7 +149,7 @@ export class QueryRuns {
               'udmSearch',
               () =>
                 client.udmSearchStreaming(
-                  { query, startTime: window.startMs, endTime: window.endMs, limit },
+                  { query, startTime: window.startMs, endTime: window.endMs, limit, onCharged: () => spent++ },
                   onEvents,
                   controller.signal,
                   arrival.picks,
@@ -167,6 +169,7 @@ export class QueryRuns {
         (r) => r,
         (err: unknown) => {
           const cancelled = isCancellation(err) || controller.signal.aborted;
+          if (!cancelled) this.context.recordRun(query, window, { searches: spent, failed: true });
           if (arrival.isShown) {
             // The rows that arrived stay shown, marked as part of the answer: someone who stops a
             // long download has usually seen what they were after among them, and clearing would
@@ -186,12 +189,17 @@ export class QueryRuns {
                     cancelled: false,
                     message:
                       err instanceof UdmSearchStreamBrokenError
-                        ? err.message
-                        : `The answer stopped after ${count} events: ${describeFailure(err)} Run the search again.`,
+                        ? `${err.message} ${spentNote(spent)}`
+                        : `The answer stopped after ${count} events: ${describeFailure(err)} Run the search again. ${spentNote(spent)}`,
                   },
             );
           } else {
-            panel.post({ type: 'failed', title, cancelled, message: cancelled ? 'Cancelled.' : describeFailure(err) });
+            panel.post({
+              type: 'failed',
+              title,
+              cancelled,
+              message: cancelled ? 'Cancelled.' : `${describeFailure(err)} ${spentNote(spent)}`,
+            });
           }
           throw cancelled && !(err instanceof CancelledError) ? new CancelledError() : err;
         },
@@ -203,7 +211,14 @@ export class QueryRuns {
     // rows, and a new run meanwhile does not have to ask to cancel this one.
     const count = arrival.count;
     void arrival.finish(answer.moreDataAvailable);
-    this.context.recordRun(query, window, count);
+    this.context.recordRun(query, window, { events: count, searches: spent });
     return run;
   }
+}
+
+/** What a failed run cost of the hourly budget, in words. */
+export function spentNote(searches: number): string {
+  return searches === 0
+    ? 'It never reached the service, so it cost none of the hourly search budget.'
+    : `It cost ${searches} of the hourly search budget${searches > 1 ? ' (each answered retry counts)' : ''}.`;
 }

@@ -66,7 +66,7 @@ export class SearchViewProvider implements vscode.TreeDataProvider<SearchViewNod
       item.contextValue = 'savedQuery';
     } else {
       item.id = `history:${node.entry.ranAt}:${oneLine}`;
-      item.description = `${node.entry.timeRange}${node.entry.events !== undefined ? ` · ${node.entry.events.toLocaleString('en-US')} events` : ''}`;
+      item.description = historyDescription(node.entry);
       item.iconPath = new vscode.ThemeIcon('history');
       item.contextValue = 'recentQuery';
     }
@@ -90,4 +90,16 @@ export function queryOfNode(node: unknown): string | undefined {
   if (n?.kind === 'saved' && typeof n.saved?.query === 'string') return n.saved.query;
   if (n?.kind === 'history' && typeof n.entry?.query === 'string') return n.entry.query;
   return undefined;
+}
+
+/** "Last 24 hours · 120 events · 1 search", "Last hour · failed · no search spent": a run in the history. */
+export function historyDescription(entry: HistoryEntry): string {
+  const parts = [entry.timeRange];
+  if (entry.failed) parts.push('failed');
+  else if (entry.events !== undefined) parts.push(`${entry.events.toLocaleString('en-US')} events`);
+  if (entry.searches !== undefined)
+    parts.push(
+      entry.searches === 0 ? 'no search spent' : `${entry.searches} ${entry.searches === 1 ? 'search' : 'searches'}`,
+    );
+  return parts.join(' · ');
 }

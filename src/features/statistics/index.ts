@@ -265,7 +265,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
     };
     this.last = { info, events: fetched.events, result, window, query };
     // In the query history, so it runs again (into this view) from there.
-    controller.recordRun(query, window, fetched.events.length);
+    controller.recordRun(query, window, { events: fetched.events.length, searches: fetched.searches });
     panel.post({ type: 'table', run: info, columns: result.columns, rowsJson: JSON.stringify(result.rows) });
     keepLater(
       this.kept,

@@ -18,7 +18,9 @@ export const runSummary = el(
   'Run a UDM query (Ctrl+Enter in a .udm file) to see events here.',
 );
 export const runSource = el('div', { id: 'run-source' });
-header.append(runTitle, runSource, runSummary);
+/** Says the table's rows are an earlier run's, while a new search runs or after it failed; empty otherwise. */
+export const earlierRun = el('div', { id: 'earlier-run', role: 'note' });
+header.append(runTitle, runSource, runSummary, earlierRun);
 
 // The query bar paints as a plain textarea; querybar.js replaces it with Monaco after the table's
 // first paint and keeps the textarea's value in step, so Run here always reads the current text.

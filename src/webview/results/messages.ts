@@ -8,6 +8,7 @@ import {
   consoleLink,
   countLabel,
   detail,
+  earlierRun,
   filterInput,
   histogramBox,
   histogramWrap,
@@ -61,7 +62,19 @@ export function resetRows(): void {
   state.view = new Uint32Array(0);
 }
 
+/**
+ * Keeps the rows on screen for a search that has none (yet, or ever: it failed), saying whose they
+ * are: an empty table would take away what the user was looking at.
+ */
+function markEarlier(why: string): void {
+  const run = state.run;
+  if (!run) return;
+  const at = run.ranAt ? ` at ${new Date(run.ranAt).toLocaleTimeString()}` : '';
+  earlierRun.textContent = `The rows below are from the earlier run "${run.title}"${at}: ${why}`;
+}
+
 export function clearResults(): void {
+  earlierRun.textContent = '';
   state.run = undefined;
   resetRows();
   state.period = undefined;
@@ -89,8 +102,11 @@ export function clearResults(): void {
 export function onMessage(message: ToWebview): void {
   switch (message.type) {
     case 'running':
-      // A new search replaces the table: rows of the previous one under the new title would mislead.
-      if (message.message === undefined || state.run !== undefined) clearResults();
+      // A new search replaces the table once its rows come; until then the earlier rows stay, marked
+      // as the earlier run's so they are not taken for the new search's.
+      if (state.run !== undefined) {
+        if (message.message === undefined) markEarlier("this search's rows replace them when they arrive.");
+      } else if (message.message === undefined) clearResults();
       runTitle.textContent = message.title;
       runTitle.title = message.title;
       runSource.textContent = '';
@@ -101,7 +117,10 @@ export function onMessage(message: ToWebview): void {
       restoredSummary(NOT_KEPT);
       return;
     case 'failed':
-      clearResults();
+      // The earlier rows (a whole answer or the part of a broken-off one) stay, marked as earlier.
+      if (state.run !== undefined)
+        markEarlier(message.cancelled ? 'this search was cancelled.' : 'this search failed.');
+      else clearResults();
       runTitle.textContent = message.title;
       runTitle.title = message.title;
       runSummary.textContent = message.cancelled ? message.message : `Failed: ${message.message}`;
@@ -160,6 +179,7 @@ export function onMessage(message: ToWebview): void {
 function showResults(message: Extract<ToWebview, { type: 'results' }>): void {
   const cells = decodeCells(message.table);
   const restComing = message.fields.length === 0 && message.table.count > 0;
+  earlierRun.textContent = '';
   state.run = message.run;
   resetRows();
   state.arriving = message.arriving === true;

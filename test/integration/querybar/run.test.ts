@@ -87,7 +87,9 @@ describe('query bar: Run and the reference lists through the search controller (
     const message = await results;
     assert.deepEqual(asked, ['principal.hostname = "host-a"']);
     assert.equal(searches.length, 1);
-    assert.deepEqual(searches[0], {
+    const { onCharged, ...sent } = searches[0] as { onCharged?: unknown };
+    assert.equal(typeof onCharged, 'function', 'the run counts what it is charged');
+    assert.deepEqual(sent, {
       query: 'principal.hostname = "host-a"',
       startTime: window.startMs,
       endTime: window.endMs,
@@ -168,7 +170,8 @@ describe('query bar: Run and the reference lists through the search controller (
         ['host-a', 15],
         ['host-b', 15],
       ]);
-      assert.deepEqual(history, [{ query, window, events: 30 }]);
+      // One search spent, recorded with the run.
+      assert.deepEqual(history, [{ query, window, events: 30, searches: 1 }]);
     } finally {
       sub.dispose();
       provided.dispose();

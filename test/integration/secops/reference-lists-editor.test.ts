@@ -136,7 +136,7 @@ describe('reference lists: saving from the editor', function () {
       body: { name: 'admin_users', lines: ['someone.else'] },
     });
     choice = 'merge';
-    await assert.rejects(files.writeFile(uri, text(['mine'])), /Merge what you need/);
+    await assert.rejects(files.writeFile(uri, text(['mine'])), /Bring those lines into your edit/);
     assert.deepEqual(seen, ['compare', 'ask']);
     assert.deepEqual(await serverLines('admin_users'), ['someone.else']);
     await files.writeFile(uri, text(['someone.else', 'mine']));
@@ -144,40 +144,60 @@ describe('reference lists: saving from the editor', function () {
     assert.equal(prompts.length, 1, 'no second question once the server version was seen');
   });
 
-  it("Cloudbench's save checks before anything is written: a refusal is a SaveRefusedError and nothing reaches the file system", async () => {
-    const uri = listUri('admin_users');
-    await files.readFile(uri);
-    const writes: string[] = [];
-    const write = files.writeFile.bind(files);
-    files.writeFile = (u, content) => {
-      writes.push(decode(content));
-      return write(u, content);
-    };
-    // Invalid lines: refused here, with Cloudbench's message.
-    const networks = listUri('corp_networks');
-    await files.readFile(networks);
-    const before = await serverLines('corp_networks');
-    await assert.rejects(
-      files.checkSave(networks, '10.0.0.0/8\nnot-a-range\n'),
-      (e) => e instanceof SaveRefusedError && /^Not saved: 1 line is not valid/.test(e.message),
-    );
-    assert.deepEqual(await serverLines('corp_networks'), before);
-    // Merge First: refused too, having shown both versions.
+  it('a retry of the text refused at Merge First is asked about again, never saved over the server change', async () => {
+    const uri = listUri('threat_ip_ranges');
+    const opened = decode(await files.readFile(uri));
+    const mine = `${opened}10.31.0.0/16\n`;
+    const theirs = [...(await serverLines('threat_ip_ranges')), '10.99.0.0/16'];
     await call(sb, 'PATCH', `/v2/lists${qs({ update_mask: 'list.lines' })}`, {
-      body: { name: 'admin_users', lines: ['someone.else'] },
+      body: { name: 'threat_ip_ranges', lines: theirs },
     });
     choice = 'merge';
-    await assert.rejects(
-      files.checkSave(uri, 'mine\n'),
-      (e) => e instanceof SaveRefusedError && /Merge what you need/.test(e.message),
+    // Save All, then the editor's Retry, then File > Save: each is the same writeFile of the same text.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await assert.rejects(
+        files.writeFile(uri, Buffer.from(mine, 'utf8')),
+        (e) => e instanceof SaveRefusedError && /added there: 10\.99\.0\.0\/16/.test(e.message),
+      );
+      assert.equal(prompts.length, attempt, `attempt ${attempt} asked`);
+      assert.deepEqual(await serverLines('threat_ip_ranges'), theirs, `attempt ${attempt} left the server's line`);
+    }
+    assert.deepEqual(seen, ['compare', 'ask', 'compare', 'ask', 'compare', 'ask']);
+    // Merged: saved without another question, their line kept.
+    await files.writeFile(uri, Buffer.from(`${opened}10.99.0.0/16\n10.31.0.0/16\n`, 'utf8'));
+    assert.equal(prompts.length, 3);
+    assert.deepEqual(await serverLines('threat_ip_ranges'), [...theirs, '10.31.0.0/16']);
+  });
+
+  it('a line the server removed that the edit still holds is a conflict too', async () => {
+    const uri = listUri('admin_users');
+    const lines = (await serverLines('admin_users')).filter((l) => l.trim() !== '');
+    await files.readFile(uri);
+    const removed = lines.at(-1)!;
+    await call(sb, 'PATCH', `/v2/lists${qs({ update_mask: 'list.lines' })}`, {
+      body: { name: 'admin_users', lines: lines.slice(0, -1) },
+    });
+    await assert.rejects(files.writeFile(uri, text([...lines, 'new.user'])), (e) =>
+      (e as Error).message.includes(`removed there: ${removed}`),
     );
-    assert.deepEqual(seen, ['compare', 'ask']);
-    assert.deepEqual(writes, [], 'no write was attempted');
-    // The merged text passes the checks and is written once, without asking again.
-    await files.checkSave(uri, 'someone.else\nmine\n');
-    await files.writeFile(uri, text(['someone.else', 'mine']));
-    assert.deepEqual(await serverLines('admin_users'), ['someone.else', 'mine']);
-    assert.equal(prompts.length, 1);
+    assert.deepEqual(await serverLines('admin_users'), lines.slice(0, -1));
+  });
+
+  it('never sends a blank line, and the server copy ends like the edit (no invented blank line)', async () => {
+    const uri = listUri('corp_networks');
+    const before = await serverLines('corp_networks');
+    await files.readFile(uri);
+    await files.writeFile(uri, Buffer.from(`${before.join('\n')}\n\n   \n10.77.0.0/16\n\n`, 'utf8'));
+    const saved = await serverLines('corp_networks');
+    assert.deepEqual(saved, [...before.filter((l) => l.trim() !== ''), '10.77.0.0/16']);
+    assert.ok(!saved.some((l) => l.trim() === ''), `sent ${JSON.stringify(saved)}`);
+
+    await call(sb, 'PATCH', `/v2/lists${qs({ update_mask: 'list.lines' })}`, {
+      body: { name: 'corp_networks', lines: [...saved, '10.99.0.0/16'] },
+    });
+    // The edit typed on the document's last line: no final newline, so neither has the server copy.
+    await assert.rejects(files.writeFile(uri, Buffer.from(`${saved.join('\n')}\n10.31.0.0/16`, 'utf8')));
+    assert.equal(files.serverCopy(uri), [...saved, '10.99.0.0/16'].join('\n'));
   });
 
   it('overwrite replaces the server version only when chosen', async () => {

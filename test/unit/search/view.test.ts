@@ -7,7 +7,8 @@ import type * as ViewModule from '../../../src/features/search/view';
 
 useFakeVscode();
 
-const { SearchViewProvider, queryOfNode } = require('../../../src/features/search/view') as typeof ViewModule;
+const { SearchViewProvider, historyDescription, queryOfNode } =
+  require('../../../src/features/search/view') as typeof ViewModule;
 
 const KEYS = { history: 'history', saved: 'saved' };
 
@@ -111,5 +112,13 @@ describe('Search view (saved and recent queries)', () => {
     assert.equal(queryOfNode({ kind: 'history', entry: history[1] }), history[1].query);
     for (const other of [undefined, null, 'query', { kind: 'group', group: 'saved' }, { kind: 'saved', saved: {} }])
       assert.equal(queryOfNode(other), undefined);
+  });
+
+  it('says what each run spent of the hourly budget, and that a run failed', () => {
+    const base = { query: 'a', ranAt: '2026-12-07T05:00:00Z', timeRange: 'Last hour' };
+    assert.equal(historyDescription({ ...base, events: 12, searches: 1 }), 'Last hour · 12 events · 1 search');
+    assert.equal(historyDescription({ ...base, events: 0, searches: 3 }), 'Last hour · 0 events · 3 searches');
+    assert.equal(historyDescription({ ...base, failed: true, searches: 0 }), 'Last hour · failed · no search spent');
+    assert.equal(historyDescription({ ...base, events: 5 }), 'Last hour · 5 events');
   });
 });
