@@ -70,7 +70,7 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   // 4. Hover on the rule's own %suspicious_domains: its type, size and description.
   await wb.focusActiveEditor(page);
   const listWord = editor
-    .locator('.view-line', { hasText: /in %suspicious_domains/ })
+    .locator('.view-line', { hasText: /in\s%suspicious_domains/ })
     .locator('span', { hasText: 'suspicious_domains' });
   await listWord.last().click();
   await wb.runCommand(page, 'Show or Focus Hover');
