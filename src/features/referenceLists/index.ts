@@ -1,5 +1,6 @@
 // Reference lists in the editor: the Reference Lists view, lists opened as documents validated as
-// you type and saved safely, creating a list, and Go to Definition from `%name` in a UDM query.
+// you type and saved safely, creating a list, and Go to Definition from `%name` in a UDM query or a
+// YARA-L rule.
 import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { splitReferenceListText } from '../../core/secops/reference-lists';
@@ -13,6 +14,7 @@ import {
   SERVER_COPY_SCHEME,
   listUri,
 } from './documents';
+import { SERVED_LANGUAGES } from '../language/client';
 import { ReferenceListsModel } from './model';
 import { ReferenceListsTreeProvider, STATE_CONTEXT_KEY, VIEW_ID } from './tree';
 
@@ -87,17 +89,18 @@ function activateReferenceLists(
   );
   for (const document of vscode.workspace.textDocuments) lint(document);
 
-  // Queries complete and check `%name` from the known lists: load them once a query is open.
+  // Queries and rules complete and check `%name` from the known lists: load them once either is open,
+  // whichever comes first (a rule opened first in a window gets them as a query would).
   const loadForQueries = (document: vscode.TextDocument): void => {
-    if (document.languageId === 'udm') void model.ensureLoaded();
+    if (SERVED_LANGUAGES.has(document.languageId)) void model.ensureLoaded();
   };
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(loadForQueries));
   for (const document of vscode.workspace.textDocuments) loadForQueries(document);
 
-  // ---- Go to Definition from %name ------------------------------------------------------------------
+  // ---- Go to Definition from %name, in a query or a rule ------------------------------------------
   context.subscriptions.push(
     vscode.languages.registerDefinitionProvider(
-      { language: 'udm' },
+      [...SERVED_LANGUAGES].map((language) => ({ language })),
       {
         async provideDefinition(document, position) {
           const range = document.getWordRangeAtPosition(position, /%[A-Za-z0-9_]+/);
@@ -124,7 +127,7 @@ function activateReferenceLists(
   return { ctx: { model, files, lint } };
 }
 
-/** The Reference Lists view, list documents, Go to Definition from `%name`, and their commands. */
+/** The Reference Lists view, list documents, Go to Definition from `%name` (queries and rules), and their commands. */
 export const referenceListsFeature: Feature<ReferenceListsContext, Services> = {
   name: 'Reference lists',
   commands: REFERENCE_LISTS_COMMANDS,

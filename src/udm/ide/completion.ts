@@ -19,7 +19,6 @@ import {
 } from '../functions';
 import type { Analysis } from '../index';
 import type { Token } from '../lexer';
-import { contentTypeLabel, type KnownReferenceList } from '../reference-lists';
 import { childFields, describeType, enumName, resolvePath, rootFields, valueKind, type FieldInfo } from '../schema';
 import {
   describePlaceholder,
@@ -34,8 +33,11 @@ import {
 } from './analysis';
 import { enumValueDescription } from '../field-docs';
 import { rankedEnumValues } from './common-values';
-import { fieldDoc, functionDoc, KEYWORD_DOCS, listDoc } from './docs';
+import { fieldDoc, functionDoc, KEYWORD_DOCS } from './docs';
+import { listItems, type ListsForCompletion } from './list-completion';
 import { COMPLETED_SECTIONS, isOneOf, VALUE_LEADING_WORDS } from '../vocabulary';
+
+export type { ListsForCompletion } from './list-completion';
 
 const SECTION_SNIPPETS: Record<string, string> = {
   match: 'match:\n  ${1:principal.hostname}',
@@ -178,27 +180,6 @@ function operatorItems(kind: string, range: Range, repeatedOrString: boolean): C
   return items;
 }
 
-/** Reference lists for completion: names, or what is known of them (type, size, description). */
-export type ListsForCompletion = readonly (string | KnownReferenceList)[];
-
-function listItems(lists: ListsForCompletion, range: Range): CompletionItem[] {
-  return lists.map((l) => {
-    const name = typeof l === 'string' ? l : l.name;
-    const item: CompletionItem = {
-      label: `%${name}`,
-      kind: CompletionItemKind.Reference,
-      textEdit: TextEdit.replace(range, `%${name}`),
-      detail:
-        typeof l === 'string'
-          ? 'reference list'
-          : `${contentTypeLabel(l.contentType)} list, ${l.size} entr${l.size === 1 ? 'y' : 'ies'}`,
-      sortText: `0${name}`,
-    };
-    if (typeof l !== 'string') item.documentation = { kind: MarkupKind.Markdown, value: listDoc(l) };
-    return item;
-  });
-}
-
 export function complete(
   a: Analysis,
   position: { line: number; character: number },
@@ -226,7 +207,7 @@ export function complete(
   // Placeholders and reference lists.
   if (cur && (cur.kind === 'variable' || cur.kind === 'reflist') && cur.end >= offset) {
     const range = a.lines.range(cur.start, offset);
-    if (cur.kind === 'reflist') return listItems(referenceLists, range);
+    if (cur.kind === 'reflist') return listItems(referenceLists, tokens, idx, range);
     const sec = sectionAt(a, offset);
     const names =
       sec && (sec.kind === 'order' || sec.kind === 'limit')
@@ -266,9 +247,10 @@ export function complete(
     return [
       keywordItem('regex', emptyRange, '0'),
       keywordItem('cidr', emptyRange, '0'),
-      ...listItems(referenceLists, emptyRange),
+      ...listItems(referenceLists, tokens, idx + 1, emptyRange),
     ];
-  if (isWord(cur, 'regex') || isWord(cur, 'cidr')) return listItems(referenceLists, emptyRange);
+  // (The list goes after the word at the cursor: as if it were the next token.)
+  if (isWord(cur, 'regex') || isWord(cur, 'cidr')) return listItems(referenceLists, tokens, idx + 1, emptyRange);
   // Right after a closed value (`"lt-ana-01"|`, `42|`, `)|`): nothing may be glued to it, and a
   // list opened by typing the closing quote would take the Enter meant for a new line.
   if (offset === cur.end && !cur.error && GLUED_VALUE_END.has(cur.kind)) return [];

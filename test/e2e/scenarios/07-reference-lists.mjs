@@ -1,7 +1,7 @@
 // Reference lists: see the lists in their view, create a regex list whose bad line is flagged and
 // refused on save, fix and save it, run a query that uses the list, edit the list and see the same
-// query return more events; Go to Definition from %name opens the list; `%` completes the lists, in
-// the editor and in the results panel's query bar.
+// query return more events; Go to Definition from %name opens the list; `%` completes the lists of
+// the kind the words before it ask for, in the editor and in the results panel's query bar.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -132,15 +132,18 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await query.locator('.view-lines').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.press('Enter');
-  await page.keyboard.type('target.hostname in %');
+  // After `in regex` only regex lists: the new one, not the string list critical_servers.
+  await page.keyboard.type('target.hostname in regex %');
   const suggest = page.locator('.editor-widget.suggest-widget');
   if (!(await suggest.isVisible())) await page.keyboard.press('Control+Space');
   await suggest.locator('.monaco-list-row', { hasText: LIST }).first().waitFor();
-  await suggest.locator('.monaco-list-row', { hasText: 'critical_servers' }).first().waitFor();
+  await suggest.locator('.monaco-list-row', { hasText: 'bad_process_paths' }).first().waitFor();
+  const strings = await suggest.locator('.monaco-list-row', { hasText: 'critical_servers' }).count();
+  if (strings) throw new Error('`in regex %` offered the string list critical_servers');
   await page.keyboard.press('Escape');
   await page.keyboard.type('no_such_list');
   await query.locator('.squiggly-warning, .squiggly-error').first().waitFor();
-  log('% completes the lists (the new one included); an unknown list name is flagged');
+  log('`in regex %` completes the regex lists (the new one included); an unknown list name is flagged');
 
   // The results panel's query bar completes and checks %lists in the page, from the lists the
   // extension sends it when the bar loads and on every change: the list created here, with the size
@@ -149,14 +152,15 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   await again.locator('#query-host .view-lines').click();
   await page.keyboard.press('Control+End');
   await page.keyboard.press('Enter');
-  await page.keyboard.type('target.hostname in %');
+  await page.keyboard.type('target.hostname in regex %');
   const barSuggest = again.locator('.suggest-widget');
-  await barSuggest.locator('.monaco-list-row', { hasText: 'critical_servers' }).first().waitFor();
   await barSuggest
     .locator('.monaco-list-row', { hasText: LIST })
     .filter({ hasText: /2 entries/ })
     .first()
     .waitFor();
+  if (await barSuggest.locator('.monaco-list-row', { hasText: 'critical_servers' }).count())
+    throw new Error('the query bar offered the string list critical_servers after `in regex %`');
   await page.keyboard.press('Escape');
   await page.keyboard.type('no_such_list');
   await again.locator('#query-host .squiggly-error').first().waitFor();

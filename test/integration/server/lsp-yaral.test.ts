@@ -180,3 +180,124 @@ describe('UDM language server: YARA-L rule files', function () {
     assert.deepEqual(abs.find((t) => t.line === cond.line)?.type, 0);
   });
 });
+
+describe('UDM language server: reference lists in a rule opened first', function () {
+  this.timeout(60000);
+  const LISTS_RULE = readFileSync(
+    join(__dirname, '..', '..', 'e2e', 'fixtures', 'workspace', 'rules', 'suspicious_domain_lookups.yaral'),
+    'utf8',
+  );
+  // What the Reference Lists view hands over (src/server/protocol.ts, KNOWN_REFERENCE_LISTS_NOTIFICATION).
+  const LISTS = [
+    {
+      name: 'suspicious_domains',
+      contentType: 'CONTENT_TYPE_DEFAULT_STRING',
+      size: 12,
+      description: 'Domains the security team watches',
+      preview: ['cdn-update-check.test'],
+    },
+    { name: 'corp_networks', contentType: 'CIDR', size: 2, description: 'Internal address ranges', preview: [] },
+    { name: 'threat_ip_ranges', contentType: 'CIDR', size: 3, preview: [] },
+    { name: 'bad_process_paths', contentType: 'REGEX', size: 2, preview: [] },
+  ];
+  const uri = 'file:///work/rules/suspicious_domain_lookups.yaral';
+  const withLine = (line: string): string =>
+    LISTS_RULE.replace('in %suspicious_domains\n', `in %suspicious_domains\n    ${line}\n`);
+
+  it('flags an unknown list as an error once the lists arrive, with no query open', async () => {
+    const { client } = await LspClient.start({}, undefined, true);
+    try {
+      const text = withLine('$e.principal.ip in cidr %nope');
+      const first = client.nextDiagnostics(uri);
+      await client.open(uri, text, 1, 'yaral');
+      assert.deepEqual((await first).diagnostics, [], 'the names are not known yet: nothing is flagged');
+      const second = client.nextDiagnostics(uri);
+      await client.connection.sendNotification('cloudbench/referenceLists', { lists: LISTS });
+      const p = await second;
+      assert.equal(p.diagnostics.length, 1, JSON.stringify(p.diagnostics));
+      assert.equal(p.diagnostics[0].code, 'unknown-list');
+      assert.equal(p.diagnostics[0].severity, 1, 'the server listed the lists: an unknown name is an error');
+      assert.match(p.diagnostics[0].message, /^Unknown reference list %nope/);
+      assert.deepEqual(p.diagnostics[0].range.start, at(text, '%nope'));
+
+      // `in cidr %`: the CIDR lists only, each with its type and description on its row.
+      const typed = withLine('$e.principal.ip in cidr %');
+      await client.change(uri, typed, 2);
+      const items = await client.request<
+        Array<{ label: string; detail?: string; labelDetails?: { description?: string } }>
+      >('textDocument/completion', { textDocument: { uri }, position: at(typed, 'cidr %', 6) });
+      assert.deepEqual(items.map((i) => i.label).sort(), ['%corp_networks', '%threat_ip_ranges']);
+      const corp = items.find((i) => i.label === '%corp_networks');
+      assert.equal(corp?.labelDetails?.description, 'CIDR list: Internal address ranges');
+      assert.equal(corp?.detail, 'CIDR list, 2 entries');
+      // `in regex %`: the regex list; a plain `in %`: the string list.
+      const regex = withLine('$e.principal.process.file.full_path in regex %');
+      await client.change(uri, regex, 3);
+      const regexItems = await client.request<Array<{ label: string }>>('textDocument/completion', {
+        textDocument: { uri },
+        position: at(regex, 'regex %', 7),
+      });
+      assert.deepEqual(
+        regexItems.map((i) => i.label),
+        ['%bad_process_paths'],
+      );
+      const plain = withLine('$e.principal.hostname in %');
+      await client.change(uri, plain, 4);
+      const plainItems = await client.request<Array<{ label: string }>>('textDocument/completion', {
+        textDocument: { uri },
+        position: at(plain, 'hostname in %', 13),
+      });
+      assert.deepEqual(
+        plainItems.map((i) => i.label),
+        ['%suspicious_domains'],
+      );
+
+      // Hover on the rule's own %suspicious_domains: type, size, description.
+      await client.change(uri, LISTS_RULE, 5);
+      const h = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+        textDocument: { uri },
+        position: at(LISTS_RULE, '%suspicious_domains', 3),
+      });
+      assert.match(h.contents.value, /\*\*%suspicious_domains\*\*: string reference list, 12 entries/);
+      assert.match(h.contents.value, /Domains the security team watches/);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('when the lists could not be loaded, an unknown list in a rule is a warning that says why', async () => {
+    const { client } = await LspClient.start({}, undefined, true);
+    try {
+      const text = withLine('$e.principal.ip in cidr %nope');
+      const first = client.nextDiagnostics(uri);
+      await client.open(uri, text, 1, 'yaral');
+      await first;
+      const second = client.nextDiagnostics(uri);
+      await client.connection.sendNotification('cloudbench/referenceLists', {
+        lists: [LISTS[0]],
+        loadError: 'UNAVAILABLE: connect ECONNREFUSED',
+      });
+      const p = await second;
+      assert.equal(p.diagnostics.length, 1, JSON.stringify(p.diagnostics));
+      assert.equal(p.diagnostics[0].code, 'unknown-list');
+      assert.equal(p.diagnostics[0].severity, 2);
+      assert.match(p.diagnostics[0].message, /could not be loaded: UNAVAILABLE: connect ECONNREFUSED/);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it('takes the lists from the initialization options for a rule that is the first document', async () => {
+    const { client } = await LspClient.start({}, { knownReferenceLists: LISTS }, true);
+    try {
+      const text = withLine('$e.principal.ip in cidr %corp_network');
+      const first = client.nextDiagnostics(uri);
+      await client.open(uri, text, 1, 'yaral');
+      const p = await first;
+      assert.equal(p.diagnostics[0]?.code, 'unknown-list');
+      assert.match(p.diagnostics[0].message, /Did you mean %corp_networks\?/);
+    } finally {
+      await client.stop();
+    }
+  });
+});

@@ -216,7 +216,11 @@ describe('UDM language server: what the Reference Lists view knows of the lists'
         textDocument: { uri },
         position: { line: 0, character: 22 },
       });
-      assert.deepEqual(items.map((i) => i.label).sort(), ['%admins', '%corp_ranges']);
+      // After `in cidr` only the CIDR lists (Google's `field in cidr %list`): not the string list %admins.
+      assert.deepEqual(
+        items.map((i) => i.label),
+        ['%corp_ranges'],
+      );
       assert.equal(items.find((i) => i.label === '%corp_ranges')?.detail, 'CIDR list, 7 entries');
 
       // A malformed table is ignored; the known one stays.

@@ -263,7 +263,8 @@ const fake: Record<string, unknown> = new Proxy(
     env: new Proxy(remember({ clipboard: { writeText: async () => undefined, readText: async () => '' } }), {
       get: (t, p) => (p in t ? (t as any)[p] : inert()),
     }),
-    languages: new Proxy({}, { get: () => inert() }),
+    // Tests may put their own registerDefinitionProvider… here (put back by resetFakeVscode()).
+    languages: new Proxy(remember({}), { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
     notebooks: new Proxy({}, { get: () => inert() }),
     workspace: new Proxy(
       remember({
