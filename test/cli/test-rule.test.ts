@@ -115,7 +115,7 @@ describe('cloudbench test-rule (the built CLI)', function () {
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trimEnd().split('\n');
     assert.equal(lines[0], `${rule}: ${json.detections.length} detections`);
-    assert.match(lines[1], /^#\s+window start\s+window end\s+match\s+risk\s+events$/);
+    assert.match(lines[1], /^#\s+window start\s+window end \(exclusive\)\s+match\s+risk\s+events$/);
     assert.equal(lines.length, json.detections.length + 2);
     json.detections.forEach((d, i) => {
       const cells = lines[i + 2].split(/\s{2,}/);
