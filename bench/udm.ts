@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { analyze, compileQuery, lex } from '../src/udm/index';
 import { toLspDiagnostics } from '../src/udm/service';
-import { testRule10k } from './_rule-test-lib';
+import { placeholderBomb7, testRule10k } from './_rule-test-lib';
 import { LspClient, serverPath } from '../test/integration/server/lsp-client';
 import { yaralCompletionP95, yaralDiagnostics } from './_yaral-lib';
 import { printTypingReplay } from './_typing-replay';
@@ -147,6 +147,10 @@ async function main(): Promise<void> {
   const rule = testRule10k();
   console.log(
     `udm test rule 10k events ms: ${rule.ms.toFixed(0)} ms  (10,000 events per variable, two variables joined over 1h, ${rule.detections} detections)`,
+  );
+  const bomb = placeholderBomb7();
+  console.log(
+    `udm test rule 7-placeholder bomb ms: ${bomb.ms.toFixed(0)} ms  (16^7 combinations per event, stopped by ${bomb.cut})`,
   );
 }
 

@@ -166,9 +166,12 @@ function cell(value: unknown): string {
   return (text ?? '').replace(/[\u0000-\u001F\u007F\u2028\u2029]/g, ' ');
 }
 
-/** One line per detection: the window, the match values, the risk score and the events per variable. */
+/**
+ * One line per detection: the window [start, end) (the end is not in it), the match values, the
+ * risk score and the events per variable.
+ */
 export function detectionsTable(ruleName: string, detections: readonly Detection[]): string {
-  const head = ['#', 'window start', 'window end', 'match', 'risk', 'events'];
+  const head = ['#', 'window start', 'window end (exclusive)', 'match', 'risk', 'events'];
   const rows = detections.map((d, i) => [
     String(i + 1),
     iso(d.windowStart),

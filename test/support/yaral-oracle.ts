@@ -3,15 +3,19 @@
 // shares no code with src/udm. Each function mirrors one rule's events, match, outcome and condition
 // sections; when a rule file changes, its function here must change with it.
 //
-// Window model (the same for every rule with a `match:` window):
+// Window model, written from Google's "YARA-L 2.0 windowing logic" (reference/yaral-rules.md, "Match"):
 // - Events are grouped by the match placeholders; a group whose key holds a zero value ("" or 0)
 //   is dropped, as Google SecOps does without `allow_zero_values = true`.
-// - Within a group, in event-time order, an anchor event opens the window [t, t + duration]
-//   (both ends inclusive). For a hop window (`over 24h`) every event of the group is an anchor;
-//   for a sliding window (`over 2h after $dns`) only the pivot variable's events are.
-// - If the events in the window satisfy the condition, they form one detection and the next anchor
-//   is the first one after the window's end; otherwise the next anchor is tried. Detections of a
-//   group therefore never share events.
+// - Every window is [start, end): an event at the end time is outside it.
+// - Hop window (`over d`): overlapping windows of length d placed every hop, at every multiple of
+//   the hop since the epoch (UTC). Google does not publish its hop; the tester's stated choice is
+//   d / 24 rounded down to whole minutes, at least one minute (24 h → 1 h, 1 h → 2 min). An event
+//   belongs to every window it falls in. Windows holding the same events give one detection (the
+//   earliest of them is reported); a window holding other events is another detection, so every
+//   burst's peak count shows.
+// - Sliding window (`over d after $pivot`): each pivot event opens [t, t + d); no pivot is skipped
+//   because an earlier window holds it. Two pivots at the same time open the same window: one
+//   detection.
 // A rule without `match:` gives one detection per event, with a window of that event's time alone.
 //
 // Input: any set of events that holds the rule's events (the demo data from generateDemo, or what
@@ -41,7 +45,7 @@ export interface ExpectedDetection {
   rule: DemoRuleName;
   /** Match placeholder (with its `$`) → value; empty for a rule without `match:`. */
   match: Record<string, string>;
-  /** Milliseconds since the epoch. */
+  /** Milliseconds since the epoch: the window is [windowStart, windowEnd) (equal without `match:`). */
   windowStart: number;
   windowEnd: number;
   /** Outcome variable (with its `$`) → value; array_distinct values are sorted. */
@@ -145,8 +149,18 @@ function groupBy(events: Timed[], key: (e: Timed) => string): Map<string, Timed[
   return groups;
 }
 
+/** The events of a window [start, end). */
 const within = (events: Timed[], start: number, end: number): Timed[] =>
-  events.filter((e) => e.t >= start && e.t <= end);
+  events.filter((e) => e.t >= start && e.t < end);
+
+/** The hop this tester places `over d` windows at: d / 24 in whole minutes, at least one minute. */
+export function hopOfWindow(duration: number): number {
+  const minutes = Math.floor(duration / MINUTE / 24);
+  return (minutes < 1 ? 1 : minutes) * MINUTE;
+}
+
+/** A window's events as one key: windows holding the same events give one detection. */
+const eventsKey = (...lists: Timed[][]): string => lists.map((l) => l.map((e) => e.id).join(',')).join('|');
 
 const sortedDistinct = (items: string[]): string[] => [...new Set(items)].sort();
 
@@ -189,16 +203,16 @@ function iocLookupThenWebRequest(data: OracleData, range?: TimeRange): ExpectedD
   const out: ExpectedDetection[] = [];
   for (const [h, pivots] of groupBy(dns, host)) {
     const requests = httpByHost.get(h) ?? [];
-    let i = 0;
-    while (i < pivots.length) {
-      const start = pivots[i].t;
+    const seen = new Set<string>();
+    for (const pivot of pivots) {
+      const start = pivot.t;
       const end = start + 2 * HOUR;
       const inDns = within(pivots, start, end);
       const inHttp = within(requests, start, end);
-      if (inDns.length === 0 || inHttp.length === 0) {
-        i++;
-        continue;
-      }
+      if (inHttp.length === 0) continue; // the condition is `$dns and $http`
+      const key = eventsKey(inDns, inHttp);
+      if (seen.has(key)) continue;
+      seen.add(key);
       out.push({
         rule: 'ioc_lookup_then_web_request',
         match: { $host: h },
@@ -214,7 +228,6 @@ function iocLookupThenWebRequest(data: OracleData, range?: TimeRange): ExpectedD
         },
         events: { $dns: inDns.map((e) => e.id), $http: inHttp.map((e) => e.id) },
       });
-      while (i < pivots.length && pivots[i].t <= end) i++;
     }
   }
   return out;
@@ -231,16 +244,21 @@ function hopWindows(
   outcomes: (inWindow: Timed[]) => Record<string, OutcomeValue>,
 ): ExpectedDetection[] {
   const out: ExpectedDetection[] = [];
+  const hop = hopOfWindow(duration);
   for (const [k, group] of groupBy(events, key)) {
-    let i = 0;
-    while (i < group.length) {
-      const start = group[i].t;
+    const seen = new Set<string>();
+    // Every window [n·hop, n·hop + duration) that can hold an event of the group, in time order.
+    const firstN = Math.floor((group[0].t - duration) / hop) + 1;
+    const lastN = Math.floor(group[group.length - 1].t / hop);
+    for (let n = firstN; n <= lastN; n++) {
+      const start = n * hop;
       const end = start + duration;
       const inWindow = within(group, start, end);
-      if (!holds(inWindow)) {
-        i++;
-        continue;
-      }
+      if (inWindow.length === 0) continue;
+      const windowKey = eventsKey(inWindow);
+      if (seen.has(windowKey)) continue;
+      seen.add(windowKey);
+      if (!holds(inWindow)) continue;
       out.push({
         rule,
         match: { [placeholder]: k },
@@ -249,7 +267,6 @@ function hopWindows(
         outcomes: outcomes(inWindow),
         events: { $e: inWindow.map((e) => e.id) },
       });
-      while (i < group.length && group[i].t <= end) i++;
     }
   }
   return out;

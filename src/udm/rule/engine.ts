@@ -1,16 +1,18 @@
 // Test Rule's computation: a rule's detections over the events the plan's searches returned.
 // Each variable's events are filtered by its own statements with the search evaluator, joined on
 // placeholders and cross-variable statements (join.ts), grouped and windowed (windows.ts), and
-// each candidate gets its outcomes and is kept when the condition holds (outcomes.ts).
+// each candidate gets its outcomes and is kept when the condition holds (outcomes.ts). All of it
+// spends one work budget (work.ts); a run the budget or the deadline stops says where, in `cut`.
 import type { Expr, Operand } from '../ast';
 import { ruleCompiler } from './compile';
-import { DEFAULT_JOIN_LIMITS, joinRows, type JoinLimits } from './join';
+import { joinRows, type Row } from './join';
 import { refsOf, ruleModel, type RuleModel } from './model';
 import { DetectionEvaluator, type Candidate, type Evaluation } from './outcomes';
 import { firstRule } from './plan';
 import { prepareVariable, type PrepareStats, type PreparedEvent, type PreparedVariable } from './prepare';
 import type { Detection, DetectionEvent, RuleTestResult } from './test-types';
-import { DEFAULT_WINDOW_LIMITS, groupRows, windowsOfGroup, type WindowCandidate, type WindowLimits } from './windows';
+import { groupRows, windowModelNote, windowsOfGroup, type WindowCandidate } from './windows';
+import { DEFAULT_WORK_LIMITS, WorkBudget, type CutReason, type WorkLimits } from './work';
 
 export interface RuleTestOptions {
   /** reference lists by name (without `%`) with their lines */
@@ -19,8 +21,13 @@ export interface RuleTestOptions {
   timeRange?: { start: number; end: number };
   /** stop after this many detections (default 1,000) */
   maxDetections?: number;
-  /** caps on the join and the windows (tests lower them) */
-  limits?: Partial<JoinLimits & WindowLimits>;
+  /**
+   * the run's one work limit and its row cap (tests lower them); a run they stop returns what it
+   * found with `cut` set (reason 'work-limit'), its message also the last note, in the same words
+   */
+  limits?: Partial<WorkLimits>;
+  /** epoch ms: stop when Date.now() passes it and return what was found, with cut set */
+  deadline?: number;
 }
 
 export const DEFAULT_MAX_DETECTIONS = 1000;
@@ -135,19 +142,20 @@ function prepareAll(
 }
 
 /**
- * options: suppression_window. After a detection, further ones of the same scope are suppressed
- * for the window's length: the scope is the `$suppression_key` outcome of a rule without match:
- * (every detection when it has none) and the match values otherwise, as Google documents.
+ * options: suppression_window, a tumbling window as Google documents it: at most one detection per
+ * scope in each window of that length aligned on the epoch (by the detection's window start). The
+ * scope is the `$suppression_key` outcome of a rule without match: (every detection when it has
+ * none) and the match values otherwise.
  */
 function suppress(model: RuleModel, detections: Detection[], notes: string[]): Detection[] {
   const window = model.suppressionWindow;
   if (!window) return detections;
-  const until = new Map<string, number>();
+  const taken = new Set<string>();
   const kept = detections.filter((d) => {
     const scope = model.hasMatch ? JSON.stringify(d.match) : JSON.stringify(d.outcomes.suppression_key ?? null);
-    const end = until.get(scope);
-    if (end !== undefined && d.windowStart < end) return false;
-    until.set(scope, d.windowStart + window);
+    const key = `${Math.floor(d.windowStart / window)} ${scope}`;
+    if (taken.has(key)) return false;
+    taken.add(key);
     return true;
   });
   if (kept.length < detections.length)
@@ -155,6 +163,71 @@ function suppress(model: RuleModel, detections: Detection[], notes: string[]): D
       `options: suppression_window suppressed ${(detections.length - kept.length).toLocaleString('en-US')} detections.`,
     );
   return kept;
+}
+
+/** The window model's note: a sliding window whose pivot the test cannot read is computed as hop. */
+function modelNote(model: RuleModel, order: string[]): string | undefined {
+  const w = model.window;
+  if (w?.kind === 'sliding' && w.pivot && !order.includes(w.pivot.variable))
+    return windowModelNote({ kind: 'hop', duration: w.duration });
+  return model.hasMatch ? windowModelNote(w) : undefined;
+}
+
+/** What a cut run shows: where it stopped, why, and what the detections listed are. */
+function cutMessage(where: string, reason: CutReason, shown: number): string {
+  const why = reason === 'time-limit' ? 'time limit' : 'work limit';
+  const what =
+    shown === 0
+      ? 'no detection was found before it'
+      : `the ${shown.toLocaleString('en-US')} detection${shown === 1 ? ' shown is the one' : 's shown are those'} found before it`;
+  return `${where} (${why}): ${what}; narrow the time range or the rule's statements.`;
+}
+
+interface Decided {
+  detections: Detection[];
+  capped: boolean;
+  /** where the windows or the outcomes stopped, when the budget stopped them */
+  cut?: string;
+}
+
+/** Windows every group and keeps the candidates whose condition holds. */
+function decideAll(
+  model: RuleModel,
+  compiler: ReturnType<typeof ruleCompiler>,
+  order: string[],
+  rows: Row[],
+  max: number,
+  work: WorkBudget,
+  notComputed: Set<string>,
+): Decided {
+  const evaluator = new DetectionEvaluator(model, compiler, order);
+  const out: Decided = { detections: [], capped: false };
+  const outcomeNames = new Set(model.outcomes.map((o) => o.variable.name));
+  const conditionReadsOutcomes = [...refsOf(model.condition).placeholders].some((p) => outcomeNames.has(p));
+  const decide = (w: WindowCandidate): void => {
+    if (out.capped || out.cut) return;
+    if (out.detections.length >= max) {
+      out.capped = true;
+      return;
+    }
+    if (!work.spend(w.rows.length)) return;
+    const c = candidateOf(w, order);
+    const ev: Evaluation = { outcomes: {}, notComputed };
+    // Most windows fail a count condition: decide those before computing any outcome.
+    if (!conditionReadsOutcomes && !evaluator.holds(model.condition, c, { ...c.match }, ev)) return;
+    const outcomes = evaluator.outcomes(c, ev);
+    if (!evaluator.holds(model.condition, c, { ...c.match, ...outcomes }, ev)) return;
+    out.detections.push(detectionOf(w, c, outcomes));
+  };
+  const groups = groupRows(model, rows);
+  for (let g = 0; g < groups.length && !out.capped; g++) {
+    if (!windowsOfGroup(model, order, groups[g], decide, work) || work.reason) {
+      const n = (x: number): string => x.toLocaleString('en-US');
+      out.cut = `The windows stopped in match group ${n(g + 1)} of ${n(groups.length)}`;
+      break;
+    }
+  }
+  return out;
 }
 
 /** The detections of the first rule of `text` over each event variable's events. */
@@ -177,47 +250,26 @@ export function runRuleTest(
     if (!options.referenceLists || !Object.hasOwn(options.referenceLists, name))
       notes.push(`The reference list %${name} was not given: no value is taken to be in it.`);
   const vars = prepareAll(model, compiler, byVariable(eventsByVariable), options, notes);
-  const optional = optionalVariables(model);
-  const joined = joinRows(model, compiler, vars, optional, { ...DEFAULT_JOIN_LIMITS, ...options.limits });
-  if (joined.cut)
-    notes.push(
-      `The join stopped at ${joined.rows.length.toLocaleString('en-US')} combinations of events: detections may be missing; narrow the time range or the rule's statements.`,
-    );
-  const evaluator = new DetectionEvaluator(model, compiler, joined.order);
+  const limits = { ...DEFAULT_WORK_LIMITS, ...options.limits };
+  const work = new WorkBudget(limits.maxWork, options.deadline);
+  const joined = joinRows(model, compiler, vars, optionalVariables(model), work, limits.maxRows);
+  const note = modelNote(model, joined.order);
+  if (note) notes.push(note);
   const max = options.maxDetections ?? DEFAULT_MAX_DETECTIONS;
-  const detections: Detection[] = [];
   const notComputed = new Set<string>();
-  const outcomeNames = new Set(model.outcomes.map((o) => o.variable.name));
-  const conditionReadsOutcomes = [...refsOf(model.condition).placeholders].some((p) => outcomeNames.has(p));
-  let capped = false;
-  const decide = (w: WindowCandidate): boolean => {
-    if (detections.length >= max) {
-      capped = true;
-      return false;
-    }
-    const c = candidateOf(w, joined.order);
-    const ev: Evaluation = { outcomes: {}, notComputed };
-    // Most windows fail a count condition: decide those before computing any outcome.
-    if (!conditionReadsOutcomes && !evaluator.holds(model.condition, c, { ...c.match }, ev)) return false;
-    const outcomes = evaluator.outcomes(c, ev);
-    if (!evaluator.holds(model.condition, c, { ...c.match, ...outcomes }, ev)) return false;
-    detections.push(detectionOf(w, c, outcomes));
-    return true;
-  };
-  const budget = { scans: options.limits?.maxScans ?? DEFAULT_WINDOW_LIMITS.maxScans };
-  let stopped = false;
-  for (const group of groupRows(model, joined.rows)) {
-    if (!windowsOfGroup(model, joined.order, group, decide, budget)) {
-      stopped = true;
-      break;
-    }
-    if (capped) break;
-  }
-  if (stopped) notes.push('The windows were cut short (too many combinations to scan): detections may be missing.');
-  if (capped) notes.push(`Only the first ${max.toLocaleString('en-US')} detections are listed.`);
+  const decided = decideAll(model, compiler, joined.order, joined.rows, max, work, notComputed);
+  if (decided.capped) notes.push(`Only the first ${max.toLocaleString('en-US')} detections are listed.`);
   notes.push(...notComputed);
-  detections.sort(
+  const sorted = decided.detections.sort(
     (a, b) => a.windowStart - b.windowStart || JSON.stringify(a.match).localeCompare(JSON.stringify(b.match)),
   );
-  return { detections: suppress(model, detections, notes), notes };
+  const detections = suppress(model, sorted, notes);
+  const where = joined.cut ?? decided.cut;
+  if (where === undefined) return { detections, notes };
+  // The row cap stops the join without the budget: it counts as the work limit.
+  const reason = work.reason ?? 'work-limit';
+  const cut = { reason, message: cutMessage(where, reason, detections.length) };
+  // The notes say it too, in the same words, for a reader that shows notes only.
+  notes.push(cut.message);
+  return { detections, notes, cut };
 }

@@ -1,12 +1,15 @@
 // Joins the variables' events into rows: one event per variable (or none for a variable the
 // condition lets be missing, `!$e`), one value per placeholder, every binding and cross-variable
 // statement holding. Placeholders are hash joins; the match window bounds how far apart in time a
-// row's events may be. The work is capped so a large test cannot hang the editor.
+// row's events may be. Every step, every combination of placeholder values and every statement
+// tested spends the run's one work budget (work.ts), so a large or hostile test cannot hang the
+// editor.
 import type { EventPredicate } from '../evaluate';
 import type { RowCompiler, RowEnv } from './compile';
 import type { RuleModel, WindowSpec } from './model';
 import type { PreparedEvent, PreparedVariable } from './prepare';
 import { lowerBound } from './sorted';
+import type { WorkBudget } from './work';
 
 export interface Row {
   /** per variable, in JoinResult.order; undefined for a missing one */
@@ -21,16 +24,9 @@ export interface Row {
 export interface JoinResult {
   order: string[];
   rows: Row[];
-  /** true when a cap stopped the join */
-  cut: boolean;
+  /** where the join stopped, when the budget (or the row cap) stopped it: "The join stopped …" */
+  cut?: string;
 }
-
-export interface JoinLimits {
-  maxRows: number;
-  maxSteps: number;
-}
-
-export const DEFAULT_JOIN_LIMITS: JoinLimits = { maxRows: 200_000, maxSteps: 5_000_000 };
 
 interface Ready {
   test: EventPredicate;
@@ -79,14 +75,15 @@ export function joinRows(
   compiler: RowCompiler,
   vars: PreparedVariable[],
   optional: Set<string>,
-  limits: JoinLimits = DEFAULT_JOIN_LIMITS,
+  work: WorkBudget,
+  maxRows: number,
 ): JoinResult {
   const pivot = model.window?.kind === 'sliding' ? model.window.pivot?.variable : undefined;
   const ordered = joinOrder(vars, optional, pivot);
   const order = ordered.map((v) => v.name);
   const n = ordered.length;
   const rows: Row[] = [];
-  const result: JoinResult = { order, rows, cut: false };
+  const result: JoinResult = { order, rows };
   if (n === 0 || ordered.some((v) => v.events.length === 0 && !optional.has(v.name))) return result;
 
   // Each cross statement is tested as soon as its variables and placeholders are in the row.
@@ -106,10 +103,20 @@ export function joinRows(
   const phKey = new Map<string, string>();
   const phVal = new Map<string, unknown>();
   const env: RowEnv = { events: {}, ph: {} };
-  let steps = 0;
+  let combinations = 0;
+  let stopped = false;
+  const stop = (where: string): void => {
+    stopped = true;
+    result.cut = where;
+  };
+  const fmt = (n: number): string => n.toLocaleString('en-US');
 
   const holds = (d: number): boolean => {
     if (readyAt[d].length === 0) return true;
+    if (!work.spend(readyAt[d].length)) {
+      stop(`The join stopped after ${fmt(combinations)} combinations of $${order[d]}'s placeholder values`);
+      return false;
+    }
     env.events = {};
     env.ph = {};
     for (let i = 0; i <= d; i++) if (assigned[i]) env.events[order[i]] = assigned[i]!.udm;
@@ -128,8 +135,9 @@ export function joinRows(
 
   const emit = (minT: number, maxT: number): void => {
     if (minT > maxT) return; // no event at all
-    if (rows.length >= limits.maxRows) {
-      result.cut = true;
+    if (rows.length >= maxRows) {
+      // A memory cap, not the budget: the windows still run over the rows found.
+      stop(`The join stopped at its cap of ${fmt(maxRows)} rows of joined events`);
       return;
     }
     const ph: Record<string, unknown> = {};
@@ -143,14 +151,19 @@ export function joinRows(
 
   /** Gives the event's placeholders not bound yet each of their values in turn, then goes on to the next variable. */
   const bindRest = (d: number, e: PreparedEvent, unbound: string[], u: number, minT: number, maxT: number): void => {
-    if (result.cut) return;
+    if (stopped) return;
+    if (!work.spend()) {
+      stop(`The join stopped after ${fmt(combinations)} combinations of $${order[d]}'s placeholder values`);
+      return;
+    }
     if (u === unbound.length) {
+      combinations++;
       if (holds(d)) rec(d + 1, Math.min(minT, e.t), Math.max(maxT, e.t));
       return;
     }
     const p = unbound[u];
     const { keys, values } = e.values.get(p)!;
-    for (let k = 0; k < keys.length; k++) {
+    for (let k = 0; k < keys.length && !stopped; k++) {
       phKey.set(p, keys[k]);
       phVal.set(p, values[k]);
       bindRest(d, e, unbound, u + 1, minT, maxT);
@@ -160,7 +173,7 @@ export function joinRows(
   };
 
   const rec = (d: number, minT: number, maxT: number): void => {
-    if (result.cut) return;
+    if (stopped) return;
     if (d === n) return emit(minT, maxT);
     const v = ordered[d];
     const shared = v.placeholders.filter((p) => phKey.has(p));
@@ -172,14 +185,15 @@ export function joinRows(
     }
     const [lo, hi] = timeBounds(model.window, minT, maxT);
     for (let i = lowerBound(list, lo, (e) => e.t); i < list.length && list[i].t <= hi; i++) {
-      if (++steps > limits.maxSteps) {
-        result.cut = true;
+      if (!work.spend()) {
+        stop(`The join stopped after ${fmt(rows.length)} rows, at an event of $${v.name}`);
         return;
       }
       const e = list[i];
       if (!shared.every((p) => e.values.get(p)!.keys.includes(phKey.get(p)!))) continue;
       assigned[d] = e;
       bindRest(d, e, unbound, 0, minT, maxT);
+      if (stopped) return;
     }
     assigned[d] = undefined;
     if (optional.has(v.name) && holds(d)) rec(d + 1, minT, maxT);

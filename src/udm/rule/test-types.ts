@@ -31,7 +31,11 @@ export interface DetectionEvent {
 export interface Detection {
   /** match: placeholders by name (without `$`) → value; empty for a rule without match: */
   match: Record<string, unknown>;
-  /** milliseconds since the epoch, both inclusive */
+  /**
+   * Milliseconds since the epoch: the window is [windowStart, windowEnd), windowEnd exclusive (a
+   * `before $pivot` window ends 1 ms after its pivot). For a rule without match: there is no window
+   * and both are the event's time.
+   */
   windowStart: number;
   windowEnd: number;
   /** outcome: variables by name (without `$`) → value */
@@ -46,4 +50,5 @@ export interface RuleTestResult {
   detections: Detection[];
   /** notes on what was left out or cut short (the plan's untestable, a detection cap …) */
   notes: string[];
+  cut?: { reason: 'work-limit' | 'time-limit'; message: string };
 }

@@ -66,21 +66,26 @@ describe('Test Rule engine: windows, missing events, counts, zero values, joins 
     const { detections } = run(LOGIN_THEN_DOWNLOAD('1h before $dl'), { login: events, dl: events });
     assert.equal(detections.length, 1);
     assert.deepEqual(detections[0].match, { host: 'h' });
-    assert.equal(detections[0].windowStart, T0 - 60 * MIN);
-    assert.equal(detections[0].windowEnd, T0);
+    // (t - 1h, t] in whole milliseconds: [t - 1h + 1 ms, t + 1 ms), the pivot inside.
+    assert.equal(detections[0].windowStart, T0 - 60 * MIN + 1);
+    assert.equal(detections[0].windowEnd, T0 + 1);
     assert.deepEqual(ids(detections[0], 'login'), ['l0']);
   });
 
-  it('a hop window includes its end and does not reuse the events of a detection', () => {
+  it('a hop window excludes its end; windows holding the same events give one detection', () => {
+    // a and b lie exactly 10 minutes apart: no window [start, start + 10m) holds both.
     const events = [login('a', 0, 'h'), download('b', 10, 'h'), login('c', 11, 'h'), download('d', 21, 'h')];
-    const { detections } = run(LOGIN_THEN_DOWNLOAD('10m'), { login: events, dl: events });
+    const { detections, notes } = run(LOGIN_THEN_DOWNLOAD('10m'), { login: events, dl: events });
     assert.deepEqual(
       detections.map((d) => [...ids(d, 'login'), ...ids(d, 'dl')]),
-      [
-        ['a', 'b'],
-        ['c', 'd'],
-      ],
+      [['c', 'b']],
     );
+    // Windows every minute (the hop), on whole minutes: the earliest holding c and b starts at 2.
+    assert.equal(detections[0].windowStart, T0 + 2 * MIN);
+    assert.equal(detections[0].windowEnd, T0 + 12 * MIN);
+    assert.deepEqual(notes, [
+      'Hop windows of 10 min placed every 1 min (aligned on the epoch, UTC), each [start, end); SecOps places its own, so counts can differ.',
+    ]);
   });
 
   const MISSING = `rule alert_without_fix {
@@ -113,13 +118,21 @@ describe('Test Rule engine: windows, missing events, counts, zero values, joins 
       scan('c1', 0, 'late', 'alert'),
       scan('c2', 180, 'late', 'fix'),
     ];
-    const { detections } = run(MISSING, { alert: events, fix: events });
-    assert.deepEqual(detections.map((d) => d.match.host).sort(), ['late', 'lonely']);
-    for (const d of detections) assert.deepEqual(d.events.fix ?? [], []);
+    // After each alert (a sliding window): the fix 60 minutes later is in the alert's window.
+    const after = run(MISSING.replace('$host over 2h', '$host over 2h after $alert'), { alert: events, fix: events });
+    assert.deepEqual(after.detections.map((d) => d.match.host).sort(), ['late', 'lonely']);
+    for (const d of after.detections) assert.deepEqual(d.events.fix ?? [], []);
+    // Hop windows: some 2-hour window holds the fixed host's alert without its fix (the one
+    // ending before the fix), so all three hosts give a detection.
+    const hop = run(MISSING, { alert: events, fix: events });
+    assert.deepEqual(hop.detections.map((d) => d.match.host).sort(), ['fixed', 'late', 'lonely']);
+    const fixed = hop.detections.find((d) => d.match.host === 'fixed')!;
+    assert.ok(fixed.windowEnd <= T0 + 60 * MIN && fixed.windowStart <= T0, 'the window ends before the fix');
+    for (const d of hop.detections) assert.deepEqual(d.events.fix ?? [], []);
   });
 
   it('!$e next to an outcome comparison under not: the missing variable stays optional', () => {
-    const rule = MISSING.replace(
+    const rule = MISSING.replace('$host over 2h', '$host over 2h after $alert').replace(
       '  condition:\n    $alert and !$fix',
       '  outcome:\n    $alerts = count($alert.metadata.id)\n  condition:\n    $alert and !$fix and not ($alerts > 5)',
     );
@@ -147,11 +160,12 @@ describe('Test Rule engine: windows, missing events, counts, zero values, joins 
 ${extra}}`;
 
   it('#e: counts the events of the window, at the threshold and below it', () => {
-    const three = [login('x1', 0, 'h'), login('x2', 30, 'h'), login('x3', 60, 'h')];
+    const three = [login('x1', 0, 'h'), login('x2', 30, 'h'), login('x3', 59, 'h')];
     const r = run(COUNT(), { e: three });
     assert.equal(r.detections.length, 1);
     assert.equal(r.detections[0].outcomes.n, 3);
-    const two = [login('y1', 0, 'h'), login('y2', 30, 'h'), login('y3', 61, 'h')];
+    // The third an hour after the first: outside every 1-hour window [start, end) holding the first.
+    const two = [login('y1', 0, 'h'), login('y2', 30, 'h'), login('y3', 60, 'h')];
     assert.equal(run(COUNT(), { e: two }).detections.length, 0);
   });
 
@@ -240,7 +254,7 @@ ${extra}}`;
     $constant = 7
     $risk_score = max(10) + 5
   condition:
-    $e and $received > 50
+    $e and $received > 100
 }`;
     const events = [
       download('a', 0, 'big', 40),
@@ -249,7 +263,8 @@ ${extra}}`;
       download('d', 0, 'small', 10),
     ];
     const { detections } = run(rule, { e: events });
-    assert.equal(detections.length, 1, 'the small host fails $received > 50');
+    // Windows holding b and c only (80 bytes) and the small host fail $received > 100.
+    assert.equal(detections.length, 1, JSON.stringify(detections.map((d) => d.outcomes.received)));
     const o = detections[0].outcomes;
     assert.equal(o.received, 120);
     assert.equal(o.total, 135);
@@ -374,7 +389,11 @@ ${extra}}`;
     assert.equal(r.detections.length, 1);
     assert.deepEqual(ids(r.detections[0], 'e'), ['c', 'd', 'e']);
     assert.equal(r.detections[0].windowStart, T0 + 60 * MIN);
-    assert.equal(r.detections[0].windowEnd, T0 + 120 * MIN - 1);
+    assert.equal(r.detections[0].windowEnd, T0 + 120 * MIN, 'the end is exclusive');
+    assert.ok(
+      r.notes.some((n) => n.startsWith('Tumbling windows of 1 h')),
+      r.notes.join('\n'),
+    );
   });
 
   it('reads reference lists, and says when one was not given', () => {
@@ -432,11 +451,17 @@ ${extra}}`;
       r.notes.some((n) => /suppressed 2 detections/.test(n)),
       r.notes.join('\n'),
     );
+    // Per match values, in 3-hour windows aligned on the epoch (09:00–12:00, 12:00–15:00 UTC): x's
+    // detection (its earliest hop window opens at 11:02) is alone in the first; y's (12:32) and
+    // z's (14:22) share the second, where only the first is kept.
     const multi = COUNT('  options:\n    suppression_window = 3h\n').replace('#e >= 3', '#e >= 1');
     const m = run(multi, { e: [login('x', 0, 'h'), login('y', 90, 'h'), login('z', 200, 'h')] });
     assert.deepEqual(
-      m.detections.map((d) => ids(d, 'e')),
-      [['x'], ['z']],
+      m.detections.map((d) => [ids(d, 'e'), new Date(d.windowStart).toISOString().slice(11, 16)]),
+      [
+        [['x'], '11:02'],
+        [['y'], '12:32'],
+      ],
     );
   });
 
@@ -446,10 +471,9 @@ ${extra}}`;
       download(`d${i}`, i / 100, 'h'),
     ]).flat();
     const r = run(LOGIN_THEN_DOWNLOAD('1h'), { login: events, dl: events }, { limits: { maxRows: 20_000 } });
-    assert.ok(
-      r.notes.some((n) => /join stopped at 20,000/.test(n)),
-      r.notes.join('\n'),
-    );
+    assert.equal(r.cut?.reason, 'work-limit');
+    assert.match(r.cut.message, /^The join stopped at its cap of 20,000 rows of joined events \(work limit\)/);
+    assert.equal(r.notes.filter((n) => n === r.cut!.message).length, 1, 'said once in the notes, in the same words');
     assert.ok(r.detections.length >= 1);
   });
 
@@ -457,25 +481,25 @@ ${extra}}`;
     const logins = Array.from({ length: 10_000 }, (_, i) => login(`l${i}`, i / 200, 'h'));
     const downloads = Array.from({ length: 10_000 }, (_, i) => download(`d${i}`, i / 200, 'h'));
     const r = run(LOGIN_THEN_DOWNLOAD('1h'), { login: logins, dl: downloads });
-    assert.ok(
-      r.notes.some((n) => /join stopped at 200,000 combinations/.test(n)),
-      r.notes.join('\n'),
-    );
+    assert.equal(r.cut?.reason, 'work-limit');
+    assert.match(r.cut.message, /^The join stopped at its cap of 200,000 rows/);
     assert.ok(r.detections.length >= 1);
+    assert.match(r.cut.message, new RegExp(`the ${r.detections.length.toLocaleString('en-US')} detections shown`));
   });
 
   it('stops scanning windows at its cap and says so', () => {
     const events = Array.from({ length: 50 }, (_, i) => [login(`l${i}`, i, 'h'), download(`d${i}`, i, 'h')]).flat();
     const rule = LOGIN_THEN_DOWNLOAD('1h').replace('$login and $dl', '$login and #dl > 1000');
-    const r = run(rule, { login: events, dl: events }, { limits: { maxScans: 100 } });
+    const r = run(rule, { login: events, dl: events }, { limits: { maxWork: 12_000 } });
     assert.equal(r.detections.length, 0);
-    assert.ok(
-      r.notes.some((n) => /windows were cut short/.test(n)),
-      r.notes.join('\n'),
+    assert.equal(r.cut?.reason, 'work-limit');
+    assert.match(
+      r.cut.message,
+      /^The windows stopped in match group 1 of 1 \(work limit\): no detection was found before it/,
     );
   });
 
-  it('property: detections of a group never share events, and lie inside their windows', () => {
+  it('property: detections lie inside their windows, and no two of a group hold the same events', () => {
     const event = fc.record({
       kind: fc.constantFrom('login', 'dl'),
       host: fc.constantFrom('a', 'b', ''),
@@ -495,13 +519,14 @@ ${extra}}`;
             const group = JSON.stringify(d.match);
             assert.notEqual(d.match.host, '', 'zero-valued hosts are dropped');
             const used = seen.get(group) ?? new Set<string>();
+            const key = JSON.stringify(Object.values(d.events).map((l) => l.map((e) => e.id)));
+            assert.ok(!used.has(key), `${key} twice in ${group}`);
+            used.add(key);
             for (const list of Object.values(d.events))
               for (const e of list) {
-                assert.ok(!used.has(e.id!), `${e.id} in two detections of ${group}`);
-                used.add(e.id!);
                 const meta = (e.udm as { metadata: { eventTimestamp: string } }).metadata;
                 const t = Date.parse(meta.eventTimestamp);
-                assert.ok(t >= d.windowStart && t <= d.windowEnd, `${e.id} outside its window`);
+                assert.ok(t >= d.windowStart && t < d.windowEnd, `${e.id} outside its window`);
                 assert.equal((e.udm as { principal: { hostname: string } }).principal.hostname, d.match.host);
               }
             seen.set(group, used);

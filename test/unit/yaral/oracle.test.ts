@@ -83,29 +83,26 @@ describe('YARA-L demo rules: the independent oracle', function () {
       for (const id of d.events.$e) {
         const u = byId.get(id)!.udm as { target: { user: { userid: string } } };
         assert.equal(u.target.user.userid, d.match.$user);
-        assert.ok(timeOf(id) >= d.windowStart && timeOf(id) <= d.windowEnd);
+        assert.ok(timeOf(id) >= d.windowStart && timeOf(id) < d.windowEnd, 'inside [start, end)');
       }
     }
     for (const d of expectedDetections('ioc_lookup_then_web_request', demo)) {
       // The window opens at a DNS look-up (the pivot) and the web request falls within it.
       assert.equal(timeOf(d.events.$dns[0]), d.windowStart);
-      assert.ok(d.events.$http.every((id) => timeOf(id) >= d.windowStart && timeOf(id) <= d.windowEnd));
+      assert.equal(d.windowEnd - d.windowStart, 2 * HOUR);
+      assert.ok(d.events.$http.every((id) => timeOf(id) >= d.windowStart && timeOf(id) < d.windowEnd));
       assert.ok([50, 80].includes(d.outcomes.$risk_score as number));
       assert.ok((d.outcomes.$domains as string[]).every((x) => x.endsWith('.test')));
     }
     const c2 = expectedDetections('c2_connection', demo);
     assert.ok(c2.every((d) => d.events.$e.length === 1 && d.windowStart === d.windowEnd));
-    // Detections of one group never share events.
+    // Windows holding the same events give one detection.
     for (const rule of DEMO_RULES) {
-      const seen = new Map<string, Set<string>>();
+      const seen = new Set<string>();
       for (const d of expectedDetections(rule, demo)) {
-        const key = JSON.stringify(d.match);
-        const ids = seen.get(key) ?? new Set<string>();
-        for (const id of Object.values(d.events).flat()) {
-          assert.ok(!ids.has(id), `${rule}: ${id} in two detections of ${key}`);
-          ids.add(id);
-        }
-        seen.set(key, ids);
+        const key = JSON.stringify([d.match, d.events]);
+        assert.ok(!seen.has(key), `${rule}: two detections of ${key}`);
+        seen.add(key);
       }
     }
   });
@@ -116,29 +113,58 @@ describe('YARA-L demo rules: the independent oracle', function () {
     const limited = expectedDetections('suspicious_domain_lookups', demo, range);
     const full = expectedDetections('suspicious_domain_lookups', demo);
     assert.ok(limited.length > 0 && limited.length < full.length, `${limited.length} of ${full.length}`);
-    assert.ok(limited.every((d) => d.windowStart >= range.start));
+    // A window may open before the range (the hop places it), but holds only events of the range.
+    const inRange = new Set(
+      demo.events
+        .filter((e) => {
+          const t = Date.parse((e.udm.metadata as { eventTimestamp: string }).eventTimestamp);
+          return t >= range.start && t < range.end;
+        })
+        .map((e) => (e.udm.metadata as { id: string }).id),
+    );
+    assert.ok(limited.every((d) => d.events.$e.every((id) => inRange.has(id))));
+    assert.ok(limited.every((d) => d.windowEnd > range.start));
   });
 
-  it('applies the window model: threshold, inclusive window end, next window after the end', () => {
+  it('hop windows: a burst’s peak shows, events serve several windows, the end is exclusive', () => {
     const t0 = Date.UTC(2026, 0, 1);
     const lists = [{ name: 'suspicious_domains', lines: [], contentType: 'CONTENT_TYPE_DEFAULT_STRING' }];
     const four: OracleData = { events: [0, 1, 2, 3].map((i) => blockedLogin(`a${i}`, t0 + i * HOUR, 'u')), lists };
     assert.equal(expectedDetections('repeated_failed_logins', four).length, 0);
 
-    // Five within 24 h (the fifth exactly at the end), then five more: two detections, one per window.
-    const ten: OracleData = {
-      events: [0, 6, 12, 18, 24, 30, 31, 32, 33, 34].map((h, i) => blockedLogin(`b${i}`, t0 + h * HOUR, 'u')),
+    // The documented burst: 2 blocked sign-ins, then 9 more within 20 hours, `over 24h`, `#e >= 5`:
+    // one 24-hour window holds all 9, so some detection counts 9 and its risk is computed from 9.
+    const hours = [0, 3, 20, 22.5, 25, 27.5, 30, 32.5, 35, 37.5, 40];
+    const burst: OracleData = {
+      events: hours.map((h, i) => blockedLogin(`b${i}`, t0 + h * HOUR + 7 * 60_000, 'u')),
       lists,
     };
-    const d = expectedDetections('repeated_failed_logins', ten);
-    assert.deepEqual(
-      d.map((x) => x.events.$e),
-      [
-        ['b0', 'b1', 'b2', 'b3', 'b4'],
-        ['b5', 'b6', 'b7', 'b8', 'b9'],
-      ],
-    );
+    const d = expectedDetections('repeated_failed_logins', burst);
+    const peak = d.find((x) => x.events.$e.length === 9);
+    assert.ok(peak, JSON.stringify(d.map((x) => x.events.$e.length)));
+    assert.deepEqual(peak.events.$e, ['b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b9', 'b10']);
+    assert.equal(peak.outcomes.$failures, 9);
+    assert.equal(peak.outcomes.$risk_score, 90);
+    assert.ok(Math.max(...d.map((x) => x.events.$e.length)) === 9, 'no 24-hour window holds more');
+    // Overlapping windows: the sign-in at hour 20 is in several detections.
+    assert.ok(d.filter((x) => x.events.$e.includes('b2')).length > 1);
+    for (const x of d) {
+      assert.equal(x.windowEnd - x.windowStart, 24 * HOUR);
+      assert.equal(x.windowStart % HOUR, 0, 'windows start on the hour (a 1-hour hop)');
+    }
     assert.deepEqual(d[0].match, { $user: 'u' });
+
+    // Five sign-ins, the fifth exactly 24 h after the first: no window [start, start + 24 h) holds all five.
+    const edge: OracleData = {
+      events: [0, 6, 12, 18, 24].map((h, i) => blockedLogin(`e${i}`, t0 + h * HOUR, 'u')),
+      lists,
+    };
+    assert.equal(expectedDetections('repeated_failed_logins', edge).length, 0);
+    const inside: OracleData = {
+      events: [0, 6, 12, 18, 23.99].map((h, i) => blockedLogin(`f${i}`, t0 + h * HOUR, 'u')),
+      lists,
+    };
+    assert.equal(expectedDetections('repeated_failed_logins', inside).length, 1);
 
     // A user id that is empty is a zero value of the match placeholder: no detection.
     const empty: OracleData = { events: [0, 1, 2, 3, 4].map((i) => blockedLogin(`c${i}`, t0 + i, '')), lists };
