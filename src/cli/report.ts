@@ -6,7 +6,7 @@ import { cliMessage, cliText, jsonText, sourceExcerpt } from './text';
 /** Messages in JSON and SARIF are cut at this many characters (a message may quote a long line). */
 export const MAX_MESSAGE = 1000;
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 function humanFinding(f: Finding): string {
   const where = f.where ? ` (${cliText(f.where)})` : '';
