@@ -79,7 +79,7 @@ function findingsOf(
       severity: p.severity,
       message: p.message,
       // A diagnostic without a code comes from the parser.
-      rule: `${language}/${p.code ?? 'syntax'}`,
+      rule: `${language}/${p.code ?? 'syntax-error'}`,
       ...(where ? { where } : {}),
       sourceLine,
       caretStart: p.start.character,
