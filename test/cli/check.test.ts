@@ -289,12 +289,7 @@ describe('cloudbench check (the built CLI)', function () {
     // A file outside the repository is named by its absolute file: URI, without the base.
     assert.deepEqual(
       uris(log),
-      [
-        pathToFileURL(join(base, 'outside/o.udm')).href,
-        'queries/list.udm',
-        'queries/list.udm',
-        'rules/bad.yaral',
-      ].sort(),
+      [pathToFileURL(join(base, 'outside/o.udm')).href, 'queries/list.udm', 'rules/bad.yaral'].sort(),
     );
     for (const u of uris(log)) assert.ok(!u.startsWith('..'), u);
     const rules = new Map<string, any>(run.tool.driver.rules.map((x: any) => [x.id, x]));
@@ -308,7 +303,7 @@ describe('cloudbench check (the built CLI)', function () {
       runCli(cli, ['check', '--format', 'sarif', '--sarif-root', '../..', '.', '../../outside'], cwd).stdout,
     );
     assertValidSarif(rooted);
-    assert.deepEqual(uris(rooted), ['outside/o.udm', 'repo/queries/list.udm', 'repo/queries/list.udm']);
+    assert.deepEqual(uris(rooted), ['outside/o.udm', 'repo/queries/list.udm']);
     const badRoot = runCli(cli, ['check', '--format', 'sarif', '--sarif-root', 'nowhere', '.'], cwd);
     assert.equal(badRoot.code, 2);
   });
