@@ -15,6 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { LspClient } from '../integration/server/lsp-client';
 import { assertValidSarif, cliPath, removeWorkspaces, workspace, type CliResult } from './cli-support';
 
 const SECRET = 'hunter2-do-not-print';
@@ -213,6 +214,25 @@ describe('cloudbench against a hostile repository (the built CLI)', function () 
     assertValidSarif(log);
     assert.ok(log.runs[0].results.length > 0);
     assert.ok(r.stdout.length < 1_000_000, `${r.stdout.length} characters`);
+  });
+
+  it('130,000 stray ) in a rule: the language server still answers with diagnostics for the document', async () => {
+    const rule = `rule stray {\n  events:\n    $e.metadata.event_type = "USER_LOGIN" ${')'.repeat(130_000)}\n  condition:\n    $e\n}\n`;
+    const { client } = await LspClient.start();
+    try {
+      const uri = 'file:///work/stray.yaral';
+      await client.open(uri, rule, 1, 'yaral');
+      const answer = await client.request<{ items: Array<{ message: string }> }>('textDocument/diagnostic', {
+        textDocument: { uri },
+      });
+      assert.ok(answer.items.length > 0);
+      assert.ok(
+        answer.items.some((d) => /\)/.test(d.message)),
+        answer.items[0].message,
+      );
+    } finally {
+      await client.stop();
+    }
   });
 
   it('a 600 MB list file is refused by its size before it is read', () => {
