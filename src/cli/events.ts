@@ -1,5 +1,6 @@
-// Events files as the results view exports them: a JSON array, or NDJSON (one event per line). Each
-// event is the Search API's `{ "name": …, "udm": { … } }`, or a bare UDM event (with "metadata").
+// Events files as the results view exports them: a JSON array, or NDJSON (one event per line), or
+// the Search API's own answer `{"events": […], "moreDataAvailable": …}` (udmSearch). Each event is
+// the Search API's `{ "name": …, "udm": { … } }`, or a bare UDM event (with "metadata").
 // Anything else is refused with the line it is on, so a broken export never yields a quiet table.
 import { LineIndex } from '../udm/index';
 import { elementSpans, rootSpan } from './json-spans';
@@ -48,7 +49,30 @@ export function readEvents(file: string, text: string): unknown[] {
   if (text.trim() === '')
     throw new EventsFileError(`${file}: the file is empty; export events from the results view as JSON or NDJSON`);
   const first = /\S/.exec(text);
-  return first?.[0] === '[' ? readJsonArray(file, text) : readNdjson(file, text);
+  if (first?.[0] === '[') return readJsonArray(file, text);
+  const answer = first?.[0] === '{' ? searchAnswer(text) : undefined;
+  return answer ? readAnswer(file, answer) : readNdjson(file, text);
+}
+
+/** udmSearch's answer: an object whose `events` is an array (NDJSON of one line is an event, not this). */
+function searchAnswer(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isObject(value) && Array.isArray(value.events) ? value : undefined;
+}
+
+function readAnswer(file: string, answer: Record<string, unknown>): unknown[] {
+  return (answer.events as unknown[]).map((v, i) => {
+    try {
+      return udmOf(v);
+    } catch (err) {
+      throw new EventsFileError(`${file}: events[${i}] ${(err as Error).message}`);
+    }
+  });
 }
 
 function readJsonArray(file: string, text: string): unknown[] {

@@ -1,10 +1,13 @@
 // Which files a command works on: every file under the given paths whose extension a language or a
 // container (a notebook) claims, in a stable order. Folders named node_modules and hidden folders
 // (.git, .cache …) are skipped; a file named explicitly is always taken when its extension is known.
+// Links are followed only inside their root (input.ts).
 import { readdirSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, relative, sep } from 'node:path';
 import { LANGUAGES, type Language } from './languages';
 import { notebookContainer, type Container } from './notebook';
+import { realInside, rootOf, type SkipCode } from './input';
+import { cliText } from './text';
 import { UsageError } from './usage';
 
 /** Files that hold documents of a language inside them, by extension. */
@@ -28,37 +31,76 @@ function skipFolder(name: string): boolean {
   return name === 'node_modules' || name.startsWith('.');
 }
 
-/** The files to work on under `paths` (default: the current folder). Throws UsageError for a missing path. */
-export function collectFiles(command: string, paths: readonly string[]): string[] {
-  const roots = paths.length ? paths : ['.'];
-  const out = new Set<string>();
-  for (const root of roots) {
-    let stat;
-    try {
-      stat = statSync(root);
-    } catch {
-      throw new UsageError(`${command}: no such file or folder: ${root}`);
-    }
-    if (stat.isDirectory()) {
-      walk(root, out);
-      continue;
-    }
-    if (!kindOf(root)) throw new UsageError(`${command}: ${root} is not a ${knownExtensions().join(', ')} file`);
-    out.add(root);
-  }
-  return [...out];
+/** A file to work on, with the root its links may not leave. */
+export interface SourceFile {
+  readonly path: string;
+  readonly root: string;
 }
 
-function walk(dir: string, out: Set<string>): void {
+/** A path found under the roots and left alone, with why (a link out of its root). */
+export interface SkippedPath {
+  readonly path: string;
+  readonly reason: string;
+  readonly code: SkipCode;
+}
+
+export interface Collected {
+  readonly files: SourceFile[];
+  readonly skipped: SkippedPath[];
+}
+
+/**
+ * The files to work on under `paths` (default: the current folder), and the links skipped because
+ * they lead out of their root (see input.ts). Throws UsageError for a missing path, and when there
+ * is nothing at all to work on (as ESLint does for a pattern that matches no file).
+ */
+export function collectFiles(command: string, paths: readonly string[]): Collected {
+  const roots = paths.length ? paths : ['.'];
+  const files = new Map<string, SourceFile>();
+  const skipped: SkippedPath[] = [];
+  for (const given of roots) {
+    let stat;
+    try {
+      stat = statSync(given);
+    } catch {
+      throw new UsageError(`${command}: no such file or folder: ${cliText(given)}`);
+    }
+    const root = rootOf(given);
+    if (stat.isDirectory()) {
+      const inside = realInside(given, root);
+      if ('skipped' in inside) skipped.push({ path: given, reason: inside.skipped, code: inside.code });
+      else walk(given, inside.real, files, skipped);
+      continue;
+    }
+    if (!kindOf(given))
+      throw new UsageError(`${command}: ${cliText(given)} is not a ${knownExtensions().join(', ')} file`);
+    files.set(given, { path: given, root });
+  }
+  if (files.size === 0 && skipped.length === 0)
+    throw new UsageError(
+      `${command}: no ${knownExtensions().join(', ')} file under ${roots.map(cliText).join(', ')}: nothing to ${command}`,
+    );
+  return { files: [...files.values()], skipped };
+}
+
+function walk(dir: string, root: string, out: Map<string, SourceFile>, skipped: SkippedPath[]): void {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   );
   for (const e of entries) {
     const path = join(dir, e.name);
     if (e.isDirectory()) {
-      if (!skipFolder(e.name)) walk(path, out);
-    } else if (e.isFile() || (e.isSymbolicLink() && isFile(path))) {
-      if (kindOf(e.name)) out.add(path);
+      if (!skipFolder(e.name)) walk(path, root, out, skipped);
+    } else if (e.isFile()) {
+      if (kindOf(e.name)) out.set(path, { path, root });
+    } else if (e.isSymbolicLink()) {
+      // A link to a file inside the root is read (through its real path); a link to a folder is
+      // not walked (the folder is walked where it lies, if it is under the root); a link out of
+      // the root is reported, whatever it points at.
+      const inside = realInside(path, root);
+      if ('skipped' in inside) {
+        if (inside.code === 'outside-root') skipped.push({ path, reason: inside.skipped, code: inside.code });
+      } else if (kindOf(e.name) && isFile(inside.real)) out.set(path, { path, root });
     }
   }
 }

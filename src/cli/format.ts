@@ -1,8 +1,13 @@
 // `cloudbench format`: the editor's Format Document over files. Without --check it writes a file
 // only when its text changes (atomically, so an interrupted run never leaves half a file); with
-// --check it writes nothing and lists the files that would change.
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// --check it writes nothing and lists the files that would change. It never writes through a
+// symbolic link, nor a file that is not UTF-8 (which decoding would corrupt); a byte order mark
+// stays.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { collectFiles, displayPath, kindOf } from './files';
+import { readSource, withBom } from './input';
 import { ContainerError } from './notebook';
 
 export interface FormatOutcome {
@@ -38,30 +43,63 @@ function formatFile(path: string, text: string): { text: string } | { refusal: s
   return { text: kind.container.replace(text, docs, texts) };
 }
 
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.cloudbench-${process.pid}.tmp`;
-  // The file keeps its permissions (an executable bit, a group's write access).
-  writeFileSync(tmp, text, { encoding: 'utf8', mode: statSync(path).mode & 0o7777 });
-  renameSync(tmp, path);
+/**
+ * Writes through a new temporary file in the same folder (created exclusively, with the file's
+ * mode) and a rename, so an interrupted run never leaves half a file. Never through a link: a link
+ * is refused before this.
+ */
+function writeAtomic(path: string, text: string, mode: number): void {
+  const tmp = join(dirname(path), `.${basename(path)}.cloudbench-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, text, { encoding: 'utf8', mode, flag: 'wx' });
+    // The umask may have taken bits away: the file keeps its permissions (an executable bit, a
+    // group's write access).
+    chmodSync(tmp, mode);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
-export function runFormat(paths: readonly string[], checkOnly: boolean): FormatOutcome[] {
-  return collectFiles('format', paths).map((path): FormatOutcome => {
-    const file = displayPath(path);
-    let text: string;
+function formatOne(path: string, root: string, checkOnly: boolean): FormatOutcome {
+  const file = displayPath(path);
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch (err) {
+    return {
+      file,
+      status: 'refused',
+      reason: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    };
+  }
+  // A link is never replaced by a file, whether it leads inside the root or out of it.
+  if (stat.isSymbolicLink())
+    return { file, status: 'refused', reason: 'a symbolic link; format the file it points to instead' };
+  const read = readSource(path, root);
+  if ('skipped' in read) return { file, status: 'refused', reason: read.skipped };
+  const r = formatFile(path, read.text);
+  if ('refusal' in r) return { file, status: 'refused', reason: r.refusal };
+  if (r.text === read.text) return { file, status: 'unchanged' };
+  if (!checkOnly) {
     try {
-      text = readFileSync(path, 'utf8');
+      writeAtomic(path, withBom(r.text, read.bom), stat.mode & 0o7777);
     } catch (err) {
       return {
         file,
         status: 'refused',
-        reason: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+        reason: `cannot write it (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
       };
     }
-    const r = formatFile(path, text);
-    if ('refusal' in r) return { file, status: 'refused', reason: r.refusal };
-    if (r.text === text) return { file, status: 'unchanged' };
-    if (!checkOnly) writeAtomic(path, r.text);
-    return { file, status: 'changed' };
-  });
+  }
+  return { file, status: 'changed' };
+}
+
+export function runFormat(paths: readonly string[], checkOnly: boolean): FormatOutcome[] {
+  const { files, skipped } = collectFiles('format', paths);
+  return [
+    ...skipped.map((s): FormatOutcome => ({ file: displayPath(s.path), status: 'refused', reason: s.reason })),
+    ...files.map(({ path, root }) => formatOne(path, root, checkOnly)),
+  ];
 }

@@ -3,7 +3,7 @@
 // list's name as a query writes it after `%`; the extension gives its content type (none or `.txt`:
 // strings, `.regex`: regular expressions, `.cidr`: CIDR ranges). Each file is checked as the list
 // editor checks it, so a bad pattern in a list fails the check like a bad query does.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import {
   checkReferenceListName,
@@ -13,7 +13,10 @@ import {
   type ReferenceListContentType,
 } from '../core/secops/reference-lists';
 import type { KnownReferenceList } from '../udm/index';
+import type { SkippedPath } from './files';
+import { readSource, realInside, rootOf } from './input';
 import type { Problem } from './languages';
+import { cliText } from './text';
 import { UsageError } from './usage';
 
 export const LIST_EXTENSIONS: Readonly<Record<string, ReferenceListContentType>> = {
@@ -30,6 +33,8 @@ export interface ListFile {
   readonly path: string;
   readonly text: string;
   readonly problems: Problem[];
+  /** The file was not read (a link out of the folder, too large, not UTF-8): why. */
+  readonly skipped?: SkippedPath;
 }
 
 export interface LoadedLists {
@@ -45,23 +50,29 @@ function whole(line: string, i: number): Pick<Problem, 'start' | 'end'> {
   return { start: { line: i, character: 0 }, end: { line: i, character: line.length } };
 }
 
-function isFile(path: string): boolean {
+/** A file, or a link (to anything: readSource decides whether it may be followed). */
+function isListFile(path: string): boolean {
   try {
-    return statSync(path).isFile();
+    const stat = lstatSync(path);
+    return stat.isFile() || stat.isSymbolicLink();
   } catch {
-    // A dangling link is no list.
     return false;
   }
 }
 
 export function loadLists(dir: string): LoadedLists {
   let names: string[];
+  let root: string;
+  const shown = cliText(dir);
   try {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`--lists ${dir}: not a folder`);
+    if (!statSync(dir).isDirectory()) throw new UsageError(`--lists ${shown}: not a folder`);
+    const inside = realInside(dir, rootOf(dir));
+    if ('skipped' in inside) throw new UsageError(`--lists ${shown}: ${inside.skipped}`);
+    root = inside.real;
     names = readdirSync(dir).sort();
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`--lists ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`--lists ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   const entries: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
   const known = new Map<string, KnownReferenceList>();
@@ -70,12 +81,16 @@ export function loadLists(dir: string): LoadedLists {
   for (const fileName of names) {
     if (fileName.startsWith('.')) continue;
     const path = join(dir, fileName);
-    if (!isFile(path)) continue;
     const ext = extname(fileName).toLowerCase();
     const type = LIST_EXTENSIONS[ext];
-    if (type === undefined) continue;
+    if (type === undefined || !isListFile(path)) continue;
     const name = fileName.slice(0, fileName.length - ext.length);
-    const text = readFileSync(path, 'utf8');
+    const read = readSource(path, root);
+    if ('skipped' in read) {
+      files.push({ path, text: '', problems: [], skipped: { path, reason: read.skipped, code: read.code } });
+      continue;
+    }
+    const text = read.text;
     const lines = splitReferenceListText(text);
     const problems: Problem[] = [];
     const badName = checkReferenceListName(name);

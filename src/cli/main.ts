@@ -2,6 +2,8 @@
 // Rule computation on the command line, for CI and git hooks. Offline by design: it reads the files
 // it is given and writes to stdout, stderr and (format only) the files themselves; it opens no
 // connection and reads no credentials.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { version } from '../../package.json';
 import { runCheck } from './check';
 import { EventsFileError } from './events';
@@ -9,8 +11,10 @@ import { runFormat } from './format';
 import { humanReport, jsonReport } from './report';
 import { sarifReport } from './sarif';
 import { runStats, StatsInputError } from './stats';
-import { detectionsJson, detectionsTable, runTestRule, TestRuleInputError } from './test-rule';
+import { DEFAULT_TIME_LIMIT_SECONDS, runTestRule, testRuleReport, TestRuleInputError } from './test-rule';
+import { cliMessage, cliText, defuseWorkflowCommands } from './text';
 import {
+  EXIT_CRASH,
   EXIT_OK,
   EXIT_PROBLEMS,
   EXIT_USAGE,
@@ -18,6 +22,7 @@ import {
   choiceFlag,
   helpText,
   parseArgs,
+  secondsFlag,
   stringFlag,
   timeFlag,
   usageLine,
@@ -33,8 +38,12 @@ function check(args: readonly string[], io: Io): number {
     '--format': { value: true },
     '--max-warnings': { value: true },
     '--lists': { value: true },
+    '--sarif-root': { value: true },
   });
   const format = choiceFlag('check', parsed, '--format', ['human', 'json', 'sarif'] as const, 'human');
+  const sarifRoot = stringFlag(parsed, '--sarif-root');
+  if (sarifRoot !== undefined && !isFolder(sarifRoot))
+    throw new UsageError(`check: --sarif-root ${cliText(sarifRoot)} is not a folder`);
   const maxText = stringFlag(parsed, '--max-warnings');
   if (maxText !== undefined && !/^\d+$/.test(maxText))
     throw new UsageError(`check: --max-warnings needs a whole number from 0 (got ${JSON.stringify(maxText)})`);
@@ -42,7 +51,8 @@ function check(args: readonly string[], io: Io): number {
   const listsDir = stringFlag(parsed, '--lists');
   const run = runCheck({ paths: parsed.positionals, ...(listsDir !== undefined ? { listsDir } : {}) });
   if (format === 'json') io.out(jsonReport(run, version));
-  else if (format === 'sarif') io.out(sarifReport(run, version));
+  else if (format === 'sarif')
+    io.out(sarifReport(run, version, process.cwd(), sarifRoot !== undefined ? resolve(sarifRoot) : undefined));
   else io.out(humanReport(run, maxWarnings));
   const failed = run.errors > 0 || (maxWarnings !== undefined && run.warnings > maxWarnings);
   return failed ? EXIT_PROBLEMS : EXIT_OK;
@@ -54,12 +64,15 @@ function format(args: readonly string[], io: Io): number {
   const outcomes = runFormat(parsed.positionals, checkOnly);
   let failed = false;
   for (const o of outcomes) {
+    const file = cliText(o.file);
     if (o.status === 'refused') {
       failed = true;
-      io.err(`${o.file}: not formatted: ${o.reason ?? ''}\n`);
+      // The formatter's refusals say "Not formatted: …" themselves.
+      const reason = cliMessage((o.reason ?? '').replace(/^not formatted: /i, ''));
+      io.err(`${file}: not formatted: ${reason}\n`);
     } else if (o.status === 'changed') {
       if (checkOnly) failed = true;
-      io.out(checkOnly ? `${o.file}\n` : `formatted ${o.file}\n`);
+      io.out(checkOnly ? `${file}\n` : `formatted ${file}\n`);
     }
   }
   const changed = outcomes.filter((o) => o.status === 'changed').length;
@@ -91,7 +104,7 @@ function stats(args: readonly string[], io: Io): number {
     format: choiceFlag('stats', parsed, '--format', ['csv', 'json'] as const, 'csv'),
     ...(listsDir !== undefined ? { listsDir } : {}),
   });
-  for (const w of result.warnings) io.err(`warning: ${w}\n`);
+  for (const w of result.warnings) io.err(`warning: ${cliMessage(w)}\n`);
   io.out(result.text);
   return EXIT_OK;
 }
@@ -103,10 +116,11 @@ function testRule(args: readonly string[], io: Io): number {
     '--format': { value: true },
     '--start': { value: true },
     '--end': { value: true },
+    '--time-limit': { value: true },
   });
   if (parsed.positionals.length === 0) throw new UsageError('test-rule: the RULE file (.yaral) is required');
   if (parsed.positionals.length > 1)
-    throw new UsageError(`test-rule: one RULE file at a time (unexpected ${parsed.positionals[1]})`);
+    throw new UsageError(`test-rule: one RULE file at a time (unexpected ${cliText(parsed.positionals[1])})`);
   const eventsFile = stringFlag(parsed, '--events');
   if (eventsFile === undefined) throw new UsageError('test-rule: --events FILE is required');
   const format = choiceFlag('test-rule', parsed, '--format', ['json', 'text'] as const, 'json');
@@ -116,30 +130,27 @@ function testRule(args: readonly string[], io: Io): number {
   const endMs = timeFlag(parsed, '--end', now);
   if (startMs !== undefined && endMs !== undefined && startMs >= endMs)
     throw new UsageError('test-rule: --start must be before --end');
+  const timeLimit = secondsFlag(parsed, '--time-limit', DEFAULT_TIME_LIMIT_SECONDS);
   const outcome = runTestRule({
     ruleFile: parsed.positionals[0],
     eventsFile,
+    deadline: now + timeLimit * 1000,
     ...(listsDir !== undefined ? { listsDir } : {}),
     ...(startMs !== undefined ? { startMs } : {}),
     ...(endMs !== undefined ? { endMs } : {}),
   });
-  if (outcome.kind === 'errors') {
-    // stdout carries detections only; the errors go where a person sees them.
-    io.err(humanReport(outcome.check, undefined));
-    io.err(
-      outcome.ruleHasErrors
-        ? 'The rule has errors, so it is not tested.\n'
-        : 'The reference lists of --lists have errors, so the rule is not tested.\n',
-    );
-    return EXIT_PROBLEMS;
+  const report = testRuleReport(outcome, format);
+  if (report.err) io.err(report.err);
+  if (report.out) io.out(report.out);
+  return report.code;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
-  for (const note of outcome.notes) io.err(`note: ${note}\n`);
-  io.out(
-    format === 'text'
-      ? detectionsTable(outcome.ruleName, outcome.detections)
-      : detectionsJson(outcome.ruleName, outcome.detections),
-  );
-  return EXIT_OK;
 }
 
 const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
@@ -163,7 +174,7 @@ export function main(argv: readonly string[], io: Io): number {
   const run = command !== undefined ? COMMANDS[command] : undefined;
   if (!run) {
     io.err(
-      `${command === undefined ? 'cloudbench: no command given' : `cloudbench: unknown command ${command}`}\n${usageLine()}\n`,
+      `${command === undefined ? 'cloudbench: no command given' : `cloudbench: unknown command ${cliText(command)}`}\n${usageLine()}\n`,
     );
     return EXIT_USAGE;
   }
@@ -175,14 +186,42 @@ export function main(argv: readonly string[], io: Io): number {
     return run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.err(`${err.message}\n${usageLine(command)}\n`);
+      io.err(`${escapedLines(err.message)}\n${usageLine(command)}\n`);
       return EXIT_USAGE;
     }
     if (err instanceof StatsInputError || err instanceof EventsFileError || err instanceof TestRuleInputError) {
-      io.err(`${err.message}\n`);
+      io.err(`${escapedLines(err.message)}\n`);
       return EXIT_PROBLEMS;
     }
     throw err;
+  }
+}
+
+/** A message of several lines, each escaped and bounded (they quote paths and file text). */
+function escapedLines(message: string): string {
+  return message
+    .split('\n')
+    .map((line) => cliMessage(line))
+    .join('\n');
+}
+
+/** What the tool says when it fails itself: one short line, never the input's text at length. */
+export function crashMessage(err: unknown): string {
+  const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return `cloudbench: internal error (${cliMessage(what.split('\n')[0], 200)}); this is a defect of cloudbench, not a verdict on the files. Exit code ${EXIT_CRASH}.\n`;
+}
+
+/** Runs one command line as the process does: any failure of the tool itself is exit code 3. */
+export function runProcess(argv: readonly string[], io: Io): number {
+  try {
+    return main(argv, io);
+  } catch (err) {
+    try {
+      io.err(crashMessage(err));
+    } catch {
+      // stderr itself failed: the exit code still tells.
+    }
+    return EXIT_CRASH;
   }
 }
 
@@ -190,12 +229,12 @@ if (require.main === module) {
   // A reader that stops early (`| head`) is not an error of the check.
   for (const stream of [process.stdout, process.stderr])
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') throw err;
-      process.exit(process.exitCode ?? 0);
+      process.exit(err.code === 'EPIPE' ? (process.exitCode ?? 0) : EXIT_CRASH);
     });
-  const code = main(process.argv.slice(2), {
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+  // Every line goes out defused: the last guard against a workflow command from a file's text.
+  const code = runProcess(process.argv.slice(2), {
+    out: (text) => process.stdout.write(defuseWorkflowCommands(text)),
+    err: (text) => process.stderr.write(defuseWorkflowCommands(text)),
   });
   // Let stdout drain (a pipe to a file or another tool) before the process ends.
   process.exitCode = code;

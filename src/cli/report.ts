@@ -1,26 +1,20 @@
 // How `check` prints its findings: for people (file:line:col, severity, message, the line with a
 // caret under the problem) or as one JSON document for scripts. SARIF is in sarif.ts.
 import type { CheckRun, Finding } from './check';
+import { cliMessage, cliText, jsonText, sourceExcerpt } from './text';
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** Messages in JSON and SARIF are cut at this many characters (a message may quote a long line). */
+export const MAX_MESSAGE = 1000;
 
-/** Control characters would move the terminal's cursor or colour the output: shown as spaces. */
-function printable(line: string): string {
-  // eslint-disable-next-line no-control-regex
-  return line.replace(/[\u0000-\u0008\u000B-\u001F\u007F\u2028\u2029]/g, ' ');
-}
-
-function tabsAsSpaces(line: string): string {
-  return line.replace(/\t/g, ' ');
-}
+const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
 function humanFinding(f: Finding): string {
-  const head = `${f.file}:${f.line}:${f.column}: ${f.severity}: ${printable(f.message)} [${f.rule}]${f.where ? ` (${f.where})` : ''}`;
+  const where = f.where ? ` (${cliText(f.where)})` : '';
+  const head = `${cliText(f.file)}:${f.line}:${f.column}: ${f.severity}: ${cliMessage(f.message)} [${cliText(f.rule)}]${where}`;
   if (!f.sourceLine && f.caretEnd === 0) return head;
-  // Tabs become one space each so the caret lines up whatever the terminal's tab width.
-  const shown = printable(tabsAsSpaces(f.sourceLine));
-  const width = Math.max(1, Math.min(f.caretEnd, shown.length) - f.caretStart);
-  return `${head}\n  ${shown}\n  ${' '.repeat(f.caretStart)}${'^'.repeat(width)}`;
+  const shown = sourceExcerpt(f.sourceLine, f.caretStart, f.caretEnd);
+  const width = Math.max(1, shown.caretEnd - shown.caretStart);
+  return `${head}\n  ${shown.text}\n  ${' '.repeat(shown.caretStart)}${'^'.repeat(width)}`;
 }
 
 export function humanReport(run: CheckRun, maxWarnings: number | undefined): string {
@@ -31,6 +25,7 @@ export function humanReport(run: CheckRun, maxWarnings: number | undefined): str
     let summary = `${plural(run.errors, 'error')} and ${plural(run.warnings, 'warning')} in ${files} checked.`;
     if (maxWarnings !== undefined && run.warnings > maxWarnings)
       summary += ` More warnings than --max-warnings ${maxWarnings}.`;
+    if (run.omitted > 0) summary += ` ${plural(run.omitted, 'problem')} not listed.`;
     if (out.length) out.push('');
     out.push(summary);
   }
@@ -39,27 +34,29 @@ export function humanReport(run: CheckRun, maxWarnings: number | undefined): str
 
 export function jsonReport(run: CheckRun, version: string): string {
   return (
-    JSON.stringify(
-      {
-        tool: 'cloudbench',
-        version,
-        filesChecked: run.filesChecked,
-        errors: run.errors,
-        warnings: run.warnings,
-        problems: run.findings.map((f) => ({
-          file: f.file,
-          line: f.line,
-          column: f.column,
-          endLine: f.endLine,
-          endColumn: f.endColumn,
-          severity: f.severity,
-          rule: f.rule,
-          message: f.message,
-          ...(f.where ? { where: f.where } : {}),
-        })),
-      },
-      null,
-      2,
-    ) + '\n'
+    jsonText({
+      tool: 'cloudbench',
+      version,
+      filesChecked: run.filesChecked,
+      errors: run.errors,
+      warnings: run.warnings,
+      omitted: run.omitted,
+      problems: run.findings.map((f) => ({
+        file: f.file,
+        line: f.line,
+        column: f.column,
+        endLine: f.endLine,
+        endColumn: f.endColumn,
+        severity: f.severity,
+        rule: f.rule,
+        message: bounded(f.message),
+        ...(f.where ? { where: f.where } : {}),
+      })),
+    }) + '\n'
   );
+}
+
+/** A message for JSON and SARIF: whole up to MAX_MESSAGE characters. */
+export function bounded(message: string): string {
+  return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message;
 }

@@ -1,12 +1,14 @@
 // `cloudbench stats`: a statistical query (match:, outcome:, condition:, order:, limit:) computed
 // over an events file with the editor's statistics engine, written as the statistics view exports
 // its table (CSV, or JSON rows keyed by column).
-import { readFileSync } from 'node:fs';
 import { exportTable } from '../core/secops/statistics/protocol';
 import { compileQuery, type CompileOptions } from '../udm/index';
 import { compileStatistics } from '../udm/stats';
 import { readEvents } from './events';
+import { kindOf } from './files';
+import { MAX_EVENTS_BYTES, MAX_SOURCE_BYTES, readGiven } from './input';
 import { loadLists } from './lists';
+import { cliText } from './text';
 import { UsageError } from './usage';
 
 export interface StatsOptions {
@@ -27,13 +29,17 @@ export interface StatsOutput {
   readonly warnings: readonly string[];
 }
 
-function readInput(flag: string, path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UsageError(`stats: ${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : (code ?? String(err))}`);
-  }
+function readInput(flag: string, path: string, maxBytes: number): string {
+  const read = readGiven(path, maxBytes, (why) => new UsageError(`stats: ${flag} ${cliText(path)}: ${why}`));
+  if ('skipped' in read) throw new StatsInputError(`${path}: ${read.skipped}`);
+  return read.text;
+}
+
+/** A YARA-L rule rather than a query: by its extension, or a `rule name {` heading. */
+function isRule(path: string, text: string): boolean {
+  const kind = kindOf(path);
+  if (kind && 'language' in kind && kind.language.id === 'yaral') return true;
+  return /^\s*(?:\/\/[^\n]*\n\s*)*rule\s+[A-Za-z_][A-Za-z0-9_]*\s*\{/.test(text);
 }
 
 export function checkTimeZone(zone: string): string {
@@ -48,8 +54,13 @@ export function checkTimeZone(zone: string): string {
 
 export function runStats(options: StatsOptions): StatsOutput {
   const timeZone = checkTimeZone(options.timeZone);
-  const query = readInput('--query', options.queryFile);
-  const eventsText = readInput('--events', options.eventsFile);
+  const query = readInput('--query', options.queryFile, MAX_SOURCE_BYTES);
+  if (isRule(options.queryFile, query))
+    throw new StatsInputError(
+      `${options.queryFile} is a YARA-L rule, not a statistical query: run it over the events with ` +
+        `cloudbench test-rule ${options.queryFile} --events ${options.eventsFile}`,
+    );
+  const eventsText = readInput('--events', options.eventsFile, MAX_EVENTS_BYTES);
   const lists = options.listsDir !== undefined ? loadLists(options.listsDir) : undefined;
   // Without --lists no list is known: a query naming one is refused rather than computed as if the
   // list were empty.

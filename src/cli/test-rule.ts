@@ -2,21 +2,26 @@
 // gives one search per event variable; each search is compiled as the search language compiles it
 // and picks that variable's events from the file (what udmSearch would have answered over the same
 // events); the engine then computes the detections the Test Rule panel shows.
-import { readFileSync } from 'node:fs';
 import { compileQuery, type CompileOptions } from '../udm/index';
 import { runRuleTest } from '../udm/rule/engine';
 import { parseRuleFile } from '../udm/rule/parse';
 import { eventTime, udmOf } from '../udm/rule/prepare';
 import { planRuleTest } from '../udm/rule/plan';
-import type { Detection, RuleTestPlan } from '../udm/rule/test-types';
+import type { Detection, RuleTestPlan, RuleTestResult } from '../udm/rule/test-types';
 import { runCheck, type CheckRun } from './check';
 import { readEvents } from './events';
 import { displayPath, kindOf } from './files';
+import { MAX_EVENTS_BYTES, MAX_SOURCE_BYTES, readGiven } from './input';
 import { loadLists } from './lists';
-import { UsageError } from './usage';
+import { humanReport } from './report';
+import { cliMessage, cliText, jsonText } from './text';
+import { EXIT_OK, EXIT_PROBLEMS, UsageError } from './usage';
 
 /** Detections the engine computes at most, as many as the editor's Test Rule lists. */
 export const MAX_DETECTIONS = 10_000;
+
+/** Seconds the engine may run before it stops and gives what it found (`--time-limit`). */
+export const DEFAULT_TIME_LIMIT_SECONDS = 20;
 
 export interface TestRuleOptions {
   readonly ruleFile: string;
@@ -26,6 +31,8 @@ export interface TestRuleOptions {
   readonly startMs?: number;
   /** Only events before this time (ms), as the editor's range end. */
   readonly endMs?: number;
+  /** Epoch ms after which the engine stops and returns what it found, marked as cut. */
+  readonly deadline?: number;
 }
 
 /** A rule or events file the test cannot run over; the message says why. */
@@ -48,16 +55,14 @@ export type TestRuleOutcome =
       readonly detections: Detection[];
       /** What was left out or cut short: the plan's untestable parts, then the engine's notes. */
       readonly notes: string[];
+      /** The engine stopped before the end (its time or work limit): the detections are incomplete. */
+      readonly cut?: RuleTestResult['cut'];
     };
 
-function readInput(flag: string, path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (code ?? String(err));
-    throw new UsageError(`test-rule: ${flag}${path}: ${why}`);
-  }
+function readInput(flag: string, path: string, maxBytes: number): string {
+  const read = readGiven(path, maxBytes, (why) => new UsageError(`test-rule: ${flag}${cliText(path)}: ${why}`));
+  if ('skipped' in read) throw new TestRuleInputError(`${flag}${path}: ${read.skipped}`);
+  return read.text;
 }
 
 /** The reference lists (`%name`) the rule's text uses: the ones the editor reads for the test. */
@@ -84,7 +89,7 @@ export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
   const kind = kindOf(options.ruleFile);
   if (!kind || !('language' in kind) || kind.language.id !== 'yaral')
     throw new UsageError(`test-rule: ${options.ruleFile} is not a .yaral rule file`);
-  const text = readInput('', options.ruleFile);
+  const text = readInput('', options.ruleFile, MAX_SOURCE_BYTES);
   const lists = options.listsDir !== undefined ? loadLists(options.listsDir) : undefined;
   // A rule with errors is not tested, as in the editor; the errors are the check's.
   const check = runCheck({ paths: [options.ruleFile], ...(lists ? { lists } : {}) });
@@ -105,7 +110,14 @@ export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
     throw new TestRuleInputError(
       `${name} has no event variable the Search API can search for${planned.untestable.length ? `: ${planned.untestable.join(' ')}` : '.'}`,
     );
-  const read = readEvents(options.eventsFile, readInput('--events ', options.eventsFile));
+  const missing = listNames(ruleText).filter((list) => !lists || !Object.hasOwn(lists.entries, list));
+  if (missing.length)
+    throw new UsageError(
+      `test-rule: ${name} uses the reference list${missing.length === 1 ? '' : 's'} ${missing.map((l) => `%${l}`).join(', ')}, ` +
+        `which ${lists ? '--lists does not hold' : 'no --lists folder gives'}: give ${missing.length === 1 ? 'it' : 'them'} ` +
+        `with --lists DIR (one file per list), or the test would answer as if ${missing.length === 1 ? 'it were' : 'they were'} empty`,
+    );
+  const read = readEvents(options.eventsFile, readInput('--events ', options.eventsFile, MAX_EVENTS_BYTES));
   const events = inRange(read, options.startMs, options.endMs);
 
   const referenceLists: Record<string, string[]> = {};
@@ -132,9 +144,11 @@ export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
   const result = runRuleTest(ruleText, eventsByVariable, {
     referenceLists,
     maxDetections: MAX_DETECTIONS,
+    ...(options.deadline !== undefined ? { deadline: options.deadline } : {}),
   });
   const notes = [...planned.untestable];
-  notes.push(...result.notes.filter((n) => !notes.includes(n)));
+  // The engine repeats a cut's message as its last note; the report says it once, as "incomplete".
+  notes.push(...result.notes.filter((n) => !notes.includes(n) && n !== result.cut?.message));
   return {
     kind: 'tested',
     ruleName: name,
@@ -144,33 +158,63 @@ export function runTestRule(options: TestRuleOptions): TestRuleOutcome {
     eventsInRange: events.length,
     detections: result.detections,
     notes,
+    ...(result.cut ? { cut: result.cut } : {}),
   };
 }
 
-export function detectionsJson(ruleName: string, detections: readonly Detection[]): string {
-  return `${JSON.stringify({ rule: ruleName, detections }, null, 2)}\n`;
+export function detectionsJson(
+  ruleName: string,
+  detections: readonly Detection[],
+  cut?: RuleTestResult['cut'],
+): string {
+  return `${jsonText({ rule: ruleName, ...(cut ? { cut } : {}), detections })}\n`;
+}
+
+/** What `test-rule` prints for an outcome, and its exit code. */
+export function testRuleReport(
+  outcome: TestRuleOutcome,
+  format: 'json' | 'text',
+): { out: string; err: string; code: number } {
+  if (outcome.kind === 'errors') {
+    // stdout carries detections only; the errors go where a person sees them.
+    const why = outcome.ruleHasErrors
+      ? 'The rule has errors, so it is not tested.\n'
+      : 'The reference lists of --lists have errors, so the rule is not tested.\n';
+    return { out: '', err: humanReport(outcome.check, undefined) + why, code: EXIT_PROBLEMS };
+  }
+  let err = outcome.notes.map((note) => `note: ${cliMessage(note)}\n`).join('');
+  if (outcome.cut)
+    err += `incomplete: ${cliMessage(outcome.cut.message)} The detections printed are those found before it stopped.\n`;
+  const out =
+    format === 'text'
+      ? detectionsTable(outcome.ruleName, outcome.detections, outcome.cut)
+      : detectionsJson(outcome.ruleName, outcome.detections, outcome.cut);
+  return { out, err, code: outcome.cut ? EXIT_PROBLEMS : EXIT_OK };
 }
 
 function iso(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
 }
 
-/** A value as one table cell: strings bare, lists joined, control characters shown as spaces. */
+/** A value as one table cell: strings bare, lists joined, unsafe characters escaped, 200 characters at most. */
 function cell(value: unknown): string {
   const text = Array.isArray(value)
     ? value.map(cell).join(', ')
     : typeof value === 'string'
       ? value
       : JSON.stringify(value);
-  // eslint-disable-next-line no-control-regex
-  return (text ?? '').replace(/[\u0000-\u001F\u007F\u2028\u2029]/g, ' ');
+  return cliMessage(text ?? '', 200);
 }
 
 /**
  * One line per detection: the window [start, end) (the end is not in it), the match values, the
  * risk score and the events per variable.
  */
-export function detectionsTable(ruleName: string, detections: readonly Detection[]): string {
+export function detectionsTable(
+  ruleName: string,
+  detections: readonly Detection[],
+  cut?: RuleTestResult['cut'],
+): string {
   const head = ['#', 'window start', 'window end (exclusive)', 'match', 'risk', 'events'];
   const rows = detections.map((d, i) => [
     String(i + 1),
@@ -191,6 +235,7 @@ export function detectionsTable(ruleName: string, detections: readonly Detection
       .join('  ')
       .trimEnd();
   const n = detections.length;
-  const title = `${ruleName}: ${n === 0 ? 'no detections' : `${n} detection${n === 1 ? '' : 's'}`}`;
+  const count = n === 0 ? 'no detections' : `${n} detection${n === 1 ? '' : 's'}`;
+  const title = `${cliText(ruleName)}: ${count}${cut ? ' (incomplete: the engine stopped early)' : ''}`;
   return n === 0 ? `${title}\n` : `${title}\n${[head, ...rows].map(line).join('\n')}\n`;
 }

@@ -10,8 +10,10 @@ export class UsageError extends Error {
 export const EXIT_OK = 0;
 /** Problems found (errors, too many warnings, files that would change, bad input data). */
 export const EXIT_PROBLEMS = 1;
-/** The command line is wrong, or a path it names does not exist. */
+/** The command line is wrong, a path it names does not exist, or there is nothing to check. */
 export const EXIT_USAGE = 2;
+/** The tool itself failed (a defect of cloudbench, not of the files): never read as "problems found". */
+export const EXIT_CRASH = 3;
 
 export interface FlagSpec {
   /** Takes a value (`--format json` or `--format=json`); otherwise a switch. */
@@ -72,6 +74,16 @@ export function timeFlag(args: ParsedArgs, name: string, now: number): number | 
   return Date.parse(parsed.value);
 }
 
+/** A duration flag in seconds: a positive number, at most a day. */
+export function secondsFlag(args: ParsedArgs, name: string, fallback: number): number {
+  const text = stringFlag(args, name);
+  if (text === undefined) return fallback;
+  const n = /^\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+  if (!(n > 0 && n <= 86_400))
+    throw new UsageError(`${name} needs a number of seconds above 0, at most 86400 (got ${JSON.stringify(text)})`);
+  return n;
+}
+
 /** A flag whose value is one of `choices`. */
 export function choiceFlag<T extends string>(
   command: string,
@@ -88,10 +100,11 @@ export function choiceFlag<T extends string>(
 }
 
 export const USAGE_LINES: Readonly<Record<string, string>> = {
-  check: 'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [paths...]',
+  check: 'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [--sarif-root DIR] [paths...]',
   format: 'cloudbench format [--check] [paths...]',
   stats: 'cloudbench stats --query FILE --events FILE [--tz ZONE] [--format csv|json] [--lists DIR]',
-  'test-rule': 'cloudbench test-rule RULE --events FILE [--start TIME] [--end TIME] [--lists DIR] [--format json|text]',
+  'test-rule':
+    'cloudbench test-rule RULE --events FILE [--start TIME] [--end TIME] [--lists DIR] [--time-limit SECONDS] [--format json|text]',
 };
 
 export function usageLine(command?: string): string {
@@ -109,20 +122,26 @@ Commands:
       paths (default: .) with the editor's diagnostics.
       --format human   file:line:col, severity, message and the line with a caret (default)
       --format json    one JSON document with every problem
-      --format sarif   SARIF 2.1.0, for GitHub code scanning
+      --format sarif   SARIF 2.1.0, for GitHub code scanning: paths relative to the repository
+                       (the nearest folder with .git at or above the current one)
+      --sarif-root DIR the folder SARIF paths are relative to instead
       --max-warnings N fail when there are more than N warnings
       --lists DIR      reference lists, one file per list (NAME, NAME.txt: strings; NAME.regex;
                        NAME.cidr), so %NAME is checked in queries and rules; without it unknown
                        lists are warnings
-      Exit code 1 when there is an error or more warnings than --max-warnings.
+      Exit code 1 when there is an error or more warnings than --max-warnings; 2 when no file
+      under the paths is one to check.
 
   ${USAGE_LINES.format}
       Formats the same files with the editor's Format Document, in place (only files that change).
       --check          write nothing; exit code 1 and list the files that would change
+      A symbolic link is never replaced and a file that is not UTF-8 never rewritten (both are
+      refused, exit code 1); a file is written through a temporary file, keeping its mode and BOM.
 
   ${USAGE_LINES.stats}
       Computes a statistical query (match:, outcome: ...) over events exported from the results
-      view (a JSON array or NDJSON, one event per line), with the editor's statistics engine.
+      view (a JSON array, NDJSON or the Search API's {"events": [...]}), with the editor's
+      statistics engine. A YARA-L rule is computed with test-rule, not stats.
       --tz ZONE        IANA time zone of the time buckets (default UTC)
       --format csv     the table as the statistics view exports it (default); json: an array of rows
 
@@ -132,13 +151,27 @@ Commands:
       are printed. What cannot be tested and other notes go to stderr.
       --format json    {"rule": …, "detections": [...]} as the Test Rule panel holds them (default)
       --format text    one line per detection: window, match values, risk score, events
-      --lists DIR      the reference lists the rule names, as for check
+      --lists DIR      the reference lists the rule names, as for check; a rule naming a list
+                       that --lists does not hold is refused (exit code 2), not tested without it
+      --time-limit S   stop the engine after S seconds (default 20): what it found is printed,
+                       the reason goes to stderr and to the JSON as "cut", and the exit code is 1
       --start, --end   only events from --start up to (not including) --end, as the editor's range:
                        RFC 3339 (2024-05-01T12:00:00Z), "now", or an offset such as -7d
-      Exit code 1 when the rule has errors (printed as check prints them) or cannot be tested.
+      Exit code 1 when the rule has errors (printed as check prints them), cannot be tested, or
+      the results are incomplete (cut by --time-limit or the engine's work limit).
 
   cloudbench --help | --version
 
-Exit codes: 0 clean, 1 problems found, 2 bad usage (unknown option, missing path).
+Files: a symbolic link is followed only to a place inside the folder it was found in (a folder
+given on the command line or to --lists; for a path given that is itself a link, the folder holding
+it); a link out of it is skipped with a warning and never read, a link to a folder is not walked.
+A file that is not UTF-8 or is larger than 10 MB is reported and not checked.
+Output: control, bidi and invisible characters in names, messages and echoed source are printed as
+\\uXXXX escapes (\\n, \\r, \\t) and no line can start a CI workflow command (a leading :: and ##
+before [ are escaped); echoed source is 120 characters around the problem, at most 100 problems of a file and
+1,000 in all are listed (the rest are counted).
+
+Exit codes: 0 clean, 1 problems found, 2 bad usage (unknown option, missing path) or nothing to
+check, 3 the tool itself failed (a defect to report; never a verdict on the files).
 `;
 }

@@ -1,6 +1,8 @@
 // `cloudbench check` run as a process: exit codes, the human, JSON and SARIF reports, notebooks,
 // reference lists from a folder, and the same diagnostics as the language server gives the editor.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { NO_LISTS_REASON } from '../../src/cli/languages';
 import { DOCUMENTED_SYNTAX_EXAMPLES } from '../../src/udm/documented-examples';
 import { LspClient } from '../integration/server/lsp-client';
@@ -210,7 +212,7 @@ describe('cloudbench check (the built CLI)', function () {
           d.range.start.line + 1,
           d.range.start.character + 1,
           ['', 'error', 'warning', 'info', 'info'][d.severity],
-          d.code ? `udm/${d.code}` : 'udm',
+          `udm/${d.code ?? 'syntax-error'}`,
           d.message,
         ]);
         const fromCli = report.problems
@@ -265,5 +267,44 @@ describe('cloudbench check (the built CLI)', function () {
     const log = JSON.parse(r.stdout);
     assertValidSarif(log);
     assert.deepEqual(log.runs[0].results, []);
+  });
+
+  it('--format sarif: URIs relative to the repository root (never ../), readable rule names, a rule id for parse errors', () => {
+    const base = workspace({
+      'repo/.git/HEAD': 'ref: refs/heads/main\n',
+      'repo/queries/list.udm': UNKNOWN_LIST,
+      'repo/rules/bad.yaral':
+        'rule bad {\n  meta:\n  events:\n    $e.metadata.event_type = "USER_LOGIN" )\n  condition:\n    $e\n}\n',
+      'outside/o.udm': TYPO,
+    });
+    const cwd = join(base, 'repo', 'queries');
+    const uris = (log: any): string[] =>
+      log.runs[0].results.map((res: any) => res.locations[0].physicalLocation.artifactLocation.uri).sort();
+    const r = runCli(cli, ['check', '--format', 'sarif', '.', '../rules', '../../outside'], cwd);
+    assert.equal(r.code, 1, r.stderr);
+    const log = JSON.parse(r.stdout);
+    assertValidSarif(log);
+    const run = log.runs[0];
+    assert.equal(run.originalUriBaseIds['%SRCROOT%'].uri, pathToFileURL(join(base, 'repo') + '/').href);
+    // A file outside the repository is named by its absolute file: URI, without the base.
+    assert.deepEqual(
+      uris(log),
+      [pathToFileURL(join(base, 'outside/o.udm')).href, 'queries/list.udm', 'rules/bad.yaral'].sort(),
+    );
+    for (const u of uris(log)) assert.ok(!u.startsWith('..'), u);
+    const rules = new Map<string, any>(run.tool.driver.rules.map((x: any) => [x.id, x]));
+    assert.equal(rules.get('udm/unknown-list').name, 'UnknownList');
+    assert.equal(rules.get('udm/unknown-list').shortDescription.text, 'Unknown list');
+    assert.equal(rules.get('udm/unknown-field').name, 'UnknownField');
+    assert.equal(rules.get('yaral/syntax-error').name, 'SyntaxError');
+    assert.ok(!rules.has('yaral') && !rules.has('udm'), [...rules.keys()].join(', '));
+    // --sarif-root: the paths are relative to that folder instead.
+    const rooted = JSON.parse(
+      runCli(cli, ['check', '--format', 'sarif', '--sarif-root', '../..', '.', '../../outside'], cwd).stdout,
+    );
+    assertValidSarif(rooted);
+    assert.deepEqual(uris(rooted), ['outside/o.udm', 'repo/queries/list.udm']);
+    const badRoot = runCli(cli, ['check', '--format', 'sarif', '--sarif-root', 'nowhere', '.'], cwd);
+    assert.equal(badRoot.code, 2);
   });
 });

@@ -95,7 +95,7 @@ describe('cloudbench format (the built CLI)', function () {
     const dir = workspace({ 'bad.udm': UNCLOSED, 'messy.udm': MESSY });
     const r = runCli(cli, ['format'], dir);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^bad\.udm: not formatted: Not formatted: line 1 has /m);
+    assert.match(r.stderr, /^bad\.udm: not formatted: line 1 has /m);
     assert.equal(readFileSync(join(dir, 'bad.udm'), 'utf8'), UNCLOSED);
     assert.equal(readFileSync(join(dir, 'messy.udm'), 'utf8'), TIDY);
   });

@@ -221,4 +221,21 @@ describe('cloudbench stats (the built CLI)', function () {
     assert.equal(plain.code, 1);
     assert.match(plain.stderr, /no match: or outcome: section/);
   });
+
+  it('given a YARA-L rule, says to use test-rule instead of listing parse errors', () => {
+    const rule = 'rule logins {\n  events:\n    $e.metadata.event_type = "USER_LOGIN"\n  condition:\n    $e\n}\n';
+    const dir = workspace({
+      'logins.yaral': rule,
+      'logins-rule.udm': `// a rule saved with the wrong extension\n${rule}`,
+      'events.ndjson': `${JSON.stringify(exported[0])}\n`,
+    });
+    for (const file of ['logins.yaral', 'logins-rule.udm']) {
+      const r = runCli(cli, ['stats', '--query', file, '--events', 'events.ndjson'], dir);
+      assert.equal(r.code, 1);
+      assert.equal(
+        r.stderr,
+        `${file} is a YARA-L rule, not a statistical query: run it over the events with cloudbench test-rule ${file} --events events.ndjson\n`,
+      );
+    }
+  });
 });

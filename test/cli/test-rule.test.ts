@@ -171,18 +171,62 @@ describe('cloudbench test-rule (the built CLI)', function () {
     assert.deepEqual(detections, JSON.parse(JSON.stringify(editor.detections)));
   });
 
-  it('without --lists says on stderr which lists it was not given, and computes as the editor does without them', () => {
+  it('reads the Search API\'s own answer {"events": [...], "moreDataAvailable": …} as it reads NDJSON', () => {
+    const rule = 'repeated_failed_logins';
+    const logins = demo.events.filter((e) => (e.udm.metadata as { eventType?: string }).eventType === 'USER_LOGIN');
+    // The udmSearch answer's shape (api-facts: `{events:[{name, udm}], moreDataAvailable}`).
+    const answer = { events: logins.map((e) => ({ name: e.name, udm: e.udm })), moreDataAvailable: true };
+    writeFileSync(join(dir, 'answer.json'), JSON.stringify(answer, null, 2));
+    writeFileSync(join(dir, 'answer-bare.json'), JSON.stringify({ events: answer.events }));
+    const editor = editorResult(readFileSync(ruleFile(rule), 'utf8'), logins, {});
+    assert.ok(editor.detections.length > 0);
+    for (const file of ['answer.json', 'answer-bare.json']) {
+      const r = runCli(cli, ['test-rule', `rules/${rule}.yaral`, '--events', file], dir);
+      assert.equal(r.code, 0, r.stderr);
+      const detections = (JSON.parse(r.stdout) as { detections: Detection[] }).detections;
+      assert.deepEqual(detections, JSON.parse(JSON.stringify(editor.detections)));
+    }
+    writeFileSync(join(dir, 'answer-bad.json'), JSON.stringify({ events: [{ udm: 'nope' }] }));
+    const bad = runCli(cli, ['test-rule', `rules/${rule}.yaral`, '--events', 'answer-bad.json'], dir);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^answer-bad\.json: events\[0\] has a "udm" that is not an object/);
+  });
+
+  it('--time-limit takes a positive number of seconds; anything else is a usage error', () => {
+    const rule = 'repeated_failed_logins';
+    for (const bad of ['0', '-1', 'abc', '1e3', '90000']) {
+      const r = runCli(
+        cli,
+        ['test-rule', `rules/${rule}.yaral`, '--events', 'events.ndjson', '--time-limit', bad],
+        dir,
+      );
+      assert.equal(r.code, 2, `${bad}: ${r.stderr}`);
+      assert.match(r.stderr, /--time-limit needs a number of seconds/);
+    }
+    const ok = runCli(
+      cli,
+      ['test-rule', `rules/${rule}.yaral`, '--events', 'events.ndjson', '--lists', 'lists', '--time-limit', '30'],
+      dir,
+    );
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.ok(!('cut' in JSON.parse(ok.stdout)), 'a run that ends in time is not cut');
+  });
+
+  it('refuses a rule naming reference lists --lists does not give (exit 2), rather than testing it without them', () => {
     const rule = 'suspicious_domain_lookups';
     const r = runCli(cli, ['test-rule', `rules/${rule}.yaral`, '--events', 'events.ndjson'], dir);
-    assert.equal(r.code, 0, r.stderr);
-    const editor = editorResult(readFileSync(ruleFile(rule), 'utf8'), demo.events, {});
-    assert.ok(editor.notes.length > 0);
-    assert.equal(r.stderr, editor.notes.map((n) => `note: ${n}\n`).join(''));
-    assert.match(r.stderr, /%suspicious_domains was not given/);
-    assert.deepEqual(
-      (JSON.parse(r.stdout) as { detections: Detection[] }).detections,
-      JSON.parse(JSON.stringify(editor.detections)),
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /uses the reference list %suspicious_domains, which no --lists folder gives/);
+    // With a --lists folder that lacks the list, the same refusal names what it lacks.
+    const other = workspace({ 'lists/admins.txt': 'alice\n' });
+    const missing = runCli(
+      cli,
+      ['test-rule', join(dir, `rules/${rule}.yaral`), '--events', join(dir, 'events.ndjson'), '--lists', 'lists'],
+      other,
     );
+    assert.notEqual(missing.code, 0, missing.stderr);
+    assert.match(missing.stderr, /%suspicious_domains/);
   });
 
   it('names what it cannot test (an entity graph variable) on stderr and still computes the rest', () => {

@@ -244,7 +244,7 @@ class FrameReader {
     const last = tokens[tokens.length - 1] ?? this.tokens[from];
     tokens.push({ kind: 'eof', start: last.end, end: last.end, value: '' });
     const parsed = parseTokens(this.text, { tokens, comments: [] }, { rule: true });
-    this.diagnostics.push(...parsed.diagnostics);
+    for (const d of parsed.diagnostics) this.diagnostics.push(d);
     return parsed.query;
   }
 
