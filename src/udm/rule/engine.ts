@@ -21,6 +21,7 @@ export interface RuleTestOptions {
   maxDetections?: number;
   /** caps on the join and the windows (tests lower them) */
   limits?: Partial<JoinLimits & WindowLimits>;
+  deadline?: number;
 }
 
 export const DEFAULT_MAX_DETECTIONS = 1000;

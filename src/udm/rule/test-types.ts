@@ -46,4 +46,5 @@ export interface RuleTestResult {
   detections: Detection[];
   /** notes on what was left out or cut short (the plan's untestable, a detection cap …) */
   notes: string[];
+  cut?: { reason: 'work-limit' | 'time-limit'; message: string };
 }
