@@ -285,10 +285,10 @@ describe('reliability: the Test Rule page (headless Chromium)', function () {
     assert.doesNotMatch((await page.textContent('#rt-notes')) ?? '', /Stopped after/);
     // The banner comes before the summary and is set apart from the text around it.
     const order = await page.evaluate(() =>
-      [...(browser$().document as Document).querySelectorAll('header > *')].map((e) => e.id).filter(Boolean),
+      [...browser$().document.querySelectorAll('header > *')].map((e: { id: string }) => e.id).filter(Boolean),
     );
     assert.ok(order.indexOf('rt-cut') < order.indexOf('rt-summary'), order.join(','));
-    assert.notEqual(await page.$eval('#rt-cut', (e) => getComputedStyle(e).borderTopStyle), 'none', 'boxed');
+    assert.notEqual(await page.$eval('#rt-cut', (e) => browser$().getComputedStyle(e).borderTopStyle), 'none', 'boxed');
     // The next run without a cut hides the banner.
     await send(resultMessage());
     await page.waitForSelector('#rt-cut', { state: 'hidden' });
