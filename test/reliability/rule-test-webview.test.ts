@@ -155,7 +155,7 @@ describe('reliability: the Test Rule page (headless Chromium)', function () {
     );
     assert.deepEqual(cells[0], [
       '1',
-      '2026-11-25 10:00:00Z\n– 2026-11-26 10:00:00Z',
+      '[2026-11-25 10:00:00Z,\n 2026-11-26 10:00:00Z)',
       '$user = alice',
       '$failures = 5, $hosts = host-a, host-b',
       '50',
@@ -169,8 +169,13 @@ describe('reliability: the Test Rule page (headless Chromium)', function () {
     await page.keyboard.press('Enter');
     await page.waitForSelector('button.rt-event');
     assert.equal(await page.getAttribute('tr.rt-row >> nth=0', 'aria-expanded'), 'true');
-    const events = await page.$$eval('button.rt-event', (b) => b.map((x) => x.textContent));
-    assert.deepEqual(events, ['2026-11-25T10:00:00Z USER_LOGIN host-a', `2026-11-25T11:00:00Z ${HOSTILE}`]);
+    const events = await page.$$eval('table.rt-events tbody tr:not(.rt-more)', (rows) =>
+      rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    assert.deepEqual(events, [
+      ['$e', '2026-11-25T10:00:00Z', 'USER_LOGIN host-a'],
+      ['$e', '2026-11-25T11:00:00Z', HOSTILE],
+    ]);
     assert.match((await page.textContent('.rt-more')) ?? '', /and 3 more/);
     await page.keyboard.press('ArrowDown');
     assert.equal(await page.evaluate(() => browser$().document.activeElement?.querySelector('td')?.textContent), '2');
@@ -207,6 +212,111 @@ describe('reliability: the Test Rule page (headless Chromium)', function () {
     await page.waitForSelector('#rt-summary.error');
     assert.match((await page.textContent('#rt-summary')) ?? '', /PERMISSION_DENIED/);
     assert.equal(await page.isVisible('#rt-table'), false, 'the malformed result was not shown');
+  });
+
+  it('shows bidi and control characters as markers, the way the results table does', async () => {
+    await openPage();
+    // An override makes "exe.gnp" read as "png.exe"; the icon syntax must stay text too.
+    const spoofed = '$(warning) \u202eexe.gnp';
+    const detection = {
+      ...DETECTIONS[0],
+      match: [['file', spoofed]],
+      outcomes: [['note', 'line one\nline\u0007two\u200b']],
+      variables: [{ variable: 'e', count: 1, events: [{ time: '2026-11-25T10:00:00Z', summary: spoofed }] }],
+    };
+    await send(resultMessage([detection], { ...RUN, notes: [`checked ${spoofed}`] }));
+    await page.waitForSelector('tr.rt-row');
+    // The oracle: the results page's own words for these characters, U+XXXX between single guillemets.
+    const marked = '$(warning) \u2039U+202E\u203Aexe.gnp';
+    assert.equal(await page.textContent('td.rt-match'), `$file = ${marked}`);
+    assert.equal(
+      await page.textContent('td.rt-outcomes-cell'),
+      '$note = line one line\u2039U+0007\u203Atwo\u2039U+200B\u203A',
+    );
+    assert.equal(await page.textContent('#rt-notes li'), `checked ${marked}`);
+    await page.click('tr.rt-row');
+    await page.waitForSelector('button.rt-event');
+    assert.equal(await page.textContent('button.rt-event'), marked);
+    const text = await page.evaluate(() => browser$().document.body.textContent as string);
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u0007\u200b]/, 'no raw bidi or control character');
+  });
+
+  it('lists a detection’s events in a table with a column for the event variable', async () => {
+    await openPage();
+    const detection = {
+      ...DETECTIONS[0],
+      variables: [
+        { variable: 'login', count: 2, events: [{ time: '2026-11-25T10:00:00Z', summary: 'USER_LOGIN host-a' }] },
+        { variable: 'proc', count: 1, events: [{ time: '2026-11-25T10:05:00Z', summary: 'PROCESS_LAUNCH host-a' }] },
+      ],
+    };
+    await send(resultMessage([detection]));
+    await page.click('tr.rt-row');
+    await page.waitForSelector('table.rt-events');
+    assert.deepEqual(await page.$$eval('table.rt-events th', (th) => th.map((x) => x.textContent)), [
+      'Variable',
+      'Time',
+      'Event',
+    ]);
+    const rows = await page.$$eval('table.rt-events tbody tr', (trs) =>
+      trs.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    assert.deepEqual(rows, [
+      ['$login', '2026-11-25T10:00:00Z', 'USER_LOGIN host-a'],
+      ['$login', '… and 1 more (Open Events in a Table lists them all)'],
+      ['$proc', '2026-11-25T10:05:00Z', 'PROCESS_LAUNCH host-a'],
+    ]);
+    await page.click('button.rt-event >> nth=1');
+    assert.deepEqual(
+      (await posted()).find((m) => m.type === 'openEvent'),
+      { type: 'openEvent', runId: 'run-1', detection: 0, variable: 'proc', index: 0 },
+    );
+  });
+
+  it('a cut run says so above the result, with the engine’s message, not among the notes', async () => {
+    await openPage();
+    const message = 'Stopped after 30 s: computing the detections took too long, so no detections are shown.';
+    await send(resultMessage([], { ...RUN, cut: { reason: 'time-limit', message } }));
+    await page.waitForSelector('#rt-cut:not([hidden])');
+    assert.equal(await page.textContent('#rt-cut'), `Cut short: ${message}`);
+    assert.equal(await page.getAttribute('#rt-cut', 'role'), 'alert');
+    assert.match((await page.textContent('#rt-summary')) ?? '', /^0 detections \(cut short\) over/);
+    assert.doesNotMatch((await page.textContent('#rt-notes')) ?? '', /Stopped after/);
+    // The banner comes before the summary and is set apart from the text around it.
+    const order = await page.evaluate(() =>
+      [...browser$().document.querySelectorAll('header > *')].map((e: { id: string }) => e.id).filter(Boolean),
+    );
+    assert.ok(order.indexOf('rt-cut') < order.indexOf('rt-summary'), order.join(','));
+    assert.notEqual(await page.$eval('#rt-cut', (e) => browser$().getComputedStyle(e).borderTopStyle), 'none', 'boxed');
+    // The next run without a cut hides the banner.
+    await send(resultMessage());
+    await page.waitForSelector('#rt-cut', { state: 'hidden' });
+  });
+
+  it('at 700 px (1,400 px with the editor beside it) every column is on screen, long values wrap', async () => {
+    await openPage();
+    await page.setViewportSize({ width: 700, height: 700 });
+    const long = 'x'.repeat(180);
+    const detection = {
+      ...DETECTIONS[0],
+      match: [
+        ['user', `${long}@example.com`],
+        ['host', 'workstation-with-a-very-long-name.corp.example.com'],
+      ],
+      outcomes: [['hosts', Array.from({ length: 20 }, (_, i) => `host-${i}.corp.example.com`).join(',')]],
+    };
+    await send(resultMessage([detection, ...DETECTIONS]));
+    await page.waitForSelector('tr.rt-row');
+    const edges = await page.$$eval('#rt-table th', (ths) =>
+      ths.map((th) => [th.textContent, Math.round(th.getBoundingClientRect().right)] as const),
+    );
+    const width = await page.evaluate(() => browser$().innerWidth as number);
+    for (const [name, right] of edges) assert.ok(right <= width, `${name} ends at ${right} px, past ${width} px`);
+    assert.ok(
+      await page.evaluate(() => browser$().document.documentElement.scrollWidth <= browser$().innerWidth),
+      'no horizontal scrolling',
+    );
   });
 
   it('after a reload shows the result it kept, marked restored, without asking the extension', async () => {

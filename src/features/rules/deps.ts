@@ -2,15 +2,15 @@
 // retries), its time range and picker, the events table and the event documents search results
 // open, and the statistics feature's question before fetching the rest. Gathered here so the rule
 // feature reaches the others in one place.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { ReferenceListDetails } from '../../core/secops/client';
 import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
 import type { UdmSearchEvent } from '../../core/secops/types';
 import { pickTimeRange } from '../search/time-range';
 import { eventTitle } from '../search/documents';
-import { askForMoreSearches } from '../statistics';
 import type { MoreSearchesQuestion, SearchClient } from '../statistics/fetch';
 import type { SearchService, Services } from '../services';
+import { counted } from './view-model';
 
 /** The SecOps client as Test Rule uses it: udmSearch within the budget, and the reference lists. */
 export interface RuleTestClient extends SearchClient {
@@ -36,7 +36,7 @@ export function searchDeps(services: Services): RuleTestDeps {
     client: () => search().controller.getClient(),
     timeRange: () => search().timeRange(),
     pickTimeRange,
-    confirmMore: askForMoreSearches,
+    confirmMore: askForMoreRuleEvents,
     showEvents: (title, events, window) => void search().controller.showRows('udm', title, events, { window }),
     openEvent: (event) =>
       search().controller.documents.open(
@@ -45,4 +45,28 @@ export function searchDeps(services: Services): RuleTestDeps {
         JSON.stringify(event.udm, null, 2),
       ),
   };
+}
+
+/**
+ * Test Rule's question when a variable's search was cut short: fetch the rest (more searches), or
+ * test the rule over the events already here, which may miss detections or undercount them.
+ * Esc or closing tests over what is here.
+ */
+export async function askForMoreRuleEvents(q: MoreSearchesQuestion): Promise<boolean> {
+  const more = counted(q.atLeast, 'more search', 'more searches');
+  const spend =
+    q.likely !== undefined
+      ? `at least ${more}, likely about ${q.likely.toLocaleString('en-US')}`
+      : `at least ${more} (how many depends on how the events spread over the time range)`;
+  const fetched = counted(q.fetched, 'event', 'events');
+  const choice = await vscode.window.showWarningMessage(
+    `udmSearch returned ${fetched} and says more match: a rule tested over them may miss detections or count too few events in them.`,
+    {
+      modal: true,
+      detail: `Fetching the rest splits the time range into smaller windows: ${spend}. ${q.remaining.toLocaleString('en-US')} of ${counted(q.limit, 'udmSearch call', 'udmSearch calls')} are left this hour; Cloudbench stops when they run out and the result says which events it covers. Without the rest, the rule is tested over these ${fetched} and the result says so.`,
+    },
+    'Fetch the Rest',
+    'Test These Events',
+  );
+  return choice === 'Fetch the Rest';
 }

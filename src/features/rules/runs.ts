@@ -95,9 +95,10 @@ export class RuleTestRuns implements vscode.Disposable {
     const open = (): RuleTestPanel => (panel ??= this.panelFor(uri, target.name));
     let run: RuleTestRun | undefined;
     try {
-      run = await runTest(this.deps, target, window, (message) =>
-        open().post({ type: 'running', ruleName: target.name, message }),
-      );
+      run = await runTest(this.deps, target, window, {
+        workerFile: vscode.Uri.joinPath(this.extensionUri, 'dist', 'rule-worker.js').fsPath,
+        onProgress: (message) => open().post({ type: 'running', ruleName: target.name, message }),
+      });
     } catch (err) {
       if (panel)
         panel.post({
@@ -128,6 +129,9 @@ export class RuleTestRuns implements vscode.Disposable {
           : run.notes,
       detectionsTotal: run.result.detections.length,
       ranAt: new Date().toISOString(),
+      ...(run.result.cut
+        ? { cut: { reason: run.result.cut.reason, message: run.result.cut.message.slice(0, 2000) } }
+        : {}),
     };
     // Only the newest run of a rule is held: its panel shows nothing older.
     for (const [id, held] of this.runs)

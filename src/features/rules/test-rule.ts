@@ -17,15 +17,15 @@ import type { RuleNode } from '../../udm/rule/ast';
 import { parseRuleFile } from '../../udm/rule/parse';
 import type { RuleTestPlan, RuleTestResult } from '../../udm/rule/test-types';
 import { fetchStatisticsEvents } from '../statistics/fetch';
-import { planRuleTest, runRuleTest } from './engine';
+import { planRuleTest } from './engine';
+import { runRuleTestInWorker } from './engine-runner';
 import type { RuleTestDeps } from './deps';
+import { counted } from './view-model';
 
 const log = getLogger('rules');
 
 /** Detections the engine computes at most; the panel says when there were more. */
 export const MAX_DETECTIONS = 10_000;
-
-const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The rule to test: its file, its text and where it stands in the file. */
 export interface RuleUnderTest {
@@ -150,15 +150,24 @@ async function confirmPlan(
   return choice === 'Run Test';
 }
 
+export interface RunTestOptions {
+  /** the bundled engine worker, dist/rule-worker.js */
+  workerFile: string;
+  /** what the test is doing, for the panel */
+  onProgress?: (message: string) => void;
+  /** how long the detections may compute (RULE_TEST_TIME_LIMIT_MS unless a test says otherwise) */
+  timeLimitMs?: number;
+}
+
 /**
  * Runs the test of `target` over `window` (already picked) and returns the run, or undefined when
- * the user declined. Throws CancelledError on Cancel.
+ * the user declined. Throws CancelledError on Cancel, which also ends the engine's worker at once.
  */
 export async function runTest(
   deps: RuleTestDeps,
   target: RuleUnderTest,
   window: ResolvedWindow,
-  onProgress: (message: string) => void = () => undefined,
+  { workerFile, onProgress = () => undefined, timeLimitMs }: RunTestOptions,
 ): Promise<RuleTestRun | undefined> {
   const planned = planRuleTest(target.text);
   if ('error' in planned) throw new Error(`${target.name} cannot be tested: ${planned.error}`);
@@ -210,7 +219,10 @@ export async function runTest(
             maxEvents: FETCH_REST_MAX_EVENTS,
             signal: abort.signal,
             confirmMore: (q) => deps.confirmMore(q),
-            onProgress: (p) => say(`$${search.variable}: ${count(p.events)} events, ${searches + p.searches} searches`),
+            onProgress: (p) =>
+              say(
+                `$${search.variable}: ${counted(p.events, 'event', 'events')}, ${counted(searches + p.searches, 'search', 'searches')}`,
+              ),
           });
           // A Cancel after the first answer leaves what was fetched: the test stops all the same.
           if (abort.signal.aborted) throw new CancelledError();
@@ -226,14 +238,17 @@ export async function runTest(
           referenceLists[name] = referenceListEntries(list.lines);
         }
         if (abort.signal.aborted) throw new CancelledError();
-        say(`computing the detections over ${count(held.length)} events…`);
-        const result = runRuleTest(target.text, eventsByVariable, {
-          referenceLists,
-          timeRange: { start: window.startMs, end: window.endMs },
-          maxDetections: MAX_DETECTIONS,
-        });
+        say(`computing the detections over ${counted(held.length, 'event', 'events')}…`);
+        const outcome = await runRuleTestInWorker(
+          target.text,
+          eventsByVariable,
+          { referenceLists, timeRange: { start: window.startMs, end: window.endMs }, maxDetections: MAX_DETECTIONS },
+          { workerFile, signal: abort.signal, ...(timeLimitMs !== undefined ? { timeLimitMs } : {}) },
+        );
+        if (outcome.status === 'cancelled') throw new CancelledError();
+        const result = outcome.result;
         log.info(
-          `tested ${target.name}: ${result.detections.length} detections over ${held.length} events (${searches} searches)`,
+          `tested ${target.name}: ${result.detections.length} detections over ${held.length} events (${searches} searches)${result.cut ? `; cut (${result.cut.reason})` : ''}`,
         );
         return {
           ruleName: target.name,

@@ -4,6 +4,11 @@ import { MAX_SHOWN_DETECTIONS, MAX_SHOWN_EVENTS, type DetectionView } from '../.
 import type { Detection } from '../../udm/rule/test-types';
 import { eventTitle } from '../search/documents';
 
+/** "1 search", "2 searches": a count with its noun. */
+export function counted(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
 /** A match or outcome value as text: lists joined, nothing parsed as markup. */
 export function valueText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -1,8 +1,11 @@
 // Select Project…: the projects the credentials can see (Cloud Resource Manager projects.search,
 // page by page while the picker is open), recently used ones first, filtered as the user types by
 // display name, ID or number. A typed ID or number the list does not show is checked with
-// projects.get before it is used, so a typo never becomes the project every view calls.
+// projects.get before it is used, so a typo never becomes the project every view calls. What the
+// service lists is checked against the project ID grammar before it is offered or saved, and every
+// name it gives is shown through safeText (no icon or link from a project's name).
 import * as vscode from 'vscode';
+import { MESSAGE_LIMIT, safeText } from '../../core/display';
 import { GoogleApiError, describeError } from '../../core/google/errors';
 import {
   PROJECT_ID_OR_NUMBER,
@@ -40,24 +43,45 @@ export function resourceManagerClient(services: Services): ResourceManagerClient
   return new ResourceManagerClient(restClientSettings(services.connection(), 'resourcemanager'));
 }
 
-function toRecent(project: Project): RecentProject {
+/** A project number: digits only. */
+const isProjectNumber = (v: unknown): v is string => typeof v === 'string' && /^[0-9]{1,20}$/.test(v);
+
+/**
+ * A project ID as Google defines it: 6 to 30 lowercase letters, digits or hyphens, starting with a
+ * letter and not ending with a hyphen (the ID half of PROJECT_ID_OR_NUMBER, never a number).
+ */
+export function isProjectId(v: unknown): v is string {
+  return typeof v === 'string' && PROJECT_ID_OR_NUMBER.test(v) && !isProjectNumber(v);
+}
+
+/** A project as the picker keeps it, or undefined when its ID is not a project ID. */
+function recentOf(projectId: unknown, number: unknown, displayName: unknown): RecentProject | undefined {
+  if (!isProjectId(projectId)) return undefined;
   return {
-    projectId: project.projectId,
-    number: projectNumber(project),
-    ...(project.displayName ? { displayName: project.displayName } : {}),
+    projectId,
+    ...(isProjectNumber(number) ? { number } : {}),
+    ...(typeof displayName === 'string' && displayName ? { displayName } : {}),
   };
 }
 
-/** A server's text as a quick-pick label: "$(name)" would otherwise be drawn as an icon. */
-function plainLabel(text: string): string {
-  return text.replace(/\$\(/g, '$\u200b(');
+function toRecent(project: Project): RecentProject | undefined {
+  return recentOf(project.projectId, projectNumber(project), project.displayName);
+}
+
+/** The recent projects kept in global state, each checked again (it may come from an older version). */
+export function keptRecents(value: unknown): RecentProject[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((r: Partial<RecentProject> | null) => {
+    const recent = r && typeof r === 'object' ? recentOf(r.projectId, r.number, r.displayName) : undefined;
+    return recent ? [recent] : [];
+  });
 }
 
 function itemFor(project: RecentProject, current: string | undefined): PickItem {
   const isCurrent = current !== undefined && (current === project.projectId || current === project.number);
   return {
-    label: plainLabel(project.displayName || project.projectId),
-    description: plainLabel(isCurrent ? `${project.projectId} · current project` : project.projectId),
+    label: safeText(project.displayName || project.projectId),
+    description: safeText(isCurrent ? `${project.projectId} · current project` : project.projectId),
     ...(project.number ? { detail: `Project number ${project.number}` } : {}),
     project,
   };
@@ -75,14 +99,34 @@ function refusal(typed: string, err: unknown): string | undefined {
 }
 
 export async function pickProject(context: vscode.ExtensionContext, services: Services): Promise<void> {
-  const recents = context.globalState.get<RecentProject[]>(RECENT_STATE, []).filter((r) => !!r?.projectId);
-  const picker = new ProjectPicker(resourceManagerClient(services), services.connection().project, recents);
+  await pickAndKeepProject(resourceManagerClient(services), services.connection().project, context.globalState, (id) =>
+    vscode.workspace.getConfiguration('cloudbench').update('project', id, vscode.ConfigurationTarget.Global),
+  );
+}
+
+/** The part of the Resource Manager client the picker calls. */
+export type ProjectLister = Pick<ResourceManagerClient, 'searchProjects' | 'getProject'>;
+
+/**
+ * Shows the picker, then keeps the chosen project in the recent projects and hands its ID to
+ * `setProject` (the cloudbench.project setting). Nothing that is not a project ID or number is kept.
+ */
+export async function pickAndKeepProject(
+  client: ProjectLister,
+  current: string | undefined,
+  state: Pick<vscode.Memento, 'get' | 'update'>,
+  setProject: (projectId: string) => Thenable<void>,
+): Promise<void> {
+  const recents = keptRecents(state.get<unknown>(RECENT_STATE));
+  const picker = new ProjectPicker(client, current, recents);
   await picker.pick(async (chosen) => {
-    const next = [chosen, ...recents.filter((r) => r.projectId !== chosen.projectId)].slice(0, RECENT_LIMIT);
-    await context.globalState.update(RECENT_STATE, next);
-    await vscode.workspace
-      .getConfiguration('cloudbench')
-      .update('project', chosen.projectId, vscode.ConfigurationTarget.Global);
+    if (!PROJECT_ID_OR_NUMBER.test(chosen.projectId))
+      throw new Error(`"${safeText(chosen.projectId)}" is not a project ID or number; nothing was saved.`);
+    const next = [chosen, ...recents.filter((r) => r.projectId !== chosen.projectId)]
+      .filter((r) => isProjectId(r.projectId))
+      .slice(0, RECENT_LIMIT);
+    await state.update(RECENT_STATE, next);
+    await setProject(chosen.projectId);
   });
 }
 
@@ -90,6 +134,8 @@ export async function pickProject(context: vscode.ExtensionContext, services: Se
 class ProjectPicker {
   private readonly listed = new Map<string, RecentProject>();
   private listError: string | undefined;
+  /** Listed projects left out because their IDs are not project IDs. */
+  private refused = 0;
   private loading = true;
   private typedItem: PickItem | undefined;
   private checking = false;
@@ -97,7 +143,7 @@ class ProjectPicker {
   private readonly picker = vscode.window.createQuickPick<PickItem>();
 
   constructor(
-    private readonly client: ResourceManagerClient,
+    private readonly client: ProjectLister,
     private readonly current: string | undefined,
     private readonly recents: readonly RecentProject[],
   ) {
@@ -154,7 +200,13 @@ class ProjectPicker {
     if (this.listError)
       items.push({
         label: '$(warning) The project list could not be loaded',
-        detail: `${this.listError} Type a project ID or number instead.`,
+        detail: `${safeText(this.listError, 'plain', MESSAGE_LIMIT)} Type a project ID or number instead.`,
+        alwaysShow: true,
+      });
+    if (this.refused > 0)
+      items.push({
+        label: `$(warning) ${this.refused} listed project${this.refused === 1 ? '' : 's'} left out`,
+        detail: 'Their IDs are not project IDs (6–30 lowercase letters, digits or hyphens, starting with a letter).',
         alwaysShow: true,
       });
     // Last, so that the projects a filter matches stay first and keep their places as the user types.
@@ -197,13 +249,18 @@ class ProjectPicker {
           ...(token ? { pageToken: token } : {}),
           signal: abort.signal,
         });
-        for (const p of page.items)
-          if (p.state === undefined || p.state === 'ACTIVE') this.listed.set(p.projectId, toRecent(p));
+        for (const p of page.items) {
+          if (p.state !== undefined && p.state !== 'ACTIVE') continue;
+          const recent = toRecent(p);
+          if (recent) this.listed.set(recent.projectId, recent);
+          else this.refused += 1;
+        }
         token = page.nextPageToken;
         pages += 1;
         this.updateTyped(this.picker.value);
       } while (token && pages < MAX_PAGES);
       if (token) log.info(`project list stopped after ${pages} pages; type a filter or an ID to find others`);
+      if (this.refused) log.warn(`left out ${this.refused} listed projects whose IDs are not project IDs`);
     } catch (err) {
       if (abort.signal.aborted) return;
       log.warn(`projects.search failed: ${describeError(err)}`);
@@ -237,7 +294,10 @@ class ProjectPicker {
     picker.busy = true;
     try {
       const found = await this.client.getProject(typed, { signal: this.abort.signal });
-      resolve(toRecent(found));
+      const recent = toRecent(found);
+      if (!recent)
+        throw new Error(`the service answered with a project ID that is not one (${safeText(found.projectId)})`);
+      resolve(recent);
     } catch (err) {
       if (this.abort.signal.aborted) return;
       const refused = refusal(typed, err);
@@ -245,7 +305,7 @@ class ProjectPicker {
         ? { label: `$(error) ${typed}`, detail: refused, alwaysShow: true, typedEntry: true }
         : {
             label: `$(warning) Use project "${typed}" unchecked`,
-            detail: `Could not check the project: ${describeError(err)} Press Enter again to use it anyway.`,
+            detail: `Could not check the project: ${safeText(describeError(err), 'plain', MESSAGE_LIMIT)} Press Enter again to use it anyway.`,
             alwaysShow: true,
             typedEntry: true,
             typed,

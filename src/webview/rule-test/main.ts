@@ -1,8 +1,10 @@
 // The Test Rule page: a summary of the run (detections over the range, searches spent, events read,
-// what was not tested), one row per detection (window, match values, outcomes, risk score, events
-// per variable) that expands into its events, each of which opens as the search results open an
-// event. Every value is inserted as text. The page keeps its last result in its webview state, so a
-// panel VS Code restores after a reload shows it again without a search.
+// what was not tested), a banner when the engine was cut short, one row per detection (window
+// [start, end), match values, outcomes, risk score, events per variable) that expands into a table
+// of its events (variable, time, event), each of which opens as the search results open an event.
+// Every value is inserted as text, control and bidi characters shown as markers the way the results
+// table shows them (displayText). The page keeps its last result in its webview state, so a panel
+// VS Code restores after a reload shows it again without a search.
 import './style.css';
 import {
   parseToRuleTestView,
@@ -11,6 +13,7 @@ import {
   type RuleTestRunInfo,
   type ToRuleTestView,
 } from '../../core/secops/rule-test/protocol';
+import { displayText } from '../../core/secops/results/export';
 import { el } from '../shared/dom';
 import { onHostMessage, pageApi } from '../shared/page-api';
 
@@ -28,6 +31,8 @@ const post = (message: FromRuleTestView): void => vscode.postMessage(message);
 const title = el('h1', { id: 'rt-title' }, 'Test Rule');
 const summary = el('div', { id: 'rt-summary', role: 'status' }, 'Run Test Rule from a .yaral file.');
 const notes = el('ul', { id: 'rt-notes' });
+// A cut run is not a complete answer: said above everything else, not among the notes.
+const cutBanner = el('div', { id: 'rt-cut', role: 'alert' });
 const rerunButton = el(
   'button',
   { id: 'rt-rerun', type: 'button', title: 'Test the rule again over the same range (spends searches)' },
@@ -37,7 +42,18 @@ const empty = el('div', { id: 'rt-empty' }, 'No detections in this range.');
 const head = el(
   'thead',
   {},
-  el('tr', {}, ...['#', 'Window', 'Match', 'Outcomes', 'Risk', 'Events'].map((h) => el('th', { scope: 'col' }, h))),
+  el(
+    'tr',
+    {},
+    ...[
+      ['#', 'rt-col-index'],
+      ['Window [start, end)', 'rt-col-window'],
+      ['Match', 'rt-col-match'],
+      ['Outcomes', 'rt-col-outcomes'],
+      ['Risk', 'rt-col-risk'],
+      ['Events', 'rt-col-events'],
+    ].map(([h, c]) => el('th', { scope: 'col', class: c }, h)),
+  ),
 );
 const rows = el('tbody', { id: 'rt-rows' });
 const table = el('table', { id: 'rt-table', 'aria-label': 'Detections' }, head, rows);
@@ -45,12 +61,13 @@ document.body.replaceChildren(
   el(
     'div',
     { id: 'app' },
-    el('header', {}, title, summary, notes, el('div', { class: 'toolbar' }, rerunButton)),
+    el('header', {}, title, cutBanner, summary, notes, el('div', { class: 'toolbar' }, rerunButton)),
     el('main', {}, empty, table),
   ),
 );
 empty.hidden = true;
 table.hidden = true;
+cutBanner.hidden = true;
 rerunButton.hidden = true;
 
 let run: RuleTestRunInfo | undefined;
@@ -65,53 +82,82 @@ function timeText(ms: number): string {
     .replace(/\.000Z$/, 'Z');
 }
 
+/** The window as the half-open interval it is: its start is in it, its end is not. */
 function windowText(d: DetectionView): string {
-  return d.windowStart === d.windowEnd
-    ? timeText(d.windowStart)
-    : // Start and end on lines of their own, so a narrow panel leaves room for the values.
-      `${timeText(d.windowStart)}\n– ${timeText(d.windowEnd)}`;
+  // Start and end on lines of their own, so a narrow panel leaves room for the values.
+  return `[${timeText(d.windowStart)},\n ${timeText(d.windowEnd)})`;
 }
 
+/** A value from the events or the rule, as the results table shows one. */
+const shown = (value: string, max?: number): string => displayText(value, max);
+
 function pairsText(pairs: Array<[string, string]>): string {
-  return pairs.map(([k, v]) => `$${k} = ${v}`).join(', ');
+  return pairs.map(([k, v]) => `$${shown(k)} = ${shown(v)}`).join(', ');
+}
+
+/** The detection's events, one row each: the event variable, the time and what the event is. */
+function eventsTable(d: DetectionView, index: number): HTMLElement {
+  const body = el('tbody', {});
+  for (const v of d.variables) {
+    v.events.forEach((e, i) => {
+      const button = el('button', { type: 'button', class: 'rt-event', title: 'Open this event' }, shown(e.summary));
+      button.addEventListener(
+        'click',
+        () => run && post({ type: 'openEvent', runId: run.runId, detection: index, variable: v.variable, index: i }),
+      );
+      body.append(
+        el(
+          'tr',
+          {},
+          el('td', { class: 'rt-event-variable' }, `$${v.variable}`),
+          el('td', { class: 'rt-event-time' }, shown(e.time)),
+          el('td', { class: 'rt-event-summary' }, button),
+        ),
+      );
+    });
+    if (v.count > v.events.length)
+      body.append(
+        el(
+          'tr',
+          { class: 'rt-more' },
+          el('td', { class: 'rt-event-variable' }, `$${v.variable}`),
+          el(
+            'td',
+            { colspan: '2' },
+            `… and ${n(v.count - v.events.length)} more (Open Events in a Table lists them all)`,
+          ),
+        ),
+      );
+  }
+  const head = el(
+    'thead',
+    {},
+    el('tr', {}, ...['Variable', 'Time', 'Event'].map((h) => el('th', { scope: 'col' }, h))),
+  );
+  return el('table', { class: 'rt-events', 'aria-label': `Events of detection ${index + 1}` }, head, body);
 }
 
 function detailOf(d: DetectionView, index: number): HTMLElement {
   const parts: HTMLElement[] = [];
   if (d.outcomes.length)
     parts.push(
-      el('dl', { class: 'rt-outcomes' }, ...d.outcomes.flatMap(([k, v]) => [el('dt', {}, `$${k}`), el('dd', {}, v)])),
+      el(
+        'dl',
+        { class: 'rt-outcomes' },
+        ...d.outcomes.flatMap(([k, v]) => [el('dt', {}, `$${shown(k)}`), el('dd', {}, shown(v, 2000))]),
+      ),
     );
   const openAll = el('button', { type: 'button', class: 'rt-open-all' }, 'Open Events in a Table');
   openAll.addEventListener('click', () => run && post({ type: 'openEvents', runId: run.runId, detection: index }));
   parts.push(openAll);
-  for (const v of d.variables) {
-    parts.push(el('h3', {}, `$${v.variable}: ${plural(v.count, 'event', 'events')}`));
-    const list = el('ul', { class: 'rt-events' });
-    v.events.forEach((e, i) => {
-      const button = el(
-        'button',
-        { type: 'button', class: 'rt-event', title: 'Open this event' },
-        el('span', { class: 'rt-event-time' }, e.time),
-        ' ',
-        e.summary,
-      );
-      button.addEventListener(
-        'click',
-        () => run && post({ type: 'openEvent', runId: run.runId, detection: index, variable: v.variable, index: i }),
-      );
-      list.append(el('li', {}, button));
-    });
-    if (v.count > v.events.length)
-      list.append(
-        el(
-          'li',
-          { class: 'rt-more' },
-          `… and ${n(v.count - v.events.length)} more (Open Events in a Table lists them all)`,
-        ),
-      );
-    parts.push(list);
-  }
+  parts.push(
+    el(
+      'p',
+      { class: 'rt-event-counts' },
+      d.variables.map((v) => `$${v.variable}: ${plural(v.count, 'event', 'events')}`).join(' · '),
+    ),
+  );
+  parts.push(eventsTable(d, index));
   return el('div', { class: 'rt-detail-body' }, ...parts);
 }
 
@@ -156,16 +202,18 @@ function rowOf(d: DetectionView, index: number): HTMLTableRowElement[] {
 
 function showResult(info: RuleTestRunInfo, detections: DetectionView[]): void {
   run = info;
-  title.textContent = `Test Rule: ${info.ruleName}`;
+  title.textContent = `Test Rule: ${shown(info.ruleName)}`;
+  cutBanner.textContent = info.cut ? `Cut short: ${shown(info.cut.message, 2000)}` : '';
+  cutBanner.hidden = !info.cut;
   const ranAt = new Date(info.ranAt);
   summary.className = '';
   summary.textContent =
     (info.restored
       ? `Restored from the test at ${Number.isNaN(ranAt.getTime()) ? 'an earlier time' : ranAt.toLocaleString()}. `
       : '') +
-    `${plural(info.detectionsTotal, 'detection', 'detections')} over ${info.startTime} – ${info.endTime}: ` +
+    `${plural(info.detectionsTotal, 'detection', 'detections')}${info.cut ? ' (cut short)' : ''} over ${shown(info.startTime)} – ${shown(info.endTime)}: ` +
     `${plural(info.searches, 'search', 'searches')} spent, ${plural(info.eventsRead, 'event', 'events')} read.`;
-  notes.replaceChildren(...info.notes.map((t) => el('li', {}, t)));
+  notes.replaceChildren(...info.notes.map((t) => el('li', {}, shown(t, 2000))));
   rows.replaceChildren(...detections.flatMap((d, i) => rowOf(d, i)));
   empty.hidden = detections.length > 0;
   table.hidden = detections.length === 0;
@@ -186,15 +234,17 @@ function keep(info: RuleTestRunInfo, detections: DetectionView[]): void {
 function onMessage(message: ToRuleTestView): void {
   switch (message.type) {
     case 'running':
-      title.textContent = `Test Rule: ${message.ruleName}`;
+      title.textContent = `Test Rule: ${shown(message.ruleName)}`;
+      cutBanner.hidden = true;
       summary.className = '';
-      summary.textContent = message.message;
+      summary.textContent = shown(message.message, 2000);
       rerunButton.disabled = true;
       return;
     case 'failed':
-      title.textContent = `Test Rule: ${message.ruleName}`;
-      summary.className = message.cancelled ? '' : 'error';
-      summary.textContent = message.message;
+      title.textContent = `Test Rule: ${shown(message.ruleName)}`;
+      cutBanner.hidden = true;
+      summary.className = message.cancelled ? 'cancelled' : 'error';
+      summary.textContent = shown(message.message, 2000);
       rerunButton.disabled = false;
       return;
     case 'result':

@@ -14,6 +14,7 @@ import type * as RulesModule from '../../../src/features/rules';
 import type * as CommandsModule from '../../../src/features/rules/commands';
 import type { RuleTestDeps } from '../../../src/features/rules/deps';
 import { fakeWebviewPanel } from '../../support/fake-webview-panel';
+import { ruleWorkerRoot } from '../../support/rule-worker-host';
 import { fakeExtensionContext, record, useFakeVscode } from '../../unit/fakes/vscode';
 
 useFakeVscode();
@@ -140,7 +141,8 @@ describe('Test Rule: the command flow against the sandbox', function () {
   });
 
   function start(limiter?: RateLimiter): void {
-    ctx = activateRules(context, { extensionUri: vscode.Uri.file(ROOT) } as never, deps(limiter)).ctx;
+    // The engine computes in its worker, as the extension starts it (dist/rule-worker.js).
+    ctx = activateRules(context, { extensionUri: vscode.Uri.file(ruleWorkerRoot()) } as never, deps(limiter)).ctx;
   }
 
   const target = (): unknown => ({ uri: vscode.Uri.file(RULE_FILE), offset: ruleText.indexOf('rule ') });

@@ -19,7 +19,7 @@ export interface DetectionVariableView {
 }
 
 export interface DetectionView {
-  /** milliseconds since the epoch, both inclusive */
+  /** milliseconds since the epoch: the window [windowStart, windowEnd) */
   windowStart: number;
   windowEnd: number;
   /** [name without `$`, value as text] */
@@ -44,8 +44,15 @@ export interface RuleTestRunInfo {
   /** detections the engine found (the list may hold fewer) */
   detectionsTotal: number;
   ranAt: string;
+  /** the engine stopped before the end (its work limit, or the time limit): why, and what is shown */
+  cut?: RuleTestCut;
   /** shown from the page's own state after a reload: the events are no longer held */
   restored?: boolean;
+}
+
+export interface RuleTestCut {
+  reason: 'work-limit' | 'time-limit';
+  message: string;
 }
 
 export type ToRuleTestView =
@@ -160,6 +167,12 @@ function detectionOf(d: unknown, i: number): DetectionView {
   };
 }
 
+function cutOf(v: unknown): RuleTestCut {
+  if (!isRecord(v) || (v.reason !== 'work-limit' && v.reason !== 'time-limit'))
+    throw new RuleTestMessageError('run.cut must say why the run was cut (work-limit or time-limit)');
+  return { reason: v.reason, message: text(v, 'message') };
+}
+
 /** Checks the run info (a message's, or the page's kept state after a reload). */
 export function parseRunInfo(run: unknown): RuleTestRunInfo {
   if (!isRecord(run)) throw new RuleTestMessageError('run must be an object');
@@ -177,6 +190,7 @@ export function parseRunInfo(run: unknown): RuleTestRunInfo {
     }),
     detectionsTotal: count(run, 'detectionsTotal'),
     ranAt: text(run, 'ranAt', 64),
+    ...(run.cut !== undefined ? { cut: cutOf(run.cut) } : {}),
     ...(run.restored === true ? { restored: true } : {}),
   };
 }

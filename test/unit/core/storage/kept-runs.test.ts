@@ -4,9 +4,9 @@ import { strict as assert } from 'node:assert';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type * as JsonPieces from '../../../src/core/json-pieces';
-import { JsonText, StreamedJson } from '../../../src/core/json-pieces';
-import { KeptRuns, writeFileAtomic } from '../../../src/core/storage/kept-runs';
+import type * as JsonPieces from '../../../../src/core/json-pieces';
+import { JsonText, StreamedJson } from '../../../../src/core/json-pieces';
+import { KEPT_BYTES_MAX, KeptRuns, writeFileAtomic } from '../../../../src/core/storage/kept-runs';
 
 describe('kept runs', () => {
   let dir: string;
@@ -45,7 +45,7 @@ describe('kept runs', () => {
   });
 
   it('knows rows as text built by another copy of the module (the extension beside a test)', async () => {
-    const file = require.resolve('../../../src/core/json-pieces');
+    const file = require.resolve('../../../../src/core/json-pieces');
     const kept = require.cache[file];
     delete require.cache[file];
     try {
@@ -103,5 +103,71 @@ describe('kept runs', () => {
     assert.deepEqual(await fs.readdir(dir), ['f.json']);
     await assert.rejects(writeFileAtomic(path.join(dir, 'missing', 'f.json'), 'x'));
     assert.deepEqual(await fs.readdir(dir), ['f.json']);
+  });
+
+  describe('checked on the way in', () => {
+    const write = (id: string, value: unknown): Promise<void> =>
+      fs.writeFile(path.join(dir, `${id}.run.json`), typeof value === 'string' ? value : JSON.stringify(value));
+    const info = (ranAt: unknown): Record<string, unknown> => ({ runId: 'run-1', title: 'q', kind: 'events', ranAt });
+
+    it('refuses a file over the bound before reading it, and says so', async () => {
+      const runs = new KeptRuns(dir, { maxRuns: 20, maxBytes: 1000 });
+      await write('run-1', { version: 1, rows: [{ a: 'x'.repeat(2000) }] });
+      const original = fs.readFile;
+      let reads = 0;
+      (fs as { readFile: unknown }).readFile = (...args: Parameters<typeof fs.readFile>) => {
+        reads++;
+        return original(...args);
+      };
+      try {
+        const read = await runs.read('run-1');
+        assert.equal(read.value, undefined);
+        assert.equal(reads, 0, 'the file was not read');
+        assert.match(read.notes.join(' '), /over the 0\.0 MB bound for kept runs: it was not read/);
+        assert.equal(await runs.load('run-1'), undefined);
+      } finally {
+        (fs as { readFile: unknown }).readFile = original;
+      }
+    });
+
+    it('drops rows that are not rows (a string, null, a number) and says how many', async () => {
+      const runs = new KeptRuns(dir);
+      await write('run-1', {
+        version: 1,
+        info: info('2026-01-01T00:00:00.000Z'),
+        rows: [{ a: 1 }, 'row', null, 7, [1, 2], true],
+      });
+      const read = await runs.read('run-1');
+      assert.deepEqual((read.value as { rows: unknown[] }).rows, [{ a: 1 }, [1, 2]]);
+      assert.match(read.notes.join(' '), /4 kept rows were not rows/);
+    });
+
+    it('caps the rows at the run’s own limit, and at the bound when it has none', async () => {
+      const rows = Array.from({ length: 30 }, (_, i) => ({ i }));
+      await write('run-1', { version: 1, limit: 10, rows });
+      await write('run-2', { version: 1, rows });
+      await write('run-3', { version: 1, limit: 'all', rows });
+      const runs = new KeptRuns(dir, { maxRuns: 20, maxBytes: KEPT_BYTES_MAX, maxRows: 25 });
+      const one = await runs.read('run-1');
+      assert.deepEqual((one.value as { rows: unknown[] }).rows, rows.slice(0, 10));
+      assert.match(one.notes.join(' '), /20 rows more than its limit of 10/);
+      assert.equal(((await runs.load('run-2')) as { rows: unknown[] }).rows.length, 25);
+      assert.equal(((await runs.load('run-3')) as { rows: unknown[] }).rows.length, 25);
+    });
+
+    it('a run time that is not a date is dropped (shown as unknown), a real one kept', async () => {
+      const runs = new KeptRuns(dir);
+      for (const [i, bad] of ['1', '2001', 'yesterday', 12, '2026-13-45T99:00:00Z'].entries()) {
+        await write(`bad-${i}`, { version: 1, info: info(bad), rows: [] });
+        const read = await runs.read(`bad-${i}`);
+        assert.equal('ranAt' in (read.value as { info: object }).info, false, JSON.stringify(bad));
+        assert.equal((read.value as { info: { runId: string } }).info.runId, 'run-1');
+        assert.match(read.notes.join(' '), /not a date: it is shown as unknown/);
+      }
+      await write('good', { version: 1, info: info('2026-11-27T04:00:00.123Z'), rows: [] });
+      const good = await runs.read('good');
+      assert.equal((good.value as { info: { ranAt: string } }).info.ranAt, '2026-11-27T04:00:00.123Z');
+      assert.deepEqual(good.notes, []);
+    });
   });
 });
