@@ -115,6 +115,8 @@ export class RuleTestRuns implements vscode.Disposable {
   /** Shows a finished run in its rule's panel and holds its events for opening them. */
   show(run: RuleTestRun, window: ResolvedWindow): void {
     const uri = run.uri;
+    // The engine repeats a cut's message as its last note: the banner says it once.
+    const notes = run.notes.filter((n) => n !== run.result.cut?.message);
     const info: RuleTestRunInfo = {
       runId: randomUUID(),
       ruleName: run.ruleName,
@@ -125,8 +127,8 @@ export class RuleTestRuns implements vscode.Disposable {
       eventsRead: run.eventsRead,
       notes:
         run.result.detections.length > MAX_SHOWN_DETECTIONS
-          ? [...run.notes, `The panel lists the first ${MAX_SHOWN_DETECTIONS} detections.`]
-          : run.notes,
+          ? [...notes, `The panel lists the first ${MAX_SHOWN_DETECTIONS} detections.`]
+          : notes,
       detectionsTotal: run.result.detections.length,
       ranAt: new Date().toISOString(),
       ...(run.result.cut
