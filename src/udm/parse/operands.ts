@@ -2,6 +2,7 @@ import type { ArithOp, FieldNode, Operand, Quantifier, Segment, VariableNode } f
 import type { Token } from '../lexer';
 import { MAX_DEPTH, RESERVED, shortLower, type ParseCursor } from './cursor';
 import { parseCall } from './calls';
+import { findAggregate, findFunction } from '../functions';
 
 /** `any` / `all` before a field (not before `in`, `=`...: then it is a field named any/all). */
 export function parseQuantifier(s: ParseCursor): Quantifier | undefined {
@@ -292,14 +293,34 @@ export function parsePathOrCall(s: ParseCursor, side: 'left' | 'right'): Operand
     }
   }
   const last = scratch[count - 1];
-  if (side === 'right' && count === 1 && !key && !indexed && s.peek().kind !== 'lparen') {
+  // A statement that is complete at the end of its line ends there (Google's rules write
+  // `$a.x < $b.y` and start the next statement with '(' on the following line): a '(' opens a
+  // call only on the name's own line.
+  const open = s.peek();
+  const callOpen = open.kind === 'lparen' && !open.newlineBefore;
+  if (side === 'right' && count === 1 && !key && !indexed && !callOpen) {
     return { type: 'enum', name: first.value, start: first.start, end: first.end };
   }
   const segments = scratch.slice(0, count);
-  if (s.peek().kind === 'lparen' && last.name !== '' && !key && !indexed) {
-    return parseCall(s, segments);
+  if (open.kind === 'lparen' && last.name !== '' && !key && !indexed) {
+    if (callOpen) return parseCall(s, segments);
+    const name = segments.map((g) => g.name).join('.');
+    if (isCallName(name)) {
+      s.error(
+        `${name} is a function, and its '(' is on the next line, where a new statement starts: write '(' on the same line as ${name}`,
+        first.start,
+        open.end,
+        'call-newline',
+      );
+      return parseCall(s, segments);
+    }
   }
   const field: FieldNode = { type: 'field', segments, start: first.start, end };
   if (key) field.key = key;
   return field;
+}
+
+/** A function, an aggregate or `if`: a name that a '(' on the next line most likely meant to call. */
+function isCallName(name: string): boolean {
+  return name.toLowerCase() === 'if' || !!findFunction(name) || !!findAggregate(name);
 }
