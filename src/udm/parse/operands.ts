@@ -17,8 +17,12 @@ export function parseQuantifier(s: ParseCursor): Quantifier | undefined {
   return undefined;
 }
 
-/** Whether the current token can begin a value (after an operator, as an argument, an outcome). */
-export function atValueStart(s: ParseCursor): boolean {
+/**
+ * Whether the current token can begin a value (after an operator, as an argument, an outcome).
+ * Inside a call's arguments or an array (`inList`) a line break ends nothing: `re.replace(` may
+ * put each argument on a line of its own.
+ */
+export function atValueStart(s: ParseCursor, inList = false): boolean {
   const t = s.peek();
   switch (t.kind) {
     case 'string':
@@ -36,7 +40,7 @@ export function atValueStart(s: ParseCursor): boolean {
     case 'ident':
       if (s.atSectionStart() || RESERVED.has(shortLower(t))) return false;
       // A path that starts a new line and is followed by '.' or an operator begins the next condition.
-      if (t.newlineBefore && (s.peek(1).kind === 'dot' || s.peek(1).kind === 'op')) return false;
+      if (!inList && t.newlineBefore && (s.peek(1).kind === 'dot' || s.peek(1).kind === 'op')) return false;
       return true;
     default:
       return false;
@@ -204,7 +208,7 @@ function parseArrayLiteral(s: ParseCursor): Operand {
       end = s.next().end;
       break;
     }
-    const item = atValueStart(s) ? parseOperand(s, 'right') : null;
+    const item = atValueStart(s, true) ? parseOperand(s, 'right') : null;
     if (!item) {
       s.error("Missing ']' to close this array", open.start, open.end, 'unclosed-bracket');
       break;

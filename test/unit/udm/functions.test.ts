@@ -87,7 +87,7 @@ const SEARCH_EXAMPLES: Record<string, string> = {
 };
 
 describe('UDM functions as Google documents them', () => {
-  it('knows all 91 documented functions, 58 of them for search, and the rule functions of Google\'s own rules', () => {
+  it("knows all 91 documented functions, 58 of them for search, and the rule functions of Google's own rules", () => {
     const documented = FUNCTIONS.filter((f) => f.documented);
     assert.equal(documented.length, 91);
     assert.equal(documented.filter((f) => f.search).length, 58);
