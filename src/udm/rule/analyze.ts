@@ -146,6 +146,8 @@ function analyzeRule(
 const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
 
 export class RuleAnalysis implements Analysis {
+  /** Problems of a rule file show the source "yaral" (the Problems panel). */
+  readonly language = 'yaral' as const;
   readonly file: RuleFile;
   readonly lines: LineIndex;
   readonly parse: ParseResult;
