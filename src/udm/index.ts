@@ -59,6 +59,8 @@ export interface Analysis {
   /** every error, including those beyond the listed ones */
   readonly errorTotal: number;
   readonly hasErrors: boolean;
+  /** The language of the document, the source of its diagnostics (a search unless said). */
+  readonly language?: 'udm' | 'yaral';
 }
 
 class LazyAnalysis implements Analysis {

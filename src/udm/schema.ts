@@ -13,6 +13,8 @@ export interface FieldInfo {
   type: string;
   repeated: boolean;
   deprecated: boolean;
+  /** in Google's UDM field list (and Google's public rules) but not in the public proto */
+  beyondProto: boolean;
   /** message that declares the field */
   owner: string;
 }
@@ -94,6 +96,7 @@ export function fieldsOf(typeOrMessage: string): Map<string, FieldInfo> | undefi
       type,
       repeated: (flags & 1) !== 0,
       deprecated: (flags & 2) !== 0,
+      beyondProto: (flags & 4) !== 0,
       owner,
     });
   }

@@ -21,7 +21,53 @@ export type DefectKind =
   | 'unfiltered-event'
   | 'missing-window'
   | 'section-order'
-  | 'one-rule-per-file';
+  | 'one-rule-per-file'
+  | 'outcome-order'
+  | 'call-newline'
+  | 'type-mismatch'
+  | 'arity';
+
+/** The function families of Google's functions page (reference/udm-functions.md). */
+const FUNCTION_FAMILIES = 'arrays|bytes|cast|group|hash|math|metrics|net|optimization|re|strings|timestamp|window';
+
+/** `$name = value` items of outcome:, in order; a value may run over several lines. */
+function outcomeItems(outcomeBody: string): Array<{ name: string; value: string }> {
+  const items: Array<{ name: string; value: string }> = [];
+  for (const line of outcomeBody.split('\n')) {
+    const m = /^\s*\$(\w+)\s*=(.*)$/.exec(line);
+    if (m) items.push({ name: m[1], value: m[2] });
+    else if (items.length) items[items.length - 1].value += `\n${line}`;
+  }
+  return items;
+}
+
+/** Names read as values (`$x`, not `$e.field`) in a piece of rule text. */
+function valueNames(text: string): string[] {
+  return [...text.matchAll(/\$(\w+)(?![\w.[])/g)].map((m) => m[1]);
+}
+
+/** The top-level arguments of the call whose '(' is at `open` in blanked text (undefined when unclosed). */
+function callArguments(b: string, open: number): string[] | undefined {
+  let depth = 0;
+  let from = open + 1;
+  const args: string[] = [];
+  for (let i = open; i < b.length; i++) {
+    const c = b[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') {
+      depth--;
+      if (depth === 0) {
+        const last = b.slice(from, i);
+        if (last.trim() !== '' || args.length) args.push(last);
+        return args;
+      }
+    } else if (c === ',' && depth === 1) {
+      args.push(b.slice(from, i));
+      from = i + 1;
+    }
+  }
+  return undefined;
+}
 
 export function yaralFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -154,10 +200,49 @@ export function defects(text: string, kind: DefectKind): string[] {
         if (problem) out.push(problem);
       }
       break;
-    case 'unknown-variable':
+    case 'unknown-variable': {
       for (const m of body(f, 'condition').matchAll(/[$#](\w+)/g))
         if (!f.eventVariables.has(m[1]) && !f.placeholders.has(m[1]) && !f.outcomeVariables.has(m[1]))
           out.push(`${m[0]} in condition`);
+      // In outcome: a value reads event variables, placeholders bound in events: and outcome variables.
+      const bound = new Set(valueNames(body(f, 'events')));
+      for (const item of outcomeItems(body(f, 'outcome')))
+        for (const name of valueNames(item.value))
+          if (!f.eventVariables.has(name) && !bound.has(name) && !f.outcomeVariables.has(name))
+            out.push(`$${name} in outcome`);
+      break;
+    }
+    case 'outcome-order': {
+      // reference/yaral-rules.md: an outcome variable can be used in a later outcome assignment.
+      const items = outcomeItems(body(f, 'outcome'));
+      items.forEach((item, i) => {
+        for (const name of valueNames(item.value))
+          if (items.findIndex((o) => o.name === name) >= i)
+            out.push(`$${item.name} reads $${name} before it is assigned`);
+      });
+      break;
+    }
+    case 'call-newline':
+      // A function's name ending a line, its '(' starting the next: two statements, not a call.
+      for (const m of b.matchAll(new RegExp(`\\b((?:${FUNCTION_FAMILIES})\\.\\w+)[ \\t]*\\n\\s*\\(`, 'g')))
+        out.push(`${m[1]} ends its line before its '('`);
+      break;
+    case 'type-mismatch':
+      // A /…/ pattern where a function other than re.* takes text; a string in arithmetic.
+      for (const m of b.matchAll(new RegExp(`\\b((?:${FUNCTION_FAMILIES})\\.\\w+)\\(`, 'g'))) {
+        if (m[1].startsWith('re.')) continue;
+        const args = callArguments(b, m.index + m[0].length - 1) ?? [];
+        if (args.some((a) => a.trimStart().startsWith('/'))) out.push(`a /…/ pattern passed to ${m[1]}`);
+      }
+      for (const line of b.split('\n'))
+        if (/[-+*][ \t]*["`]|["`][ \t]*[-+*]/.test(line)) out.push(`a string in arithmetic: ${line.trim()}`);
+      break;
+    case 'arity':
+      // strings.starts_with / ends_with (reference/yaral-rules.md, udm-functions.md) take two arguments.
+      for (const m of b.matchAll(/\bstrings\.(starts_with|ends_with)\(/g)) {
+        const n = callArguments(b, m.index + m[0].length - 1)?.length;
+        if (n !== 2) out.push(`strings.${m[1]} with ${n} arguments`);
+      }
       break;
     case 'unfiltered-event':
       for (const section of ['match', 'outcome', 'condition']) {
@@ -194,6 +279,10 @@ export const ERROR_KINDS: readonly DefectKind[] = [
   'missing-window',
   'section-order',
   'one-rule-per-file',
+  'outcome-order',
+  'call-newline',
+  'type-mismatch',
+  'arity',
 ];
 
 /** `// expected error (kind): message` or `// expected warning (kind): message` on the first line. */

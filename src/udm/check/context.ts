@@ -1,4 +1,4 @@
-import type { AssignExpr, FieldNode, SectionsByKind } from '../ast';
+import type { AssignExpr, FieldNode, OutcomeItem, SectionsByKind } from '../ast';
 import type { RawDiagnostic } from '../parser';
 import type { KnownReferenceLists } from '../reference-lists';
 import type { FieldInfo, ValueKind } from '../schema';
@@ -49,6 +49,12 @@ export class CheckContext {
   readonly diagnostics: RawDiagnostic[] = [];
   readonly facts = new Map<FieldNode, FieldFacts>();
   readonly placeholders = new Map<string, AssignExpr>();
+  /**
+   * While outcome: is checked: every outcome item by name, and the names assigned above the item
+   * being checked (an outcome value may read those, as Google's rules do: `$tmp1 + $tmp2`).
+   */
+  readonly outcomeItems = new Map<string, OutcomeItem>();
+  readonly outcomesAbove = new Set<string>();
 
   constructor(readonly options: CheckOptions) {}
 

@@ -111,7 +111,15 @@ export function operand(c: CheckContext, op: Operand | null): FieldFacts | undef
             'type-mismatch',
           );
         else if (side && (side.type === 'string' || side.type === 'regex' || side.type === 'bool'))
-          c.report('error', 'Arithmetic needs numbers', side.start, side.end, 'type-mismatch');
+          c.report(
+            'error',
+            side.type === 'string'
+              ? 'Arithmetic needs numbers, and a quoted or backquoted value is a string: write the number without quotes'
+              : `Arithmetic needs numbers, and a ${side.type === 'regex' ? '/…/ pattern' : 'true/false value'} is none`,
+            side.start,
+            side.end,
+            'type-mismatch',
+          );
       }
       return undefined;
     case 'regex':

@@ -40,14 +40,16 @@ export function checkCall(c: CheckContext, call: CallNode, visitArgs = true): Ar
     return undefined;
   }
   if (!fn.search) {
+    // Reported for search (a rule drops it) and the call checked on: in a rule it is at home.
     c.report(
       'error',
-      `${fn.name} is available in detection rules, not in search`,
+      fn.documented
+        ? `${fn.name} is available in detection rules, not in search`
+        : `${fn.name} is a detection rule function (Google's own rules use it), not one of the search functions; in search, re.regex(value, \`^\\Qprefix\\E\`) tests the same`,
       call.nameSpan.start,
       call.nameSpan.end,
       'rules-only',
     );
-    return undefined;
   }
   let required = 0;
   for (let i = 0; i < fn.params.length; i++) if (!fn.params[i].optional) required++;
@@ -89,10 +91,12 @@ export function checkCall(c: CheckContext, call: CallNode, visitArgs = true): Ar
         arg.end,
         'type-mismatch',
       );
-    } else if (param.type === 'string' && lit === 'regex') {
+    } else if (param.type === 'string' && lit === 'regex' && !isPatternParam(param.name)) {
+      // A /…/ literal is a pattern: Google's rules pass one where a regular expression is taken
+      // (re.capture(x, /…/)), nowhere else.
       c.report(
         'error',
-        `Argument ${param.name} of ${fn.name} is a string: write the pattern in double quotes`,
+        `Argument ${param.name} of ${fn.name} is a string, not a /…/ pattern: write it in quotes ("…" or \`…\`)`,
         arg.start,
         arg.end,
         'type-mismatch',
@@ -164,4 +168,9 @@ export function checkConditionCall(c: CheckContext, call: CallNode): void {
     (message, at, code) => c.report('error', message, at.start, at.end, code),
     c.options.text,
   );
+}
+
+/** The regular-expression parameters of the re.* functions (`regex`, `replaceRegex`). */
+function isPatternParam(name: string): boolean {
+  return /regex$/i.test(name);
 }

@@ -16,7 +16,7 @@ import { article, exprOperands } from './describe';
 import { resolveField } from './fields';
 import { operand } from './filter';
 import { checkCall } from './functions';
-import { checkVariableName, undefinedPlaceholder } from './variables';
+import { checkValueVariable, checkVariableName } from './variables';
 
 /** Checks an outcome value; returns how many aggregate calls it holds. */
 export function outcomeValue(c: CheckContext, v: Operand, insideAggregate: boolean): number {
@@ -70,7 +70,7 @@ export function outcomeValue(c: CheckContext, v: Operand, insideAggregate: boole
       return n;
     }
     case 'variable':
-      outcomeArg(c, v);
+      outcomeArg(c, v, insideAggregate);
       return 0;
     default:
       operand(c, v);
@@ -88,7 +88,7 @@ export function checkAggregate(c: CheckContext, call: CallNode): void {
       outcomeValue(c, a, true);
       continue;
     }
-    const f = a.type === 'call' || a.type === 'arith' ? (outcomeValue(c, a, true), undefined) : outcomeArg(c, a);
+    const f = a.type === 'call' || a.type === 'arith' ? (outcomeValue(c, a, true), undefined) : outcomeArg(c, a, true);
     if (f && !f.unknown && agg.params[0].type === 'number' && f.kind !== 'number' && f.kind !== 'unknown') {
       c.report(
         'error',
@@ -101,10 +101,17 @@ export function checkAggregate(c: CheckContext, call: CallNode): void {
   }
 }
 
-export function outcomeArg(c: CheckContext, a: Operand): FieldFacts | undefined {
+export function outcomeArg(c: CheckContext, a: Operand, insideAggregate = false): FieldFacts | undefined {
   if (a.type === 'variable') {
-    if (!c.placeholders.has(a.name)) {
-      undefinedPlaceholder(c, a);
+    if (!checkValueVariable(c, a)) return undefined;
+    if (insideAggregate && !c.placeholders.has(a.name)) {
+      c.report(
+        'error',
+        `$${a.name} is an outcome variable, one value per detection; an aggregate takes event values: use $${a.name} outside the aggregate`,
+        a.start,
+        a.end,
+        'outcome-in-aggregate',
+      );
       return undefined;
     }
     return operand(c, a);
@@ -147,7 +154,7 @@ export function eventValueOutsideAggregate(
 
 /**
  * outcome: names new variables; with match: each value aggregates its group, without it the values
- * are all per event or all aggregates.
+ * are all per event or all aggregates. A value may read the outcome variables assigned above it.
  */
 export function checkOutcomeSection(
   c: CheckContext,
@@ -168,41 +175,17 @@ export function checkOutcomeSection(
       outcome.keyword.end,
       'empty-section',
     );
+  c.outcomeItems.clear();
+  c.outcomesAbove.clear();
+  for (const o of outcome.outcomes) if (!c.outcomeItems.has(o.variable.name)) c.outcomeItems.set(o.variable.name, o);
   for (const o of outcome.outcomes) {
-    if (outcomeNames.has(o.variable.name) || groupNames.has(o.variable.name)) {
-      c.report(
-        'error',
-        `$${o.variable.name} is already defined`,
-        o.variable.start,
-        o.variable.end,
-        'duplicate-variable',
-      );
-    } else if (c.placeholders.has(o.variable.name)) {
-      c.report(
-        'error',
-        `$${o.variable.name} is already a placeholder of the filter; choose another name`,
-        o.variable.start,
-        o.variable.end,
-        'duplicate-variable',
-      );
-    }
-    outcomeNames.add(o.variable.name);
-    checkVariableName(c, o.variable);
-    if (!o.value) continue;
-    const aggregates = outcomeValue(c, o.value, false);
-    const perEvent = eventValueOutsideAggregate(o.value, c.placeholders, groupNames);
-    if (aggregates > 0) aggregated ??= o;
-    if (perEvent) plain.push(o);
-    if (match && perEvent) {
-      c.report(
-        'error',
-        `With match:, an outcome aggregates each group: wrap the value in an aggregate such as max(...) or array_distinct(...)`,
-        o.value.start,
-        o.value.end,
-        'missing-aggregate',
-      );
-    }
+    const kind = checkOutcomeItem(c, o, match, groupNames, outcomeNames);
+    if (kind.aggregates) aggregated ??= o;
+    if (kind.perEvent) plain.push(o);
+    c.outcomesAbove.add(o.variable.name);
   }
+  c.outcomeItems.clear();
+  c.outcomesAbove.clear();
   if (!match && aggregated) {
     const agg = aggregated;
     for (const o of plain)
@@ -216,4 +199,40 @@ export function checkOutcomeSection(
         'mixed-outcome',
       );
   }
+}
+
+/** One `$name = value` of outcome:; says whether its value aggregates and whether it reads events outside an aggregate. */
+function checkOutcomeItem(
+  c: CheckContext,
+  o: OutcomeItem,
+  match: MatchSection | undefined,
+  groupNames: Set<string>,
+  outcomeNames: Set<string>,
+): { aggregates: boolean; perEvent: boolean } {
+  if (outcomeNames.has(o.variable.name) || groupNames.has(o.variable.name)) {
+    c.report('error', `$${o.variable.name} is already defined`, o.variable.start, o.variable.end, 'duplicate-variable');
+  } else if (c.placeholders.has(o.variable.name)) {
+    c.report(
+      'error',
+      `$${o.variable.name} is already a placeholder of the filter; choose another name`,
+      o.variable.start,
+      o.variable.end,
+      'duplicate-variable',
+    );
+  }
+  outcomeNames.add(o.variable.name);
+  checkVariableName(c, o.variable);
+  if (!o.value) return { aggregates: false, perEvent: false };
+  const aggregates = outcomeValue(c, o.value, false);
+  const perEvent = eventValueOutsideAggregate(o.value, c.placeholders, groupNames);
+  if (match && perEvent) {
+    c.report(
+      'error',
+      `With match:, an outcome aggregates each group: wrap the value in an aggregate such as max(...) or array_distinct(...)`,
+      o.value.start,
+      o.value.end,
+      'missing-aggregate',
+    );
+  }
+  return { aggregates: aggregates > 0, perEvent };
 }

@@ -5,6 +5,7 @@ import type { CheckContext, FieldFacts } from './context';
 import { enumOfType, FLIP, isLiteral, literalKind, type LiteralKind } from './describe';
 import { operand } from './filter';
 import { checkCall } from './functions';
+import { checkValueVariable } from './variables';
 
 export function checkCompare(c: CheckContext, e: CompareExpr): void {
   let leftRet: ArgType | undefined;
@@ -33,24 +34,20 @@ export function checkCompare(c: CheckContext, e: CompareExpr): void {
     else if (rightRet) checkReturnAgainst(c, rightRet, e.left);
     return;
   }
-  if (e.left.type === 'variable' && !c.placeholders.has(e.left.name)) {
-    c.report(
-      'error',
-      `Placeholder $${e.left.name} is not defined; define it with $${e.left.name} = <field>`,
-      e.left.start,
-      e.left.end,
-      'undefined-placeholder',
+  if (e.left.type === 'variable')
+    checkValueVariable(c, e.left, (v) =>
+      c.report(
+        'error',
+        `Placeholder $${v.name} is not defined; define it with $${v.name} = <field>`,
+        v.start,
+        v.end,
+        'undefined-placeholder',
+      ),
     );
-  }
-  if (e.right?.type === 'variable' && !c.placeholders.has(e.right.name)) {
-    c.report(
-      'error',
-      `Placeholder $${e.right.name} is not defined`,
-      e.right.start,
-      e.right.end,
-      'undefined-placeholder',
+  if (e.right?.type === 'variable')
+    checkValueVariable(c, e.right, (v) =>
+      c.report('error', `Placeholder $${v.name} is not defined`, v.start, v.end, 'undefined-placeholder'),
     );
-  }
   if (e.quantifier && leftFacts && !leftFacts.repeated && !leftFacts.unknown) {
     c.report(
       'error',

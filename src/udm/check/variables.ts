@@ -65,6 +65,35 @@ export function checkVariableName(c: CheckContext, v: VariableNode): void {
     );
 }
 
+/**
+ * A `$name` read as a value: a placeholder of the filter, or in outcome: an outcome variable
+ * assigned above. One assigned below (or the item itself) is reported as such; otherwise the name
+ * is undefined. Returns false when it reported.
+ */
+export function checkValueVariable(
+  c: CheckContext,
+  v: VariableNode,
+  onUndefined: (v: VariableNode) => void = (u) => undefinedPlaceholder(c, u),
+): boolean {
+  if (c.placeholders.has(v.name) || c.outcomesAbove.has(v.name)) return true;
+  const later = c.outcomeItems.get(v.name);
+  if (later) {
+    const self = v.start >= later.start && v.end <= later.end;
+    c.report(
+      'error',
+      self
+        ? `$${v.name} cannot use its own value; an outcome reads the outcome variables assigned above it`
+        : `$${v.name} is assigned further down in outcome:; an outcome reads only the outcome variables assigned above it: move $${v.name} = … above this line`,
+      v.start,
+      v.end,
+      'outcome-order',
+    );
+    return false;
+  }
+  onUndefined(v);
+  return false;
+}
+
 export function undefinedPlaceholder(c: CheckContext, v: VariableNode): void {
   const s = suggest(v.name, c.placeholders.keys());
   c.report(

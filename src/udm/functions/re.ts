@@ -52,8 +52,9 @@ export function captureGroups(pattern: string): number {
 const checkCaptureArg: ArgCheck = (args, report, source) => {
   checkPatternArg(args, report, source);
   const pat = args[1];
-  if (pat?.type !== 'string') return;
-  const groups = captureGroups(pat.value);
+  // A /…/ literal (Google's rules pass one) counts its groups as a quoted pattern does.
+  if (pat?.type !== 'string' && pat?.type !== 'regex') return;
+  const groups = captureGroups(pat.type === 'string' ? pat.value : pat.pattern);
   if (groups > 1)
     report(
       `re.capture returns one capture group, and this pattern has ${groups}: make the others non-capturing with (?:...), or use re.capture_all`,

@@ -74,6 +74,20 @@ export const STRINGS = defineFamily(
       'strings.ends_with(target.hostname, "com") = true',
       ([s, suffix]) => toStr(s).endsWith(toStr(suffix)),
     ),
+    // Not on the functions page, but Google's current public rules call it (with ends_with) and
+    // compile in SecOps; the page's search list does not have it, so search reports it as a rule
+    // function. Evaluated, so Test Rule computes it.
+    fn(
+      'strings.starts_with(value: STRING, prefix: STRING): BOOL',
+      'strings.starts_with($e.target.process.file.full_path, "c:\\\\windows\\\\") = true',
+      ([s, prefix]) => toStr(s).startsWith(toStr(prefix)),
+      {
+        where: 'Rules only',
+        documented: false,
+        notes:
+          "Not on Google's functions page; Google's current public detection rules use it, so it is a rule function. Search does not list it: there, re.regex(value, `^\\Qprefix\\E`) tests the same.",
+      },
+    ),
     fn(
       'strings.extract_domain(url_string: STRING): STRING',
       'strings.extract_domain("https://google.co.in") = "google.co.in"',
@@ -153,6 +167,5 @@ export const STRINGS = defineFamily(
     'strings.tolower': 'strings.to_lower',
     'strings.toupper': 'strings.to_upper',
     'strings.len': 'strings.length',
-    'strings.starts_with': 'strings.contains',
   },
 );

@@ -64,13 +64,21 @@ export interface FunctionSpec {
    * its first argument from every event of the group. Receives the other arguments (constants).
    */
   readonly overGroup?: (otherArgs: unknown[]) => Accumulator;
+  /**
+   * false for a function Google's functions page does not list but Google's current public rules
+   * use (they compile in SecOps, reference/yaral-rules.md): a rule function with an evaluation, so
+   * Test Rule computes it.
+   */
+  readonly documented?: false;
 }
 
 export const param = (name: string, ...types: GoogleType[]): SpecParam => ({ name, types, optional: false });
 export const optional = (name: string, ...types: GoogleType[]): SpecParam => ({ name, types, optional: true });
 
 /** What a declaration says besides its signature, example and evaluation. */
-export type SpecExtras = Pick<FunctionSpec, 'notes' | 'checkArgs' | 'overGroup'> & { readonly where?: Where };
+export type SpecExtras = Pick<FunctionSpec, 'notes' | 'checkArgs' | 'overGroup' | 'documented'> & {
+  readonly where?: Where;
+};
 
 /**
  * One function from its signature written as the functions page writes it:
@@ -142,6 +150,8 @@ export interface FamilyFunction extends FunctionDef {
   family: string;
   /** true when the family module gives an evaluation */
   evaluates: boolean;
+  /** false when only Google's public rules show the function (see FunctionSpec.documented) */
+  documented: boolean;
 }
 
 export interface Family {
@@ -202,6 +212,7 @@ export function defineFamily(
     ...(s.overGroup ? { overGroup: s.overGroup } : {}),
     family: name,
     evaluates: s.evaluate !== undefined,
+    documented: s.documented !== false,
   }));
   return { name, functions, renamed };
 }

@@ -12,7 +12,7 @@ export function codeActions(a: Analysis, uri: string, range: Range): CodeAction[
     const data = d.data as { replacements?: string[] } | undefined;
     if (!data?.replacements?.length) continue;
     data.replacements.forEach((r, i) => {
-      const diag = toLspDiagnostic(d);
+      const diag = toLspDiagnostic(d, a.language ?? 'udm');
       const action: CodeAction = {
         title: d.code === 'timestamp-seconds' ? `Compare ${r}` : `Change to ${r}`,
         kind: CodeActionKind.QuickFix,

@@ -2,11 +2,13 @@
 import { type Diagnostic, DiagnosticSeverity, DiagnosticTag } from 'vscode-languageserver-types';
 import type { Analysis, UdmDiagnostic } from '../index';
 
+/** The analysis's diagnostics, their source the document's language (`udm`, or `yaral` for a rule). */
 export function toLspDiagnostics(a: Analysis): Diagnostic[] {
-  return a.diagnostics.map(toLspDiagnostic);
+  const source = a.language ?? 'udm';
+  return a.diagnostics.map((d) => toLspDiagnostic(d, source));
 }
 
-export function toLspDiagnostic(d: UdmDiagnostic): Diagnostic {
+export function toLspDiagnostic(d: UdmDiagnostic, source: 'udm' | 'yaral' = 'udm'): Diagnostic {
   const diag: Diagnostic = {
     range: d.range,
     message: d.message,
@@ -16,7 +18,7 @@ export function toLspDiagnostic(d: UdmDiagnostic): Diagnostic {
         : d.severity === 'warning'
           ? DiagnosticSeverity.Warning
           : DiagnosticSeverity.Information,
-    source: 'udm',
+    source,
   };
   if (d.code) diag.code = d.code;
   if (d.data !== undefined) diag.data = d.data;

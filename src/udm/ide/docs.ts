@@ -29,7 +29,11 @@ export const KEYWORD_DOCS: Record<string, string> = {
 };
 
 export function fieldDoc(f: FieldInfo): string {
-  const lines = [`\`${describeType(f)}\` — field ${f.number} of \`${typeLabel(f.owner)}\``];
+  const lines = [
+    f.beyondProto
+      ? `\`${describeType(f)}\` — field of \`${typeLabel(f.owner)}\`, outside the public UDM proto: Google's UDM field list has it and Google's own rules use it`
+      : `\`${describeType(f)}\` — field ${f.number} of \`${typeLabel(f.owner)}\``,
+  ];
   const description = fieldDescription(f.owner, f.name);
   if (description) lines.unshift(description);
   if (f.jsonName !== f.name) lines.push(`JSON: \`${f.jsonName}\``);

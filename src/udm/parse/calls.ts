@@ -73,7 +73,7 @@ function parseArgument(s: ParseCursor, call: CallNode): void {
     s.next();
     s.dropLexError(v);
     arg = { type: 'enum', name: v.value, start: v.start, end: v.end };
-  } else arg = atValueStart(s) ? parseOperand(s, 'right') : null;
+  } else arg = atValueStart(s, true) ? parseOperand(s, 'right') : null;
   // `re.regex(field, ...)`: a lone identifier in argument position is a field, not an enum value.
   if (arg && arg.type === 'enum' && !named)
     arg = {

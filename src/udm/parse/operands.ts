@@ -2,6 +2,7 @@ import type { ArithOp, FieldNode, Operand, Quantifier, Segment, VariableNode } f
 import type { Token } from '../lexer';
 import { MAX_DEPTH, RESERVED, shortLower, type ParseCursor } from './cursor';
 import { parseCall } from './calls';
+import { findAggregate, findFunction } from '../functions';
 
 /** `any` / `all` before a field (not before `in`, `=`...: then it is a field named any/all). */
 export function parseQuantifier(s: ParseCursor): Quantifier | undefined {
@@ -16,8 +17,12 @@ export function parseQuantifier(s: ParseCursor): Quantifier | undefined {
   return undefined;
 }
 
-/** Whether the current token can begin a value (after an operator, as an argument, an outcome). */
-export function atValueStart(s: ParseCursor): boolean {
+/**
+ * Whether the current token can begin a value (after an operator, as an argument, an outcome).
+ * Inside a call's arguments or an array (`inList`) a line break ends nothing: `re.replace(` may
+ * put each argument on a line of its own.
+ */
+export function atValueStart(s: ParseCursor, inList = false): boolean {
   const t = s.peek();
   switch (t.kind) {
     case 'string':
@@ -35,7 +40,7 @@ export function atValueStart(s: ParseCursor): boolean {
     case 'ident':
       if (s.atSectionStart() || RESERVED.has(shortLower(t))) return false;
       // A path that starts a new line and is followed by '.' or an operator begins the next condition.
-      if (t.newlineBefore && (s.peek(1).kind === 'dot' || s.peek(1).kind === 'op')) return false;
+      if (!inList && t.newlineBefore && (s.peek(1).kind === 'dot' || s.peek(1).kind === 'op')) return false;
       return true;
     default:
       return false;
@@ -203,7 +208,7 @@ function parseArrayLiteral(s: ParseCursor): Operand {
       end = s.next().end;
       break;
     }
-    const item = atValueStart(s) ? parseOperand(s, 'right') : null;
+    const item = atValueStart(s, true) ? parseOperand(s, 'right') : null;
     if (!item) {
       s.error("Missing ']' to close this array", open.start, open.end, 'unclosed-bracket');
       break;
@@ -292,14 +297,34 @@ export function parsePathOrCall(s: ParseCursor, side: 'left' | 'right'): Operand
     }
   }
   const last = scratch[count - 1];
-  if (side === 'right' && count === 1 && !key && !indexed && s.peek().kind !== 'lparen') {
+  // A statement that is complete at the end of its line ends there (Google's rules write
+  // `$a.x < $b.y` and start the next statement with '(' on the following line): a '(' opens a
+  // call only on the name's own line.
+  const open = s.peek();
+  const callOpen = open.kind === 'lparen' && !open.newlineBefore;
+  if (side === 'right' && count === 1 && !key && !indexed && !callOpen) {
     return { type: 'enum', name: first.value, start: first.start, end: first.end };
   }
   const segments = scratch.slice(0, count);
-  if (s.peek().kind === 'lparen' && last.name !== '' && !key && !indexed) {
-    return parseCall(s, segments);
+  if (open.kind === 'lparen' && last.name !== '' && !key && !indexed) {
+    if (callOpen) return parseCall(s, segments);
+    const name = segments.map((g) => g.name).join('.');
+    if (isCallName(name)) {
+      s.error(
+        `${name} is a function, and its '(' is on the next line, where a new statement starts: write '(' on the same line as ${name}`,
+        first.start,
+        open.end,
+        'call-newline',
+      );
+      return parseCall(s, segments);
+    }
   }
   const field: FieldNode = { type: 'field', segments, start: first.start, end };
   if (key) field.key = key;
   return field;
+}
+
+/** A function, an aggregate or `if`: a name that a '(' on the next line most likely meant to call. */
+function isCallName(name: string): boolean {
+  return name.toLowerCase() === 'if' || !!findFunction(name) || !!findAggregate(name);
 }

@@ -133,13 +133,21 @@ function analyzeRule(
   diagnostics.push(...contradictions(node.query, result.facts));
   // Sections out of order leave statements outside events:; their variables would all look unknown.
   const misordered = parsed.some((d) => d.code === 'section-order' && d.start >= node.start && d.end <= node.end);
-  diagnostics.push(...checkQuery(node, variables, fields).filter((d) => !misordered || d.code !== 'unknown-variable'));
-  return { rule: { node, check: { ...result, diagnostics }, variables, fields }, diagnostics };
+  const ruleChecks = checkQuery(node, variables, fields).filter((d) => !misordered || d.code !== 'unknown-variable');
+  // A name the rule declares nowhere is the rule check's to report, in the rule's words, once.
+  const named = new Set(ruleChecks.filter((d) => d.code === 'unknown-variable').map((d) => d.start));
+  const kept = named.size
+    ? diagnostics.filter((d) => d.code !== 'undefined-placeholder' || !named.has(d.start))
+    : diagnostics;
+  kept.push(...ruleChecks);
+  return { rule: { node, check: { ...result, diagnostics: kept }, variables, fields }, diagnostics: kept };
 }
 
 const SEVERITY_RANK = { error: 0, warning: 1, info: 2 } as const;
 
 export class RuleAnalysis implements Analysis {
+  /** Problems of a rule file show the source "yaral" (the Problems panel). */
+  readonly language = 'yaral' as const;
   readonly file: RuleFile;
   readonly lines: LineIndex;
   readonly parse: ParseResult;

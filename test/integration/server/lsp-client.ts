@@ -54,6 +54,7 @@ export interface PublishedDiagnostics {
     range: { start: { line: number; character: number }; end: { line: number; character: number } };
     message: string;
     severity?: number;
+    source?: string;
     code?: string | number;
     data?: unknown;
   }>;

@@ -65,6 +65,11 @@ describe('UDM language server: YARA-L rule files', function () {
     const unknown = p.diagnostics.find((d) => d.code === 'unknown-variable');
     assert.deepEqual(unknown?.range.start, at(broken, '$htp'));
     assert.match(unknown?.message ?? '', /did you mean \$http\?/);
+    // The Problems panel names the language of the file: YARA-L problems are "yaral", not "udm".
+    assert.deepEqual(
+      p.diagnostics.map((d) => d.source),
+      ['yaral', 'yaral'],
+    );
     const again = client.nextDiagnostics(uri);
     await client.change(uri, RULE, 3);
     assert.deepEqual((await again).diagnostics, []);

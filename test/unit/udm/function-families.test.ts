@@ -89,7 +89,15 @@ describe('UDM function families: one module per family, one registry', () => {
     const searchWithout = FUNCTIONS.filter((f) => f.search && !f.evaluates).map((f) => f.name);
     const rulesWith = FUNCTIONS.filter((f) => !f.search && f.evaluates).map((f) => f.name);
     assert.deepEqual(searchWithout, [], 'search functions without an evaluation');
-    assert.deepEqual(rulesWith, [], 'Rules-only functions with an evaluation search never calls');
+    // Only a rule function known from Google's own rules evaluates (Test Rule computes it); the
+    // documented Rules-only functions need SecOps (metrics, hashes of its own) and have none.
+    assert.deepEqual(
+      rulesWith,
+      FUNCTIONS.filter((f) => !f.documented).map((f) => f.name),
+      'Rules-only functions with an evaluation',
+    );
+    assert.equal(findFunction('strings.starts_with')?.impl(['c:\\windows\\x', 'c:\\windows']), true);
+    assert.equal(findFunction('strings.starts_with')?.impl(['xc:\\windows', 'c:\\windows']), false);
     // The evaluation is the one its family module declares: calling it gives a value.
     assert.equal(findFunction('strings.to_upper')?.impl(['abc']), 'ABC');
     assert.equal(findFunction('hash.sha256')?.impl(['']), undefined);

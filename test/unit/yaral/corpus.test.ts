@@ -131,6 +131,10 @@ describe('YARA-L invalid rules', () => {
       'unused-placeholder',
       'unfiltered-event',
       'missing-window',
+      'outcome-order',
+      'call-newline',
+      'type-mismatch',
+      'arity',
     ])
       assert.ok(kinds.has(kind), `no invalid rule for ${kind}`);
   });
