@@ -3,7 +3,8 @@
 // here (an alias moved, a version deleted) shows on the model row at once, and deleting a model
 // someone else already deleted says so as information and takes the row away.
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fakeExtensionContext, record, useFakeVscode } from '../../unit/fakes/vscode';
 import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
@@ -205,5 +206,44 @@ describe('Models view refresh against the sandbox', function () {
     await run('cloudbench.models.refreshRow', row);
     assert.equal(await shownModel(model), undefined);
     assert.ok(record.messages.some((m) => m.level === 'info' && /no longer exists/.test(m.text)));
+  });
+
+  it('an import file with a JSON syntax error names its line and column and opens the file there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudbench-import-'));
+    const file = join(dir, 'slices.json');
+    writeFileSync(file, '[\n  {"metricsSchemaUri": "x"}\n  {"metrics": {}}\n]\n');
+    vscode.window.showOpenDialog = async () => [vscode.Uri.file(file)];
+    const executed: unknown[][] = [];
+    const plain = vscode.commands.executeCommand;
+    vscode.commands.executeCommand = async (...args: unknown[]) => {
+      executed.push(args);
+      return undefined;
+    };
+    answers = ['Open File'];
+    const plainRange = vscode.Range;
+    vscode.Range = class {
+      constructor(
+        readonly start: unknown,
+        readonly end: unknown,
+      ) {}
+    };
+    try {
+      const evaluation = new tree.EvaluationNode({ client: () => undefined } as never, {
+        name: `${PARENT}/models/m/evaluations/e`,
+      });
+      await run('cloudbench.models.importSlices', evaluation);
+    } finally {
+      vscode.commands.executeCommand = plain;
+      vscode.Range = plainRange;
+    }
+    const error = record.messages.find((m) => m.level === 'error');
+    assert.ok(error, JSON.stringify(record.messages));
+    assert.match(error.text, /slices\.json is not valid JSON: line 3, column 3: Expected ','/);
+    const open = executed.find((c) => c[0] === 'vscode.open');
+    assert.ok(open, 'Open File runs vscode.open');
+    assert.equal((open[1] as { fsPath: string }).fsPath, file);
+    const selection = (open[2] as { selection: { start?: { line: number; character: number } } }).selection;
+    // Line 3, column 3 as people count is line 2, character 2 as VS Code does.
+    assert.deepEqual({ ...selection.start }, { line: 2, character: 2 }, 'the file opens at the error');
   });
 });
