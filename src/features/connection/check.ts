@@ -10,6 +10,7 @@ import {
   type FailureDescription,
 } from '../../core/google/errors';
 import { redactSecrets } from '../../core/secrets';
+import { DEFAULT_UNIVERSE_DOMAIN, EndpointConfigError, MutualTlsChannelError } from '../../core/google/endpoints';
 
 export type CheckedService = 'models' | 'apikeys' | 'secops';
 
@@ -55,6 +56,22 @@ function callFailure(name: string, err: unknown, deadlineHit: boolean, timeoutMs
   return describeFailure(err);
 }
 
+/** The setting to change when the endpoint cannot be planned, named (the error may not name it). */
+export function endpointAdvice(err: unknown): string {
+  const said = err instanceof Error ? err.message : String(err);
+  if (err instanceof MutualTlsChannelError) {
+    if (/universe/i.test(said))
+      return `mTLS works only in the ${DEFAULT_UNIVERSE_DOMAIN} universe: set cloudbench.mtls.endpoint to "never" (it wins over GOOGLE_API_USE_MTLS_ENDPOINT), or set cloudbench.universeDomain to ${DEFAULT_UNIVERSE_DOMAIN}. Nothing was sent.`;
+    if (/GOOGLE_API_USE_MTLS_ENDPOINT/.test(said))
+      return 'Set cloudbench.mtls.endpoint ("never", "auto" or "always"; it wins over GOOGLE_API_USE_MTLS_ENDPOINT), or fix the environment variable. Nothing was sent.';
+    return 'Fix the client certificate, or set cloudbench.mtls.clientCertificate to false to call without one (it wins over GOOGLE_API_USE_CLIENT_CERTIFICATE). Nothing was sent.';
+  }
+  const named =
+    (err instanceof EndpointConfigError ? err.variable : undefined) ?? /\bcloudbench\.[\w.]+\w/.exec(said)?.[0];
+  if (named) return `Fix ${named}; nothing was sent.`;
+  return 'Fix the endpoint settings (cloudbench.endpoints.*, cloudbench.universeDomain, cloudbench.mtls.endpoint); nothing was sent.';
+}
+
 /** Runs every probe one after another (each with its own deadline); never throws. */
 export async function runConnectionCheck(
   probes: ServiceProbe[],
@@ -78,7 +95,7 @@ export async function runConnectionCheck(
       result.endpoint = await probe.endpoint();
     } catch (err) {
       result.endpointError = message(err);
-      result.advice = 'Fix the setting named above; nothing was sent.';
+      result.advice = endpointAdvice(err);
       result.call.skipped = true;
       continue;
     }

@@ -7,12 +7,15 @@ import { runFix } from '../../platform/commands';
 import type { Services } from '../services';
 import { chooseKeyFile } from './key-file';
 import { checkConnection } from './probes';
+import { showReport, type ReportDocuments } from './report-document';
 
 export interface ConnectionContext {
   readonly services: Services;
+  /** The read-only documents Check Connection's reports open in. */
+  readonly reports: ReportDocuments;
 }
 
-/** Checks each service with one call and opens the report as a Markdown document. */
+/** Checks each service with one call and opens the report as a read-only Markdown document. */
 export async function checkConnectionCommand(ctx: ConnectionContext): Promise<void> {
   const report = await vscode.window.withProgress(
     {
@@ -30,8 +33,7 @@ export async function checkConnectionCommand(ctx: ConnectionContext): Promise<vo
       }
     },
   );
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: report });
-  await vscode.window.showTextDocument(doc, { preview: true });
+  await showReport(ctx.reports.publish('/Connection check.md', report));
 }
 
 /** Asks for the service-account key file Google SecOps gave, checks it, and keeps its path. */

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Feature, FeatureStart } from '../../platform/command-table';
 import type { Services } from '../services';
 import { CONNECTION_COMMANDS, type ConnectionContext } from './commands';
+import { REPORT_SCHEME, ReportDocuments } from './report-document';
 
 function activateConnection(context: vscode.ExtensionContext, services: Services): FeatureStart<ConnectionContext> {
   const status = vscode.window.createStatusBarItem('cloudbench.connection', vscode.StatusBarAlignment.Left, 10);
@@ -50,8 +51,13 @@ function activateConnection(context: vscode.ExtensionContext, services: Services
     status.show();
   };
   void updateStatus();
-  context.subscriptions.push(services.onDidChangeConnection(() => void updateStatus()));
-  return { ctx: { services } };
+  const reports = new ReportDocuments();
+  context.subscriptions.push(
+    services.onDidChangeConnection(() => void updateStatus()),
+    reports,
+    vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, reports),
+  );
+  return { ctx: { services, reports } };
 }
 
 /** Check Connection, the credentials choices and the fixes that failing rows offer. */

@@ -12,6 +12,7 @@ import { validateRestrictions } from '../../core/apikeys/validation';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import { OpenPanels } from '../../platform/open-panels';
+import { goneSentence, keyGoneBehind, type KeyGone } from './deleted';
 import { keyIdOf } from './tree';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
@@ -40,6 +41,8 @@ export interface EditorHost {
   ): Promise<T>;
   /** The tree shows `key` (after an update or a conflict reload). */
   keyChanged(key: ApiKey): void;
+  /** The key was found deleted when a change was refused: reload the tree and offer Undelete. */
+  keyGone(gone: KeyGone, what: string): void;
 }
 
 /** The restriction editors open in a window, one per key; the keys feature holds it. */
@@ -169,7 +172,12 @@ export class RestrictionEditor implements vscode.Disposable {
         });
       } else {
         log.failure(`updating restrictions of ${this.key.name}`, err);
-        this.post({ type: 'error', message: `The server refused the change: ${describeError(err)}`, problems: [] });
+        const gone = await keyGoneBehind(this.host.client(), this.key.name, err);
+        if (gone) {
+          this.post({ type: 'error', message: goneSentence(gone, 'not saved'), problems: [] });
+          this.host.keyGone(gone, 'not saved');
+        } else
+          this.post({ type: 'error', message: `The server refused the change: ${describeError(err)}`, problems: [] });
       }
     } finally {
       this.saving = false;

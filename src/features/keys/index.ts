@@ -9,6 +9,7 @@ import { getLogger } from '../../platform/log';
 import { restClientSettings, type Services } from '../services';
 import { KEYS_COMMANDS } from './commands';
 import { runKeyOperation, type KeysContext } from './context';
+import { offerUndelete } from './deleted';
 import { RestrictionEditors } from './editor';
 import { KeysModel, KeysTreeProvider, type KeysTreeNode } from './tree';
 
@@ -72,6 +73,10 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     keyChanged: (key: ApiKey) => {
       provider.current?.replace(key);
       provider.redraw();
+    },
+    keyGone: (gone, what) => {
+      provider.refresh();
+      void offerUndelete(gone, what);
     },
   });
   context.subscriptions.push(provider, view, editors);

@@ -5,6 +5,33 @@
 import { fromProto3Json, ProtoJsonError } from '../../core/models/wire';
 import { lastSegment } from './presentation';
 
+/** Where JSON.parse stopped, as people count: line and column from 1. */
+export interface JsonSyntaxProblem {
+  line: number;
+  column: number;
+  /** The parser's words without "in JSON at position …": "Expected ',' or '}' after property value". */
+  reason: string;
+}
+
+/**
+ * Parses `text`, or says where it stops being JSON by line and column (the parser gives only an
+ * offset, or nothing at the end of the input).
+ */
+export function parseJsonText(text: string): { json: unknown } | { problem: JsonSyntaxProblem } {
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch (err) {
+    const message = (err as Error).message;
+    const at = /\bat position (\d+)/.exec(message);
+    const offset = at ? Math.min(Number(at[1]), text.length) : text.length;
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - (before.lastIndexOf('\n') + 1) + 1;
+    const reason = message.replace(/\s*in JSON at position \d+.*$/s, '').replace(/\s*\(line \d+ column \d+\)$/, '');
+    return { problem: { line, column, reason } };
+  }
+}
+
 /** The entries of an import file and where they sit in it: the array's key, or '' for a bare array. */
 export interface ImportEntries {
   values: unknown[];

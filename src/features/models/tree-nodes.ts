@@ -123,11 +123,24 @@ export abstract class PagedParent extends ModelsNode {
   protected leading(): ModelsNode[] {
     return [];
   }
+  /** Rows found gone since the list was loaded (deleted here or by someone else): no longer shown. */
+  private readonly dropped = new Set<string>();
 
   reset(): void {
     this.list = undefined;
     this.error = undefined;
     this.firstPage = undefined;
+    this.dropped.clear();
+  }
+
+  /** The children loaded so far, without loading anything. */
+  loadedChildren(): ModelsNode[] {
+    return (this.list?.items ?? []).filter((n) => !this.dropped.has(n.id ?? ''));
+  }
+
+  /** Stops showing a child whose resource is gone, keeping the rest of what was loaded. */
+  drop(child: ModelsNode): void {
+    if (child.id) this.dropped.add(child.id);
   }
 
   async loadMore(): Promise<void> {
@@ -159,7 +172,7 @@ export abstract class PagedParent extends ModelsNode {
       if (this.firstPage === loading) this.firstPage = undefined;
       if (!this.list) return [...lead, new ErrorNode(this.what, this.error)];
     }
-    const items = [...this.list.items];
+    const items = this.loadedChildren();
     for (const n of items) n.parent = this;
     const out: ModelsNode[] = [...lead, ...items];
     if (this.list.hasMore) {

@@ -3,27 +3,13 @@
 // with the stable contextValue the menus in package.json match.
 import * as vscode from 'vscode';
 import type { ModelRegistryClient } from '../../core/models/client';
-import type {
-  Checkpoint,
-  EvaluatedAnnotation,
-  Location,
-  Model,
-  ModelEvaluation,
-  ModelEvaluationSlice,
-} from '../../core/models/types';
+import type { Location, Model } from '../../core/models/types';
 import { PagedList } from '../../core/paging';
-import { headlineLines, headlineSummary, SCHEMA_TITLES, schemaOf } from '../../core/models/metrics';
-import { describeError } from '../../core/google/errors';
+import { describeError, GoogleApiError } from '../../core/google/errors';
+import { getLogger } from '../../platform/log';
 import { endpointDisplayNames, locationDeployments, type LocationDeployments } from './deployments';
 import {
-  annotationLabel,
-  checkpointDescription,
-  checkpointLabel,
-  evaluationDescription,
-  evaluationLabel,
-  formatTime,
   isDefaultVersion,
-  lastSegment,
   locationTooltip,
   modelContextValue,
   modelDescription,
@@ -32,7 +18,6 @@ import {
   describeModelFilter,
   modelMatches,
   parseModelFilter,
-  sliceLabel,
   splitVersion,
   versionContextValue,
   versionDescription,
@@ -43,21 +28,34 @@ import {
 import {
   ErrorNode,
   LoadMoreNode,
-  MessageNode,
   ModelsNode,
   PagedParent,
   pagedNodes,
   pageSizeOf,
   type TreeContext,
 } from './tree-nodes';
+import { CheckpointsNode, EvaluationNode } from './tree-leaves';
 
 export { DetailLineNode, ErrorNode, LoadMoreNode, MessageNode, ModelsNode, PAGE_SIZE, PagedParent } from './tree-nodes';
 export type { TreeContext } from './tree-nodes';
+export { AnnotationNode, CheckpointNode, CheckpointsNode, EvaluationNode, SliceNode } from './tree-leaves';
+
+const log = getLogger('models');
 
 /** Models fetched per call while looking for names that contain the filter text. */
 const SCAN_PAGE_SIZE = 100;
 /** A reveal loads at most this many pages of a location looking for a model. */
 const FIND_MAX_PAGES = 20;
+
+/** The resource, or undefined when the service says it is gone (NOT_FOUND). */
+async function readUnlessGone<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof GoogleApiError && err.status === 'NOT_FOUND') return undefined;
+    throw err;
+  }
+}
 
 export class ProjectNode extends ModelsNode {
   readonly resourceName: string;
@@ -107,6 +105,11 @@ export class ProjectNode extends ModelsNode {
 
   reset(): void {
     this.locations = undefined;
+  }
+
+  /** The locations shown so far, without loading anything. */
+  loadedLocations(): LocationNode[] {
+    return this.locations ?? [];
   }
 }
 
@@ -219,15 +222,26 @@ export class LocationNode extends PagedParent {
 export class ModelNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'versions';
+  /** The model's default version as last read (ListModels, or GetModel when the row was refreshed). */
+  model: Model;
   constructor(
     private readonly ctx: TreeContext,
-    readonly model: Model,
+    model: Model,
     private readonly deployments?: LocationDeployments,
   ) {
     super(modelLabel(model), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = splitVersion(model.name ?? '').model;
-    const anyVersionDeployed = deployments?.models.has(this.resourceName) ?? false;
     this.id = `model:${this.resourceName}`;
+    this.model = model;
+    this.show(model);
+  }
+
+  /** Shows `model` in the row: label, description, hover, menus and icon. */
+  show(model: Model): void {
+    this.model = model;
+    this.label = modelLabel(model);
+    const deployments = this.deployments;
+    const anyVersionDeployed = deployments?.models.has(this.resourceName) ?? false;
     this.contextValue = modelContextValue(model);
     const serving = deployments?.byModel.get(this.resourceName);
     this.description = modelDescription(model, serving, deployments?.endpointNames);
@@ -235,6 +249,20 @@ export class ModelNode extends PagedParent {
     this.iconPath = new vscode.ThemeIcon(
       anyVersionDeployed || (model.deployedModels ?? []).length ? 'rocket' : 'symbol-class',
     );
+  }
+
+  /**
+   * Reads the model again (GetModel: its default version, aliases, labels) and forgets its loaded
+   * versions. False when the model is gone.
+   */
+  async reload(): Promise<boolean> {
+    const client = this.ctx.client();
+    if (!client) return true;
+    const model = await readUnlessGone(() => client.getModel({ name: this.resourceName }));
+    this.reset();
+    if (!model) return false;
+    this.show(model);
+    return true;
   }
 
   /**
@@ -268,20 +296,40 @@ export class VersionNode extends PagedParent {
   readonly resourceName: string;
   protected what = 'evaluations';
   protected override emptyText = 'No evaluations';
+  version: Model;
   constructor(
     private readonly ctx: TreeContext,
-    readonly version: Model,
+    version: Model,
     private readonly endpointNames?: ReadonlyMap<string, string>,
   ) {
     super(versionLabel(version), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = versionName(version);
     this.id = `version:${this.resourceName}`;
+    this.version = version;
+    this.show(version);
+  }
+
+  /** Shows `version` in the row: label, aliases, hover, menus and icon. */
+  show(version: Model): void {
+    this.version = version;
+    this.label = versionLabel(version);
     this.contextValue = versionContextValue(version);
-    this.description = versionDescription(version, endpointNames);
-    this.tooltip = versionTooltip(version, endpointNames);
+    this.description = versionDescription(version, this.endpointNames);
+    this.tooltip = versionTooltip(version, this.endpointNames);
     this.iconPath = new vscode.ThemeIcon(
       isDefaultVersion(version) ? 'star-full' : (version.deployedModels ?? []).length ? 'rocket' : 'versions',
     );
+  }
+
+  /** Reads the version again and forgets its loaded evaluations. False when the version is gone. */
+  async reload(): Promise<boolean> {
+    const client = this.ctx.client();
+    if (!client) return true;
+    const version = await readUnlessGone(() => client.getModel({ name: this.resourceName }));
+    this.reset();
+    if (!version) return false;
+    this.show(version);
+    return true;
   }
 
   get modelName(): string {
@@ -312,156 +360,6 @@ export class VersionNode extends PagedParent {
   }
 }
 
-export class CheckpointsNode extends PagedParent {
-  readonly resourceName: string;
-  protected what = 'checkpoints';
-  protected override emptyText = 'No checkpoints';
-  constructor(
-    private readonly ctx: TreeContext,
-    readonly version: Model,
-  ) {
-    super('Checkpoints', vscode.TreeItemCollapsibleState.Collapsed);
-    this.resourceName = versionName(version);
-    this.id = `checkpoints:${this.resourceName}`;
-    this.contextValue = 'checkpoints';
-    this.iconPath = new vscode.ThemeIcon('history');
-  }
-
-  protected createList(): PagedList<ModelsNode> {
-    return pagedNodes(
-      this.ctx,
-      (client, page) => client.listModelVersionCheckpointsPage({ name: this.resourceName, ...page }),
-      (c) => new CheckpointNode(this.resourceName, c, this.version.defaultCheckpointId),
-    );
-  }
-}
-
-export class CheckpointNode extends ModelsNode {
-  readonly resourceName: string;
-  constructor(
-    readonly version: string,
-    readonly checkpoint: Checkpoint,
-    defaultCheckpointId?: string,
-  ) {
-    super(checkpointLabel(checkpoint), vscode.TreeItemCollapsibleState.None);
-    this.resourceName = version;
-    this.id = `checkpoint:${version}/${checkpoint.checkpointId ?? ''}`;
-    this.contextValue = 'checkpoint';
-    this.description = checkpointDescription(checkpoint, defaultCheckpointId);
-    this.tooltip = `Checkpoint ${checkpoint.checkpointId ?? ''} of ${version}\nEpoch ${checkpoint.epoch ?? '0'}, step ${checkpoint.step ?? '0'}`;
-    this.iconPath = new vscode.ThemeIcon('debug-breakpoint-log');
-  }
-
-  override details(): unknown {
-    return this.checkpoint;
-  }
-}
-
-export class EvaluationNode extends PagedParent {
-  readonly resourceName: string;
-  protected what = 'slices';
-  protected override emptyText = 'No slices';
-  constructor(
-    private readonly ctx: TreeContext,
-    readonly evaluation: ModelEvaluation,
-  ) {
-    super(evaluationLabel(evaluation), vscode.TreeItemCollapsibleState.Collapsed);
-    this.resourceName = evaluation.name ?? '';
-    this.id = `evaluation:${this.resourceName}`;
-    this.contextValue = 'evaluation';
-    const headline = headlineSummary(evaluation.metrics, evaluation.metricsSchemaUri);
-    this.description = headline || evaluationDescription(evaluation);
-    this.tooltip = [
-      evaluationLabel(evaluation),
-      ...headlineLines(evaluation.metrics, evaluation.metricsSchemaUri),
-      this.resourceName,
-      `Metrics schema: ${SCHEMA_TITLES[schemaOf(evaluation.metricsSchemaUri)]} (${evaluation.metricsSchemaUri ?? '—'})`,
-      (evaluation.sliceDimensions ?? []).length ? `Slices by ${(evaluation.sliceDimensions ?? []).join(', ')}` : '',
-      `Created: ${formatTime(evaluation.createTime)}`,
-    ]
-      .filter(Boolean)
-      .join('\n');
-    this.iconPath = new vscode.ThemeIcon('graph');
-  }
-
-  protected createList(): PagedList<ModelsNode> {
-    return pagedNodes(
-      this.ctx,
-      (client, page) => client.listModelEvaluationSlicesPage({ parent: this.resourceName, ...page }),
-      (sl) => new SliceNode(this.ctx, sl),
-    );
-  }
-
-  override details(): unknown {
-    return this.evaluation;
-  }
-}
-
-export class SliceNode extends ModelsNode {
-  readonly resourceName: string;
-  constructor(
-    private readonly ctx: TreeContext,
-    readonly slice: ModelEvaluationSlice,
-  ) {
-    super(sliceLabel(slice), vscode.TreeItemCollapsibleState.Collapsed);
-    this.resourceName = slice.name ?? '';
-    this.id = `slice:${this.resourceName}`;
-    this.contextValue = 'slice';
-    this.description = headlineSummary(slice.metrics, slice.metricsSchemaUri) || lastSegment(slice.name);
-    this.tooltip = [
-      sliceLabel(slice),
-      ...headlineLines(slice.metrics, slice.metricsSchemaUri),
-      this.resourceName,
-      `Created: ${formatTime(slice.createTime)}`,
-    ].join('\n');
-    this.iconPath = new vscode.ThemeIcon('pie-chart');
-  }
-
-  override getChildren(): Promise<ModelsNode[]> {
-    const annotations = this.ctx.importedAnnotations(this.resourceName);
-    const nodes: ModelsNode[] = annotations.map((a, i) => {
-      const n = new AnnotationNode(this.resourceName, a, i);
-      n.parent = this;
-      return n;
-    });
-    nodes.push(
-      new MessageNode(
-        annotations.length
-          ? 'Only annotations imported in this window are listed'
-          : 'No evaluated annotations imported in this window',
-        'info',
-        'The Model Registry API imports evaluated annotations but has no call that lists them, so this tree shows the ones imported here.',
-      ),
-    );
-    return Promise.resolve(nodes);
-  }
-
-  override details(): unknown {
-    return this.slice;
-  }
-}
-
-export class AnnotationNode extends ModelsNode {
-  readonly resourceName: string;
-  constructor(
-    readonly slice: string,
-    readonly annotation: EvaluatedAnnotation,
-    index: number,
-  ) {
-    super(annotationLabel(annotation, index), vscode.TreeItemCollapsibleState.None);
-    this.resourceName = slice;
-    this.id = `annotation:${slice}#${index}`;
-    this.contextValue = 'annotation';
-    this.description = annotation.evaluatedDataItemViewId ?? '';
-    this.iconPath = new vscode.ThemeIcon('note');
-    this.tooltip = `Evaluated annotation ${index + 1} of slice ${slice}`;
-  }
-
-  override details(): unknown {
-    return this.annotation;
-  }
-}
-
 export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ModelsNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -477,6 +375,56 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     if (!node) this.roots = undefined;
     else if (node instanceof PagedParent || node instanceof ProjectNode) node.reset();
     this.emitter.fire(node);
+  }
+
+  /** The row of a model if its location has loaded it (nothing is loaded to find it). */
+  loadedModel(modelName: string): ModelNode | undefined {
+    for (const root of this.roots ?? []) {
+      if (!(root instanceof ProjectNode)) continue;
+      for (const location of root.loadedLocations())
+        for (const n of location.loadedChildren()) if (n instanceof ModelNode && n.resourceName === modelName) return n;
+    }
+    return undefined;
+  }
+
+  /**
+   * Reads a model's row again after a change made here (an alias moved, a version deleted): its
+   * default version, description and labels, and then its versions. A model found gone leaves.
+   */
+  async refreshModel(modelName: string): Promise<void> {
+    const node = this.loadedModel(modelName);
+    if (!node) return;
+    try {
+      await this.refreshRow(node);
+    } catch (err) {
+      // The change itself was made; a row that cannot be read now shows its error when opened.
+      log.warn(`could not read ${modelName} again: ${describeError(err)}`);
+      this.refresh(node);
+    }
+  }
+
+  /** Takes a deleted model's row out of the tree, if it is shown. */
+  removeModel(modelName: string): void {
+    const node = this.loadedModel(modelName);
+    if (node) this.removeRow(node);
+  }
+
+  /** Reads a model or version row again; a row whose resource is gone is taken out of the tree. */
+  async refreshRow(node: ModelNode | VersionNode): Promise<'shown' | 'gone'> {
+    if (await node.reload()) {
+      this.emitter.fire(node);
+      return 'shown';
+    }
+    this.removeRow(node);
+    return 'gone';
+  }
+
+  /** Takes a row out (its resource is gone), keeping what its parent loaded. */
+  removeRow(node: ModelsNode): void {
+    const parent = node.parent;
+    if (!(parent instanceof PagedParent)) return this.refresh();
+    parent.drop(node);
+    this.emitter.fire(parent);
   }
 
   /** The node of a model, loading its location's pages as needed (for reveal after a copy). */

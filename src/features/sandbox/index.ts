@@ -5,6 +5,7 @@ import { isLoopbackEndpoint } from '../../core/loopback';
 import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
+import { showSignInProblem, signInProblemOf, type SignInProblem } from '../connection/sign-in-problem';
 import { ACCOUNT_COMMANDS, type AccountContext } from './commands';
 import { SANDBOX_PROJECT, SandboxController } from './controller';
 
@@ -20,11 +21,13 @@ async function updateSignedIn(services: Services, generation: () => number): Pro
   const mine = generation();
   const connection = services.connection();
   if (connection.sandbox) {
+    void showSignInProblem('');
     services.setSignedIn(true);
     return;
   }
   services.setSignedIn(undefined);
   let signedIn = false;
+  let problem: SignInProblem = '';
   try {
     const endpoint = connection.endpoint('models') ?? connection.endpoint('apiKeys');
     // Only whether a token can be had matters here; it is sent nowhere, so a universe host is named.
@@ -34,8 +37,11 @@ async function updateSignedIn(services: Services, generation: () => number): Pro
     signedIn = true;
   } catch (err) {
     log.info(`no usable credentials: ${(err as Error).message}`);
+    problem = signInProblemOf(err);
   }
   // A newer check (the settings changed again meanwhile) decides instead.
+  if (mine !== generation()) return;
+  await showSignInProblem(problem);
   if (mine === generation()) services.setSignedIn(signedIn);
 }
 

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { EtagConflictError, daysLeftToUndelete } from '../../../core/apikeys/client';
 import { UNDELETE_WINDOW_DAYS } from '../../../core/apikeys/types';
 import { safeText } from '../../../core/display';
-import { GoogleApiError, describeError } from '../../../core/google/errors';
+import { CancelledError, GoogleApiError, describeError } from '../../../core/google/errors';
+import { keyGoneBehind, offerUndelete } from '../deleted';
 import { getLogger } from '../../../platform/log';
 import { keyRef, resolveKey, revealKey, runKeyOperation, type KeysContext } from '../context';
 import { keyIdOf } from '../tree';
@@ -35,7 +36,16 @@ async function runWithEtag(
         cause: err,
       });
     }
-    throw err;
+    const gone = await keyGoneBehind(ctx.client(), name, err);
+    if (!gone) throw err;
+    // The tree no longer lists it as live; the user hears what happened instead of a refusal.
+    ctx.provider.refresh();
+    if (refused.startsWith('not deleted'))
+      void vscode.window.showInformationMessage(
+        `Key ${safeText(keyIdOf(name))} was already deleted (by someone else or in another window); the list was refreshed.`,
+      );
+    else await offerUndelete(gone, refused.replace(/\..*/s, ''));
+    throw new CancelledError();
   }
 }
 

@@ -43,7 +43,8 @@ export async function setVersionAlias(ctx: ModelsContext, node?: ModelsNode): Pr
     if (answer !== 'Move Default') return;
   }
   const model = await c.mergeVersionAliases({ name: n.resourceName, versionAliases: [value] });
-  ctx.provider.refresh(n.parent);
+  // The model row shows the default version and its labels: read it again, with its versions.
+  await ctx.provider.refreshModel(n.modelName);
   void vscode.window.showInformationMessage(
     safeText(
       aliasMoveMessage(name, versionId, value.startsWith('-'), holder?.versionId, model.versionAliases ?? []),

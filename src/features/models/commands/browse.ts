@@ -2,10 +2,36 @@
 import * as vscode from 'vscode';
 import { safeText } from '../../../core/display';
 import type { ModelsContext } from '../context';
-import { LoadMoreNode, ModelsNode } from '../tree';
+import { modelLabel } from '../presentation';
+import { LoadMoreNode, ModelNode, ModelsNode, PagedParent, ProjectNode, VersionNode } from '../tree';
 
-export function refreshModels(ctx: ModelsContext, node?: ModelsNode): void {
-  ctx.provider.refresh(node instanceof ModelsNode ? node : undefined);
+/**
+ * The view's title-bar Refresh: the whole view, read again from ListLocations/ListModels. VS Code
+ * hands a title-bar command the selected row, which is ignored here: the row's own Refresh is
+ * refreshModelsRow.
+ */
+export function refreshModels(ctx: ModelsContext): void {
+  ctx.provider.refresh();
+}
+
+/** A row's Refresh: a model or version is read again (and leaves if gone); other rows reload their children. */
+export async function refreshModelsRow(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
+  if (!(node instanceof ModelsNode)) return ctx.provider.refresh();
+  if (node instanceof ModelNode || node instanceof VersionNode) {
+    const shown = await vscode.window.withProgress({ location: { viewId: 'cloudbench.models' } }, () =>
+      ctx.provider.refreshRow(node),
+    );
+    if (shown === 'gone')
+      void vscode.window.showInformationMessage(
+        node instanceof ModelNode
+          ? `Model ${modelLabel(node.model)} no longer exists; it was deleted elsewhere.`
+          : `Version ${safeText(node.version.versionId ?? '?')} no longer exists; it was deleted elsewhere.`,
+      );
+    return;
+  }
+  // A message or error row stands for its parent's list.
+  const target = node instanceof PagedParent || node instanceof ProjectNode ? node : node.parent;
+  ctx.provider.refresh(target);
 }
 
 /** Asks for a name part (or a ListModels filter) and shows only the models that match. */

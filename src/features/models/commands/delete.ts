@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { safeText } from '../../../core/display';
 import type { ModelRegistryClient } from '../../../core/models/client';
 import type { Model } from '../../../core/models/types';
+import { GoogleApiError } from '../../../core/google/errors';
 import { checkBeforeModal } from '../../../platform/progress';
 import { isDefaultVersion, lastSegment, modelRef, versionRef } from '../presentation';
 import { needClient, nodeOf, tracking, type ModelsContext } from '../context';
@@ -12,6 +13,24 @@ import { reportOutcome, runOperation } from '../run-operation';
 import { ModelNode, VersionNode, type ModelsNode } from '../tree';
 
 type Deployments = Awaited<ReturnType<ModelRegistryClient['findDeployments']>>;
+
+/**
+ * The delete's outcome, or 'gone' when the service says there is nothing to delete (NOT_FOUND:
+ * someone else deleted it first). The caller takes the row out and says so.
+ */
+async function goneAlready<T>(deleting: Promise<T>): Promise<T | 'gone'> {
+  try {
+    return await deleting;
+  } catch (err) {
+    if (err instanceof GoogleApiError && err.status === 'NOT_FOUND') return 'gone';
+    throw err;
+  }
+}
+
+/** What the user asked for is already true: information, not an error. */
+function alreadyDeleted(what: string): void {
+  void vscode.window.showInformationMessage(`${what} was already deleted (by someone else); it is no longer listed.`);
+}
 
 async function explainDeployments(what: string, found: Deployments): Promise<void> {
   const lines = found.map(
@@ -25,12 +44,7 @@ async function explainDeployments(what: string, found: Deployments): Promise<voi
 }
 
 /** Deletes a model with every version, once no endpoint serves it and the user confirmed. */
-async function deleteWholeModel(
-  ctx: ModelsContext,
-  modelName: string,
-  label: string,
-  refreshNode: ModelsNode | undefined,
-): Promise<void> {
+async function deleteWholeModel(ctx: ModelsContext, modelName: string, label: string): Promise<void> {
   const c = needClient(ctx);
   // The check's progress is off the screen before the modal question below.
   const deployments = await checkBeforeModal(`Checking endpoints for ${label}…`, (signal) =>
@@ -47,23 +61,26 @@ async function deleteWholeModel(
   );
   if (answer !== 'Delete Model') return;
   const title = `Delete model ${label}`;
-  const outcome = await runOperation({
-    title,
-    resource: modelName,
-    ...tracking(ctx),
-    start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
-  });
-  ctx.provider.refresh(refreshNode);
-  if (outcome.state === 'succeeded') {
+  const outcome = await goneAlready(
+    runOperation({
+      title,
+      resource: modelName,
+      ...tracking(ctx),
+      start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
+    }),
+  );
+  if (outcome === 'gone' || outcome.state === 'succeeded') {
+    ctx.provider.removeModel(modelName);
     ctx.metrics.markDeleted(modelName);
     await ctx.details.closeDeleted(modelName);
-  }
+  } else await ctx.provider.refreshModel(modelName);
+  if (outcome === 'gone') return alreadyDeleted(`Model ${label}`);
   reportOutcome(title, outcome, `Deleted model ${label}.`);
 }
 
 export async function deleteModel(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
   const n = nodeOf(node, ModelNode);
-  await deleteWholeModel(ctx, n.resourceName, modelRef(n.resourceName, n.model.displayName), n.parent);
+  await deleteWholeModel(ctx, n.resourceName, modelRef(n.resourceName, n.model.displayName));
 }
 
 /** The default version cannot go: offers to move "default" to another version first. */
@@ -92,7 +109,7 @@ async function offerDefaultMove(ctx: ModelsContext, n: VersionNode, ofModel: str
   );
   if (!target) return;
   await c.mergeVersionAliases({ name: `${n.modelName}@${target.version.versionId}`, versionAliases: ['default'] });
-  ctx.provider.refresh(n.parent);
+  await ctx.provider.refreshModel(n.modelName);
   void vscode.window.showInformationMessage(
     `Moved @default from version ${safeText(n.version.versionId)} to version ${safeText(target.version.versionId)}; run Delete Version on version ${safeText(n.version.versionId)} again to delete it.`,
   );
@@ -127,7 +144,7 @@ export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode):
       'Delete Model…',
     );
     if (answer === 'Delete Model…')
-      await deleteWholeModel(ctx, n.modelName, modelRef(n.modelName, n.version.displayName), n.parent?.parent);
+      await deleteWholeModel(ctx, n.modelName, modelRef(n.modelName, n.version.displayName));
     return;
   }
   if (check.deployments.length)
@@ -144,16 +161,20 @@ export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode):
   );
   if (answer !== 'Delete Version') return;
   const title = `Delete ${label}`;
-  const outcome = await runOperation({
-    title,
-    resource: n.resourceName,
-    ...tracking(ctx),
-    start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
-  });
-  ctx.provider.refresh(n.parent);
-  if (outcome.state === 'succeeded') {
+  const outcome = await goneAlready(
+    runOperation({
+      title,
+      resource: n.resourceName,
+      ...tracking(ctx),
+      start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
+    }),
+  );
+  // The model row shows the default version and the versions under it: both are read again.
+  await ctx.provider.refreshModel(n.modelName);
+  if (outcome === 'gone' || outcome.state === 'succeeded') {
     ctx.metrics.markDeleted(n.modelName, n.version.versionId);
     await ctx.details.closeDeleted(n.modelName, n.version.versionId);
   }
+  if (outcome === 'gone') return alreadyDeleted(`${label[0]?.toUpperCase() ?? ''}${label.slice(1)}`);
   reportOutcome(title, outcome, `Deleted ${label}.`);
 }

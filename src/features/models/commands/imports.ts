@@ -5,6 +5,7 @@ import { safeText } from '../../../core/display';
 import type { EvaluatedAnnotation, ModelEvaluation, ModelEvaluationSlice } from '../../../core/models/types';
 import { lastSegment } from '../presentation';
 import { lazyImports, needClient, nodeOf, type ModelsContext } from '../context';
+import type { JsonSyntaxProblem } from '../import-files';
 import { V1BETA1 } from '../details-documents';
 import { EvaluationNode, ModelNode, SliceNode, VersionNode, type ModelsNode } from '../tree';
 
@@ -27,11 +28,20 @@ async function pickJsonFile(title: string): Promise<{ path: string; json: unknow
   } catch (err) {
     throw new Error(`Cannot read ${uri.fsPath}: ${(err as Error).message}`, { cause: err });
   }
-  try {
-    return { path: uri.fsPath, json: JSON.parse(text) };
-  } catch (err) {
-    throw new Error(`${lastSegment(uri.fsPath)} is not valid JSON: ${(err as Error).message}`, { cause: err });
-  }
+  const parsed = lazyImports().parseJsonText(text);
+  if ('json' in parsed) return { path: uri.fsPath, json: parsed.json };
+  throw invalidJson(uri, parsed.problem);
+}
+
+/** "churn.json is not valid JSON: line 7, column 12: Expected ',' …", with Open File at that place. */
+function invalidJson(uri: vscode.Uri, problem: JsonSyntaxProblem): Error {
+  const at = new vscode.Position(problem.line - 1, problem.column - 1);
+  return Object.assign(
+    new Error(
+      `${lastSegment(uri.fsPath)} is not valid JSON: line ${problem.line}, column ${problem.column}: ${problem.reason}`,
+    ),
+    { fixes: [{ label: 'Open File', command: 'vscode.open', args: [uri, { selection: new vscode.Range(at, at) }] }] },
+  );
 }
 
 /** Picks a JSON file holding an array of `type` (bare, or under `field`) and parses its entries. */

@@ -2,7 +2,14 @@
 import type { CommandTable } from '../../../platform/command-table';
 import type { ModelsContext } from '../context';
 import { setVersionAlias } from './aliases';
-import { clearModelsFilter, copyModelsResourceName, filterModels, loadMoreModels, refreshModels } from './browse';
+import {
+  clearModelsFilter,
+  copyModelsResourceName,
+  filterModels,
+  loadMoreModels,
+  refreshModels,
+  refreshModelsRow,
+} from './browse';
 import { copyModel } from './copy';
 import { deleteModel, deleteModelVersion } from './delete';
 import { showModelDetails, showModelIamPolicy, showModelMetrics } from './details';
@@ -11,6 +18,7 @@ import { importEvaluatedAnnotations, importEvaluation, importSlices } from './im
 
 export const MODELS_COMMANDS: CommandTable<ModelsContext> = {
   'cloudbench.models.refresh': refreshModels,
+  'cloudbench.models.refreshRow': refreshModelsRow,
   'cloudbench.models.filter': filterModels,
   'cloudbench.models.clearFilter': clearModelsFilter,
   'cloudbench.models.loadMore': loadMoreModels,
