@@ -13,6 +13,7 @@ import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import { OpenPanels } from '../../platform/open-panels';
 import { keyIdOf } from './tree';
+import type { FollowOperation } from './context';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('keys');
@@ -35,8 +36,8 @@ export interface EditorHost {
   runOperation<T>(
     title: string,
     resource: string,
-    run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>,
-    outcome?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
+    run: (signal: AbortSignal, follow: FollowOperation) => Promise<T>,
+    judge?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
   ): Promise<T>;
   /** The tree shows `key` (after an update or a conflict reload). */
   keyChanged(key: ApiKey): void;
@@ -124,7 +125,7 @@ export class RestrictionEditor implements vscode.Disposable {
       const outcome = await this.host.runOperation(
         `Update restrictions of key ${this.key.keyId}`,
         this.key.name,
-        (signal) => session.save(submitted, etag, { signal }),
+        (signal, follow) => session.save(submitted, etag, { signal, follow }),
         (result) =>
           result.kind === 'saved'
             ? { state: 'succeeded' }

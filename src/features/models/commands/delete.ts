@@ -7,8 +7,8 @@ import type { ModelRegistryClient } from '../../../core/models/client';
 import type { Model } from '../../../core/models/types';
 import { checkBeforeModal } from '../../../platform/progress';
 import { isDefaultVersion, lastSegment, modelRef, versionRef } from '../presentation';
-import { needClient, nodeOf, tracking, type ModelsContext } from '../context';
-import { reportOutcome, runOperation } from '../run-operation';
+import { needClient, nodeOf, type ModelsContext } from '../context';
+import { runModelOperation } from '../run-operation';
 import { ModelNode, VersionNode, type ModelsNode } from '../tree';
 
 type Deployments = Awaited<ReturnType<ModelRegistryClient['findDeployments']>>;
@@ -47,18 +47,18 @@ async function deleteWholeModel(
   );
   if (answer !== 'Delete Model') return;
   const title = `Delete model ${label}`;
-  const outcome = await runOperation({
+  const outcome = await runModelOperation(ctx, {
     title,
     resource: modelName,
-    ...tracking(ctx),
-    start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
+    kind: 'delete',
+    start: (signal) => c.deleteModel({ name: modelName }, { signal }),
   });
   ctx.provider.refresh(refreshNode);
   if (outcome.state === 'succeeded') {
     ctx.metrics.markDeleted(modelName);
     await ctx.details.closeDeleted(modelName);
   }
-  reportOutcome(title, outcome, `Deleted model ${label}.`);
+  ctx.operations.announce(title, outcome, `Deleted model ${label}.`);
 }
 
 export async function deleteModel(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
@@ -144,16 +144,16 @@ export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode):
   );
   if (answer !== 'Delete Version') return;
   const title = `Delete ${label}`;
-  const outcome = await runOperation({
+  const outcome = await runModelOperation(ctx, {
     title,
     resource: n.resourceName,
-    ...tracking(ctx),
-    start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
+    kind: 'deleteVersion',
+    start: (signal) => c.deleteModelVersion({ name: n.resourceName }, { signal }),
   });
   ctx.provider.refresh(n.parent);
   if (outcome.state === 'succeeded') {
     ctx.metrics.markDeleted(n.modelName, n.version.versionId);
     await ctx.details.closeDeleted(n.modelName, n.version.versionId);
   }
-  reportOutcome(title, outcome, `Deleted ${label}.`);
+  ctx.operations.announce(title, outcome, `Deleted ${label}.`);
 }
