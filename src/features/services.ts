@@ -223,7 +223,7 @@ export function createServices(context: vscode.ExtensionContext): Services {
   const signedIn = signedInState(context);
   const referenceLists = new ReferenceListStore();
   context.subscriptions.push(referenceLists);
-  const operations = new OperationsRegistry();
+  const operations = new OperationsRegistry(context.workspaceState);
   context.subscriptions.push(operations);
 
   return {

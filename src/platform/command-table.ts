@@ -71,12 +71,17 @@ export class CommandRegistry {
       const title = commandTitle(this.context, id);
       const disposable = vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         if (slot.state !== 'ready') return unavailable(feature, title, slot);
-        try {
-          return await handler(slot.ctx as Ctx, ...args);
-        } catch (err) {
-          await reportError(title, err);
-          return undefined;
-        }
+        const ctx = slot.ctx as Ctx;
+        const attempt = async (): Promise<unknown> => {
+          try {
+            return await handler(ctx, ...args);
+          } catch (err) {
+            // Retry (after the retry policy gave up) runs the command again with the same arguments.
+            await reportError(title, err, attempt);
+            return undefined;
+          }
+        };
+        return attempt();
       });
       this.context.subscriptions.push(disposable);
     }

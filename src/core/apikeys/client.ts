@@ -33,6 +33,11 @@ export interface CallOptions {
 export interface OperationCallOptions extends CallOptions {
   /** Every state of the operation seen while waiting; the first one carries its name. */
   onOperation?: (op: Operation) => void;
+  /**
+   * Follows the started operation instead of this client's own polling (the extension's one
+   * operation runner, which reads it by name through whichever client the connection has then).
+   */
+  follow?: (first: Operation) => Promise<Operation>;
 }
 
 export interface CreateKeyRequest {
@@ -310,6 +315,7 @@ export class ApiKeysClient {
 
   /** Polls an operation until it is done; throws OperationFailedError if it failed. */
   wait(first: Operation, options: OperationCallOptions = {}, method?: string): Promise<Operation> {
+    if (options.follow) return options.follow(first);
     return pollOperation(first, {
       ...(method ? { method } : {}),
       get: (name, signal) => this.getOperation(name, signal ? { signal } : {}),

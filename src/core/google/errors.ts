@@ -1,5 +1,6 @@
 // One error type for every Google API failure, whether it came over gRPC or REST, so features
 // explain failures the same way whatever the transport.
+import { isLoopbackHost } from '../loopback';
 import { isBarePrecondition, permissionSentence, preconditionSentence, requirementOf } from './method-requirements';
 
 export const STATUS_NAMES = [
@@ -151,6 +152,65 @@ export class CancelledError extends Error {
   }
 }
 
+/**
+ * A call on a client that was closed because the settings changed (a new client replaced it) or the
+ * window is closing: the call never reached the service, and the current client may make it again.
+ */
+export class ClientClosedError extends Error {
+  override readonly name = 'ClientClosedError';
+  constructor(service: string) {
+    super(`The ${service} client is closed (the connection was rebuilt).`);
+  }
+}
+
+/**
+ * A failure that says nothing about the resource, only that this side could not talk to the service
+ * for now: the client was closed or rebuilt, the connection was refused or dropped, the service
+ * answered UNAVAILABLE. Whatever was being followed may be asked about again through a new connection.
+ */
+export function isConnectionLoss(err: unknown): boolean {
+  if (err instanceof ClientClosedError) return true;
+  if (err instanceof GoogleApiError) return err.status === 'UNAVAILABLE' || refusedAddress(err.message) !== undefined;
+  return isBareError(err) && networkErrorCode(err) !== undefined;
+}
+
+/** "127.0.0.1:18402" from gRPC's "No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:18402. …". */
+function refusedAddress(text: string): string | undefined {
+  return /\bconnect ECONNREFUSED ((?:\[[^\]]+\]|[^\s.:]+(?:\.[^\s.:]+)*):\d+)/.exec(text)?.[1];
+}
+
+/** An address (host:port) that refused the connection, from the error or its causes. */
+function refusedAddressOf(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const fields = e as { code?: unknown; address?: unknown; port?: unknown; message?: unknown };
+    if (fields.code === 'ECONNREFUSED' && typeof fields.address === 'string')
+      return typeof fields.port === 'number' ? hostPort(fields.address, fields.port) : fields.address;
+    if (typeof fields.message === 'string') {
+      const found = refusedAddress(fields.message);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** The sentence for a refused connection: the loopback is the built-in sandbox, anything else a service. */
+function refusedConnection(address: string): FailureDescription {
+  const host = address.replace(/:\d+$/, '');
+  return isLoopbackHost(host)
+    ? {
+        what: `The sandbox at ${address} refused the connection (UNAVAILABLE): it is not running, or it is restarting`,
+        next: 'Start the sandbox (Cloudbench: Start Local Sandbox, or npm start) or wait for it to come back, then try again.',
+      }
+    : {
+        what: `The service at ${address} refused the connection (UNAVAILABLE)`,
+        next: HINTS.UNAVAILABLE,
+      };
+}
+
 export function isCancellation(err: unknown): boolean {
   if (err instanceof CancelledError) return true;
   const name = (err as { name?: unknown } | null)?.name;
@@ -182,6 +242,8 @@ export interface FailureDescription {
 
 /** describeError in its two parts, for reports that show them apart (Check Connection). */
 export function describeFailure(err: unknown): FailureDescription {
+  const refused = err instanceof GoogleApiError || isBareError(err) ? refusedAddressOf(err) : undefined;
+  if (refused) return refusedConnection(refused);
   if (err instanceof GoogleApiError) return describeApiError(err);
   if (isTimeout(err))
     return { what: 'The call took longer than allowed (DEADLINE_EXCEEDED)', next: HINTS.DEADLINE_EXCEEDED };

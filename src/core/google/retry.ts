@@ -1,4 +1,4 @@
-import { CancelledError, GoogleApiError, type StatusName } from './errors';
+import { CancelledError, GoogleApiError, describeError, type StatusName } from './errors';
 
 export interface RetryPolicy {
   /** Retries after the first attempt; 0 disables retrying. */
@@ -61,6 +61,16 @@ export function describeRetries(record: RetryRecord, timeText: (ms: number) => s
   const tried = `Cloudbench tried ${record.attempts} ${record.attempts === 1 ? 'time' : 'times'} over ${seconds} s and stopped`;
   const until = record.retryAt !== undefined ? `; the service takes calls again from ${timeText(record.retryAt)}` : '';
   return `${tried}${until}.`;
+}
+
+/**
+ * A failure as the one message at the end of the retry policy says it, in every feature: what
+ * happened (describeError), then how long Cloudbench tried when it retried.
+ */
+export function describeWithRetries(err: unknown, timeText: (ms: number) => string): string {
+  const record = retryRecordOf(err);
+  const text = describeError(err);
+  return record ? `${text} ${describeRetries(record, timeText)}` : text;
 }
 
 /** Exponential backoff with full jitter: a random delay in [0, min(max, initial * multiplier^attempt)]. */

@@ -5,7 +5,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { TokenSource } from '../google/credentials';
 import { chooseEndpoint, type EndpointChoice, type EndpointOptions } from '../google/endpoints';
-import { CancelledError, GoogleApiError } from '../google/errors';
+import { CancelledError, ClientClosedError, GoogleApiError } from '../google/errors';
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from '../google/retry';
 import { paginate, type Page } from '../paging';
 import { ListPageBytes, decodeMessage, encodeMessage } from './wire';
@@ -103,7 +103,7 @@ export class ModelRegistryClient {
   }
 
   private channelFor(location: string | undefined): Promise<{ client: grpc.Client; choice: EndpointChoice }> {
-    if (this.closed) return Promise.reject(new Error('The Model Registry client is closed.'));
+    if (this.closed) return Promise.reject(new ClientClosedError('Model Registry'));
     const key = this.options.endpoint?.apiEndpoint ? '*' : (location ?? '');
     let entry = this.channels.get(key);
     if (!entry) {

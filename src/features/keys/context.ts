@@ -5,11 +5,12 @@ import { summarizeRestrictions } from '../../core/apikeys/describe';
 import { explainKeysError, type ApiKeysClient } from '../../core/apikeys/client';
 import { UNDELETE_WINDOW_DAYS, type ApiKey } from '../../core/apikeys/types';
 import { safeText } from '../../core/display';
-import { CancelledError, briefError, describeError, isCancellation } from '../../core/google/errors';
-import { OperationTrackingError } from '../../core/lro';
+import type { Operation } from '../../core/apikeys/types';
+import { CancelledError, GoogleApiError, isCancellation } from '../../core/google/errors';
 import { parseKeyName } from '../../core/names';
-import { toAbortSignal } from '../../platform/disposables';
+import type { OperationOutcome } from '../operations/outcome';
 import type { OperationsRegistry } from '../operations/registry';
+import type { OperationFollower } from '../operations/runner';
 import type { Services } from '../services';
 import type { RestrictionEditors } from './editor';
 import {
@@ -68,38 +69,81 @@ export function keyRef(key: ApiKey): string {
   return safeText(key.displayName && key.displayName !== id ? `"${key.displayName}" (${id})` : id);
 }
 
-/** Runs one key operation with cancellable progress, listed in the Operations view. */
-export async function runKeyOperation<T>(
-  operations: OperationsRegistry,
-  title: string,
-  resource: string,
-  run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>,
-  outcome?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
-): Promise<T> {
-  const handle = operations.start({
-    title,
-    resource,
-    source: 'keys',
+/** Follows API Keys operations by name through a client of the current connection. */
+export function keysFollower(client: () => ApiKeysClient): OperationFollower {
+  return {
+    get: (name, signal) => client().getOperation(name, signal ? { signal } : {}),
+    // API Keys offers no CancelOperation: Cancel stops following (the runner says the change may still happen).
     stopWaiting: () =>
       Promise.resolve(
         'Stopped waiting; the key change goes on on the server. Refresh the API Keys view later to see it.',
       ),
-  });
+    checkResource: async (entry, _op, signal) => {
+      if (!isKeyName(entry.resource)) return undefined;
+      try {
+        const key = await client().getKey(entry.resource, signal ? { signal } : {});
+        return key.deleteTime
+          ? `Key ${keyIdOf(key.name)} is deleted (since ${key.deleteTime}).`
+          : `Key ${keyIdOf(key.name)} exists${key.displayName ? ` as "${key.displayName}"` : ''}.`;
+      } catch (err) {
+        if (err instanceof GoogleApiError && err.status === 'NOT_FOUND')
+          return `Key ${keyIdOf(entry.resource)} does not exist (NOT_FOUND).`;
+        throw err;
+      }
+    },
+  };
+}
+
+function isKeyName(name: string): boolean {
   try {
-    const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-      async (_progress, token) => {
-        const signal = AbortSignal.any([toAbortSignal(token)!, handle.signal]);
-        return run(signal, (name) => handle.setOperationName(name));
-      },
-    );
-    const ended = outcome?.(result) ?? { state: 'succeeded' as const };
-    handle.finish(ended.state, ended.detail);
-    return result;
+    parseKeyName(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Hands a started operation to the runner, which follows it by name (passed to the client as `follow`). */
+export type FollowOperation = (first: Operation) => Promise<Operation>;
+
+/**
+ * Runs one key operation through the one operation runner: cancellable progress, a row in the
+ * Operations view, followed by name through the current client. A failure is thrown (explained); an
+ * unknown outcome is told once with Check Again, then ends the command quietly like a cancel.
+ */
+export async function runKeyOperation<T>(
+  operations: OperationsRegistry,
+  client: () => ApiKeysClient,
+  title: string,
+  resource: string,
+  run: (signal: AbortSignal, follow: FollowOperation) => Promise<T>,
+  judge?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
+): Promise<T> {
+  let outcome: OperationOutcome<T>;
+  try {
+    outcome = await operations.run<T>({
+      title,
+      resource,
+      source: 'keys',
+      kind: 'key',
+      follower: keysFollower(client),
+      work: (signal, follow) => run(signal, (first) => follow(first) as Promise<Operation>),
+      ...(judge ? { judge } : {}),
+    });
   } catch (err) {
-    if (isCancellation(err)) handle.finish('cancelled', 'Stopped waiting; the change may still happen on the server.');
-    else handle.finish(err instanceof OperationTrackingError ? 'lost' : 'failed', describeError(err), briefError(err));
     throw explain(err);
+  }
+  switch (outcome.state) {
+    case 'succeeded':
+      return outcome.result;
+    case 'failed':
+      throw explain(outcome.error);
+    case 'lost':
+      operations.announce(title, outcome, '');
+      throw new CancelledError();
+    default:
+      // The row says it; the user's own cancel is silent.
+      throw new CancelledError();
   }
 }
 

@@ -14,6 +14,7 @@ import { getLogger } from '../../platform/log';
 import { OpenPanels } from '../../platform/open-panels';
 import { goneSentence, keyGoneBehind, type KeyGone } from './deleted';
 import { keyIdOf } from './tree';
+import type { FollowOperation } from './context';
 import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('keys');
@@ -36,8 +37,8 @@ export interface EditorHost {
   runOperation<T>(
     title: string,
     resource: string,
-    run: (signal: AbortSignal, onOperationName: (name: string) => void) => Promise<T>,
-    outcome?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
+    run: (signal: AbortSignal, follow: FollowOperation) => Promise<T>,
+    judge?: (result: T) => { state: 'succeeded' | 'failed'; detail?: string },
   ): Promise<T>;
   /** The tree shows `key` (after an update or a conflict reload). */
   keyChanged(key: ApiKey): void;
@@ -127,7 +128,7 @@ export class RestrictionEditor implements vscode.Disposable {
       const outcome = await this.host.runOperation(
         `Update restrictions of key ${this.key.keyId}`,
         this.key.name,
-        (signal) => session.save(submitted, etag, { signal }),
+        (signal, follow) => session.save(submitted, etag, { signal, follow }),
         (result) =>
           result.kind === 'saved'
             ? { state: 'succeeded' }

@@ -8,8 +8,9 @@ import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
 import { restClientSettings, type Services } from '../services';
 import { KEYS_COMMANDS } from './commands';
-import { runKeyOperation, type KeysContext } from './context';
+import { keysFollower, runKeyOperation, type KeysContext } from './context';
 import { offerUndelete } from './deleted';
+import { afterActivation } from '../../platform/after-activation';
 import { RestrictionEditors } from './editor';
 import { KeysModel, KeysTreeProvider, type KeysTreeNode } from './tree';
 
@@ -68,8 +69,8 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
   });
   const editors = new RestrictionEditors(services.extensionUri, {
     client,
-    runOperation: (title, resource, run, outcome) =>
-      runKeyOperation(services.operations, title, resource, run, outcome),
+    runOperation: (title, resource, run, judge) =>
+      runKeyOperation(services.operations, client, title, resource, run, judge),
     keyChanged: (key: ApiKey) => {
       provider.current?.replace(key);
       provider.redraw();
@@ -97,6 +98,11 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     publishCheckReport,
     editors,
   };
+  // Key operations left running when the window closed are followed again, from their real start.
+  if (services.operations.journal.entries('keys').length)
+    afterActivation(context, 'resuming key operations', () => {
+      services.operations.resume('keys', () => ({ follower: keysFollower(client) }));
+    });
   return { ctx };
 }
 

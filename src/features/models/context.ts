@@ -1,5 +1,5 @@
 // What the Models commands share: the tree and its view, the client of the current connection,
-// the details documents, the operation journal and registry, and the filter.
+// the details documents, the operations registry, and the filter.
 import type * as vscode from 'vscode';
 import type { ModelRegistryClient } from '../../core/models/client';
 import type * as WireModuleType from '../../core/models/wire';
@@ -9,7 +9,6 @@ import type { OperationsRegistry } from '../operations/registry';
 import type { Connection, Services } from '../services';
 import type { MetricsPanels } from './metrics-panel';
 import type { DetailsDocuments } from './details-documents';
-import type { OperationJournal, RunOperationOptions } from './run-operation';
 import type { ModelsNode, ModelsTreeProvider } from './tree';
 
 export interface ModelsContext {
@@ -20,8 +19,7 @@ export interface ModelsContext {
   readonly details: DetailsDocuments;
   /** The metrics panels open in this window. */
   readonly metrics: MetricsPanels;
-  /** Running operations, kept so that a reloaded window follows them again. */
-  readonly journal: OperationJournal;
+  /** The one operation runner and the Operations view's list (services.operations). */
   readonly operations: OperationsRegistry;
   /** Evaluated annotations imported in this window, by slice (the service cannot list them). */
   readonly annotations: Map<string, EvaluatedAnnotation[]>;
@@ -48,11 +46,6 @@ export function nodeOf<K extends Array<abstract new (...args: never[]) => Models
   const found = kinds.find((k) => node instanceof k);
   if (!found) throw new Error('Run this command from a node of the Models view.');
   return node as InstanceType<K[number]>;
-}
-
-/** The journal and registry every Models operation is recorded in. */
-export function tracking(ctx: ModelsContext): Pick<RunOperationOptions<unknown>, 'journal' | 'operations'> {
-  return { journal: ctx.journal, operations: ctx.operations };
 }
 
 // The gRPC stack and the proto descriptor cost tens of milliseconds to load, so they are required on

@@ -15,12 +15,12 @@ import type { ModelsContext } from './context';
 import { DETAILS_SCHEME, DetailsDocuments } from './details-documents';
 import { MetricsPanels } from './metrics-panel';
 import { parseModelFilter } from './presentation';
-import { reportOutcome, runOperation, type JournalEntry, type OperationJournal } from './run-operation';
+import { modelsFollower } from './run-operation';
+import type { OperationKind } from '../../core/models/operation';
 import { ModelsTreeProvider, type ModelsNode } from './tree';
 
 const log = getLogger('models');
 const FILTER_KEY = 'cloudbench.models.filter';
-const JOURNAL_KEY = 'cloudbench.models.runningOperations';
 
 // The gRPC stack costs tens of milliseconds to load, so it is required on first use (a project
 // being browsed), not when the extension activates.
@@ -42,24 +42,6 @@ function buildClient(connection: Connection): ModelRegistryClient | undefined {
     // After the first answer, not before: the cache then holds the code the call compiled too.
     afterFirstCall: () => setTimeout(persistModelsBundleCache, 1000).unref(),
   });
-}
-
-/** Running operations in the workspace state, so that a reloaded window follows them again. */
-function workspaceJournal(context: vscode.ExtensionContext): OperationJournal {
-  return {
-    add: (entry) => {
-      const entries = context.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []).filter((e) => e.name !== entry.name);
-      void context.workspaceState.update(JOURNAL_KEY, [...entries, entry]);
-    },
-    remove: (name) => {
-      const entries = context.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
-      if (entries.some((e) => e.name === name))
-        void context.workspaceState.update(
-          JOURNAL_KEY,
-          entries.filter((e) => e.name !== name),
-        );
-    },
-  };
 }
 
 function filterMessage(filter: string | undefined): string | undefined {
@@ -132,7 +114,6 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
     view,
     details,
     metrics,
-    journal: workspaceJournal(context),
     operations: services.operations,
     annotations,
     connection: () => connection,
@@ -151,45 +132,21 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
   return { ctx };
 }
 
-/** Operations that were running when the window closed are followed again, in the status bar. */
+/**
+ * Operations that were running when the window closed are followed again, in the status bar, from
+ * their real start, through whichever client the connection has when each poll is made.
+ */
 function resumeOperations(ctx: ModelsContext): void {
-  const pending = ctx.extension.workspaceState.get<JournalEntry[]>(JOURNAL_KEY, []);
   // With nothing to follow, the gRPC client (tens of milliseconds to load) waits for the first tree
   // or command that needs it; with something to follow, it is built once activation has returned.
-  if (pending.length === 0) return;
-  afterActivation(ctx.extension, 'resuming operations', () => resumePending(ctx, pending));
-}
-
-function resumePending(ctx: ModelsContext, pending: JournalEntry[]): void {
-  let c: ModelRegistryClient | undefined;
-  try {
-    c = ctx.client();
-  } catch (err) {
-    log.warn(`not resuming ${pending.length} operation(s): ${(err as Error).message}`);
-    return;
-  }
-  if (!c) return;
-  const client = c;
-  for (const entry of pending) {
-    void runOperation({
-      title: entry.title,
-      resource: entry.resource,
-      journal: ctx.journal,
-      operations: ctx.operations,
-      location: vscode.ProgressLocation.Window,
-      start: (signal) => client.resumeOperation(entry.kind, entry.name, signal ? { signal } : {}),
-    }).then(
-      (outcome) => {
-        ctx.provider.refresh();
-        reportOutcome(entry.title, outcome, `${entry.title}: done.`);
-      },
-      (err: unknown) => {
-        // Gone (finished long ago and expired, or forgotten): nothing left to follow.
-        ctx.journal.remove(entry.name);
-        log.info(`${entry.title}: not resumed (${(err as Error).message})`);
-      },
-    );
-  }
+  if (ctx.operations.journal.entries('models').length === 0) return;
+  afterActivation(ctx.extension, 'resuming operations', () => {
+    const count = ctx.operations.resume('models', (entry) => ({
+      follower: modelsFollower(ctx, entry.kind as OperationKind),
+    }));
+    log.info(`following ${count} operation(s) again`);
+    ctx.provider.refresh();
+  });
 }
 
 /** The Models view, its commands and its details documents. */

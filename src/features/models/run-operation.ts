@@ -1,197 +1,135 @@
-// Runs one Model Registry long-running operation the way the user sees it: a cancellable progress
-// notification, an entry in the Operations view (with cancel and stop-waiting there too), and a
-// final message that says what happened.
-import { safeText, MESSAGE_LIMIT } from '../../core/display';
-import * as vscode from 'vscode';
-import { briefError, describeError, isCancellation } from '../../core/google/errors';
-import type { ModelOperation, OperationKind } from '../../core/models/operation';
-import type { ModelOperationMetadata } from '../../core/models/types';
+// What Model Registry operations bring to the one operation runner (features/operations): reads by
+// name through the client of the current connection (so a rebuilt client is used from the next poll
+// on), cancel and stop-waiting by name, progress from the metadata, and the resource's own state for
+// Check Again (GetModel of a copy's destination, or of what a delete removed).
+import type { ModelOperationMetadata, Operation } from '../../core/models/types';
 import { timestampToDate } from '../../core/models/types';
-import { OperationFailedError, OperationTrackingError } from '../../core/lro';
-import { toAbortSignal } from '../../platform/disposables';
-import { getLogger } from '../../platform/log';
-import type { OperationsRegistry } from '../operations/registry';
+import type * as OperationModuleType from '../../core/models/operation';
+import type * as WireModuleType from '../../core/models/wire';
+import type { ModelOperation, OperationKind, OperationsApi } from '../../core/models/operation';
+import { GoogleApiError } from '../../core/google/errors';
+import { ClientClosedError } from '../../core/google/errors';
+import type { OperationLike } from '../../core/lro';
+import type { JournalEntry } from '../operations/journal';
+import type { OperationOutcome } from '../operations/outcome';
+import type { OperationFollower, OperationRun } from '../operations/runner';
+import type { ModelsContext } from './context';
 
-const log = getLogger('models');
+// The proto descriptors load on first use (an operation), not when the extension activates.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const wire = (): typeof WireModuleType => require('../../core/models/wire') as typeof WireModuleType;
+const operationModule = (): typeof OperationModuleType =>
+  require('../../core/models/operation') as typeof OperationModuleType;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
-export type OperationOutcome<Res> =
-  | { state: 'succeeded'; result: Res }
-  | { state: 'failed'; message: string }
-  | { state: 'cancelled'; message: string }
-  | { state: 'detached'; message: string };
+export type { OperationOutcome } from '../operations/outcome';
 
-export interface RunOperationOptions<Res> {
-  /** "Copying model churn to europe-west4". */
-  title: string;
-  resource: string;
-  /** Starts the operation; the signal aborts only while the start call is in flight. */
-  start(signal: AbortSignal | undefined): Promise<ModelOperation<Res, ModelOperationMetadata>>;
-  /** Poll interval of the first poll, in ms (tests shorten it). */
-  initialPollMs?: number;
-  /** Where progress shows; a notification unless the operation was resumed after a reload. */
-  location?: vscode.ProgressLocation;
-  /** Remembers running operations so a reloaded window can follow them again. */
-  journal?: OperationJournal;
-  /** Where the operation is listed, for the Operations view. */
-  operations: OperationsRegistry;
+/** The operation calls of whichever client the connection has now; no client yet is a lost connection. */
+export function currentOperationsApi(ctx: Pick<ModelsContext, 'client'>): OperationsApi {
+  const client = () => {
+    const c = ctx.client();
+    // Between a settings change and the next client (or without a project): not a failure of the operation.
+    if (!c) throw new ClientClosedError('Model Registry');
+    return c;
+  };
+  return {
+    getOperation: (name, opts) => client().getOperation(name, opts),
+    cancelOperation: (name, opts) => client().cancelOperation(name, opts),
+    deleteOperation: (name, opts) => client().deleteOperation(name, opts),
+  };
 }
 
-export interface JournalEntry {
-  name: string;
-  kind: OperationKind;
-  title: string;
-  resource: string;
-}
-
-export interface OperationJournal {
-  add(entry: JournalEntry): void;
-  remove(name: string): void;
-}
-
-/** Progress in words; `withElapsed` false for the Operations row, which shows the elapsed time already. */
-function progressText(op: ModelOperation<unknown, ModelOperationMetadata>, withElapsed = true): string {
-  const meta = op.metadata;
-  const created = timestampToDate(meta?.genericMetadata?.createTime);
+/** Progress in words, without the elapsed time (the row and the notification show it already). */
+export function progressText(op: OperationLike): string {
+  const meta = wire().unpackAny<ModelOperationMetadata>(op.metadata as Operation['metadata']);
   const parts: string[] = [];
-  if (created && withElapsed)
-    parts.push(`running for ${Math.max(0, Math.round((Date.now() - created.getTime()) / 1000))} s`);
   const failures = meta?.genericMetadata?.partialFailures ?? [];
   if (failures.length) parts.push(`${failures.length} partial failure(s)`);
   if (meta?.outputInfo?.artifactOutputUri) parts.push(`to ${meta.outputInfo.artifactOutputUri}`);
   if (meta?.outputInfo?.imageOutputUri) parts.push(`to ${meta.outputInfo.imageOutputUri}`);
-  return parts.join(', ') || (withElapsed ? 'running' : '');
+  const created = timestampToDate(meta?.genericMetadata?.createTime);
+  if (!parts.length && created) parts.push('running on the server');
+  return parts.join(', ');
 }
 
-export async function runOperation<Res>(options: RunOperationOptions<Res>): Promise<OperationOutcome<Res>> {
-  const registry = options.operations;
-  return vscode.window.withProgress(
-    {
-      location: options.location ?? vscode.ProgressLocation.Notification,
-      title: safeText(options.title, 'plain', MESSAGE_LIMIT),
-      cancellable: true,
-    },
-    async (progress, token): Promise<OperationOutcome<Res>> => {
-      let op: ModelOperation<Res, ModelOperationMetadata> | undefined;
-      const startSignal = toAbortSignal(token);
-      try {
-        op = await options.start(startSignal);
-      } catch (err) {
-        if (isCancellation(err)) return { state: 'cancelled', message: 'Cancelled before the operation started.' };
-        throw err;
-      }
-      const started = op;
-      log.info(`${options.title}: started ${started.name}`);
-      options.journal?.add({
-        name: started.name,
-        kind: started.kind,
-        title: options.title,
-        resource: options.resource,
-      });
-      let cancelMessage: string | undefined;
-      const cancel = async (): Promise<string> => {
-        const outcome = await started.cancel();
-        log.info(`${options.title}: cancel → ${outcome.kind}`);
-        cancelMessage = outcome.message;
-        if (outcome.kind === 'unsupported') {
-          // Nothing more will happen on our side; stop following so the notification closes.
-          handle.finish('detached', outcome.message);
-          stopLocal.abort();
-        }
-        return outcome.message;
-      };
-      const stopLocal = new AbortController();
-      const handle = registry.start({
-        title: options.title,
-        resource: options.resource,
-        source: 'models',
-        operationName: started.name,
-        // reportOutcome (by the caller) says how it ended, cancel and stop waiting included.
-        reportsOutcome: true,
-        cancel,
-        stopWaiting: async () => {
-          try {
-            await started.stopWaiting();
-            return 'Stopped waiting. The operation goes on running on the server; its result will not be kept.';
-          } catch (err) {
-            return `Stopped waiting here, but the server could not forget the operation: ${describeError(err)}`;
-          }
-        },
-      });
-      const onCancel = token.onCancellationRequested(() => {
-        progress.report({ message: 'asking the server to cancel…' });
-        cancel().then(
-          (message) => {
-            progress.report({ message: safeText(message, 'plain', MESSAGE_LIMIT) });
-            // The notification closes on cancel; the Operations view keeps saying what happens.
-            handle.progress(message);
-          },
-          (err: unknown) => {
-            log.failure(`${options.title}: cancel`, err);
-            void vscode.window.showErrorMessage(
-              `Could not cancel: ${safeText(describeError(err), 'plain', MESSAGE_LIMIT)}`,
-            );
-          },
-        );
-      });
-      const waitSignal = AbortSignal.any([handle.signal, stopLocal.signal]);
-      let keepInJournal = false;
-      try {
-        const result = await started.wait({
-          signal: waitSignal,
-          initialDelayMs: options.initialPollMs ?? 1000,
-          maxDelayMs: 5000,
-          onUpdate: () => {
-            progress.report({ message: safeText(progressText(started), 'plain', MESSAGE_LIMIT) });
-            const row = progressText(started, false);
-            if (row) handle.progress(row);
-          },
-        });
-        handle.finish('succeeded');
-        return { state: 'succeeded', result };
-      } catch (err) {
-        if (isCancellation(err)) {
-          // Aborted while still "running": the window is closing, not the user stopping; follow it after the reload.
-          keepInJournal = handle.operation.state === 'running' && handle.signal.aborted;
-          const message = handle.operation.detail ?? cancelMessage ?? 'Stopped waiting.';
-          handle.finish('detached', message);
-          return { state: 'detached', message };
-        }
-        if (err instanceof OperationFailedError && err.status === 'CANCELLED') {
-          handle.finish('cancelled');
-          return { state: 'cancelled', message: 'The server cancelled it.' };
-        }
-        const message = describeError(err);
-        if (err instanceof OperationTrackingError) {
-          handle.finish('lost', message);
-          return { state: 'failed', message };
-        }
-        handle.finish('failed', message, briefError(err));
-        return { state: 'failed', message };
-      } finally {
-        onCancel.dispose();
-        if (!keepInJournal) options.journal?.remove(started.name);
-      }
-    },
-  );
-}
-
-/** Tells the user how an operation ended; success gets the caller's own message. */
-export function reportOutcome(title: string, outcome: OperationOutcome<unknown>, success: string): void {
-  // The server's words (operation errors, cancel notes) and names go in as text only.
-  const shown = (text: string): string => safeText(text, 'plain', MESSAGE_LIMIT);
-  switch (outcome.state) {
-    case 'succeeded':
-      void vscode.window.showInformationMessage(shown(success));
-      return;
-    case 'cancelled':
-      void vscode.window.showInformationMessage(shown(`${title}: cancelled. ${outcome.message}`.trim()));
-      return;
-    case 'detached':
-      void vscode.window.showInformationMessage(shown(`${title}: ${outcome.message}`));
-      return;
-    case 'failed':
-      void vscode.window.showErrorMessage(shown(`${title} failed: ${outcome.message}`), 'Show Logs').then((c) => {
-        if (c) void vscode.commands.executeCommand('cloudbench.showLogs');
-      });
+/** What a model or version looks like now, in a sentence; NOT_FOUND is an answer too. */
+async function modelState(ctx: Pick<ModelsContext, 'client'>, name: string, signal?: AbortSignal): Promise<string> {
+  const client = ctx.client();
+  if (!client) return `${name} could not be read: no Model Registry client (select a project).`;
+  try {
+    const model = await client.getModel({ name }, signal ? { signal } : {});
+    return `${name} exists${model.versionId ? ` (version ${model.versionId})` : ''}.`;
+  } catch (err) {
+    if (err instanceof GoogleApiError && err.status === 'NOT_FOUND') return `${name} does not exist (NOT_FOUND).`;
+    throw err;
   }
+}
+
+/** The resource to read for Check Again: a copy's destination (from the result when known), else what the operation acted on. */
+function resourceToCheck(entry: JournalEntry, op: OperationLike | undefined): string | undefined {
+  if (entry.kind === 'copy') {
+    const made = op?.done
+      ? wire().unpackAny<{ model?: string }>(op.response as Operation['response'])?.model
+      : undefined;
+    return made || entry.target;
+  }
+  if (entry.kind === 'delete' || entry.kind === 'deleteVersion') return entry.resource;
+  return undefined;
+}
+
+/** Follows Model Registry operations by name through the current client. */
+export function modelsFollower(ctx: Pick<ModelsContext, 'client'>, kind: OperationKind): OperationFollower {
+  const api = currentOperationsApi(ctx);
+  const byName = (name: string): ModelOperation => new (operationModule().ModelOperation)(api, kind, { name });
+  return {
+    get: (name, signal) => api.getOperation(name, signal ? { signal } : {}),
+    cancel: async (name) => {
+      const outcome = await byName(name).cancel();
+      return { message: outcome.message, following: outcome.kind !== 'unsupported' };
+    },
+    stopWaiting: async (name) => {
+      await byName(name).stopWaiting();
+      return 'Stopped waiting. The operation goes on running on the server; its result will not be kept.';
+    },
+    progress: progressText,
+    checkResource: async (entry, op, signal) => {
+      const name = resourceToCheck(entry, op);
+      return name ? modelState(ctx, name, signal) : undefined;
+    },
+  };
+}
+
+export interface ModelOperationRun<Res> {
+  title: string;
+  resource: string;
+  kind: OperationKind;
+  /** The model a copy makes, when its ID was given. */
+  target?: string;
+  /** Starts the operation; the signal aborts only while the start call is in flight. */
+  start(signal: AbortSignal): Promise<ModelOperation<Res, ModelOperationMetadata>>;
+  /** First poll interval (tests shorten it). */
+  initialPollMs?: number;
+}
+
+/** Runs a Model Registry operation through the one runner; resolves with its decoded result. */
+export function runModelOperation<Res>(
+  ctx: ModelsContext,
+  run: ModelOperationRun<Res>,
+): Promise<OperationOutcome<Res>> {
+  const spec: OperationRun<Res> = {
+    title: run.title,
+    resource: run.resource,
+    source: 'models',
+    kind: run.kind,
+    ...(run.target ? { target: run.target } : {}),
+    method: operationModule().OPERATION_METHODS[run.kind],
+    follower: modelsFollower(ctx, run.kind),
+    ...(run.initialPollMs !== undefined ? { initialPollMs: run.initialPollMs } : {}),
+    work: async (signal, follow) => {
+      const started = await run.start(signal);
+      const done = await follow(started.latest);
+      return wire().unpackAny<Res>(done.response as Operation['response']) ?? ({} as Res);
+    },
+  };
+  return ctx.services.operations.run(spec);
 }

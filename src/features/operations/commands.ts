@@ -4,14 +4,16 @@ import * as vscode from 'vscode';
 import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import type { CommandTable } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
+import type { OperationDetailsDocuments } from './details';
 import type { OperationsRegistry, TrackedOperation } from './registry';
-import { OperationItem, operationDetails, type OperationsTreeProvider } from './view';
+import { OperationItem, type OperationsTreeProvider } from './view';
 
 const log = getLogger('operations');
 
 export interface OperationsContext {
   readonly registry: OperationsRegistry;
   readonly provider: OperationsTreeProvider;
+  readonly details: OperationDetailsDocuments;
 }
 
 /** The operation a command acts on: the row, else the only running one (or, with `any`, the only one). */
@@ -76,10 +78,23 @@ export async function stopWaitingForOperation(ctx: OperationsContext, node?: unk
   if (!reported) void vscode.window.showInformationMessage(safeText(message, 'plain', MESSAGE_LIMIT));
 }
 
+/** Opens the operation's details as a read-only document that follows the operation while open. */
 export async function showOperationDetails(ctx: OperationsContext, node?: unknown): Promise<void> {
   const op = pickOperation(ctx.registry, node);
   if (!op) return;
-  await vscode.window.showInformationMessage(op.title, { modal: true, detail: operationDetails(op) });
+  const doc = await vscode.workspace.openTextDocument(ctx.details.uriOf(op.id, op.title));
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+/** Asks the server again about an operation whose outcome is unknown or failed (GetOperation now). */
+export async function checkOperationAgain(ctx: OperationsContext, node?: unknown): Promise<void> {
+  const op = pickOperation(ctx.registry, node);
+  if (!op) return;
+  const answer = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: `Checking ${safeText(op.title)}` },
+    () => ctx.registry.checkAgain(op.id),
+  );
+  void vscode.window.showInformationMessage(safeText(answer, 'plain', MESSAGE_LIMIT));
 }
 
 export async function copyOperationName(ctx: OperationsContext, node?: unknown): Promise<void> {
@@ -100,6 +115,7 @@ export const OPERATIONS_COMMANDS: CommandTable<OperationsContext> = {
   'cloudbench.operations.clearFinished': clearFinishedOperations,
   'cloudbench.operations.cancel': cancelOperation,
   'cloudbench.operations.stopWaiting': stopWaitingForOperation,
+  'cloudbench.operations.checkAgain': checkOperationAgain,
   'cloudbench.operations.showDetails': showOperationDetails,
   'cloudbench.operations.copyName': copyOperationName,
 };

@@ -6,6 +6,7 @@ import type { Feature, FeatureStart } from '../../platform/command-table';
 import type { Services } from '../services';
 import { OPERATIONS_COMMANDS, type OperationsContext } from './commands';
 import { OperationsTreeProvider } from './view';
+import { DETAILS_SCHEME, OperationDetailsDocuments } from './details';
 
 export { OperationsRegistry } from './registry';
 export type { OperationHandle, OperationStart, OperationState, TrackedOperation } from './registry';
@@ -13,11 +14,14 @@ export type { OperationHandle, OperationStart, OperationState, TrackedOperation 
 function activateOperations(context: vscode.ExtensionContext, services: Services): FeatureStart<OperationsContext> {
   const registry = services.operations;
   const provider = new OperationsTreeProvider(registry);
+  const details = new OperationDetailsDocuments(registry);
   context.subscriptions.push(
     provider,
+    details,
+    vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     vscode.window.createTreeView('cloudbench.operations', { treeDataProvider: provider }),
   );
-  return { ctx: { registry, provider } };
+  return { ctx: { registry, provider, details } };
 }
 
 /** The Operations view and its commands. */

@@ -2,6 +2,10 @@
 // Features register an operation with its cancel and stop-waiting actions; the Operations view
 // and the progress notifications read the same entries, so either place can act on them.
 import * as vscode from 'vscode';
+import type { OperationLike } from '../../core/lro';
+import { OperationJournal, type JournalEntry } from './journal';
+import { announceOutcome, type OperationOutcome } from './outcome';
+import { resumeOperations, runOperation, type OperationRun } from './runner';
 
 /** `lost`: polling failed, so the outcome is unknown; the operation may still finish on the server. */
 export type OperationState = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'detached' | 'lost';
@@ -11,6 +15,11 @@ export interface OperationActions {
   cancel?: () => Promise<string>;
   /** Stops following the operation (it keeps running on the server); resolves with a sentence. */
   stopWaiting?: () => Promise<string>;
+  /**
+   * Asks the server again (GetOperation through the current client, and the resource's own state
+   * where that is cheap) after the outcome became unknown or failed; resolves with a sentence.
+   */
+  checkAgain?: () => Promise<string>;
 }
 
 export interface OperationStart extends OperationActions {
@@ -27,6 +36,8 @@ export interface OperationStart extends OperationActions {
    * Waiting in the Operations view say nothing more than the row: one message per event.
    */
   reportsOutcome?: boolean;
+  /** When the operation started, if earlier than now (one followed again after a window reload). */
+  started?: Date;
 }
 
 export interface TrackedOperation {
@@ -42,9 +53,11 @@ export interface TrackedOperation {
   /** The outcome in a few words, shown before anything else (the role a refused call needs). */
   brief: string | undefined;
   ended: Date | undefined;
-  /** Aborted when the user stops waiting, so the local poll loop ends at once. */
-  readonly waiting: AbortController;
+  /** Aborted when the user stops waiting, so the local poll loop ends at once (renewed by reopen). */
+  waiting: AbortController;
   readonly actions: OperationActions;
+  /** What the last Check Again learnt of the resource itself ("model … exists"). */
+  resourceState: string | undefined;
   /** See OperationStart.reportsOutcome. */
   readonly reportsOutcome: boolean;
 }
@@ -60,13 +73,21 @@ export interface OperationHandle {
    * what the row shows of it first when the detail is long (see briefError).
    */
   finish(state: Exclude<OperationState, 'running'>, detail?: string, brief?: string): void;
+  /** An ended entry runs again: Check Again found the operation still running and follows it anew. */
+  reopen(detail?: string): void;
 }
 
 export class OperationsRegistry implements vscode.Disposable {
+  /** The operations being followed, kept across a window reload (none kept without a memento). */
+  readonly journal: OperationJournal;
   private readonly entries: TrackedOperation[] = [];
   private nextId = 1;
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
+
+  constructor(memento?: vscode.Memento) {
+    this.journal = new OperationJournal(memento);
+  }
 
   list(): readonly TrackedOperation[] {
     return this.entries;
@@ -82,7 +103,7 @@ export class OperationsRegistry implements vscode.Disposable {
       title: start.title,
       resource: start.resource,
       source: start.source,
-      started: new Date(),
+      started: start.started ?? new Date(),
       operationName: start.operationName,
       state: 'running',
       detail: undefined,
@@ -93,13 +114,17 @@ export class OperationsRegistry implements vscode.Disposable {
       actions: {
         ...(start.cancel ? { cancel: start.cancel } : {}),
         ...(start.stopWaiting ? { stopWaiting: start.stopWaiting } : {}),
+        ...(start.checkAgain ? { checkAgain: start.checkAgain } : {}),
       },
+      resourceState: undefined,
     };
     this.entries.unshift(op);
     this.changed.fire();
     return {
       operation: op,
-      signal: op.waiting.signal,
+      get signal() {
+        return op.waiting.signal;
+      },
       setOperationName: (name) => {
         op.operationName = name;
         this.changed.fire();
@@ -118,7 +143,53 @@ export class OperationsRegistry implements vscode.Disposable {
         op.ended = new Date();
         this.changed.fire();
       },
+      reopen: (detail) => {
+        if (op.state === 'running') return;
+        op.state = 'running';
+        op.detail = detail;
+        op.brief = undefined;
+        op.ended = undefined;
+        op.waiting = new AbortController();
+        this.changed.fire();
+      },
     };
+  }
+
+  /** Runs an operation through the one runner (progress, this view, follow by name, re-attach). */
+  run<T>(run: OperationRun<T>): Promise<OperationOutcome<T>> {
+    return runOperation(this, run);
+  }
+
+  /** Follows again the operations of `source` left running when the window closed; returns how many. */
+  resume(
+    source: string,
+    runOf: (
+      entry: JournalEntry,
+    ) => Omit<OperationRun<OperationLike>, 'work' | 'title' | 'resource' | 'source' | 'kind'>,
+  ): number {
+    return resumeOperations(this, source, runOf);
+  }
+
+  /** The one message for how an operation ended (Check Again on failed and unknown outcomes). */
+  announce(title: string, outcome: OperationOutcome<unknown>, success: string): void {
+    announceOutcome(this, title, outcome, success);
+  }
+
+  /** Check Again on an ended operation, through its own action; the row shows what was learnt. */
+  async checkAgain(id: number): Promise<string> {
+    const op = this.get(id);
+    if (!op) return 'The operation is no longer listed.';
+    if (!op.actions.checkAgain) return 'This operation cannot be checked again: the server never named it.';
+    if (op.state === 'running') return 'The operation is being followed already.';
+    return op.actions.checkAgain();
+  }
+
+  /** Notes what the resource itself looks like now (shown in the details). */
+  noteResourceState(id: number, text: string | undefined): void {
+    const op = this.get(id);
+    if (!op) return;
+    op.resourceState = text;
+    this.changed.fire();
   }
 
   /** Cancels through the operation's own action; the poll loop reports the final state. */

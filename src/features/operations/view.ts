@@ -17,7 +17,7 @@ const STATE_TEXT: Record<TrackedOperation['state'], string> = {
   failed: 'failed',
   cancelled: 'cancelled',
   detached: 'no longer followed',
-  lost: 'outcome unknown (lost track; refresh the resource to check)',
+  lost: 'outcome unknown (lost track; Check Again asks the server)',
 };
 
 function elapsed(op: TrackedOperation, now: Date = new Date()): string {
@@ -52,6 +52,7 @@ export function operationDetails(op: TrackedOperation): string {
     `Started: ${op.started.toLocaleString()}`,
     op.ended ? `Ended: ${op.ended.toLocaleString()} (after ${elapsed(op)})` : `Running for ${elapsed(op)}`,
     op.detail ? `\n${op.detail}` : '',
+    op.resourceState ? `\nThe resource now: ${op.resourceState}` : '',
   ]
     .filter(Boolean)
     .join('\n');

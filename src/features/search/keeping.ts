@@ -1,8 +1,7 @@
 // What a reload keeps of Search: each panel's run (its rows, on disk, bounded) and the hourly
 // udmSearch count (in global state, per endpoint); and how a run that gave up retrying is told.
 import * as vscode from 'vscode';
-import { describeError } from '../../core/google/errors';
-import { describeRetries, retryRecordOf } from '../../core/google/retry';
+import { describeWithRetries, retryRecordOf } from '../../core/google/retry';
 import { BudgetWaitError, type RateLimiter } from '../../core/ratelimit';
 import { RESULT_KINDS, type RunInfo } from '../../core/secops/messages';
 import type { ResolvedWindow } from '../../core/secops/timerange';
@@ -166,13 +165,8 @@ export function gaveUpWaiting(err: unknown): boolean {
 
 /** A failure as the panel and the one message say it: what happened, and how long Cloudbench tried. */
 export function describeFailure(err: unknown): string {
-  const record = retryRecordOf(err);
-  const text = describeError(err);
-  return record ? `${text} ${describeRetries(record, timeOfDay)}` : text;
+  return describeWithRetries(err, timeOfDay);
 }
 
-/** The one message for a run that stopped retrying, with Retry; resolves true when Retry was chosen. */
-export async function offerRetry(what: string, err: unknown): Promise<boolean> {
-  const choice = await vscode.window.showWarningMessage(`${what}: ${describeFailure(err)}`, 'Retry');
-  return choice === 'Retry';
-}
+/** The one message for a run that stopped retrying, with Retry (shared with every command). */
+export { offerRetry } from '../../platform/commands';

@@ -50,7 +50,7 @@ describe('models commands against the sandbox', function () {
   let services: Services;
   /** Starts Models and the Operations view as a new window does: with a registry of its own operations. */
   const activateModels = (): void => {
-    services = { ...services, operations: new OperationsRegistry() };
+    services = { ...services, operations: new OperationsRegistry(context.workspaceState) };
     context.subscriptions.push(services.operations);
     startFeature(operationsFeature, context, services);
     startFeature(modelsFeature, context, services);
@@ -61,7 +61,8 @@ describe('models commands against the sandbox', function () {
   let opened: Array<{ uri: string; path: string; ref: unknown; text: string }>;
   const revealed: string[] = [];
   let pickedFile: string | undefined;
-  let docs: { provideTextDocumentContent(uri: unknown): string } | undefined;
+  /** The read-only document providers, by scheme (models details, operation details). */
+  const docs = new Map<string, { provideTextDocumentContent(uri: unknown): string }>();
   /** Called with each progress message; tests use it to move the sandbox clock or to cancel. */
   let onProgress: (message: string | undefined, cancel: () => void) => void;
 
@@ -147,12 +148,17 @@ describe('models commands against the sandbox', function () {
     vscode.window.setStatusBarMessage = () => ({ dispose() {} });
     vscode.window.showOpenDialog = async () =>
       pickedFile ? [{ scheme: 'file', fsPath: pickedFile, toString: () => `file://${pickedFile}` }] : undefined;
-    vscode.workspace.registerTextDocumentContentProvider = (_s: string, p: any) => {
-      docs = p;
+    vscode.workspace.registerTextDocumentContentProvider = (scheme: string, p: any) => {
+      docs.set(scheme, p);
       return { dispose() {} };
     };
     vscode.workspace.openTextDocument = async (uri: any) => {
-      opened.push({ uri: uri.toString(), path: uri.path, ref: uri, text: docs?.provideTextDocumentContent(uri) ?? '' });
+      opened.push({
+        uri: uri.toString(),
+        path: uri.path,
+        ref: uri,
+        text: docs.get(uri.scheme)?.provideTextDocumentContent(uri) ?? '',
+      });
       return {};
     };
     vscode.Uri.from = (parts: { scheme: string; path: string; query?: string }) => ({
@@ -470,11 +476,11 @@ describe('models commands against the sandbox', function () {
       assert.equal(copied, `${PARENT}/operations/4242`);
       handle.finish('failed', 'PERMISSION_DENIED: aiplatform.models.delete');
       await run('cloudbench.operations.showDetails', node);
-      const shown = prompts.find((p) => p.text === 'Delete model details-demo (us-central1)');
-      assert.ok(shown, JSON.stringify(prompts));
-      assert.match(shown.detail ?? '', /^State: failed$/m);
-      assert.match(shown.detail ?? '', new RegExp(`^Operation: ${PARENT}/operations/4242$`, 'm'));
-      assert.match(shown.detail ?? '', /PERMISSION_DENIED: aiplatform\.models\.delete/);
+      const shown = opened.find((d) => d.uri.startsWith('cloudbench-operation:'));
+      assert.ok(shown, JSON.stringify(opened));
+      assert.match(shown.text, /^State: failed$/m);
+      assert.match(shown.text, new RegExp(`^Operation: ${PARENT}/operations/4242$`, 'm'));
+      assert.match(shown.text, /PERMISSION_DENIED: aiplatform\.models\.delete/);
     } finally {
       clipboard.writeText = plainWrite;
     }
@@ -602,7 +608,10 @@ describe('models commands against the sandbox', function () {
     answers = ['Delete Version'];
     await run('cloudbench.models.deleteVersion', v2);
     assert.deepEqual(closed, [versionTab], "only the deleted version's tab is closed");
-    assert.match(docs!.provideTextDocumentContent({ toString: () => versionTab }), /was deleted/);
+    assert.match(
+      docs.get('cloudbench-models')!.provideTextDocumentContent({ toString: () => versionTab }),
+      /was deleted/,
+    );
 
     answers = ['Delete Model'];
     await run('cloudbench.models.deleteModel', await modelNode(model));
@@ -648,7 +657,10 @@ describe('models commands against the sandbox', function () {
     for (const d of context.subscriptions.splice(0)) d.dispose();
     context = fakeExtensionContext(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')), ROOT);
     activateModels();
-    assert.match(docs!.provideTextDocumentContent(opened[0].ref), /no longer holds its details/);
+    assert.match(
+      docs.get('cloudbench-models')!.provideTextDocumentContent(opened[0].ref),
+      /no longer holds its details/,
+    );
 
     answers = ['Delete Version'];
     await run('cloudbench.models.deleteVersion', v2);
@@ -679,7 +691,7 @@ describe('models commands against the sandbox', function () {
     onProgress = () => started();
     const copying = Promise.resolve(run('cloudbench.models.copyModel', await modelNode(model)));
     await running;
-    const journal = context.workspaceState.get('cloudbench.models.runningOperations') as Array<{
+    const journal = context.workspaceState.get('cloudbench.operations.running') as Array<{
       name: string;
       title: string;
     }>;
@@ -694,7 +706,7 @@ describe('models commands against the sandbox', function () {
       }
     }
     await copying;
-    assert.equal((context.workspaceState.get('cloudbench.models.runningOperations') as unknown[]).length, 1);
+    assert.equal((context.workspaceState.get('cloudbench.operations.running') as unknown[]).length, 1);
 
     const reloaded = fakeExtensionContext(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')), ROOT);
     reloaded.workspaceState = context.workspaceState;
@@ -726,6 +738,6 @@ describe('models commands against the sandbox', function () {
       (await client.getModel({ name: `projects/${PROJECT}/locations/europe-west4/models/after-reload` })).displayName,
       'survives-reload',
     );
-    assert.deepEqual(context.workspaceState.get('cloudbench.models.runningOperations'), []);
+    assert.deepEqual(context.workspaceState.get('cloudbench.operations.running'), []);
   });
 });

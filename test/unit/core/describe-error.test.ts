@@ -105,8 +105,22 @@ describe('describeError: one description per failure', () => {
   });
 
   it('network failures read as UNAVAILABLE with the code, also inside fetch failed', () => {
+    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    assert.match(describeError(reset), /could not be reached \(ECONNRESET, UNAVAILABLE\).*proxy/);
+    // A refused connection names the address; the loopback is the built-in sandbox.
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-    assert.match(describeError(refused), /could not be reached \(ECONNREFUSED, UNAVAILABLE\).*proxy/);
+    assert.match(describeError(refused), /^The sandbox at 127\.0\.0\.1:1 refused the connection \(UNAVAILABLE\)/);
+    const grpcRefused = new GoogleApiError(
+      'UNAVAILABLE',
+      'No connection established. Last error: Error: connect ECONNREFUSED 127.0.0.1:18402. Resolution note: .',
+    );
+    assert.match(describeError(grpcRefused), /^The sandbox at 127\.0\.0\.1:18402 refused the connection/);
+    assert.doesNotMatch(describeError(grpcRefused), /Last error|Resolution note/);
+    const remote = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:443'), { code: 'ECONNREFUSED' });
+    assert.match(
+      describeError(remote),
+      /^The service at 10\.1\.2\.3:443 refused the connection \(UNAVAILABLE\).*proxy/,
+    );
     const fetchFailed = new TypeError('fetch failed', {
       cause: Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND' }),
     });

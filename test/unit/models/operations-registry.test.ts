@@ -88,7 +88,7 @@ describe('operations view items', () => {
     h.finish('lost', 'Lost track of op/1');
     const item = new OperationItem(h.operation);
     assert.equal(item.contextValue, 'operation.lost');
-    assert.match(String(item.description), /^outcome unknown \(lost track; refresh the resource to check\)/);
+    assert.match(String(item.description), /^outcome unknown \(lost track; Check Again asks the server\)/);
     assert.doesNotMatch(String(item.description), /failed/);
   });
 

@@ -16,9 +16,10 @@ export async function createKey(ctx: KeysContext): Promise<void> {
   if (!request) return;
   const created = await runKeyOperation(
     ctx.operations,
+    () => ctx.client(),
     `Creating API key${request.displayName ? ` "${safeText(request.displayName)}"` : ''}`,
     `projects/${project}/locations/global/keys`,
-    (signal, onName) => ctx.client().createKey(project, request, { signal, onOperation: (op) => onName(op.name) }),
+    (signal, follow) => ctx.client().createKey(project, request, { signal, follow }),
   );
   log.info(`created ${created.name}`);
   ctx.provider.refresh();

@@ -24,11 +24,11 @@ async function runWithEtag(
   ctx: KeysContext,
   title: string,
   name: string,
-  run: Parameters<typeof runKeyOperation>[3],
+  run: Parameters<typeof runKeyOperation>[4],
   refused: string,
 ): Promise<void> {
   try {
-    await runKeyOperation(ctx.operations, title, name, run);
+    await runKeyOperation(ctx.operations, () => ctx.client(), title, name, run);
   } catch (err) {
     if (etagConflict(err)) {
       ctx.provider.refresh();
@@ -62,8 +62,7 @@ export async function renameKey(ctx: KeysContext, arg?: unknown): Promise<void> 
     ctx,
     `Renaming key ${safeText(keyIdOf(key.name))}`,
     key.name,
-    (signal, onName) =>
-      ctx.client().rename(key.name, displayName, key.etag, { signal, onOperation: (op) => onName(op.name) }),
+    (signal, follow) => ctx.client().rename(key.name, displayName, key.etag, { signal, follow }),
     'not renamed. The list was refreshed; rename it again.',
   );
   ctx.provider.refresh();
@@ -88,7 +87,7 @@ export async function deleteKey(ctx: KeysContext, arg?: unknown): Promise<void> 
     ctx,
     `Deleting key ${safeText(keyIdOf(key.name))}`,
     key.name,
-    (signal, onName) => ctx.client().deleteKey(key.name, key.etag, { signal, onOperation: (op) => onName(op.name) }),
+    (signal, follow) => ctx.client().deleteKey(key.name, key.etag, { signal, follow }),
     'not deleted. The list was refreshed; check it and delete again.',
   );
   ctx.editors.close(key.name);
@@ -109,8 +108,12 @@ export async function undeleteKey(ctx: KeysContext, arg?: unknown): Promise<void
     return;
   }
   try {
-    await runKeyOperation(ctx.operations, `Undeleting key ${safeText(keyIdOf(key.name))}`, key.name, (signal, onName) =>
-      ctx.client().undeleteKey(key.name, { signal, onOperation: (op) => onName(op.name) }),
+    await runKeyOperation(
+      ctx.operations,
+      () => ctx.client(),
+      `Undeleting key ${safeText(keyIdOf(key.name))}`,
+      key.name,
+      (signal, follow) => ctx.client().undeleteKey(key.name, { signal, follow }),
     );
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause ?? err;

@@ -4,9 +4,9 @@ import { safeText } from '../../../core/display';
 import { isLocationId } from '../../../core/names';
 import { getLogger } from '../../../platform/log';
 import { modelRef, validateModelId } from '../presentation';
-import { needClient, nodeOf, toProto3Json, tracking, type ModelsContext } from '../context';
+import { needClient, nodeOf, toProto3Json, type ModelsContext } from '../context';
 import { V1BETA1 } from '../details-documents';
-import { reportOutcome, runOperation } from '../run-operation';
+import { runModelOperation } from '../run-operation';
 import { ModelNode, type ModelsNode } from '../tree';
 
 const log = getLogger('models');
@@ -59,23 +59,24 @@ export async function copyModel(ctx: ModelsContext, node?: ModelsNode): Promise<
   if (modelId === undefined) return;
   const parent = `projects/${project}/locations/${target.label}`;
   const title = `Copy model ${modelRef(source, n.model.displayName)} to ${safeText(target.label)}`;
-  const outcome = await runOperation({
+  const outcome = await runModelOperation(ctx, {
     title,
     resource: source,
-    ...tracking(ctx),
+    kind: 'copy',
+    ...(modelId.trim() ? { target: `${parent}/models/${modelId.trim()}` } : {}),
     start: (signal) =>
       c.copyModel(
         { request: { parent, sourceModel: source, ...(modelId.trim() ? { modelId: modelId.trim() } : {}) } },
-        signal ? { signal } : {},
+        { signal },
       ),
   });
   ctx.provider.refresh();
   if (outcome.state !== 'succeeded') {
-    reportOutcome(title, outcome, '');
+    ctx.operations.announce(title, outcome, '');
     return;
   }
   const created = outcome.result.model ?? '';
-  reportOutcome(
+  ctx.operations.announce(
     title,
     outcome,
     `Copied model ${modelRef(source, n.model.displayName)} to ${created ? `model ${modelRef(created, n.model.displayName)}` : safeText(target.label)}${outcome.result.modelVersionId ? `, version ${safeText(outcome.result.modelVersionId)}` : ''}.`,

@@ -8,8 +8,8 @@ import type { Model } from '../../../core/models/types';
 import { GoogleApiError } from '../../../core/google/errors';
 import { checkBeforeModal } from '../../../platform/progress';
 import { isDefaultVersion, lastSegment, modelRef, versionRef } from '../presentation';
-import { needClient, nodeOf, tracking, type ModelsContext } from '../context';
-import { reportOutcome, runOperation } from '../run-operation';
+import { needClient, nodeOf, type ModelsContext } from '../context';
+import { runModelOperation } from '../run-operation';
 import { ModelNode, VersionNode, type ModelsNode } from '../tree';
 
 type Deployments = Awaited<ReturnType<ModelRegistryClient['findDeployments']>>;
@@ -62,11 +62,11 @@ async function deleteWholeModel(ctx: ModelsContext, modelName: string, label: st
   if (answer !== 'Delete Model') return;
   const title = `Delete model ${label}`;
   const outcome = await goneAlready(
-    runOperation({
+    runModelOperation(ctx, {
       title,
       resource: modelName,
-      ...tracking(ctx),
-      start: (signal) => c.deleteModel({ name: modelName }, signal ? { signal } : {}),
+      kind: 'delete',
+      start: (signal) => c.deleteModel({ name: modelName }, { signal }),
     }),
   );
   if (outcome === 'gone' || outcome.state === 'succeeded') {
@@ -75,7 +75,7 @@ async function deleteWholeModel(ctx: ModelsContext, modelName: string, label: st
     await ctx.details.closeDeleted(modelName);
   } else await ctx.provider.refreshModel(modelName);
   if (outcome === 'gone') return alreadyDeleted(`Model ${label}`);
-  reportOutcome(title, outcome, `Deleted model ${label}.`);
+  ctx.operations.announce(title, outcome, `Deleted model ${label}.`);
 }
 
 export async function deleteModel(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
@@ -162,11 +162,11 @@ export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode):
   if (answer !== 'Delete Version') return;
   const title = `Delete ${label}`;
   const outcome = await goneAlready(
-    runOperation({
+    runModelOperation(ctx, {
       title,
       resource: n.resourceName,
-      ...tracking(ctx),
-      start: (signal) => c.deleteModelVersion({ name: n.resourceName }, signal ? { signal } : {}),
+      kind: 'deleteVersion',
+      start: (signal) => c.deleteModelVersion({ name: n.resourceName }, { signal }),
     }),
   );
   // The model row shows the default version and the versions under it: both are read again.
@@ -176,5 +176,5 @@ export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode):
     await ctx.details.closeDeleted(n.modelName, n.version.versionId);
   }
   if (outcome === 'gone') return alreadyDeleted(`${label[0]?.toUpperCase() ?? ''}${label.slice(1)}`);
-  reportOutcome(title, outcome, `Deleted ${label}.`);
+  ctx.operations.announce(title, outcome, `Deleted ${label}.`);
 }

@@ -4,8 +4,8 @@ import * as vscode from 'vscode';
 import { safeText } from '../../../core/display';
 import type { Model } from '../../../core/models/types';
 import { modelLabel, modelRef, versionRef } from '../presentation';
-import { needClient, nodeOf, tracking, type ModelsContext } from '../context';
-import { reportOutcome, runOperation } from '../run-operation';
+import { needClient, nodeOf, type ModelsContext } from '../context';
+import { runModelOperation } from '../run-operation';
 import { ModelNode, VersionNode, type ModelsNode } from '../tree';
 
 type ExportFormat = NonNullable<Model['supportedExportFormats']>[number];
@@ -82,16 +82,20 @@ export async function exportModel(ctx: ModelsContext, node?: ModelsNode): Promis
   };
   const title = `Export ${exportSubject} as ${format.label}`;
   let outputInfo: string | undefined;
-  const outcome = await runOperation({
+  const outcome = await runModelOperation(ctx, {
     title,
     resource: name,
-    ...tracking(ctx),
+    kind: 'export',
     start: async (signal) => {
-      const op = await c.exportModel({ name, outputConfig }, signal ? { signal } : {});
+      const op = await c.exportModel({ name, outputConfig }, { signal });
       const info = op.metadata?.outputInfo;
       outputInfo = info?.artifactOutputUri || info?.imageOutputUri || undefined;
       return op;
     },
   });
-  reportOutcome(title, outcome, `Exported ${exportSubject}${outputInfo ? ` to ${safeText(outputInfo)}` : ''}.`);
+  ctx.operations.announce(
+    title,
+    outcome,
+    `Exported ${exportSubject}${outputInfo ? ` to ${safeText(outputInfo)}` : ''}.`,
+  );
 }

@@ -1,0 +1,78 @@
+// operation-rebuild: a copy keeps being followed across a settings change that rebuilds the Model
+// Registry client (cloudbench.quotaProject, machine-scoped, so written to the remote machine's
+// settings where this remote window reads it). The copy ends "done" in the toast and in the
+// Operations view, never "failed: … client is closed".
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export const name = 'operation-rebuild: a copy followed across a settings change that rebuilds the client ends done';
+// Declared so that the runner puts the profile's user and machine settings back afterwards.
+export const userSettings = {};
+
+const MODEL = 'churn-predictor';
+const TITLE = `Copy model ${MODEL} (us-central1) to europe-west4`;
+
+function findLogs(dir, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) findLogs(p, out);
+    else if (/cloudbench/i.test(p) && p.endsWith('.log')) out.push(p);
+  }
+  return out;
+}
+
+/** Waits until the Cloudbench log says `pattern` (the extension heard the settings change). */
+async function waitForLog(userDataDir, pattern, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (findLogs(join(userDataDir, 'logs')).some((p) => pattern.test(readFileSync(p, 'utf8')))) return;
+    if (Date.now() > deadline) throw new Error(`the Cloudbench log never said ${pattern}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function setMachineSetting(userDataDir, key, value) {
+  const file = join(userDataDir, 'Machine/settings.json');
+  const settings = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8') || '{}') : {};
+  settings[key] = value;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+export async function run({ page, wb, sandbox, log, userDataDir }) {
+  await wb.openContainer(page);
+  const models = await wb.focusView(page, 'Models');
+  await wb.expandRow(models, 'us-central1', MODEL);
+  const modelRow = models
+    .locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${MODEL}$`) }) })
+    .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${MODEL}\\b`) }) })
+    .first();
+  await wb.contextMenu(page, modelRow, 'Copy Model to Location…', models);
+  await wb.pickQuickItem(page, 'europe-west4', `Copy model ${MODEL} (us-central1) to location`);
+  await wb.answerInputBox(page, 'rebuild-copy-e2e', TITLE);
+  await wb.waitForNotification(page, TITLE);
+  const operations = await wb.expandView(page, 'Operations');
+  const row = wb.treeRow(operations, TITLE);
+  await row.waitFor();
+  log('copy started; the Operations row is running');
+
+  // A setting the clients depend on: the connection is rebuilt and the old client closed.
+  setMachineSetting(userDataDir, 'cloudbench.quotaProject', 'rebuild-quota-e2e');
+  await waitForLog(userDataDir, /settings changed: .*quotaProject/);
+  log('cloudbench.quotaProject changed; the extension rebuilt its connection');
+
+  // The copy ends on the server; the follower reads it through the new client.
+  await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
+  await wb.waitForNotification(page, /Copied model churn-predictor \(us-central1\) to model .*rebuild-copy-e2e/, {
+    timeout: 60_000,
+  });
+  await wb.expandView(page, 'Operations');
+  await row.locator('.label-description', { hasText: /^done\b/ }).waitFor({ timeout: 30_000 });
+  const failed = await page
+    .locator('.notification-toast .notification-list-item-message', { hasText: /failed|client is closed/ })
+    .count();
+  if (failed) throw new Error('a failure toast was shown for a copy that finished');
+  log('the copy ended done in the toast and in the Operations view');
+}
