@@ -44,9 +44,11 @@ function countLog(userDataDir, pattern) {
   );
 }
 
-async function waitForCount(userDataDir, pattern, atLeast, what, timeoutMs = 60_000) {
+/** Waits until the logs say `pattern` `atLeast` times, calling `check` (which throws) meanwhile. */
+async function waitForCount(userDataDir, pattern, atLeast, what, check, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (countLog(userDataDir, pattern) < atLeast) {
+    await check();
     if (Date.now() > deadline) throw new Error(`the Cloudbench log never said ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -60,9 +62,9 @@ async function expectNoFailure(page, row, when) {
     .locator('.notification-toast .notification-list-item-message', { hasText: FAILED_TOAST })
     .count();
   if (failed) throw new Error(`a failure toast was shown ${when}`);
-  const description = (await row.locator('.label-description').textContent()) ?? '';
-  if (/failed|lost track|unknown/i.test(description))
-    throw new Error(`the Operations row said "${description}" ${when}`);
+  const text = `${await row.getAttribute('aria-label', { timeout: 10_000 })} ${await row.textContent({ timeout: 10_000 })}`;
+  if (/failed|lost track|unknown|no longer followed/i.test(text))
+    throw new Error(`the Operations row said "${text}" ${when}`);
 }
 
 function setMachineSetting(userDataDir, key, value) {
@@ -113,9 +115,11 @@ async function copyAcrossRebuildAndRestart({ page, wb, sandbox, log, userDataDir
   // The sandbox "dies": its port refuses connections. The follower keeps asking, twice at least.
   const before = countLog(userDataDir, RETRIED);
   await relay.stop();
-  await waitForCount(userDataDir, RETRIED, before + 2, 'that it tried the refused read again');
-  await wb.expandView(page, 'Operations');
-  await expectNoFailure(page, row, 'while the sandbox port refused connections');
+  const outage = 'while the sandbox port refused connections';
+  await waitForCount(userDataDir, RETRIED, before + 2, 'that it tried the refused read again', () =>
+    expectNoFailure(page, row, outage),
+  );
+  await expectNoFailure(page, row, outage);
   log(`relay stopped: ${countLog(userDataDir, RETRIED) - before} refused reads tried again, nothing said failed`);
 
   // The sandbox is back on the same port, its data kept; the copy ends on the server.
