@@ -1,5 +1,6 @@
 // The Test Rule panels: one per rule, created on first use and revealed afterwards. Messages from
-// the page are checked before anything acts on them; messages to it wait until it says it is ready.
+// the page are checked before anything acts on them; messages to it wait until it says it is ready
+// (the one PagePanel lifecycle).
 import * as vscode from 'vscode';
 import { safeText } from '../../core/display';
 import {
@@ -9,52 +10,39 @@ import {
   type ToRuleTestView,
 } from '../../core/secops/rule-test/protocol';
 import { getLogger } from '../../platform/log';
-import { onPageMessage, renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+import { PagePanel, type PageSpec } from '../../platform/page-panel';
+import { webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('rules');
 export const RULE_TEST_VIEW_TYPE = 'cloudbench.rules.testResult';
 
+const RULE_TEST_PAGE: PageSpec<FromRuleTestView, ToRuleTestView> = {
+  page: { bundle: 'rule-test', title: 'Test Rule', placeholder: '<p id="rule-test-loading">Loading…</p>' },
+  what: 'the Test Rule page',
+  parse: parseFromRuleTestView,
+  malformed: RuleTestMessageError,
+  log,
+  // Only the newest state matters to a page that has not started yet.
+  replacesQueued: () => true,
+};
+
 export class RuleTestPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private queue: ToRuleTestView[] = [];
-  /** Called once when the panel closes. */
-  onClosed: () => void = () => undefined;
+  private readonly page: PagePanel<FromRuleTestView, ToRuleTestView>;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
-    private readonly onMessage: (message: FromRuleTestView, panel: RuleTestPanel) => void,
+    onMessage: (message: FromRuleTestView, panel: RuleTestPanel) => void,
+    closed: () => void = () => undefined,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
-    panel.webview.html = renderWebviewPage(panel.webview, extensionUri, {
-      bundle: 'rule-test',
-      title: 'Test Rule',
-      placeholder: '<p id="rule-test-loading">Loading…</p>',
-    });
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      onPageMessage(
-        panel.webview,
-        'the Test Rule page',
-        parseFromRuleTestView,
-        RuleTestMessageError,
-        log,
-        (message) => {
-          if (message.type === 'ready') {
-            this.ready = true;
-            for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
-          }
-          this.onMessage(message, this);
-        },
-      ),
-    );
+    this.page = new PagePanel(panel, extensionUri, RULE_TEST_PAGE, { onMessage: (m) => onMessage(m, this) }, closed);
   }
 
   static create(
     extensionUri: vscode.Uri,
     ruleName: string,
     onMessage: (message: FromRuleTestView, panel: RuleTestPanel) => void,
+    closed?: () => void,
   ): RuleTestPanel {
     const panel = vscode.window.createWebviewPanel(
       RULE_TEST_VIEW_TYPE,
@@ -62,31 +50,28 @@ export class RuleTestPanel implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
       webviewPanelOptions(extensionUri),
     );
-    const p = new RuleTestPanel(panel, extensionUri, onMessage);
+    const p = new RuleTestPanel(panel, extensionUri, onMessage, closed);
     p.setTitle(ruleName);
     return p;
   }
 
+  get panel(): vscode.WebviewPanel {
+    return this.page.panel;
+  }
+
   setTitle(ruleName: string): void {
-    this.panel.title = safeText(`Test Rule: ${ruleName}`, 'plain', 58);
+    this.page.setTitle(safeText(`Test Rule: ${ruleName}`, 'plain', 58));
   }
 
   reveal(): void {
-    this.panel.reveal(this.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+    this.page.reveal();
   }
 
   post(message: ToRuleTestView): void {
-    if (!this.ready) {
-      // Only the newest state matters to a page that has not started yet.
-      this.queue = [message];
-      return;
-    }
-    void this.panel.webview.postMessage(message);
+    this.page.post(message);
   }
 
   dispose(): void {
-    if (this.disposables.length === 0) return;
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.onClosed();
+    this.page.dispose();
   }
 }

@@ -15,6 +15,7 @@ import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import type { Detection } from '../../udm/rule/test-types';
 import type { RuleTestDeps } from './deps';
+import { OpenPanels } from '../../platform/open-panels';
 import { RuleTestPanel } from './panel';
 import { ruleWithoutErrors, runTest, type RuleTestRun, type RuleUnderTest } from './test-rule';
 import { detectionViews } from './view-model';
@@ -29,7 +30,7 @@ interface HeldRun {
 }
 
 export class RuleTestRuns implements vscode.Disposable {
-  private readonly panels = new Map<string, RuleTestPanel>();
+  private readonly panels = new OpenPanels<RuleTestPanel>();
   private readonly runs = new Map<string, HeldRun>();
 
   constructor(
@@ -38,29 +39,17 @@ export class RuleTestRuns implements vscode.Disposable {
   ) {}
 
   dispose(): void {
-    for (const p of [...this.panels.values()]) p.panel.dispose();
-    this.panels.clear();
+    this.panels.closeAll();
     this.runs.clear();
   }
 
   /** The panel of a rule (by file and name), created or revealed. */
   panelFor(uri: string, ruleName: string): RuleTestPanel {
-    const key = `${uri}#${ruleName}`;
-    let panel = this.panels.get(key);
-    if (panel) {
-      panel.reveal();
-      return panel;
-    }
-    panel = RuleTestPanel.create(this.extensionUri, ruleName, (m, p) => void this.onMessage(m, p));
-    this.adopt(key, panel);
-    return panel;
-  }
-
-  private adopt(key: string, panel: RuleTestPanel): void {
-    this.panels.set(key, panel);
-    panel.onClosed = () => {
-      if (this.panels.get(key) === panel) this.panels.delete(key);
-    };
+    return this.panels.showOrCreate(
+      `${uri}#${ruleName}`,
+      (closed) => RuleTestPanel.create(this.extensionUri, ruleName, (m, p) => void this.onMessage(m, p), closed),
+      (p) => p.reveal(),
+    );
   }
 
   /** A panel VS Code restored after a reload: the page shows its own kept state; nothing runs. */
@@ -71,15 +60,17 @@ export class RuleTestRuns implements vscode.Disposable {
     } catch {
       info = undefined;
     }
-    const panel = new RuleTestPanel(webviewPanel, this.extensionUri, (m, p) => void this.onMessage(m, p));
+    const adopt = (key: string): RuleTestPanel =>
+      this.panels.add(
+        key,
+        (closed) => new RuleTestPanel(webviewPanel, this.extensionUri, (m, p) => void this.onMessage(m, p), closed),
+      );
     if (info) {
-      panel.setTitle(info.ruleName);
-      this.adopt(`${info.uri}#${info.ruleName}`, panel);
+      adopt(`${info.uri}#${info.ruleName}`).setTitle(info.ruleName);
       // Run Again works from the restored run; its events are not held.
       this.runs.set(info.runId, { info: { ...info, restored: true }, detections: [], window: windowOf(info) });
     } else {
-      this.adopt(`restored#${randomUUID()}`, panel);
-      panel.post({
+      adopt(`restored#${randomUUID()}`).post({
         type: 'failed',
         ruleName: 'Test Rule',
         message: 'Restored after a reload without a test result. Run Test Rule from the rule file.',

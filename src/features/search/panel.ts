@@ -7,7 +7,8 @@ import { MessageError, parseFromWebview, type FromWebview, type ToWebview } from
 import { defaultColumns, type ColumnSpec, type ResultKind } from '../../core/secops/results/fields';
 import { getLogger } from '../../platform/log';
 import { OpenPanels } from '../../platform/open-panels';
-import { onPageMessage, renderWebviewPage, webviewAsset, webviewPanelOptions } from '../../platform/webview';
+import { PagePanel } from '../../platform/page-panel';
+import { renderWebviewPage, webviewAsset, webviewPanelOptions, type WebviewPage } from '../../platform/webview';
 
 const log = getLogger('search');
 
@@ -62,14 +63,9 @@ export class ResultsPanels extends OpenPanels<ResultsPanel> {
 }
 
 export class ResultsPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly page: PagePanel<FromWebview, ToWebview>;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
-  private ready = false;
-  /** Messages posted before the page said it was ready: sent at once, and again once it is. */
-  private queue: Array<{ seq: number; message: ToWebview }> = [];
-  private seq = 0;
-  private disposed = false;
   private shownRunId: string | undefined;
   private afterPaint: { runId: string; send: () => void; timer: ReturnType<typeof setTimeout> } | undefined;
   /** The columns the page shows per kind of result, as it last said (the defaults until then). */
@@ -77,39 +73,53 @@ export class ResultsPanel implements vscode.Disposable {
 
   constructor(
     readonly slot: PanelSlot,
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     onMessage: PanelMessageHandler,
-    private readonly closed: () => void,
+    closed: () => void,
   ) {
-    panel.webview.html = renderHtml(panel.webview, extensionUri, slot === QUERY_SLOT ? 'query' : 'pivot');
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      onPageMessage(panel.webview, 'the results page', parseFromWebview, MessageError, log, (message) => {
-        if (message.type === 'ready') {
-          // npm run bench -- editor reads this line (the run that opens the panel waits for it).
-          if (!this.ready) log.info(`the results page is ready; ${this.queue.length} messages waited for it`);
-          this.ready = true;
-          // Those the page took as they came it recognises by their number and leaves alone.
-          for (const { seq, message: queued } of this.queue.splice(0)) this.send({ ...queued, seq });
-          return;
-        }
-        if (message.type === 'painted') {
-          if (this.afterPaint?.runId === message.runId) this.flushAfterPaint();
-          return;
-        }
-        if (message.type === 'columns') {
-          if (message.columns.length) this.shownColumns.set(message.kind, message.columns);
-          else this.shownColumns.delete(message.kind);
-          return;
-        }
-        onMessage(message, this);
-      }),
+    this.page = new PagePanel(
+      panel,
+      extensionUri,
+      {
+        page: pageOf(panel.webview, extensionUri, slot === QUERY_SLOT ? 'query' : 'pivot'),
+        what: 'the results page',
+        parse: parseFromWebview,
+        malformed: MessageError,
+        log,
+        // Sent at once, numbered, and again after "ready": the page keeps what arrives while it
+        // loads, which saves the first rows a round trip. A new "results" replaces what came before.
+        early: true,
+        replacesQueued: (message) => message.type === 'results',
+      },
+      { onMessage: (message) => this.receive(message, onMessage) },
+      () => {
+        this.stop();
+        closed();
+      },
     );
   }
 
+  get panel(): vscode.WebviewPanel {
+    return this.page.panel;
+  }
+
+  private receive(message: FromWebview, onMessage: PanelMessageHandler): void {
+    if (message.type === 'ready') return;
+    if (message.type === 'painted') {
+      if (this.afterPaint?.runId === message.runId) this.flushAfterPaint();
+      return;
+    }
+    if (message.type === 'columns') {
+      if (message.columns.length) this.shownColumns.set(message.kind, message.columns);
+      else this.shownColumns.delete(message.kind);
+      return;
+    }
+    onMessage(message, this);
+  }
+
   setTitle(title: string): void {
-    this.panel.title = safeText(title, 'plain', 58);
+    this.page.setTitle(safeText(title, 'plain', 58));
   }
 
   /** The columns whose cells the page's tables carry for a kind of result. */
@@ -118,7 +128,7 @@ export class ResultsPanel implements vscode.Disposable {
   }
 
   reveal(): void {
-    this.panel.reveal(this.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
+    this.page.reveal();
   }
 
   /**
@@ -141,12 +151,12 @@ export class ResultsPanel implements vscode.Disposable {
 
   /** Whether the page has loaded and takes messages (until then they wait in a queue). */
   get isReady(): boolean {
-    return this.ready && !this.disposed;
+    return this.page.isReady;
   }
 
   /** The run whose rows the panel shows now (undefined once the panel is closed). */
   get runId(): string | undefined {
-    return this.disposed ? undefined : this.shownRunId;
+    return this.page.isDisposed ? undefined : this.shownRunId;
   }
 
   /**
@@ -155,47 +165,37 @@ export class ResultsPanel implements vscode.Disposable {
    */
   post(message: ToWebview, delivered?: () => void): void {
     if (message.type === 'results') this.shownRunId = message.run.runId;
-    if (!this.ready) {
-      // Sent at once, numbered: the page keeps what arrives while it loads and takes it in order,
-      // which saves the first rows a round trip. Kept too, to send again once the page says it is
-      // ready: VS Code may have handed some over before the page could keep them. A new "results"
-      // replaces anything before it: only the latest state matters.
-      const seq = ++this.seq;
-      if (message.type === 'results') this.queue = [];
-      this.queue.push({ seq, message });
-      this.send({ ...message, seq }, delivered);
-      return;
-    }
-    this.send(message, delivered);
+    this.page.post(message, delivered);
   }
 
-  private send(message: ToWebview & { seq?: number }, delivered?: () => void): void {
-    const posted = Promise.resolve(this.panel.webview.postMessage(message));
-    if (delivered) posted.then(delivered, () => undefined);
-    else void posted.catch(() => undefined);
+  private stop(): void {
+    if (this.afterPaint) clearTimeout(this.afterPaint.timer);
+    this.afterPaint = undefined;
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
   }
 
   dispose(): void {
-    this.disposed = true;
-    if (this.afterPaint) clearTimeout(this.afterPaint.timer);
-    this.afterPaint = undefined;
-    this.closed();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.disposeEmitter.fire();
-    this.disposeEmitter.dispose();
+    this.page.dispose();
   }
 }
 
 export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, kind: 'query' | 'pivot'): string {
+  return renderWebviewPage(webview, extensionUri, {
+    ...pageOf(webview, extensionUri, kind),
+    inlineBundle: true,
+    earlyMessages: true,
+  });
+}
+
+function pageOf(webview: vscode.Webview, extensionUri: vscode.Uri, kind: 'query' | 'pivot'): WebviewPage {
   // The query panel's bar upgrades to Monaco after the table's first paint: results.js adds the
   // Monaco bundle with this page's nonce, so no script is ever allowed by anything but the nonce.
   const queryBar = kind === 'query';
   const asset = (name: string): string => webviewAsset(webview, extensionUri, name);
-  return renderWebviewPage(webview, extensionUri, {
+  return {
     bundle: 'results',
     title: 'UDM Search Results',
-    earlyMessages: true,
-    inlineBundle: true,
     // Monaco writes its layout and theme rules into <style> elements it creates at run time, which
     // a nonce cannot cover: inline styles (never scripts) are allowed on the page hosting it only.
     inlineStyles: queryBar,
@@ -204,5 +204,5 @@ export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, ki
           scriptAttributes: ` data-querybar-script="${asset('querybar.js')}" data-querybar-style="${asset('querybar.css')}"`,
         }
       : {}),
-  });
+  };
 }

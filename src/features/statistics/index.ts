@@ -169,7 +169,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
 
   dispose(): void {
     this.fetching?.abort();
-    this.panels.disposeAll();
+    this.panels.closeAll();
   }
 
   /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */

@@ -1,9 +1,12 @@
-// The statistics webview panel: one, created on first use and revealed afterwards. Messages from the
-// page are checked before anything acts on them.
+// The statistics webview panel: one, created on first use and revealed afterwards, held by the
+// statistics feature in an OpenPanels. Its life (rendering, "ready", the queue, restore) is the one
+// PagePanel; this module keeps what is the statistics page's own: its protocol and its queue policy.
 import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import { getLogger } from '../../platform/log';
-import { onPageMessage, renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+import { OpenPanels } from '../../platform/open-panels';
+import { PagePanel, type PageSpec } from '../../platform/page-panel';
+import { webviewPanelOptions } from '../../platform/webview';
 import {
   parseFromStatsView,
   StatsMessageError,
@@ -13,25 +16,34 @@ import {
 
 const log = getLogger('statistics');
 export const STATISTICS_VIEW_TYPE = 'cloudbench.search.statistics';
+const SLOT = 'statistics';
+
+const STATS_PAGE: PageSpec<FromStatsView, ToStatsView> = {
+  page: { bundle: 'stats', title: 'UDM Statistics' },
+  what: 'the statistics page',
+  parse: parseFromStatsView,
+  malformed: StatsMessageError,
+  log,
+  // A new run or a new table is all a page that has not started yet needs to show.
+  replacesQueued: (message) => message.type === 'table' || message.type === 'running',
+};
 
 /** The one statistics panel of a window: created on first use, revealed afterwards. */
-export class StatisticsPanelSlot {
-  private current: StatisticsPanel | undefined;
-
+export class StatisticsPanelSlot extends OpenPanels<StatisticsPanel> {
   show(extensionUri: vscode.Uri, onMessage: (message: FromStatsView) => void): StatisticsPanel {
-    let p = this.current;
-    if (p) {
-      p.panel.reveal(p.panel.viewColumn ?? vscode.ViewColumn.Beside, true);
-    } else {
-      const panel = vscode.window.createWebviewPanel(
-        STATISTICS_VIEW_TYPE,
-        'UDM Statistics',
-        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-        webviewPanelOptions(extensionUri),
-      );
-      panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
-      p = this.hold(new StatisticsPanel(panel, extensionUri));
-    }
+    const p = this.showOrCreate(
+      SLOT,
+      (closed) => {
+        const panel = vscode.window.createWebviewPanel(
+          STATISTICS_VIEW_TYPE,
+          'UDM Statistics',
+          { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+          webviewPanelOptions(extensionUri),
+        );
+        return new StatisticsPanel(panel, extensionUri, closed);
+      },
+      (existing) => existing.reveal(),
+    );
     p.onMessage(onMessage);
     return p;
   }
@@ -42,53 +54,33 @@ export class StatisticsPanelSlot {
     extensionUri: vscode.Uri,
     onMessage: (message: FromStatsView) => void,
   ): StatisticsPanel {
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'cloudbench.svg');
     // A second restored panel (from an older layout) is the one shown from now on.
-    const p = this.hold(new StatisticsPanel(panel, extensionUri));
+    const p = this.add(SLOT, (closed) => new StatisticsPanel(panel, extensionUri, closed));
     p.onMessage(onMessage);
-    return p;
-  }
-
-  get(): StatisticsPanel | undefined {
-    return this.current;
-  }
-
-  disposeAll(): void {
-    this.current?.panel.dispose();
-  }
-
-  private hold(p: StatisticsPanel): StatisticsPanel {
-    this.current = p;
-    p.onDidDispose(() => {
-      if (this.current === p) this.current = undefined;
-    });
     return p;
   }
 }
 
 export class StatisticsPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private queue: ToStatsView[] = [];
+  private readonly page: PagePanel<FromStatsView, ToStatsView>;
   private handler: (message: FromStatsView) => void = () => undefined;
-  private disposed: () => void = () => undefined;
 
-  constructor(
-    readonly panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-  ) {
-    panel.webview.html = renderWebviewPage(panel.webview, extensionUri, { bundle: 'stats', title: 'UDM Statistics' });
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      onPageMessage(panel.webview, 'the statistics page', parseFromStatsView, StatsMessageError, log, (message) => {
-        if (message.type === 'ready') {
-          this.ready = true;
-          for (const queued of this.queue.splice(0)) void this.panel.webview.postMessage(queued);
-          return;
-        }
-        this.handler(message);
-      }),
+  constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, closed: () => void = () => undefined) {
+    this.page = new PagePanel(
+      panel,
+      extensionUri,
+      STATS_PAGE,
+      {
+        onMessage: (message) => {
+          if (message.type !== 'ready') this.handler(message);
+        },
+      },
+      closed,
     );
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.page.panel;
   }
 
   /** Where the page's messages go (the run that shows its table now). */
@@ -96,25 +88,19 @@ export class StatisticsPanel implements vscode.Disposable {
     this.handler = handler;
   }
 
-  onDidDispose(listener: () => void): void {
-    this.disposed = listener;
+  setTitle(title: string): void {
+    this.page.setTitle(safeText(title, 'plain', 58));
   }
 
-  setTitle(title: string): void {
-    this.panel.title = safeText(title, 'plain', 58);
+  reveal(): void {
+    this.page.reveal();
   }
 
   post(message: ToStatsView): void {
-    if (!this.ready) {
-      if (message.type === 'table' || message.type === 'running') this.queue = [];
-      this.queue.push(message);
-      return;
-    }
-    void this.panel.webview.postMessage(message);
+    this.page.post(message);
   }
 
   dispose(): void {
-    this.disposed();
-    for (const d of this.disposables.splice(0)) d.dispose();
+    this.page.dispose();
   }
 }
