@@ -70,6 +70,22 @@ function timeBounds(window: WindowSpec | undefined, minT: number, maxT: number):
   return [maxT - d, minT + d];
 }
 
+/** Each cross statement, at the depth of the join where its variables and placeholders are all in the row. */
+function crossTestsByDepth(model: RuleModel, compiler: RowCompiler, ordered: PreparedVariable[]): Ready[][] {
+  const order = ordered.map((v) => v.name);
+  const firstBinder = new Map<string, number>();
+  ordered.forEach((v, d) => v.placeholders.forEach((p) => firstBinder.has(p) || firstBinder.set(p, d)));
+  const readyAt: Ready[][] = ordered.map(() => []);
+  for (const c of model.cross) {
+    if ([...c.vars].some((v) => !order.includes(v))) continue;
+    let at = 0;
+    for (const v of c.vars) at = Math.max(at, order.indexOf(v));
+    for (const p of c.placeholders) at = Math.max(at, firstBinder.get(p) ?? ordered.length - 1);
+    readyAt[at].push({ test: compiler.compileExpr(c.expr), vars: [...c.vars] });
+  }
+  return readyAt;
+}
+
 export function joinRows(
   model: RuleModel,
   compiler: RowCompiler,
@@ -86,18 +102,7 @@ export function joinRows(
   const result: JoinResult = { order, rows };
   if (n === 0 || ordered.some((v) => v.events.length === 0 && !optional.has(v.name))) return result;
 
-  // Each cross statement is tested as soon as its variables and placeholders are in the row.
-  const firstBinder = new Map<string, number>();
-  ordered.forEach((v, d) => v.placeholders.forEach((p) => firstBinder.has(p) || firstBinder.set(p, d)));
-  const readyAt: Ready[][] = ordered.map(() => []);
-  for (const c of model.cross) {
-    if ([...c.vars].some((v) => !order.includes(v))) continue;
-    let at = 0;
-    for (const v of c.vars) at = Math.max(at, order.indexOf(v));
-    for (const p of c.placeholders) at = Math.max(at, firstBinder.get(p) ?? n - 1);
-    readyAt[at].push({ test: compiler.compileExpr(c.expr), vars: [...c.vars] });
-  }
-
+  const readyAt = crossTestsByDepth(model, compiler, ordered);
   const assigned = new Array<PreparedEvent | undefined>(n).fill(undefined);
   // Maps, not objects: keys come and go on every step, which would turn an object into a slow dictionary.
   const phKey = new Map<string, string>();
