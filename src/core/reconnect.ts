@@ -93,3 +93,8 @@ export class ReconnectSchedule {
     this.pending = undefined;
   }
 }
+
+/** What a failed view adds to its error while it waits to check again. */
+export function reconnectNote(): string {
+  return 'Cloudbench checks again by itself and shows the list when the connection works.';
+}
