@@ -80,7 +80,18 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
       void offerUndelete(gone, what);
     },
   });
-  context.subscriptions.push(provider, view, editors);
+  context.subscriptions.push(
+    provider,
+    view,
+    editors,
+    provider.onDidChangeMessage(() => {
+      view.message = provider.message;
+    }),
+    // Back in the window: a list that failed for want of a connection is read again at once.
+    vscode.window.onDidChangeWindowState((state) => {
+      if (state.focused) provider.checkNow();
+    }),
+  );
   context.subscriptions.push(
     services.onDidChangeConnection(() => {
       editors.closeAll();

@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { daysLeftToUndelete, explainKeysError, type ApiKeysClient } from '../../core/apikeys/client';
 import { describeRestrictions, summarizeRestrictions } from '../../core/apikeys/describe';
 import type { ApiKey } from '../../core/apikeys/types';
-import { describeError, describeFailure } from '../../core/google/errors';
+import { describeError, describeFailure, isConnectionLoss } from '../../core/google/errors';
+import { ReconnectSchedule, reconnectNote } from '../../core/reconnect';
 import { treeRowFix, type Fix } from '../../platform/commands';
 import { PagedList } from '../../core/paging';
 import { getLogger } from '../../platform/log';
@@ -268,7 +269,20 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
   private deletedNode: DeletedGroupNode | undefined;
   private keyNodes = new Map<string, KeyNode>();
 
-  constructor(private readonly createModel: () => KeysModel | undefined) {}
+  /** A list that failed for want of a connection is read again by itself, with a growing wait. */
+  private readonly reconnect: ReconnectSchedule;
+
+  constructor(
+    private readonly createModel: () => KeysModel | undefined,
+    reconnect?: ReconnectSchedule,
+  ) {
+    this.reconnect = reconnect ?? new ReconnectSchedule();
+  }
+
+  /** Reads a list that failed for want of a connection again now (the window regained focus). */
+  checkNow(): void {
+    this.reconnect.checkNow();
+  }
 
   get current(): KeysModel | undefined {
     return this.model;
@@ -305,15 +319,7 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
     const model = this.model;
     if (!model) return [];
     if (node instanceof ProjectNode) {
-      if (!model.started && !model.activeError) {
-        try {
-          await model.loadMore();
-        } catch (err) {
-          model.activeError = describeKeysFailure(err);
-          model.fix = treeRowFix(err);
-          log.failure(`listing keys of ${model.project}`, err);
-        }
-      }
+      if (!model.started && !model.activeError) await this.loadFirstPage(model);
       const children: KeysTreeNode[] = model.active.items.map((k) => this.keyNode(k, false, node));
       if (model.activeError)
         children.push(new MessageNode(`Could not list keys: ${model.activeError}`, node, 'error').withFix(model.fix));
@@ -344,6 +350,37 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
     return [];
   }
 
+  /** What the view says above its rows: "Connecting…" while the first page of keys is pending. */
+  message: string | undefined;
+  private readonly messageChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeMessage = this.messageChanged.event;
+
+  private setMessage(message: string | undefined): void {
+    if (this.message === message) return;
+    this.message = message;
+    this.messageChanged.fire();
+  }
+
+  /**
+   * Loads the first page of keys, saying "Connecting…" meanwhile (a refused connection may take
+   * seconds). A failed connection is tried again by itself; the list shows when it works.
+   */
+  private async loadFirstPage(model: KeysModel): Promise<void> {
+    this.setMessage('Connecting…');
+    try {
+      await model.loadMore();
+      this.reconnect.succeeded();
+    } catch (err) {
+      model.activeError = describeKeysFailure(err);
+      model.fix = treeRowFix(err);
+      log.failure(`listing keys of ${model.project}`, err);
+      if (isConnectionLoss(err) && this.reconnect.failed(() => this.refresh()))
+        model.activeError += ` ${reconnectNote()}`;
+    } finally {
+      if (this.model === model) this.setMessage(undefined);
+    }
+  }
+
   private keyNode(key: ApiKey, deleted: boolean, parent: ProjectNode | DeletedGroupNode): KeyNode {
     const node = new KeyNode(key, deleted, parent, this.model?.now() ?? Date.now());
     this.keyNodes.set(`${deleted ? 'deleted' : 'active'}:${key.name}`, node);
@@ -369,6 +406,8 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
   }
 
   dispose(): void {
+    this.reconnect.dispose();
+    this.messageChanged.dispose();
     this.changed.dispose();
   }
 }

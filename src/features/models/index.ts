@@ -87,6 +87,14 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
   context.subscriptions.push(
     provider,
     view,
+    // "Connecting…" while a first load is pending, then the filter's message again.
+    provider.onDidChangeMessage(() => {
+      view.message = provider.message ?? filterMessage(filter);
+    }),
+    // Back in the window: a view that failed for want of a connection is read again at once.
+    vscode.window.onDidChangeWindowState((state) => {
+      if (state.focused) provider.checkNow();
+    }),
     metrics,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     services.onDidChangeConnection((c) => {

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ModelRegistryClient } from '../../core/models/client';
 import type { EvaluatedAnnotation } from '../../core/models/types';
 import { PagedList } from '../../core/paging';
-import { describeError, GoogleApiError } from '../../core/google/errors';
+import { describeError, GoogleApiError, isConnectionLoss } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
 import { wrapText } from '../../platform/wrap';
@@ -69,8 +69,11 @@ export class ErrorNode extends MessageNode {
   readonly fix: Fix;
   /** The whole explanation, which the row cuts off: its lines are the row's children. */
   readonly fullText: string;
+  /** The load failed for want of a connection (refused, unreachable, UNAVAILABLE): worth trying again by itself. */
+  readonly connectionLost: boolean;
   constructor(what: string, err: unknown) {
     super(`Could not load ${what}`, 'error', describeError(err));
+    this.connectionLost = isConnectionLoss(err);
     // Every failed load is in the log too (a 403 as one warning line), not only in the row.
     log.failure(`loading ${what}`, err);
     this.fullText = describeError(err);

@@ -6,6 +6,7 @@ import type { ModelRegistryClient } from '../../core/models/client';
 import type { Location, Model } from '../../core/models/types';
 import { PagedList } from '../../core/paging';
 import { describeError, GoogleApiError } from '../../core/google/errors';
+import { ReconnectSchedule } from '../../core/reconnect';
 import { getLogger } from '../../platform/log';
 import { endpointDisplayNames, locationDeployments, type LocationDeployments } from './deployments';
 import {
@@ -365,7 +366,50 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   readonly onDidChangeTreeData = this.emitter.event;
   private roots: ModelsNode[] | undefined;
 
-  constructor(private readonly ctx: Omit<TreeContext, 'changed'>) {}
+  /** A load that failed for want of a connection is tried again by itself, with a growing wait. */
+  private readonly reconnect: ReconnectSchedule;
+  /** What the view says above its rows: "Connecting…" while a first load is pending. */
+  message: string | undefined;
+  private readonly messageChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeMessage = this.messageChanged.event;
+  private firstLoads = 0;
+
+  constructor(
+    private readonly ctx: Omit<TreeContext, 'changed'>,
+    reconnect?: ReconnectSchedule,
+  ) {
+    this.reconnect = reconnect ?? new ReconnectSchedule();
+  }
+
+  /** Reads a view that failed for want of a connection again now (the window regained focus). */
+  checkNow(): void {
+    this.reconnect.checkNow();
+  }
+
+  private setMessage(message: string | undefined): void {
+    if (this.message === message) return;
+    this.message = message;
+    this.messageChanged.fire();
+  }
+
+  /**
+   * A project's locations or a location's first page of models, saying "Connecting…" meanwhile;
+   * a failed connection schedules a fresh read, so the view fills by itself when it works again.
+   */
+  private async firstLoad(element: ProjectNode | LocationNode): Promise<ModelsNode[]> {
+    this.firstLoads++;
+    this.setMessage('Connecting…');
+    try {
+      const children = await element.getChildren();
+      const lost = children.find((c): c is ErrorNode => c instanceof ErrorNode && c.connectionLost);
+      if (!lost) this.reconnect.succeeded();
+      else if (this.reconnect.failed(() => this.refresh()))
+        lost.tooltip = `${lost.fullText}\nCloudbench checks again by itself and shows the models when the connection works.`;
+      return children;
+    } finally {
+      if (--this.firstLoads === 0) this.setMessage(undefined);
+    }
+  }
 
   private get treeContext(): TreeContext {
     return { ...this.ctx, changed: (n) => this.emitter.fire(n) };
@@ -473,6 +517,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   }
 
   async getChildren(element?: ModelsNode): Promise<ModelsNode[]> {
+    if (element instanceof ProjectNode && element.loadedLocations().length === 0) return this.firstLoad(element);
+    if (element instanceof LocationNode && element.loadedChildren().length === 0) return this.firstLoad(element);
     if (element) return element.getChildren();
     const project = this.ctx.project();
     if (!project || !this.ctx.client()) return [];
@@ -481,6 +527,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
   }
 
   dispose(): void {
+    this.reconnect.dispose();
+    this.messageChanged.dispose();
     this.emitter.dispose();
   }
 }
