@@ -13,6 +13,7 @@ import type { ExportFormat } from '../../core/secops/results/export';
 import type { ColumnSpec, ResultKind } from '../../core/secops/results/fields';
 import type { PivotAction } from '../../core/secops/results/pivots';
 import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
+import { readKeptRun } from '../../platform/kept-run';
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
 import { SearchClients, type QuotaCall, type UdmSearchBudget } from './clients';
@@ -225,7 +226,7 @@ export class SearchController implements vscode.Disposable {
       kind === 'query' && !this.store.panels.get(QUERY_SLOT) ? QUERY_SLOT : this.store.panels.nextPivotSlot();
     const panel = this.adoptPanel(slot, webviewPanel);
     const runId = keptRunIdOf(state);
-    const kept = runId ? await this.keeping.runs?.load(runId) : undefined;
+    const kept = await readKeptRun(this.keeping.runs, runId, `${kind === 'query' ? 'results' : 'pivot'} panel`, log);
     if (!isKeptResults(kept) || kept.info.runId !== runId) {
       if (runId) log.info(`a restored ${kind} panel's run ${runId} was not kept; it shows what it held`);
       panel.post({ type: 'notKept' });

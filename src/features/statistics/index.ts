@@ -13,6 +13,7 @@ import type { ResolvedWindow } from '../../core/secops/timerange';
 import type { UdmSearchEvent } from '../../core/secops/types';
 import { reportError } from '../../platform/commands';
 import type { Feature, FeatureStart } from '../../platform/command-table';
+import { readKeptRun } from '../../platform/kept-run';
 import { getLogger } from '../../platform/log';
 import { compileStatistics, type CompiledStatistics, type StatsResult } from '../../udm/stats';
 import { StatsWorkerFeed, computeInWorker } from './compute';
@@ -291,7 +292,7 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
   async restore(webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> {
     const panel = this.panels.adopt(webviewPanel, this.services.extensionUri, (m) => void this.onMessage(m));
     const runId = keptRunIdOf(state);
-    const kept = runId ? await this.kept?.load(runId) : undefined;
+    const kept = await readKeptRun(this.kept, runId, 'statistics panel', log);
     if (!isKeptStatistics(kept) || kept.info.runId !== runId) {
       panel.post({
         type: 'failed',

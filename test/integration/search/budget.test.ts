@@ -6,7 +6,7 @@
 // full events open as read-only documents and every pivot gets its own titled panel; the page gets
 // compact tables of the rows and its questions about the events are answered.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeptRuns } from '../../../src/core/storage/kept-runs';
@@ -282,6 +282,41 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
       assert.equal(results.run.ranAt, run.info.ranAt);
       assert.equal(results.table.count, run.rows.length);
       assert.equal(searches.length, before, 'no search was spent');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a restored panel whose kept run holds junk rows shows the valid ones and says once what it dropped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kept-runs-'));
+    try {
+      const runs = new KeptRuns(dir);
+      controller.dispose();
+      const { createServices } = require('../../../src/features/services') as typeof ServicesModule;
+      const { SearchController } = require('../../../src/features/search/controller') as typeof ControllerModule;
+      controller = new SearchController(createServices(fakeExtensionContext({ contributes: {} }, '/nonexistent')), {
+        runs,
+      });
+      controller.currentWindow = () => window;
+      const run = await controller.runQuery('principal.hostname = "host-a"', window, 20);
+      while (!(await runs.list()).includes(run.info.runId)) await new Promise((r) => setTimeout(r, 50));
+      // Someone (or a damaged disk) put rows into the file that are not rows.
+      const file = readdirSync(dir).find((f) => f.includes(run.info.runId))!;
+      const kept = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { rows: unknown[] };
+      kept.rows.push('a string', null, 42);
+      writeFileSync(join(dir, file), JSON.stringify(kept));
+      warnings.length = 0;
+
+      const restoredPanel = fakePanel('cloudbench.search.results');
+      await controller.restorePanel(restoredPanel.webviewPanel, 'query', {
+        restore: { runId: run.info.runId, kind: 'udm', title: run.info.title },
+      });
+      restoredPanel.panel.fromPage({ type: 'ready' });
+      const results = restoredPanel.panel.posted.find((m) => m.type === 'results')!;
+      assert.ok(results, 'the valid rows are posted');
+      assert.equal(results.table.count, run.rows.length, 'only the rows that are rows');
+      assert.equal(warnings.length, 1, warnings.join(' | '));
+      assert.match(warnings[0], /^The results panel after the reload: .*3/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
