@@ -64,11 +64,13 @@ describe('a command whose call keeps failing ends in one message with Retry', fu
       calls.set(method, (calls.get(method) ?? 0) + 1);
       return decide(method);
     };
-    const answer = (level: Shown['level']) => async (text: string, ...buttons: unknown[]) => {
-      shown.push({ level, text, buttons: buttons.filter((b): b is string => typeof b === 'string') });
-      const next = answers.shift();
-      return typeof next === 'function' ? next() : next;
-    };
+    const answer =
+      (level: Shown['level']) =>
+      async (text: string, ...buttons: unknown[]) => {
+        shown.push({ level, text, buttons: buttons.filter((b): b is string => typeof b === 'string') });
+        const next = answers.shift();
+        return typeof next === 'function' ? next() : next;
+      };
     vscode.window.showInformationMessage = answer('info');
     vscode.window.showWarningMessage = answer('warning');
     vscode.window.showErrorMessage = answer('error');
@@ -199,5 +201,20 @@ describe('a command whose call keeps failing ends in one message with Retry', fu
       shown.some((s) => s.level === 'info' && /is on the clipboard/.test(s.text)),
       'the retried command says it copied',
     );
+  });
+
+  it('API Keys: Copy Key String with GetKeyString answering 429 every time', async () => {
+    const { callsBeforeRetry, callsAfter } = await failThenRetry(
+      GET_KEY_STRING,
+      429,
+      'cloudbench.keys.copyKeyString',
+      KEY,
+    );
+    assertOneRetryMessage(
+      shown.filter((s) => s.level !== 'info'),
+      /^Copy Key String: /,
+    );
+    assert.equal(callsBeforeRetry, 3, 'a refusal for quota is retried like an unavailable service');
+    assert.equal(callsAfter, 4);
   });
 });
