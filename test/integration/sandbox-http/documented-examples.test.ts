@@ -16,6 +16,8 @@ interface Found {
 }
 
 describe('sandbox udmSearch over the documented examples', function () {
+  // Some hundred searches over HTTP: a loaded CI machine needs more than the default 20 s.
+  this.timeout(90_000);
   let sandbox: Sandbox;
   let range: { start: string; end: string };
 
