@@ -12,19 +12,13 @@ import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import type { ToWebview } from '../../../src/core/apikeys/messages';
 import type * as KeysFeatureModule from '../../../src/features/keys';
 import type * as KeysTreeModule from '../../../src/features/keys/tree';
-import type * as ServicesModule from '../../../src/features/services';
-import type * as StoreModule from '../../../src/features/language/reference-list-store';
-import type * as RegistryModule from '../../../src/features/operations/registry';
-import type { Services } from '../../../src/features/services';
 import { startFeature } from '../../support/start-feature';
+import { fakeServices } from '../../support/fake-services';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
 const { keysFeature } = require('../../../src/features/keys') as typeof KeysFeatureModule;
 const tree = require('../../../src/features/keys/tree') as typeof KeysTreeModule;
-const { Provided } = require('../../../src/features/services') as typeof ServicesModule;
-const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
-const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof RegistryModule;
 
 const ROOT = join(__dirname, '../../..');
 const PROJECT = 'cloudbench-demo';
@@ -49,21 +43,7 @@ describe('API key deleted while its restrictions are edited', function () {
       restEndpoint: () => ({ baseUrl: sandbox.http }),
       cloudTokens: () => sandboxTokenSource(),
     };
-    const services = {
-      extensionUri: context.extensionUri,
-      connection: () => connection as never,
-      onDidChangeConnection: () => ({ dispose() {} }),
-      onDidChangeSettings: () => ({ dispose() {} }),
-      settingProblems: () => [],
-      signedIn: () => true,
-      setSignedIn: () => undefined,
-      onDidChangeSignedIn: () => ({ dispose() {} }),
-      expectUnset: () => undefined,
-      operations: new OperationsRegistry(),
-      referenceLists: new ReferenceListStore(),
-      search: new Provided('SecOps search'),
-      statistics: new Provided('Statistical search'),
-    } as unknown as Services;
+    const services = fakeServices(context, connection);
     vscode.window.createTreeView = (id: string, options: any) => {
       if (id === 'cloudbench.keys') provider = options.treeDataProvider;
       return { dispose() {}, reveal: async () => undefined };

@@ -15,11 +15,10 @@ import { DEFAULT_RETRY } from '../../../src/core/google/retry';
 import type * as ModelsTreeModule from '../../../src/features/models/tree';
 import type * as FeaturesModelsModule from '../../../src/features/models';
 import type * as OperationsModule from '../../../src/features/operations';
-import type * as FeaturesServicesModule from '../../../src/features/services';
-import type * as StoreModule from '../../../src/features/language/reference-list-store';
 import type * as OperationsRegistryModule from '../../../src/features/operations/registry';
 import type { Services } from '../../../src/features/services';
 import { startFeature } from '../../support/start-feature';
+import { fakeServices } from '../../support/fake-services';
 
 useFakeVscode();
 
@@ -28,8 +27,6 @@ const tree = require('../../../src/features/models/tree') as typeof ModelsTreeMo
 const { modelsFeature } = require('../../../src/features/models') as typeof FeaturesModelsModule;
 const { operationsFeature } = require('../../../src/features/operations') as typeof OperationsModule;
 const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof OperationsRegistryModule;
-const { Provided } = require('../../../src/features/services') as typeof FeaturesServicesModule;
-const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
 
 const ROOT = join(__dirname, '../../..');
 const PROJECT = 'cloudbench-demo';
@@ -185,21 +182,7 @@ describe('models commands against the sandbox', function () {
       secopsTokens: () => sandboxTokenSource(),
       modelsEndpointOptions: () => ({ apiEndpoint: sandbox.grpc }),
     };
-    services = {
-      extensionUri: context.extensionUri,
-      connection: () => connection as never,
-      onDidChangeConnection: () => ({ dispose() {} }),
-      onDidChangeSettings: () => ({ dispose() {} }),
-      settingProblems: () => [],
-      signedIn: () => true,
-      setSignedIn: () => undefined,
-      onDidChangeSignedIn: () => ({ dispose() {} }),
-      expectUnset: () => undefined,
-      operations: new OperationsRegistry(),
-      referenceLists: new ReferenceListStore(),
-      search: new Provided('SecOps search'),
-      statistics: new Provided('Statistical search'),
-    };
+    services = fakeServices(context, connection);
     activateModels();
   });
 

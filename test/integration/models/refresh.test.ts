@@ -13,20 +13,14 @@ import type { ModelOperation } from '../../../src/core/models/operation';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import type * as ModelsTreeModule from '../../../src/features/models/tree';
 import type * as FeaturesModelsModule from '../../../src/features/models';
-import type * as FeaturesServicesModule from '../../../src/features/services';
-import type * as StoreModule from '../../../src/features/language/reference-list-store';
-import type * as OperationsRegistryModule from '../../../src/features/operations/registry';
-import type { Services } from '../../../src/features/services';
 import { startFeature } from '../../support/start-feature';
+import { fakeServices } from '../../support/fake-services';
 
 useFakeVscode();
 
 const vscode = require('vscode') as Record<string, any>;
 const tree = require('../../../src/features/models/tree') as typeof ModelsTreeModule;
 const { modelsFeature } = require('../../../src/features/models') as typeof FeaturesModelsModule;
-const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof OperationsRegistryModule;
-const { Provided } = require('../../../src/features/services') as typeof FeaturesServicesModule;
-const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
 
 const ROOT = join(__dirname, '../../..');
 const PROJECT = 'cloudbench-demo';
@@ -78,21 +72,7 @@ describe('Models view refresh against the sandbox', function () {
       cloudTokens: () => sandboxTokenSource(),
       modelsEndpointOptions: () => ({ apiEndpoint: sandbox.grpc }),
     };
-    const services = {
-      extensionUri: context.extensionUri,
-      connection: () => connection as never,
-      onDidChangeConnection: () => ({ dispose() {} }),
-      onDidChangeSettings: () => ({ dispose() {} }),
-      settingProblems: () => [],
-      signedIn: () => true,
-      setSignedIn: () => undefined,
-      onDidChangeSignedIn: () => ({ dispose() {} }),
-      expectUnset: () => undefined,
-      operations: new OperationsRegistry(),
-      referenceLists: new ReferenceListStore(),
-      search: new Provided('SecOps search'),
-      statistics: new Provided('Statistical search'),
-    } as unknown as Services;
+    const services = fakeServices(context, connection);
     startFeature(modelsFeature, context, services);
   });
 

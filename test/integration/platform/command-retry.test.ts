@@ -10,21 +10,15 @@ import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import type * as KeysFeatureModule from '../../../src/features/keys';
 import type * as ModelsFeatureModule from '../../../src/features/models';
 import type * as ModelsTreeModule from '../../../src/features/models/tree';
-import type * as ServicesModule from '../../../src/features/services';
-import type * as StoreModule from '../../../src/features/language/reference-list-store';
-import type * as RegistryModule from '../../../src/features/operations/registry';
-import type { Services } from '../../../src/features/services';
 import { admin } from '../../support/sandbox-admin';
 import { startFeature } from '../../support/start-feature';
+import { fakeServices } from '../../support/fake-services';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
 const { keysFeature } = require('../../../src/features/keys') as typeof KeysFeatureModule;
 const { modelsFeature } = require('../../../src/features/models') as typeof ModelsFeatureModule;
 const tree = require('../../../src/features/models/tree') as typeof ModelsTreeModule;
-const { Provided } = require('../../../src/features/services') as typeof ServicesModule;
-const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
-const { OperationsRegistry } = require('../../../src/features/operations/registry') as typeof RegistryModule;
 
 const ROOT = join(__dirname, '../../..');
 const PROJECT = 'cloudbench-demo';
@@ -91,21 +85,7 @@ describe('a command whose call keeps failing ends in one message with Retry', fu
       restEndpoint: () => ({ baseUrl: sandbox.http }),
       cloudTokens: () => sandboxTokenSource(),
     };
-    const services = {
-      extensionUri: context.extensionUri,
-      connection: () => connection as never,
-      onDidChangeConnection: () => ({ dispose() {} }),
-      onDidChangeSettings: () => ({ dispose() {} }),
-      settingProblems: () => [],
-      signedIn: () => true,
-      setSignedIn: () => undefined,
-      onDidChangeSignedIn: () => ({ dispose() {} }),
-      expectUnset: () => undefined,
-      operations: new OperationsRegistry(),
-      referenceLists: new ReferenceListStore(),
-      search: new Provided('SecOps search'),
-      statistics: new Provided('Statistical search'),
-    } as unknown as Services;
+    const services = fakeServices(context, connection);
     startFeature(modelsFeature, context, services);
     startFeature(keysFeature, context, services);
   });
