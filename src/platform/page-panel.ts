@@ -77,11 +77,14 @@ export class PagePanel<In extends { type: string }, Out extends { type: string }
         (message) => this.receive(message),
       ),
     );
-    // A hidden page loads nothing until it is shown: its time to say "ready" starts then.
+    // A hidden page loads nothing until it is shown: its time to say "ready" starts then, and a page
+    // hidden before it said so (a restored tab the user left at once) starts over when shown again.
     if (typeof (panel as Partial<vscode.WebviewPanel>).onDidChangeViewState === 'function')
       this.subscriptions.push(
         panel.onDidChangeViewState(() => {
-          if (!this.ready && !this.disposed && this.readyTimer === undefined && panel.visible) this.watchReady();
+          if (this.ready || this.disposed) return;
+          if (!panel.visible) this.clearReadyTimer();
+          else if (this.readyTimer === undefined) this.watchReady();
         }),
       );
     this.render();
