@@ -51,7 +51,12 @@ describe('rule functions in Test Rule', () => {
     );
     // Hop windows overlap (reference/yaral-rules.md): the windows hold {a}, {a, d} and {d}; the one
     // holding both matching events is the burst's peak.
-    const sets = result.detections.map((x) => (x.events.reg ?? []).map((e) => e.id).sort().join());
+    const sets = result.detections.map((x) =>
+      (x.events.reg ?? [])
+        .map((e) => e.id)
+        .sort()
+        .join(),
+    );
     assert.deepEqual(sets.sort(), ['a', 'a,d', 'd'], JSON.stringify(result.notes));
     const d = result.detections.find((x) => (x.events.reg ?? []).length === 2);
     assert.ok(d);
