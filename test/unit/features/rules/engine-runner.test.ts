@@ -129,6 +129,15 @@ describe('Test Rule engine in a worker thread', function () {
     await exited(worker!);
   });
 
+  it("with the default limit, a rule whose placeholders multiply ends with the work limit's cut, before the time limit", async () => {
+    const bomb = placeholderBomb(7);
+    const outcome = await runRuleTestInWorker(bomb.rule, new Map([['e', bomb.events]]), OPTIONS, { workerFile });
+    assert.equal(outcome.status, 'done');
+    if (outcome.status !== 'done') return;
+    assert.equal(outcome.result.cut?.reason, 'work-limit', JSON.stringify(outcome.result.cut));
+    assert.match(outcome.result.cut.message, /stopped/);
+  });
+
   it('the time limit a run gets by default is the documented 30 s', () => {
     assert.equal(RULE_TEST_TIME_LIMIT_MS, 30_000);
   });
