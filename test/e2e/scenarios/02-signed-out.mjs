@@ -17,9 +17,9 @@ export const userSettings = {
 const SIGNED_OUT = 'Cloudbench is not signed in to Google Cloud.';
 const ACCOUNT = 'e2e-reader@cloudbench-e2e.iam.gserviceaccount.com';
 
-/** The text of the report the Check Connection command opened (the newest untitled editor). */
-async function reportText(page, pattern, untitled) {
-  if (untitled) await page.locator('.tabs-container .tab.active', { hasText: `Untitled-${untitled}` }).waitFor();
+/** The text of the report the Check Connection command opened (a read-only document, updated on each run). */
+async function reportText(page, pattern) {
+  await page.locator('.tabs-container .tab.active', { hasText: 'Connection check.md' }).waitFor();
   const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
   await lines.filter({ hasText: pattern }).waitFor({ timeout: 60_000 });
   // Monaco renders spaces as no-break spaces and wraps long lines: compare words, not layout.
@@ -62,7 +62,7 @@ export async function run({ page, wb, workspace, log, screenshot }) {
 
   // Check Connection from the welcome view: one screen saying what is wrong and what to do.
   await welcome.locator('a', { hasText: /^Check Connection$/ }).click();
-  let report = await reportText(page, /Result:\s0\sof\s3\sservices\sanswered/, 1);
+  let report = await reportText(page, /Result:\s0\sof\s3\sservices\sanswered/);
   for (const expected of [
     '# Cloudbench connection check',
     'Project: `cloudbench-demo`',
@@ -111,7 +111,7 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   const named = new RegExp(ACCOUNT.replace(/\./g, '\\.'));
   for (let attempt = 1; ; attempt++) {
     await wb.runCommand(page, 'Cloudbench: Check Connection');
-    report = await reportText(page, /Result:\s0\sof\s3/, attempt + 1);
+    report = await reportText(page, /Result:\s0\sof\s3/);
     if (named.test(report) || attempt === 5) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
