@@ -7,8 +7,8 @@ import { join } from 'node:path';
 export const name = 'udm: typing values, division and formatting a window';
 
 const WINDOW_QUERY = 'principal.hostname != ""\nmatch:\nprincipal.hostname   by 1h\n';
-// indented with the editor's tab size (4 spaces by default)
-const WINDOW_FORMATTED = 'principal.hostname != ""\nmatch:\n    principal.hostname by 1h\n';
+// indented with the [udm] default tab size of 2 spaces: what `cloudbench format` writes too
+const WINDOW_FORMATTED = 'principal.hostname != ""\nmatch:\n  principal.hostname by 1h\n';
 
 export async function run({ page, wb, workspace, log }) {
   const queries = join(workspace, 'queries');
