@@ -4,16 +4,14 @@
 // rule's tests are only looked for (`<rule>.test.yaml` beside it), never read.
 import { statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { LineIndex } from '../udm/text';
-import { readAttack } from '../udm/rule/attack';
 import {
   buildCoverage,
+  coveredRules,
   missingTechniques,
   parseRequiredTechniques,
   type Coverage,
   type CoveredRule,
 } from '../udm/rule/coverage';
-import { parseRuleFile } from '../udm/rule/parse';
 import { collectFiles, displayPath } from './files';
 import { MAX_SOURCE_BYTES, readGiven, readSource } from './input';
 import { cliText } from './text';
@@ -51,33 +49,6 @@ function isFile(path: string): boolean {
   }
 }
 
-/** The rules of one file's text. */
-export function rulesOf(
-  text: string,
-  file: string,
-  hasTests: boolean,
-): { rules: CoveredRule[]; notes: CoverageNote[] } {
-  const parsed = parseRuleFile(text);
-  const lines = new LineIndex(text);
-  const rules: CoveredRule[] = [];
-  const notes: CoverageNote[] = [];
-  for (const node of parsed.rules) {
-    const attack = readAttack(node);
-    for (const p of attack.problems) {
-      const at = lines.position(p.start);
-      notes.push({ file, line: at.line + 1, column: at.character + 1, severity: 'warning', message: p.message });
-    }
-    rules.push({
-      name: node.name?.name ?? basename(file, extname(file)),
-      file,
-      line: lines.position(attack.anchor).line,
-      attack,
-      hasTests,
-    });
-  }
-  return { rules, notes };
-}
-
 export interface CoverageOptions {
   readonly paths: readonly string[];
   /** the file of techniques that must be covered */
@@ -104,9 +75,10 @@ export function runCoverage(options: CoverageOptions): CoverageRun {
       notes.push(note(path, `Not read: ${read.skipped}`, 'error'));
       continue;
     }
-    const found = rulesOf(read.text, displayPath(path), isFile(testFileOf(path)));
+    const file = displayPath(path);
+    const found = coveredRules(read.text, file, isFile(testFileOf(path)));
     covered.push(...found.rules);
-    notes.push(...found.notes);
+    for (const p of found.problems) notes.push({ file, ...p, severity: 'warning' });
   }
   const coverage = buildCoverage(covered);
   return { coverage, notes, missing: missingTechniques(coverage, required), required: required.length };

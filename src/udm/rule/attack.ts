@@ -10,7 +10,7 @@
 // ID only (no name table: a technique is shown as its ID, with the name the rule writes if any).
 import type { StringNode } from '../ast';
 import { suggest } from '../schema';
-import { metaString, type MetaItem, type RuleNode } from './ast';
+import { metaString, type RuleNode } from './ast';
 
 export interface Tactic {
   /** TA0006 */
@@ -265,9 +265,4 @@ export function readAttack(rule: RuleNode): RuleAttack {
     problems: reader.problems,
     anchor: anchor ?? rule.meta?.keyword.start ?? rule.start,
   };
-}
-
-/** Whether a meta item is one of the ATT&CK keys read here. */
-export function isAttackKey(item: MetaItem): boolean {
-  return ATTACK_KEYS.has(item.key.name.toLowerCase());
 }

@@ -3,7 +3,9 @@
 // techniques it misses. A rule that names tactics and techniques covers each technique under each of
 // its tactics (without a technique → tactic table, that is all a rule's meta says); a technique of a
 // rule that names no tactic applies to every tactic it belongs to, as a Navigator entry without one.
-import { ENTERPRISE_TACTICS, TECHNIQUE_ID, type RuleAttack, type Tactic } from './attack';
+import { LineIndex } from '../text';
+import { ENTERPRISE_TACTICS, TECHNIQUE_ID, readAttack, type RuleAttack, type Tactic } from './attack';
+import { parseRuleFile } from './parse';
 
 export interface CoveredRule {
   /** the rule's name (`rule name {`), or the file's when it has none */
@@ -15,6 +17,34 @@ export interface CoveredRule {
   readonly attack: RuleAttack;
   /** a `<rule>.test.yaml` lies beside the rule */
   readonly hasTests: boolean;
+}
+
+/** A malformed ATT&CK ID of a rule, in 1-based line and column. */
+export interface AttackNote {
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+/** The rules of a rule file's text (`file` as the caller names it) and their malformed ATT&CK IDs. */
+export function coveredRules(
+  text: string,
+  file: string,
+  hasTests: boolean,
+): { rules: CoveredRule[]; problems: AttackNote[] } {
+  const lines = new LineIndex(text);
+  const rules: CoveredRule[] = [];
+  const problems: AttackNote[] = [];
+  for (const node of parseRuleFile(text).rules) {
+    const attack = readAttack(node);
+    for (const p of attack.problems) {
+      const at = lines.position(p.start);
+      problems.push({ line: at.line + 1, column: at.character + 1, message: p.message });
+    }
+    const stem = file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+    rules.push({ name: node.name?.name ?? stem, file, line: lines.position(attack.anchor).line, attack, hasTests });
+  }
+  return { rules, problems };
 }
 
 export interface TechniqueCoverage {
