@@ -194,7 +194,7 @@ describe('cloudbench coverage against a hostile repository (the built CLI)', fun
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       assertNoWorkflowCommand(r.stdout);
       assertNoWorkflowCommand(r.stderr);
-      assert.ok(!/\u001b/.test(r.stdout + r.stderr), `${args.join(' ')}: a raw escape character`);
+      assert.ok(!(r.stdout + r.stderr).includes('\u001b'), `${args.join(' ')}: a raw escape character`);
     }
     const text = runCli(cli, ['coverage', 'rules'], cwd).stdout;
     assert.match(text, /T1059 \(::error file=x\.yaral::forged\\n#\\u0023\[error\]old style\\u001B\[31m\)/);
