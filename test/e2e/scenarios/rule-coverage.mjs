@@ -19,7 +19,9 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   // The demo's tactics in the matrix's order, with their techniques.
   const c2 = await wb.revealRow(pane, wb.exactRow(pane, 'Command and Control'));
   await c2.filter({ hasText: /TA0011 · 4 techniques/ }).waitFor();
-  await (await wb.revealRow(pane, wb.exactRow(pane, 'Credential Access')))
+  await (
+    await wb.revealRow(pane, wb.exactRow(pane, 'Credential Access'))
+  )
     .filter({ hasText: /TA0006 · 1 technique/ })
     .waitFor();
   log('tactics: Credential Access (TA0006, 1 technique), Command and Control (TA0011, 4 techniques)');
@@ -32,7 +34,10 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   await screenshot('coverage-tree');
   await (await wb.revealRow(pane, wb.exactRow(pane, 'repeated_failed_logins'))).click();
   await page.locator('.tabs-container .tab.active[data-resource-name="repeated_failed_logins.yaral"]').waitFor();
-  await page.locator('.statusbar-item', { hasText: /Ln 8, Col 1/ }).first().waitFor();
+  await page
+    .locator('.statusbar-item', { hasText: /Ln 8, Col 1/ })
+    .first()
+    .waitFor();
   log('repeated_failed_logins opened at line 8 (mitre_attack_tactic)');
 
   // A new rule on disk: its tactic appears; a test file beside it marks it tested.
