@@ -11,6 +11,7 @@ import { referenceListsFeature } from './features/referenceLists';
 import { rulesFeature } from './features/rules';
 import { accountFeature } from './features/sandbox';
 import { connectionFeature } from './features/connection';
+import { coverageFeature } from './features/coverage';
 import { searchFeature } from './features/search';
 import { statisticsFeature } from './features/statistics';
 import { createServices, showSettingProblem, type Services } from './features/services';
@@ -48,6 +49,7 @@ export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
   notebooksFeature,
   referenceListsFeature,
   rulesFeature,
+  coverageFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { version } from '../../package.json';
 import { runCheck } from './check';
+import { coverage } from './coverage-command';
 import { EventsFileError } from './events';
 import { runFormat } from './format';
 import { humanReport, jsonReport } from './report';
@@ -158,6 +159,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
   format,
   stats,
   'test-rule': testRule,
+  coverage,
 };
 
 /** Runs one command line; returns the exit code. */

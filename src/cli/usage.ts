@@ -105,11 +105,12 @@ export const USAGE_LINES: Readonly<Record<string, string>> = {
   stats: 'cloudbench stats --query FILE --events FILE [--tz ZONE] [--format csv|json] [--lists DIR]',
   'test-rule':
     'cloudbench test-rule RULE --events FILE [--start TIME] [--end TIME] [--lists DIR] [--time-limit SECONDS] [--format json|text]',
+  coverage: 'cloudbench coverage [--format text|json|markdown] [--layer FILE] [--fail-on-gaps FILE] [paths...]',
 };
 
 export function usageLine(command?: string): string {
   if (command && USAGE_LINES[command]) return `usage: ${USAGE_LINES[command]}`;
-  return `usage: cloudbench <check|format|stats|test-rule> [options] [paths...]  (cloudbench --help)`;
+  return `usage: cloudbench <check|format|stats|test-rule|coverage> [options] [paths...]  (cloudbench --help)`;
 }
 
 export function helpText(version: string): string {
@@ -159,6 +160,19 @@ Commands:
                        RFC 3339 (2024-05-01T12:00:00Z), "now", or an offset such as -7d
       Exit code 1 when the rule has errors (printed as check prints them), cannot be tested, or
       the results are incomplete (cut by --time-limit or the engine's work limit).
+
+  ${USAGE_LINES.coverage}
+      The MITRE ATT&CK tactics and techniques the .yaral rules under the paths (default: .) name in
+      meta: (tactic/technique, mitre_attack_tactic/mitre_attack_technique/mitre_attack_url, mitre),
+      tactic by tactic, with the rules that have tests (a <rule>.test.yaml beside the rule).
+      Malformed tactic or technique IDs are warnings on stderr.
+      --format text    tactics, techniques and their rules (default); json; markdown: a table
+      --layer FILE     also write an ATT&CK Navigator layer (format 4.5, enterprise-attack; score:
+                       the rules covering a technique) to FILE; --layer - writes it to stdout
+                       instead of the table. An existing symbolic link is not written through.
+      --fail-on-gaps FILE  technique IDs that must be covered (one or more a line, # comments):
+                       exit code 1 naming those no rule covers; a technique is covered by a rule
+                       naming it or one of its sub-techniques
 
   cloudbench --help | --version
 

@@ -1,9 +1,10 @@
 // Checks of a rule's frame: one rule per file, the required sections and their order, meta:
-// values, options: names and values. The events:…condition: part is check-query.ts's.
+// values (ATT&CK IDs among them), options: names and values. The events:…condition: part is check-query.ts's.
 import type { MatchSection } from '../ast';
 import type { RawDiagnostic } from '../parser';
 import { suggest } from '../schema';
 import { RULE_SECTION_ORDER, metaString, type RuleFile, type RuleNode } from './ast';
+import { readAttack } from './attack';
 import { windowMinutes } from './check-query';
 import { diag } from './diagnostic';
 
@@ -37,7 +38,12 @@ export function checkFrame(file: RuleFile, parserDiagnostics: readonly RawDiagno
           'one-rule-per-file',
         ),
       );
-    out.push(...checkSections(rule, parserDiagnostics), ...checkMeta(rule), ...checkOptions(rule));
+    out.push(
+      ...checkSections(rule, parserDiagnostics),
+      ...checkMeta(rule),
+      ...checkAttack(rule),
+      ...checkOptions(rule),
+    );
   });
   return out;
 }
@@ -109,6 +115,11 @@ function checkMeta(rule: RuleNode): RawDiagnostic[] {
     );
   }
   return out;
+}
+
+/** Malformed ATT&CK tactic and technique IDs in meta: (coverage would miss them): warnings. */
+function checkAttack(rule: RuleNode): RawDiagnostic[] {
+  return readAttack(rule).problems.map((p) => diag('warning', p.message, p, p.code));
 }
 
 function checkOptions(rule: RuleNode): RawDiagnostic[] {
