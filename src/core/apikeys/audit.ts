@@ -154,10 +154,14 @@ export function isAnyHostIp(entry: string): boolean {
 function applicationFindings(r: Restrictions): AuditFinding[] {
   const referrers = r.browserKeyRestrictions ? strings(r.browserKeyRestrictions.allowedReferrers) : undefined;
   const ips = r.serverKeyRestrictions ? strings(r.serverKeyRestrictions.allowedIps) : undefined;
-  const apps = r.androidKeyRestrictions ? (r.androidKeyRestrictions.allowedApplications ?? []) : undefined;
+  const apps = r.androidKeyRestrictions
+    ? Array.isArray(r.androidKeyRestrictions.allowedApplications)
+      ? r.androidKeyRestrictions.allowedApplications
+      : []
+    : undefined;
   const bundles = r.iosKeyRestrictions ? strings(r.iosKeyRestrictions.allowedBundleIds) : undefined;
-  const lists = [referrers, ips, apps, bundles].filter((l): l is unknown[] => l !== undefined);
-  if (lists.length === 0 || lists.every((l) => !Array.isArray(l) || l.length === 0))
+  const lists: unknown[][] = [referrers, ips, apps, bundles].filter((l) => l !== undefined);
+  if (lists.length === 0 || lists.every((l) => l.length === 0))
     return [
       finding(
         'application-restriction-missing',
@@ -172,7 +176,16 @@ function applicationFindings(r: Restrictions): AuditFinding[] {
     out.push(
       finding(
         'application-restriction-wide',
-        `Website restriction ${quoteList(wideReferrers)} matches every site${wideReferrers.some((w) => w.trim().replace(/^[a-z]+:\/\//i, '').startsWith('*.')) ? ' of a top-level domain' : ''}. Name the sites that use the key.`,
+        `Website restriction ${quoteList(wideReferrers)} matches every site${
+          wideReferrers.some((w) =>
+            w
+              .trim()
+              .replace(/^[a-z]+:\/\//i, '')
+              .startsWith('*.'),
+          )
+            ? ' of a top-level domain'
+            : ''
+        }. Name the sites that use the key.`,
       ),
     );
   const anyHost = (ips ?? []).filter(isAnyHostIp);

@@ -48,7 +48,9 @@ describe('key audit: CIS 1.13 application restrictions', () => {
       { serverKeyRestrictions: { allowedIps: ['203.0.113.17'] } },
       {
         androidKeyRestrictions: {
-          allowedApplications: [{ packageName: 'com.example', sha1Fingerprint: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' }],
+          allowedApplications: [
+            { packageName: 'com.example', sha1Fingerprint: 'DA39A3EE5E6B4B0D3255BFEF95601890AFD80709' },
+          ],
         },
       },
       { iosKeyRestrictions: { allowedBundleIds: ['com.example.app'] } },
@@ -59,7 +61,9 @@ describe('key audit: CIS 1.13 application restrictions', () => {
   it('treats a restriction kind that lists nothing as None', () => {
     const r = rules(key('empty', { browserKeyRestrictions: { allowedReferrers: [] }, ...API }));
     assert.deepEqual(r, ['application-restriction-missing']);
-    assert.deepEqual(rules(key('empty-ip', { serverKeyRestrictions: {}, ...API })), ['application-restriction-missing']);
+    assert.deepEqual(rules(key('empty-ip', { serverKeyRestrictions: {}, ...API })), [
+      'application-restriction-missing',
+    ]);
   });
 
   // "Ensure Application restrictions is set to HTTP referrers and the referrer is not set to
@@ -111,7 +115,10 @@ describe('key audit: CIS 1.14 API restrictions', () => {
       assert.deepEqual(rules(k), ['api-restriction-all'], service);
     }
     // A method-restricted target of one service is a restriction to that service.
-    assert.deepEqual(rules(key('m', { ...app, apiTargets: [{ service: 'translate.googleapis.com', methods: ['Get*'] }] })), []);
+    assert.deepEqual(
+      rules(key('m', { ...app, apiTargets: [{ service: 'translate.googleapis.com', methods: ['Get*'] }] })),
+      [],
+    );
   });
 });
 
@@ -174,7 +181,10 @@ describe('key audit: the report', () => {
       report.keys.map((k) => k.keyId),
       ['clean', 'open'],
     );
-    assert.deepEqual(report.keys[1].findings.map((f) => f.cis), ['1.13', '1.14', '1.15']);
+    assert.deepEqual(
+      report.keys[1].findings.map((f) => f.cis),
+      ['1.13', '1.14', '1.15'],
+    );
     assert.deepEqual(report.summary, {
       keys: 2,
       keysWithFindings: 1,
