@@ -341,3 +341,18 @@ export function updateReport(report: AuditReport, key: ApiKey, now: number): Aud
       : [...report.keys, auditKey(key, { now, maxAgeDays: report.maxAgeDays })];
   return { ...report, keys, summary: summarize(keys) };
 }
+
+const MAX_KEY_ID = 63;
+
+/** "maps-web" → "maps-web-r20261207" (then -2, -3 … when taken): a valid key id that says what it is. */
+export function successorKeyIds(oldId: string, now: number): string[] {
+  const day = new Date(now).toISOString().slice(0, 10).replace(/-/g, '');
+  const base = oldId
+    .toLowerCase()
+    .replace(/-r\d{8}(-\d+)?$/, '')
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/^[^a-z]+/, '');
+  const suffix = `-r${day}`;
+  const stem = (base || 'key').slice(0, MAX_KEY_ID - suffix.length - 3).replace(/-+$/, '');
+  return [`${stem}${suffix}`, ...[2, 3, 4, 5].map((n) => `${stem}${suffix}-${n}`)];
+}

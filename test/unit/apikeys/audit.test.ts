@@ -10,6 +10,7 @@ import {
   isWideReferrer,
   parseCreateTime,
   parseMaxAgeDays,
+  successorKeyIds,
   updateReport,
   type AuditRule,
 } from '../../../src/core/apikeys/audit';
@@ -268,6 +269,31 @@ describe('key audit: the report', () => {
         assert.ok(Array.isArray(entry.findings));
         formatAuditMarkdown(auditKeys('p', [k], OPTIONS));
       }),
+    );
+  });
+});
+
+describe('key audit: successor key ids', () => {
+  // Reference B.1: keyId "must match [a-z]([a-z0-9-]{0,61}[a-z0-9])?" and "must NOT look like a UUID".
+  const KEY_ID = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  it('names the successor after the old key and the day, without stacking suffixes', () => {
+    assert.deepEqual(successorKeyIds('maps-web', NOW).slice(0, 2), ['maps-web-r20261207', 'maps-web-r20261207-2']);
+    assert.equal(successorKeyIds('maps-web-r20260101', NOW)[0], 'maps-web-r20261207');
+    assert.equal(successorKeyIds('maps-web-r20260101-3', NOW)[0], 'maps-web-r20261207');
+  });
+
+  it('always gives valid key ids, whatever the old id (UUIDs, long or odd ones)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.uuid(), fc.string({ maxLength: 80 }), fc.stringMatching(/^[a-z][a-z0-9-]{0,62}$/)),
+        (old) => {
+          for (const id of successorKeyIds(old, NOW)) {
+            assert.match(id, KEY_ID, `${old} → ${id}`);
+            assert.ok(!UUID.test(id), id);
+          }
+        },
+      ),
     );
   });
 });

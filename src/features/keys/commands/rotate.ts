@@ -3,7 +3,7 @@
 // user told the order that keeps apps working: put the new key string where the old one is used,
 // then delete the old key (offered now and, from the audit and the tree, later).
 import * as vscode from 'vscode';
-import { ROTATED_FROM_ANNOTATION, ROTATED_TO_ANNOTATION } from '../../../core/apikeys/audit';
+import { ROTATED_FROM_ANNOTATION, ROTATED_TO_ANNOTATION, successorKeyIds } from '../../../core/apikeys/audit';
 import type { ApiKey } from '../../../core/apikeys/types';
 import { safeText } from '../../../core/display';
 import { GoogleApiError, describeError } from '../../../core/google/errors';
@@ -14,20 +14,6 @@ import { keyIdOf } from '../tree';
 import { deleteKey } from './lifecycle';
 
 const log = getLogger('keys');
-const MAX_KEY_ID = 63;
-
-/** "maps-web" → "maps-web-r20261207" (then -2, -3 … when taken): a valid key id that says what it is. */
-export function successorKeyIds(oldId: string, now: number): string[] {
-  const day = new Date(now).toISOString().slice(0, 10).replace(/-/g, '');
-  const base = oldId
-    .toLowerCase()
-    .replace(/-r\d{8}(-\d+)?$/, '')
-    .replace(/[^a-z0-9-]/g, '-')
-    .replace(/^[^a-z]+/, '');
-  const suffix = `-r${day}`;
-  const stem = (base || 'key').slice(0, MAX_KEY_ID - suffix.length - 3).replace(/-+$/, '');
-  return [`${stem}${suffix}`, ...[2, 3, 4, 5].map((n) => `${stem}${suffix}-${n}`)];
-}
 
 async function freeKeyId(ctx: KeysContext, project: string, candidates: string[]): Promise<string | undefined> {
   for (const id of candidates) {
