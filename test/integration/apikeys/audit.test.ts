@@ -119,9 +119,9 @@ describe('Key audit against the sandbox', function () {
   });
 
   it('decorates the tree rows with their findings once an audit ran, for the Fix Audit Finding menu', async () => {
-    let maxAge: number | undefined;
+    const audit: { maxAge?: number } = {};
     const provider = new tree.KeysTreeProvider(() => new tree.KeysModel(PROJECT, client, () => sandbox.clock.now()));
-    provider.auditMaxAgeDays = () => maxAge;
+    provider.auditMaxAgeDays = () => audit.maxAge;
     const rows = async (): Promise<Array<InstanceType<typeof tree.KeyNode>>> => {
       const [project] = await provider.getChildren();
       return (await provider.getChildren(project)).filter(
@@ -133,12 +133,12 @@ describe('Key audit against the sandbox', function () {
     const plain = await rows();
     assert.ok(plain.every((r) => r.findings.length === 0 && !patterns.some((p) => p.test(r.contextValue!))));
 
-    maxAge = 90;
+    audit.maxAge = 90;
     provider.refresh();
     const audited = await rows();
     const ingest = audited.find((r) => r.key.name.endsWith('/ipv6-ingest'))!;
     assert.equal(ingest.description, 'ipv6-ingest · 2 IPs · any API · ⚠ 1 audit finding');
-    assert.match(String(ingest.tooltip), /⚠ 1\.14 No API restriction: /);
+    assert.match(ingest.tooltip as string, /⚠ 1\.14 No API restriction: /);
     assert.ok(patterns.every((p) => p.test(ingest.contextValue!)));
     const clean = audited.find((r) => r.key.name.endsWith('/vertex-bound'))!;
     assert.equal(clean.contextValue, 'key.active.bound');
