@@ -176,7 +176,8 @@ export class KeyNode extends vscode.TreeItem {
         ...(typeof rotatedTo === 'string' && rotatedTo ? [`rotated to ${rotatedTo}`] : []),
         ...(findings.length ? [`⚠ ${findings.length} audit finding${findings.length === 1 ? '' : 's'}`] : []),
       ];
-      this.description = [keyId, summary, ...notes].join(' · ');
+      // The notes before the summary: a narrow view cuts the end of a row.
+      this.description = [keyId, ...notes, summary].join(' · ');
       this.iconPath = findings.length
         ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
         : summary === 'unrestricted'

@@ -56,7 +56,8 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   const flaggedRow = await wb.revealRow(keys, ingest);
   await flaggedRow.filter({ hasText: '1 audit finding' }).waitFor();
   const partner = await wb.revealRow(keys, wb.treeRow(keys, 'Partner portal'));
-  if ((await partner.innerText()).includes('audit finding')) throw new Error('the clean key "Partner portal" is flagged');
+  if ((await partner.innerText()).includes('audit finding'))
+    throw new Error('the clean key "Partner portal" is flagged');
   await screenshot('audit-rows');
   log('rows: "Ingest workers (IPv6)" flagged, "Partner portal" clean');
 

@@ -137,7 +137,7 @@ describe('Key audit against the sandbox', function () {
     provider.refresh();
     const audited = await rows();
     const ingest = audited.find((r) => r.key.name.endsWith('/ipv6-ingest'))!;
-    assert.equal(ingest.description, 'ipv6-ingest · 2 IPs · any API · ⚠ 1 audit finding');
+    assert.equal(ingest.description, 'ipv6-ingest · ⚠ 1 audit finding · 2 IPs · any API');
     assert.match(ingest.tooltip as string, /⚠ 1\.14 No API restriction: /);
     assert.ok(patterns.every((p) => p.test(ingest.contextValue!)));
     const clean = audited.find((r) => r.key.name.endsWith('/vertex-bound'))!;
