@@ -3,6 +3,7 @@
 // Markdown or JSON for a review. Key strings are never read here.
 import * as vscode from 'vscode';
 import {
+  auditKey,
   auditKeys,
   parseMaxAgeDays,
   type AuditFinding,
@@ -144,7 +145,13 @@ export async function fixAuditFinding(ctx: KeysContext, arg?: unknown): Promise<
     return;
   }
   const only = arg instanceof KeyNode ? arg.key.name : undefined;
-  const entries = report.keys.filter((k) => k.findings.length > 0 && (!only || k.name === only));
+  // A row is judged on the key it shows (it may be newer than the report).
+  const entries =
+    arg instanceof KeyNode
+      ? [auditKey(arg.key, { now: ctx.provider.current?.now() ?? Date.now(), maxAgeDays: report.maxAgeDays })].filter(
+          (k) => k.findings.length > 0,
+        )
+      : report.keys.filter((k) => k.findings.length > 0);
   if (entries.length === 0) {
     void vscode.window.showInformationMessage(
       only ? 'This key has no audit findings.' : 'The last key audit found nothing to fix.',
