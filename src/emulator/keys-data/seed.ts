@@ -1,5 +1,8 @@
 // The demo project's API keys: every restriction type, a bound key, and two deleted keys (one still
-// recoverable, one past the 30-day undelete window).
+// recoverable, one past the 30-day undelete window). Between them they give the key audit (CIS
+// 1.13-1.15) each of its findings: no application restriction (gemini-prototype), one that admits
+// any .com site (any-com-widget), no API restriction (ipv6-ingest), every Cloud API (all-cloud-apis),
+// older than 90 days (maps-web); vertex-bound and partner-portal pass every check.
 import type { Restrictions } from './validate';
 
 export const DEMO_PROJECT = 'cloudbench-demo';
@@ -109,6 +112,18 @@ export function demoKeys(now: number): DemoKey[] {
     }),
     key('ipv6-ingest', 'Ingest workers (IPv6)', 33, {
       restrictions: { serverKeyRestrictions: { allowedIps: ['2620:15c:2c4:203:2776:1f90:6b3b:217', '104.133.8.78'] } },
+    }),
+    key('all-cloud-apis', 'Reporting dashboard (all Cloud APIs)', 40, {
+      restrictions: {
+        serverKeyRestrictions: { allowedIps: ['198.51.100.20'] },
+        apiTargets: [{ service: 'cloudapis.googleapis.com' }],
+      },
+    }),
+    key('any-com-widget', 'Store locator widget', 25, {
+      restrictions: {
+        browserKeyRestrictions: { allowedReferrers: ['*.com/*'] },
+        apiTargets: [{ service: 'maps-backend.googleapis.com' }],
+      },
     }),
     key('old-maps-key', 'Old Maps key (rotated)', 250, { deleteTime: at(10), annotations: { rotatedTo: 'maps-web' } }),
     key('legacy-translate', 'Legacy translate key', 400, {

@@ -12,6 +12,7 @@ import type { OperationOutcome } from '../operations/outcome';
 import type { OperationsRegistry } from '../operations/registry';
 import type { OperationFollower } from '../operations/runner';
 import type { Services } from '../services';
+import type { KeyAuditState } from './audit-state';
 import type { RestrictionEditors } from './editor';
 import {
   DeletedGroupNode,
@@ -33,6 +34,8 @@ export interface KeysContext {
   client(): ApiKeysClient;
   /** Keeps a Check Request report and returns the URI of its read-only document. */
   publishCheckReport(path: string, text: string): vscode.Uri;
+  /** The last key audit of this window (its report and document). */
+  readonly audit: KeyAuditState;
 }
 
 /** A failure with the API Keys explanation attached (missing role, org policy, location). */

@@ -11,6 +11,7 @@ import { KEYS_COMMANDS } from './commands';
 import { keysFollower, runKeyOperation, type KeysContext } from './context';
 import { offerUndelete } from './deleted';
 import { afterActivation } from '../../platform/after-activation';
+import { KeyAuditState } from './audit-state';
 import { RestrictionEditors } from './editor';
 import { KeysModel, KeysTreeProvider, type KeysTreeNode } from './tree';
 
@@ -67,12 +68,16 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     treeDataProvider: provider,
     showCollapseAll: false,
   });
+  const publishCheckReport = checkReportDocuments(context);
+  const audit = new KeyAuditState(publishCheckReport);
+  provider.auditMaxAgeDays = () => audit.maxAgeDays;
   const editors = new RestrictionEditors(services.extensionUri, {
     client,
     runOperation: (title, resource, run, judge) =>
       runKeyOperation(services.operations, client, title, resource, run, judge),
     keyChanged: (key: ApiKey) => {
       provider.current?.replace(key);
+      audit.keyChanged(key, provider.current?.now() ?? Date.now());
       provider.redraw();
     },
     keyGone: (gone, what) => {
@@ -84,6 +89,7 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     provider,
     view,
     editors,
+    audit,
     provider.onDidChangeMessage(() => {
       view.message = provider.message;
     }),
@@ -95,10 +101,10 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
   context.subscriptions.push(
     services.onDidChangeConnection(() => {
       editors.closeAll();
+      audit.clear();
       provider.refresh();
     }),
   );
-  const publishCheckReport = checkReportDocuments(context);
 
   const ctx: KeysContext = {
     services,
@@ -108,6 +114,7 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     client,
     publishCheckReport,
     editors,
+    audit,
   };
   // Key operations left running when the window closed are followed again, from their real start.
   if (services.operations.journal.entries('keys').length)

@@ -2,6 +2,7 @@
 // undelete. The data (paged lists) lives in KeysModel; the provider only turns it into nodes.
 import * as vscode from 'vscode';
 import { daysLeftToUndelete, explainKeysError, type ApiKeysClient } from '../../core/apikeys/client';
+import { ROTATED_TO_ANNOTATION, auditKey, type AuditFinding } from '../../core/apikeys/audit';
 import { describeRestrictions, summarizeRestrictions } from '../../core/apikeys/describe';
 import type { ApiKey } from '../../core/apikeys/types';
 import { describeError, describeFailure, isConnectionLoss } from '../../core/google/errors';
@@ -144,6 +145,8 @@ export class KeyNode extends vscode.TreeItem {
     readonly deleted: boolean,
     readonly parent: ProjectNode | DeletedGroupNode,
     now: number,
+    /** The last key audit's findings for this key (none before an audit ran). */
+    readonly findings: readonly AuditFinding[] = [],
   ) {
     const keyId = keyIdOf(key.name);
     const label = key.displayName || keyId;
@@ -166,15 +169,24 @@ export class KeyNode extends vscode.TreeItem {
       this.iconPath = new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'));
       lines.push(`Deleted: ${key.deleteTime}`);
     } else {
-      this.contextValue = `key.active${bound}`;
+      this.contextValue = `key.active${bound}${findings.length ? '.finding' : ''}`;
       const summary = summarizeRestrictions(key.restrictions);
-      this.description = `${keyId} · ${summary}`;
-      this.iconPath =
-        summary === 'unrestricted'
+      const rotatedTo = key.annotations?.[ROTATED_TO_ANNOTATION];
+      const notes = [
+        ...(typeof rotatedTo === 'string' && rotatedTo ? [`rotated to ${rotatedTo}`] : []),
+        ...(findings.length ? [`⚠ ${findings.length} audit finding${findings.length === 1 ? '' : 's'}`] : []),
+      ];
+      // The notes before the summary: a narrow view cuts the end of a row.
+      this.description = [keyId, ...notes, summary].join(' · ');
+      this.iconPath = findings.length
+        ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+        : summary === 'unrestricted'
           ? new vscode.ThemeIcon('unlock', new vscode.ThemeColor('list.warningForeground'))
           : new vscode.ThemeIcon(key.serviceAccountEmail ? 'person' : 'key');
     }
     lines.push('', ...describeRestrictions(key.restrictions));
+    if (findings.length)
+      lines.push('', 'Key audit (CIS):', ...findings.map((f) => `⚠ ${f.cis} ${f.title}: ${f.detail}`));
     this.tooltip = lines.join('\n');
     this.accessibilityInformation = { label: `${label}, key ${keyId}, ${String(this.description ?? '')}` };
   }
@@ -381,8 +393,14 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
     }
   }
 
+  /** The rotation age of the last key audit; rows show findings once an audit ran. */
+  auditMaxAgeDays: () => number | undefined = () => undefined;
+
   private keyNode(key: ApiKey, deleted: boolean, parent: ProjectNode | DeletedGroupNode): KeyNode {
-    const node = new KeyNode(key, deleted, parent, this.model?.now() ?? Date.now());
+    const now = this.model?.now() ?? Date.now();
+    const maxAgeDays = deleted ? undefined : this.auditMaxAgeDays();
+    const findings = maxAgeDays === undefined ? [] : auditKey(key, { now, maxAgeDays }).findings;
+    const node = new KeyNode(key, deleted, parent, now, findings);
     this.keyNodes.set(`${deleted ? 'deleted' : 'active'}:${key.name}`, node);
     return node;
   }

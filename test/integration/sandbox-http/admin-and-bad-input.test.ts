@@ -33,7 +33,7 @@ describe('sandbox admin calls and bad input', function () {
     it('state counts both halves; reset empties and refills keys, events and models', async () => {
       const demo = await admin(sandbox, 'state');
       assert.equal(demo.status, 200);
-      assert.equal(demo.body.apiKeys.keys, 13);
+      assert.equal(demo.body.apiKeys.keys, 15);
       assert.equal(demo.body.apiKeys.deletedKeys, 2);
       assert.equal(demo.body.search.events, 50_000);
       assert.ok(
@@ -50,7 +50,7 @@ describe('sandbox admin calls and bad input', function () {
       );
       assert.equal((await call(sandbox, 'GET', KEYS)).body.keys.length, 0);
       const again = await admin(sandbox, 'reset', { seed: 'demo' });
-      assert.equal(again.body.apiKeys.keys, 13);
+      assert.equal(again.body.apiKeys.keys, 15);
       expectError(
         await admin(sandbox, 'reset', { seed: 'full' }),
         400,

@@ -136,7 +136,7 @@ describe('sandbox API Keys v2 with the official @google-cloud/apikeys client', f
 
   it('lists the demo keys page by page with opaque tokens, hiding deleted keys unless showDeleted', async () => {
     const [all] = await client.listKeys({ parent: PARENT });
-    assert.equal(all.length, 13);
+    assert.equal(all.length, 15);
     assert.ok(all.every((k) => !k.keyString && k.uid && k.etag && !k.deleteTime));
     const names: string[] = [];
     for await (const k of client.listKeysAsync({ parent: PARENT, pageSize: 4 })) names.push(k.name!);

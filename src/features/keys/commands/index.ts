@@ -1,6 +1,8 @@
 // Every API Keys command, by id.
 import type { CommandTable } from '../../../platform/command-table';
 import type { KeysContext } from '../context';
+import { auditApiKeys, exportKeyAudit, fixAuditFinding } from './audit';
+import { rotateKey } from './rotate';
 import { lookUpKey, loadMoreKeys, refreshKeys } from './browse';
 import { checkKeyRequest } from './check';
 import { copyKeyResourceName, copyKeyString } from './copy';
@@ -19,4 +21,8 @@ export const KEYS_COMMANDS: CommandTable<KeysContext> = {
   'cloudbench.keys.delete': deleteKey,
   'cloudbench.keys.undelete': undeleteKey,
   'cloudbench.keys.checkRequest': checkKeyRequest,
+  'cloudbench.keys.audit': auditApiKeys,
+  'cloudbench.keys.exportAudit': exportKeyAudit,
+  'cloudbench.keys.fixAuditFinding': fixAuditFinding,
+  'cloudbench.keys.rotate': rotateKey,
 };

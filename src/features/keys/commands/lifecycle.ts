@@ -91,6 +91,8 @@ export async function deleteKey(ctx: KeysContext, arg?: unknown): Promise<void> 
     'not deleted. The list was refreshed; check it and delete again.',
   );
   ctx.editors.close(key.name);
+  const now = ctx.provider.current?.now() ?? Date.now();
+  ctx.audit.keyChanged({ ...key, deleteTime: new Date(now).toISOString() }, now);
   ctx.provider.refresh();
   void vscode.window.showInformationMessage(
     `Deleted key ${label}. It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,
