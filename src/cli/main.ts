@@ -8,6 +8,7 @@ import { version } from '../../package.json';
 import { runCheck } from './check';
 import { EventsFileError } from './events';
 import { runFormat } from './format';
+import { startMcpServer } from './mcp';
 import { humanReport, jsonReport } from './report';
 import { sarifReport } from './sarif';
 import { runStats, StatsInputError } from './stats';
@@ -153,11 +154,22 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** `cloudbench mcp`: the server answers on stdio until stdin closes; a failure to start is exit code 3. */
+function mcp(args: readonly string[], io: Io): number {
+  if (args.length) throw new UsageError(`mcp: unexpected argument ${cliText(args[0])}`);
+  startMcpServer().catch((err: unknown) => {
+    io.err(crashMessage(err));
+    process.exitCode = EXIT_CRASH;
+  });
+  return EXIT_OK;
+}
+
 const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
   check,
   format,
   stats,
   'test-rule': testRule,
+  mcp,
 };
 
 /** Runs one command line; returns the exit code. */

@@ -103,13 +103,14 @@ export const USAGE_LINES: Readonly<Record<string, string>> = {
   check: 'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [--sarif-root DIR] [paths...]',
   format: 'cloudbench format [--check] [paths...]',
   stats: 'cloudbench stats --query FILE --events FILE [--tz ZONE] [--format csv|json] [--lists DIR]',
+  mcp: 'cloudbench mcp',
   'test-rule':
     'cloudbench test-rule RULE --events FILE [--start TIME] [--end TIME] [--lists DIR] [--time-limit SECONDS] [--format json|text]',
 };
 
 export function usageLine(command?: string): string {
   if (command && USAGE_LINES[command]) return `usage: ${USAGE_LINES[command]}`;
-  return `usage: cloudbench <check|format|stats|test-rule> [options] [paths...]  (cloudbench --help)`;
+  return `usage: cloudbench <check|format|stats|test-rule|mcp> [options] [paths...]  (cloudbench --help)`;
 }
 
 export function helpText(version: string): string {
@@ -159,6 +160,12 @@ Commands:
                        RFC 3339 (2024-05-01T12:00:00Z), "now", or an offset such as -7d
       Exit code 1 when the rule has errors (printed as check prints them), cannot be tested, or
       the results are incomplete (cut by --time-limit or the engine's work limit).
+
+  ${USAGE_LINES.mcp}
+      A Model Context Protocol server on stdin/stdout for agents: the tools check, format,
+      describe_field, list_fields, describe_function, test_rule and stats, offline as above. Files
+      must be inside the folder it starts in (no path or symbolic link out of it). It runs until
+      stdin closes.
 
   cloudbench --help | --version
 
