@@ -51,7 +51,9 @@ export function confinedPath(root: string, given: string, kind: 'file' | 'folder
     );
   }
   if (!isInside(root, real))
-    throw new PathError(`${JSON.stringify(clip(given, 200))} is a symbolic link to a place outside the working directory`);
+    throw new PathError(
+      `${JSON.stringify(clip(given, 200))} is a symbolic link to a place outside the working directory`,
+    );
   const stat = statSync(real);
   if (kind === 'file' ? !stat.isFile() : !stat.isDirectory())
     throw new PathError(`${JSON.stringify(clip(given, 200))} is not a ${kind}`);
@@ -119,8 +121,10 @@ export function callTool(root: string, name: string, args: unknown): { text: str
   if (!spec) return { text: `Unknown tool ${JSON.stringify(clip(String(name), 100))}.`, isError: true };
   try {
     const input = validateInput<Record<string, unknown>>(spec, args ?? {});
-    if (spec.name === 'test_rule') return { text: bounded(testRuleTool(root, input as unknown as TestRuleInput)), isError: false };
-    if (spec.name === 'stats') return { text: bounded(statsTool(root, input as unknown as StatsInput)), isError: false };
+    if (spec.name === 'test_rule')
+      return { text: bounded(testRuleTool(root, input as unknown as TestRuleInput)), isError: false };
+    if (spec.name === 'stats')
+      return { text: bounded(statsTool(root, input as unknown as StatsInput)), isError: false };
     return { text: bounded(runLanguageTool(spec.name, input)), isError: false };
   } catch (err) {
     if (
@@ -132,7 +136,10 @@ export function callTool(root: string, name: string, args: unknown): { text: str
       err instanceof TestRuleInputError
     )
       return { text: clip(err.message.replace(/^(test-rule|stats): /, ''), 2000), isError: true };
-    return { text: `Internal error of cloudbench: ${clip(String((err as Error)?.message ?? err), 300)}`, isError: true };
+    return {
+      text: `Internal error of cloudbench: ${clip(String((err as Error)?.message ?? err), 300)}`,
+      isError: true,
+    };
   }
 }
 

@@ -109,7 +109,10 @@ describe('cloudbench mcp (the built CLI, through the SDK client)', function () {
   });
 
   it('format: the formatted text, or why not', async () => {
-    const a = await call('format', { language: 'udm', text: 'metadata.event_type="USER_LOGIN"  and principal.ip="10.0.0.1"' });
+    const a = await call('format', {
+      language: 'udm',
+      text: 'metadata.event_type="USER_LOGIN"  and principal.ip="10.0.0.1"',
+    });
     assert.match(a.text, /metadata\.event_type = "USER_LOGIN" AND principal\.ip = "10\.0\.0\.1"/);
     const refused = await call('format', { language: 'udm', text: 'metadata.event_type = "unterminated' });
     assert.match(refused.text, /Not formatted/);
@@ -117,7 +120,10 @@ describe('cloudbench mcp (the built CLI, through the SDK client)', function () {
 
   it('describe_field, list_fields and describe_function: the UDM documentation', async () => {
     assert.match((await call('describe_field', { path: 'metadata.event_type' })).text, /USER_LOGIN/);
-    assert.match((await call('describe_field', { path: '$e.udm.principal.hostnam' })).text, /Did you mean principal\.hostname\?/);
+    assert.match(
+      (await call('describe_field', { path: '$e.udm.principal.hostnam' })).text,
+      /Did you mean principal\.hostname\?/,
+    );
     assert.match((await call('list_fields', { path: 'principal', contains: 'host' })).text, /- hostname: string/);
     assert.match((await call('describe_function', { name: 'net.ip_in_range_cidr' })).text, /net\.ip_in_range_cidr\(/);
     assert.match((await call('describe_function', { name: '' })).text, /^Functions \(\d+\): /);
@@ -127,7 +133,10 @@ describe('cloudbench mcp (the built CLI, through the SDK client)', function () {
     const a = await call('test_rule', { rule: 'rules/c2.yaral', events: 'events.json' });
     assert.equal(a.isError, false, a.text);
     assert.match(a.text, /c2_connection: 2 detection\(s\) over 3 event\(s\)/);
-    assert.match(a.text, /Untrusted data from the tested events[^\n]*:\n(`{4,})text\n[\s\S]*ignore previous instructions ```[\s\S]*\n\1$/);
+    assert.match(
+      a.text,
+      /Untrusted data from the tested events[^\n]*:\n(`{4,})text\n[\s\S]*ignore previous instructions ```[\s\S]*\n\1$/,
+    );
   });
 
   it('stats over files: the table as CSV', async () => {

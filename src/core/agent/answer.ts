@@ -10,8 +10,9 @@ export const DATA_LIMIT = 4_000;
 
 // C0/C1 controls (but tab and newline), bidi overrides and isolates, zero-width characters: they
 // hide or reorder what a reader sees.
-// eslint-disable-next-line no-control-regex
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
 
 /** `text` without hidden characters, cut to `max` characters with a note of how much was left out. */
 export function clip(text: string, max: number): string {

@@ -196,7 +196,10 @@ export function pickEventsByVariable(ruleText: string, events: readonly unknown[
   for (const search of plan.searches) {
     const query = compileQuery(search.query, {});
     if (query.hasErrors) throw new Error(`the search for $${search.variable} does not compile`);
-    byVariable.set(search.variable, events.filter((e) => query.matches(e)));
+    byVariable.set(
+      search.variable,
+      events.filter((e) => query.matches(e)),
+    );
   }
   return byVariable;
 }

@@ -59,7 +59,10 @@ export function checkText(language: ToolLanguage, text: string): string {
     const message = typeof d.message === 'string' ? d.message : d.message.value;
     const code = d.code !== undefined ? ` [${String(d.code)}]` : '';
     const replacements = (d.data as { replacements?: unknown } | undefined)?.replacements;
-    const fix = Array.isArray(replacements) && replacements.length ? ` Replace with: ${replacements.map((r) => JSON.stringify(clip(String(r), 200))).join(' or ')}.` : '';
+    const fix =
+      Array.isArray(replacements) && replacements.length
+        ? ` Replace with: ${replacements.map((r) => JSON.stringify(clip(String(r), 200))).join(' or ')}.`
+        : '';
     const line = `- ${SEVERITY[d.severity ?? 1] ?? 'error'} ${start.line + 1}:${start.character + 1}-${end.line + 1}:${end.character + 1}${code}: ${clip(message, 600)}${fix}`;
     if (!answer.add(line)) break;
   }
@@ -118,7 +121,9 @@ export function describeField(path: string): string {
   }
   const f = resolved.fields[resolved.fields.length - 1];
   const answer = new Answer();
-  answer.add(`${segments.join('.')}: ${describeType(f)}${f.repeated ? ' (repeated: a condition matches when any element matches)' : ''}${f.deprecated ? ' (deprecated)' : ''}`);
+  answer.add(
+    `${segments.join('.')}: ${describeType(f)}${f.repeated ? ' (repeated: a condition matches when any element matches)' : ''}${f.deprecated ? ' (deprecated)' : ''}`,
+  );
   answer.add(`Declared in ${typeLabel(f.owner)}, JSON name ${f.jsonName}.`);
   const description = fieldDescription(f.owner, f.name);
   if (description) answer.add(`Google's description: ${clip(description, 2000)}`);
@@ -152,7 +157,9 @@ export function listFields(path = '', contains = ''): string {
   const needle = contains.toLowerCase();
   const shown = [...fields.values()].filter((f) => !needle || f.name.toLowerCase().includes(needle));
   const answer = new Answer();
-  answer.add(`${shown.length} field(s) of ${segments.length ? segments.join('.') : 'the UDM event'}${needle ? ` containing ${JSON.stringify(clip(contains, 100))}` : ''}:`);
+  answer.add(
+    `${shown.length} field(s) of ${segments.length ? segments.join('.') : 'the UDM event'}${needle ? ` containing ${JSON.stringify(clip(contains, 100))}` : ''}:`,
+  );
   for (const f of shown) if (!answer.add(fieldLine(f))) break;
   return answer.text('filter with "contains" or list a deeper path');
 }

@@ -42,7 +42,11 @@ export function modelText(model: Model, versions: readonly VersionDetails[]): st
     );
     for (const e of evaluations) {
       const metrics = headlineLines(e.metrics, e.metricsSchemaUri).slice(0, 6).join('; ');
-      if (!answer.add(`  - evaluation ${dataLine(e.displayName ?? e.name ?? '', 120)}: ${metrics || 'no headline metrics'}`))
+      if (
+        !answer.add(
+          `  - evaluation ${dataLine(e.displayName ?? e.name ?? '', 120)}: ${metrics || 'no headline metrics'}`,
+        )
+      )
         break;
     }
     if (answer.full) break;

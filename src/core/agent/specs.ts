@@ -65,10 +65,10 @@ export const LANGUAGE_TOOLS: readonly ToolSpec[] = [
     userDescription: 'Checks a UDM search or a YARA-L rule with the Cloudbench language service.',
     modelDescription:
       'Checks a Google SecOps UDM search query (language "udm") or a YARA-L 2.0 rule (language "yaral") offline, exactly as the Cloudbench editor does, and returns every diagnostic with its severity, 1-based line:column range, code and, for misspelt fields, functions or values, "did you mean" suggestions. Use it after writing or changing a query or rule and fix every error before running or testing it. It spends no search and needs no connection.',
-    inputSchema: object(
-      { language: LANGUAGE, text: { ...TEXT, description: 'The whole query or rule file text.' } },
-      ['language', 'text'],
-    ),
+    inputSchema: object({ language: LANGUAGE, text: { ...TEXT, description: 'The whole query or rule file text.' } }, [
+      'language',
+      'text',
+    ]),
   },
   {
     name: 'format',
@@ -76,10 +76,10 @@ export const LANGUAGE_TOOLS: readonly ToolSpec[] = [
     userDescription: 'Formats a UDM search or a YARA-L rule as Format Document does.',
     modelDescription:
       "Formats a UDM search query or a YARA-L rule the way the editor's Format Document does (2-space indentation, one statement per line, keyword case) and returns the formatted text, or the reason it was left alone (a syntax error the formatter will not guess around). Offline.",
-    inputSchema: object(
-      { language: LANGUAGE, text: { ...TEXT, description: 'The whole query or rule file text.' } },
-      ['language', 'text'],
-    ),
+    inputSchema: object({ language: LANGUAGE, text: { ...TEXT, description: 'The whole query or rule file text.' } }, [
+      'language',
+      'text',
+    ]),
   },
   {
     name: 'describeField',
@@ -178,7 +178,12 @@ export const EDITOR_TOOLS: readonly ToolSpec[] = [
           maximum: 10000,
           description: 'Most events udmSearch returns (the setting cloudbench.search.defaultLimit when absent).',
         },
-        rows: { type: 'integer', minimum: 0, maximum: 50, description: 'Rows to include in the answer (10 by default).' },
+        rows: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 50,
+          description: 'Rows to include in the answer (10 by default).',
+        },
       },
       ['query', 'timeRange'],
     ),

@@ -17,7 +17,6 @@ import {
   testRuleConfirmation,
   testRuleTool,
   type RunSearchInput,
-  type TestRuleInput,
 } from './search-tools';
 
 const log = getLogger('agent');
@@ -25,9 +24,7 @@ const log = getLogger('agent');
 type Input = Record<string, unknown>;
 type Run = (services: Services, input: Input, token: vscode.CancellationToken) => Promise<string> | string;
 
-function withSignal(
-  work: (services: Services, input: Input, signal: AbortSignal) => Promise<string>,
-): Run {
+function withSignal(work: (services: Services, input: Input, signal: AbortSignal) => Promise<string>): Run {
   return async (services, input, token) => {
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
@@ -40,7 +37,7 @@ function withSignal(
 }
 
 const SERVICE_TOOLS: Record<string, Run> = {
-  testRule: (s, i, t) => testRuleTool(s, i as TestRuleInput, t),
+  testRule: (s, i, t) => testRuleTool(s, i, t),
   runSearch: (s, i, t) => runSearchTool(s, i as unknown as RunSearchInput, t),
   listModels: withSignal((s, i, signal) => listModelsTool(s, i, signal)),
   describeModel: withSignal((s, i, signal) => describeModelTool(s, i as { model: string }, signal)),
@@ -67,7 +64,7 @@ async function prepare(
   }
   let prepared: vscode.PreparedToolInvocation | undefined;
   if (spec.name === 'runSearch') prepared = searchConfirmation(services, input as unknown as RunSearchInput);
-  else if (spec.name === 'testRule') prepared = await testRuleConfirmation(services, input as TestRuleInput);
+  else if (spec.name === 'testRule') prepared = await testRuleConfirmation(services, input);
   if (!vscode.workspace.isTrusted && reachesOut(spec) && !prepared?.confirmationMessages)
     prepared = {
       ...prepared,

@@ -92,7 +92,11 @@ export async function describeModelTool(
   });
 }
 
-async function listKeys(services: Services, limit: number, signal: AbortSignal): Promise<{ keys: ApiKey[]; more: boolean }> {
+async function listKeys(
+  services: Services,
+  limit: number,
+  signal: AbortSignal,
+): Promise<{ keys: ApiKey[]; more: boolean }> {
   const client = new ApiKeysClient(restClientSettings(services.connection(), 'apikeys'));
   const keys: ApiKey[] = [];
   let pageToken: string | undefined;
@@ -109,7 +113,11 @@ async function listKeys(services: Services, limit: number, signal: AbortSignal):
   return { keys, more: pageToken !== undefined };
 }
 
-export async function listKeysTool(services: Services, input: { limit?: number }, signal: AbortSignal): Promise<string> {
+export async function listKeysTool(
+  services: Services,
+  input: { limit?: number },
+  signal: AbortSignal,
+): Promise<string> {
   const { keys, more } = await listKeys(services, input.limit ?? 100, signal);
   return keysText(keys, project(services), more);
 }
@@ -121,5 +129,10 @@ export async function auditKeysTool(
 ): Promise<string> {
   const days = input.olderThanDays ?? 90;
   const { keys } = await listKeys(services, 1000, signal);
-  return auditText(auditKeyList(keys, days, Date.now()), keys.filter((k) => !k.deleteTime).length, days, project(services));
+  return auditText(
+    auditKeyList(keys, days, Date.now()),
+    keys.filter((k) => !k.deleteTime).length,
+    days,
+    project(services),
+  );
 }

@@ -4,7 +4,13 @@
 // searches.
 import * as vscode from 'vscode';
 import { clip } from '../../core/agent/answer';
-import { detectionsText, parseEventsText, pickEventsByVariable, searchText, statisticsText } from '../../core/agent/events';
+import {
+  detectionsText,
+  parseEventsText,
+  pickEventsByVariable,
+  searchText,
+  statisticsText,
+} from '../../core/agent/events';
 import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import { resolveTimeRange, type ResolvedWindow, type TimeRangeSpec } from '../../core/secops/timerange';
 import { referenceListEntries } from '../../core/secops/reference-lists';
@@ -39,7 +45,9 @@ const MAX_EVENTS_FILE_BYTES = 64 * 1024 * 1024;
 
 export function windowOf(range: TimeRangeInput, now = Date.now()): ResolvedWindow {
   const spec: TimeRangeSpec =
-    'preset' in range ? { kind: 'preset', preset: range.preset } : { kind: 'custom', start: range.start, end: range.end };
+    'preset' in range
+      ? { kind: 'preset', preset: range.preset }
+      : { kind: 'custom', start: range.start, end: range.end };
   return resolveTimeRange(spec, now);
 }
 
@@ -91,7 +99,8 @@ export async function runSearchTool(
   const controller = services.search.require().controller;
   const client = controller.getClient();
   const budget = client.limiter.snapshot('udmSearch');
-  if (budget.remaining < 1) throw new Error(`The hourly udmSearch budget is spent (${budget.limit} an hour); nothing was searched.`);
+  if (budget.remaining < 1)
+    throw new Error(`The hourly udmSearch budget is spent (${budget.limit} an hour); nothing was searched.`);
   const limit = input.limit ?? services.connection().settings.search.defaultLimit ?? UDM_SEARCH_MAX_LIMIT;
   const rows = input.rows ?? 10;
   const referenceLists = services.referenceLists.entries() ?? {};
@@ -132,9 +141,14 @@ export async function runSearchTool(
 export async function workspaceFile(relative: string, maxBytes: number): Promise<{ uri: vscode.Uri; text: string }> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) throw new Error('No folder is open, so there is no workspace file to read.');
-  const parts = relative.replace(/\\/g, '/').split('/').filter((p) => p && p !== '.');
+  const parts = relative
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((p) => p && p !== '.');
   if (parts.some((p) => p === '..') || /^([a-z]:|\/)/i.test(relative))
-    throw new Error(`${JSON.stringify(clip(relative, 200))} must be a path relative to the workspace folder, without "..".`);
+    throw new Error(
+      `${JSON.stringify(clip(relative, 200))} must be a path relative to the workspace folder, without "..".`,
+    );
   for (const folder of folders) {
     const uri = vscode.Uri.joinPath(folder.uri, ...parts);
     let stat: vscode.FileStat;
@@ -145,8 +159,10 @@ export async function workspaceFile(relative: string, maxBytes: number): Promise
     }
     if ((stat.type & vscode.FileType.SymbolicLink) !== 0)
       throw new Error(`${JSON.stringify(clip(relative, 200))} is a symbolic link; give the file itself.`);
-    if ((stat.type & vscode.FileType.File) === 0) throw new Error(`${JSON.stringify(clip(relative, 200))} is not a file.`);
-    if (stat.size > maxBytes) throw new Error(`${JSON.stringify(clip(relative, 200))} is larger than ${maxBytes} bytes.`);
+    if ((stat.type & vscode.FileType.File) === 0)
+      throw new Error(`${JSON.stringify(clip(relative, 200))} is not a file.`);
+    if (stat.size > maxBytes)
+      throw new Error(`${JSON.stringify(clip(relative, 200))} is larger than ${maxBytes} bytes.`);
     const bytes = await vscode.workspace.fs.readFile(uri);
     return { uri, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   }
@@ -158,12 +174,22 @@ async function ruleOf(input: TestRuleInput): Promise<{ name: string; text: strin
   const whole = input.rule ?? (await workspaceFile(input.ruleFile ?? '', 10 * 1024 * 1024)).text;
   const rules = parseRuleFile(whole).rules;
   const rule = input.ruleName !== undefined ? rules.find((r) => r.name?.name === input.ruleName) : rules[0];
-  if (!rule) throw new Error(input.ruleName !== undefined ? `No rule named ${JSON.stringify(clip(input.ruleName, 100))}.` : 'The text holds no rule ("rule name { … }").');
+  if (!rule)
+    throw new Error(
+      input.ruleName !== undefined
+        ? `No rule named ${JSON.stringify(clip(input.ruleName, 100))}.`
+        : 'The text holds no rule ("rule name { … }").',
+    );
   if (rules.length > 1 && input.ruleName === undefined)
     throw new Error(`The text holds ${rules.length} rules; say which with "ruleName".`);
   const name = rule.name?.name ?? 'the rule';
-  const errors = parseRuleFile(whole).diagnostics.filter((d) => d.severity === 'error' && d.start >= rule.start && d.start <= rule.end);
-  if (errors.length) throw new Error(`${name} has errors (${clip(errors[0].message, 300)}); check it with cloudbench_check. It was not tested.`);
+  const errors = parseRuleFile(whole).diagnostics.filter(
+    (d) => d.severity === 'error' && d.start >= rule.start && d.start <= rule.end,
+  );
+  if (errors.length)
+    throw new Error(
+      `${name} has errors (${clip(errors[0].message, 300)}); check it with cloudbench_check. It was not tested.`,
+    );
   return { name, text: whole.slice(rule.start, rule.end) };
 }
 
@@ -213,13 +239,24 @@ export async function testRuleTool(
       source = `the file ${JSON.stringify(clip(input.eventsFile, 200))} (no search spent)`;
       Object.assign(referenceLists, services.referenceLists.entries() ?? {});
     } else {
-      ({ eventsByVariable, eventsRead, window } = await searchRuleEvents(services, rule.text, input.timeRange!, notes, referenceLists, abort.signal));
+      ({ eventsByVariable, eventsRead, window } = await searchRuleEvents(
+        services,
+        rule.text,
+        input.timeRange!,
+        notes,
+        referenceLists,
+        abort.signal,
+      ));
       source = `udmSearch over ${window.start} – ${window.end}`;
     }
     const outcome = await runRuleTestInWorker(
       rule.text,
       eventsByVariable,
-      { referenceLists, maxDetections: MAX_DETECTIONS, ...(window ? { timeRange: { start: window.startMs, end: window.endMs } } : {}) },
+      {
+        referenceLists,
+        maxDetections: MAX_DETECTIONS,
+        ...(window ? { timeRange: { start: window.startMs, end: window.endMs } } : {}),
+      },
       { workerFile: vscode.Uri.joinPath(services.extensionUri, 'dist', 'rule-worker.js').fsPath, signal: abort.signal },
     );
     if (outcome.status === 'cancelled') throw new vscode.CancellationError();
@@ -252,7 +289,9 @@ async function searchRuleEvents(
   const client = services.search.require().controller.getClient();
   const budget = client.limiter.snapshot('udmSearch');
   if (budget.remaining < plan.searches.length)
-    throw new Error(`Testing needs ${plan.searches.length} udmSearch calls and ${budget.remaining} of ${budget.limit} are left this hour; nothing was searched.`);
+    throw new Error(
+      `Testing needs ${plan.searches.length} udmSearch calls and ${budget.remaining} of ${budget.limit} are left this hour; nothing was searched.`,
+    );
   const window = windowOf(range);
   notes.push(...plan.untestable);
   const eventsByVariable = new Map<string, unknown[]>();
@@ -263,7 +302,9 @@ async function searchRuleEvents(
       signal,
     );
     if (answer.moreDataAvailable)
-      notes.push(`$${search.variable}: udmSearch said more events match than the ${answer.events.length} it returned; the test covers those only.`);
+      notes.push(
+        `$${search.variable}: udmSearch said more events match than the ${answer.events.length} it returned; the test covers those only.`,
+      );
     eventsByVariable.set(search.variable, answer.events);
     eventsRead += answer.events.length;
   }

@@ -41,10 +41,15 @@ describe('agent tools: specs', () => {
   });
 
   it('MCP names are snake_case and no service tool is offered over MCP', () => {
-    assert.deepEqual(
-      [...LANGUAGE_TOOLS, ...MCP_FILE_TOOLS].map(mcpToolName),
-      ['check', 'format', 'describe_field', 'list_fields', 'describe_function', 'test_rule', 'stats'],
-    );
+    assert.deepEqual([...LANGUAGE_TOOLS, ...MCP_FILE_TOOLS].map(mcpToolName), [
+      'check',
+      'format',
+      'describe_field',
+      'list_fields',
+      'describe_function',
+      'test_rule',
+      'stats',
+    ]);
     for (const spec of EDITOR_TOOLS) assert.ok(!MCP_FILE_TOOLS.some((m) => m.name === spec.name));
   });
 
@@ -52,7 +57,10 @@ describe('agent tools: specs', () => {
     assert.deepEqual(validateInput(byName('check'), { language: 'udm', text: 'x' }), { language: 'udm', text: 'x' });
     assert.throws(() => validateInput(byName('check'), { language: 'udm' }), /required property 'text'/);
     assert.throws(() => validateInput(byName('check'), null), ToolInputError);
-    assert.throws(() => validateInput(byName('runSearch'), { query: 'x', timeRange: { preset: '2y' } }), ToolInputError);
+    assert.throws(
+      () => validateInput(byName('runSearch'), { query: 'x', timeRange: { preset: '2y' } }),
+      ToolInputError,
+    );
     assert.throws(
       () => validateInput(byName('runSearch'), { query: 'x', timeRange: { start: 'yesterday', end: 'now' } }),
       ToolInputError,
@@ -83,8 +91,8 @@ describe('agent tools: answers', () => {
   });
 
   it('hidden characters are replaced and long text is cut', () => {
-    const block = untrusted('x', 'a\u202eb\u0000c'.padEnd(10_000, 'z'), 100);
-    assert.ok(!/[\u202e\u0000]/.test(block));
+    const block = untrusted('x', `a\u202eb${String.fromCharCode(0)}c`.padEnd(10_000, 'z'), 100);
+    assert.ok(!block.includes('\u202e') && !block.includes(String.fromCharCode(0)));
     assert.match(block, /more characters left out/);
   });
 
@@ -102,11 +110,24 @@ describe('agent tools: answers', () => {
     const huge = Array.from({ length: 5000 }, (_, i) => ({
       udm: { metadata: { eventType: `T${i % 300}` }, principal: { hostname: 'h'.repeat(10_000) } },
     }));
-    const s = searchText({ query: 'q', window: { start: 'a', end: 'b' }, events: huge, moreDataAvailable: true, rows: 50, panelOpened: true });
+    const s = searchText({
+      query: 'q',
+      window: { start: 'a', end: 'b' },
+      events: huge,
+      moreDataAvailable: true,
+      rows: 50,
+      panelOpened: true,
+    });
     assert.ok(s.length <= ANSWER_LIMIT, String(s.length));
     const d = detectionsText({
       ruleName: 'r',
-      detections: Array.from({ length: 500 }, () => ({ match: { host: 'x'.repeat(5000) }, outcomes: {}, windowStart: 0, windowEnd: 1, events: {} })),
+      detections: Array.from({ length: 500 }, () => ({
+        match: { host: 'x'.repeat(5000) },
+        outcomes: {},
+        windowStart: 0,
+        windowEnd: 1,
+        events: {},
+      })),
       eventsRead: 1,
       source: 'f',
       notes: [],
@@ -124,7 +145,10 @@ describe('agent tools: answers', () => {
 
 describe('agent tools: the language service', () => {
   it('check gives positions and the replacement', () => {
-    assert.match(checkText('udm', 'principal.hostnam = "x"'), /error 1:11-1:18 \[unknown-field\].*Replace with: "hostname"/);
+    assert.match(
+      checkText('udm', 'principal.hostnam = "x"'),
+      /error 1:11-1:18 \[unknown-field\].*Replace with: "hostname"/,
+    );
   });
   it('describes fields, sub-fields and functions, and suggests for typos', () => {
     assert.match(describeField('principal.ip'), /^principal\.ip: repeated string/);
@@ -139,11 +163,19 @@ describe('agent tools: the language service', () => {
 describe('agent tools: the API key audit', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
   const keys: ApiKey[] = [
-    { name: 'projects/p/locations/global/keys/open', displayName: 'open', createTime: '2025-12-30T00:00:00Z', keyString: 'AIzaSECRETSECRETSECRETSECRET' },
+    {
+      name: 'projects/p/locations/global/keys/open',
+      displayName: 'open',
+      createTime: '2025-12-30T00:00:00Z',
+      keyString: 'AIzaSECRETSECRETSECRETSECRET',
+    },
     {
       name: 'projects/p/locations/global/keys/tight',
       createTime: '2025-12-30T00:00:00Z',
-      restrictions: { serverKeyRestrictions: { allowedIps: ['10.0.0.1'] }, apiTargets: [{ service: 'maps.googleapis.com' }] },
+      restrictions: {
+        serverKeyRestrictions: { allowedIps: ['10.0.0.1'] },
+        apiTargets: [{ service: 'maps.googleapis.com' }],
+      },
     },
     {
       name: 'projects/p/locations/global/keys/old',
@@ -151,7 +183,11 @@ describe('agent tools: the API key audit', () => {
       restrictions: { browserKeyRestrictions: { allowedReferrers: ['x'] }, apiTargets: [{ service: 'a' }] },
     },
     { name: 'projects/p/locations/global/keys/deleted', deleteTime: '2025-12-31T00:00:00Z' },
-    { name: 'projects/p/locations/global/keys/everyapi', createTime: '2025-12-30T00:00:00Z', restrictions: { iosKeyRestrictions: { allowedBundleIds: ['b'] } } },
+    {
+      name: 'projects/p/locations/global/keys/everyapi',
+      createTime: '2025-12-30T00:00:00Z',
+      restrictions: { iosKeyRestrictions: { allowedBundleIds: ['b'] } },
+    },
   ];
 
   it('flags keys without application restriction, allowing every API, or older than the age', () => {
