@@ -103,7 +103,15 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: LAYER_NO_VSCODE }],
           patterns: [
             {
-              group: ['**/features/**', '**/platform/**', '**/server/**', '**/emulator/**', '**/webview/**'],
+              // The MCP SDK's own `server/` modules (cloudbench mcp) are a package, not src/server.
+              group: [
+                '**/features/**',
+                '**/platform/**',
+                '**/server/**',
+                '**/emulator/**',
+                '**/webview/**',
+                '!@modelcontextprotocol/sdk/**',
+              ],
               message:
                 'the command line runs outside VS Code and offline: it imports core and udm only (src/README.md).',
             },

@@ -2,6 +2,7 @@
 // part (say, the language server) never takes the rest of Cloudbench down with it.
 import { safeText, MESSAGE_LIMIT } from './core/display';
 import * as vscode from 'vscode';
+import { agentFeature } from './features/agent';
 import { keysFeature } from './features/keys';
 import { languageFeature } from './features/language';
 import { modelsFeature } from './features/models';
@@ -50,6 +51,7 @@ export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
   referenceListsFeature,
   rulesFeature,
   coverageFeature,
+  agentFeature,
 ];
 
 export function activate(context: vscode.ExtensionContext): CloudbenchApi {

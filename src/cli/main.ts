@@ -9,6 +9,7 @@ import { runCheck } from './check';
 import { coverage } from './coverage-command';
 import { EventsFileError } from './events';
 import { runFormat } from './format';
+import { startMcpServer } from './mcp';
 import { humanReport, jsonReport } from './report';
 import { sarifReport } from './sarif';
 import { runStats, StatsInputError } from './stats';
@@ -154,12 +155,23 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** `cloudbench mcp`: the server answers on stdio until stdin closes; a failure to start is exit code 3. */
+function mcp(args: readonly string[], io: Io): number {
+  if (args.length) throw new UsageError(`mcp: unexpected argument ${cliText(args[0])}`);
+  startMcpServer().catch((err: unknown) => {
+    io.err(crashMessage(err));
+    process.exitCode = EXIT_CRASH;
+  });
+  return EXIT_OK;
+}
+
 const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
   check,
   format,
   stats,
   'test-rule': testRule,
   coverage,
+  mcp,
 };
 
 /** Runs one command line; returns the exit code. */

@@ -103,6 +103,7 @@ export const USAGE_LINES: Readonly<Record<string, string>> = {
   check: 'cloudbench check [--format human|json|sarif] [--max-warnings N] [--lists DIR] [--sarif-root DIR] [paths...]',
   format: 'cloudbench format [--check] [paths...]',
   stats: 'cloudbench stats --query FILE --events FILE [--tz ZONE] [--format csv|json] [--lists DIR]',
+  mcp: 'cloudbench mcp',
   'test-rule':
     'cloudbench test-rule RULE --events FILE [--start TIME] [--end TIME] [--lists DIR] [--time-limit SECONDS] [--format json|text]',
   coverage: 'cloudbench coverage [--format text|json|markdown] [--layer FILE] [--fail-on-gaps FILE] [paths...]',
@@ -110,7 +111,7 @@ export const USAGE_LINES: Readonly<Record<string, string>> = {
 
 export function usageLine(command?: string): string {
   if (command && USAGE_LINES[command]) return `usage: ${USAGE_LINES[command]}`;
-  return `usage: cloudbench <check|format|stats|test-rule|coverage> [options] [paths...]  (cloudbench --help)`;
+  return `usage: cloudbench <check|format|stats|test-rule|coverage|mcp> [options] [paths...]  (cloudbench --help)`;
 }
 
 export function helpText(version: string): string {
@@ -173,6 +174,11 @@ Commands:
       --fail-on-gaps FILE  technique IDs that must be covered (one or more a line, # comments):
                        exit code 1 naming those no rule covers; a technique is covered by a rule
                        naming it or one of its sub-techniques
+  ${USAGE_LINES.mcp}
+      A Model Context Protocol server on stdin/stdout for agents: the tools check, format,
+      describe_field, list_fields, describe_function, test_rule and stats, offline as above. Files
+      must be inside the folder it starts in (no path or symbolic link out of it). It runs until
+      stdin closes.
 
   cloudbench --help | --version
 

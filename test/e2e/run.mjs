@@ -9,7 +9,7 @@
 // Every scenario and host test starts from freshly reset sandbox data. Screenshots and logs go to
 // test-results/e2e/. Ends with "N passed, N failed" and a non-zero exit code on any failure.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -295,6 +295,9 @@ async function main() {
         const text = Array.isArray(args) ? args.join(' ') : String(args);
         hostLog.push(text);
         if (text.startsWith('[host]')) console.log(`      ${text}`);
+        // A host test asks for the next modal dialog to be answered (a tool's confirmation): its text
+        // goes to dialogs.jsonl, which the test reads, and the button is pressed.
+        if (text.startsWith('[host-ui] dialog ')) void answerHostDialog(page, hostDir, JSON.parse(text.slice(17)));
       });
       const authority = `vscode-remote://127.0.0.1:${codeServer.port}`;
       await page.goto(
@@ -369,3 +372,16 @@ main().catch((err) => {
   console.log('0 passed, 1 failed');
   process.exit(1);
 });
+
+/** Presses `button` on the next modal dialog of the host window and records the dialog's text. */
+async function answerHostDialog(page, hostDir, { button }) {
+  try {
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const text = await dialog.innerText();
+    await dialog.getByRole('button', { name: button, exact: true }).click();
+    appendFileSync(join(hostDir, 'dialogs.jsonl'), `${JSON.stringify({ button, text })}\n`);
+  } catch (err) {
+    appendFileSync(join(hostDir, 'dialogs.jsonl'), `${JSON.stringify({ button, error: String(err) })}\n`);
+  }
+}
