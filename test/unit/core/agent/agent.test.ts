@@ -208,3 +208,24 @@ describe('agent tools: the API key audit', () => {
     for (const t of texts) assert.doesNotMatch(t, /AIza/);
   });
 });
+
+describe('agent tools: a rule over saved events', () => {
+  it('picks search results ({name, udm}) and bare UDM events alike', async () => {
+    const { pickEventsByVariable } = await import('../../../../src/core/agent/events');
+    const rule = `rule r {
+  meta:
+    author = "t"
+  events:
+    $e.metadata.event_type = "NETWORK_CONNECTION"
+  condition:
+    $e
+}`;
+    const udm = { metadata: { eventType: 'NETWORK_CONNECTION' } };
+    const picked = pickEventsByVariable(rule, [
+      { name: 'a', udm },
+      udm,
+      { udm: { metadata: { eventType: 'USER_LOGIN' } } },
+    ]);
+    assert.equal(picked.get('e')?.length, 2);
+  });
+});
