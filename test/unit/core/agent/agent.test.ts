@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { ANSWER_LIMIT, Answer, bounded, untrusted } from '../../../../src/core/agent/answer';
-import { detectionsText, parseEventsText, searchText } from '../../../../src/core/agent/events';
+import { detectionsText, parseEventsText, pickEventsByVariable, searchText } from '../../../../src/core/agent/events';
 import { auditKeyList, auditText, keysText } from '../../../../src/core/agent/keys';
 import { checkText, describeField, describeFunction, listFields } from '../../../../src/core/agent/language';
 import {
@@ -210,8 +210,7 @@ describe('agent tools: the API key audit', () => {
 });
 
 describe('agent tools: a rule over saved events', () => {
-  it('picks search results ({name, udm}) and bare UDM events alike', async () => {
-    const { pickEventsByVariable } = await import('../../../../src/core/agent/events');
+  it('picks search results ({name, udm}) and bare UDM events alike', () => {
     const rule = `rule r {
   meta:
     author = "t"
