@@ -198,7 +198,7 @@ export function pickEventsByVariable(ruleText: string, events: readonly unknown[
     if (query.hasErrors) throw new Error(`the search for $${search.variable} does not compile`);
     byVariable.set(
       search.variable,
-      events.filter((e) => query.matches(e)),
+      events.filter((e) => query.matches(udmOf(e))),
     );
   }
   return byVariable;

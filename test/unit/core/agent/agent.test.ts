@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { ANSWER_LIMIT, Answer, bounded, untrusted } from '../../../../src/core/agent/answer';
-import { detectionsText, parseEventsText, searchText } from '../../../../src/core/agent/events';
+import { detectionsText, parseEventsText, pickEventsByVariable, searchText } from '../../../../src/core/agent/events';
 import { auditKeyList, auditText, keysText } from '../../../../src/core/agent/keys';
 import { checkText, describeField, describeFunction, listFields } from '../../../../src/core/agent/language';
 import {
@@ -206,5 +206,25 @@ describe('agent tools: the API key audit', () => {
   it('never shows a key string', () => {
     const texts = [keysText(keys, 'p', false), auditText(auditKeyList(keys, 90, now), 4, 90, 'p')];
     for (const t of texts) assert.doesNotMatch(t, /AIza/);
+  });
+});
+
+describe('agent tools: a rule over saved events', () => {
+  it('picks search results ({name, udm}) and bare UDM events alike', () => {
+    const rule = `rule r {
+  meta:
+    author = "t"
+  events:
+    $e.metadata.event_type = "NETWORK_CONNECTION"
+  condition:
+    $e
+}`;
+    const udm = { metadata: { eventType: 'NETWORK_CONNECTION' } };
+    const picked = pickEventsByVariable(rule, [
+      { name: 'a', udm },
+      udm,
+      { udm: { metadata: { eventType: 'USER_LOGIN' } } },
+    ]);
+    assert.equal(picked.get('e')?.length, 2);
   });
 });
