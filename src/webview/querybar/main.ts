@@ -102,6 +102,9 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
     // The suggest and hover widgets may reach past the bar's few lines.
     fixedOverflowWidgets: true,
     quickSuggestions: { other: true, comments: false, strings: true },
+    // Tab and Shift+Tab move the keyboard on to the panel's other controls, as in a form field (the
+    // query bar is never a keyboard trap); the formatter owns the indentation.
+    tabFocusMode: true,
   });
 
   const lineHeight = editor.getOption(monaco.editor.EditorOption.lineHeight);

@@ -10,7 +10,9 @@ const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const declared = new Set<string>(pkg.contributes.commands.map((c: { command: string }) => c.command));
 const views = new Set<string>(
-  Object.values(pkg.contributes.views as Record<string, Array<{ id: string }>>).flatMap((list) => list.map((v) => v.id)),
+  Object.values(pkg.contributes.views as Record<string, Array<{ id: string }>>).flatMap((list) =>
+    list.map((v) => v.id),
+  ),
 );
 
 /** Commands VS Code generates for a contributed view (`<view id>.focus` and friends). */
@@ -44,9 +46,9 @@ function packaged(path: string): boolean {
       '^' +
         glob
           .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-          .replace(/\*\*/g, '\u0000')
-          .replace(/\*/g, '[^/]*')
-          .replace(/\u0000/g, '.*') +
+          .split('**')
+          .map((part) => part.replace(/\*/g, '[^/]*'))
+          .join('.*') +
         '$',
     );
     if (pattern.test(path)) kept = negated;
