@@ -1,13 +1,30 @@
 // The README's screenshots, taken by the real-editor scenarios: `node test/e2e/run.mjs --screenshots`
-// writes them to media/screenshots/ (the README links them, and the package carries them), each cut
-// to the area it shows and shrunk (1,000 px wide at most, 256 colours: a few tens of KB) with
-// ImageMagick. Without --screenshots they go with the run's other screenshots, untouched.
+// writes them to media/screenshots/ (the README links them, and the package carries them), each
+// scaled down by the browser to 1,000 px wide and reduced to 256 colours with pngquant
+// (apt-get install pngquant), a few tens of KB each. Without --screenshots they go with the run's
+// other screenshots, untouched.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './editor.mjs';
 
 export const README_SHOTS_DIR = join(ROOT, 'media/screenshots');
+const WIDTH = 1000;
+
+/** `png` (a buffer) drawn `width` px wide in a blank page of the same browser, as a new PNG buffer. */
+async function scaled(page, png, width) {
+  const scratch = await page.context().browser().newPage({ viewport: { width, height: 100 } });
+  try {
+    await scratch.setContent(
+      `<body style="margin:0"><img id="shot" style="display:block;width:${width}px" src="data:image/png;base64,${png.toString('base64')}"></body>`,
+    );
+    const img = scratch.locator('#shot');
+    await img.evaluate((el) => el.decode());
+    return await img.screenshot();
+  } finally {
+    await scratch.close();
+  }
+}
 
 /** A function `(name, locator?) => Promise` that takes the README screenshot `name`. */
 export function readmeShots(page, { write, out }) {
@@ -19,10 +36,10 @@ export function readmeShots(page, { write, out }) {
       return;
     }
     mkdirSync(README_SHOTS_DIR, { recursive: true });
-    const raw = join(out, `readme-${name}-raw.png`);
-    await target.screenshot({ path: raw });
+    const small = await scaled(page, await target.screenshot(), WIDTH);
     const file = join(README_SHOTS_DIR, `${name}.png`);
-    execFileSync('convert', [raw, '-resize', '1000x>', '-strip', '-colors', '256', `PNG8:${file}`]);
-    rmSync(raw, { force: true });
+    mkdirSync(out, { recursive: true });
+    execFileSync('pngquant', ['--force', '--strip', '--speed', '1', '--output', file, '256', '-'], { input: small });
+    if (readFileSync(file).length === 0) throw new Error(`pngquant wrote nothing for ${name}`);
   };
 }
