@@ -95,6 +95,8 @@ async function loadScenarios(grep) {
       workspaceSettings: mod.workspaceSettings,
       workspaceTrust: mod.workspaceTrust === true,
       userSettings: mod.userSettings,
+      // `export const timeoutMs = N`: a scenario that walks through the whole extension needs longer.
+      timeoutMs: mod.timeoutMs ?? SCENARIO_TIMEOUT_MS,
     });
   }
   return scenarios;
@@ -236,7 +238,7 @@ async function main() {
             await wb.openWorkbench(page, server.url, workspace);
             await scenario.run(t);
           })(),
-          SCENARIO_TIMEOUT_MS,
+          scenario.timeoutMs,
           scenario.name,
         );
         await page.screenshot({ path: join(OUT, `${slug}.png`) });

@@ -13,7 +13,10 @@ const WIDTH = 1000;
 
 /** `png` (a buffer) drawn `width` px wide in a blank page of the same browser, as a new PNG buffer. */
 async function scaled(page, png, width) {
-  const scratch = await page.context().browser().newPage({ viewport: { width, height: 100 } });
+  const scratch = await page
+    .context()
+    .browser()
+    .newPage({ viewport: { width, height: 100 } });
   try {
     await scratch.setContent(
       `<body style="margin:0"><img id="shot" style="display:block;width:${width}px" src="data:image/png;base64,${png.toString('base64')}"></body>`,

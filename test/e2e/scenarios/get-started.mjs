@@ -6,6 +6,8 @@
 // ticking anything. `node test/e2e/run.mjs --screenshots` runs this scenario to take the README's
 // screenshots of each area.
 export const name = 'get-started: the walkthrough checks each step as the user does it';
+// Every area of the extension, each followed by a look at the walkthrough.
+export const timeoutMs = 420_000;
 
 const WALKTHROUGH = 'Get Started with Cloudbench';
 const STEPS = ['connect', 'models', 'keys', 'search', 'statistics', 'rules'];

@@ -51,14 +51,13 @@ export async function run({ page, wb, log }) {
     themes[theme.kind] = { label: theme.label, bodyClasses: classes, variables };
     log(`${theme.label}: ${Object.keys(variables).length} variables, body ${classes.join(' ')}`);
   }
-  const text = JSON.stringify(themes, null, 2) + '\n';
   if (process.env.CLOUDBENCH_WRITE_THEMES === '1') {
-    writeFileSync(FILE, text);
+    const { format } = await import('prettier');
+    writeFileSync(FILE, await format(JSON.stringify(themes), { parser: 'json', printWidth: 120 }));
     log(`wrote ${FILE}`);
     return;
   }
-  const committed = readFileSync(FILE, 'utf8');
-  if (committed !== text)
+  if (JSON.stringify(JSON.parse(readFileSync(FILE, 'utf8'))) !== JSON.stringify(themes))
     throw new Error(
       'test/reliability/theme-colours.json differs from the editor: rerun with CLOUDBENCH_WRITE_THEMES=1',
     );
