@@ -68,10 +68,10 @@ export async function run({ page, wb, log }) {
     if (s.id === 'filter' && !sawFilter) {
       sawFilter = true;
       await page.keyboard.type('zz-no-such-value-zz');
-      await panel.locator('#count', { hasText: /^0 rows/ }).waitFor();
+      await panel.locator('#count', { hasText: /^0 of [\d,]+ rows/ }).waitFor();
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Backspace');
-      await panel.locator('#count', { hasText: /^0 rows/ }).waitFor({ state: 'detached' });
+      await panel.locator('#count', { hasText: /^0 of [\d,]+ rows/ }).waitFor({ state: 'detached' });
       log('filter typed and cleared from the keyboard');
     }
     if (s.id === 'viewport') break;
