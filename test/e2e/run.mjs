@@ -2,7 +2,7 @@
 // Real-editor tests (npm run test:e2e): the packaged extension in code-server (VS Code 1.100),
 // driven by headless Chromium through playwright-core, against a local sandbox process.
 //
-//   node test/e2e/run.mjs [--grep REGEX] [--vsix FILE] [--keep]
+//   node test/e2e/run.mjs [--grep REGEX] [--vsix FILE] [--keep] [--retries N] [--screenshots]
 //
 // UI scenarios: test/e2e/scenarios/*.mjs, each `export const name` and `export async function run(t)`.
 // Extension-host tests: test/e2e/host/*.test.cjs, run inside the extension host (full vscode API).
@@ -17,6 +17,7 @@ import * as editor from './lib/editor.mjs';
 import * as wb from './lib/workbench.mjs';
 import { installExitHooks, stopAll } from './lib/processes.mjs';
 import { startSandboxProcess } from './lib/sandbox.mjs';
+import { readmeShots } from './lib/readme-shots.mjs';
 
 const ROOT = editor.ROOT;
 const HERE = join(ROOT, 'test/e2e');
@@ -32,7 +33,8 @@ function parseArgs(argv) {
     else if (a === '--vsix') opts.vsix = argv[++i];
     else if (a === '--keep') opts.keep = true;
     else if (a === '--retries') opts.retries = Number(argv[++i]);
-    else throw new Error(`unknown argument "${a}" (use --grep REGEX, --vsix FILE, --keep, --retries N)`);
+    else if (a === '--screenshots') opts.screenshots = true;
+    else throw new Error(`unknown argument "${a}" (use --grep REGEX, --vsix FILE, --keep, --retries N, --screenshots)`);
   }
   if (!Number.isInteger(opts.retries) || opts.retries < 0) {
     throw new Error('--retries takes a whole number (0 runs each scenario once)');
@@ -93,6 +95,8 @@ async function loadScenarios(grep) {
       workspaceSettings: mod.workspaceSettings,
       workspaceTrust: mod.workspaceTrust === true,
       userSettings: mod.userSettings,
+      // `export const timeoutMs = N`: a scenario that walks through the whole extension needs longer.
+      timeoutMs: mod.timeoutMs ?? SCENARIO_TIMEOUT_MS,
     });
   }
   return scenarios;
@@ -105,6 +109,8 @@ function hostTestFiles() {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
+  // --screenshots: the scenario that takes the README's screenshots, which then land in media/screenshots/.
+  if (opts.screenshots) opts.grep ??= 'get-started';
   const grep = opts.grep ? new RegExp(opts.grep, 'i') : undefined;
   const started = Date.now();
   const results = [];
@@ -224,6 +230,7 @@ async function main() {
           // The editor's profile folder (user settings, workspace storage, logs) for checks on disk.
           profile,
           screenshot: (label) => page.screenshot({ path: join(OUT, `${slug}-${label}.png`) }),
+          readmeScreenshot: readmeShots(page, { write: !!opts.screenshots, out: OUT }),
           log: (msg) => console.log(`      ${msg}`),
         };
         await withTimeout(
@@ -231,7 +238,7 @@ async function main() {
             await wb.openWorkbench(page, server.url, workspace);
             await scenario.run(t);
           })(),
-          SCENARIO_TIMEOUT_MS,
+          scenario.timeoutMs,
           scenario.name,
         );
         await page.screenshot({ path: join(OUT, `${slug}.png`) });

@@ -16,6 +16,8 @@ import {
 
 const log = getLogger('statistics');
 export const STATISTICS_VIEW_TYPE = 'cloudbench.search.statistics';
+/** A context key, true once a statistics panel was shown in this window. */
+export const STATISTICS_SHOWN_CONTEXT = 'cloudbench.statisticsShown';
 const SLOT = 'statistics';
 
 const STATS_PAGE: PageSpec<FromStatsView, ToStatsView> = {
@@ -45,6 +47,8 @@ export class StatisticsPanelSlot extends OpenPanels<StatisticsPanel> {
       (existing) => existing.reveal(),
     );
     p.onMessage(onMessage);
+    // The Get Started walkthrough checks its statistics step by this key.
+    void vscode.commands.executeCommand('setContext', STATISTICS_SHOWN_CONTEXT, true);
     return p;
   }
 

@@ -10,6 +10,7 @@ import 'monaco-editor/esm/vs/editor/contrib/bracketMatching/browser/bracketMatch
 import 'monaco-editor/esm/vs/editor/contrib/wordOperations/browser/wordOperations.js';
 import 'monaco-editor/esm/vs/editor/contrib/clipboard/browser/clipboard.js';
 import * as monaco from 'monaco-editor/esm/vs/editor/editor.api.js';
+import { TabFocus } from 'monaco-editor/esm/vs/editor/browser/config/tabFocus.js';
 import './style.css';
 import { QueryBarService, type QueryBarLists } from '../../core/secops/querybar-service';
 import { toLspPosition, toMonacoCompletions, toMonacoMarkers } from './convert';
@@ -75,6 +76,10 @@ function start(hostEl: HTMLElement, inputEl: HTMLTextAreaElement): void {
   );
 
   const font = editorFont(getComputedStyle(document.body));
+  // Tab and Shift+Tab move the keyboard on to the panel's other controls, as in a form field (the
+  // query bar is never a keyboard trap); the formatter owns the indentation. (Monaco's tabFocusMode
+  // editor option is not read by this build: the switch is this page-wide one.)
+  TabFocus.setTabFocusMode(true);
   const model = monaco.editor.createModel(inputEl.value, UDM_LANGUAGE_ID);
   hostEl.classList.add('monaco');
   const editor = monaco.editor.create(hostEl, {

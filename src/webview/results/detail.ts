@@ -59,7 +59,9 @@ export function renderDetail(rowIndex: number, row: unknown): void {
   const close = el('button', { type: 'button', id: 'detail-close', title: 'Close the detail pane' }, 'Close');
   close.addEventListener('click', () => detail.classList.remove('visible'));
   actions.append(close);
-  const tree = el('div', { class: 'tree', role: 'tree', id: 'detail-tree' });
+  // Native disclosure widgets (details/summary): each opens with Enter or Space and sits in the Tab
+  // order, which a screen reader announces as such; a role="tree" would promise arrow-key moves.
+  const tree = el('div', { class: 'tree', role: 'group', 'aria-label': 'Fields of the event', id: 'detail-tree' });
   let budget = MAX_TREE_NODES;
   const build = (value: unknown, key: string, path: string, parent: HTMLElement, depth: number): void => {
     if (--budget < 0) {
@@ -70,7 +72,7 @@ export function renderDetail(rowIndex: number, row: unknown): void {
       return;
     }
     if (value !== null && typeof value === 'object' && depth < 64) {
-      const box = el('details', { role: 'treeitem' });
+      const box = el('details');
       if (depth < 3) box.open = true;
       const summary = el('summary');
       summary.append(
@@ -83,7 +85,7 @@ export function renderDetail(rowIndex: number, row: unknown): void {
       parent.append(box);
       return;
     }
-    const leaf = el('div', { class: 'leaf', role: 'treeitem', 'data-path': path });
+    const leaf = el('div', { class: 'leaf', 'data-path': path });
     const text = typeof value === 'object' ? '…' : scalarText(value);
     leaf.append(
       el('span', { class: 'key' }, `${key}: `),

@@ -12,6 +12,7 @@ import {
   chooser,
   columnsButton,
   consoleLink,
+  detail,
   exportButtons,
   fetchRestButton,
   filterInput,
@@ -53,7 +54,13 @@ filterInput.addEventListener('focus', requestFields);
 
 columnsButton.addEventListener('click', () => (chooser.classList.contains('visible') ? closeChooser() : openChooser()));
 document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && chooser.classList.contains('visible')) closeChooser();
+  if (event.key !== 'Escape') return;
+  if (chooser.classList.contains('visible')) closeChooser();
+  else if (detail.classList.contains('visible') && detail.contains(document.activeElement)) {
+    // Escape from anywhere in the detail pane closes it and gives the keyboard back to the table.
+    detail.classList.remove('visible');
+    grid.viewport.focus();
+  }
 });
 
 for (const format of ['csv', 'json', 'ndjson'] as const) {

@@ -56,7 +56,9 @@ const head = el(
   ),
 );
 const rows = el('tbody', { id: 'rt-rows' });
-const table = el('table', { id: 'rt-table', 'aria-label': 'Detections' }, head, rows);
+// A treegrid: each detection row expands (Enter, Space, Right arrow) and collapses (Left arrow) into
+// its events; Up and Down move between detections.
+const table = el('table', { id: 'rt-table', role: 'treegrid', 'aria-label': 'Detections' }, head, rows);
 document.body.replaceChildren(
   el(
     'div',
@@ -189,6 +191,9 @@ function rowOf(d: DetectionView, index: number): HTMLTableRowElement[] {
   row.addEventListener('click', toggle);
   row.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      toggle();
+    } else if ((e.key === 'ArrowRight' && detail.hidden) || (e.key === 'ArrowLeft' && !detail.hidden)) {
       e.preventDefault();
       toggle();
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

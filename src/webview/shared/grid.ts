@@ -46,6 +46,9 @@ export interface GridOptions {
   onScroll?(): void;
 }
 
+/** Numbers the grids of a page, so the ids of their rows never collide. */
+let gridCount = 0;
+
 export class VirtualGrid {
   /** The scroll container, with role grid: the header and the rows are inside it. */
   readonly viewport: HTMLDivElement;
@@ -56,6 +59,8 @@ export class VirtualGrid {
   private selectedPos = -1;
   private pool: HTMLDivElement[] = [];
   private queued = false;
+
+  private readonly rowIdPrefix = `vgrid-${++gridCount}-row`;
 
   constructor(private readonly options: GridOptions) {
     const { ids = {}, classes } = options;
@@ -111,6 +116,10 @@ export class VirtualGrid {
     this.viewport.style.setProperty('--vgrid-cols', template);
     this.viewport.style.setProperty('--vgrid-min', `${columns.reduce((a, c) => a + c.min, 0)}px`);
     const { headCell } = this.options.classes;
+    // A header sorted from the keyboard is drawn again: the keyboard stays on it.
+    const focused = this.head.contains(document.activeElement)
+      ? (document.activeElement as HTMLElement).dataset.column
+      : undefined;
     this.head.replaceChildren(
       ...columns.map((c, i) => {
         const cell = el(
@@ -129,6 +138,8 @@ export class VirtualGrid {
         return cell;
       }),
     );
+    if (focused !== undefined)
+      [...this.head.querySelectorAll<HTMLElement>('[data-column]')].find((c) => c.dataset.column === focused)?.focus();
     for (const row of this.pool) row.remove();
     this.pool = [];
     this.schedule();
@@ -214,6 +225,14 @@ export class VirtualGrid {
       node.classList.toggle(classes.selected, selected);
       node.setAttribute('aria-selected', selected ? 'true' : 'false');
     }
+    // The keyboard stays on the grid; a screen reader follows the selected row through
+    // aria-activedescendant (when the row is drawn).
+    const selectedNode = this.pool.find((node) => node.dataset.pos === String(this.selectedPos));
+    if (selectedNode) {
+      selectedNode.id = `${this.rowIdPrefix}-${this.selectedPos}`;
+      this.viewport.setAttribute('aria-activedescendant', selectedNode.id);
+    } else this.viewport.removeAttribute('aria-activedescendant');
+    for (const node of this.pool) if (node !== selectedNode) node.removeAttribute('id');
   }
 
   private onHover(event: MouseEvent): void {
