@@ -9,6 +9,14 @@ import { cliMessage, cliText, jsonText } from './text';
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
+/** Rules without ATT&CK meta a table names; the rest are counted (JSON lists them all). */
+const UNTAGGED_SHOWN = 20;
+
+function untaggedList(rules: readonly CoveredRule[], show: (file: string) => string): string {
+  const shown = rules.slice(0, UNTAGGED_SHOWN).map((r) => show(r.file));
+  return `${shown.join(', ')}${rules.length > UNTAGGED_SHOWN ? ` and ${rules.length - UNTAGGED_SHOWN} more` : ''}`;
+}
+
 function tacticTitle(group: TacticCoverage): string {
   return group.tactic ? `${group.tactic.id} ${group.tactic.name}` : 'No tactic named';
 }
@@ -48,7 +56,7 @@ export function coverageText(run: CoverageRun): string {
   }
   if (run.coverage.untagged.length)
     out.push(
-      `Rules without ATT&CK meta (${run.coverage.untagged.length}): ${run.coverage.untagged.map((r) => cliText(r.file)).join(', ')}`,
+      `Rules without ATT&CK meta (${run.coverage.untagged.length}): ${untaggedList(run.coverage.untagged, cliText)}`,
     );
   if (out.length) out.push('');
   out.push(summary(run));
@@ -77,7 +85,10 @@ export function coverageMarkdown(run: CoverageRun): string {
   }
   out.push('', cell(summary(run)));
   if (run.coverage.untagged.length)
-    out.push('', `Rules without ATT&CK meta: ${run.coverage.untagged.map((r) => cell(r.file)).join(', ')}`);
+    out.push(
+      '',
+      `Rules without ATT&CK meta (${run.coverage.untagged.length}): ${untaggedList(run.coverage.untagged, cell)}`,
+    );
   if (run.required)
     out.push(
       '',

@@ -164,7 +164,8 @@ Commands:
 
   ${USAGE_LINES.coverage}
       The MITRE ATT&CK tactics and techniques the .yaral rules under the paths (default: .) name in
-      meta: (tactic/technique, mitre_attack_tactic/mitre_attack_technique/mitre_attack_url, mitre),
+      meta: (tactic/technique, mitre_attack_tactic/mitre_attack_technique/mitre_attack_url, mitre,
+      a reference to a technique's attack.mitre.org page),
       tactic by tactic, with the rules that have tests (a <rule>.test.yaml beside the rule).
       Malformed tactic or technique IDs are warnings on stderr.
       --format text    tactics, techniques and their rules (default); json; markdown: a table

@@ -128,6 +128,16 @@ describe('cloudbench coverage (the built CLI)', function () {
     );
   });
 
+  it('names at most 20 rules without ATT&CK meta in the table, counting the rest; JSON lists them all', () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 25; i++)
+      files[`rules/r${String(i).padStart(2, '0')}.yaral`] = rule(`r${i}`, '    author = "x"');
+    const cwd = workspace(files);
+    assert.match(runCli(cli, ['coverage', 'rules'], cwd).stdout, /Rules without ATT&CK meta \(25\): .* and 5 more\n/);
+    assert.match(runCli(cli, ['coverage', '--format', 'markdown', 'rules'], cwd).stdout, / and 5 more\n/);
+    assert.equal(JSON.parse(runCli(cli, ['coverage', '--format', 'json', 'rules'], cwd).stdout).untagged.length, 25);
+  });
+
   it('exits 2 for bad usage: unknown flag, missing path, a file that is not a rule, no rule at all', () => {
     const cwd = workspace({ 'q.udm': 'metadata.event_type = "USER_LOGIN"\n', 'empty/readme.md': '' });
     for (const args of [

@@ -5,7 +5,9 @@
 //     `mitre_attack_technique = "Valid Accounts: Cloud Accounts"` (a name, sometimes an ID) and
 //     `mitre_attack_url = "https://attack.mitre.org/techniques/T1078/004/"` (where the ID is);
 //   - `mitre = "credential_access, t1003"` (Sigma-converted rules: tactic names in any spelling
-//     and technique IDs in one list, beside software, group and CAR IDs that are not read).
+//     and technique IDs in one list, beside software, group and CAR IDs that are not read);
+//   - `reference = "https://attack.mitre.org/techniques/T1053/005/"` (a technique's page as the
+//     rule's reference; other references are not read).
 // Tactic names come from the fixed table of the 14 enterprise tactics below; techniques are known by
 // ID only (no name table: a technique is shown as its ID, with the name the rule writes if any).
 import type { StringNode } from '../ast';
@@ -136,7 +138,8 @@ export function techniqueOfUrl(url: string): string | undefined {
 
 const TACTIC_KEYS = new Set(['tactic', 'mitre_attack_tactic']);
 const TECHNIQUE_KEYS = new Set(['technique', 'mitre_attack_technique']);
-const ATTACK_KEYS = new Set([...TACTIC_KEYS, ...TECHNIQUE_KEYS, 'mitre_attack_url', 'mitre']);
+const URL_KEYS = new Set(['mitre_attack_url', 'reference', 'references']);
+const ATTACK_KEYS = new Set([...TACTIC_KEYS, ...TECHNIQUE_KEYS, ...URL_KEYS, 'mitre']);
 
 const TACTIC_LIST = ENTERPRISE_TACTICS.map((t) => t.name).join(', ');
 
@@ -244,12 +247,14 @@ export function readAttack(rule: RuleNode): RuleAttack {
   for (const item of rule.meta?.items ?? []) {
     const key = item.key.name.toLowerCase();
     if (!ATTACK_KEYS.has(key)) continue;
-    anchor ??= item.start;
     const value = metaString(item);
+    // A reference is an ATT&CK item only when it is a technique's page.
+    if (key.startsWith('reference') && !(value && techniqueOfUrl(value.value))) continue;
+    anchor ??= item.start;
     if (!value) continue;
     if (TACTIC_KEYS.has(key)) reader.readTactics(value, key);
     else if (TECHNIQUE_KEYS.has(key)) reader.readTechniques(value, key);
-    else if (key === 'mitre_attack_url') reader.readUrl(value, key);
+    else if (URL_KEYS.has(key)) reader.readUrl(value, key);
     else reader.readMitreList(value, key);
   }
   const techniques = [...reader.techniques.values()];

@@ -89,6 +89,21 @@ describe('ATT&CK meta', () => {
     assert.deepEqual(a.problems, []);
   });
 
+  it('reads the technique of a reference to its attack.mitre.org page, and no other reference', () => {
+    const a = attackOf(text('reference_url.yaral'));
+    assert.deepEqual(
+      a.techniques.map((t) => [t.id, t.key]),
+      [['T1053.005', 'reference']],
+    );
+    assert.equal(
+      text('reference_url.yaral').slice(a.anchor).split('\n')[0],
+      'reference = "https://attack.mitre.org/techniques/T1053/005/"',
+    );
+    const other = attackOf(rule('    reference = "https://example.com/T1059/"'));
+    assert.deepEqual([other.techniques, other.problems], [[], []]);
+    assert.equal(other.anchor, parseRuleFile(rule('    reference = "x"')).rules[0].meta?.keyword.start);
+  });
+
   it('keeps a technique name without any ID apart (no name table), and reads each ID once', () => {
     const a = attackOf(
       rule(
