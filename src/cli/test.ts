@@ -3,7 +3,7 @@
 // read as `check` reads them (input.ts: no link out of the root, regular files only, size limits,
 // strict UTF-8); a path a test file names must also stay inside the repository (no absolute path,
 // no `..`, no link out of the nearest folder holding .git, or of the test file's folder without one).
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import { referenceListEntries, splitReferenceListText } from '../core/secops/reference-lists';
 import { parseRuleFile } from '../udm/rule/parse';
@@ -113,15 +113,25 @@ export function collectRules(paths: readonly string[]): SourceFile[] {
     }
     if (!exists(p)) throw new UsageError(`test: no such file or folder: ${cliText(p)}`);
     if (!exists(rule)) throw new UsageError(`test: ${cliText(p)} has no rule beside it (${cliText(rule)})`);
-    out.set(rule, { path: rule, root: rootOf(p) });
+    out.set(rule, { path: rule, root: folderRoot(rootOf(p)) });
   }
   if (walked.length) {
     const { files } = collectFiles('test', walked);
-    for (const f of files) if (f.path.toLowerCase().endsWith('.yaral')) out.set(f.path, f);
+    for (const f of files)
+      if (f.path.toLowerCase().endsWith('.yaral')) out.set(f.path, { path: f.path, root: folderRoot(f.root) });
   }
   if (out.size === 0)
     throw new UsageError(`test: no .yaral rule under ${given.map(cliText).join(', ')}: nothing to test`);
   return [...out.values()];
+}
+
+/** A rule named on the command line has its file as its root: its tests lie in the folder holding it. */
+function folderRoot(root: string): string {
+  try {
+    return statSync(root).isDirectory() ? root : dirname(root);
+  } catch {
+    return root;
+  }
 }
 
 function testFileOf(rulePath: string): string {
