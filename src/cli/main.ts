@@ -14,6 +14,8 @@ import { humanReport, jsonReport } from './report';
 import { sarifReport } from './sarif';
 import { runStats, StatsInputError } from './stats';
 import { DEFAULT_TIME_LIMIT_SECONDS, runTestRule, testRuleReport, TestRuleInputError } from './test-rule';
+import { runTests } from './test';
+import { testReport } from './test-report';
 import { cliMessage, cliText, defuseWorkflowCommands } from './text';
 import {
   EXIT_CRASH,
@@ -147,6 +149,28 @@ function testRule(args: readonly string[], io: Io): number {
   return report.code;
 }
 
+function test(args: readonly string[], io: Io): number {
+  const parsed = parseArgs('test', args, {
+    '--format': { value: true },
+    '--minimum-tests': { value: true },
+    '--require-fire-and-no-fire': { value: false },
+    '--fail-on-missing': { value: false },
+  });
+  const format = choiceFlag('test', parsed, '--format', ['text', 'json', 'junit', 'sarif'] as const, 'text');
+  const minText = stringFlag(parsed, '--minimum-tests');
+  if (minText !== undefined && !/^\d{1,6}$/.test(minText))
+    throw new UsageError(`test: --minimum-tests needs a whole number from 0 (got ${JSON.stringify(minText)})`);
+  const run = runTests({
+    paths: parsed.positionals,
+    ...(minText !== undefined ? { minimumTests: Number(minText) } : {}),
+    requireFireAndNoFire: parsed.flags.has('--require-fire-and-no-fire'),
+    failOnMissing: parsed.flags.has('--fail-on-missing'),
+  });
+  const report = testReport(run, format, version);
+  io.out(report.out);
+  return report.code;
+}
+
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -172,6 +196,7 @@ const COMMANDS: Record<string, (args: readonly string[], io: Io) => number> = {
   'test-rule': testRule,
   coverage,
   mcp,
+  test,
 };
 
 /** Runs one command line; returns the exit code. */

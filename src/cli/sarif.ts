@@ -50,7 +50,7 @@ export function repositoryRoot(cwd: string): string {
   }
 }
 
-function artifactUri(file: string, cwd: string, root: string): { uri: string; uriBaseId?: string } {
+export function artifactUri(file: string, cwd: string, root: string): { uri: string; uriBaseId?: string } {
   const abs = resolve(cwd, file);
   if (!isInside(root, abs)) return { uri: pathToFileURL(abs).href };
   const rel = relative(root, abs).split(sep);

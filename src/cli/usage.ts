@@ -107,11 +107,12 @@ export const USAGE_LINES: Readonly<Record<string, string>> = {
   'test-rule':
     'cloudbench test-rule RULE --events FILE [--start TIME] [--end TIME] [--lists DIR] [--time-limit SECONDS] [--format json|text]',
   coverage: 'cloudbench coverage [--format text|json|markdown] [--layer FILE] [--fail-on-gaps FILE] [paths...]',
+  test: 'cloudbench test [--format text|json|junit|sarif] [--minimum-tests N] [--require-fire-and-no-fire] [--fail-on-missing] [paths...]',
 };
 
 export function usageLine(command?: string): string {
   if (command && USAGE_LINES[command]) return `usage: ${USAGE_LINES[command]}`;
-  return `usage: cloudbench <check|format|stats|test-rule|coverage|mcp> [options] [paths...]  (cloudbench --help)`;
+  return `usage: cloudbench <check|format|stats|test-rule|test|coverage|mcp> [options] [paths...]  (cloudbench --help)`;
 }
 
 export function helpText(version: string): string {
@@ -180,6 +181,18 @@ Commands:
       describe_field, list_fields, describe_function, test_rule and stats, offline as above. Files
       must be inside the folder it starts in (no path or symbolic link out of it). It runs until
       stdin closes.
+  ${USAGE_LINES.test}
+      Runs the test cases of every .yaral rule under the paths (default: .): the cases of
+      <rule>.test.yaml beside each rule (schema: media/schemas/rule-test.schema.json), each over its
+      own events with Test Rule's engine, offline, compared with what the case expects. A test file
+      named on the command line runs alone. Paths a test file names stay inside the repository.
+      --format text    pass or fail per case, the differences and the detections found (default)
+      --format json    one JSON document; junit: JUnit XML for CI; sarif: SARIF 2.1.0
+      --minimum-tests N          fail a rule with fewer than N cases
+      --require-fire-and-no-fire fail a rule without a case that fires and one that does not
+      --fail-on-missing          fail a rule without a test file (otherwise it is noted)
+      Exit code 1 when a case fails or cannot run, a test file is not valid, or a rule breaks the
+      options above; 2 when no rule is under the paths.
 
   cloudbench --help | --version
 
