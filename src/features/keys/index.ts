@@ -11,7 +11,7 @@ import { KEYS_COMMANDS } from './commands';
 import { keysFollower, runKeyOperation, type KeysContext } from './context';
 import { offerUndelete } from './deleted';
 import { afterActivation } from '../../platform/after-activation';
-import { RestrictionEditors } from './editor';
+import { RESTRICTIONS_VIEW_TYPE, RestrictionEditors } from './editor';
 import { KeysModel, KeysTreeProvider, type KeysTreeNode } from './tree';
 
 const log = getLogger('keys');
@@ -84,6 +84,10 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     provider,
     view,
     editors,
+    // A restriction editor comes back after a reload with its key read again.
+    vscode.window.registerWebviewPanelSerializer(RESTRICTIONS_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => editors.restore(panel, state),
+    }),
     provider.onDidChangeMessage(() => {
       view.message = provider.message;
     }),
