@@ -16,7 +16,7 @@ import { getLogger } from '../../platform/log';
 import type { RuleNode } from '../../udm/rule/ast';
 import { parseRuleFile } from '../../udm/rule/parse';
 import type { RuleTestPlan, RuleTestResult } from '../../udm/rule/test-types';
-import { fetchStatisticsEvents } from '../statistics/fetch';
+import { fetchStatisticsEvents } from '../shared/statistics-fetch';
 import { planRuleTest } from './engine';
 import { runRuleTestInWorker } from './engine-runner';
 import type { RuleTestDeps } from './deps';
