@@ -9,7 +9,8 @@ describe('reference-list store', () => {
 
   beforeEach(() => {
     useFakeVscode();
-    const { ReferenceListStore } = require('../../../../src/features/shared/reference-list-store') as typeof StoreModule;
+    const { ReferenceListStore } =
+      require('../../../../src/features/shared/reference-list-store') as typeof StoreModule;
     store = new ReferenceListStore();
   });
   afterEach(() => store.dispose());

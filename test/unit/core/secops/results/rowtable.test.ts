@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { cellText, defaultColumns, discoverColumns, type ColumnSpec } from '../../../../../src/core/secops/results/fields';
+import {
+  cellText,
+  defaultColumns,
+  discoverColumns,
+  type ColumnSpec,
+} from '../../../../../src/core/secops/results/fields';
 import {
   CELL_MAX,
   ResultRows,
