@@ -17,7 +17,7 @@ import type { RuleNode } from '../../udm/rule/ast';
 import { parseRuleFile } from '../../udm/rule/parse';
 import type { RuleTestPlan, RuleTestResult } from '../../udm/rule/test-types';
 import { fetchStatisticsEvents } from '../shared/statistics-fetch';
-import { planRuleTest } from './engine';
+import { planRuleTest } from '../../udm/rule/plan';
 import { runRuleTestInWorker } from './engine-runner';
 import type { RuleTestDeps } from './deps';
 import { counted } from './view-model';
