@@ -154,6 +154,16 @@ export interface SearchService {
   timeRange(): TimeRangeSpec;
 }
 
+/** A statistical query's table as a notebook cell asks for it. */
+export interface StatisticsTableRequest {
+  client: SecOpsClient;
+  query: string;
+  compiled: CompiledStatistics;
+  window: ResolvedWindow;
+  referenceLists: Record<string, string[]>;
+  signal: AbortSignal;
+}
+
 /** What the statistics feature offers the search: a statistical query runs in its view. */
 export interface StatisticsService {
   /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
@@ -162,14 +172,7 @@ export interface StatisticsService {
    * The table of a statistical query (a notebook cell): its events fetched as the statistics view
    * fetches them, then computed off the editor's thread; stops on `signal`.
    */
-  table(
-    client: SecOpsClient,
-    query: string,
-    compiled: CompiledStatistics,
-    window: ResolvedWindow,
-    referenceLists: Record<string, string[]>,
-    signal: AbortSignal,
-  ): Promise<{ fetched: FetchedEvents; result: StatsResult }>;
+  table(request: StatisticsTableRequest): Promise<{ fetched: FetchedEvents; result: StatsResult }>;
 }
 
 /**

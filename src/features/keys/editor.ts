@@ -13,7 +13,7 @@ import { validateRestrictions } from '../../core/apikeys/validation';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import { OpenPanels } from '../../platform/open-panels';
-import { PageMessageError, PagePanel, type PageSpec } from '../../platform/page-panel';
+import { PageMessageError, PagePanel, refusing, type PageSpec } from '../../platform/page-panel';
 import { goneSentence, keyGoneBehind, type KeyGone } from './deleted';
 import { keyIdOf } from './tree';
 import type { FollowOperation } from './context';
@@ -32,11 +32,7 @@ function restrictionsPage(title: string): PageSpec<FromWebview, ToWebview> {
       placeholder: '<main id="app" aria-busy="true"><p id="loading">Loading restrictions…</p></main>',
     },
     what: 'the restriction editor',
-    parse: (raw) => {
-      const message = parseFromWebview(raw);
-      if (!message) throw new PageMessageError('not a restriction editor message');
-      return message;
-    },
+    parse: refusing(parseFromWebview, 'the restriction editor'),
     malformed: PageMessageError,
     log,
   };

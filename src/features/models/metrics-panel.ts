@@ -17,7 +17,7 @@ import {
 import { describeError, isCancellation } from '../../core/google/errors';
 import { OpenPanels } from '../../platform/open-panels';
 import { getLogger } from '../../platform/log';
-import { PageMessageError, PagePanel, type PageSpec } from '../../platform/page-panel';
+import { PageMessageError, PagePanel, refusing, type PageSpec } from '../../platform/page-panel';
 import { webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('models');
@@ -27,11 +27,7 @@ function metricsPage(title: string): PageSpec<MetricsFromWebview, MetricsToWebvi
   return {
     page: { bundle: 'metrics', title, placeholder: '<main id="app"><p>Loading metrics…</p></main>' },
     what: 'the metrics page',
-    parse: (raw) => {
-      const message = parseMetricsFromWebview(raw);
-      if (!message) throw new PageMessageError('not a metrics page message');
-      return message;
-    },
+    parse: refusing(parseMetricsFromWebview, 'the metrics page'),
     malformed: PageMessageError,
     log,
   };

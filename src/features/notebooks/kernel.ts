@@ -124,7 +124,14 @@ export async function runCell(kernel: Kernel, cell: vscode.NotebookCell): Promis
       // the hourly budget; what stops it early leaves a table marked partial. The table computes
       // in a worker, so a long one never freezes the editor and the cell's Stop ends it.
       const statistics = services.statistics.require();
-      const { fetched, result } = await statistics.table(client, query, stats, window, referenceLists, abort.signal);
+      const { fetched, result } = await statistics.table({
+        client,
+        query,
+        compiled: stats,
+        window,
+        referenceLists,
+        signal: abort.signal,
+      });
       const kept = keepStatistics(
         {
           ranAt: new Date(started).toISOString(),

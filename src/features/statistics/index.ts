@@ -30,8 +30,7 @@ import {
 import type { KeptRuns } from '../../core/storage/kept-runs';
 import { queryTitle } from '../../core/secops/results/arrange';
 import { FETCH_REST_MAX_EVENTS } from '../../core/secops/results/rest';
-import type { SecOpsClient } from '../../core/secops/client';
-import type { SearchRunner, Services, StatisticsService } from '../services';
+import type { SearchRunner, Services, StatisticsService, StatisticsTableRequest } from '../services';
 import {
   fetchStatisticsEvents,
   type FetchedEvents,
@@ -175,14 +174,8 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
     this.panels.closeAll();
   }
 
-  async table(
-    client: SecOpsClient,
-    query: string,
-    compiled: CompiledStatistics,
-    window: ResolvedWindow,
-    referenceLists: Record<string, string[]>,
-    signal: AbortSignal,
-  ): Promise<{ fetched: FetchedEvents; result: StatsResult }> {
+  async table(request: StatisticsTableRequest): Promise<{ fetched: FetchedEvents; result: StatsResult }> {
+    const { client, query, compiled, window, referenceLists, signal } = request;
     const fetched = await fetchForStatistics(client, compiled, window, signal);
     return { fetched, result: await computeTable(this.services, query, referenceLists, fetched, signal) };
   }
