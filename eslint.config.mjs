@@ -3,10 +3,49 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { readdirSync } from 'node:fs';
 import cloudbench from './eslint/plugin.mjs';
 
 const LAYER_NO_VSCODE =
   'this layer runs without VS Code: keep vscode imports in src/features, src/platform or src/extension.ts (src/README.md).';
+
+// The feature folders of src/features; `shared` holds what several features use and is no feature.
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'shared')
+  .map((d) => d.name);
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A feature imports another feature's code only through `Services` (src/features/services.ts) or
+ * from src/features/shared; its types it may import. One block per feature and folder depth, so a
+ * relative path is judged by where it really leads.
+ */
+function featureLayering() {
+  // src/features/shared sits below every feature: it imports none of them.
+  return [...FEATURES, 'shared'].flatMap((feature) => {
+    const others = FEATURES.filter((f) => f !== feature)
+      .map(escapeRegex)
+      .join('|');
+    return [1, 2, 3, 4].map((depth) => ({
+      files: [`src/features/${feature}/${'*/'.repeat(depth - 1)}*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: `^(\\.\\./){${depth}}(${others})(/|$)|/features/(${others})(/|$)`,
+                allowTypeImports: true,
+                message:
+                  'a feature reaches another feature through Services (src/features/services.ts) or src/features/shared, never by importing its code (src/README.md).',
+              },
+            ],
+          },
+        ],
+      },
+    }));
+  });
+}
 
 export default tseslint.config(
   {
@@ -163,6 +202,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...featureLayering(),
   {
     // Tests reach into fakes and decoded JSON freely; the promise and disposable rules still apply.
     files: ['test/**/*.ts', 'bench/**/*.ts'],

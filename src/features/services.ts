@@ -15,9 +15,14 @@ import { TokenPolicy, parseDestination } from '../core/google/token-policy';
 import { isLoopbackEndpoint, isLoopbackHost } from '../core/loopback';
 import { OperationsRegistry } from './operations/registry';
 import { askTokenHostConsent } from './trust/consent';
-import { ReferenceListStore } from './language/reference-list-store';
+import { ReferenceListStore } from './shared/reference-list-store';
 import type { ResolvedWindow, TimeRangeSpec } from '../core/secops/timerange';
-import type { SearchController } from './search/controller';
+import type { SecOpsClient } from '../core/secops/client';
+import type { ResultKind } from '../core/secops/results/fields';
+import type { PivotAction } from '../core/secops/results/pivots';
+import type { CompiledStatistics, StatsResult } from '../udm/stats';
+import type { FetchedEvents } from './shared/statistics-fetch';
+import type { SecOpsDocuments } from './shared/documents';
 import { readSettings, type CloudbenchSettings, type EndpointKind, type SettingProblem } from '../platform/settings';
 import { afterActivation } from '../platform/after-activation';
 import { getLogger } from '../platform/log';
@@ -127,17 +132,47 @@ export interface Services {
   readonly statistics: Provided<StatisticsService>;
 }
 
+/** What other features use of the search controller: its client and budget, its runs and panels. */
+export interface SearchRunner {
+  getClient(): SecOpsClient;
+  /** The time range searches run over now. */
+  currentWindow(): ResolvedWindow;
+  runQuery(query: string, window: ResolvedWindow, limit: number): Promise<unknown>;
+  /** Tells the search's listeners (history, status) of a run made elsewhere (a statistical search). */
+  recordRun(query: string, window: ResolvedWindow, outcome: { events?: number; searches: number }): void;
+  /** Shows rows in a results panel of their own. */
+  showRows(kind: ResultKind, title: string, rows: unknown[], extra?: { window?: ResolvedWindow }): unknown;
+  pivot(action: PivotAction, value: string, window: ResolvedWindow): Promise<void>;
+  /** The read-only documents a run opens (an event's JSON). */
+  readonly documents: SecOpsDocuments;
+}
+
 /** What the search feature offers the others. */
 export interface SearchService {
-  readonly controller: SearchController;
+  readonly controller: SearchRunner;
   /** The time range searches run over now. */
   timeRange(): TimeRangeSpec;
+}
+
+/** A statistical query's table as a notebook cell asks for it. */
+export interface StatisticsTableRequest {
+  client: SecOpsClient;
+  query: string;
+  compiled: CompiledStatistics;
+  window: ResolvedWindow;
+  referenceLists: Record<string, string[]>;
+  signal: AbortSignal;
 }
 
 /** What the statistics feature offers the search: a statistical query runs in its view. */
 export interface StatisticsService {
   /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
-  run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean>;
+  run(controller: SearchRunner, query: string, window: ResolvedWindow): Promise<boolean>;
+  /**
+   * The table of a statistical query (a notebook cell): its events fetched as the statistics view
+   * fetches them, then computed off the editor's thread; stops on `signal`.
+   */
+  table(request: StatisticsTableRequest): Promise<{ fetched: FetchedEvents; result: StatsResult }>;
 }
 
 /**

@@ -95,26 +95,6 @@ export async function runFix(fix: Fix): Promise<void> {
   }
 }
 
-/** Registers a command whose handler errors are reported, never thrown into VS Code's generic toast. */
-export function registerCommand<Args extends unknown[]>(
-  context: vscode.ExtensionContext,
-  id: string,
-  handler: (...args: Args) => unknown,
-): vscode.Disposable {
-  const title = commandTitle(context, id);
-  const disposable = vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-    try {
-      // VS Code passes what the caller gave (a tree node, a URI, nothing); handlers check their arguments.
-      return await handler(...(args as Args));
-    } catch (err) {
-      await reportError(title, err);
-      return undefined;
-    }
-  });
-  context.subscriptions.push(disposable);
-  return disposable;
-}
-
 /** The command's title from package.json ("Copy Model…" → "Copy Model"), for messages. */
 export function commandTitle(context: vscode.ExtensionContext, id: string): string {
   const commands = (

@@ -14,6 +14,15 @@ export const READY_WITHIN_MS = 10_000;
 /** A message a page sent that its parser refused (for pages whose parser returns undefined). */
 export class PageMessageError extends Error {}
 
+/** A page parser that returns undefined for a message it refuses, as one that throws PageMessageError. */
+export function refusing<M>(parse: (raw: unknown) => M | undefined, what: string): (raw: unknown) => M {
+  return (raw) => {
+    const message = parse(raw);
+    if (message === undefined) throw new PageMessageError(`not a message of ${what}`);
+    return message;
+  };
+}
+
 export interface PageLog {
   info(message: string): void;
   warn(message: string): void;

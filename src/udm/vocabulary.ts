@@ -127,16 +127,42 @@ export const DOCUMENTED_KEYWORDS: readonly string[] = [
   'null',
 ];
 
-/**
- * Words of detection rules (YARA-L) only, for the rule language built on this one: its section
- * names beyond the search's (`meta`, `options`, …) and its keywords (`rule`, `before`, `after`, …).
- * Empty until that language exists; no search consumer reads them, so a word here never changes
- * how a search is read.
- */
+// ---- YARA-L detection rules: the words a rule adds to the search's. The rule parser, the rule
+// checks, the rule editor features and syntaxes/yaral.tmLanguage.json read them from here
+// (test/unit/udm/rule/vocabulary.test.ts holds the grammar to them).
+
+/** A rule's sections in their documented order (yaral-rules.md); meta, events and condition are required. */
+export const RULE_SECTION_ORDER = ['meta', 'events', 'match', 'outcome', 'condition', 'options'] as const;
+
+export type RuleSectionName = (typeof RULE_SECTION_ORDER)[number];
+
+/** The sections every rule must have. */
+export const RULE_REQUIRED_SECTIONS: readonly RuleSectionName[] = ['meta', 'events', 'condition'];
+
+/** The word that opens a rule: `rule name {`. */
+export const RULE_KEYWORD = 'rule';
+
+/** A match: window's sliding pivot: `over 10m after $e`. */
+export const PIVOT_WORDS = ['before', 'after'] as const;
+
+/** The conditional expression's words: `if(cond, then, else)`. */
+export const CONDITIONAL_WORDS = ['if', 'then', 'else'] as const;
+
+/** `$x is null`. */
+export const NULL_CHECK = 'is';
+export const NULL_LITERAL = 'null';
+
+/** The match window's bounds, read like fields in outcome: and condition:. */
+export const WINDOW_BOUNDS = ['window_start', 'window_end'] as const;
+
+/** The documented options of options:. */
+export const RULE_OPTION_NAMES = ['allow_zero_values', 'suppression_window'] as const;
+
+/** Words of detection rules only: section names and keywords the search language does not have. */
 export const RULE_ONLY_VOCABULARY: { readonly sectionNames: readonly string[]; readonly keywords: readonly string[] } =
   {
-    sectionNames: [],
-    keywords: [],
+    sectionNames: RULE_SECTION_ORDER.filter((k) => !SEARCH_SECTION_NAMES.includes(k)),
+    keywords: [RULE_KEYWORD, ...PIVOT_WORDS, NULL_CHECK],
   };
 
 /** `word` (any case) is one of `words` (lower case). */

@@ -2,7 +2,7 @@
 // (laptops take a new DHCP lease each day; three machines are compromised), and the shared nouns and
 // metadata every demo event is built from. Nouns are shared between events so that 50,000 events
 // hold few distinct values.
-import { uuid4, type Rng } from './random';
+import { uuid4, type Rng } from '../random';
 import { formatRfc3339 } from './time';
 import { PEOPLE } from './demo-catalog';
 import { COMPANY, type DirectoryUser } from './directory';

@@ -1,7 +1,7 @@
 // Deterministic demo telemetry for a small company: ~50,000 UDM events over the 7 days before the
 // reset time, with hosts whose DHCP addresses change daily, users who own them, a few compromised
 // machines that reach IoC domains, and raw logs derived from the events.
-import { createRng } from './random';
+import { createRng } from '../random';
 import type { DirectoryUser, IocEntry, ReferenceList } from './directory';
 import { demoIocs, demoLists } from './demo-catalog';
 import { demoEvent } from './demo-events';

@@ -7,7 +7,7 @@
 import { generateDemo, type DemoData, type Udm } from './demo';
 import { metadataStamp } from './demo-world';
 import type { DirectoryUser } from './directory';
-import { createRng, uuid4, type Rng } from './random';
+import { createRng, uuid4, type Rng } from '../random';
 import { formatRfc3339 } from './time';
 
 const DAY = 86_400_000;

@@ -6,7 +6,7 @@ import type { SeedName } from '../types';
 import { generateDemo, type DemoData, type Udm } from './demo';
 import { generateRealistic } from './realistic';
 import type { DirectoryUser, IocEntry, ReferenceList } from './directory';
-import { createRng } from './random';
+import { createRng } from '../random';
 import { formatRfc3339, parseRfc3339 } from './time';
 
 export interface StoredEvent {

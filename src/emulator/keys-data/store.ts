@@ -1,7 +1,7 @@
 // In-memory API Keys v2 state: keys per project, soft deletion on the sandbox clock, operations.
 import { createHash } from 'node:crypto';
 import { ApiError, failedPrecondition, invalidArgument, notFound } from '../http/errors';
-import { createRng, uuid4, type Rng } from '../events-data/random';
+import { createRng, uuid4, type Rng } from '../random';
 import { formatRfc3339 } from '../events-data/time';
 import type { SandboxClock, SeedName } from '../types';
 import { demoKeys } from './seed';

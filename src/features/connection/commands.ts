@@ -5,7 +5,7 @@ import { ADC_LOGIN_COMMAND, type CredentialFix } from '../../core/google/credent
 import type { CommandTable } from '../../platform/command-table';
 import { runFix } from '../../platform/commands';
 import type { Services } from '../services';
-import { chooseKeyFile } from './key-file';
+import { chooseKeyFile } from '../shared/key-file';
 import { checkConnection } from './probes';
 import { showReport, type ReportDocuments } from './report-document';
 

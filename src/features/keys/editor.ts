@@ -1,23 +1,48 @@
 // "Edit Restrictions…": a webview form that starts from the key's current restrictions. The webview
 // validates as the user types and shows the replacement diff; this side validates again, sends
 // updateMask=restrictions with the etag the form started from, and on an etag conflict hands the
-// newer server state back to the form instead of overwriting it.
+// newer server state back to the form instead of overwriting it. Its life (rendering, "ready", the
+// queue, checks on arrival, restore after a reload) is the one PagePanel.
 import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
 import type { ApiKeysClient } from '../../core/apikeys/client';
 import { RestrictionSession } from '../../core/apikeys/session';
-import { parseFromWebview, type EditorKey, type ToWebview } from '../../core/apikeys/messages';
+import { parseFromWebview, type EditorKey, type FromWebview, type ToWebview } from '../../core/apikeys/messages';
 import type { ApiKey, Restrictions } from '../../core/apikeys/types';
 import { validateRestrictions } from '../../core/apikeys/validation';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import { OpenPanels } from '../../platform/open-panels';
+import { PageMessageError, PagePanel, refusing, type PageSpec } from '../../platform/page-panel';
 import { goneSentence, keyGoneBehind, type KeyGone } from './deleted';
 import { keyIdOf } from './tree';
 import type { FollowOperation } from './context';
-import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+import { webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('keys');
+export const RESTRICTIONS_VIEW_TYPE = 'cloudbench.keys.restrictions';
+/** A key's resource name as the page keeps it for a reload (checked: a page's state is untrusted). */
+const KEY_NAME = /^projects\/[^/\s]{1,100}\/locations\/[^/\s]{1,63}\/keys\/[^/\s]{1,100}$/;
+
+function restrictionsPage(title: string): PageSpec<FromWebview, ToWebview> {
+  return {
+    page: {
+      bundle: 'keys',
+      title: `Restrictions: ${title}`,
+      placeholder: '<main id="app" aria-busy="true"><p id="loading">Loading restrictions…</p></main>',
+    },
+    what: 'the restriction editor',
+    parse: refusing(parseFromWebview, 'the restriction editor'),
+    malformed: PageMessageError,
+    log,
+  };
+}
+
+/** The key a restriction editor restored after a reload was editing, from what its page kept. */
+export function keptKeyName(state: unknown): string | undefined {
+  const name = (state as { keyName?: unknown } | null)?.keyName;
+  return typeof name === 'string' && KEY_NAME.test(name) ? name : undefined;
+}
 
 export function toEditorKey(key: ApiKey): EditorKey {
   const out: EditorKey = {
@@ -59,7 +84,7 @@ export class RestrictionEditors extends OpenPanels<RestrictionEditor> {
   show(key: ApiKey): RestrictionEditor {
     return this.showOrCreate(key.name, (closed) => {
       const panel = vscode.window.createWebviewPanel(
-        'cloudbench.keys.restrictions',
+        RESTRICTIONS_VIEW_TYPE,
         `Restrictions: ${safeText(key.displayName || keyIdOf(key.name))}`,
         vscode.ViewColumn.Active,
         webviewPanelOptions(this.extensionUri),
@@ -67,40 +92,65 @@ export class RestrictionEditors extends OpenPanels<RestrictionEditor> {
       return new RestrictionEditor(panel, this.extensionUri, key, this.host, closed);
     });
   }
+
+  /**
+   * A restriction editor VS Code restored after a reload: the key its page kept is read again from
+   * the service (edits not saved are gone, as after closing the tab); without one it closes.
+   */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const name = keptKeyName(state);
+    let key: ApiKey | undefined;
+    try {
+      if (name) key = await this.host.client().getKey(name);
+    } catch (err) {
+      log.warn(`the restriction editor of ${name} was not restored: ${describeError(err)}`);
+    }
+    if (!key) {
+      panel.dispose();
+      return;
+    }
+    const restored = key;
+    // Held by the open editors until it closes, and closed with the connection.
+    void this.add(
+      restored.name,
+      (closed) => new RestrictionEditor(panel, this.extensionUri, restored, this.host, closed),
+    );
+  }
 }
 
 export class RestrictionEditor implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly page: PagePanel<FromWebview, ToWebview>;
   private key: EditorKey;
   private apiKey: ApiKey;
   private saving = false;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     key: ApiKey,
     private readonly host: EditorHost,
-    private readonly closed: () => void,
+    closed: () => void,
   ) {
     this.apiKey = key;
     this.key = toEditorKey(key);
-    panel.webview.html = renderHtml(panel.webview, extensionUri, this.key.displayName || this.key.keyId);
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+    this.page = new PagePanel(
+      panel,
+      extensionUri,
+      restrictionsPage(this.key.displayName || this.key.keyId),
+      { onMessage: (message) => void this.onMessage(message) },
+      closed,
     );
   }
 
-  private post(message: ToWebview): void {
-    void this.panel.webview.postMessage(message);
+  get panel(): vscode.WebviewPanel {
+    return this.page.panel;
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    const message = parseFromWebview(raw);
-    if (!message) {
-      log.warn('restriction editor: ignored a malformed message from the webview');
-      return;
-    }
+  private post(message: ToWebview): void {
+    this.page.post(message);
+  }
+
+  private async onMessage(message: FromWebview): Promise<void> {
     switch (message.type) {
       case 'ready':
         this.post({ type: 'init', key: this.key });
@@ -192,15 +242,6 @@ export class RestrictionEditor implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.closed();
-    for (const d of this.disposables.splice(0)) d.dispose();
+    this.page.dispose();
   }
-}
-
-function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  return renderWebviewPage(webview, extensionUri, {
-    bundle: 'keys',
-    title: `Restrictions: ${title}`,
-    placeholder: '<main id="app" aria-busy="true"><p id="loading">Loading restrictions…</p></main>',
-  });
 }

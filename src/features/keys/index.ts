@@ -12,7 +12,7 @@ import { keysFollower, runKeyOperation, type KeysContext } from './context';
 import { offerUndelete } from './deleted';
 import { afterActivation } from '../../platform/after-activation';
 import { KeyAuditState } from './audit-state';
-import { RestrictionEditors } from './editor';
+import { RESTRICTIONS_VIEW_TYPE, RestrictionEditors } from './editor';
 import { KeysModel, KeysTreeProvider, type KeysTreeNode } from './tree';
 
 const log = getLogger('keys');
@@ -90,6 +90,10 @@ function activateKeys(context: vscode.ExtensionContext, services: Services): Fea
     view,
     editors,
     audit,
+    // A restriction editor comes back after a reload with its key read again.
+    vscode.window.registerWebviewPanelSerializer(RESTRICTIONS_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => editors.restore(panel, state),
+    }),
     provider.onDidChangeMessage(() => {
       view.message = provider.message;
     }),

@@ -19,14 +19,12 @@ import {
   type ReferenceListsParams,
   type UdmInitializationOptions,
 } from '../../server/protocol';
-import type { ReferenceListStore } from './reference-list-store';
+import type { ReferenceListStore } from '../shared/reference-list-store';
+import { SERVED_LANGUAGES, UDM_LANGUAGE_ID, YARAL_LANGUAGE_ID } from '../shared/languages';
 
 const log = getLogger('udm-language');
 
-export const UDM_LANGUAGE_ID = 'udm';
-export const YARAL_LANGUAGE_ID = 'yaral';
-/** The languages the one server serves: UDM search and whole YARA-L rules. */
-export const SERVED_LANGUAGES: ReadonlySet<string> = new Set([UDM_LANGUAGE_ID, YARAL_LANGUAGE_ID]);
+export { SERVED_LANGUAGES, UDM_LANGUAGE_ID, YARAL_LANGUAGE_ID };
 /** The client id; vscode-languageclient reads `<id>.trace.server`, i.e. cloudbench.trace.server. */
 const CLIENT_ID = 'cloudbench';
 const TRACE_CHANNEL_NAME = 'Cloudbench UDM Language Server Trace';

@@ -13,7 +13,8 @@ import type { Connection, Services } from '../services';
 import { MODELS_COMMANDS } from './commands';
 import type { ModelsContext } from './context';
 import { DETAILS_SCHEME, DetailsDocuments } from './details-documents';
-import { MetricsPanels } from './metrics-panel';
+import { METRICS_VIEW_TYPE, MetricsPanels } from './metrics-panel';
+import { restoredMetricsSource } from './metrics-source';
 import { parseModelFilter } from './presentation';
 import { modelsFollower } from './run-operation';
 import type { OperationKind } from '../../core/models/operation';
@@ -96,6 +97,23 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
       if (state.focused) provider.checkNow();
     }),
     metrics,
+    // A metrics panel comes back after a reload with what its page kept; a comparison asks again.
+    vscode.window.registerWebviewPanelSerializer(METRICS_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => {
+        const source = restoredMetricsSource(() => {
+          const client = currentClient();
+          if (!client) throw new Error('Select a Google Cloud project first (Cloudbench: Select Project…).');
+          return client;
+        }, state);
+        // Held by the open panels until it closes, and closed with the connection.
+        if (source) void metrics.adopt(panel, source);
+        else {
+          log.info('a metrics panel restored after a reload kept no metrics; closed it');
+          panel.dispose();
+        }
+        return Promise.resolve();
+      },
+    }),
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
     services.onDidChangeConnection((c) => {
       const old = built?.client;

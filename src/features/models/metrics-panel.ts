@@ -1,7 +1,8 @@
 // "Show Metrics": a webview panel per evaluation or slice, with its headline metrics, curves and
 // confusion matrix, a comparison with another evaluation or with the whole evaluation, and CSV
 // export. One panel per resource; a deleted model or version marks its panels instead of leaving
-// them showing something that no longer exists.
+// them showing something that no longer exists. Its life (rendering, "ready", the queue, checks on
+// arrival, restore after a reload) is the one PagePanel; this module keeps the page's own work.
 import { writeFileAtomic } from '../../platform/files';
 import { safeText } from '../../core/display';
 import * as vscode from 'vscode';
@@ -9,15 +10,28 @@ import { metricsCsv } from '../../core/models/metrics';
 import {
   parseMetricsFromWebview,
   type CompareCandidate,
+  type MetricsFromWebview,
   type MetricsSet,
   type MetricsToWebview,
 } from '../../core/models/metrics-messages';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { OpenPanels } from '../../platform/open-panels';
 import { getLogger } from '../../platform/log';
-import { renderWebviewPage, webviewPanelOptions } from '../../platform/webview';
+import { PageMessageError, PagePanel, refusing, type PageSpec } from '../../platform/page-panel';
+import { webviewPanelOptions } from '../../platform/webview';
 
 const log = getLogger('models');
+export const METRICS_VIEW_TYPE = 'cloudbench.models.metrics';
+
+function metricsPage(title: string): PageSpec<MetricsFromWebview, MetricsToWebview> {
+  return {
+    page: { bundle: 'metrics', title, placeholder: '<main id="app"><p>Loading metrics…</p></main>' },
+    what: 'the metrics page',
+    parse: refusing(parseMetricsFromWebview, 'the metrics page'),
+    malformed: PageMessageError,
+    log,
+  };
+}
 
 export interface MetricsPanelSource {
   /** The evaluation or slice shown. */
@@ -58,13 +72,18 @@ export class MetricsPanels extends OpenPanels<MetricsPanel> {
     // The registry holds the panel until it closes, and closes it with the connection.
     void this.showOrCreate(source.subject.name, (closed) => {
       const panel = vscode.window.createWebviewPanel(
-        'cloudbench.models.metrics',
+        METRICS_VIEW_TYPE,
         safeText(source.title),
         vscode.ViewColumn.Active,
         webviewPanelOptions(this.extensionUri),
       );
       return new MetricsPanel(panel, this.extensionUri, source, closed);
     });
+  }
+
+  /** Wraps a panel VS Code restored after a reload, showing `source` (read from what its page kept). */
+  adopt(panel: vscode.WebviewPanel, source: MetricsPanelSource): MetricsPanel {
+    return this.add(source.subject.name, (closed) => new MetricsPanel(panel, this.extensionUri, source, closed));
   }
 
   /**
@@ -88,27 +107,29 @@ export class MetricsPanels extends OpenPanels<MetricsPanel> {
 }
 
 export class MetricsPanel implements vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly page: PagePanel<MetricsFromWebview, MetricsToWebview>;
   private compare: MetricsSet | undefined;
   private candidates: CompareCandidate[] = [];
   private threshold = 0.5;
   private stale: string | undefined;
 
   constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     readonly source: MetricsPanelSource,
-    private readonly closed: () => void,
+    closed: () => void,
   ) {
-    panel.webview.html = renderWebviewPage(panel.webview, extensionUri, {
-      bundle: 'metrics',
-      title: source.title,
-      placeholder: '<main id="app"><p>Loading metrics…</p></main>',
-    });
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => void this.onMessage(raw)),
+    this.page = new PagePanel(
+      panel,
+      extensionUri,
+      metricsPage(source.title),
+      { onMessage: (message) => void this.onMessage(message) },
+      closed,
     );
+  }
+
+  get panel(): vscode.WebviewPanel {
+    return this.page.panel;
   }
 
   get isStale(): boolean {
@@ -120,21 +141,17 @@ export class MetricsPanel implements vscode.Disposable {
   }
 
   private post(message: MetricsToWebview): void {
-    void this.panel.webview.postMessage(message);
+    this.page.post(message);
   }
 
   markStale(message: string): void {
     this.stale = message;
-    if (!this.panel.title.endsWith('(deleted)')) this.panel.title = `${safeText(this.source.title)} (deleted)`;
-    this.post({ type: 'stale', message });
+    if (!this.panel.title.endsWith('(deleted)')) this.page.setTitle(`${safeText(this.source.title)} (deleted)`);
+    // A page not ready yet is told when it says it is (init).
+    if (this.page.isReady) this.post({ type: 'stale', message });
   }
 
-  private async onMessage(raw: unknown): Promise<void> {
-    const message = parseMetricsFromWebview(raw);
-    if (!message) {
-      log.warn('metrics panel: ignored a malformed message from the webview');
-      return;
-    }
+  private async onMessage(message: MetricsFromWebview): Promise<void> {
     try {
       switch (message.type) {
         case 'ready':
@@ -214,7 +231,6 @@ export class MetricsPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.closed();
-    while (this.disposables.length) this.disposables.pop()!.dispose();
+    this.page.dispose();
   }
 }

@@ -28,6 +28,62 @@ function ancestor<T extends ModelsNode>(node: ModelsNode | undefined, kind: abst
   return undefined;
 }
 
+/** The metrics of an evaluation or slice by name, labelled `label` (or by what it says of itself). */
+async function loadMetricsSet(client: ModelRegistryClient, target: string, label?: string): Promise<MetricsSet> {
+  if (SLICE.test(target)) {
+    const s = await client.getModelEvaluationSlice({ name: target });
+    return sliceSet(s, label ?? `Slice ${sliceLabel(s)}`);
+  }
+  if (EVALUATION.test(target)) {
+    const e = await client.getModelEvaluation({ name: target });
+    return evaluationSet(e, label ?? evaluationLabel(e));
+  }
+  throw new Error(`${target} is not an evaluation or slice name.`);
+}
+
+const isText = (v: unknown, max = 2_000): v is string => typeof v === 'string' && v.length <= max;
+
+/**
+ * What a metrics page restored after a reload shows, from the state it kept (checked here: a page's
+ * state is as untrusted as its messages): its subject, title and candidates as they were; loading a
+ * comparison asks the service again. Undefined when the state is not a metrics page's.
+ */
+export function restoredMetricsSource(
+  client: () => ModelRegistryClient,
+  kept: unknown,
+): MetricsPanelSource | undefined {
+  if (typeof kept !== 'object' || kept === null) return undefined;
+  const { title, subject, candidates } = kept as Record<string, unknown>;
+  if (!isText(title) || typeof subject !== 'object' || subject === null) return undefined;
+  const { name, label, schemaUri, metrics } = subject as Record<string, unknown>;
+  if (!isText(name) || !isText(label) || !isText(schemaUri)) return undefined;
+  const match = SLICE.exec(name) ?? EVALUATION.exec(name);
+  if (!match) return undefined;
+  const modelName = SLICE.test(name) ? match[2] : match[1];
+  const list = Array.isArray(candidates)
+    ? (candidates as unknown[])
+        .filter(
+          (c): c is CompareCandidate =>
+            typeof c === 'object' &&
+            c !== null &&
+            isText((c as CompareCandidate).name) &&
+            isText((c as CompareCandidate).label),
+        )
+        .map((c) => ({ name: c.name, label: c.label }))
+        .slice(0, MAX_CANDIDATES)
+    : [];
+  const labels = new Map(list.map((c) => [c.name, c.label]));
+  return {
+    subject: { name, label, schemaUri, metrics },
+    modelName,
+    // An evaluation's name does not say its version: a restored panel is marked when its model is deleted.
+    versionId: '',
+    title: title.startsWith('Metrics: ') ? title : `Metrics: ${title}`,
+    candidates: () => Promise.resolve(list),
+    load: (target) => loadMetricsSet(client(), target, labels.get(target)),
+  };
+}
+
 export function metricsSourceFor(client: ModelRegistryClient, node: EvaluationNode | SliceNode): MetricsPanelSource {
   const version = ancestor(node, VersionNode);
   const evaluationNode = node instanceof EvaluationNode ? node : ancestor(node, EvaluationNode);
@@ -68,17 +124,8 @@ export function metricsSourceFor(client: ModelRegistryClient, node: EvaluationNo
     return out;
   };
 
-  const load = async (target: string): Promise<MetricsSet> => {
-    if (SLICE.test(target)) {
-      const s = await client.getModelEvaluationSlice({ name: target });
-      return sliceSet(s, labels.get(target) ?? `Slice ${sliceLabel(s)}`);
-    }
-    if (EVALUATION.test(target)) {
-      const e = await client.getModelEvaluation({ name: target });
-      return evaluationSet(e, target === evaluationName ? wholeLabel : (labels.get(target) ?? evaluationLabel(e)));
-    }
-    throw new Error(`${target} is not an evaluation or slice name.`);
-  };
+  const load = (target: string): Promise<MetricsSet> =>
+    loadMetricsSet(client, target, target === evaluationName ? wholeLabel : labels.get(target));
 
   return {
     subject,

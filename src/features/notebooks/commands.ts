@@ -7,7 +7,7 @@ import { MAX_CELL_LIMIT } from '../../core/notebook/format';
 import { describeTimeRange } from '../../core/secops/timerange';
 import type { CommandTable } from '../../platform/command-table';
 import type { Services } from '../services';
-import { pickTimeRange } from '../search/time-range';
+import { pickTimeRange } from '../shared/time-range';
 import { NOTEBOOK_TYPE, UDM_LANGUAGE, cellSettings, fromNotebookDocument, notebookTimeRange } from './convert';
 import { chooseChartFolder } from './export-files';
 import { effectiveTimeRange } from './kernel';

@@ -14,7 +14,6 @@ import {
   type TimeRangeSpec,
 } from '../../core/secops/timerange';
 import { compileStatistics } from '../../udm/stats';
-import { computeTable, fetchForStatistics } from '../statistics';
 import { keepStatistics, keepResults, keepRowsSetting, type KeptOutput } from '../../core/notebook/format';
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
@@ -124,8 +123,15 @@ export async function runCell(kernel: Kernel, cell: vscode.NotebookCell): Promis
       // The same fetch as the statistics view: one search, the rest only when approved and within
       // the hourly budget; what stops it early leaves a table marked partial. The table computes
       // in a worker, so a long one never freezes the editor and the cell's Stop ends it.
-      const fetched = await fetchForStatistics(client, stats, window, abort.signal);
-      const result = await computeTable(services, query, referenceLists, fetched, abort.signal);
+      const statistics = services.statistics.require();
+      const { fetched, result } = await statistics.table({
+        client,
+        query,
+        compiled: stats,
+        window,
+        referenceLists,
+        signal: abort.signal,
+      });
       const kept = keepStatistics(
         {
           ranAt: new Date(started).toISOString(),

@@ -14,7 +14,7 @@ import {
   SERVER_COPY_SCHEME,
   listUri,
 } from './documents';
-import { SERVED_LANGUAGES } from '../language/client';
+import { SERVED_LANGUAGES } from '../shared/languages';
 import { ReferenceListsModel } from './model';
 import { ReferenceListsTreeProvider, STATE_CONTEXT_KEY, VIEW_ID } from './tree';
 

@@ -9,7 +9,7 @@ import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
 import { describeError } from '../../core/google/errors';
 import { getLogger } from '../../platform/log';
 import type { KnownReferenceList } from '../../udm/reference-lists';
-import type { ReferenceListStore } from '../language/reference-list-store';
+import type { ReferenceListStore } from '../shared/reference-list-store';
 import type { Services } from '../services';
 
 const log = getLogger('reference-lists');

@@ -6,9 +6,9 @@ import * as vscode from 'vscode';
 import type { ReferenceListDetails } from '../../core/secops/client';
 import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
 import type { UdmSearchEvent } from '../../core/secops/types';
-import { pickTimeRange } from '../search/time-range';
-import { eventTitle } from '../search/documents';
-import type { MoreSearchesQuestion, SearchClient } from '../statistics/fetch';
+import { pickTimeRange } from '../shared/time-range';
+import { eventTitle } from '../shared/documents';
+import type { MoreSearchesQuestion, SearchClient } from '../shared/statistics-fetch';
 import type { SearchService, Services } from '../services';
 import { counted } from './view-model';
 

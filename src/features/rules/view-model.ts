@@ -2,7 +2,7 @@
 // one-line summaries (the titles the event documents get), lists bounded.
 import { MAX_SHOWN_DETECTIONS, MAX_SHOWN_EVENTS, type DetectionView } from '../../core/secops/rule-test/protocol';
 import type { Detection } from '../../udm/rule/test-types';
-import { eventTitle } from '../search/documents';
+import { eventTitle } from '../shared/documents';
 
 /** "1 search", "2 searches": a count with its noun. */
 export function counted(n: number, one: string, many: string): string {

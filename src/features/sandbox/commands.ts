@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { CommandTable } from '../../platform/command-table';
 import { getLogger, showLogs } from '../../platform/log';
-import { chooseKeyFile } from '../connection/key-file';
+import { chooseKeyFile } from '../shared/key-file';
 import type { Services } from '../services';
 import { SANDBOX_PROJECT, type SandboxController } from './controller';
 import { pickProject } from './project-picker';

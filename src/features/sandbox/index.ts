@@ -5,7 +5,7 @@ import { isLoopbackEndpoint } from '../../core/loopback';
 import type { Feature, FeatureStart } from '../../platform/command-table';
 import { getLogger, showLogs } from '../../platform/log';
 import type { Services } from '../services';
-import { showSignInProblem, signInProblemOf, type SignInProblem } from '../connection/sign-in-problem';
+import { showSignInProblem, signInProblemOf, type SignInProblem } from '../shared/sign-in-problem';
 import { ACCOUNT_COMMANDS, type AccountContext } from './commands';
 import { SANDBOX_PROJECT, SandboxController } from './controller';
 

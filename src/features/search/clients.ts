@@ -5,7 +5,7 @@ import { RateLimiter, SECOPS_BUDGETS } from '../../core/ratelimit';
 import { SecOpsClient, type SecOpsMethod } from '../../core/secops/client';
 import { getLogger } from '../../platform/log';
 import type { Services } from '../services';
-import { keepBudget, reportingThrottle, type SearchKeeping } from './keeping';
+import { keepBudget, reportingThrottle, type SearchKeeping } from '../shared/keeping';
 
 const log = getLogger('search');
 

@@ -4,7 +4,7 @@ import type { SecOpsClient } from '../../core/secops/client';
 import type { ResultKind } from '../../core/secops/results/fields';
 import type { ResolvedWindow, TimeRangeSpec } from '../../core/secops/timerange';
 import type { QuotaCall, UdmSearchBudget } from './clients';
-import type { SecOpsDocuments } from './documents';
+import type { SecOpsDocuments } from '../shared/documents';
 import type { RunRecord, RunStore, ShownRows } from './run-store';
 
 export interface SearchContext {

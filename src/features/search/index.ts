@@ -9,14 +9,14 @@ import type { Services } from '../services';
 import { SEARCH_COMMANDS, type SearchContext } from './commands';
 import { confirmDespiteErrors } from './commands/run';
 import { SearchController } from './controller';
-import { keptRunsOf } from './keeping';
+import { keptRunsOf } from '../shared/keeping';
 import { PIVOT_VIEW_TYPE, RESULTS_VIEW_TYPE } from './panel';
 import { showRunLenses, showSearchStatus } from './status';
 import { HISTORY_KEY, SAVED_KEY } from './stored-queries';
-import { TimeRangeState } from './time-range';
+import { TimeRangeState } from '../shared/time-range';
 import { SearchViewProvider } from './view';
 
-export { pickTimeRange } from './time-range';
+export { pickTimeRange } from '../shared/time-range';
 
 function activateSearch(context: vscode.ExtensionContext, services: Services): FeatureStart<SearchContext> {
   const controller = new SearchController(services, { runs: keptRunsOf(context), state: context.globalState });

@@ -10,7 +10,7 @@ import type { ResultKind } from '../../core/secops/results/fields';
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import type { PanelSlot } from './panel';
 import type { SearchContext } from './context';
-import { eventTitle } from './documents';
+import { eventTitle } from '../shared/documents';
 import type { ShownRows } from './run-store';
 
 /** Where a pivot starts from: a row of a run, and the panel a restored pivot runs again in. */

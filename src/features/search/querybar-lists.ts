@@ -3,7 +3,7 @@
 // again whenever the Reference Lists view learns more, as the language server is told.
 import type * as vscode from 'vscode';
 import type { QueryBarLists } from '../../core/secops/querybar-service';
-import type { ReferenceListStore } from '../language/reference-list-store';
+import type { ReferenceListStore } from '../shared/reference-list-store';
 import type { ResultsPanel } from './panel';
 
 /** The lists as the language server is given them (src/features/language/client.ts). */

@@ -12,7 +12,7 @@ import { answerRowsRequest, isRowsRequest, type RowsRequest } from '../../core/s
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import { reportError } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
-import type { ReferenceListStore } from '../language/reference-list-store';
+import type { ReferenceListStore } from '../shared/reference-list-store';
 import { QUERY_SLOT, type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
 import { watchQueryBarLists } from './querybar-lists';

@@ -13,7 +13,7 @@ import type { RestPlan } from '../../core/secops/split';
 import type { ResolvedWindow } from '../../core/secops/timerange';
 import { getLogger } from '../../platform/log';
 import { rowsToKeep, type HeldRows } from './held-rows';
-import { keepLater, keptInfo, type KeptResults, type SearchKeeping } from './keeping';
+import { keepLater, keptInfo, type KeptResults, type SearchKeeping } from '../shared/keeping';
 import { ResultsPanels, type PanelSlot, type ResultsPanel } from './panel';
 
 const log = getLogger('search');

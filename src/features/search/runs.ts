@@ -10,7 +10,7 @@ import type { ResolvedWindow } from '../../core/secops/timerange';
 import { UdmSearchStreamBrokenError } from '../../core/secops/udm-search-stream';
 import { getLogger } from '../../platform/log';
 import type { SearchContext } from './context';
-import { describeFailure, gaveUpWaiting, offerRetry } from './keeping';
+import { describeFailure, gaveUpWaiting, offerRetry } from '../shared/keeping';
 import { QUERY_SLOT } from './panel';
 import type { RunRecord } from './run-store';
 import { RowsArrival } from './arrival';

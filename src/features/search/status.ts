@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { describeTimeRange } from '../../core/secops/timerange';
 import type { Services } from '../services';
 import type { SearchController } from './controller';
-import type { TimeRangeState } from './time-range';
+import type { TimeRangeState } from '../shared/time-range';
 
 /** The time range and the hourly udmSearch budget, while a query is on screen. */
 export function showSearchStatus(

@@ -26,16 +26,17 @@ import {
   keptRunsOf,
   offerRetry,
   timeOfDay,
-} from '../search/keeping';
+} from '../shared/keeping';
 import type { KeptRuns } from '../../core/storage/kept-runs';
-import { FETCH_REST_MAX_EVENTS, queryTitle, type SearchController } from '../search/controller';
-import type { Services, StatisticsService } from '../services';
+import { queryTitle } from '../../core/secops/results/arrange';
+import { FETCH_REST_MAX_EVENTS } from '../../core/secops/results/rest';
+import type { SearchRunner, Services, StatisticsService, StatisticsTableRequest } from '../services';
 import {
   fetchStatisticsEvents,
   type FetchedEvents,
   type FetchStatisticsOptions,
   type MoreSearchesQuestion,
-} from './fetch';
+} from '../shared/statistics-fetch';
 import { STATISTICS_VIEW_TYPE, StatisticsPanelSlot } from './panel';
 import {
   cellText,
@@ -159,7 +160,7 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 export class StatisticsFeature implements vscode.Disposable, StatisticsService {
   private last: StatsRun | undefined;
-  private controller: SearchController | undefined;
+  private controller: SearchRunner | undefined;
   private fetching: AbortController | undefined;
   private readonly panels = new StatisticsPanelSlot();
 
@@ -173,8 +174,14 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
     this.panels.closeAll();
   }
 
+  async table(request: StatisticsTableRequest): Promise<{ fetched: FetchedEvents; result: StatsResult }> {
+    const { client, query, compiled, window, referenceLists, signal } = request;
+    const fetched = await fetchForStatistics(client, compiled, window, signal);
+    return { fetched, result: await computeTable(this.services, query, referenceLists, fetched, signal) };
+  }
+
   /** Runs `query` as a statistical search; false when it has no statistical section (a plain search). */
-  async run(controller: SearchController, query: string, window: ResolvedWindow): Promise<boolean> {
+  async run(controller: SearchRunner, query: string, window: ResolvedWindow): Promise<boolean> {
     const referenceLists = this.services.referenceLists.entries() ?? {};
     const compiled = compileStatistics(query, { referenceLists });
     if (!compiled) return false;

@@ -5,6 +5,7 @@
  * event variables and placeholders (completion, hover, definition, references), meta: and
  * options:, and the rule outline and folding.
  */
+import { WINDOW_BOUNDS } from '../vocabulary';
 import {
   CompletionItemKind,
   DocumentSymbol,
@@ -165,7 +166,7 @@ export function completeRule(a: RuleAnalysis, position: Position, lists: ListsFo
   // The bounds of the match window, where a rule may read them.
   const hasWindow = rule.node.query.sections.some((x) => x.kind === 'match' && !!x.window);
   if (hasWindow && (section === 'outcome' || section === 'condition'))
-    for (const word of ['window_start', 'window_end'])
+    for (const word of WINDOW_BOUNDS)
       kept.push({
         label: word,
         kind: CompletionItemKind.Keyword,

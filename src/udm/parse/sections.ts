@@ -1,3 +1,4 @@
+import { PIVOT_WORDS } from '../vocabulary';
 import type {
   FieldNode,
   GroupKey,
@@ -266,7 +267,7 @@ export function parseWindow(s: ParseCursor): MatchWindow {
 /** `before $e` / `after $e` after a rule's window: a sliding window on the pivot event variable. */
 function readPivot(s: ParseCursor, w: MatchWindow): void {
   const t = s.peek();
-  if (!(s.isWord(t, 'before') || s.isWord(t, 'after')) || t.newlineBefore) return;
+  if (!PIVOT_WORDS.some((w) => s.isWord(t, w)) || t.newlineBefore) return;
   s.next();
   const v = s.peek();
   if (v.kind !== 'variable' || v.newlineBefore) {
@@ -276,7 +277,7 @@ function readPivot(s: ParseCursor, w: MatchWindow): void {
   }
   s.next();
   w.pivot = {
-    kind: t.value.toLowerCase() as 'before' | 'after',
+    kind: t.value.toLowerCase() as (typeof PIVOT_WORDS)[number],
     keyword: { start: t.start, end: t.end },
     variable: { type: 'variable', name: v.value, start: v.start, end: v.end },
   };

@@ -2,6 +2,7 @@
 // condition: sections are the search language's own (`Query` in ../ast.ts), parsed by the same
 // parser with the rule-only syntax switched on (`#e` counts, `$e` / `!$e` in condition:, sliding
 // windows); meta: and options: and the `rule name { … }` frame are parsed here.
+import { RULE_SECTION_ORDER as SECTION_NAMES, type RuleSectionName } from '../vocabulary';
 import type { Operand, Query, Span, StringNode } from '../ast';
 import type { RawDiagnostic } from '../parser';
 import type { Token } from '../lexer';
@@ -56,17 +57,10 @@ export interface RuleNode extends Span {
   sectionOrder: Array<{ kind: RuleSectionKind; keyword: Span }>;
 }
 
-export type RuleSectionKind = 'meta' | 'events' | 'match' | 'outcome' | 'condition' | 'options';
+export type RuleSectionKind = RuleSectionName;
 
-/** The documented order of a rule's sections. meta, events and condition are required. */
-export const RULE_SECTION_ORDER: readonly RuleSectionKind[] = [
-  'meta',
-  'events',
-  'match',
-  'outcome',
-  'condition',
-  'options',
-];
+/** The documented order of a rule's sections (the vocabulary's). meta, events and condition are required. */
+export const RULE_SECTION_ORDER: readonly RuleSectionKind[] = SECTION_NAMES;
 
 export interface RuleFile {
   rules: RuleNode[];

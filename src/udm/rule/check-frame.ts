@@ -1,5 +1,6 @@
 // Checks of a rule's frame: one rule per file, the required sections and their order, meta:
 // values (ATT&CK IDs among them), options: names and values. The events:…condition: part is check-query.ts's.
+import { RULE_REQUIRED_SECTIONS } from '../vocabulary';
 import type { MatchSection } from '../ast';
 import type { RawDiagnostic } from '../parser';
 import { suggest } from '../schema';
@@ -8,14 +9,12 @@ import { readAttack } from './attack';
 import { windowMinutes } from './check-query';
 import { diag } from './diagnostic';
 
-/** The documented options and what each takes. */
+/** The documented options (RULE_OPTION_NAMES of the vocabulary) and what each takes. */
 export const RULE_OPTIONS: Readonly<Record<string, string>> = {
   allow_zero_values: 'true or false (default false): keep zero values of match: placeholders',
   suppression_window:
     'a duration such as 5m or 1h: after a detection, further detections with the same key are suppressed for this long',
 };
-
-const REQUIRED = ['meta', 'events', 'condition'] as const;
 
 /** A duration option value (`5m`, `1h`, `2d`) in minutes; seconds round up to a minute. */
 export function durationMinutes(raw: string): number | undefined {
@@ -51,7 +50,7 @@ export function checkFrame(file: RuleFile, parserDiagnostics: readonly RawDiagno
 function checkSections(rule: RuleNode, parserDiagnostics: readonly RawDiagnostic[]): RawDiagnostic[] {
   const out: RawDiagnostic[] = [];
   const at = { start: rule.keyword.start, end: rule.name?.end ?? rule.keyword.end };
-  for (const kind of REQUIRED)
+  for (const kind of RULE_REQUIRED_SECTIONS)
     if (!rule.sectionOrder.some((s) => s.kind === kind))
       out.push(
         diag(

@@ -1,6 +1,7 @@
 // Rule-only checks of events:, match:, outcome: and condition: (the search checker has already
 // checked fields, functions and types): event variables and placeholders declared and used,
 // match: keys and windows, condition: names, `or` and missing events.
+import { WINDOW_BOUNDS } from '../vocabulary';
 import type { ConditionSection, Expr, FieldNode, MatchSection, MatchWindow } from '../ast';
 import type { RawDiagnostic } from '../parser';
 import { suggest } from '../schema';
@@ -252,7 +253,7 @@ export function isWindowKeyword(f: FieldNode): boolean {
     !f.eventVar &&
     f.segments.length === 1 &&
     !f.key &&
-    (f.segments[0].name === 'window_start' || f.segments[0].name === 'window_end')
+    (WINDOW_BOUNDS as readonly string[]).includes(f.segments[0].name)
   );
 }
 

@@ -1,5 +1,6 @@
 // Parses a YARA-L rule file: the `rule name { … }` frames, meta: and options:, and hands each
 // rule's events: … condition: tokens to the search parser with the rule syntax switched on.
+import { RULE_SECTION_ORDER } from '../vocabulary';
 import type { Operand, Query, Span } from '../ast';
 import { lex, type Token } from '../lexer';
 import { parseTokens, type RawDiagnostic } from '../parser';
@@ -14,7 +15,7 @@ import type {
   RuleSectionKind,
 } from './ast';
 
-const RULE_SECTIONS = new Set<RuleSectionKind>(['meta', 'events', 'match', 'outcome', 'condition', 'options']);
+const RULE_SECTIONS = new Set<RuleSectionKind>(RULE_SECTION_ORDER);
 
 export function parseRuleFile(text: string): RuleFile {
   const lexed = lex(text, { rule: true });

@@ -16,7 +16,7 @@ const vscode: any = require('vscode');
 const { referenceListsFeature } =
   require('../../../src/features/referenceLists/index') as typeof import('../../../src/features/referenceLists/index');
 const { ReferenceListStore } =
-  require('../../../src/features/language/reference-list-store') as typeof import('../../../src/features/language/reference-list-store');
+  require('../../../src/features/shared/reference-list-store') as typeof import('../../../src/features/shared/reference-list-store');
 /* eslint-enable @typescript-eslint/consistent-type-imports */
 
 interface FakeDocument {

@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { SecOpsClient } from '../../../src/core/secops/client';
 import { sandboxTokenSource } from '../../../src/core/google/credentials';
 import { RateLimiter } from '../../../src/core/ratelimit';
-import { fetchStatisticsEvents, type MoreSearchesQuestion } from '../../../src/features/statistics/fetch';
+import { fetchStatisticsEvents, type MoreSearchesQuestion } from '../../../src/features/shared/statistics-fetch';
 import { admin, iso } from '../../support/sandbox-admin';
 import { compileStatistics, type StatsResult } from '../../../src/udm/stats';
 

@@ -9,10 +9,6 @@ const root = join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const declared: string[] = pkg.contributes.commands.map((c: { command: string }) => c.command);
 
-/** The feature each folder of src/features builds, for the folders whose commands are all in tables. */
-
-/** The commands of package.json a feature folder's sources name (its own: no folder names another's). */
-
 describe('command tables', () => {
   let record: ReturnType<typeof useFakeVscode>;
   let extension: typeof ExtensionModule;

@@ -92,4 +92,34 @@ describe('lint: layering', function () {
       [],
     );
   });
+
+  it('refuses a feature importing another feature, at any depth of its folder', async () => {
+    const cases: Array<[string, string]> = [
+      ['src/features/rules/probe.ts', '../search/controller'],
+      ['src/features/notebooks/probe.ts', '../statistics'],
+      ['src/features/keys/commands/probe.ts', '../../operations/registry'],
+      ['src/features/search/commands/deeper/probe.ts', '../../../statistics/panel'],
+      ['src/features/shared/probe.ts', '../search/controller'],
+    ];
+    for (const [file, target] of cases) {
+      const errors = await layeringErrors(file, `import { x } from '${target}';\nexport const y = x;\n`);
+      assert.equal(errors.length, 1, `${file} → ${target}: ${errors.join('\n')}`);
+      assert.match(errors[0], /^no-restricted-imports: .*through Services/);
+    }
+  });
+
+  it('lets a feature import its own modules, shared code, Services and other features’ types', async () => {
+    const good = await layeringErrors(
+      'src/features/rules/commands/probe.ts',
+      [
+        "import { a } from '../deps';",
+        "import { b } from '../../shared/time-range';",
+        "import type { Services } from '../../services';",
+        "import type { SearchController } from '../../search/controller';",
+        "import { c } from '../../../platform/log';",
+        'export const y = [a, b, c] as unknown as [Services, SearchController];',
+      ].join('\n'),
+    );
+    assert.deepEqual(good, []);
+  });
 });

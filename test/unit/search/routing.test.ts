@@ -8,12 +8,12 @@ import type { FromWebview, ToWebview } from '../../../src/core/secops/messages';
 import type { RunRecord } from '../../../src/features/search/run-store';
 import type { ResultsPanel } from '../../../src/features/search/panel';
 import type { ResolvedWindow } from '../../../src/core/secops/timerange';
-import type * as StoreModule from '../../../src/features/language/reference-list-store';
+import type * as StoreModule from '../../../src/features/shared/reference-list-store';
 
 const record = useFakeVscode();
 
 const { routeMessage, describeMessage } = require('../../../src/features/search/routing') as typeof RoutingModule;
-const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
+const { ReferenceListStore } = require('../../../src/features/shared/reference-list-store') as typeof StoreModule;
 
 const RUN_WINDOW: ResolvedWindow = { startMs: 1000, endMs: 2000, start: 'a', end: 'b' };
 const CURRENT: ResolvedWindow = { startMs: 5000, endMs: 6000, start: 'c', end: 'd' };

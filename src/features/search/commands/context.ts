@@ -2,7 +2,7 @@
 import type * as vscode from 'vscode';
 import type { Services } from '../../services';
 import type { SearchController } from '../controller';
-import type { TimeRangeState } from '../time-range';
+import type { TimeRangeState } from '../../shared/time-range';
 import type { SearchViewProvider } from '../view';
 
 export interface SearchContext {

@@ -3,7 +3,7 @@ import { safeText, MESSAGE_LIMIT } from '../../../core/display';
 import * as vscode from 'vscode';
 import { isTimeRangeSpec, resolveTimeRange } from '../../../core/secops/timerange';
 import { analyze } from '../../../udm';
-import { pickTimeRange } from '../time-range';
+import { pickTimeRange } from '../../shared/time-range';
 import type { SearchContext } from './context';
 
 /** Runs the query of `uri` (else the active editor), or only its selection. */

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { useFakeVscode } from '../../fakes/vscode';
 import { CredentialsError } from '../../../../src/core/google/credentials';
 import { TokenDestinationError } from '../../../../src/core/google/token-policy';
-import type * as ProblemModule from '../../../../src/features/connection/sign-in-problem';
+import type * as ProblemModule from '../../../../src/features/shared/sign-in-problem';
 
 useFakeVscode();
-const { signInProblemOf } = require('../../../../src/features/connection/sign-in-problem') as typeof ProblemModule;
+const { signInProblemOf } = require('../../../../src/features/shared/sign-in-problem') as typeof ProblemModule;
 
 interface Welcome {
   view: string;

@@ -8,8 +8,8 @@ import {
   queryTitle,
   rowKey,
   windowOf,
-} from '../../../src/core/secops/results/arrange';
-import type { ResolvedWindow } from '../../../src/core/secops/timerange';
+} from '../../../../../src/core/secops/results/arrange';
+import type { ResolvedWindow } from '../../../../../src/core/secops/timerange';
 
 const T0 = Date.UTC(2024, 0, 1, 0, 0, 0);
 const iso = (ms: number): string => new Date(ms).toISOString();

@@ -6,7 +6,7 @@ import {
   timeReader,
   valuesAt,
   type ColumnSpec,
-} from '../../../src/core/secops/results/fields';
+} from '../../../../../src/core/secops/results/fields';
 import {
   SearchIndex,
   compareCells,
@@ -15,8 +15,8 @@ import {
   parseFilter,
   sortIndices,
   timesOf,
-} from '../../../src/core/secops/results/table';
-import { tableParts } from '../../../src/core/secops/results/rowtable';
+} from '../../../../../src/core/secops/results/table';
+import { tableParts } from '../../../../../src/core/secops/results/rowtable';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 

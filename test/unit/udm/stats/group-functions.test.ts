@@ -1,8 +1,8 @@
 // Outcomes Google documents that go beyond the plain aggregates: window.range computed over a
 // group, and $count as an outcome name (the SPL-to-YARA-L and group() pages).
 import * as assert from 'node:assert/strict';
-import { analyze } from '../../../src/udm/index';
-import { compileStatistics, type StatsResult } from '../../../src/udm/stats';
+import { analyze } from '../../../../src/udm/index';
+import { compileStatistics, type StatsResult } from '../../../../src/udm/stats';
 
 const events = [
   {

@@ -1,7 +1,7 @@
 // The quick filter's field names in the words people use, and what it says when nothing matches.
 import assert from 'node:assert/strict';
-import { discoverColumns, defaultColumns } from '../../../src/core/secops/results/fields';
-import { FieldResolver, filterIndices, parseFilter, SearchIndex } from '../../../src/core/secops/results/table';
+import { discoverColumns, defaultColumns } from '../../../../../src/core/secops/results/fields';
+import { FieldResolver, filterIndices, parseFilter, SearchIndex } from '../../../../../src/core/secops/results/table';
 
 const rows = [
   {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { bucketStart, formatInZone, parseBucket, ZoneOffsets } from '../../../src/udm/stats';
-import type { TimeBucketSpec } from '../../../src/udm/stats';
-import { BucketNumbers } from '../../../src/udm/stats/buckets';
+import { bucketStart, formatInZone, parseBucket, ZoneOffsets } from '../../../../src/udm/stats';
+import type { TimeBucketSpec } from '../../../../src/udm/stats';
+import { BucketNumbers } from '../../../../src/udm/stats/buckets';
 
 const at = (iso: string): number => Date.parse(iso) / 1000;
 const H: TimeBucketSpec = { count: 1, unit: 'hour' };

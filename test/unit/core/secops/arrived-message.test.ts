@@ -1,7 +1,7 @@
 // The page checks the end of an arriving answer before it reorders anything: the order must be a
 // permutation of exactly the rows sent, and the partial note plain bounded text.
 import { strict as assert } from 'node:assert';
-import { MessageError, parseToWebview } from '../../../src/core/secops/messages';
+import { MessageError, parseToWebview } from '../../../../src/core/secops/messages';
 
 const base = { type: 'arrived', runId: 'r', count: 3, moreDataAvailable: true };
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { exportFileName, exportRunText } from '../../../src/core/secops/results/export-run';
+import { exportFileName, exportRunText } from '../../../../../src/core/secops/results/export-run';
 import {
   CANNOT_SPLIT,
   restOutcome,
   restProgressText,
   restQuestion,
   restStopped,
-} from '../../../src/core/secops/results/rest';
+} from '../../../../../src/core/secops/results/rest';
 
 describe('what "fetch the rest" says', () => {
   it('asks with the searches it will spend and what the hour has left', () => {

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import type * as Vscode from 'vscode';
-import { loadSettingsModule } from '../../reliability/scripted-config';
-import type * as TrustModule from '../../../src/features/trust';
-import type * as SettingsModule from '../../../src/platform/settings';
+import { loadSettingsModule } from '../../../reliability/scripted-config';
+import type * as TrustModule from '../../../../src/features/trust';
+import type * as SettingsModule from '../../../../src/platform/settings';
 
 const vscode = require('vscode') as typeof Vscode;
 const { sensitiveSettingsIn, stripJsonComments, ignoredSettingsMessage } =
-  require('../../../src/features/trust') as typeof TrustModule;
+  require('../../../../src/features/trust') as typeof TrustModule;
 
 describe('workspace trust: settings a workspace may not decide', () => {
   it('finds sensitive settings in dotted, nested and language-specific forms, with comments and trailing commas', () => {
@@ -88,7 +88,7 @@ describe('workspace trust: settings a workspace may not decide', () => {
 
 describe('cloudbenchConfiguration on a frozen configuration object (as VS Code gives)', () => {
   it('reads settings without breaking Proxy invariants, sensitive ones from user level only', () => {
-    const { cloudbenchConfiguration } = require('../../../src/platform/settings') as typeof SettingsModule;
+    const { cloudbenchConfiguration } = require('../../../../src/platform/settings') as typeof SettingsModule;
     const values: Record<string, { workspace?: unknown; global?: unknown }> = {
       project: { workspace: 'from-workspace' },
       credentialsFile: { workspace: '/workspace/key.json', global: '/home/me/key.json' },

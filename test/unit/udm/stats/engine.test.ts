@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { CompareExpr, Expr, Operand } from '../../../src/udm/ast';
-import { check } from '../../../src/udm/check';
-import { Compiler } from '../../../src/udm/evaluate';
-import { parse } from '../../../src/udm/parser';
-import { compileStatistics, StatsEngine, type StatsPlan, type StatsResult } from '../../../src/udm/stats';
+import type { CompareExpr, Expr, Operand } from '../../../../src/udm/ast';
+import { check } from '../../../../src/udm/check';
+import { Compiler } from '../../../../src/udm/evaluate';
+import { parse } from '../../../../src/udm/parser';
+import { compileStatistics, StatsEngine, type StatsPlan, type StatsResult } from '../../../../src/udm/stats';
 
 interface Ev {
   metadata: { eventTimestamp: string; eventType: string; id: string };

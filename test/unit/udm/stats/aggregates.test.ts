@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ARRAY_LIMIT, createAccumulator } from '../../../src/udm/stats';
-import type { AggregateName } from '../../../src/udm/stats/plan';
+import { ARRAY_LIMIT, createAccumulator } from '../../../../src/udm/stats';
+import type { AggregateName } from '../../../../src/udm/stats/plan';
 
 function agg(name: AggregateName, values: unknown[]): unknown {
   const acc = createAccumulator(name);

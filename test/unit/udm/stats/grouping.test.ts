@@ -4,10 +4,10 @@
 // value of an event counted in each group it joins.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Compiler } from '../../../src/udm/evaluate';
-import { analyze } from '../../../src/udm/index';
-import { compileStatistics } from '../../../src/udm/stats';
-import type { Operand } from '../../../src/udm/ast';
+import { Compiler } from '../../../../src/udm/evaluate';
+import { analyze } from '../../../../src/udm/index';
+import { compileStatistics } from '../../../../src/udm/stats';
+import type { Operand } from '../../../../src/udm/ast';
 
 interface Ev {
   metadata: { id: string; eventTimestamp?: string };

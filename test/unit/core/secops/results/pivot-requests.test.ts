@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { pivotRequest } from '../../../src/core/secops/results/pivot-requests';
-import { PIVOT_ACTIONS, pivotResultKind } from '../../../src/core/secops/results/pivots';
+import { pivotRequest } from '../../../../../src/core/secops/results/pivot-requests';
+import { PIVOT_ACTIONS, pivotResultKind } from '../../../../../src/core/secops/results/pivots';
 
 describe('what a pivot asks for', () => {
   it('asks each call with the indicator field its action names', () => {

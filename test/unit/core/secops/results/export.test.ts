@@ -6,13 +6,13 @@ import {
   isOpenableLink,
   toCsv,
   toNdjson,
-} from '../../../src/core/secops/results/export';
-import { defaultColumns } from '../../../src/core/secops/results/fields';
-import { parseFromWebview, parseToWebview } from '../../../src/core/secops/messages';
-import { buildTable, decodeCells } from '../../../src/core/secops/results/rowtable';
-import { pivotsFor, pivotResultKind } from '../../../src/core/secops/results/pivots';
-import { describeTimeRange, parseTimeInput, resolveTimeRange } from '../../../src/core/secops/timerange';
-import { parseCsv } from '../../support/csv';
+} from '../../../../../src/core/secops/results/export';
+import { defaultColumns } from '../../../../../src/core/secops/results/fields';
+import { parseFromWebview, parseToWebview } from '../../../../../src/core/secops/messages';
+import { buildTable, decodeCells } from '../../../../../src/core/secops/results/rowtable';
+import { pivotsFor, pivotResultKind } from '../../../../../src/core/secops/results/pivots';
+import { describeTimeRange, parseTimeInput, resolveTimeRange } from '../../../../../src/core/secops/timerange';
+import { parseCsv } from '../../../../support/csv';
 
 const HOSTILE = [
   '<img src=x onerror=alert(1)>',

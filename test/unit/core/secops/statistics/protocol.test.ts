@@ -9,8 +9,8 @@ import {
   parseFromStatsView,
   parseToStatsView,
   StatsMessageError,
-} from '../../../src/core/secops/statistics/protocol';
-import type { StatsColumn } from '../../../src/udm/stats/plan';
+} from '../../../../../src/core/secops/statistics/protocol';
+import type { StatsColumn } from '../../../../../src/udm/stats/plan';
 
 const HOST: StatsColumn = { name: 'principal.hostname', role: 'key', type: 'string' };
 const USER: StatsColumn = { name: 'principal.user.userid', role: 'key', type: 'string' };

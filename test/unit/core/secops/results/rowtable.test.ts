@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { cellText, defaultColumns, discoverColumns, type ColumnSpec } from '../../../src/core/secops/results/fields';
+import {
+  cellText,
+  defaultColumns,
+  discoverColumns,
+  type ColumnSpec,
+} from '../../../../../src/core/secops/results/fields';
 import {
   CELL_MAX,
   ResultRows,
@@ -9,9 +14,9 @@ import {
   cellReader,
   columnKey,
   decodeCells,
-} from '../../../src/core/secops/results/rowtable';
-import { parseToWebview } from '../../../src/core/secops/messages';
-import { filterIndices } from '../../../src/core/secops/results/table';
+} from '../../../../../src/core/secops/results/rowtable';
+import { parseToWebview } from '../../../../../src/core/secops/messages';
+import { filterIndices } from '../../../../../src/core/secops/results/table';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
 

@@ -1,15 +1,16 @@
 // The reference-list store on Services: what the Reference Lists view loaded, kept for every UDM
 // input, checked at the boundary, and announced to the language client.
 import { strict as assert } from 'node:assert';
-import { useFakeVscode } from '../fakes/vscode';
-import type * as StoreModule from '../../../src/features/language/reference-list-store';
+import { useFakeVscode } from '../../fakes/vscode';
+import type * as StoreModule from '../../../../src/features/shared/reference-list-store';
 
 describe('reference-list store', () => {
   let store: InstanceType<typeof StoreModule.ReferenceListStore>;
 
   beforeEach(() => {
     useFakeVscode();
-    const { ReferenceListStore } = require('../../../src/features/language/reference-list-store') as typeof StoreModule;
+    const { ReferenceListStore } =
+      require('../../../../src/features/shared/reference-list-store') as typeof StoreModule;
     store = new ReferenceListStore();
   });
   afterEach(() => store.dispose());
