@@ -34,8 +34,8 @@ const nodeBundles = [
   { in: 'src/emulator/main.ts', out: 'emulator' },
   // The statistics engine's worker thread (src/features/statistics/compute.ts starts it).
   { in: 'src/features/statistics/compute-worker.ts', out: 'stats-worker' },
-  // Test Rule's engine in a worker thread (src/features/rules/engine-runner.ts starts it).
-  { in: 'src/features/rules/engine-worker.ts', out: 'rule-worker' },
+  // Test Rule's engine in a worker thread (src/features/shared/rule-engine/engine-runner.ts starts it).
+  { in: 'src/features/shared/rule-engine/engine-worker.ts', out: 'rule-worker' },
 ].filter((e) => existsSync(join(root, e.in)));
 
 const webviewDir = join(root, 'src/webview');

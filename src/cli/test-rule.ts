@@ -3,7 +3,7 @@
 // and picks that variable's events from the file (what udmSearch would have answered over the same
 // events); the engine then computes the detections the Test Rule panel shows.
 import { compileQuery, type CompileOptions } from '../udm/index';
-import { runRuleTest } from '../udm/rule/engine';
+import { runRuleTest, TEST_RULE_MAX_DETECTIONS } from '../udm/rule/engine';
 import { parseRuleFile } from '../udm/rule/parse';
 import { eventTime, udmOf } from '../udm/rule/prepare';
 import { planRuleTest } from '../udm/rule/plan';
@@ -18,7 +18,7 @@ import { cliMessage, cliText, jsonText } from './text';
 import { EXIT_OK, EXIT_PROBLEMS, UsageError } from './usage';
 
 /** Detections the engine computes at most, as many as the editor's Test Rule lists. */
-export const MAX_DETECTIONS = 10_000;
+export const MAX_DETECTIONS = TEST_RULE_MAX_DETECTIONS;
 
 /** Seconds the engine may run before it stops and gives what it found (`--time-limit`). */
 export const DEFAULT_TIME_LIMIT_SECONDS = 20;

@@ -25,7 +25,7 @@ export function ruleWorkerPath(): string {
   if (bundled) return bundled;
   const out = join(mkdtempSync(join(tmpdir(), 'rule-worker-')), 'dist', 'rule-worker.js');
   buildSync({
-    entryPoints: [join(ROOT, 'src/features/rules/engine-worker.ts')],
+    entryPoints: [join(ROOT, 'src/features/shared/rule-engine/engine-worker.ts')],
     bundle: true,
     platform: 'node',
     target: 'node20',

@@ -18,9 +18,9 @@ import { analyze } from '../../udm/index';
 import { parseRuleFile } from '../../udm/rule/parse';
 import { planRuleTest } from '../../udm/rule/plan';
 import { compileStatistics } from '../../udm/stats';
-import { queryTitle } from '../search/controller';
-import { runRuleTestInWorker } from '../rules/engine-runner';
-import { MAX_DETECTIONS } from '../rules/test-rule';
+import { queryTitle } from '../../core/secops/results/arrange';
+import { runRuleTestInWorker } from '../shared/rule-engine/engine-runner';
+import { TEST_RULE_MAX_DETECTIONS as MAX_DETECTIONS } from '../../udm/rule/engine';
 import type { Services } from '../services';
 
 export type TimeRangeInput = { preset: '1h' | '24h' | '7d' } | { start: string; end: string };

@@ -18,14 +18,15 @@ import { parseRuleFile } from '../../udm/rule/parse';
 import type { RuleTestPlan, RuleTestResult } from '../../udm/rule/test-types';
 import { fetchStatisticsEvents } from '../shared/statistics-fetch';
 import { planRuleTest } from '../../udm/rule/plan';
-import { runRuleTestInWorker } from './engine-runner';
+import { runRuleTestInWorker } from '../shared/rule-engine/engine-runner';
+import { TEST_RULE_MAX_DETECTIONS } from '../../udm/rule/engine';
 import type { RuleTestDeps } from './deps';
 import { counted } from './view-model';
 
 const log = getLogger('rules');
 
 /** Detections the engine computes at most; the panel says when there were more. */
-export const MAX_DETECTIONS = 10_000;
+export const MAX_DETECTIONS = TEST_RULE_MAX_DETECTIONS;
 
 /** The rule to test: its file, its text and where it stands in the file. */
 export interface RuleUnderTest {

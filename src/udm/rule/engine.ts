@@ -31,6 +31,8 @@ export interface RuleTestOptions {
 }
 
 export const DEFAULT_MAX_DETECTIONS = 1000;
+/** How many detections Test Rule (the panel, the CLI, the agents' tool) keeps before it says it stopped. */
+export const TEST_RULE_MAX_DETECTIONS = 10_000;
 
 const BIG = 1e9;
 

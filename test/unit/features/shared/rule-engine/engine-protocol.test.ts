@@ -3,8 +3,8 @@
 // error instead of a result.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { fromRuleWorker, toRuleWorker, type FromRuleWorker } from '../../../../src/features/rules/engine-protocol';
-import { serveRuleTest } from '../../../../src/features/rules/engine-worker';
+import { fromRuleWorker, toRuleWorker, type FromRuleWorker } from '../../../../../src/features/shared/rule-engine/engine-protocol';
+import { serveRuleTest } from '../../../../../src/features/shared/rule-engine/engine-worker';
 
 const DETECTION = { match: { host: 'h' }, windowStart: 0, windowEnd: 10, outcomes: {}, events: { e: [{ udm: {} }] } };
 const OPTIONS = { referenceLists: { bad_hosts: ['h1'] }, maxDetections: 10, deadline: 1_800_000_000_000 };

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
-import { RULE_TEST_TIME_LIMIT_MS, runRuleTestInWorker } from '../../../../src/features/rules/engine-runner';
-import { runRuleTest } from '../../../../src/udm/rule/engine';
-import { endlessWorkerPath, placeholderBomb, ruleWorkerPath } from '../../../support/rule-worker-host';
+import { RULE_TEST_TIME_LIMIT_MS, runRuleTestInWorker } from '../../../../../src/features/shared/rule-engine/engine-runner';
+import { runRuleTest } from '../../../../../src/udm/rule/engine';
+import { endlessWorkerPath, placeholderBomb, ruleWorkerPath } from '../../../../support/rule-worker-host';
 
 const RULE = `rule failed_logins {
   events:

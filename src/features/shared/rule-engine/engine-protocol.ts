@@ -1,7 +1,7 @@
 // Messages between the extension host and the Test Rule worker (engine-worker.ts): the rule and its
 // options first, then each event variable's events in slices, then the request to compute. The
 // worker answers once, with the result or the reason it has none. Both sides check what arrives.
-import type { Detection, RuleTestResult } from '../../udm/rule/test-types';
+import type { Detection, RuleTestResult } from '../../../udm/rule/test-types';
 
 /** What the engine is given besides the events; `deadline` is epoch milliseconds. */
 export interface WorkerTestOptions {

@@ -2,7 +2,7 @@
 // compute for minutes, and the extension host must keep answering the editor meanwhile; Cancel and
 // the time limit end this thread (engine-runner.ts). The rule is parsed here again from its text.
 import { parentPort } from 'node:worker_threads';
-import { runRuleTest } from '../../udm/rule/engine';
+import { runRuleTest } from '../../../udm/rule/engine';
 import { toRuleWorker, type BeginTest, type FromRuleWorker } from './engine-protocol';
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -2,7 +2,7 @@
 // and a Cancel that end the worker at once: a rule whose placeholders multiply never holds the
 // editor, and never outlives its test. No `vscode` import, so plain Node tests drive it.
 import { Worker } from 'node:worker_threads';
-import type { RuleTestResult } from '../../udm/rule/test-types';
+import type { RuleTestResult } from '../../../udm/rule/test-types';
 import { EVENTS_PER_SLICE, fromRuleWorker, type ToRuleWorker, type WorkerTestOptions } from './engine-protocol';
 
 /** How long the detections may compute before the worker is stopped. */
