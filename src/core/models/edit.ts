@@ -19,7 +19,11 @@ export interface EditableFields {
 
 export function editableFields(model: Model, level: EditLevel): EditableFields {
   return level === 'model'
-    ? { displayName: model.displayName ?? '', description: model.description ?? '', labels: { ...(model.labels ?? {}) } }
+    ? {
+        displayName: model.displayName ?? '',
+        description: model.description ?? '',
+        labels: { ...(model.labels ?? {}) },
+      }
     : { description: model.versionDescription ?? '', labels: { ...(model.labels ?? {}) } };
 }
 
@@ -66,7 +70,8 @@ export function displayNameProblem(text: string): string | undefined {
   if (length > MAX_DISPLAY_NAME) return `${length} characters; a display name has at most ${MAX_DISPLAY_NAME}.`;
   // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u001f\u007f-\u009f]/u.exec(text);
-  if (control) return `The display name contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}.`;
+  if (control)
+    return `The display name contains the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}.`;
   return undefined;
 }
 

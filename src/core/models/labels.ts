@@ -106,5 +106,7 @@ export function formatLabels(labels: Record<string, string> | undefined): string
 export function sameLabels(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
   const ka = Object.keys(a ?? {});
   const kb = Object.keys(b ?? {});
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b ?? {}, k) && a![k] === b![k]);
+  return (
+    ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b ?? {}, k) && a![k] === b![k])
+  );
 }

@@ -54,7 +54,11 @@ function methodOf(metadataType: string, resource: string): string {
   const known = METHOD_OF_METADATA.get(metadataType);
   if (known) return known;
   if (metadataType.endsWith('.DeleteOperationMetadata'))
-    return /\/endpoints\/[^/]+$/.test(resource) ? 'DeleteEndpoint' : /\/models\/[^/]+$/.test(resource) ? 'DeleteModel' : 'Delete';
+    return /\/endpoints\/[^/]+$/.test(resource)
+      ? 'DeleteEndpoint'
+      : /\/models\/[^/]+$/.test(resource)
+        ? 'DeleteModel'
+        : 'Delete';
   const m = /\.([A-Za-z]+)OperationMetadata$/.exec(metadataType);
   return m ? m[1] : '';
 }
@@ -90,7 +94,13 @@ export function readServerOperation(op: unknown): ServerOperation | undefined {
   const method = methodOf(metadataType, resource);
   const done = o.done === true;
   const code = typeof o.error?.code === 'number' ? o.error.code : 0;
-  const state: ServerOperationState = !done ? 'running' : code === 1 ? 'cancelled' : code !== 0 ? 'failed' : 'succeeded';
+  const state: ServerOperationState = !done
+    ? 'running'
+    : code === 1
+      ? 'cancelled'
+      : code !== 0
+        ? 'failed'
+        : 'succeeded';
   let result: string | undefined;
   if (state === 'succeeded' && (method === 'CopyModel' || method === 'UploadModel')) {
     try {

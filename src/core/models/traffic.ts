@@ -79,6 +79,9 @@ export function scaleTo100(shares: readonly TrafficShare[]): Record<string, numb
 export function describeSplit(shares: readonly TrafficShare[], split?: Record<string, number>): string {
   if (!shares.length) return 'nothing deployed';
   return shares
-    .map((s) => `${split ? (split[s.deployedModelId] ?? 0) : s.share}% ${s.displayName || 'deployed model'} (${s.deployedModelId})`)
+    .map(
+      (s) =>
+        `${split ? (split[s.deployedModelId] ?? 0) : s.share}% ${s.displayName || 'deployed model'} (${s.deployedModelId})`,
+    )
     .join(', ');
 }

@@ -16,6 +16,7 @@ import { DETAILS_SCHEME, DetailsDocuments } from './details-documents';
 import { MetricsPanels } from './metrics-panel';
 import { parseModelFilter } from './presentation';
 import { modelsFollower } from './run-operation';
+import { modelsOperationsSource } from './server-operations';
 import type { OperationKind } from '../../core/models/operation';
 import { ModelsTreeProvider, type ModelsNode } from './tree';
 
@@ -136,6 +137,8 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
     },
   };
   resumeOperations(ctx);
+  // The Operations view lists the project's model operations started anywhere (read when shown).
+  context.subscriptions.push(services.operations.server.register(modelsOperationsSource(ctx)));
   log.info('models feature ready');
   return { ctx };
 }

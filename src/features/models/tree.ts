@@ -39,7 +39,14 @@ import { CheckpointsNode, DeploymentNode, EvaluationNode } from './tree-leaves';
 
 export { DetailLineNode, ErrorNode, LoadMoreNode, MessageNode, ModelsNode, PAGE_SIZE, PagedParent } from './tree-nodes';
 export type { TreeContext } from './tree-nodes';
-export { AnnotationNode, CheckpointNode, CheckpointsNode, DeploymentNode, EvaluationNode, SliceNode } from './tree-leaves';
+export {
+  AnnotationNode,
+  CheckpointNode,
+  CheckpointsNode,
+  DeploymentNode,
+  EvaluationNode,
+  SliceNode,
+} from './tree-leaves';
 
 const log = getLogger('models');
 
@@ -466,7 +473,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
     for (const root of this.roots ?? []) {
       if (!(root instanceof ProjectNode)) continue;
       for (const location of root.loadedLocations())
-        for (const n of location.loadedChildren()) if (n instanceof ModelNode) n.deployments?.traffic.set(endpoint, split);
+        for (const n of location.loadedChildren())
+          if (n instanceof ModelNode) n.deployments?.traffic.set(endpoint, split);
     }
   }
 

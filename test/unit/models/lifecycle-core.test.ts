@@ -1,6 +1,11 @@
 // Edit's update mask, Undeploy's traffic plan and the server's operation list, as pure functions.
 import { strict as assert } from 'node:assert';
-import { descriptionProblem, displayNameProblem, editableFields, updateModelRequest } from '../../../src/core/models/edit';
+import {
+  descriptionProblem,
+  displayNameProblem,
+  editableFields,
+  updateModelRequest,
+} from '../../../src/core/models/edit';
 import { describeSplit, scaleTo100, trafficShares, undeployPlan } from '../../../src/core/models/traffic';
 import { isCurrent, methodWords, readServerOperation } from '../../../src/core/models/server-operations';
 import { packAny } from '../../../src/core/models/wire';
@@ -9,7 +14,14 @@ const V = 'google.cloud.aiplatform.v1beta1';
 const MODEL = 'projects/p/locations/us-central1/models/123';
 
 describe('Edit Model: the update mask names only what changed', () => {
-  const model = { name: MODEL, displayName: 'churn', description: 'd', labels: { env: 'dev' }, etag: 'e1', versionDescription: 'v' };
+  const model = {
+    name: MODEL,
+    displayName: 'churn',
+    description: 'd',
+    labels: { env: 'dev' },
+    etag: 'e1',
+    versionDescription: 'v',
+  };
 
   it('nothing changed: no request', () => {
     const before = editableFields(model, 'model');
@@ -71,12 +83,16 @@ describe('Undeploy: the traffic split afterwards', () => {
     if (three.kind === 'redistribute') assert.deepEqual(three.split, { a: 50, b: 50 });
   });
 
-  it('all the traffic served: needs the user\'s word (alone, or beside deployments at 0%)', () => {
+  it("all the traffic served: needs the user's word (alone, or beside deployments at 0%)", () => {
     const alone = undeployPlan(endpoint({ a: 100 }, ['a']), 'a');
     assert.deepEqual(alone, { kind: 'lastTraffic', share: 100, others: [] });
     const beside = undeployPlan(endpoint({ a: 100 }, ['a', 'b']), 'a');
     assert.equal(beside.kind, 'lastTraffic');
-    if (beside.kind === 'lastTraffic') assert.deepEqual(beside.others.map((o) => o.deployedModelId), ['b']);
+    if (beside.kind === 'lastTraffic')
+      assert.deepEqual(
+        beside.others.map((o) => o.deployedModelId),
+        ['b'],
+      );
   });
 
   it('a deployed model the endpoint does not have', () => {
@@ -84,20 +100,39 @@ describe('Undeploy: the traffic split afterwards', () => {
   });
 
   it('scaled shares always add up to 100', () => {
-    for (const shares of [[1, 1, 1], [7, 13, 29, 51], [1, 2], [99, 0]]) {
+    for (const shares of [
+      [1, 1, 1],
+      [7, 13, 29, 51],
+      [1, 2],
+      [99, 0],
+    ]) {
       const split = scaleTo100(shares.map((share, i) => ({ deployedModelId: String(i), share })));
-      assert.equal(Object.values(split).reduce((a, b) => a + b, 0), 100, JSON.stringify(shares));
+      assert.equal(
+        Object.values(split).reduce((a, b) => a + b, 0),
+        100,
+        JSON.stringify(shares),
+      );
     }
   });
 
   it('a bad split from the server is read as no split, never as numbers it does not hold', () => {
     for (const bad of [null, 'x', [50, 50], { a: -5, b: 250, c: 1.5, d: 'NaN', e: {} }]) {
       const shares = trafficShares(endpoint(bad, ['a', 'b']));
-      assert.deepEqual(shares.map((s) => s.share), [0, 0], JSON.stringify(bad));
+      assert.deepEqual(
+        shares.map((s) => s.share),
+        [0, 0],
+        JSON.stringify(bad),
+      );
     }
     assert.deepEqual(trafficShares({ deployedModels: 'nope' as never }), []);
-    assert.deepEqual(trafficShares({ deployedModels: [null, { id: 5 }, { id: 'ok' }] as never }).map((s) => s.deployedModelId), ['ok']);
-    assert.match(describeSplit(trafficShares(endpoint({ a: 60, b: 40 }, ['a', 'b']))), /60% dm-a \(a\), 40% dm-b \(b\)/);
+    assert.deepEqual(
+      trafficShares({ deployedModels: [null, { id: 5 }, { id: 'ok' }] as never }).map((s) => s.deployedModelId),
+      ['ok'],
+    );
+    assert.match(
+      describeSplit(trafficShares(endpoint({ a: 60, b: 40 }, ['a', 'b']))),
+      /60% dm-a \(a\), 40% dm-b \(b\)/,
+    );
   });
 });
 
@@ -105,7 +140,10 @@ describe('server operations: what ListOperations reports, read defensively', () 
   const now = new Date('2026-12-07T10:00:00Z');
   const meta = (type: string, created: number, updated: number) =>
     packAny(`${V}.${type}`, {
-      genericMetadata: { createTime: { seconds: String(created / 1000) }, updateTime: { seconds: String(updated / 1000) } },
+      genericMetadata: {
+        createTime: { seconds: String(created / 1000) },
+        updateTime: { seconds: String(updated / 1000) },
+      },
     });
   const t = now.getTime();
 
@@ -129,7 +167,10 @@ describe('server operations: what ListOperations reports, read defensively', () 
       name: `${MODEL}/operations/78`,
       metadata: meta('CopyModelOperationMetadata', t - 7_200_000, t - 7_000_000),
       done: true,
-      response: packAny(`${V}.CopyModelResponse`, { model: 'projects/p/locations/europe-west4/models/9', modelVersionId: '2' }),
+      response: packAny(`${V}.CopyModelResponse`, {
+        model: 'projects/p/locations/europe-west4/models/9',
+        modelVersionId: '2',
+      }),
     })!;
     assert.equal(op.state, 'succeeded');
     assert.equal(op.result, 'projects/p/locations/europe-west4/models/9@2');
@@ -145,7 +186,11 @@ describe('server operations: what ListOperations reports, read defensively', () 
     })!;
     assert.equal(del.method, 'DeleteEndpoint');
     assert.equal(del.state, 'cancelled');
-    const failed = readServerOperation({ name: `${MODEL}/operations/2`, done: true, error: { code: 9, message: 'no' } })!;
+    const failed = readServerOperation({
+      name: `${MODEL}/operations/2`,
+      done: true,
+      error: { code: 9, message: 'no' },
+    })!;
     assert.equal(failed.state, 'failed');
     assert.equal(failed.error, 'no');
     assert.equal(failed.method, '');
@@ -153,11 +198,23 @@ describe('server operations: what ListOperations reports, read defensively', () 
   });
 
   it('skips bad shapes: no name, a foreign name, a global one, garbage metadata', () => {
-    for (const bad of [null, 7, 'x', {}, { name: 5 }, { name: '../../etc' }, { name: 'operations/1' }, { name: 'projects/p/operations/1' }])
+    for (const bad of [
+      null,
+      7,
+      'x',
+      {},
+      { name: 5 },
+      { name: '../../etc' },
+      { name: 'operations/1' },
+      { name: 'projects/p/operations/1' },
+    ])
       assert.equal(readServerOperation(bad), undefined, JSON.stringify(bad));
     const garbage = readServerOperation({
       name: `${MODEL}/operations/3`,
-      metadata: { type_url: `type.googleapis.com/${V}.CopyModelOperationMetadata`, value: Buffer.from([0xff, 0xff, 0xff]) },
+      metadata: {
+        type_url: `type.googleapis.com/${V}.CopyModelOperationMetadata`,
+        value: Buffer.from([0xff, 0xff, 0xff]),
+      },
       done: 'yes',
     })!;
     assert.equal(garbage.state, 'running');

@@ -114,7 +114,11 @@ async function pickDestination(ctx: ModelsContext, parent: string, title: string
       }
       return found.map((m) => ({
         label: modelLabel(m),
-        description: safeText(splitVersion(m.name ?? '').model.split('/').pop()),
+        description: safeText(
+          splitVersion(m.name ?? '')
+            .model.split('/')
+            .pop(),
+        ),
         model: splitVersion(m.name ?? '').model,
       }));
     },

@@ -69,7 +69,10 @@ async function showConflict(ctx: ModelsContext, node: ModelNode | VersionNode, w
   const again = 'Edit Again';
   const answer = await vscode.window.showWarningMessage(
     `${what} was changed by someone else after Cloudbench read it; your edit was NOT saved, so their change is kept.`,
-    { modal: true, detail: `${safeText(err.message, 'plain', MESSAGE_LIMIT)}\n\nEdit Again reads it anew and starts from what it holds now.` },
+    {
+      modal: true,
+      detail: `${safeText(err.message, 'plain', MESSAGE_LIMIT)}\n\nEdit Again reads it anew and starts from what it holds now.`,
+    },
     again,
   );
   await ctx.provider.refreshModel(splitVersion(node.resourceName).model);
@@ -88,7 +91,11 @@ async function editResource(ctx: ModelsContext, node: ModelNode | VersionNode): 
   const ref = modelRef(modelName, current.displayName);
   const what = level === 'model' ? `Model ${ref}` : `Version ${safeText(current.versionId)} of model ${ref}`;
   const before = editableFields(current, level);
-  const after = await askFields(level === 'model' ? `Edit Model ${ref}` : `Edit Version ${safeText(current.versionId)}`, level, before);
+  const after = await askFields(
+    level === 'model' ? `Edit Model ${ref}` : `Edit Version ${safeText(current.versionId)}`,
+    level,
+    before,
+  );
   if (!after) return;
   const request = updateModelRequest(name, level, before, after, current.etag || undefined);
   if (!request) {

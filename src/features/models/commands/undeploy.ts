@@ -65,7 +65,9 @@ async function confirmPlan(
         : undefined;
     }
     case 'lastTraffic':
-      return plan.others.length ? moveAllTraffic(what, where, now, plan.share, plan.others) : stopServing(what, where, now, ask);
+      return plan.others.length
+        ? moveAllTraffic(what, where, now, plan.share, plan.others)
+        : stopServing(what, where, now, ask);
   }
 }
 
@@ -109,7 +111,10 @@ async function moveAllTraffic(
       description: `deployed model ${safeText(o.deployedModelId)}${o.modelVersionId ? ` · version ${safeText(o.modelVersionId)}` : ''}`,
       id: o.deployedModelId,
     })),
-    { title: `Undeploy ${what} from ${where}`, placeHolder: 'The deployment that receives 100% of the traffic afterwards' },
+    {
+      title: `Undeploy ${what} from ${where}`,
+      placeHolder: 'The deployment that receives 100% of the traffic afterwards',
+    },
   );
   return pick ? { [pick.id]: 100 } : undefined;
 }
@@ -118,8 +123,9 @@ async function moveAllTraffic(
 export async function undeployFrom(ctx: ModelsContext, ref: DeploymentRef): Promise<boolean> {
   const c = needClient(ctx);
   const { model: modelName, version: versionId } = splitVersion(ref.version);
-  const endpoint = await checkBeforeModal(`Reading the traffic split of ${safeText(ref.endpointDisplayName || ref.endpoint)}…`, (signal) =>
-    c.getEndpoint(ref.endpoint, { signal }),
+  const endpoint = await checkBeforeModal(
+    `Reading the traffic split of ${safeText(ref.endpointDisplayName || ref.endpoint)}…`,
+    (signal) => c.getEndpoint(ref.endpoint, { signal }),
   );
   const what = `version ${safeText(versionId ?? '?')} of model ${modelRef(modelName)}`;
   const where = endpointText(endpoint, ref.endpoint);
@@ -174,7 +180,10 @@ export async function undeployModel(ctx: ModelsContext, node?: ModelsNode): Prom
               description: safeText(String(d.description ?? '')),
               node: d,
             })),
-            { title: `Undeploy version ${safeText(n.version.versionId)}`, placeHolder: 'The endpoint to undeploy from' },
+            {
+              title: `Undeploy version ${safeText(n.version.versionId)}`,
+              placeHolder: 'The endpoint to undeploy from',
+            },
           )
         )?.node;
   if (chosen) await undeployModel(ctx, chosen);
