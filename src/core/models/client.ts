@@ -565,22 +565,13 @@ export class ModelRegistryClient {
     return this.lro('deploy', M.deployModel, { endpoint, deployedModel }, opts);
   }
 
-  /**
-   * `trafficSplit`: the endpoint's split afterwards, over the remaining deployed models (adding up to
-   * 100); needed when the undeployed model still receives traffic and others remain.
-   */
   undeployModel(
     endpoint: string,
     deployedModelId: string,
     opts?: CallOptions & { trafficSplit?: Record<string, number> },
   ): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
-    const split = opts?.trafficSplit;
-    return this.lro(
-      'undeploy',
-      M.undeployModel,
-      { endpoint, deployedModelId, ...(split && Object.keys(split).length ? { trafficSplit: split } : {}) },
-      opts,
-    );
+    const trafficSplit = opts?.trafficSplit ?? {}; // the split afterwards; an empty map is not sent
+    return this.lro('undeploy', M.undeployModel, { endpoint, deployedModelId, trafficSplit }, opts);
   }
 
   deleteEndpoint(name: string, opts?: CallOptions): Promise<ModelOperation<Empty, unknown>> {

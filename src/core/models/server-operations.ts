@@ -4,9 +4,9 @@
 // running or finished recently.
 import { parseOperationName } from '../names';
 import { OPERATION_TYPES, type OperationKind } from './operation';
-import type { ModelOperationMetadata, Operation, Timestamp } from './types';
+import type { ModelOperationMetadata, Operation } from './types';
 import { timestampToDate } from './types';
-import { typeNameOfUrl, unpackAny, type AnyMessage } from './wire';
+import { typeNameOfUrl, unpackAny } from './wire';
 
 export type ServerOperationState = 'running' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -65,7 +65,7 @@ function methodOf(metadataType: string, resource: string): string {
 
 function validTimestamp(ts: unknown): Date | undefined {
   if (!ts || typeof ts !== 'object') return undefined;
-  const d = timestampToDate(ts as Timestamp);
+  const d = timestampToDate(ts);
   return d && Number.isFinite(d.getTime()) ? d : undefined;
 }
 
@@ -83,7 +83,7 @@ export function readServerOperation(op: unknown): ServerOperation | undefined {
   if (parsed.kind !== 'resource') return undefined;
   const location = parsed.parent.split('/').slice(0, 4).join('/');
   const resource = parsed.parent;
-  const any = o.metadata && typeof o.metadata === 'object' ? (o.metadata as AnyMessage) : undefined;
+  const any = o.metadata && typeof o.metadata === 'object' ? o.metadata : undefined;
   const metadataType = typeof any?.type_url === 'string' ? typeNameOfUrl(any.type_url) : '';
   let meta: ModelOperationMetadata | undefined;
   try {

@@ -13,8 +13,8 @@ import { modelsFollower } from './run-operation';
 import { splitVersion } from './presentation';
 
 // The proto descriptors load when the list is first read, not when the extension activates.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const serverOps = (): typeof ServerOpsModuleType =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('../../core/models/server-operations') as typeof ServerOpsModuleType;
 
 /** At most this many operations are read per location (newest first). */

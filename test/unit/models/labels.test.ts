@@ -21,7 +21,7 @@ import {
 const ok = (text: string): Record<string, string> => {
   const parsed = parseLabels(text);
   assert.equal(parsed.problem, undefined, `"${text}" refused: ${parsed.problem}`);
-  return parsed.labels!;
+  return parsed.labels;
 };
 const refused = (text: string, pattern: RegExp): void => {
   const parsed = parseLabels(text);

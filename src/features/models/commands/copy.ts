@@ -68,12 +68,14 @@ async function pickVersion(ctx: ModelsContext, modelName: string, title: string,
   const chosen = items.find((i) => (preselect ? i.version.versionId === preselect : isDefaultVersion(i.version)));
   if (chosen) quickPick.activeItems = [chosen];
   return new Promise<Model | undefined>((resolve) => {
-    quickPick.onDidAccept(() => {
+    const accepted = quickPick.onDidAccept(() => {
       resolve(quickPick.selectedItems[0]?.version ?? quickPick.activeItems[0]?.version);
       quickPick.hide();
     });
-    quickPick.onDidHide(() => {
+    const hidden = quickPick.onDidHide(() => {
       resolve(undefined);
+      accepted.dispose();
+      hidden.dispose();
       quickPick.dispose();
     });
     quickPick.show();

@@ -176,8 +176,8 @@ export async function undeployModel(ctx: ModelsContext, node?: ModelsNode): Prom
       : (
           await vscode.window.showQuickPick(
             deployments.map((d) => ({
-              label: `Undeploy from ${safeText(String(d.label))}…`,
-              description: safeText(String(d.description ?? '')),
+              label: `Undeploy from ${safeText(d.endpointDisplayName || d.endpoint.split('/').pop())}…`,
+              description: typeof d.description === 'string' ? d.description : '',
               node: d,
             })),
             {
