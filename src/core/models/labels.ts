@@ -67,7 +67,8 @@ export function labelsProblem(labels: Record<string, string>): string | undefine
   return undefined;
 }
 
-export type ParsedLabels = { labels: Record<string, string>; problem?: undefined } | { problem: string };
+export type ParsedLabels =
+  { labels: Record<string, string>; problem?: undefined } | { problem: string; labels?: undefined };
 
 /**
  * Labels typed as "key=value, key2=value2" (a key alone has an empty value; spaces around the

@@ -61,25 +61,15 @@ async function pickVersion(ctx: ModelsContext, modelName: string, title: string,
     detail: v.versionDescription ? safeText(v.versionDescription) : undefined,
     version: v,
   }));
-  const quickPick = vscode.window.createQuickPick<(typeof items)[number]>();
-  quickPick.title = title;
-  quickPick.placeholder = 'Version to copy (the default version is preselected)';
-  quickPick.items = items;
-  const chosen = items.find((i) => (preselect ? i.version.versionId === preselect : isDefaultVersion(i.version)));
-  if (chosen) quickPick.activeItems = [chosen];
-  return new Promise<Model | undefined>((resolve) => {
-    const accepted = quickPick.onDidAccept(() => {
-      resolve(quickPick.selectedItems[0]?.version ?? quickPick.activeItems[0]?.version);
-      quickPick.hide();
-    });
-    const hidden = quickPick.onDidHide(() => {
-      resolve(undefined);
-      accepted.dispose();
-      hidden.dispose();
-      quickPick.dispose();
-    });
-    quickPick.show();
+  // The preselected version comes first: Enter takes it.
+  const first = items.findIndex((i) => (preselect ? i.version.versionId === preselect : isDefaultVersion(i.version)));
+  if (first > 0) items.unshift(...items.splice(first, 1));
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder: 'Version to copy (the default version is preselected)',
+    matchOnDescription: true,
   });
+  return picked?.version;
 }
 
 type Destination = { modelId: string } | { parentModel: string; label: string };
