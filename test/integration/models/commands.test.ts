@@ -334,7 +334,7 @@ describe('models commands against the sandbox', function () {
 
   it('Copy Model runs with progress, shows up in the Operations view and opens the new model', async () => {
     const model = await upload('copy-source');
-    answers = ['Version 1', 'europe-west4', '$(add) New model', 'copied-model'];
+    answers = ['Version 1', 'europe-west4', 'New model', 'copied-model'];
     const progress: Array<string | undefined> = [];
     onProgress = (m) => {
       progress.push(m);
@@ -385,7 +385,7 @@ describe('models commands against the sandbox', function () {
 
   it('Stop Waiting in the Operations view ends the wait, forgets the operation, and the copy still happens', async () => {
     const model = await upload('detach-source');
-    answers = ['Version 1', 'us-central1', '$(add) New model', 'detached-copy'];
+    answers = ['Version 1', 'us-central1', 'New model', 'detached-copy'];
     let stopping: Promise<unknown> | undefined;
     onProgress = () => {
       if (stopping) return;
@@ -668,7 +668,7 @@ describe('models commands against the sandbox', function () {
 
   it('follows an operation again after the window reloads, until it ends', async () => {
     const model = await upload('survives-reload');
-    answers = ['Version 1', 'europe-west4', '$(add) New model', 'after-reload'];
+    answers = ['Version 1', 'europe-west4', 'New model', 'after-reload'];
     let started!: () => void;
     const running = new Promise<void>((resolve) => {
       started = resolve;

@@ -78,9 +78,9 @@ type Destination = { modelId: string } | { parentModel: string; label: string };
 async function pickDestination(ctx: ModelsContext, parent: string, title: string): Promise<Destination | undefined> {
   const kind = await vscode.window.showQuickPick(
     [
-      { label: '$(add) New model', description: 'the copy becomes version 1 of a new model', newModel: true },
+      { label: 'New model', description: 'the copy becomes version 1 of a new model', newModel: true },
       {
-        label: '$(versions) New version of an existing model',
+        label: 'New version of an existing model',
         description: `pick a model in ${safeText(parent.split('/')[3])}`,
         newModel: false,
       },
