@@ -43,7 +43,7 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   await input.fill('Env=prod');
   await wb
     .inputValidation(page)
-    .filter({ hasText: /starts with "E"/ })
+    .filter({ hasText: /"E" \(U\+0045\)/ })
     .waitFor();
   await input.fill('env=pr\u0007od');
   await wb
