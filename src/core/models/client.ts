@@ -568,9 +568,10 @@ export class ModelRegistryClient {
   undeployModel(
     endpoint: string,
     deployedModelId: string,
-    opts?: CallOptions,
-  ): Promise<ModelOperation<Empty, unknown>> {
-    return this.lro('undeploy', M.undeployModel, { endpoint, deployedModelId }, opts);
+    opts?: CallOptions & { trafficSplit?: Record<string, number> },
+  ): Promise<ModelOperation<Empty, ModelOperationMetadata>> {
+    const trafficSplit = opts?.trafficSplit ?? {}; // the split afterwards; an empty map is not sent
+    return this.lro('undeploy', M.undeployModel, { endpoint, deployedModelId, trafficSplit }, opts);
   }
 
   deleteEndpoint(name: string, opts?: CallOptions): Promise<ModelOperation<Empty, unknown>> {

@@ -143,6 +143,8 @@ export interface Endpoint {
   name?: string;
   displayName?: string;
   deployedModels?: DeployedModel[];
+  /** Deployed model id → percent of traffic (read it through core/models/traffic's trafficSplitOf). */
+  trafficSplit?: unknown;
   [field: string]: unknown;
 }
 

@@ -146,7 +146,8 @@ export const modelTransferHandlers = {
               ...spec,
               encryptionSpec: req.encryptionSpec ?? spec.encryptionSpec ?? null,
               modelSourceInfo: { sourceType, copy: true },
-              originalModelInfo: { model: sourceName },
+              // The original's version too (reference A.3: `…/models/{id}@{version}`).
+              originalModelInfo: { model: `${sourceName}@${sourceVersion.versionId}` },
             },
           },
           [],

@@ -2,6 +2,7 @@
 // tells which versions are deployed on which endpoint and the endpoints' display names; endpoints
 // the listing did not name are read one by one when a hover needs them.
 import type { ModelRegistryClient } from '../../core/models/client';
+import { trafficSplitOf } from '../../core/models/traffic';
 import { splitVersion, type VersionDeployment } from './presentation';
 
 /** What one endpoint listing of a location tells the rows: which models serve, and endpoint display names. */
@@ -12,14 +13,22 @@ export interface LocationDeployments {
   endpointNames: Map<string, string>;
   /** Model resource name (without version) → where each of its versions serves. */
   byModel: Map<string, VersionDeployment[]>;
+  /** Endpoint resource name → its traffic split (deployed model id → percent), as listed or read since. */
+  traffic: Map<string, Record<string, number>>;
 }
 
 /** The deployments of a location; empty if the endpoints cannot be listed. */
 export async function locationDeployments(client: ModelRegistryClient, location: string): Promise<LocationDeployments> {
-  const found: LocationDeployments = { models: new Set(), endpointNames: new Map(), byModel: new Map() };
+  const found: LocationDeployments = {
+    models: new Set(),
+    endpointNames: new Map(),
+    byModel: new Map(),
+    traffic: new Map(),
+  };
   try {
     for await (const endpoint of client.listEndpoints(location)) {
       if (endpoint.name && endpoint.displayName) found.endpointNames.set(endpoint.name, endpoint.displayName);
+      if (endpoint.name) found.traffic.set(endpoint.name, trafficSplitOf(endpoint));
       for (const d of endpoint.deployedModels ?? []) {
         if (!d.model) continue;
         const { model, version } = splitVersion(d.model);

@@ -65,6 +65,22 @@ export class DetailsDocuments implements vscode.TextDocumentContentProvider {
   }
 
   /**
+   * Shows `json` in the open details documents of resource `path` (a model, or "<model>@<version>"),
+   * e.g. after an edit; documents not open stay unread. Returns how many were updated.
+   */
+  refreshOpen(path: string, json: unknown): number {
+    let count = 0;
+    for (const [key, doc] of this.docs) {
+      const uri = vscode.Uri.parse(key);
+      if (uri.path !== `/${path}.json`) continue;
+      doc.text = JSON.stringify(json, null, 2) + '\n';
+      this.emitter.fire(uri);
+      count++;
+    }
+    return count;
+  }
+
+  /**
    * Closes the details tabs of a deleted model (every version's) or of one deleted version, so no
    * tab goes on showing a resource that no longer exists: the tabs opened in this window and those
    * the editor restored from an earlier one alike, since each URI names its owner. Returns how many

@@ -17,6 +17,7 @@ import { METRICS_VIEW_TYPE, MetricsPanels } from './metrics-panel';
 import { restoredMetricsSource } from './metrics-source';
 import { parseModelFilter } from './presentation';
 import { modelsFollower } from './run-operation';
+import { modelsOperationsSource } from './server-operations';
 import type { OperationKind } from '../../core/models/operation';
 import { ModelsTreeProvider, type ModelsNode } from './tree';
 
@@ -154,6 +155,8 @@ function activateModels(context: vscode.ExtensionContext, services: Services): F
     },
   };
   resumeOperations(ctx);
+  // The Operations view lists the project's model operations started anywhere (read when shown).
+  context.subscriptions.push(services.operations.server.register(modelsOperationsSource(ctx)));
   log.info('models feature ready');
   return { ctx };
 }

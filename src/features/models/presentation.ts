@@ -49,7 +49,15 @@ export function modelContextValue(model: Model): string {
 }
 
 export function versionContextValue(model: Model): string {
-  return isExportable(model) ? 'modelVersion.exportable' : 'modelVersion';
+  // ".deployed": Undeploy is offered (the menus match "^modelVersion" for the rest).
+  const deployed = (model.deployedModels ?? []).length ? '.deployed' : '';
+  return `${isExportable(model) ? 'modelVersion.exportable' : 'modelVersion'}${deployed}`;
+}
+
+/** "60% of traffic", "no traffic", or "traffic share unknown" when the endpoint could not be read. */
+export function trafficText(share: number | undefined): string {
+  if (share === undefined) return 'traffic share unknown';
+  return share === 0 ? 'no traffic' : `${share}% of traffic`;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   formatTime,
   lastSegment,
   sliceLabel,
+  trafficText,
   versionName,
 } from './presentation';
 import { MessageNode, ModelsNode, PagedParent, pagedNodes, type TreeContext } from './tree-nodes';
@@ -171,5 +172,28 @@ export class AnnotationNode extends ModelsNode {
 
   override details(): unknown {
     return this.annotation;
+  }
+}
+
+/** Where a version serves: one row per deployment, with its share of the endpoint's traffic. */
+export class DeploymentNode extends ModelsNode {
+  constructor(
+    /** The version's resource name ("<model>@<version>"). */
+    readonly resourceName: string,
+    readonly endpoint: string,
+    readonly deployedModelId: string,
+    readonly endpointDisplayName: string | undefined,
+    readonly share: number | undefined,
+  ) {
+    super(endpointDisplayName || `endpoint ${lastSegment(endpoint)}`, vscode.TreeItemCollapsibleState.None);
+    this.id = `deployment:${resourceName}#${endpoint}#${deployedModelId}`;
+    this.contextValue = 'deployment';
+    this.description = `${trafficText(share)} · deployed model ${deployedModelId}`;
+    this.iconPath = new vscode.ThemeIcon(share ? 'rocket' : 'circle-outline');
+    this.tooltip = [
+      `Deployed on ${endpointDisplayName ? `${endpointDisplayName} (${endpoint})` : endpoint}`,
+      `Deployed model: ${deployedModelId}`,
+      `Traffic: ${trafficText(share)}`,
+    ].join('\n');
   }
 }

@@ -35,11 +35,18 @@ import {
   pageSizeOf,
   type TreeContext,
 } from './tree-nodes';
-import { CheckpointsNode, EvaluationNode } from './tree-leaves';
+import { CheckpointsNode, DeploymentNode, EvaluationNode } from './tree-leaves';
 
 export { DetailLineNode, ErrorNode, LoadMoreNode, MessageNode, ModelsNode, PAGE_SIZE, PagedParent } from './tree-nodes';
 export type { TreeContext } from './tree-nodes';
-export { AnnotationNode, CheckpointNode, CheckpointsNode, EvaluationNode, SliceNode } from './tree-leaves';
+export {
+  AnnotationNode,
+  CheckpointNode,
+  CheckpointsNode,
+  DeploymentNode,
+  EvaluationNode,
+  SliceNode,
+} from './tree-leaves';
 
 const log = getLogger('models');
 
@@ -228,7 +235,7 @@ export class ModelNode extends PagedParent {
   constructor(
     private readonly ctx: TreeContext,
     model: Model,
-    private readonly deployments?: LocationDeployments,
+    readonly deployments?: LocationDeployments,
   ) {
     super(modelLabel(model), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = splitVersion(model.name ?? '').model;
@@ -284,7 +291,7 @@ export class ModelNode extends PagedParent {
     return pagedNodes(
       this.ctx,
       (client, page) => client.listModelVersionsPage({ name: this.resourceName, orderBy: 'create_time desc', ...page }),
-      (v) => new VersionNode(this.ctx, v, this.deployments?.endpointNames),
+      (v) => new VersionNode(this.ctx, v, this.deployments?.endpointNames, this.deployments?.traffic),
     );
   }
 
@@ -302,6 +309,8 @@ export class VersionNode extends PagedParent {
     private readonly ctx: TreeContext,
     version: Model,
     private readonly endpointNames?: ReadonlyMap<string, string>,
+    /** Endpoint → traffic split, shared with the location's listing (Undeploy updates it). */
+    private readonly traffic?: ReadonlyMap<string, Record<string, number>>,
   ) {
     super(versionLabel(version), vscode.TreeItemCollapsibleState.Collapsed);
     this.resourceName = versionName(version);
@@ -345,7 +354,19 @@ export class VersionNode extends PagedParent {
   }
 
   protected override leading(): ModelsNode[] {
-    return [new CheckpointsNode(this.ctx, this.version)];
+    const deployments = (this.version.deployedModels ?? [])
+      .filter((d) => d.endpoint && d.deployedModelId)
+      .map(
+        (d) =>
+          new DeploymentNode(
+            this.resourceName,
+            d.endpoint!,
+            d.deployedModelId!,
+            this.endpointNames?.get(d.endpoint!),
+            this.traffic?.get(d.endpoint!)?.[d.deployedModelId!] ?? (this.traffic?.has(d.endpoint!) ? 0 : undefined),
+          ),
+      );
+    return [...deployments, new CheckpointsNode(this.ctx, this.version)];
   }
 
   protected createList(): PagedList<ModelsNode> {
@@ -444,6 +465,16 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsNode>, 
       // The change itself was made; a row that cannot be read now shows its error when opened.
       log.warn(`could not read ${modelName} again: ${describeError(err)}`);
       this.refresh(node);
+    }
+  }
+
+  /** Notes an endpoint's traffic split as read now (after an undeploy) in every loaded location. */
+  noteTraffic(endpoint: string, split: Record<string, number>): void {
+    for (const root of this.roots ?? []) {
+      if (!(root instanceof ProjectNode)) continue;
+      for (const location of root.loadedLocations())
+        for (const n of location.loadedChildren())
+          if (n instanceof ModelNode) n.deployments?.traffic.set(endpoint, split);
     }
   }
 

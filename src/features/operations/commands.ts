@@ -6,7 +6,8 @@ import type { CommandTable } from '../../platform/command-table';
 import { getLogger } from '../../platform/log';
 import type { OperationDetailsDocuments } from './details';
 import type { OperationsRegistry, TrackedOperation } from './registry';
-import { OperationItem, type OperationsTreeProvider } from './view';
+import { OperationItem, ServerOperationItem, type OperationsTreeProvider } from './view';
+import { describeError } from '../../core/google/errors';
 
 const log = getLogger('operations');
 
@@ -36,8 +37,77 @@ function reportedByOwner(registry: OperationsRegistry, id: number): boolean {
   return op?.state === 'running' && op.reportsOutcome;
 }
 
-export function refreshOperations(ctx: OperationsContext): void {
+/** Redraws the rows and reads the server's operations of the project again. */
+export async function refreshOperations(ctx: OperationsContext): Promise<void> {
   ctx.provider.refresh();
+  await vscode.window.withProgress({ location: { viewId: 'cloudbench.operations' } }, () =>
+    ctx.registry.server.refresh(),
+  );
+  const problems = ctx.registry.server.problems();
+  if (problems.length)
+    void vscode.window.showWarningMessage(
+      safeText(`Some operations could not be listed: ${problems.join('; ')}`, 'plain', MESSAGE_LIMIT),
+    );
+}
+
+/** Follows an operation started elsewhere through the one runner (progress, cancel, its end announced). */
+export async function followServerOperation(ctx: OperationsContext, node?: unknown): Promise<void> {
+  if (!(node instanceof ServerOperationItem)) return;
+  const op = ctx.registry.server.get(node.operation.name) ?? node.operation;
+  const source = ctx.registry.server.sourceOf(op);
+  if (!source || !op.kind) {
+    void vscode.window.showInformationMessage('Cloudbench cannot follow this kind of operation.');
+    return;
+  }
+  const outcome = await ctx.registry.run({
+    title: op.title,
+    resource: op.resource,
+    source: op.source,
+    kind: op.kind,
+    follower: source.follower(op),
+    ...(op.started ? { started: op.started } : {}),
+    work: (_signal, follow) => follow({ name: op.name, done: false }),
+  });
+  ctx.registry.announce(op.title, outcome, `${op.title}: done.`);
+  void ctx.registry.server.refresh(false);
+}
+
+/** Shows what a finished operation made. */
+export async function openServerOperationResult(ctx: OperationsContext, node?: unknown): Promise<void> {
+  if (!(node instanceof ServerOperationItem)) return;
+  const op = node.operation;
+  const source = ctx.registry.server.sourceOf(op);
+  if (!op.result || !source?.openResult) {
+    void vscode.window.showInformationMessage(`${safeText(op.title)} has no result to open.`);
+    return;
+  }
+  await source.openResult(op);
+}
+
+/** Cancel on a row the server listed: asks the server (best effort), then reads the list again. */
+async function cancelServerOperation(ctx: OperationsContext, node: ServerOperationItem): Promise<void> {
+  const op = node.operation;
+  const cancel: vscode.MessageItem = { title: 'Cancel Operation' };
+  const keep: vscode.MessageItem = { title: 'Keep Running', isCloseAffordance: true };
+  const answer = await vscode.window.showWarningMessage(
+    `Cancel "${safeText(op.title)}"? It was started outside this window.`,
+    {
+      modal: true,
+      detail: 'The server is asked to cancel; cancellation is best effort and the operation may still finish.',
+    },
+    cancel,
+    keep,
+  );
+  if (answer !== cancel) return;
+  const follower = ctx.registry.server.sourceOf(op)?.follower(op);
+  let message = 'This service cannot cancel its operations.';
+  try {
+    if (follower?.cancel) message = (await follower.cancel(op.name)).message;
+  } catch (err) {
+    message = `Could not cancel: ${describeError(err)}`;
+  }
+  void vscode.window.showInformationMessage(safeText(message, 'plain', MESSAGE_LIMIT));
+  await ctx.registry.server.refresh();
 }
 
 export function clearFinishedOperations(ctx: OperationsContext): void {
@@ -47,6 +117,7 @@ export function clearFinishedOperations(ctx: OperationsContext): void {
 
 /** Asks the server to cancel an operation, after a confirmation. */
 export async function cancelOperation(ctx: OperationsContext, node?: unknown): Promise<void> {
+  if (node instanceof ServerOperationItem) return cancelServerOperation(ctx, node);
   const id = pickId(ctx.registry, node);
   if (id === undefined) return;
   const op = ctx.registry.get(id);
@@ -80,6 +151,11 @@ export async function stopWaitingForOperation(ctx: OperationsContext, node?: unk
 
 /** Opens the operation's details as a read-only document that follows the operation while open. */
 export async function showOperationDetails(ctx: OperationsContext, node?: unknown): Promise<void> {
+  if (node instanceof ServerOperationItem) {
+    const doc = await vscode.workspace.openTextDocument(ctx.details.uriOfServer(node.operation.name));
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return;
+  }
   const op = pickOperation(ctx.registry, node);
   if (!op) return;
   const doc = await vscode.workspace.openTextDocument(ctx.details.uriOf(op.id, op.title));
@@ -98,6 +174,11 @@ export async function checkOperationAgain(ctx: OperationsContext, node?: unknown
 }
 
 export async function copyOperationName(ctx: OperationsContext, node?: unknown): Promise<void> {
+  if (node instanceof ServerOperationItem) {
+    await vscode.env.clipboard.writeText(node.operation.name);
+    void vscode.window.setStatusBarMessage(`Copied ${node.operation.name}`, 3000);
+    return;
+  }
   const op = pickOperation(ctx.registry, node);
   if (!op) return;
   if (!op.operationName) {
@@ -118,4 +199,6 @@ export const OPERATIONS_COMMANDS: CommandTable<OperationsContext> = {
   'cloudbench.operations.checkAgain': checkOperationAgain,
   'cloudbench.operations.showDetails': showOperationDetails,
   'cloudbench.operations.copyName': copyOperationName,
+  'cloudbench.operations.follow': followServerOperation,
+  'cloudbench.operations.openResult': openServerOperationResult,
 };

@@ -3,7 +3,7 @@
 // operation ended.
 import * as vscode from 'vscode';
 import type { OperationsRegistry } from './registry';
-import { operationDetails } from './view';
+import { operationDetails, serverOperationDetails } from './view';
 
 export const DETAILS_SCHEME = 'cloudbench-operation';
 
@@ -27,7 +27,22 @@ export class OperationDetailsDocuments implements vscode.TextDocumentContentProv
     return vscode.Uri.from({ scheme: DETAILS_SCHEME, path: `/${id}/${name}` });
   }
 
+  /** The document of an operation the server listed (started elsewhere), by its name. */
+  uriOfServer(name: string): vscode.Uri {
+    return vscode.Uri.from({
+      scheme: DETAILS_SCHEME,
+      path: `/server/${name.split('/').pop() ?? 'operation'}`,
+      query: name,
+    });
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
+    if (uri.path.startsWith('/server/')) {
+      const op = this.registry.server.get(uri.query);
+      return op
+        ? serverOperationDetails(op)
+        : 'This operation is no longer listed by the server (finished over an hour ago, or forgotten); refresh the Operations view.';
+    }
     const id = Number(uri.path.split('/')[1]);
     const op = Number.isInteger(id) ? this.registry.get(id) : undefined;
     if (!op) return 'This operation is no longer listed in the Operations view (cleared, or from before a reload).';

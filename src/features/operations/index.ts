@@ -3,6 +3,7 @@
 // register their operations.
 import * as vscode from 'vscode';
 import type { Feature, FeatureStart } from '../../platform/command-table';
+import { afterActivation } from '../../platform/after-activation';
 import type { Services } from '../services';
 import { OPERATIONS_COMMANDS, type OperationsContext } from './commands';
 import { OperationsTreeProvider } from './view';
@@ -19,8 +20,14 @@ function activateOperations(context: vscode.ExtensionContext, services: Services
     provider,
     details,
     vscode.workspace.registerTextDocumentContentProvider(DETAILS_SCHEME, details),
-    vscode.window.createTreeView('cloudbench.operations', { treeDataProvider: provider }),
   );
+  const view = vscode.window.createTreeView('cloudbench.operations', { treeDataProvider: provider });
+  // The server's operations are read when the view is first shown (and on Refresh), not at start.
+  const readOnce = (): void => {
+    if (view.visible && !registry.server.readAt) void registry.server.refresh(false);
+  };
+  context.subscriptions.push(view, view.onDidChangeVisibility(readOnce));
+  afterActivation(context, 'listing server operations', readOnce);
   return { ctx: { registry, provider, details } };
 }
 

@@ -6,6 +6,7 @@ import type { OperationLike } from '../../core/lro';
 import { OperationJournal, type JournalEntry } from './journal';
 import { announceOutcome, type OperationOutcome } from './outcome';
 import { resumeOperations, runOperation, type OperationRun } from './runner';
+import { ServerOperations } from './server';
 
 /** `lost`: polling failed, so the outcome is unknown; the operation may still finish on the server. */
 export type OperationState = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'detached' | 'lost';
@@ -80,6 +81,8 @@ export interface OperationHandle {
 export class OperationsRegistry implements vscode.Disposable {
   /** The operations being followed, kept across a window reload (none kept without a memento). */
   readonly journal: OperationJournal;
+  /** The operations the services report for the project, whoever started them (see ./server). */
+  readonly server = new ServerOperations();
   private readonly entries: TrackedOperation[] = [];
   private nextId = 1;
   private readonly changed = new vscode.EventEmitter<void>();
@@ -234,6 +237,7 @@ export class OperationsRegistry implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.server.dispose();
     for (const op of this.entries) if (op.state === 'running') op.waiting.abort();
     this.changed.dispose();
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { safeText, markdownCode, MESSAGE_LIMIT } from '../../core/display';
 import type { OperationsRegistry, TrackedOperation } from './registry';
+import type { ListedOperation } from './server';
 
 const ICONS: Record<TrackedOperation['state'], [string, string | undefined]> = {
   running: ['loading~spin', undefined],
@@ -78,14 +79,93 @@ export class OperationItem extends vscode.TreeItem {
   }
 }
 
-export class OperationsTreeProvider implements vscode.TreeDataProvider<OperationItem>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<OperationItem | undefined>();
+const SERVER_ICONS: Record<ListedOperation['state'], [string, string | undefined]> = {
+  running: ['sync~spin', undefined],
+  succeeded: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  cancelled: ['circle-slash', 'disabledForeground'],
+};
+
+const SERVER_STATE_TEXT: Record<ListedOperation['state'], string> = {
+  running: 'running',
+  succeeded: 'done',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
+
+function ago(date: Date | undefined, now: Date): string {
+  if (!date) return '';
+  const s = Math.max(0, Math.round((now.getTime() - date.getTime()) / 1000));
+  return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.floor(s / 60)}m ago` : `${Math.floor(s / 3600)}h ago`;
+}
+
+/** "running · started elsewhere · projects/…/models/123 · 2m ago" */
+export function serverOperationDescription(op: ListedOperation, now: Date = new Date()): string {
+  return [
+    SERVER_STATE_TEXT[op.state],
+    'started elsewhere',
+    op.state === 'failed' && op.error ? op.error : '',
+    op.state === 'succeeded' && op.result ? `made ${op.result.split('/').pop()}` : '',
+    ago(op.state === 'running' ? op.started : (op.updated ?? op.started), now),
+  ]
+    .filter(Boolean)
+    .map((p) => safeText(p))
+    .join(' · ');
+}
+
+/** An operation the server reports that this window did not start (or no longer follows). */
+export class ServerOperationItem extends vscode.TreeItem {
+  constructor(readonly operation: ListedOperation) {
+    super(safeText(operation.title), vscode.TreeItemCollapsibleState.None);
+    this.id = `server-operation:${operation.name}`;
+    const followable = operation.state === 'running' && operation.kind ? '.followable' : '';
+    const result = operation.state === 'succeeded' && operation.result ? '.result' : '';
+    this.contextValue = `serverOperation.${operation.state}${followable}${result}`;
+    this.description = serverOperationDescription(operation);
+    const [icon, color] = SERVER_ICONS[operation.state];
+    this.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.appendMarkdown(`**${safeText(operation.title, 'markdown')}** (started outside this window)\n\n`);
+    tip.appendMarkdown(`State: ${SERVER_STATE_TEXT[operation.state]}\n\n`);
+    tip.appendMarkdown(`Resource: ${markdownCode(operation.resource)}\n\n`);
+    tip.appendMarkdown(`Operation: ${markdownCode(operation.name)}`);
+    if (operation.started) tip.appendMarkdown(`\n\nStarted: ${operation.started.toLocaleString()}`);
+    if (operation.result) tip.appendMarkdown(`\n\nResult: ${markdownCode(operation.result)}`);
+    if (operation.error) tip.appendMarkdown(`\n\nError: ${safeText(operation.error, 'markdown', MESSAGE_LIMIT)}`);
+    this.tooltip = tip;
+    if (result) this.command = { command: 'cloudbench.operations.openResult', title: 'Open Result', arguments: [this] };
+  }
+}
+
+/** Everything known of a server-listed operation, as plain text (its details document). */
+export function serverOperationDetails(op: ListedOperation): string {
+  return [
+    `${op.title} (started outside this window)`,
+    `State: ${SERVER_STATE_TEXT[op.state]}`,
+    `Resource: ${op.resource}`,
+    `Operation: ${op.name}`,
+    op.started ? `Started: ${op.started.toLocaleString()}` : '',
+    op.updated ? `${op.state === 'running' ? 'Last update' : 'Ended'}: ${op.updated.toLocaleString()}` : '',
+    op.result ? `Result: ${op.result}` : '',
+    op.error ? `Error: ${op.error}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+export type OperationsRow = OperationItem | ServerOperationItem;
+
+export class OperationsTreeProvider implements vscode.TreeDataProvider<OperationsRow>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<OperationsRow | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
   private ticker: NodeJS.Timeout | undefined;
 
   constructor(private readonly registry: OperationsRegistry) {
-    this.subscription = registry.onDidChange(() => this.refresh());
+    this.subscriptions = [
+      registry.onDidChange(() => this.refresh()),
+      registry.server.onDidChange(() => this.refresh()),
+    ];
   }
 
   refresh(): void {
@@ -100,18 +180,27 @@ export class OperationsTreeProvider implements vscode.TreeDataProvider<Operation
     }
   }
 
-  getTreeItem(element: OperationItem): vscode.TreeItem {
+  getTreeItem(element: OperationsRow): vscode.TreeItem {
     return element;
   }
 
-  getChildren(element?: OperationItem): OperationItem[] {
+  /** The operations started here, then the server's others (one row per operation name). */
+  getChildren(element?: OperationsRow): OperationsRow[] {
     if (element) return [];
-    return this.registry.list().map((op) => new OperationItem(op));
+    const local = this.registry.list();
+    const followed = new Set(local.map((o) => o.operationName).filter(Boolean));
+    return [
+      ...local.map((op) => new OperationItem(op)),
+      ...this.registry.server
+        .list()
+        .filter((o) => !followed.has(o.name))
+        .map((o) => new ServerOperationItem(o)),
+    ];
   }
 
   dispose(): void {
     if (this.ticker) clearInterval(this.ticker);
-    this.subscription.dispose();
+    for (const s of this.subscriptions) s.dispose();
     this.changed.dispose();
   }
 }

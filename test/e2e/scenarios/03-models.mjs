@@ -25,15 +25,19 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
     .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${MODEL}\\b`) }) })
     .first();
   await wb.contextMenu(page, modelRow, 'Copy Model to Location…', models);
-  await wb.pickQuickItem(page, 'europe-west4', `Copy model ${MODEL} (us-central1) to location`);
-  await wb.answerInputBox(page, 'churn-copy-e2e', `Copy model ${MODEL} (us-central1) to europe-west4`);
-  await wb.waitForNotification(page, `Copy model ${MODEL} (us-central1) to europe-west4`);
+  // The default version (4) comes first in the version pick.
+  await wb.pickQuickItem(page, 'Version 4', `Copy model ${MODEL} (us-central1)`);
+  const what = `version 4 of model ${MODEL} (us-central1)`;
+  await wb.pickQuickItem(page, 'europe-west4', `Copy ${what} to location`);
+  await wb.pickQuickItem(page, 'New model', `Copy ${what} to europe-west4`);
+  await wb.answerInputBox(page, 'churn-copy-e2e', `Copy ${what} to europe-west4`);
+  await wb.waitForNotification(page, `Copy ${what} to europe-west4`);
   const operations = await wb.expandView(page, 'Operations');
-  await wb.treeRow(operations, `Copy model ${MODEL} (us-central1) to europe-west4`).waitFor();
+  await wb.treeRow(operations, `Copy ${what} to europe-west4`).waitFor();
   await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
   await wb.waitForNotification(
     page,
-    /Copied model churn-predictor \(us-central1\) to model churn-predictor \(ID churn-copy-e2e, europe-west4\)/,
+    /Copied version 4 of model churn-predictor \(us-central1\) to model churn-predictor \(ID churn-copy-e2e, europe-west4\)/,
     { timeout: 60_000 },
   );
   // The command ends by opening the copy's details; the tree has been refreshed by then.

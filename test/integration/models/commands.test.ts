@@ -121,6 +121,8 @@ describe('models commands against the sandbox', function () {
       return {
         dispose() {},
         message: undefined,
+        visible: false,
+        onDidChangeVisibility: () => ({ dispose() {} }),
         reveal: async (n: { resourceName?: string }) => {
           revealed.push(n.resourceName ?? '');
         },
@@ -332,7 +334,7 @@ describe('models commands against the sandbox', function () {
 
   it('Copy Model runs with progress, shows up in the Operations view and opens the new model', async () => {
     const model = await upload('copy-source');
-    answers = ['europe-west4', 'copied-model'];
+    answers = ['Version 1', 'europe-west4', 'New model', 'copied-model'];
     const progress: Array<string | undefined> = [];
     onProgress = (m) => {
       progress.push(m);
@@ -349,14 +351,14 @@ describe('models commands against the sandbox', function () {
     // Source and copy share a display name: the message tells them apart by ID and location.
     assert.ok(
       prompts.some((p) =>
-        /^Copied model copy-source \(us-central1\) to model copy-source \(ID copied-model, europe-west4\), version 1\.$/.test(
+        /^Copied version 1 of model copy-source \(us-central1\) to model copy-source \(ID copied-model, europe-west4\), version 1\.$/.test(
           p.text,
         ),
       ),
       JSON.stringify(prompts),
     );
     assert.equal(
-      services.operations.list().find((o) => o.title.startsWith('Copy model copy-source'))?.state,
+      services.operations.list().find((o) => o.title.startsWith('Copy version 1 of model copy-source'))?.state,
       'succeeded',
     );
   });
@@ -383,23 +385,23 @@ describe('models commands against the sandbox', function () {
 
   it('Stop Waiting in the Operations view ends the wait, forgets the operation, and the copy still happens', async () => {
     const model = await upload('detach-source');
-    answers = ['us-central1', 'detached-copy'];
+    answers = ['Version 1', 'us-central1', 'New model', 'detached-copy'];
     let stopping: Promise<unknown> | undefined;
     onProgress = () => {
       if (stopping) return;
       const entry = services.operations
         .list()
-        .find((o) => o.state === 'running' && o.title.startsWith('Copy model detach-source'));
+        .find((o) => o.state === 'running' && o.title.startsWith('Copy version 1 of model detach-source'));
       if (entry) stopping = Promise.resolve(run('cloudbench.operations.stopWaiting', { operation: { id: entry.id } }));
     };
     await run('cloudbench.models.copyModel', await modelNode(model));
     await stopping;
-    const entry = services.operations.list().find((o) => o.title.startsWith('Copy model detach-source'));
+    const entry = services.operations.list().find((o) => o.title.startsWith('Copy version 1 of model detach-source'));
     assert.equal(entry?.state, 'detached');
     assert.match(entry?.detail ?? '', /goes on running/);
     const toasts = prompts.filter((p) => p.kind === 'info' && /stopped waiting/i.test(p.text));
     assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(prompts)}`);
-    assert.match(toasts[0].text, /^Copy model detach-source/);
+    assert.match(toasts[0].text, /^Copy version 1 of model detach-source/);
     await assert.rejects(client.getOperation(entry.operationName!), /not|exist/i);
     sandbox.clock.advance(3600);
     const copy = await client.getModel({ name: `${PARENT}/models/detached-copy` });
@@ -666,7 +668,7 @@ describe('models commands against the sandbox', function () {
 
   it('follows an operation again after the window reloads, until it ends', async () => {
     const model = await upload('survives-reload');
-    answers = ['europe-west4', 'after-reload'];
+    answers = ['Version 1', 'europe-west4', 'New model', 'after-reload'];
     let started!: () => void;
     const running = new Promise<void>((resolve) => {
       started = resolve;

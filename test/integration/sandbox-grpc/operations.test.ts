@@ -122,7 +122,9 @@ describe('sandbox gRPC: long-running model operations (official aiplatform clien
     assert.equal(response.model, `${EU}/models/churn-eu`);
     assert.equal(response.modelVersionId, '1');
     const [copy] = await h.models.getModel({ name: `${EU}/models/churn-eu` });
-    assert.equal(copy.originalModelInfo?.model, source);
+    // The original names its version (reference A.3): the default version, 4, was copied.
+    const [original] = await h.models.getModel({ name: source });
+    assert.equal(copy.originalModelInfo?.model, `${source}@${original.versionId}`);
     assert.equal(copy.modelSourceInfo?.copy, true);
     assert.deepEqual(copy.versionAliases, ['default']);
 

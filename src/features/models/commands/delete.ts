@@ -10,6 +10,7 @@ import { checkBeforeModal } from '../../../platform/progress';
 import { isDefaultVersion, lastSegment, modelRef, versionRef } from '../presentation';
 import { needClient, nodeOf, type ModelsContext } from '../context';
 import { runModelOperation } from '../run-operation';
+import { undeployFrom, type DeploymentRef } from './undeploy';
 import { ModelNode, VersionNode, type ModelsNode } from '../tree';
 
 type Deployments = Awaited<ReturnType<ModelRegistryClient['findDeployments']>>;
@@ -32,15 +33,50 @@ function alreadyDeleted(what: string): void {
   void vscode.window.showInformationMessage(`${what} was already deleted (by someone else); it is no longer listed.`);
 }
 
-async function explainDeployments(what: string, found: Deployments): Promise<void> {
+/**
+ * The guard's message names every deployment and offers "Undeploy from <endpoint>…" (one deployment)
+ * or "Undeploy…" (a choice of them); after an undeploy the user runs the delete again.
+ */
+async function explainDeployments(ctx: ModelsContext, what: string, found: Deployments): Promise<void> {
   const lines = found.map(
     ({ endpoint, deployedModel }) =>
       `• endpoint ${safeText(endpoint.displayName || lastSegment(endpoint.name))} (${safeText(endpoint.name)}): deployed model ${safeText(deployedModel.id)}${deployedModel.modelVersionId ? `, version ${safeText(deployedModel.modelVersionId)}` : ''}`,
   );
-  await vscode.window.showWarningMessage(`${what} cannot be deleted while it is deployed.`, {
-    modal: true,
-    detail: `Undeploy it from these endpoints first:\n${lines.join('\n')}`,
-  });
+  const refs: DeploymentRef[] = found
+    .filter(({ endpoint, deployedModel }) => endpoint.name && deployedModel.id && deployedModel.model)
+    .map(({ endpoint, deployedModel }) => ({
+      version: `${deployedModel.model!.split('@')[0]}@${deployedModel.modelVersionId || deployedModel.model!.split('@')[1] || ''}`,
+      endpoint: endpoint.name!,
+      deployedModelId: deployedModel.id!,
+      ...(endpoint.displayName ? { endpointDisplayName: endpoint.displayName } : {}),
+    }));
+  const button =
+    refs.length === 1
+      ? `Undeploy from ${safeText(refs[0].endpointDisplayName || lastSegment(refs[0].endpoint))}…`
+      : refs.length
+        ? 'Undeploy…'
+        : undefined;
+  const answer = await vscode.window.showWarningMessage(
+    `${what} cannot be deleted while it is deployed.`,
+    { modal: true, detail: `Undeploy it from these endpoints first:\n${lines.join('\n')}` },
+    ...(button ? [button] : []),
+  );
+  if (!answer) return;
+  const ref =
+    refs.length === 1
+      ? refs[0]
+      : (
+          await vscode.window.showQuickPick(
+            refs.map((r) => ({
+              label: `Undeploy from ${safeText(r.endpointDisplayName || lastSegment(r.endpoint))}…`,
+              description: `version ${safeText(r.version.split('@')[1])} · deployed model ${safeText(r.deployedModelId)}`,
+              ref: r,
+            })),
+            { title: `Undeploy ${what}`, placeHolder: 'The deployment to undeploy first' },
+          )
+        )?.ref;
+  if (ref && (await undeployFrom(ctx, ref)) && refs.length === 1)
+    void vscode.window.showInformationMessage(`${what} is no longer deployed; run Delete again to delete it.`);
 }
 
 /** Deletes a model with every version, once no endpoint serves it and the user confirmed. */
@@ -50,7 +86,7 @@ async function deleteWholeModel(ctx: ModelsContext, modelName: string, label: st
   const deployments = await checkBeforeModal(`Checking endpoints for ${label}…`, (signal) =>
     c.findDeployments(modelName, { signal }),
   );
-  if (deployments.length) return explainDeployments(`Model ${label}`, deployments);
+  if (deployments.length) return explainDeployments(ctx, `Model ${label}`, deployments);
   const answer = await vscode.window.showWarningMessage(
     `Delete model ${label}?`,
     {
@@ -148,7 +184,7 @@ export async function deleteModelVersion(ctx: ModelsContext, node?: ModelsNode):
     return;
   }
   if (check.deployments.length)
-    return explainDeployments(`Version ${n.version.versionId} of ${ofModel}`, check.deployments);
+    return explainDeployments(ctx, `Version ${n.version.versionId} of ${ofModel}`, check.deployments);
   if (isDefaultVersion(n.version)) return offerDefaultMove(ctx, n, ofModel);
   const aliases = safeText((n.version.versionAliases ?? []).join(', '));
   const answer = await vscode.window.showWarningMessage(

@@ -13,8 +13,10 @@ import {
 import { copyModel } from './copy';
 import { deleteModel, deleteModelVersion } from './delete';
 import { showModelDetails, showModelIamPolicy, showModelMetrics } from './details';
+import { editModel, editVersion } from './edit';
 import { exportModel } from './export';
 import { importEvaluatedAnnotations, importEvaluation, importSlices } from './imports';
+import { undeployModel } from './undeploy';
 
 export const MODELS_COMMANDS: CommandTable<ModelsContext> = {
   'cloudbench.models.refresh': refreshModels,
@@ -34,4 +36,7 @@ export const MODELS_COMMANDS: CommandTable<ModelsContext> = {
   'cloudbench.models.importEvaluation': importEvaluation,
   'cloudbench.models.importSlices': importSlices,
   'cloudbench.models.importEvaluatedAnnotations': importEvaluatedAnnotations,
+  'cloudbench.models.editModel': editModel,
+  'cloudbench.models.editVersion': editVersion,
+  'cloudbench.models.undeploy': undeployModel,
 };
