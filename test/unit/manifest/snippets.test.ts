@@ -12,7 +12,11 @@ for (const file of ['syntaxes/udm.snippets.json', 'syntaxes/yaral.snippets.json'
 
     it('gives each snippet exactly one prefix, and no two snippets the same one', () => {
       const twice = Object.entries(snippets).filter(([, s]) => typeof s.prefix !== 'string');
-      assert.deepEqual(twice.map(([name]) => name), [], 'snippets listed under more than one name');
+      assert.deepEqual(
+        twice.map(([name]) => name),
+        [],
+        'snippets listed under more than one name',
+      );
       const prefixes = Object.values(snippets).map((s) => s.prefix as string);
       assert.equal(new Set(prefixes).size, prefixes.length, prefixes.join(', '));
       for (const p of prefixes) assert.match(p, /^[a-z][a-z-]*$/);
