@@ -359,7 +359,7 @@ function showTable(message: Extract<ToStatsView, { type: 'table' }>): void {
     (run.restored
       ? `Restored from the run at ${ranAt && !Number.isNaN(ranAt.getTime()) ? ranAt.toLocaleString() : 'an earlier time'}. `
       : '') +
-    `Computed by Cloudbench over ${n} events fetched from the API (${run.searches} ${run.searches === 1 ? 'search' : 'searches'}), ` +
+    `Computed by Cloudbench over ${n} events fetched from the API (${run.searches.toLocaleString('en-US')} ${run.searches === 1 ? 'search' : 'searches'}), ` +
     `${run.startTime} – ${run.endTime}, times in ${run.timeZone}` +
     (run.groupsTotal !== rows.length
       ? `; ${rows.length.toLocaleString('en-US')} of ${run.groupsTotal.toLocaleString('en-US')} groups kept by condition:/limit:`
