@@ -102,7 +102,9 @@ const toolbar = el(
 );
 const canvas = el('canvas', { id: 'stats-chart', role: 'img' });
 const chartNote = el('div', { id: 'stats-chart-note' });
-const chartArea = el('section', { id: 'stats-chart-area' }, canvas, chartNote);
+// Chart.js sizes the canvas to its parent: the plot has a box of its own, the note below takes the
+// lines it needs.
+const chartArea = el('section', { id: 'stats-chart-area' }, el('div', { id: 'stats-chart-plot' }, canvas), chartNote);
 const partialBanner = el('div', { id: 'stats-partial', role: 'alert' });
 const grid = new VirtualGrid({
   label: 'Groups',
@@ -322,7 +324,7 @@ function renderChart(): void {
         tooltip: { enabled: true },
       },
       scales: {
-        x: { stacked, ticks: { color: fg, autoSkip: true, maxRotation: 60 }, grid: { color: gridColor } },
+        x: { stacked, ticks: { color: fg }, grid: { color: gridColor } },
         y: {
           stacked,
           beginAtZero: true,
