@@ -320,7 +320,8 @@ function renderChart(): void {
       maintainAspectRatio: false,
       color: fg,
       plugins: {
-        legend: { display: data.datasets.length > 1, labels: { color: fg } },
+        // At most about three lines of legend: in a narrow panel a legend of ten series took the plot.
+        legend: { display: data.datasets.length > 1, maxHeight: 66, labels: { color: fg } },
         tooltip: { enabled: true },
       },
       scales: {
