@@ -21,6 +21,12 @@ import {
   vscodeApiScript,
 } from './webview-harness';
 
+// Functions handed to page.$eval run in the page, with its DOM.
+declare const document: any;
+declare const getComputedStyle: any;
+type HTMLElement = any;
+type HTMLCanvasElement = any;
+
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
 const SHOTS = join(ROOT, 'test-results', 'narrow');

@@ -29,13 +29,13 @@ function labelBoxes(scale: Scale): AxisLabelBox[] {
   const ctx = scale.ctx;
   const boxes: AxisLabelBox[] = [];
   for (const item of scale.getLabelItems()) {
-    const [x, y] = item.options.translation ?? [0, 0];
+    const [x, y] = (item.options.translation ?? [0, 0]) as [number, number];
     const lines = Array.isArray(item.label) ? item.label.map(String) : [String(item.label)];
     ctx.save();
     ctx.font = item.font.string;
     const width = Math.max(...lines.map((l) => ctx.measureText(l).width));
     ctx.restore();
-    const height = item.font.lineHeight * lines.length;
+    const height = Number(item.font.lineHeight) * lines.length;
     const align = item.options.textAlign;
     const left = align === 'center' ? x - width / 2 : align === 'right' || align === 'end' ? x - width : x;
     const baseline = item.options.textBaseline;
@@ -72,9 +72,7 @@ export function registerCharts(...extra: ChartComponentLike[]): void {
   );
   // Labels are thinned to fit, never turned on their side (rotated labels ate the plot of a narrow
   // panel): Chart.js skips ticks until the rest fit with this much room between them.
-  Chart.defaults.scale.ticks.maxRotation = 0;
-  Chart.defaults.scale.ticks.autoSkip = true;
-  Chart.defaults.scale.ticks.autoSkipPadding = 12;
+  Object.assign(Chart.defaults.scale.ticks, { maxRotation: 0, autoSkip: true, autoSkipPadding: 12 });
 }
 
 /** A theme colour (a `--vscode-*` variable of the page's body), or the fallback outside VS Code. */

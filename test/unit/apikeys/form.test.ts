@@ -9,6 +9,7 @@ import {
   type FormField,
   type PlacedProblem,
 } from '../../../src/core/apikeys/form';
+import type { AndroidApplication } from '../../../src/core/apikeys/types';
 import { validateRestrictions } from '../../../src/core/apikeys/validation';
 
 const ANDROID: FormField = {
@@ -86,7 +87,7 @@ describe('restrictions editor form', () => {
     // first (line 5 cannot be read), then validates what it read (2, 3, 4).
     const box = ['', 'com.a.one 12:34', 'com.a.two XX', 'com.a.three 1', 'com.a.four'];
     const unreadable: PlacedProblem[] = [];
-    const apps = [];
+    const apps: AndroidApplication[] = [];
     const lines: number[] = [];
     box.forEach((text, i) => {
       if (!text) return;
