@@ -341,7 +341,7 @@ export function parseFromWebview(data: unknown): FromWebview {
         throw new MessageError('export.format must be csv, json or ndjson');
       const options = exportOptionsOf(
         data,
-        (c) => columnsOf([c])[0]!,
+        (c) => columnsOf([c])[0],
         (m) => new MessageError(m),
       );
       return { type: 'export', runId: str(data, 'runId', 100), format, columns: columnsOf(data.columns), ...options };

@@ -29,7 +29,7 @@ function labelBoxes(scale: Scale): AxisLabelBox[] {
   const ctx = scale.ctx;
   const boxes: AxisLabelBox[] = [];
   for (const item of scale.getLabelItems()) {
-    const [x, y] = (item.options.translation ?? [0, 0]) as [number, number];
+    const [x, y] = item.options.translation ?? [0, 0];
     const lines = Array.isArray(item.label) ? item.label.map(String) : [String(item.label)];
     ctx.save();
     ctx.font = item.font.string;
