@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../scripts/chromium.mjs';
 import { useFakeVscode } from '../test/unit/fakes/vscode';
 import { ResultsHost } from '../test/reliability/results-host';
 import type * as SearchPanelModule from '../src/features/search/panel';
@@ -205,17 +206,9 @@ async function main(): Promise<void> {
     pages['/query'] = panelHtml(origin, out, 'query');
     pages['/pivot'] = panelHtml(origin, out, 'pivot');
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumExecutable(),
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...CHROMIUM_ARGS],
       env: { ...process.env, XDG_CONFIG_HOME: out, XDG_CACHE_HOME: out },
     });
     const data = rows(ROWS);

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../scripts/chromium.mjs';
 import { startSandbox } from '../src/emulator/sandbox';
 import { SecOpsClient } from '../src/core/secops/client';
 import { RateLimiter, SECOPS_BUDGETS } from '../src/core/ratelimit';
@@ -238,17 +239,9 @@ async function webviewBench(): Promise<void> {
   const response = makeResponse(ROWS);
   const bundle = await bundleWebview();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumExecutable(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
     env: { ...process.env, XDG_CONFIG_HOME: tmpdir(), XDG_CACHE_HOME: tmpdir() },
   });
   try {

@@ -2,12 +2,13 @@
 // Makes sure the browser the webview tests drive is installed before `npm test` runs them, the way
 // `npm start` installs it (scripts/install-editor.sh): Debian's `chromium` package, only when it is
 // missing, so a fresh machine needs nothing but `npm ci && npm test`.
-// The tests look for CLOUDBENCH_CHROMIUM, else /usr/bin/chromium (where the package puts it).
+// The tests look for CLOUDBENCH_CHROMIUM, else the package's browser (scripts/chromium.mjs).
 // apt-get and sudo are taken from PATH, so a test can stand in for them.
 import { accessSync, constants } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { chromiumExecutable } from './chromium.mjs';
 
-const path = process.env.CLOUDBENCH_CHROMIUM || '/usr/bin/chromium';
+const path = chromiumExecutable();
 
 function installed() {
   try {

@@ -73,5 +73,7 @@ case "$version" in
   "$CS_VERSION"*) log "code-server ready: $version" ;;
   *) log "code-server at $CS_BIN does not run (got: '$version')"; exit 1 ;;
 esac
-chromium --version >&2 || { log "chromium does not run"; exit 1; }
+# The binary itself: Debian's /usr/bin/chromium launcher prints a stray "[: …: unexpected operator" line.
+browser=/usr/bin/chromium; [ -x /usr/lib/chromium/chromium ] && browser=/usr/lib/chromium/chromium
+"$browser" --version >&2 || { log "chromium does not run"; exit 1; }
 echo "$CS_BIN"

@@ -15,8 +15,10 @@ export const DISPLAY_LIMIT = 200;
 /** Longest server or error message shown (VS Code cuts notifications at 1,000 characters). */
 export const MESSAGE_LIMIT = 800;
 
-// U+200B is invisible in every VS Code surface and ends any token VS Code's parsers look for, so the
-// text reads the same and copies back with only that character added.
+// U+200B is invisible in every VS Code surface and ends any token VS Code's parsers look for. It is
+// put only where plain text would otherwise be a link or an icon (`[a](command:x)`, `$(alert)`): a
+// name like "docs https://example.com" or "alice@example.com" is shown, and copied, exactly as it is.
+// In Markdown no character is added: links are broken by backslash escapes, which render as nothing.
 const BREAK = '\u200b';
 
 const LINE_BREAKS = /\r\n|[\n\r\t\v\f\u0085\u2028\u2029]/g;
@@ -26,12 +28,13 @@ const LINE_BREAKS = /\r\n|[\n\r\t\v\f\u0085\u2028\u2029]/g;
 const INVISIBLE =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\ufff9-\ufffb]/g;
-// Everything a link or an icon starts with in any of the renderers above:
-//   `](` inline link, `][` and `]:` reference link and definition, `<scheme:` autolink,
-//   `scheme:` and `www.` bare links (GFM and editor link detection; also inside a word, where
-//   marked still finds them), `$(` theme icon.
-const LINK_STARTS =
-  /(\])(?=[([:])|(<)(?=[a-z][a-z0-9+.-]{1,31}:)|(command|https?|ftp|file|mailto|javascript|vbscript|data|vscode(?:-[a-z]+)?)(?=:)|(www)(?=\.)|(\$)(?=\()/gi;
+// Where a bare link starts in Markdown renderers (GFM and editor link detection; also inside a word,
+// where marked still finds them): `scheme:` and `www.`.
+const BARE_LINK = /(?:command|https?|ftp|file|mailto|javascript|vbscript|data|vscode(?:-[a-z]+)?):|www\./gi;
+// What plain-text surfaces act on: a link of VS Code's linkedText (`[label](https://…)`,
+// `(command:…)`, `(file:…)`; src/vs/base/common/linkedText.ts) and a theme icon `$(name)` or
+// `$(name~spin)` (iconLabels.ts). The break goes after `]` and after `$`.
+const PLAIN_ACTIVE = /\](?=\((?:https?:\/\/|command:|file:))|\$(?=\([a-z.\d-]+(?:~[a-z\d-]*)?\))/gi;
 // What starts inline markup anywhere in a line (emphasis, code, links and images, tables,
 // strikethrough, math, HTML and entities); the rest of ASCII punctuation only matters at the start
 // of a line, where it would make a heading, list, quote or setext underline.
@@ -42,12 +45,17 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 // them as text); the other markup characters get a backslash. Leading blanks would make an indented
 // code block, and an e-mail address an autolink.
 function markdownEscape(text: string): string {
-  return text
-    .trimStart()
-    .replace(/@(?=[\w-]+\.)/g, `@${BREAK}`)
-    .replace(MARKDOWN_INLINE, (c) => HTML_ENTITIES[c] ?? `\\${c}`)
-    .replace(/^[#+\-=]/, '\\$&')
-    .replace(/^(\d+)([.)])/, '$1\\$2');
+  return (
+    text
+      .trimStart()
+      .replace(MARKDOWN_INLINE, (c) => HTML_ENTITIES[c] ?? `\\${c}`)
+      // A bare link, a `www.` link or an e-mail autolink: its `:`, `.` or `@` escaped (CommonMark lets
+      // any ASCII punctuation be escaped), so no autolink starts and the text renders as it is.
+      .replace(BARE_LINK, (token) => `${token.slice(0, -1)}\\${token.slice(-1)}`)
+      .replace(/@(?=[\w-]+\.)/g, '\\@')
+      .replace(/^[#+\-=]/, '\\$&')
+      .replace(/^(\d+)([.)])/, '$1\\$2')
+  );
 }
 
 /**
@@ -67,8 +75,8 @@ export function safeText(
   const flat = (cut ? text.slice(0, 4 * max + 8) : text).replace(LINE_BREAKS, ' ').replace(INVISIBLE, '');
   const chars = Array.from(flat);
   const bounded = cut || chars.length > max ? `${chars.slice(0, Math.max(0, max - 1)).join('')}…` : flat;
-  const broken = bounded.replace(LINK_STARTS, (token) => `${token}${BREAK}`);
-  return kind === 'markdown' ? markdownEscape(broken) : broken;
+  if (kind === 'markdown') return markdownEscape(bounded);
+  return bounded.replace(PLAIN_ACTIVE, (token) => `${token}${BREAK}`);
 }
 
 /**

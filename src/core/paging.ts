@@ -54,13 +54,33 @@ export async function* paginate<T>(
   }
 }
 
+/**
+ * What a "Load more…" node says about its list: how many are shown and how many the next page
+ * asks for (list APIs give no total, so none is promised).
+ */
+export function loadMoreText(
+  what: string,
+  list: { items: readonly unknown[]; pageSize?: number | undefined },
+): { description: string; tooltip: string } {
+  const shown = `${list.items.length.toLocaleString('en-US')} shown`;
+  const next = list.pageSize ? `up to ${list.pageSize.toLocaleString('en-US')} more` : 'the next page';
+  return {
+    description: list.pageSize ? `${shown} · next ${list.pageSize.toLocaleString('en-US')}` : shown,
+    tooltip: `${list.items.length.toLocaleString('en-US')} ${what} shown. Loads ${next} from the server (it does not say how many there are in all).`,
+  };
+}
+
 /** A list that a tree shows page by page, behind a "Load more" node. */
 export class PagedList<T> {
   private loaded: T[] = [];
   private token: string | undefined;
   private started = false;
 
-  constructor(private readonly fetchPage: PageFetcher<T>) {}
+  constructor(
+    private readonly fetchPage: PageFetcher<T>,
+    /** Items the tree asks for per page, when it says: the "Load more" node names it. */
+    readonly pageSize?: number,
+  ) {}
 
   get items(): readonly T[] {
     return this.loaded;

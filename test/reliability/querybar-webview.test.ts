@@ -392,6 +392,20 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     );
   });
 
+  it('typing a comment, a call and a string leaves no stray closing text: what auto-closes is typed over', async () => {
+    await postResults(events(3), 'principal.hostname = "host-1"');
+    await monacoReady();
+    await typeInEditor('\nx = 1 /* c */');
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('\n$r = (1 + 2) "b"');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => /"b"/.test(browser$().document.getElementById('query-input').value));
+    assert.equal(
+      await page.evaluate(() => browser$().document.getElementById('query-input').value),
+      'principal.hostname = "host-1"\nx = 1 /* c */\n$r = (1 + 2) "b"',
+    );
+  });
+
   it('before Monaco arrives, the textarea already runs with the Run button', async () => {
     await page.fill('#query-input', 'metadata.event_type = "USER_LOGIN"');
     await page.click('#query-run');

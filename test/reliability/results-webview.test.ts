@@ -272,8 +272,9 @@ describe('reliability: the results webview (headless Chromium)', function () {
   it('the histogram has a labelled axis and counts, follows the filter, and a click picks a period', async () => {
     await show(events(600));
     await page.locator('#histogram-wrap.visible').waitFor();
-    const ticks = await page.locator('#histogram-axis .tick').allInnerTexts();
-    assert.deepEqual(ticks, ['00:00', '06:00', '12:00', '18:00', '00:00']);
+    const ticks = await page.locator('#histogram-axis .tick:not([hidden])').allInnerTexts();
+    // Every three hours: at 1,200 px all nine labels fit (the narrow-panel test thins them).
+    assert.deepEqual(ticks, ['00:00', '03:00', '06:00', '09:00', '12:00', '15:00', '18:00', '21:00', '00:00']);
     // 600 events, one a minute, over the first 10 hours of a 24-hour range in 30-minute bars: 30 in each.
     assert.equal(await page.locator('#histogram-scale .max').innerText(), '30');
     assert.equal(await page.locator('#histogram .bar').count(), 48);
@@ -377,12 +378,34 @@ describe('reliability: the results webview (headless Chromium)', function () {
     // Sorting by a shown column uses its cells: host-0 first (ascending), then the same order reversed.
     await page.locator('#grid-header [data-column="udm.principal.hostname"]').click();
     await page.waitForFunction(() => /host-0/.test(browser$().document.querySelector('#grid .row')?.textContent ?? ''));
+    // An export asks for the rows in that sort, in the shown columns (or every field when ticked).
+    await page.locator('#export-csv').click();
+    await page.locator('#export-all-columns').check();
+    await page.locator('#export-json').click();
+    const exports = await page.evaluate(() => (browser$().__posted as any[]).filter((m) => m.type === 'export'));
+    assert.deepEqual([exports[0].sort?.column.id, exports[0].sort?.direction], ['udm.principal.hostname', 'asc']);
+    assert.equal(exports[0].allColumns, undefined);
+    assert.equal(exports[1].allColumns, true);
+    await page.locator('#export-all-columns').uncheck();
 
     // The chooser lists every field of the events (asked for), and a chosen column gets its cells.
     await page.locator('#columns-button').click();
     await page.locator('#chooser-filter').fill('labels');
     const box = page.locator('#chooser-list input[data-column="udm.about.labels.value"]');
     await box.waitFor();
+    // The chooser names fields as UDM does, not by their path in the API's answer.
+    assert.equal(
+      (
+        await page
+          .locator('#chooser-list label', { has: page.locator('input[data-column="udm.about.labels.value"]') })
+          .innerText()
+      ).trim(),
+      'about.labels.value',
+    );
+    await page.locator('#chooser-filter').fill('');
+    const names = await page.locator('#chooser-list label').allInnerTexts();
+    assert.ok(names.length > 3 && names.every((n) => !n.trim().startsWith('udm.')), names.join(', '));
+    await page.locator('#chooser-filter').fill('labels');
     await box.check();
     await page.locator('#grid-header [data-column="udm.about.labels.value"]').waitFor();
     await page.waitForFunction(() =>

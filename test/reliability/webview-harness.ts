@@ -8,9 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../../scripts/chromium.mjs';
 
 export const ROOT = resolve(__dirname, '../..');
-export const CHROMIUM = process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = chromiumExecutable();
 
 const TYPES: Record<string, string> = { '.css': 'text/css', '.ttf': 'font/ttf', '.js': 'text/javascript' };
 
@@ -56,15 +57,7 @@ export async function launchChromium(name: string): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
     env: { ...process.env, XDG_CONFIG_HOME: userData, XDG_CACHE_HOME: userData, HOME: userData },
   });
   browser.on('disconnected', () => rmSync(userData, { recursive: true, force: true }));

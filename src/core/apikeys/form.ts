@@ -15,6 +15,24 @@ export interface FormField {
 export interface PlacedProblem {
   fieldId: string;
   text: string;
+  /** The line (1-based) of the field the problem is on, when it is about one line. */
+  line?: number;
+}
+
+/**
+ * Problems in the order the form reads: field by field (in `fieldOrder`), a field's own problems
+ * before its lines', lines top to bottom; lines that could not be read and lines the validation
+ * refused are interleaved by line, not listed as two runs (5, 2, 3, 4).
+ */
+export function inFormOrder<T extends PlacedProblem>(problems: readonly T[], fieldOrder: readonly string[]): T[] {
+  const rank = (id: string): number => {
+    const i = fieldOrder.indexOf(id);
+    return i < 0 ? fieldOrder.length : i;
+  };
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => rank(a.p.fieldId) - rank(b.p.fieldId) || (a.p.line ?? 0) - (b.p.line ?? 0) || a.i - b.i)
+    .map(({ p }) => p);
 }
 
 export type LineParse<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -57,7 +75,7 @@ export function placeProblem(
     ? /^\[(\d+)\]/.exec(problem.path.slice(field.pathPrefix.length))
     : null;
   const line = index ? lineOf.get(field.pathPrefix)?.[Number(index[1])] : undefined;
-  return { fieldId: field.id, text: lineProblem(field, line, problem.message) };
+  return { fieldId: field.id, text: lineProblem(field, line, problem.message), ...(line ? { line } : {}) };
 }
 
 /** The text of a problem on `field` (and `line`, 1-based, when known). */

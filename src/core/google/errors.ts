@@ -1,7 +1,13 @@
 // One error type for every Google API failure, whether it came over gRPC or REST, so features
 // explain failures the same way whatever the transport.
 import { isLoopbackHost } from '../loopback';
-import { isBarePrecondition, permissionSentence, preconditionSentence, requirementOf } from './method-requirements';
+import {
+  deletePreconditionAdvice,
+  isBarePrecondition,
+  permissionSentence,
+  preconditionSentence,
+  requirementOf,
+} from './method-requirements';
 
 export const STATUS_NAMES = [
   'OK',
@@ -276,10 +282,13 @@ function describeApiError(err: GoogleApiError): FailureDescription {
   if (requirement && err.status === 'PERMISSION_DENIED') return { what, next: permissionSentence(requirement) };
   const staleEtag = staleEtagAdvice(err);
   if (staleEtag) return { what, next: staleEtag };
-  // A precondition failure that names no reason of its own: the method's documented preconditions.
-  if (err.status === 'FAILED_PRECONDITION' && isBarePrecondition(err.message)) {
-    const preconditions = requirement && preconditionSentence(requirement);
+  if (err.status === 'FAILED_PRECONDITION') {
+    // A precondition failure that names no reason of its own: the method's documented preconditions.
+    const preconditions = isBarePrecondition(err.message) && requirement && preconditionSentence(requirement);
     if (preconditions) return { what, next: preconditions };
+    // A delete refused for the reason its message names: what to change first.
+    const deleteAdvice = deletePreconditionAdvice(err.options.method, err.message);
+    if (deleteAdvice) return { what, next: deleteAdvice };
   }
   return { what, next: HINTS[err.status] };
 }

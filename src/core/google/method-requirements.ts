@@ -211,3 +211,40 @@ export function isBarePrecondition(message: string): boolean {
     /^operation \S+ failed$/i.test(m)
   );
 }
+
+/**
+ * What to do about a FAILED_PRECONDITION of a delete, by the method and the reason its message
+ * gives (the deployed-model message is the one Vertex AI sends: "… is deployed or being deployed at
+ * the following Endpoint(s): … Please undeploy the model before retry."). Undefined: no specific advice.
+ */
+const DELETE_PRECONDITIONS: Record<string, Array<[RegExp, string]>> = {
+  DeleteModel: [
+    [
+      /deployed|endpoint/i,
+      'Undeploy the model from every endpoint the message names (Show Deployments on the model lists them), then delete it again.',
+    ],
+  ],
+  DeleteModelVersion: [
+    [
+      /deployed|endpoint/i,
+      'Undeploy this version from the endpoints the message names (Show Deployments lists them), then delete it again.',
+    ],
+    [/only version|last version|DeleteModel/i, 'A model keeps at least one version: delete the whole model instead.'],
+    [
+      /default/i,
+      'Move the "default" alias to another version first (Set Version Alias on that version), then delete this one.',
+    ],
+  ],
+  'apikeys.keys.delete': [
+    [
+      /./,
+      'The key cannot be deleted in the state it is in now: refresh the API Keys view to see that state (a key deleted already is listed under "Deleted keys"), then delete it again if it is still listed.',
+    ],
+  ],
+};
+
+export function deletePreconditionAdvice(method: string | undefined, message: string): string | undefined {
+  if (!method) return undefined;
+  const rules = DELETE_PRECONDITIONS[method] ?? DELETE_PRECONDITIONS[method.slice(method.lastIndexOf('/') + 1)];
+  return rules?.find(([reason]) => reason.test(message))?.[1];
+}

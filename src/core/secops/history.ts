@@ -1,5 +1,6 @@
 // Query history (last 100 runs per workspace) and saved queries, kept as plain JSON in workspace
 // state. Pure functions so the rules (newest first, no duplicates, the cap) are tested in Node.
+import { lex } from '../../udm/lexer';
 import { redactSecrets } from '../secrets';
 
 export const HISTORY_LIMIT = 100;
@@ -27,6 +28,22 @@ export interface SavedQuery {
 /** Whitespace-insensitive identity, so re-running the same query moves it to the top. */
 export function queryKey(query: string): string {
   return query.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * How a stored query reads in a list: its text without comments (a leading `// why I ran this` would
+ * make every entry start alike), on one line. A query of comments only reads as written.
+ */
+export function queryLabel(query: string): string {
+  const { comments } = lex(query);
+  let text = '';
+  let at = 0;
+  for (const c of comments) {
+    text += `${query.slice(at, c.start)} `;
+    at = c.end;
+  }
+  text += query.slice(at);
+  return queryKey(text) || queryKey(query);
 }
 
 export function addToHistory(

@@ -4,6 +4,7 @@
 import { isPivotAction, type PivotAction } from './results/pivots';
 import type { ColumnSpec, ResultKind } from './results/fields';
 import type { ExportFormat } from './results/export';
+import { exportOptionsOf, type ExportOptions } from './results/export-run';
 import type { QueryBarLists } from './querybar-service';
 import { isKnownReferenceList } from '../../udm/reference-lists';
 
@@ -156,7 +157,8 @@ export type FromWebview =
   | { type: 'painted'; runId: string }
   | { type: 'fetchRest'; runId: string }
   | { type: 'stopFetch'; runId: string }
-  | { type: 'export'; runId: string; format: ExportFormat; columns: ColumnSpec[] }
+  /** The rows in the page's sort (else newest first), the shown columns or every field of the rows. */
+  | ({ type: 'export'; runId: string; format: ExportFormat; columns: ColumnSpec[] } & ExportOptions)
   | { type: 'openLink'; url: string }
   | { type: 'pivot'; runId: string; action: PivotAction; value: string; row?: number }
   | { type: 'rerun'; runId: string }
@@ -337,7 +339,12 @@ export function parseFromWebview(data: unknown): FromWebview {
       const format = data.format;
       if (format !== 'csv' && format !== 'json' && format !== 'ndjson')
         throw new MessageError('export.format must be csv, json or ndjson');
-      return { type: 'export', runId: str(data, 'runId', 100), format, columns: columnsOf(data.columns) };
+      const options = exportOptionsOf(
+        data,
+        (c) => columnsOf([c])[0],
+        (m) => new MessageError(m),
+      );
+      return { type: 'export', runId: str(data, 'runId', 100), format, columns: columnsOf(data.columns), ...options };
     }
     case 'openLink':
       return { type: 'openLink', url: str(data, 'url', 8192) };

@@ -24,7 +24,7 @@ export class UdmSearchStreamBrokenError extends Error {
     override readonly cause: unknown,
   ) {
     super(
-      `The UDM search answer broke off after ${eventsReceived} events (${cause instanceof Error ? cause.message : String(cause)}). Run the search again.`,
+      `The UDM search answer broke off after ${eventsReceived.toLocaleString('en-US')} events (${cause instanceof Error ? cause.message : String(cause)}). Run the search again.`,
     );
   }
 }

@@ -96,7 +96,9 @@ export class UdmEventsScanner {
   end(): Record<string, unknown> {
     this.ended = true;
     if (this.inEvents || this.depth !== 0 || this.inString || this.escapePending || this.pickCarried)
-      throw new UdmStreamSyntaxError(`the answer ends in the middle of its JSON (after ${this.count} events)`);
+      throw new UdmStreamSyntaxError(
+        `the answer ends in the middle of its JSON (after ${this.count.toLocaleString('en-US')} events)`,
+      );
     let root: unknown;
     try {
       root = JSON.parse(new TextDecoder('utf-8').decode(this.root.subarray(0, this.rootLength)));
@@ -230,7 +232,9 @@ export class UdmEventsScanner {
       try {
         picked = picker.pick(buf, i, tree);
       } catch (err) {
-        throw new UdmStreamSyntaxError(`event ${this.count + 1} of the answer is not JSON: ${(err as Error).message}`);
+        throw new UdmStreamSyntaxError(
+          `event ${(this.count + 1).toLocaleString('en-US')} of the answer is not JSON: ${(err as Error).message}`,
+        );
       }
       if (picked === NEED_MORE) {
         this.pickCarried = buf.slice(i);
@@ -401,7 +405,9 @@ export class UdmEventsScanner {
           `events ${number - 1} and ${number} of the answer are not separated by one comma`,
         );
     }
-    throw new UdmStreamSyntaxError(`the events after event ${this.count} of the answer are not a JSON array`);
+    throw new UdmStreamSyntaxError(
+      `the events after event ${this.count.toLocaleString('en-US')} of the answer are not a JSON array`,
+    );
   }
 
   /** The bytes carried + b[start, end) in one array. */

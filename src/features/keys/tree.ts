@@ -8,7 +8,7 @@ import type { ApiKey } from '../../core/apikeys/types';
 import { describeError, describeFailure, isConnectionLoss } from '../../core/google/errors';
 import { ReconnectSchedule, reconnectNote } from '../../core/reconnect';
 import { treeRowFix, type Fix } from '../../platform/commands';
-import { PagedList } from '../../core/paging';
+import { PagedList, loadMoreText } from '../../core/paging';
 import { getLogger } from '../../platform/log';
 import { wrapText } from '../../platform/wrap';
 
@@ -52,12 +52,14 @@ export class KeysModel {
   }
 
   private newActiveList(): PagedList<ApiKey> {
-    return new PagedList<ApiKey>((pageToken, signal) =>
-      this.client.listKeys(this.project, {
-        pageSize: Math.min(300, this.pageSize),
-        ...(pageToken ? { pageToken } : {}),
-        ...(signal ? { signal } : {}),
-      }),
+    return new PagedList<ApiKey>(
+      (pageToken, signal) =>
+        this.client.listKeys(this.project, {
+          pageSize: Math.min(300, this.pageSize),
+          ...(pageToken ? { pageToken } : {}),
+          ...(signal ? { signal } : {}),
+        }),
+      Math.min(300, this.pageSize),
     );
   }
 
@@ -213,8 +215,16 @@ export class DeletedGroupNode extends vscode.TreeItem {
 }
 
 export class LoadMoreNode extends vscode.TreeItem {
-  constructor(readonly parent: ProjectNode) {
+  constructor(
+    readonly parent: ProjectNode,
+    list?: PagedList<ApiKey>,
+  ) {
     super('Load more…', vscode.TreeItemCollapsibleState.None);
+    if (list) {
+      const text = loadMoreText('keys', list);
+      this.description = text.description;
+      this.tooltip = text.tooltip;
+    }
     this.id = `keys-load-more:${parent.project}`;
     this.contextValue = 'keysLoadMore';
     this.iconPath = new vscode.ThemeIcon('ellipsis');
@@ -337,7 +347,8 @@ export class KeysTreeProvider implements vscode.TreeDataProvider<KeysTreeNode>, 
         children.push(new MessageNode(`Could not list keys: ${model.activeError}`, node, 'error').withFix(model.fix));
       else if (model.active.items.length === 0)
         children.push(new MessageNode('No API keys yet. Create one with the + button.', node));
-      if (model.active.hasMore && !model.activeError && model.started) children.push(new LoadMoreNode(node));
+      if (model.active.hasMore && !model.activeError && model.started)
+        children.push(new LoadMoreNode(node, model.active));
       children.push(this.deletedNode!);
       return children;
     }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ModelRegistryClient } from '../../core/models/client';
 import type { EvaluatedAnnotation } from '../../core/models/types';
-import { PagedList } from '../../core/paging';
+import { PagedList, loadMoreText } from '../../core/paging';
 import { describeError, GoogleApiError, isConnectionLoss } from '../../core/google/errors';
 import { treeRowFix, type Fix } from '../../platform/commands';
 import { getLogger } from '../../platform/log';
@@ -105,8 +105,16 @@ export class ErrorNode extends MessageNode {
 /** "Load more" at the end of a paged list; the command loads the next page into `owner`. */
 export class LoadMoreNode extends ModelsNode {
   readonly resourceName = undefined;
-  constructor(readonly owner: PagedParent) {
+  constructor(
+    readonly owner: PagedParent,
+    list?: PagedList<ModelsNode>,
+  ) {
     super('Load more…', vscode.TreeItemCollapsibleState.None);
+    if (list) {
+      const text = loadMoreText(owner.pagedWhat, list);
+      this.description = text.description;
+      this.tooltip = text.tooltip;
+    }
     this.contextValue = 'loadMore';
     this.iconPath = new vscode.ThemeIcon('ellipsis');
     this.command = { command: 'cloudbench.models.loadMore', title: 'Load More', arguments: [this] };
@@ -122,6 +130,10 @@ export abstract class PagedParent extends ModelsNode {
 
   protected abstract createList(): PagedList<ModelsNode>;
   protected abstract what: string;
+  /** What the list holds, for its "Load more" node ("models", "versions"). */
+  get pagedWhat(): string {
+    return this.what;
+  }
   protected emptyText = 'Nothing here';
   protected leading(): ModelsNode[] {
     return [];
@@ -179,7 +191,7 @@ export abstract class PagedParent extends ModelsNode {
     for (const n of items) n.parent = this;
     const out: ModelsNode[] = [...lead, ...items];
     if (this.list.hasMore) {
-      const more = new LoadMoreNode(this);
+      const more = new LoadMoreNode(this, this.list);
       more.parent = this;
       out.push(more);
     }
@@ -202,5 +214,5 @@ export function pagedNodes<T>(
     if (!client) return { items: [] };
     const page = await fetchPage(client, { pageSize: pageSizeOf(ctx), ...(pageToken ? { pageToken } : {}) });
     return { items: page.items.map(toNode), nextPageToken: page.nextPageToken };
-  });
+  }, pageSizeOf(ctx));
 }

@@ -172,7 +172,7 @@ export class LocationNode extends PagedParent {
         items: page.items.map((m) => new ModelNode(this.ctx, m, serving)),
         nextPageToken: page.nextPageToken,
       };
-    });
+    }, pageSizeOf(this.ctx));
   }
 
   /**
@@ -207,7 +207,7 @@ export class LocationNode extends PagedParent {
         items: found.map((m) => new ModelNode(this.ctx, m, serving)),
         nextPageToken: token,
       };
-    });
+    }, pageSizeOf(this.ctx));
   }
 
   /** Models looked at so far by a name filter (for the view's message). */

@@ -118,7 +118,7 @@ export class RuleTestRuns implements vscode.Disposable {
       eventsRead: run.eventsRead,
       notes:
         run.result.detections.length > MAX_SHOWN_DETECTIONS
-          ? [...notes, `The panel lists the first ${MAX_SHOWN_DETECTIONS} detections.`]
+          ? [...notes, `The panel lists the first ${MAX_SHOWN_DETECTIONS.toLocaleString('en-US')} detections.`]
           : notes,
       detectionsTotal: run.result.detections.length,
       ranAt: new Date().toISOString(),

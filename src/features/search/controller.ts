@@ -178,8 +178,13 @@ export class SearchController implements vscode.Disposable {
   setTimeRange: (spec: TimeRangeSpec) => Promise<void> = () => Promise.resolve();
 
   /** Writes the whole result set (not only the filtered rows) where the user chooses. */
-  exportRun(runId: string, format: ExportFormat, columns: ColumnSpec[]): Promise<vscode.Uri | undefined> {
-    return exportRun(this.store, runId, format, columns);
+  exportRun(
+    runId: string,
+    format: ExportFormat,
+    columns: ColumnSpec[],
+    options: Parameters<typeof exportRun>[4] = {},
+  ): Promise<vscode.Uri | undefined> {
+    return exportRun(this.store, runId, format, columns, options);
   }
 
   /** Opens a console link after the user confirmed it; only http(s) ever leaves the editor. */

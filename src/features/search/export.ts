@@ -17,6 +17,7 @@ export async function exportRun(
   runId: string,
   format: ExportFormat,
   columns: ColumnSpec[],
+  options: Parameters<typeof exportRunText>[4] = {},
 ): Promise<vscode.Uri | undefined> {
   const run = store.get(runId);
   if (!run) throw new Error('These results are no longer held; run the query again to export them.');
@@ -30,7 +31,7 @@ export async function exportRun(
     saveLabel: 'Export',
   });
   if (!target) return undefined;
-  const text = exportRunText(run.info.kind, run.rows, format, columns);
+  const text = exportRunText(run.info.kind, run.rows, format, columns, options);
   await writeFileAtomic(target, Buffer.from(text, 'utf8'));
   log.info(`exported ${run.rows.length} rows as ${format} to ${target.fsPath}`);
   void vscode.window

@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import { CancelledError, describeError, isCancellation } from '../../core/google/errors';
 import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import type { FromWebview } from '../../core/secops/messages';
+import type { ExportOptions } from '../../core/secops/results/export-run';
 import type { ExportFormat } from '../../core/secops/results/export';
 import type { ColumnSpec } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, type PivotAction } from '../../core/secops/results/pivots';
@@ -24,7 +25,12 @@ const log = getLogger('search');
 export interface ResultsActions {
   runInfo(runId: string): RunRecord | undefined;
   fetchRest(runId: string): Promise<void>;
-  exportRun(runId: string, format: ExportFormat, columns: ColumnSpec[]): Promise<vscode.Uri | undefined>;
+  exportRun(
+    runId: string,
+    format: ExportFormat,
+    columns: ColumnSpec[],
+    options?: ExportOptions,
+  ): Promise<vscode.Uri | undefined>;
   openLink(url: string): Promise<void>;
   pivot(action: PivotAction, value: string, window: ResolvedWindow, from?: PivotOrigin): Promise<void>;
   pivotWindow(runId: string, fallback: () => ResolvedWindow): ResolvedWindow;
@@ -56,7 +62,11 @@ const ROUTES: Routes = {
   stopFetch: { label: 'Results', run: (a, m) => a.runInfo(m.runId)?.fetch?.abort() },
   export: {
     label: (m) => `Export ${m.format.toUpperCase()}`,
-    run: (a, m) => a.exportRun(m.runId, m.format, m.columns),
+    run: (a, m) =>
+      a.exportRun(m.runId, m.format, m.columns, {
+        ...(m.sort ? { sort: m.sort } : {}),
+        ...(m.allColumns ? { allColumns: true } : {}),
+      }),
   },
   openLink: { label: 'Open link', run: (a, m) => a.openLink(m.url) },
   pivot: {

@@ -1,7 +1,7 @@
 // The queries of a workspace: those run lately (the history) and those saved by name, in a quick pick.
 import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
-import { readHistory, readSaved, removeSaved, type SavedQuery } from '../../core/secops/history';
+import { queryLabel, readHistory, readSaved, removeSaved, type SavedQuery } from '../../core/secops/history';
 
 export const HISTORY_KEY = 'cloudbench.search.history';
 export const SAVED_KEY = 'cloudbench.search.savedQueries';
@@ -29,7 +29,7 @@ export async function pickStoredQuery(
     for (const s of saved)
       items.push({
         label: `$(star-full) ${safeText(s.name)}`,
-        detail: safeText(s.query.replace(/\s+/g, ' '), 'plain', MESSAGE_LIMIT),
+        detail: safeText(queryLabel(s.query), 'plain', MESSAGE_LIMIT),
         query: s.query,
         saved: s,
         buttons: [openButton, deleteButton],
@@ -37,7 +37,7 @@ export async function pickStoredQuery(
     if (history.length) items.push({ label: 'Recent', kind: vscode.QuickPickItemKind.Separator });
     for (const h of history) {
       items.push({
-        label: safeText(h.query.replace(/\s+/g, ' '), 'plain', MESSAGE_LIMIT),
+        label: safeText(queryLabel(h.query), 'plain', MESSAGE_LIMIT),
         description: `${new Date(h.ranAt).toLocaleString()} · ${safeText(h.timeRange)}${h.events !== undefined ? ` · ${h.events.toLocaleString('en-US')} events` : ''}`,
         query: h.query,
         buttons: [openButton],

@@ -2,7 +2,7 @@
 // recent runs of this workspace (run, open, save).
 import { markdownCode } from '../../core/display';
 import * as vscode from 'vscode';
-import { readHistory, readSaved, type HistoryEntry, type SavedQuery } from '../../core/secops/history';
+import { queryLabel, readHistory, readSaved, type HistoryEntry, type SavedQuery } from '../../core/secops/history';
 
 export type SearchViewNode =
   | { kind: 'group'; group: 'saved' | 'history' }
@@ -55,13 +55,14 @@ export class SearchViewProvider implements vscode.TreeDataProvider<SearchViewNod
     }
     const query = node.kind === 'saved' ? node.saved.query : node.entry.query;
     const oneLine = query.replace(/\s+/g, ' ').trim();
+    const label = queryLabel(query);
     const item = new vscode.TreeItem(
-      node.kind === 'saved' ? node.saved.name : oneLine,
+      node.kind === 'saved' ? node.saved.name : label,
       vscode.TreeItemCollapsibleState.None,
     );
     if (node.kind === 'saved') {
       item.id = `saved:${node.saved.name}`;
-      item.description = oneLine;
+      item.description = label;
       item.iconPath = new vscode.ThemeIcon('star-full');
       item.contextValue = 'savedQuery';
     } else {

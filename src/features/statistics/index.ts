@@ -422,8 +422,8 @@ export class StatisticsFeature implements vscode.Disposable, StatisticsService {
 export async function askForMoreSearches(q: MoreSearchesQuestion): Promise<boolean> {
   const spend =
     q.likely !== undefined
-      ? `at least ${q.atLeast} more searches, likely about ${q.likely}`
-      : `at least ${q.atLeast} more searches (how many depends on how the events spread over the time range)`;
+      ? `at least ${q.atLeast.toLocaleString('en-US')} more searches, likely about ${q.likely.toLocaleString('en-US')}`
+      : `at least ${q.atLeast.toLocaleString('en-US')} more searches (how many depends on how the events spread over the time range)`;
   const choice = await vscode.window.showWarningMessage(
     `udmSearch returned ${count(q.fetched)} events and says more match: statistics over them would be wrong.`,
     {

@@ -63,7 +63,9 @@ function fieldItems(fields: Map<string, FieldInfo>, range: Range): CompletionIte
       detail: describeType(f),
       documentation: { kind: MarkupKind.Markdown, value: fieldDoc(f) },
       textEdit: TextEdit.replace(range, f.name),
-      sortText: `${f.deprecated ? '9' : '1'}${f.name}`,
+      // Fields that hold a value before those to descend into: `principal.i` preselects `ip`, not
+      // `investigation` (VS Code orders items that match alike by sortText).
+      sortText: `${f.deprecated ? '9' : container ? '2' : '1'}${f.name}`,
     };
     if (f.deprecated) item.tags = [1];
     if (container) item.command = { title: 'Suggest', command: 'editor.action.triggerSuggest' };

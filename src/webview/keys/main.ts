@@ -18,6 +18,7 @@ import {
   lineProblem,
   parseAndroidAppLine,
   placeProblem,
+  inFormOrder,
   type FormField,
   type PlacedProblem,
 } from '../../core/apikeys/form';
@@ -139,7 +140,7 @@ function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]>
       entries = entries.filter((e) => {
         const parsed = parseAndroidAppLine(e.text);
         if (parsed.ok) apps.push(parsed.value);
-        else unreadable.push({ fieldId: field.id, text: lineProblem(field, e.line, parsed.message) });
+        else unreadable.push({ fieldId: field.id, text: lineProblem(field, e.line, parsed.message), line: e.line });
         return parsed.ok;
       });
     }
@@ -178,12 +179,15 @@ type FieldProblem = PlacedProblem;
 
 function currentProblems(): { problems: FieldProblem[]; restrictions: Restrictions } {
   const { restrictions, lineOf, unreadable } = readForm();
-  const problems = [
-    ...unreadable,
-    ...validateRestrictions(restrictions, { serviceAccountBound: !!base?.serviceAccountEmail }).map((p) =>
-      placeProblem(p, [...LIST_FIELDS, API_TARGETS_FIELD], lineOf, APPLICATION_FIELD),
-    ),
-  ];
+  const problems = inFormOrder(
+    [
+      ...unreadable,
+      ...validateRestrictions(restrictions, { serviceAccountBound: !!base?.serviceAccountEmail }).map((p) =>
+        placeProblem(p, [...LIST_FIELDS, API_TARGETS_FIELD], lineOf, APPLICATION_FIELD),
+      ),
+    ],
+    [APPLICATION_FIELD.id, ...LIST_FIELDS.map((f) => f.id), API_TARGETS_FIELD.id],
+  );
   if (apiRestricted() && (restrictions.apiTargets ?? []).length === 0) {
     problems.push({
       fieldId: 'api-targets',

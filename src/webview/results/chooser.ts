@@ -1,6 +1,6 @@
 // The column chooser: every field path of the rows (asked of the extension), a search over them,
 // and the default columns back; the choice is kept per kind of result.
-import { defaultColumns, labelFor } from '../../core/secops/results/fields';
+import { defaultColumns, fieldName, labelFor } from '../../core/secops/results/fields';
 import { el } from '../shared/dom';
 import { chooser, columnsButton } from './layout';
 import { rememberColumns } from './persist';
@@ -22,12 +22,15 @@ export function openChooser(): void {
   const fill = (): void => {
     paths = [...new Set([...state.columns.map((c) => c.id), ...(state.allFields ?? [])])];
     const q = search.value.toLowerCase();
+    const kind = state.run?.kind ?? 'udm';
     list.replaceChildren(
       ...paths
-        .filter((p) => p.toLowerCase().includes(q))
+        .filter((p) => fieldName(p, kind).toLowerCase().includes(q))
         .slice(0, 500)
         .map((p) => {
-          const label = el('label', { title: p });
+          // The UDM field name (`principal.ip`), not the path inside the API's answer (`udm.principal.ip`).
+          const name = fieldName(p, kind);
+          const label = el('label', { title: name });
           const box = el('input', { type: 'checkbox', 'data-column': p });
           box.checked = chosen.has(p);
           box.addEventListener('change', () => {
@@ -41,7 +44,7 @@ export function openChooser(): void {
               if (state.run) rememberColumns(state.run.kind, state.columns);
             }
           });
-          label.append(box, document.createTextNode(` ${p}`));
+          label.append(box, document.createTextNode(` ${name}`));
           return label;
         }),
     );

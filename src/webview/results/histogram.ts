@@ -72,19 +72,48 @@ export function renderHistogram(): void {
   });
   histogramBox.append(frag);
   histogramScale.append(el('span', { class: 'max' }, max.toLocaleString('en-US')), el('span', { class: 'zero' }, '0'));
-  // Five labelled ticks along the time axis.
-  for (let k = 0; k <= 4; k++) {
-    const t = start + ((end - start) * k) / 4;
+  // Up to nine labelled ticks along the time axis, thinned to those that fit the width.
+  for (let k = 0; k <= TICK_STEPS; k++) {
+    const t = start + ((end - start) * k) / TICK_STEPS;
     const tick = el('span', { class: 'tick' }, formatTick(t, end - start, false));
-    tick.style.left = `${k * 25}%`;
+    tick.style.left = `${(k * 100) / TICK_STEPS}%`;
     histogramAxis.append(tick);
   }
   histogramWrap.classList.toggle('visible', true);
+  thinTicks();
   histogramBox.setAttribute(
     'aria-label',
     `Events over time from ${new Date(start).toISOString()} to ${new Date(end).toISOString()}, ${bins.length} bars, the busiest ${max}`,
   );
 }
+
+const TICK_STEPS = 8;
+const TICK_GAP_PX = 10;
+
+/**
+ * Shows every tick, every second, fourth or only the ends: the densest that leaves TICK_GAP_PX
+ * between labels (a narrow panel wrote "11-30 03h12-01 21h" with all five). Run on every resize.
+ */
+function thinTicks(): void {
+  const ticks = Array.from(histogramAxis.children) as HTMLElement[];
+  if (ticks.length === 0 || histogramAxis.clientWidth === 0) return;
+  for (const step of [1, 2, 4, TICK_STEPS, TICK_STEPS * 2]) {
+    let previousRight = Number.NEGATIVE_INFINITY;
+    let fits = true;
+    ticks.forEach((tick, k) => {
+      tick.hidden = step > TICK_STEPS ? k !== 0 : k % step !== 0;
+    });
+    for (const tick of ticks) {
+      if (tick.hidden) continue;
+      const box = tick.getBoundingClientRect();
+      if (box.left < previousRight + TICK_GAP_PX) fits = false;
+      previousRight = box.right;
+    }
+    if (fits) return;
+  }
+}
+
+new ResizeObserver(() => thinTicks()).observe(histogramAxis);
 
 /** A tick label: the time of day for short spans, the date (and hour) for long ones, in UTC. */
 function formatTick(ms: number, span: number, full: boolean): string {

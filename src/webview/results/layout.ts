@@ -66,6 +66,13 @@ export const exportButtons: Record<ExportFormat, HTMLButtonElement> = {
   json: el('button', { id: 'export-json', type: 'button', title: 'Export every row to JSON' }, 'JSON'),
   ndjson: el('button', { id: 'export-ndjson', type: 'button', title: 'Export every row to NDJSON' }, 'NDJSON'),
 };
+/** Export every field of the rows rather than the shown columns. */
+export const exportAllColumns = el('input', {
+  id: 'export-all-columns',
+  type: 'checkbox',
+  title: 'Export every field of the rows, not only the shown columns',
+});
+const exportAllLabel = el('label', { id: 'export-all-label' }, exportAllColumns, ' all columns');
 export const consoleLink = el(
   'button',
   { id: 'open-console', type: 'button', class: 'link', title: 'Open this view in the SecOps console' },
@@ -79,6 +86,7 @@ toolbar.append(
   exportButtons.csv,
   exportButtons.json,
   exportButtons.ndjson,
+  exportAllLabel,
   rerunButton,
   consoleLink,
 );

@@ -14,6 +14,7 @@ import {
   consoleLink,
   detail,
   exportButtons,
+  exportAllColumns,
   fetchRestButton,
   filterInput,
   narrowButton,
@@ -65,7 +66,17 @@ document.addEventListener('keydown', (event) => {
 
 for (const format of ['csv', 'json', 'ndjson'] as const) {
   exportButtons[format].addEventListener('click', () => {
-    if (state.run) post({ type: 'export', runId: state.run.runId, format, columns: state.columns });
+    if (!state.run) return;
+    // The file holds what the table shows: its sort, its columns (or, when asked, every field).
+    const { sort } = state;
+    post({
+      type: 'export',
+      runId: state.run.runId,
+      format,
+      columns: state.columns,
+      ...(sort ? { sort: { column: sort.column, direction: sort.direction } } : {}),
+      ...(exportAllColumns.checked ? { allColumns: true } : {}),
+    });
   });
 }
 fetchRestButton.addEventListener('click', () => {

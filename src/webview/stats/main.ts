@@ -102,7 +102,9 @@ const toolbar = el(
 );
 const canvas = el('canvas', { id: 'stats-chart', role: 'img' });
 const chartNote = el('div', { id: 'stats-chart-note' });
-const chartArea = el('section', { id: 'stats-chart-area' }, canvas, chartNote);
+// Chart.js sizes the canvas to its parent: the plot has a box of its own, the note below takes the
+// lines it needs.
+const chartArea = el('section', { id: 'stats-chart-area' }, el('div', { id: 'stats-chart-plot' }, canvas), chartNote);
 const partialBanner = el('div', { id: 'stats-partial', role: 'alert' });
 const grid = new VirtualGrid({
   label: 'Groups',
@@ -318,11 +320,12 @@ function renderChart(): void {
       maintainAspectRatio: false,
       color: fg,
       plugins: {
-        legend: { display: data.datasets.length > 1, labels: { color: fg } },
+        // At most about three lines of legend: in a narrow panel a legend of ten series took the plot.
+        legend: { display: data.datasets.length > 1, maxHeight: 66, labels: { color: fg } },
         tooltip: { enabled: true },
       },
       scales: {
-        x: { stacked, ticks: { color: fg, autoSkip: true, maxRotation: 60 }, grid: { color: gridColor } },
+        x: { stacked, ticks: { color: fg }, grid: { color: gridColor } },
         y: {
           stacked,
           beginAtZero: true,
@@ -359,7 +362,7 @@ function showTable(message: Extract<ToStatsView, { type: 'table' }>): void {
     (run.restored
       ? `Restored from the run at ${ranAt && !Number.isNaN(ranAt.getTime()) ? ranAt.toLocaleString() : 'an earlier time'}. `
       : '') +
-    `Computed by Cloudbench over ${n} events fetched from the API (${run.searches} ${run.searches === 1 ? 'search' : 'searches'}), ` +
+    `Computed by Cloudbench over ${n} events fetched from the API (${run.searches.toLocaleString('en-US')} ${run.searches === 1 ? 'search' : 'searches'}), ` +
     `${run.startTime} – ${run.endTime}, times in ${run.timeZone}` +
     (run.groupsTotal !== rows.length
       ? `; ${rows.length.toLocaleString('en-US')} of ${run.groupsTotal.toLocaleString('en-US')} groups kept by condition:/limit:`

@@ -3,6 +3,7 @@
 // The functions handed to evaluate() run in the page.
 /* global MutationObserver */
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumExecutable } from '../../../scripts/chromium.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -13,17 +14,9 @@ export async function launchBrowser(home) {
   mkdirSync(join(home, 'browser-config'), { recursive: true });
   mkdirSync(join(home, 'browser-cache'), { recursive: true });
   return chromium.launch({
-    executablePath: process.env.CLOUDBENCH_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: chromiumExecutable(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: [...CHROMIUM_ARGS],
     env: {
       ...process.env,
       XDG_CONFIG_HOME: join(home, 'browser-config'),

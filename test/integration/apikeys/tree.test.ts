@@ -117,7 +117,10 @@ describe('API Keys tree against the sandbox', () => {
     const [project] = await provider.getChildren();
     const first = await provider.getChildren(project);
     assert.equal(first.filter((c) => c instanceof tree.KeyNode).length, 50);
-    assert.ok(first.some((c) => c instanceof tree.LoadMoreNode));
+    const more = first.find((c) => c instanceof tree.LoadMoreNode);
+    assert.ok(more);
+    assert.equal(more.description, '50 shown · next 50');
+    assert.match(more.tooltip as string, /^50 keys shown\. Loads up to 50 more/);
     // The tree and a reveal asking at once load the page only once.
     await Promise.all([provider.current!.loadMore(), provider.current!.loadMore()]);
     const second = await provider.getChildren(project);

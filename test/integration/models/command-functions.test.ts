@@ -189,4 +189,26 @@ describe('Models and API Keys command functions against the sandbox', function (
     assert.equal(services.operations.list()[0]?.source, 'keys');
     assert.ok((await keys.getKey(key.name)).deleteTime, 'the key is deleted');
   });
+
+  it('offers Undo after Delete Key, which undeletes the key', async () => {
+    const ctx = keysFeature.activate(context, services).ctx;
+    const key = await keys.createKey(PROJECT, { displayName: 'regretted' });
+    const shown = vscode.window.showInformationMessage;
+    const undeleted = new Promise<string>((resolve) => {
+      vscode.window.showInformationMessage = async (text: string, ...rest: unknown[]) => {
+        if (/^Undeleted key/.test(text)) resolve(text);
+        return shown(text, ...rest);
+      };
+    });
+    try {
+      answers = ['Delete', 'Undo'];
+      await deleteKey(ctx, key.name);
+      assert.match(asked[1] ?? '', /^Deleted key "regretted" .*It can be undeleted/);
+      assert.match(await undeleted, /^Undeleted key "regretted"/);
+    } finally {
+      vscode.window.showInformationMessage = shown;
+    }
+    assert.deepEqual(changes(), ['apikeys.keys.delete', 'apikeys.keys.undelete']);
+    assert.equal((await keys.getKey(key.name)).deleteTime, undefined, 'the key is active again');
+  });
 });

@@ -107,7 +107,10 @@ describe('models filter and paging against the demo sandbox', function () {
     const more = first[first.length - 1];
     assert.ok(more instanceof tree.LoadMoreNode);
     assert.equal(more.label, 'Load more…');
+    assert.equal(more.description, '50 shown · next 50');
     await more.owner.loadMore();
+    const second = await p.getChildren(loc);
+    assert.equal(second.at(-1)?.description, '100 shown · next 50');
     await more.owner.loadMore();
     const all = await p.getChildren(loc);
     assert.ok(names(all).length > 100, `${names(all).length} models`);

@@ -77,6 +77,8 @@ describe('models tree against the demo sandbox', function () {
     const more = first[first.length - 1];
     assert.ok(more instanceof tree.LoadMoreNode);
     assert.equal(more.label, 'Load more…');
+    assert.equal(more.description, '5 shown · next 5');
+    assert.match(more.tooltip as string, /^5 models shown\. Loads up to 5 more from the server/);
     assert.equal(more.command?.command, 'cloudbench.models.loadMore');
     await more.owner.loadMore();
     const second = await p.getChildren(loc);

@@ -1,7 +1,15 @@
 // The restrictions editor's text boxes as data: malformed Android lines are errors, and every
 // problem names the field and the line it comes from.
 import { strict as assert } from 'node:assert';
-import { lineProblem, parseAndroidAppLine, placeProblem, type FormField } from '../../../src/core/apikeys/form';
+import {
+  inFormOrder,
+  lineProblem,
+  parseAndroidAppLine,
+  placeProblem,
+  type FormField,
+  type PlacedProblem,
+} from '../../../src/core/apikeys/form';
+import type { AndroidApplication } from '../../../src/core/apikeys/types';
 import { validateRestrictions } from '../../../src/core/apikeys/validation';
 
 const ANDROID: FormField = {
@@ -72,5 +80,44 @@ describe('restrictions editor form', () => {
     assert.ok(placed.length >= 1);
     for (const p of placed) assert.doesNotMatch(p.text, /line \d/);
     assert.equal(lineProblem(ANDROID, 3, 'x'), 'Android apps, line 3: x');
+  });
+
+  it('lists Android problems in line order, lines it could not read among those it refused (2, 3, 4, 5)', () => {
+    // Lines 2–4 parse but their fingerprints are wrong; line 5 is one word. The form reads the box
+    // first (line 5 cannot be read), then validates what it read (2, 3, 4).
+    const box = ['', 'com.a.one 12:34', 'com.a.two XX', 'com.a.three 1', 'com.a.four'];
+    const unreadable: PlacedProblem[] = [];
+    const apps: AndroidApplication[] = [];
+    const lines: number[] = [];
+    box.forEach((text, i) => {
+      if (!text) return;
+      const parsed = parseAndroidAppLine(text);
+      if (parsed.ok) {
+        apps.push(parsed.value);
+        lines.push(i + 1);
+      } else unreadable.push({ fieldId: ANDROID.id, text: lineProblem(ANDROID, i + 1, parsed.message), line: i + 1 });
+    });
+    const refused = validateRestrictions({ androidKeyRestrictions: { allowedApplications: apps } }).map((p) =>
+      placeProblem(p, [REFERRERS, ANDROID, API], new Map([[ANDROID.pathPrefix, lines]]), APPLICATION),
+    );
+    const ordered = inFormOrder([...unreadable, ...refused], [APPLICATION.id, REFERRERS.id, ANDROID.id, API.id]);
+    const numbers = ordered.map((p) => Number(/line (\d+)/.exec(p.text)?.[1]));
+    assert.deepEqual([...new Set(numbers)], [2, 3, 4, 5], ordered.map((p) => p.text).join('\n'));
+  });
+
+  it("orders problems field by field, a field's own problem before its lines", () => {
+    const p = (fieldId: string, line?: number): PlacedProblem => ({
+      fieldId,
+      text: `${fieldId}:${line}`,
+      ...(line ? { line } : {}),
+    });
+    const ordered = inFormOrder(
+      [p('api-targets', 2), p('android-apps', 3), p('api-targets'), p('application'), p('android-apps', 1)],
+      [APPLICATION.id, ANDROID.id, API.id],
+    );
+    assert.deepEqual(
+      ordered.map((x) => x.text),
+      ['application:undefined', 'android-apps:1', 'android-apps:3', 'api-targets:undefined', 'api-targets:2'],
+    );
   });
 });

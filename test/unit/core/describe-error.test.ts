@@ -95,6 +95,38 @@ describe('describeError: one description per failure', () => {
     assert.match(describeError(undelete), /deleted at most 30 days ago/);
   });
 
+  it('FAILED_PRECONDITION on a delete says what to change first, by the reason the message gives', () => {
+    const generic = /not in a state that allows this/;
+    const deployed = new GoogleApiError(
+      'FAILED_PRECONDITION',
+      'The Model "projects/p/locations/us-central1/models/7" is deployed or being deployed at the following Endpoint(s): projects/p/locations/us-central1/endpoints/3. Please undeploy the model before retry.',
+      { method: '/google.cloud.aiplatform.v1beta1.ModelService/DeleteModel' },
+    );
+    assert.match(
+      describeError(deployed),
+      /\(FAILED_PRECONDITION\)\. Undeploy the model from every endpoint the message names/,
+    );
+    assert.doesNotMatch(describeError(deployed), generic);
+    const onlyVersion = new GoogleApiError(
+      'FAILED_PRECONDITION',
+      'projects/p/locations/l/models/7@1 is the only version of the model and cannot be deleted on its own; use DeleteModel to delete the model.',
+      { method: 'DeleteModelVersion' },
+    );
+    assert.match(describeError(onlyVersion), /delete the whole model instead/);
+    const defaultAlias = new GoogleApiError('FAILED_PRECONDITION', 'The version holds the default alias.', {
+      method: 'DeleteModelVersion',
+    });
+    assert.match(describeError(defaultAlias), /Move the "default" alias to another version first/);
+    const key = new GoogleApiError('FAILED_PRECONDITION', 'Precondition check failed.', {
+      method: 'apikeys.keys.delete',
+    });
+    assert.match(describeError(key), /refresh the API Keys view .*"Deleted keys"/);
+    assert.doesNotMatch(describeError(key), generic);
+    // Other methods keep the general advice.
+    const other = new GoogleApiError('FAILED_PRECONDITION', 'Something else.', { method: 'ExportModel' });
+    assert.match(describeError(other), generic);
+  });
+
   it('a deadline reads as DEADLINE_EXCEEDED with the setting to raise, whether a status or a fired timeout', () => {
     const status = new GoogleApiError('DEADLINE_EXCEEDED', 'apikeys.keys.list took longer than 3 s', {
       method: 'apikeys.keys.list',

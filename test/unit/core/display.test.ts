@@ -65,6 +65,36 @@ describe('safeText', () => {
       assert.ok(renderedLinks(form).length > 0, form);
   });
 
+  it('shows and copies a name exactly as it is, unless it would be a link or an icon where it is shown', () => {
+    const names = [
+      'docs https://example.com/keys',
+      'www.example.com frontend',
+      'alice@example.com',
+      'cost [USD] (monthly)',
+      'a](b) and $(not an icon',
+      'mailto:ops command:x file:y',
+      '<https://example.com>',
+    ];
+    for (const name of names) {
+      assert.equal(safeText(name), name, 'plain');
+      // Rendered Markdown (a tooltip) reads as the name, with nothing invisible added to copy.
+      const html = marked.parse(safeText(name, 'markdown'), { async: false, gfm: true });
+      assert.deepEqual(renderedLinks(html), [], html);
+      const text = html
+        .replace(/<\/?p>|\n/g, '')
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&amp;', '&')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#39;', "'");
+      assert.equal(text, name, 'markdown');
+    }
+    for (const form of LINK_FORMS) {
+      const html = marked.parse(safeText(form, 'markdown'), { async: false, gfm: true });
+      assert.ok(!html.includes('\u200b'), `no invisible character in the rendered ${JSON.stringify(form)}`);
+    }
+  });
+
   it('reads the same once the invisible breaks are taken out', () => {
     const name = '[Show key](command:workbench.action.terminal.new)';
     assert.equal(safeText(name).replaceAll('\u200b', ''), name);

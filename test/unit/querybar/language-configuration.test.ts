@@ -19,8 +19,23 @@ describe('UDM language configuration', () => {
     assert.deepEqual(udmLanguageConfiguration.autoClosingPairs, config.autoClosingPairs);
     assert.deepEqual(
       (udmLanguageConfiguration.autoClosingPairs ?? []).map((p) => p.open),
-      ['(', '[', '"', '`', '/*'],
+      ['(', '[', '"', '`'],
     );
+  });
+
+  it('closes only what typing can step over: single characters, so `x = 1 /* c */` leaves no stray ` */`', () => {
+    for (const file of ['language-configuration.json', 'syntaxes/yaral.language-configuration.json']) {
+      const pairs = (
+        JSON.parse(readFileSync(join(__dirname, '../../..', file), 'utf8')) as {
+          autoClosingPairs: Array<{ open: string; close: string }>;
+        }
+      ).autoClosingPairs;
+      assert.deepEqual(
+        pairs.filter((p) => p.close.length !== 1),
+        [],
+        `${file}: VS Code and Monaco type over single-character closes only`,
+      );
+    }
   });
 
   it('the query bar finds words as the editor does: a lone % or $ is no word, so it triggers completion', () => {

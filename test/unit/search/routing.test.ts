@@ -76,7 +76,7 @@ describe('the results pages’ messages', () => {
     await send({ type: 'painted', runId: 'r1' });
     assert.deepEqual(calls, [
       ['fetchRest', 'r1'],
-      ['exportRun', 'r1', 'csv', []],
+      ['exportRun', 'r1', 'csv', [], {}],
       ['openLink', 'https://example.com'],
       ['narrowToNewest', 'r1'],
       ['searchPeriod', 'r1', 's', 'e'],

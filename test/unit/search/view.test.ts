@@ -78,6 +78,35 @@ describe('Search view (saved and recent queries)', () => {
     view.dispose();
   });
 
+  it('labels entries by their query, not by the comment a query starts with', () => {
+    const commented = [
+      {
+        query:
+          '// logins blocked overnight, ticket 4711\nmetadata.event_type = "USER_LOGIN" /* all hosts */\nsecurity_result.action = "BLOCK"',
+        ranAt: '2026-11-02T09:00:00.000Z',
+        timeRange: 'Last hour',
+      },
+      { query: '// only a note', ranAt: '2026-11-02T08:00:00.000Z', timeRange: 'Last hour' },
+      { query: 'target.url = "http://a//b" // the path', ranAt: '2026-11-02T07:00:00.000Z', timeRange: 'Last hour' },
+    ];
+    const savedCommented = [{ name: 'Blocked', query: commented[0].query, savedAt: '2026-11-01T10:00:00Z' }];
+    const view = new SearchViewProvider(memento({ saved: savedCommented, history: commented }) as never, KEYS);
+    const [savedGroup, historyGroup] = view.getChildren();
+    assert.deepEqual(
+      view.getChildren(historyGroup).map((n) => view.getTreeItem(n).label),
+      [
+        'metadata.event_type = "USER_LOGIN" security_result.action = "BLOCK"',
+        '// only a note',
+        'target.url = "http://a//b"',
+      ],
+    );
+    const savedItem = view.getTreeItem(view.getChildren(savedGroup)[0]);
+    assert.equal(savedItem.description, 'metadata.event_type = "USER_LOGIN" security_result.action = "BLOCK"');
+    // What runs is still the whole query, comments and all.
+    assert.equal(queryOfNode(view.getChildren(historyGroup)[0]), commented[0].query);
+    view.dispose();
+  });
+
   it('drops malformed stored entries instead of failing the whole view', () => {
     const state = memento({
       saved: [{ name: 3, query: 'x' }, null, 'text', ...saved],

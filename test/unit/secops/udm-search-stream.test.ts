@@ -67,6 +67,11 @@ describe('readUdmSearchStream', () => {
     }
   });
 
+  it('says how many events came with thousands separated, as every message does ("after 1,076 events")', () => {
+    const err = new UdmSearchStreamBrokenError(1076, new Error('other side closed'));
+    assert.match(err.message, /broke off after 1,076 events \(other side closed\)/);
+  });
+
   it('a connection lost after the first batch is an answer that broke off, naming the events that came', async () => {
     const lost = Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' });
     const ends = eventEnds();

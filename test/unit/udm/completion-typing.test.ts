@@ -52,6 +52,17 @@ describe('UDM completion as typed', () => {
     assert.equal(labels[labels.length - 1], '"UNKNOWN_ACTION"', 'the zero value (not set) last');
   });
 
+  it('`principal.i` preselects the field `ip`, not the message `investigation` (fields that hold a value first)', () => {
+    assert.equal(typeThenAccept('principal.i', ''), 'principal.ip');
+    assert.equal(typeThenAccept('target.u', ''), 'target.url');
+    const ranked = itemsAt('principal.')
+      .slice()
+      .sort((x, y) => (x.sortText ?? x.label).localeCompare(y.sortText ?? y.label))
+      .map((i) => i.label);
+    assert.ok(ranked.indexOf('ip') < ranked.indexOf('investigation'), ranked.join(' '));
+    assert.ok(ranked.indexOf('hostname') < ranked.indexOf('asset'), ranked.join(' '));
+  });
+
   it('string and bool fields keep the typed space too', () => {
     assert.equal(typeThenAccept('principal.hostname =', ' '), 'principal.hostname = "$1"');
     assert.match(typeThenAccept('network.dns.response =', ' '), /^network\.dns\.response = (true|false)$/);

@@ -238,11 +238,11 @@ describe('YARA-L TextMate grammar on the rule corpus', () => {
 describe('YARA-L snippets', () => {
   const snippets = JSON.parse(readFileSync(join(ROOT, 'syntaxes/yaral.snippets.json'), 'utf8')) as Record<
     string,
-    { prefix: string[]; body: string[]; description: string }
+    { prefix: string; body: string[]; description: string }
   >;
 
   it('offer a whole rule and each section', () => {
-    const prefixes = Object.values(snippets).flatMap((s) => s.prefix);
+    const prefixes = Object.values(snippets).map((s) => s.prefix);
     for (const p of ['rule', 'meta', 'events', 'match', 'outcome', 'condition', 'options'])
       assert.ok(prefixes.includes(p), p);
     for (const [name, s] of Object.entries(snippets)) assert.ok(s.description && s.body.length > 0, name);

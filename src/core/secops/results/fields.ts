@@ -231,6 +231,12 @@ interface PathNode {
 }
 
 /** A readable label for a discovered path: its last two segments. */
+/** A column path as the user names the field: the UDM field name without the answer's `udm.` root. */
+export function fieldName(path: string, kind: ResultKind): string {
+  const root = eventRoot(kind);
+  return root && path.startsWith(root) ? path.slice(root.length) : path;
+}
+
 export function labelFor(path: string): string {
   const parts = path.split('.');
   return parts.slice(-2).join('.');

@@ -6,6 +6,7 @@ import { UNDELETE_WINDOW_DAYS } from '../../../core/apikeys/types';
 import { safeText } from '../../../core/display';
 import { CancelledError, GoogleApiError, describeError } from '../../../core/google/errors';
 import { keyGoneBehind, offerUndelete } from '../deleted';
+import { reportError } from '../../../platform/commands';
 import { getLogger } from '../../../platform/log';
 import { keyRef, resolveKey, revealKey, runKeyOperation, type KeysContext } from '../context';
 import { keyIdOf } from '../tree';
@@ -94,9 +95,17 @@ export async function deleteKey(ctx: KeysContext, arg?: unknown): Promise<void> 
   const now = ctx.provider.current?.now() ?? Date.now();
   ctx.audit.keyChanged({ ...key, deleteTime: new Date(now).toISOString() }, now);
   ctx.provider.refresh();
-  void vscode.window.showInformationMessage(
-    `Deleted key ${label}. It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,
-  );
+  // Undo is an undelete (the API keeps a deleted key for 30 days); the notification is not awaited,
+  // so the command ends while it shows.
+  void vscode.window
+    .showInformationMessage(
+      `Deleted key ${label}. It can be undeleted from "Deleted keys" for ${UNDELETE_WINDOW_DAYS} days.`,
+      'Undo',
+    )
+    .then(async (choice) => {
+      if (choice === 'Undo')
+        await undeleteKey(ctx, key.name).catch((err: unknown) => reportError('Undo delete of the key', err));
+    });
 }
 
 export async function undeleteKey(ctx: KeysContext, arg?: unknown): Promise<void> {

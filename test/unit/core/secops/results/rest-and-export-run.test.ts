@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { exportFileName, exportRunText } from '../../../../../src/core/secops/results/export-run';
+import { exportFileName, exportOptionsOf, exportRunText } from '../../../../../src/core/secops/results/export-run';
 import {
   CANNOT_SPLIT,
   restOutcome,
@@ -79,5 +79,57 @@ describe('exporting a run', () => {
     // Rows of a kind without a time keep their order.
     const aliases = [{ entity: { asset: { hostname: 'b' } } }, { entity: { asset: { hostname: 'a' } } }];
     assert.equal(exportRunText('assetAliases', aliases, 'json', []), JSON.stringify(aliases, null, 2) + '\n');
+  });
+
+  it('writes the rows in the sort the page shows and, when asked, every field as a column', () => {
+    const rows = [
+      {
+        name: 'e1',
+        udm: {
+          metadata: { eventTimestamp: '2024-01-01T00:00:01Z' },
+          principal: { hostname: 'host-10', ip: ['10.0.0.1'] },
+        },
+      },
+      { name: 'e2', udm: { metadata: { eventTimestamp: '2024-01-01T00:00:02Z' }, principal: { hostname: 'host-2' } } },
+      { name: 'e3', udm: { metadata: { eventTimestamp: '2024-01-01T00:00:03Z' }, principal: { hostname: 'host-2' } } },
+    ];
+    const host = { id: 'udm.principal.hostname', label: 'Host' };
+    const names = (csv: string): string[] => csv.trim().split(/\r?\n/).slice(1);
+    // host-2 before host-10 (numeric-aware, as the page sorts); ties keep the order the rows came.
+    assert.deepEqual(
+      names(
+        exportRunText('udm', rows, 'csv', [host, { id: 'name', label: 'Name' }], {
+          sort: { column: host, direction: 'asc' },
+        }),
+      ),
+      ['host-2,e2', 'host-2,e3', 'host-10,e1'],
+    );
+    assert.deepEqual(
+      names(
+        exportRunText('udm', rows, 'csv', [{ id: 'name', label: 'Name' }], {
+          sort: { column: host, direction: 'desc' },
+        }),
+      ),
+      ['e1', 'e2', 'e3'],
+    );
+    // Every field, named as UDM names it (no `udm.` root).
+    const header = exportRunText('udm', rows, 'csv', [host], { allColumns: true }).split(/\r?\n/)[0].split(',');
+    for (const field of ['name', 'metadata.eventTimestamp', 'principal.hostname', 'principal.ip'])
+      assert.ok(header.includes(field), header.join(','));
+  });
+
+  it('checks the export options a page sends', () => {
+    const column = (c: unknown) => c as { id: string; label: string };
+    const fail = (m: string) => new Error(m);
+    assert.deepEqual(exportOptionsOf({}, column, fail), {});
+    assert.deepEqual(
+      exportOptionsOf({ sort: { column: { id: 'a', label: 'A' }, direction: 'desc' }, allColumns: true }, column, fail),
+      {
+        sort: { column: { id: 'a', label: 'A' }, direction: 'desc' },
+        allColumns: true,
+      },
+    );
+    assert.throws(() => exportOptionsOf({ sort: { column: {}, direction: 'up' } }, column, fail), /direction/);
+    assert.throws(() => exportOptionsOf({ allColumns: 'yes' }, column, fail), /allColumns/);
   });
 });
