@@ -3,7 +3,11 @@
 // error instead of a result.
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { fromRuleWorker, toRuleWorker, type FromRuleWorker } from '../../../../../src/features/shared/rule-engine/engine-protocol';
+import {
+  fromRuleWorker,
+  toRuleWorker,
+  type FromRuleWorker,
+} from '../../../../../src/features/shared/rule-engine/engine-protocol';
 import { serveRuleTest } from '../../../../../src/features/shared/rule-engine/engine-worker';
 
 const DETECTION = { match: { host: 'h' }, windowStart: 0, windowEnd: 10, outcomes: {}, events: { e: [{ udm: {} }] } };

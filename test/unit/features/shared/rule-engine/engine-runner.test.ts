@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import type { Worker } from 'node:worker_threads';
-import { RULE_TEST_TIME_LIMIT_MS, runRuleTestInWorker } from '../../../../../src/features/shared/rule-engine/engine-runner';
+import {
+  RULE_TEST_TIME_LIMIT_MS,
+  runRuleTestInWorker,
+} from '../../../../../src/features/shared/rule-engine/engine-runner';
 import { runRuleTest } from '../../../../../src/udm/rule/engine';
 import { endlessWorkerPath, placeholderBomb, ruleWorkerPath } from '../../../../support/rule-worker-host';
 
