@@ -79,12 +79,16 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
 
   // An operation started outside the window shows in the Operations view.
   const client = officialClient(sandbox);
+  // Model IDs are not display names: find fraud-detector's resource name as any API user would.
+  const [usModels] = await client.listModels({ parent: US });
+  const fraud = usModels.find((m) => m.displayName === 'fraud-detector');
+  if (!fraud) throw new Error('the sandbox lists no fraud-detector model in us-central1');
   const [op] = await client
     .exportModel({
-      name: `${US}/models/fraud-detector`,
+      name: fraud.name,
       outputConfig: { exportFormatId: '', artifactDestination: { outputUriPrefix: 'gs://cloudbench-e2e/outside/' } },
     })
-    .catch(async () => client.copyModel({ parent: EU, sourceModel: `${US}/models/fraud-detector@4` }));
+    .catch(async () => client.copyModel({ parent: EU, sourceModel: `${fraud.name}@4` }));
   const operations = await wb.expandView(page, 'Operations');
   await wb.viewAction(operations, 'Refresh Operations');
   const outside = operations.locator('.monaco-list-row').filter({ hasText: 'started elsewhere' }).first();
@@ -97,7 +101,9 @@ export async function run({ page, wb, sandbox, log, screenshot }) {
   await wb.focusView(page, 'Models');
   await wb.expandRow(models, 'us-central1', 'support-ticket-router');
   await wb.expandRow(models, 'support-ticket-router', 'Version 3');
-  const deployment = wb.treeRow(models, 'support-bot');
+  // A deployed version's rows are its deployments, one per endpoint, with their traffic share.
+  await wb.expandRow(models, 'Version 3', 'support-bot');
+  const deployment = wb.exactRow(models, 'support-bot');
   await deployment.filter({ hasText: 'no traffic' }).first().waitFor();
   await wb.contextMenu(page, deployment, 'Undeploy from Endpoint…', models);
   const dialog = await wb.modalDialog(page);

@@ -187,6 +187,7 @@ export async function copyModel(ctx: ModelsContext, node?: ModelsNode): Promise<
     outcome,
     `Copied ${what} to ${created ? `model ${modelRef(created, version.displayName)}` : safeText(target.label)}${versionId ? `, version ${safeText(versionId)}` : ''}.`,
   );
-  if (created) await showCopy(ctx, splitVersion(created).model, versionId);
+  // A new model is shown as the model; a new version of an existing model as that version.
+  if (created) await showCopy(ctx, splitVersion(created).model, 'parentModel' in destination ? versionId : undefined);
   else ctx.provider.refresh();
 }
