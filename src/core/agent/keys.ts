@@ -1,10 +1,9 @@
 // API keys as the agent tools show them: names, labels and restrictions, never a key string. The
 // audit is a pure function of the key list (what a reviewer looks for first: keys usable from
 // anywhere, keys usable with every API, old keys).
+import { auditKey, type AuditRule } from '../apikeys/audit';
 import type { ApiKey } from '../apikeys/types';
 import { Answer, dataLine } from './answer';
-
-const DAY_MS = 86_400_000;
 
 export interface KeyFinding {
   readonly name: string;
@@ -16,25 +15,28 @@ export interface KeyFinding {
   readonly old: boolean;
 }
 
-/** What the audit flags on each key (keys with no finding are left out). */
+/**
+ * What the audit flags on each key (keys with no finding are left out): the API Keys audit's own
+ * checks (CIS 1.13-1.15, src/core/apikeys/audit.ts) in the agents' words. "Usable from anywhere"
+ * covers a missing application restriction and one that allows any site or host; "every API" a
+ * missing API restriction and one naming every Google Cloud API.
+ */
 export function auditKeyList(keys: readonly ApiKey[], olderThanDays: number, now: number): KeyFinding[] {
   const findings: KeyFinding[] = [];
   for (const key of keys) {
     if (key.deleteTime) continue;
-    const r = key.restrictions ?? {};
-    const noApplicationRestriction =
-      !r.browserKeyRestrictions && !r.serverKeyRestrictions && !r.androidKeyRestrictions && !r.iosKeyRestrictions;
-    const allowsEveryApi = (r.apiTargets ?? []).length === 0;
-    const created = key.createTime ? Date.parse(key.createTime) : NaN;
-    const ageDays = Number.isFinite(created) ? Math.floor((now - created) / DAY_MS) : undefined;
-    const old = ageDays !== undefined && ageDays > olderThanDays;
+    const entry = auditKey(key, { now, maxAgeDays: olderThanDays });
+    const has = (...rules: AuditRule[]): boolean => entry.findings.some((f) => rules.includes(f.rule));
+    const noApplicationRestriction = has('application-restriction-missing', 'application-restriction-wide');
+    const allowsEveryApi = has('api-restriction-missing', 'api-restriction-all');
+    const old = has('rotation-overdue');
     if (noApplicationRestriction || allowsEveryApi || old)
       findings.push({
         name: key.name,
         ...(key.displayName !== undefined ? { displayName: key.displayName } : {}),
         noApplicationRestriction,
         allowsEveryApi,
-        ...(ageDays !== undefined ? { ageDays } : {}),
+        ...(entry.ageDays !== undefined ? { ageDays: entry.ageDays } : {}),
         old,
       });
   }
