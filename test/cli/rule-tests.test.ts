@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DEMO_RULES_DIR } from '../support/yaral-corpus';
 import { assertValidSarif, cliPath, removeWorkspaces, runCli, workspace, type CliResult } from './cli-support';
 
-// xml2js (a strict, well-used XML parser; installed with @vscode/vsce) reads the JUnit report back.
+// xml2js (a strict, well-used XML parser) reads the JUnit report back.
 const xml2js = createRequire(__filename)('xml2js') as {
   parseStringPromise(text: string, options?: Record<string, unknown>): Promise<unknown>;
 };
