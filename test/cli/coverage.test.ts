@@ -226,7 +226,8 @@ describe('cloudbench coverage against a hostile repository (the built CLI)', fun
     // Four cells: five unescaped pipes.
     assert.equal(row.match(/(?<!\\)\|/g)?.length, 5, row);
     assert.ok(!row.includes('<img'), row);
-    assert.ok(!/\]\(/.test(row), row);
+    // No link: a `](` only behind an escaped bracket.
+    assert.ok(!/(?<!\\)\]\(/.test(row), row);
   });
 
   it('reports a rule file too large to read, and reads the others', () => {

@@ -243,10 +243,11 @@ describe('models tree against the demo sandbox', function () {
         );
         for (const v of versions) {
           assert.match(v.label as string, /^Version \d+$/);
-          assert.match(v.contextValue!, /^modelVersion(\.exportable)?$/);
+          assert.match(v.contextValue!, /^modelVersion(\.exportable)?(\.deployed)?$/);
           for (const alias of v.version.versionAliases ?? []) assert.ok(String(v.description).includes(`@${alias}`));
           const children = await p.getChildren(v);
-          assert.ok(children[0] instanceof tree.CheckpointsNode);
+          // A deployed version lists its deployments, then its checkpoints and evaluations.
+          assert.ok(children.some((c) => c instanceof tree.CheckpointsNode));
           for (const ev of children.filter(
             (n): n is InstanceType<typeof tree.EvaluationNode> => n instanceof tree.EvaluationNode,
           )) {

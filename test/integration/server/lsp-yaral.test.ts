@@ -125,7 +125,12 @@ describe('UDM language server: YARA-L rule files', function () {
       textDocument: { uri },
       position: at(RULE, '$dns and', 1),
     });
-    assert.match(h.contents.value, /\$dns\*\* \(event variable\) — declared in events: on line 11/);
+    // Declared where events: first uses it (1-based line).
+    const declared = at(RULE, '$dns.').line + 1;
+    assert.match(
+      h.contents.value,
+      new RegExp(`\\$dns\\*\\* \\(event variable\\) — declared in events: on line ${declared}\\b`),
+    );
   });
 
   it('outlines the rule: rule → sections → variables', async () => {
