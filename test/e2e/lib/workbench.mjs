@@ -110,7 +110,14 @@ export async function runCommand(page, title, { attempts = 3 } = {}) {
       await focusActiveEditor(page);
       continue;
     }
-    await row.click();
+    try {
+      await row.click({ timeout: attempt < attempts ? 10_000 : 30_000 });
+    } catch (err) {
+      // The palette closed under the click (focus taken by a view or a notification): open it again.
+      if (attempt >= attempts) throw err;
+      await page.keyboard.press('Escape');
+      continue;
+    }
     return;
   }
 }
@@ -125,15 +132,25 @@ export async function focusActiveEditor(page) {
 }
 
 /** Opens a workspace file through Quick Open (Ctrl+P). */
-export async function openFile(page, fileName) {
-  await page.keyboard.press('Control+P');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(fileName);
-  await page
-    .locator(`.quick-input-widget .monaco-list-row[aria-label*="${cssString(fileName)}"]`)
-    .first()
-    .click();
+export async function openFile(page, fileName, { attempts = 3 } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible' });
+      const timeout = attempt < attempts ? 10_000 : 30_000;
+      await input.fill(fileName, { timeout });
+      await page
+        .locator(`.quick-input-widget .monaco-list-row[aria-label*="${cssString(fileName)}"]`)
+        .first()
+        .click({ timeout });
+      break;
+    } catch (err) {
+      // Quick Open closed under the typing (focus taken by a view or a notification): open it again.
+      if (attempt >= attempts) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
   await page.locator('.tabs-container .tab.active', { hasText: fileName }).waitFor();
   // The palette's when-clauses (editorLangId) follow the focused text editor; notebooks have none.
   if (!fileName.endsWith('nb'))

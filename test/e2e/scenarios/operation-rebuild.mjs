@@ -14,7 +14,8 @@ export const name =
 export const userSettings = {};
 
 const MODEL = 'churn-predictor';
-const TITLE = `Copy model ${MODEL} (us-central1) to europe-west4`;
+const WHAT = `version 4 of model ${MODEL} (us-central1)`;
+const TITLE = `Copy ${WHAT} to europe-west4`;
 
 function findLogs(dir, out = []) {
   if (!existsSync(dir)) return out;
@@ -99,7 +100,10 @@ async function copyAcrossRebuildAndRestart({ page, wb, sandbox, log, userDataDir
     .filter({ has: page.locator('.label-description', { hasText: new RegExp(`^${MODEL}\\b`) }) })
     .first();
   await wb.contextMenu(page, modelRow, 'Copy Model to Location…', models);
-  await wb.pickQuickItem(page, 'europe-west4', `Copy model ${MODEL} (us-central1) to location`);
+  // The default version (4) comes first in the version pick; then where, then a new model.
+  await wb.pickQuickItem(page, 'Version 4', `Copy model ${MODEL} (us-central1)`);
+  await wb.pickQuickItem(page, 'europe-west4', `Copy ${WHAT} to location`);
+  await wb.pickQuickItem(page, 'New model', TITLE);
   await wb.answerInputBox(page, 'rebuild-copy-e2e', TITLE);
   await wb.waitForNotification(page, TITLE);
   const operations = await wb.expandView(page, 'Operations');
@@ -125,9 +129,13 @@ async function copyAcrossRebuildAndRestart({ page, wb, sandbox, log, userDataDir
   // The sandbox is back on the same port, its data kept; the copy ends on the server.
   await relay.start();
   await wb.sandboxAdmin(sandbox, 'clock:advance', { seconds: 120 });
-  await wb.waitForNotification(page, /Copied model churn-predictor \(us-central1\) to model .*rebuild-copy-e2e/, {
-    timeout: 90_000,
-  });
+  await wb.waitForNotification(
+    page,
+    /Copied version 4 of model churn-predictor \(us-central1\) to model .*rebuild-copy-e2e/,
+    {
+      timeout: 90_000,
+    },
+  );
   await wb.expandView(page, 'Operations');
   await row.locator('.label-description', { hasText: /^done\b/ }).waitFor({ timeout: 30_000 });
   const failed = await page
