@@ -23,6 +23,11 @@ export async function run({ page, wb, workspace, log }) {
   await wb.openFile(page, 'typed.udm');
   await page.locator('.statusbar-item', { hasText: /^UDM/i }).first().waitFor();
   await editor.locator('.view-lines').click();
+  // The language server of a fresh window may still be starting: a trigger character typed before
+  // its providers are registered opens nothing. Ctrl+Space in the empty file tells us it answers.
+  await waitForCompletion(page, suggest, 'metadata');
+  await page.keyboard.press('Escape');
+  await suggest.waitFor({ state: 'hidden' });
   await page.keyboard.type('metadata.event_type =', { delay: 30 });
   await suggest.locator('.monaco-list-row', { hasText: 'USER_LOGIN' }).first().waitFor();
   const firstRow = (await suggest.locator('.monaco-list-row.focused').first().innerText()).split('\n')[0];
@@ -56,6 +61,22 @@ export async function run({ page, wb, workspace, log }) {
   }, 'the formatted window.udm').catch(() => readFileSync(windowFile, 'utf8'));
   if (formatted !== WINDOW_FORMATTED) throw new Error(`after Format Document the file is ${JSON.stringify(formatted)}`);
   log('Format Document indented the match: body of a "by 1h" query');
+}
+
+/** Asks for completion until the list shows `label` (the server answers once it has started). */
+async function waitForCompletion(page, suggest, label) {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    await page.keyboard.press('Control+Space');
+    const shown = await suggest
+      .locator('.monaco-list-row', { hasText: label })
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .then(() => true, () => false);
+    if (shown) return;
+    if (Date.now() > end) throw new Error(`Ctrl+Space never listed ${label}: the UDM language server did not answer`);
+    await page.keyboard.press('Escape');
+  }
 }
 
 /** Saves the active editor and returns the 0-based line of the file once the save has landed. */
