@@ -72,7 +72,10 @@ async function waitForCompletion(page, suggest, label) {
       .locator('.monaco-list-row', { hasText: label })
       .first()
       .waitFor({ timeout: 5_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (shown) return;
     if (Date.now() > end) throw new Error(`Ctrl+Space never listed ${label}: the UDM language server did not answer`);
     await page.keyboard.press('Escape');
