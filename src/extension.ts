@@ -10,6 +10,7 @@ import { notebooksFeature } from './features/notebooks';
 import { operationsFeature } from './features/operations';
 import { referenceListsFeature } from './features/referenceLists';
 import { rulesFeature } from './features/rules';
+import { ruleTestsFeature } from './features/ruleTests';
 import { accountFeature } from './features/sandbox';
 import { connectionFeature } from './features/connection';
 import { coverageFeature } from './features/coverage';
@@ -50,6 +51,7 @@ export const FEATURES: ReadonlyArray<AnyFeature<Services>> = [
   notebooksFeature,
   referenceListsFeature,
   rulesFeature,
+  ruleTestsFeature,
   coverageFeature,
   agentFeature,
 ];

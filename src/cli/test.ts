@@ -39,6 +39,8 @@ export interface TestOptions {
   readonly requireFireAndNoFire?: boolean;
   /** a rule without a test file fails */
   readonly failOnMissing?: boolean;
+  /** only these cases run (the Test Explorer's one case or file); policy checks are left out then */
+  readonly selectCase?: (testFile: string, caseName: string) => boolean;
 }
 
 export type CaseStatus = 'passed' | 'failed' | 'error';
@@ -134,7 +136,7 @@ function folderRoot(root: string): string {
   }
 }
 
-function testFileOf(rulePath: string): string {
+export function testFileOf(rulePath: string): string {
   const stem = rulePath.slice(0, rulePath.length - '.yaral'.length);
   return TEST_SUFFIXES.map((s) => `${stem}${s}`).find(exists) ?? `${stem}${TEST_SUFFIXES[0]}`;
 }
@@ -304,7 +306,7 @@ function policyProblems(testFile: string, cases: readonly CaseResult[], options:
   return out;
 }
 
-function testRule(rule: SourceFile, options: TestOptions): RuleTests {
+export function testRule(rule: SourceFile, options: TestOptions): RuleTests {
   const shownRule = displayPath(rule.path);
   const testPath = testFileOf(rule.path);
   const testFile = displayPath(testPath);
@@ -330,10 +332,12 @@ function testRule(rule: SourceFile, options: TestOptions): RuleTests {
     );
   const rt = ruleTextOf(rule, shownRule);
   const files = new Referenced(dirname(testPath));
+  const select = options.selectCase;
+  const chosen = select ? parsed.file.cases.filter((c) => select(testPath, c.name)) : parsed.file.cases;
   let cases: CaseResult[];
   if ('problem' in rt) {
     const why = rt.problem.message;
-    cases = parsed.file.cases.map((c) => ({
+    cases = chosen.map((c) => ({
       name: c.name,
       span: c.span,
       status: 'error' as const,
@@ -341,8 +345,9 @@ function testRule(rule: SourceFile, options: TestOptions): RuleTests {
       notes: [],
       expectsDetections: expectsDetections(c.expect),
     }));
-  } else cases = parsed.file.cases.map((c) => runOne(rt.text, c, files));
-  const problems = [...('problem' in rt ? [rt.problem] : []), ...policyProblems(testFile, cases, options)];
+  } else cases = chosen.map((c) => runOne(rt.text, c, files));
+  const policy = select ? [] : policyProblems(testFile, cases, options);
+  const problems = [...('problem' in rt ? [rt.problem] : []), ...policy];
   return result('problem' in rt ? undefined : rt.name, cases, problems);
 }
 

@@ -16,6 +16,7 @@ import { getLogger } from '../../platform/log';
 import type { Detection } from '../../udm/rule/test-types';
 import type { RuleTestDeps } from './deps';
 import { OpenPanels } from '../../platform/open-panels';
+import { saveTestCase } from '../shared/rule-test-cases';
 import { RuleTestPanel } from './panel';
 import { ruleWithoutErrors, runTest, type RuleTestRun, type RuleUnderTest } from './test-rule';
 import { detectionViews } from './view-model';
@@ -27,6 +28,10 @@ interface HeldRun {
   info: RuleTestRunInfo;
   detections: Detection[];
   window: ResolvedWindow;
+  /** the reference lists the run read */
+  lists?: Record<string, string[]>;
+  /** every event read, held when there was no detection */
+  events?: UdmSearchEvent[];
 }
 
 export class RuleTestRuns implements vscode.Disposable {
@@ -129,7 +134,13 @@ export class RuleTestRuns implements vscode.Disposable {
     // Only the newest run of a rule is held: its panel shows nothing older.
     for (const [id, held] of this.runs)
       if (held.info.uri === uri && held.info.ruleName === run.ruleName) this.runs.delete(id);
-    this.runs.set(info.runId, { info, detections: run.result.detections, window });
+    this.runs.set(info.runId, {
+      info,
+      detections: run.result.detections,
+      window,
+      lists: run.referenceLists,
+      ...(run.events ? { events: run.events } : {}),
+    });
     this.panelFor(uri, run.ruleName).post({
       type: 'result',
       run: info,
@@ -179,6 +190,40 @@ export class RuleTestRuns implements vscode.Disposable {
     await this.deps.openEvent({ name: e.id ?? `${variable}-${eventIndex + 1}`, udm: e.udm as UdmSearchEvent['udm'] });
   }
 
+  /** A detection's events, or a quiet run's events, kept as a test case of the rule. */
+  async saveCase(runId: string, detection: number | undefined): Promise<void> {
+    const held = this.heldRun(runId);
+    const target = await ruleWithoutErrors({ uri: vscode.Uri.parse(held.info.uri), name: held.info.ruleName });
+    if (!target) return;
+    let events: unknown[];
+    let suggestedName: string;
+    if (detection === undefined) {
+      if (held.detections.length || !held.events)
+        throw new Error('Only a test without detections can be saved as a no-fire case.');
+      events = held.events;
+      suggestedName = `no detection over ${held.info.startTime.slice(0, 10)} – ${held.info.endTime.slice(0, 10)}`;
+    } else {
+      const d = held.detections[detection];
+      if (!d) throw new Error(`The result has no detection ${detection + 1}.`);
+      events = Object.values(d.events)
+        .flat()
+        .map((e) => ({ udm: e.udm }));
+      const match = Object.entries(d.match)
+        .map(([k, v]) => `${k} ${String(v)}`)
+        .join(', ');
+      suggestedName = `fires${match ? ` for ${match}` : ''}`.slice(0, 150);
+    }
+    await saveTestCase({
+      rule: target.document.uri,
+      ruleName: target.name,
+      ruleText: target.text,
+      events,
+      lists: held.lists ?? {},
+      fires: detection !== undefined,
+      suggestedName,
+    });
+  }
+
   private async onMessage(message: FromRuleTestView, _panel: RuleTestPanel): Promise<void> {
     try {
       switch (message.type) {
@@ -192,6 +237,12 @@ export class RuleTestRuns implements vscode.Disposable {
           return;
         case 'openEvent':
           await this.openEvent(message.runId, message.detection, message.variable, message.index);
+          return;
+        case 'saveCase':
+          await this.saveCase(message.runId, message.detection);
+          return;
+        case 'saveNoFireCase':
+          await this.saveCase(message.runId, undefined);
           return;
       }
     } catch (err) {

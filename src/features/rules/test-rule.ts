@@ -47,6 +47,10 @@ export interface RuleTestRun {
   searches: number;
   eventsRead: number;
   notes: string[];
+  /** the reference lists the rule read, by name: a case saved from the run gives them */
+  referenceLists: Record<string, string[]>;
+  /** every event read, held only when there is no detection (a no-fire case keeps them) */
+  events?: UdmSearchEvent[];
 }
 
 /** The file and rule a command call means: the CodeLens's target, a URI, or the active editor's cursor. */
@@ -260,6 +264,8 @@ export async function runTest(
           searches,
           eventsRead: held.length,
           notes: [...notes, ...result.notes.filter((n) => !notes.includes(n))],
+          referenceLists,
+          ...(result.detections.length === 0 ? { events: held } : {}),
         };
       } catch (err) {
         if (abort.signal.aborted || isCancellation(err)) throw new CancelledError();

@@ -17,6 +17,11 @@ export interface TestFileSpan {
 
 export interface TestFileProblem extends TestFileSpan {
   readonly message: string;
+  /**
+   * What found it: the YAML reader, the published JSON Schema (which the YAML extension also checks
+   * with), or the checks the schema cannot make (names given twice, times that do not exist).
+   */
+  readonly stage?: 'yaml' | 'schema' | 'meaning';
 }
 
 /** Entries given inline, or a file (relative to the test file's folder) with one entry per line. */
@@ -251,7 +256,7 @@ export function parseRuleTestFile(text: string): ParsedTestFile {
   // uniqueKeys: a key given twice is an error, never a silent last-one-wins.
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const yamlErrors = doc.errors.map((e) => ({ message: e.message.split('\n')[0], ...spanOf(e.pos, lines) }));
-  if (yamlErrors.length) return { problems: yamlErrors.slice(0, MAX_PROBLEMS) };
+  if (yamlErrors.length) return { problems: yamlErrors.slice(0, MAX_PROBLEMS).map((p) => ({ ...p, stage: 'yaml' })) };
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
@@ -263,10 +268,15 @@ export function parseRuleTestFile(text: string): ParsedTestFile {
       problems: [{ message: 'the file is empty: give "cases:", a list of test cases', ...spanOf([0, 0], lines) }],
     };
   const errors = validate(value);
-  if (errors.length) return { problems: schemaProblems(doc, errors, lines).slice(0, MAX_PROBLEMS) };
+  if (errors.length)
+    return {
+      problems: schemaProblems(doc, errors, lines)
+        .slice(0, MAX_PROBLEMS)
+        .map((p) => ({ ...p, stage: 'schema' })),
+    };
   const root = value as Record<string, unknown>;
   const meaning = meaningProblems(doc, root, lines);
-  if (meaning.length) return { problems: meaning.slice(0, MAX_PROBLEMS) };
+  if (meaning.length) return { problems: meaning.slice(0, MAX_PROBLEMS).map((p) => ({ ...p, stage: 'meaning' })) };
   const fileLists = listSources(root.lists);
   const cases = (root.cases as Array<Record<string, unknown>>).map((c, i): RuleTestCase => {
     const range = timeRange(c.range);

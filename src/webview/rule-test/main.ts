@@ -38,6 +38,16 @@ const rerunButton = el(
   { id: 'rt-rerun', type: 'button', title: 'Test the rule again over the same range (spends searches)' },
   'Run Again',
 );
+const noFireButton = el(
+  'button',
+  {
+    id: 'rt-save-no-fire',
+    type: 'button',
+    class: 'secondary',
+    title: 'Keep the events of this range as a test case that expects no detection',
+  },
+  'Save as No-Fire Case…',
+);
 const empty = el('div', { id: 'rt-empty' }, 'No detections in this range.');
 const head = el(
   'thead',
@@ -63,7 +73,7 @@ document.body.replaceChildren(
   el(
     'div',
     { id: 'app' },
-    el('header', {}, title, cutBanner, summary, notes, el('div', { class: 'toolbar' }, rerunButton)),
+    el('header', {}, title, cutBanner, summary, notes, el('div', { class: 'toolbar' }, rerunButton, noFireButton)),
     el('main', {}, empty, table),
   ),
 );
@@ -71,6 +81,7 @@ empty.hidden = true;
 table.hidden = true;
 cutBanner.hidden = true;
 rerunButton.hidden = true;
+noFireButton.hidden = true;
 
 let run: RuleTestRunInfo | undefined;
 
@@ -151,7 +162,17 @@ function detailOf(d: DetectionView, index: number): HTMLElement {
     );
   const openAll = el('button', { type: 'button', class: 'rt-open-all' }, 'Open Events in a Table');
   openAll.addEventListener('click', () => run && post({ type: 'openEvents', runId: run.runId, detection: index }));
-  parts.push(openAll);
+  const save = el(
+    'button',
+    {
+      type: 'button',
+      class: 'rt-save-case secondary',
+      title: "Keep this detection's events as a test case that expects it (beside the rule, in its .test.yaml)",
+    },
+    'Save as Test Case…',
+  );
+  save.addEventListener('click', () => run && post({ type: 'saveCase', runId: run.runId, detection: index }));
+  parts.push(el('div', { class: 'rt-detail-actions' }, openAll, save));
   parts.push(
     el(
       'p',
@@ -224,6 +245,8 @@ function showResult(info: RuleTestRunInfo, detections: DetectionView[]): void {
   table.hidden = detections.length === 0;
   rerunButton.hidden = false;
   rerunButton.disabled = false;
+  // A range without detections can be kept as a case that expects none (its events are held).
+  noFireButton.hidden = info.detectionsTotal > 0 || info.restored === true || Boolean(info.cut);
 }
 
 function keep(info: RuleTestRunInfo, detections: DetectionView[]): void {
@@ -259,6 +282,7 @@ function onMessage(message: ToRuleTestView): void {
   }
 }
 
+noFireButton.addEventListener('click', () => run && post({ type: 'saveNoFireCase', runId: run.runId }));
 rerunButton.addEventListener('click', () => {
   if (!run) return;
   rerunButton.disabled = true;

@@ -260,6 +260,7 @@ describe('Test Rule: the command flow against the sandbox', function () {
         uri: vscode.Uri.file(RULE_FILE).toString(),
         window,
         plan: { ruleName: 'repeated_failed_logins', searches: [], untestable: [] },
+        referenceLists: {},
         result: {
           detections: [
             {

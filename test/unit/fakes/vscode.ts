@@ -266,6 +266,16 @@ const fake: Record<string, unknown> = new Proxy(
     // Tests may put their own registerDefinitionProvider… here (put back by resetFakeVscode()).
     languages: new Proxy(remember({}), { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
     notebooks: new Proxy({}, { get: () => inert() }),
+    tests: new Proxy({}, { get: () => inert() }),
+    extensions: new Proxy({}, { get: () => inert() }),
+    TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
+    TestRunRequest: class {
+      constructor(
+        readonly include?: unknown,
+        readonly exclude?: unknown,
+        readonly profile?: unknown,
+      ) {}
+    },
     workspace: new Proxy(
       remember({
         getConfiguration: () => configuration,

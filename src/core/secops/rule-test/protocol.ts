@@ -64,7 +64,11 @@ export type FromRuleTestView =
   | { type: 'ready' }
   | { type: 'openEvent'; runId: string; detection: number; variable: string; index: number }
   | { type: 'openEvents'; runId: string; detection: number }
-  | { type: 'rerun'; runId: string };
+  | { type: 'rerun'; runId: string }
+  /** a detection's events kept as a test case that expects it */
+  | { type: 'saveCase'; runId: string; detection: number }
+  /** the events of a run without detections kept as a case that expects none */
+  | { type: 'saveNoFireCase'; runId: string };
 
 /** The page lists at most this many detections and this many events per variable of one. */
 export const MAX_SHOWN_DETECTIONS = 1000;
@@ -112,6 +116,10 @@ export function parseFromRuleTestView(data: unknown): FromRuleTestView {
       return { type: 'rerun', runId: text(data, 'runId', 100) };
     case 'openEvents':
       return { type: 'openEvents', runId: text(data, 'runId', 100), detection: count(data, 'detection') };
+    case 'saveCase':
+      return { type: 'saveCase', runId: text(data, 'runId', 100), detection: count(data, 'detection') };
+    case 'saveNoFireCase':
+      return { type: 'saveNoFireCase', runId: text(data, 'runId', 100) };
     case 'openEvent': {
       const variable = text(data, 'variable', 100);
       if (!VARIABLE.test(variable)) throw new RuleTestMessageError('openEvent.variable must be a variable name');
