@@ -4,9 +4,8 @@
 // the same offline engine `cloudbench test` runs) is added under `cases:` of `<rule>.test.yaml`,
 // which opens at the new case. Nothing is written when the case would not pass as saved.
 import * as vscode from 'vscode';
-import { isSeq, parseDocument } from 'yaml';
 import { safeText } from '../../core/display';
-import { captureEvents, caseOf, caseYaml } from '../../udm/rule/test-capture';
+import { captureEvents, caseOf, withCase } from '../../udm/rule/test-capture';
 import { ruleListNames, runCase } from '../../udm/rule/test-case';
 import { parseRuleTestFile } from '../../udm/rule/test-file';
 
@@ -74,33 +73,6 @@ async function eventsFileFor(testFile: vscode.Uri, rule: vscode.Uri, name: strin
     const rel = `events/${stemOf(rule)}-${slug(name)}${i === 1 ? '' : `-${i}`}.ndjson`;
     if (!(await exists(vscode.Uri.joinPath(folder, rel)))) return rel;
   }
-}
-
-/**
- * `text` with the case added as the last item under `cases:`, indented as the items before it; a
- * file whose `cases:` is not a block list is written again by the YAML library (comments kept).
- */
-export function withCase(text: string | undefined, ruleFile: string, testCase: Record<string, unknown>): string {
-  if (text === undefined || text.trim() === '')
-    return `# Test cases for ${ruleFile}: run them with \`cloudbench test\` or from the Test Explorer.\ncases:\n${caseYaml(testCase)}`;
-  const doc = parseDocument(text);
-  const cases = doc.get('cases', true);
-  if (isSeq(cases) && !cases.flow && cases.items.length && cases.range) {
-    const first = cases.items[0] as { range?: [number, number, number] };
-    const lineStart = text.lastIndexOf('\n', (first.range?.[0] ?? 0) - 1) + 1;
-    const indent = Math.max(0, text.slice(lineStart).search(/-/));
-    const end = cases.range[1];
-    const at = text.indexOf('\n', end - 1) === -1 ? text.length : text.indexOf('\n', end - 1) + 1;
-    const item = caseYaml(testCase)
-      .split('\n')
-      .map((l) => (l ? `${' '.repeat(indent)}${l.slice(2)}` : l))
-      .join('\n');
-    const before = text.slice(0, at);
-    return `${before}${before.endsWith('\n') ? '' : '\n'}${item}${text.slice(at)}`;
-  }
-  if (cases === undefined || cases === null) doc.set('cases', [testCase]);
-  else doc.addIn(['cases'], testCase);
-  return doc.toString({ lineWidth: 0 });
 }
 
 async function askName(taken: ReadonlySet<string>, suggested: string): Promise<string | undefined> {

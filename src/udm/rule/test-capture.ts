@@ -11,7 +11,7 @@
 // the week starting BASE_WEEK: the time of day and the day of the week stay, and so do the hop
 // windows (aligned on multiples of their hop since the epoch, a whole number of minutes that
 // divides a week for every window a rule writes in whole minutes, hours or days up to a week).
-import { stringify } from 'yaml';
+import { isSeq, parseDocument, stringify } from 'yaml';
 import { parseRuleFile } from './parse';
 import { eventTime, udmOf } from './prepare';
 import type { Detection } from './test-types';
@@ -240,4 +240,31 @@ export function caseYaml(testCase: Record<string, unknown>): string {
     .split('\n')
     .map((l) => (l ? `  ${l}` : l))
     .join('\n');
+}
+
+/**
+ * `text` with the case added as the last item under `cases:`, indented as the items before it; a
+ * file whose `cases:` is not a block list is written again by the YAML library (comments kept).
+ */
+export function withCase(text: string | undefined, ruleFile: string, testCase: Record<string, unknown>): string {
+  if (text === undefined || text.trim() === '')
+    return `# Test cases for ${ruleFile}: run them with \`cloudbench test\` or from the Test Explorer.\ncases:\n${caseYaml(testCase)}`;
+  const doc = parseDocument(text);
+  const cases = doc.get('cases', true);
+  if (isSeq(cases) && !cases.flow && cases.items.length && cases.range) {
+    const first = cases.items[0] as { range?: [number, number, number] };
+    const lineStart = text.lastIndexOf('\n', (first.range?.[0] ?? 0) - 1) + 1;
+    const indent = Math.max(0, text.slice(lineStart).search(/-/));
+    const end = cases.range[1];
+    const at = text.indexOf('\n', end - 1) === -1 ? text.length : text.indexOf('\n', end - 1) + 1;
+    const item = caseYaml(testCase)
+      .split('\n')
+      .map((l) => (l ? `${' '.repeat(indent)}${l.slice(2)}` : l))
+      .join('\n');
+    const before = text.slice(0, at);
+    return `${before}${before.endsWith('\n') ? '' : '\n'}${item}${text.slice(at)}`;
+  }
+  if (cases === undefined || cases === null) doc.set('cases', [testCase]);
+  else doc.addIn(['cases'], testCase);
+  return doc.toString({ lineWidth: 0 });
 }
