@@ -27,7 +27,9 @@ function detections(run: ReturnType<typeof runCase>): Detection[] {
   return run.detections;
 }
 
-describe('saving events as a rule test case', () => {
+describe('saving events as a rule test case', function () {
+  // Each case runs the engine three times over 8,000 demo events: slow on a busy 2-core machine.
+  this.timeout(180_000);
   const demo = generateDemo(ANCHOR, 8_000);
   const lists = Object.fromEntries(demo.lists.map((l) => [l.name, l.lines.filter((x) => !x.startsWith('//'))]));
   const events = demo.events.map((e) => ({ udm: e.udm }));
