@@ -113,10 +113,10 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
     // The stylesheet applies (the head row is a grid), and nothing was blocked.
     assert.equal(await page.$eval('.cb-head', (e) => browser$().getComputedStyle(e).display), 'grid');
     assert.equal((await page.$$eval('.cb-hist div', (els) => els.length)) > 0, true, 'the timeline is drawn');
-    // Scrolling draws the rows further down.
+    // Scrolling draws the rows further down (newest first: the 1,500th row down is event 499).
     await page.$eval('.cb-scroll', (e) => (e.scrollTop = 22 * 1500));
     await page.waitForFunction(() =>
-      [...browser$().document.querySelectorAll('.cb-scroll .cb-row')].some((r: any) => r.dataset.row === '1500'),
+      [...browser$().document.querySelectorAll('.cb-scroll .cb-row')].some((r: any) => r.dataset.row === '499'),
     );
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
   });
@@ -132,9 +132,15 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
     assert.equal(await page.evaluate(() => browser$().__pwned), undefined);
     assert.equal(await page.$$eval('.cb-out img', (els) => els.length), 0);
 
-    // Sort by the event time, descending on the second click.
+    // Unsorted, the table opens newest first, as the results panel does (the events came oldest first).
     const timeHead = page.locator('.cb-head button', { hasText: /^Time/ });
+    assert.equal(await timeHead.getAttribute('aria-sort'), null);
+    assert.match(texts[0], /2026-11-20T10:00:39/, `newest first before any sort: ${texts[0]}`);
+    const times = texts.map((t) => t.match(/2026-11-20T[\d:.]+Z/)?.[0] ?? '');
+    assert.deepEqual(times, [...times].sort().reverse(), 'the rows in view run from newest to older');
+    // Sort by the event time: ascending on the first click, descending on the second.
     await timeHead.click();
+    assert.match((await rowTexts())[0], /2026-11-20T10:00:00/, 'oldest first after sorting ascending');
     await timeHead.click();
     assert.equal(await timeHead.getAttribute('aria-sort'), 'descending');
     const first = (await rowTexts())[0];

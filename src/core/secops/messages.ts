@@ -134,7 +134,8 @@ export type ToWebview =
       moreDataAvailable?: boolean;
       fetching?: FetchProgress;
     }
-  | { type: 'running'; title: string; message?: string }
+  /** A search started; `query` is the running query, for the query bar to show while it runs. */
+  | { type: 'running'; title: string; message?: string; query?: string }
   /** A panel restored after a reload whose run's rows were not kept (too large, or dropped for newer ones). */
   | { type: 'notKept' }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
@@ -583,6 +584,7 @@ export function parseToWebview(data: unknown): ToWebview {
         type: 'running',
         title: str(data, 'title'),
         ...(typeof data.message === 'string' && data.message.length <= 1000 ? { message: data.message } : {}),
+        ...(typeof data.query === 'string' && data.query.length <= MAX_QUERY_TEXT ? { query: data.query } : {}),
       };
     case 'failed':
       return {

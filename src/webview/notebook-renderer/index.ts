@@ -1,13 +1,15 @@
 // The notebook renderer for UDM cell results: the results table's sorting, quick filter and
 // histogram (the same pure modules as the results panel), virtualized so 10,000 rows stay smooth,
 // themed with VS Code's colours, and every value inserted as text.
-import { cellText, defaultColumns, scalarText, type ColumnSpec } from '../../core/secops/results/fields';
+import { cellText, defaultColumns, scalarText, timeField, type ColumnSpec } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, pivotsFor, type PivotAction } from '../../core/secops/results/pivots';
 import {
   SearchIndex,
   filterIndices,
   sortIndices,
   compareCells,
+  newestFirstOrder,
+  timesOf,
   type SortDirection,
 } from '../../core/secops/results/table';
 import { displayText } from '../../core/secops/results/export';
@@ -213,6 +215,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   detail.hidden = true;
 
   const index = new SearchIndex(rows);
+  const times = timesOf(rows, timeField('udm') ?? 'udm.metadata.eventTimestamp');
   let visible: Uint32Array = Uint32Array.from(rows.keys());
   let sort: { col: number; dir: SortDirection } | undefined;
   let selected = -1;
@@ -256,7 +259,8 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     let idx: Uint32Array = filter.value.trim()
       ? filterIndices(rows, filter.value, index)
       : Uint32Array.from(rows.keys());
-    if (sort) idx = sortIndices(rows, idx, columns[sort.col], sort.dir);
+    // Newest first, as the results panel opens, unless the user sorts.
+    idx = sort ? sortIndices(rows, idx, columns[sort.col], sort.dir) : newestFirstOrder(times, idx);
     visible = idx;
     grid.viewport.scrollTop = 0;
     grid.setLength(visible.length);
