@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import type * as StatsPanelModule from '../../src/features/statistics/panel';
 import type * as MetricsPanelModule from '../../src/features/models/metrics-panel';
 import type * as SearchPanelModule from '../../src/features/search/panel';
+import type * as RuleTestPanelModule from '../../src/features/rules/panel';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { ResultsHost } from './results-host';
 import {
@@ -63,11 +64,16 @@ function pageHtml(origin: string): Record<string, string> {
     load: () => Promise.reject(new Error('not used')),
   });
   panels.closeAll();
+  const ruleTest = capturingWebview(origin);
+  vscode.window.createWebviewPanel = () => fakePanel(ruleTest.webview);
+  const { RuleTestPanel } = require('../../src/features/rules/panel') as typeof RuleTestPanelModule;
+  RuleTestPanel.create(vscode.Uri.file(ROOT), 'repeated_failed_logins', () => undefined).dispose();
   delete vscode.window.createWebviewPanel;
   return {
     '/results': renderHtml(results.webview as never, vscode.Uri.file(ROOT), 'pivot'),
     '/stats': stats.html(),
     '/metrics': metrics.html(),
+    '/rule-test': ruleTest.html(),
   };
 }
 
@@ -152,6 +158,55 @@ function metricsInit(): unknown {
   };
 }
 
+/** A Test Rule result with long match values, several outcomes, a note and a cut run's banner. */
+function ruleTestResult(): unknown {
+  const detection = (k: number): unknown => ({
+    windowStart: Date.parse('2026-11-25T10:00:00Z') + k * HOUR,
+    windowEnd: Date.parse('2026-11-26T10:00:00Z') + k * HOUR,
+    match: [
+      ['user', `alice.wonderland-${k}@corp.example`],
+      ['host', `workstation-${k}.eu-west.corp.example`],
+    ],
+    outcomes: [
+      ['failures', String(5 + k)],
+      ['hosts', 'host-a.corp.example, host-b.corp.example, host-c.corp.example'],
+      ['first_seen', '2026-11-25T10:00:00Z'],
+    ],
+    riskScore: 50 + k,
+    variables: [
+      {
+        variable: 'e',
+        count: 12_345,
+        events: [
+          { time: '2026-11-25T10:00:00Z', summary: 'USER_LOGIN alice.wonderland@corp.example on host-a (BLOCK)' },
+        ],
+      },
+    ],
+  });
+  return {
+    type: 'result',
+    run: {
+      runId: 'run-1',
+      ruleName: 'repeated_failed_logins',
+      uri: 'file:///w/rules/repeated_failed_logins.yaral',
+      startTime: '2026-11-20T00:00:00Z',
+      endTime: '2026-11-27T00:00:00Z',
+      searches: 3,
+      eventsRead: 12_345,
+      notes: [
+        '$g is an entity (graph) variable: the Search API returns no entity data, so conditions on it are not tested here.',
+      ],
+      cut: {
+        reason: 'time-limit',
+        message: 'Stopped after 60 s with 12,345 events read; the detections cover only part of the range.',
+      },
+      detectionsTotal: 3,
+      ranAt: '2026-11-27T04:00:00Z',
+    },
+    detections: [0, 1, 2].map(detection),
+  };
+}
+
 // ---- what is measured ----------------------------------------------------------------------------
 
 interface Box {
@@ -185,6 +240,39 @@ async function chartLabels(page: Page): Promise<Map<string, Box[]>> {
     for (const b of boxes as Array<Box & { axis: string }>)
       byAxis.set(`${id} ${b.axis}`, [...(byAxis.get(`${id} ${b.axis}`) ?? []), b]);
   return byAxis;
+}
+
+/**
+ * The text of each element matching `selector` as a box (the union of its text's line boxes), with
+ * the number of lines it takes, and where that text leaves its own cell (a neighbour would cover it).
+ */
+async function textBoxes(page: Page, selector: string): Promise<Array<Box & { lines: number; outside: boolean }>> {
+  return page.$$eval(selector, (els) =>
+    els
+      // Shown text only: not a header kept for screen readers alone (a 1 px box).
+      .filter(
+        (e) =>
+          (e as HTMLElement).offsetParent !== null &&
+          e.getBoundingClientRect().width > 1 &&
+          (e.textContent ?? '').trim() !== '',
+      )
+      .map((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const r = range.getBoundingClientRect();
+        const cell = e.getBoundingClientRect();
+        const tops = new Set([...range.getClientRects()].map((x: any) => Math.round(x.top)));
+        return {
+          label: (e.textContent ?? '').slice(0, 40),
+          left: r.left,
+          right: r.right,
+          top: r.top,
+          bottom: r.bottom,
+          lines: tops.size,
+          outside: r.left < cell.left - 1 || r.right > cell.right + 1 || r.bottom > cell.bottom + 1,
+        };
+      }),
+  );
 }
 
 /**
@@ -222,7 +310,7 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
   const pageErrors: string[] = [];
 
   before(async () => {
-    for (const f of ['results.js', 'stats.js', 'metrics.js'])
+    for (const f of ['results.js', 'stats.js', 'metrics.js', 'rule-test.js'])
       assert.ok(existsSync(join(ROOT, 'dist/webview', f)), `dist/webview/${f} is missing: run npm run build`);
     server = await serveWebviewPages(() => pages);
     pages = pageHtml(server.origin);
@@ -310,6 +398,58 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
         overflow: getComputedStyle(b).overflowX,
       }));
       assert.ok(reach.scroll <= reach.client || /auto|scroll/.test(reach.overflow), JSON.stringify(reach));
+    });
+
+    it(`Test Rule at ${width} px: headers and cells apart and readable, notes whole, nothing off-screen`, async () => {
+      await open('/rule-test', width);
+      await send([ruleTestResult()]);
+      await page.locator('tr.rt-row').first().waitFor();
+      await page.locator('tr.rt-row').first().click();
+      await page.locator('button.rt-event').first().waitFor();
+      await page.screenshot({ path: join(SHOTS, `rule-test-${width}.png`), fullPage: true });
+      // The page never scrolls sideways: every column, the banner and Run Again are on screen.
+      const page$ = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
+      assert.ok(page$.scroll <= page$.client + 1, `the page is ${page$.scroll} px wide in ${page$.client}`);
+      for (const selector of ['#rt-table th', '#rt-rerun', 'table.rt-events th', 'button.rt-open-all']) {
+        const boxes = await page.$$eval(selector, (els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+        assert.ok(boxes.length > 0, selector);
+        for (const b of boxes) assert.ok(b.left >= -1 && b.right <= width + 1, `${selector} at ${b.left}–${b.right}`);
+      }
+      // No two labels overlap, no cell's text leaves its cell, and a value reads in a few lines
+      // (not one word or a few letters a line).
+      // At 400 px each row is a block whose cells carry their names, the headers are for screen readers.
+      const narrow = width === 400;
+      for (const [selector, least] of [
+        ['#rt-table thead th', narrow ? 0 : 6],
+        ['tr.rt-row:first-child td', 6],
+        ['.rt-outcomes dt, .rt-outcomes dd', 6],
+        ['table.rt-events th, table.rt-events td', narrow ? 5 : 8],
+      ] as const) {
+        const boxes = await textBoxes(page, selector);
+        assert.ok(boxes.length >= least, `${selector}: ${boxes.length} labels`);
+        assert.deepEqual(overlaps(boxes), [], selector);
+        assert.deepEqual(
+          boxes.filter((b) => b.outside).map((b) => b.label),
+          [],
+          `${selector}: text leaves its cell`,
+        );
+        for (const b of boxes)
+          assert.ok(b.lines <= (width === 400 ? 4 : 2), `${selector} "${b.label}" takes ${b.lines} lines`);
+      }
+      for (const note of ['#rt-cut', '#rt-summary', '#rt-notes li'])
+        assert.deepEqual(await clipped(page, note, 'main'), [], note);
+      assert.match((await page.textContent('#rt-cut')) ?? '', /the detections cover only part of the range\.$/);
+      if (narrow) {
+        // Each stacked cell says what it is.
+        const named = await page.$$eval(
+          'tr.rt-row:first-child td.rt-match, tr.rt-row:first-child td.rt-counts',
+          (tds) => tds.map((td) => getComputedStyle(td, '::before').content),
+        );
+        assert.deepEqual(named, ['"Match: "', '"Events: "']);
+      }
     });
 
     it(`metrics at ${width} px: curve axes labelled apart`, async () => {

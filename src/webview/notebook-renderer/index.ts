@@ -17,6 +17,7 @@ import { cellText as statsText, columnLabel } from '../../core/secops/statistics
 import { resultsChart, statisticsChart } from '../../core/notebook/charts';
 import type { StatsColumn } from '../../udm/stats/plan';
 import { el } from '../shared/dom';
+import { CHART_CSS, chartWithAxes } from './chart';
 import { VirtualGrid, type GridColumn } from '../shared/grid';
 import GRID_CSS from '../shared/grid.css';
 import type {
@@ -58,7 +59,7 @@ interface KeptStatistics {
 
 const ROW_HEIGHT = 22;
 const VIEW_ROWS = 16;
-const STYLE = `${GRID_CSS}
+const STYLE = `${GRID_CSS}${CHART_CSS}
 .cb-out { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground);
   --vgrid-head-background: var(--vscode-notebook-outputContainerBackgroundColor, var(--vscode-editor-background)); }
 .cb-note { margin: 2px 0 6px; color: var(--vscode-descriptionForeground); }
@@ -126,14 +127,9 @@ function renderStats(data: KeptStatistics, root: HTMLElement): void {
   // The same bars as the chart image of the Markdown report.
   const chart = statisticsChart(data);
   if (chart) {
-    const peak = Math.max(1, ...chart.bars.map((b) => b.value));
-    const bars = el('div', { class: 'cb-hist cb-chart', role: 'img', 'aria-label': chart.title });
-    for (const b of chart.bars) {
-      const bar = el('div', { title: `${b.label}: ${b.value}` });
-      bar.style.height = `${Math.round((b.value / peak) * 100)}%`;
-      bars.append(bar);
-    }
-    box.append(bars);
+    const groups = data.columns.filter((c) => c.role !== 'outcome').map(columnLabel);
+    const xTitle = groups.length ? groups.join(', ') : 'Group';
+    box.append(chartWithAxes(chart, { tick: (i) => chart.bars[i].label, xTitle }, 'cb-hist cb-chart'));
     if (chart.omitted > 0) box.append(el('div', { class: 'cb-note' }, `${fmt(chart.omitted)} more groups not drawn.`));
   }
 
@@ -193,14 +189,11 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   if (rows.length === 0) return;
 
   // Histogram over the window (the same bars as the chart image of the Markdown report).
-  const bins = resultsChart(data)?.bars ?? [];
-  const peak = Math.max(1, ...bins.map((b) => b.value));
-  const hist = el('div', { class: 'cb-hist', role: 'img', 'aria-label': 'Events over time' });
-  for (const b of bins) {
-    const bar = el('div', { title: `${b.label}: ${fmt(b.value)}` });
-    bar.style.height = `${Math.round((b.value / peak) * 100)}%`;
-    hist.append(bar);
-  }
+  const timeline = resultsChart(data);
+  const span = Date.parse(data.window.end) - Date.parse(data.window.start);
+  const hist = timeline
+    ? chartWithAxes(timeline, { tick: (i) => timeTick(timeline.bars[i].label, span), xTitle: 'Time (UTC)' }, 'cb-hist')
+    : el('div');
 
   const bar = el('div', { class: 'cb-bar' });
   const filter = el('input', {
@@ -279,6 +272,13 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     pending = window.setTimeout(recompute, 120);
   });
   recompute();
+}
+
+/** A time axis label: the time of day for short spans, the date (and hour) for long ones, in UTC. */
+function timeTick(iso: string, span: number): string {
+  if (!(span > 36 * 3_600_000)) return iso.slice(11, 16);
+  if (span <= 10 * 86_400_000) return `${iso.slice(5, 10)} ${iso.slice(11, 13)}h`;
+  return iso.slice(0, 10);
 }
 
 /** The row actions of an event (its full event, its raw log, pivots on its values) and its JSON. */
