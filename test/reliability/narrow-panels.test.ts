@@ -93,6 +93,11 @@ function events(): unknown[] {
   }));
 }
 
+const DESCRIPTION =
+  'Login attempt blocked by the conditional access policy of the finance group after repeated failures from an unmanaged device';
+const CANCELLED =
+  'Cancelled after 1,076 events had arrived: the rows shown are only part of the answer. Run again for all of it.';
+
 const RESULTS_RUN = {
   runId: 'run-1',
   kind: 'udm',
@@ -328,12 +333,15 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
     await page?.close();
   });
 
-  async function open(path: string, width: number): Promise<void> {
+  /** Opens a page; `host` answers its rows.* requests (the detail pane's event) as the extension does. */
+  async function open(path: string, width: number, withHost = false): Promise<ResultsHost | undefined> {
     pageErrors.length = 0;
     page = await browser.newPage({ viewport: { width, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.addInitScript(vscodeApiScript());
+    const host = withHost ? await ResultsHost.attach(page) : undefined;
     await openReadyPage(page, `${server.origin}${path}`);
+    return host;
   }
 
   const send = (messages: unknown[]): Promise<void> =>
@@ -375,6 +383,66 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
       assert.ok(banner.width >= Math.min(width - 40, 300), `banner text ${banner.width} px wide`);
       assert.ok(banner.lines <= (width === 400 ? 8 : 3), `banner text in ${banner.lines} lines`);
       assert.deepEqual(await clipped(page, '#banner-text', '#histogram-wrap'), []);
+    });
+
+    it(`results at ${width} px: a cancel notice reads whole, detail values wrap between words`, async () => {
+      const host = (await open('/results', width, true))!;
+      const described = events().map((e, i) => {
+        const udm = (e as { udm: Record<string, any> }).udm;
+        udm.metadata.description = DESCRIPTION;
+        udm.target = { file: { sha256: `${'e3b0c44298fc1c149afbf4c8996fb924'.repeat(2)}${i}` } };
+        return e;
+      });
+      await send(host.messages(RESULTS_RUN as never, described, [], { moreDataAvailable: false }));
+      await page.locator('#grid .row').first().waitFor();
+      // The user cancelled while the answer arrived: the rows shown are only part of it.
+      await send([
+        {
+          type: 'arrived',
+          runId: 'run-1',
+          count: described.length,
+          moreDataAvailable: false,
+          partial: { cancelled: true, message: CANCELLED },
+        },
+      ]);
+      await page.locator('#run-summary', { hasText: /^Cancelled after/ }).waitFor();
+      assert.equal(await page.textContent('#run-summary'), CANCELLED);
+      assert.deepEqual(await clipped(page, '#run-summary', '.toolbar'), []);
+      await page.locator('#grid .row').first().click();
+      await page.locator('#detail-tree [data-path="udm.target.file.sha256"]').waitFor({ state: 'attached' });
+      await page.$$eval('#detail details', (all) => all.forEach((d) => (d.open = true)));
+      await page.screenshot({ path: join(SHOTS, `results-detail-${width}.png`) });
+      const wrapping = await page.evaluate((description: string) => {
+        const leaves = [...document.querySelectorAll('#detail .tree .leaf')] as HTMLElement[];
+        const prose = leaves.find((l) => l.textContent?.includes(description))?.querySelector('.str');
+        const hash = leaves.find((l) => /sha256/.test(l.textContent ?? ''));
+        const node = prose?.firstChild;
+        if (!node || !hash) return { missing: true };
+        // Each word of the value on one line: the value wraps only between words.
+        const split: string[] = [];
+        const text = node.textContent ?? '';
+        const range = document.createRange();
+        for (const m of text.matchAll(/\S+/g)) {
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          if (new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size > 1) split.push(m[0]);
+        }
+        range.selectNodeContents(node);
+        const lines = new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size;
+        const pane = document.querySelector('#detail');
+        return {
+          split,
+          lines,
+          hashFits: hash.getBoundingClientRect().right <= pane.getBoundingClientRect().right + 1,
+          paneScrolls: pane.scrollWidth > pane.clientWidth + 1,
+        };
+      }, DESCRIPTION);
+      assert.equal(wrapping.missing, undefined, 'the detail shows the description and the hash');
+      assert.deepEqual(wrapping.split, [], 'words broken across lines');
+      assert.ok((wrapping.lines ?? 0) > 1, 'the description wraps in the pane');
+      // A token longer than the pane (a hash) still breaks inside, rather than run off the pane.
+      assert.equal(wrapping.hashFits, true);
+      assert.equal(wrapping.paneScrolls, false);
     });
 
     it(`statistics at ${width} px: a time series with a plot of its own, labels apart, the note whole`, async () => {

@@ -43,7 +43,7 @@ function event(i: number): unknown {
         eventTimestamp: new Date(Date.parse('2026-11-20T10:00:00Z') + i * 1000).toISOString(),
         eventType: 'USER_LOGIN',
       },
-      principal: { hostname: i === 7 ? HOSTILE : `host-${i % 10}`, user: { userid: `user-${i % 3}` } },
+      principal: { hostname: i === 37 ? HOSTILE : `host-${i % 10}`, user: { userid: `user-${i % 3}` } },
       securityResult: [{ action: ['BLOCK'] }],
     },
   };

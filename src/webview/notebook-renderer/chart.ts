@@ -26,6 +26,12 @@ export interface ChartAxes {
   xTitle: string;
 }
 
+/** A tick label of at most 16 characters (the bar's tooltip has it whole). */
+function shortLabel(label: string): string {
+  const text = displayText(label, 1000);
+  return text.length > 16 ? `${text.slice(0, 15)}…` : text;
+}
+
 const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
 /** The chart with its axes; `barsClass` is the bars' own class (the tests and styles find them by it). */
@@ -46,7 +52,7 @@ export function chartWithAxes(chart: BarChart, axes: ChartAxes, barsClass: strin
   const axis = el('div', { class: 'cb-axis', 'aria-hidden': 'true' });
   const n = chart.bars.length;
   for (let i = 0; i < n; i++) {
-    const tick = el('span', { class: 'tick' }, displayText(axes.tick(i), 24));
+    const tick = el('span', { class: 'tick' }, shortLabel(axes.tick(i)));
     // At the bar's middle, shifted so the first label starts at the left edge and the last ends at the right.
     const at = n === 1 ? 0.5 : (i + 0.5) / n;
     tick.style.left = `${at * 100}%`;
