@@ -134,8 +134,7 @@ export type ToWebview =
       moreDataAvailable?: boolean;
       fetching?: FetchProgress;
     }
-  /** A search started; `query` is the running query, for the query bar to show while it runs. */
-  | { type: 'running'; title: string; message?: string; query?: string }
+  | { type: 'running'; title: string; message?: string; /** shown in the query bar while it runs */ query?: string }
   /** A panel restored after a reload whose run's rows were not kept (too large, or dropped for newer ones). */
   | { type: 'notKept' }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
