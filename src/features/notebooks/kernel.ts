@@ -7,7 +7,6 @@ import { analyze } from '../../udm';
 import { describeError, isCancellation } from '../../core/google/errors';
 import { UDM_SEARCH_MAX_LIMIT } from '../../core/secops/client';
 import { isPivotAction } from '../../core/secops/results/pivots';
-import { sortNewestFirst } from '../../core/secops/results/table';
 import {
   describeTimeRange,
   resolveTimeRange,
@@ -167,8 +166,7 @@ export async function runCell(kernel: Kernel, cell: vscode.NotebookCell): Promis
         query,
         window: { start: window.start, end: window.end },
         moreDataAvailable: response.moreDataAvailable,
-        // Newest first, as the results panel shows them: the notebook keeps the newest rows.
-        events: sortNewestFirst(response.events, 'udm.metadata.eventTimestamp'),
+        events: response.events,
       },
       keepRows(),
     );
