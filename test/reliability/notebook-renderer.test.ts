@@ -4,7 +4,7 @@
 // hostile values inserted as text, row actions posted to the extension, and a statistics table
 // with its chart.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, launchChromium, serveWebviewPages } from './webview-harness';
@@ -249,6 +249,8 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
       );
       await render(spread);
       await page.waitForSelector('.cb-row');
+      mkdirSync(join(ROOT, 'test-results', 'narrow'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'test-results', 'narrow', `notebook-results-${width}.png`) });
       const timeline = await ticksOf('.cb-chart-box');
       assertApartAndInside(timeline, 2);
       assert.equal(timeline.ticks[0].label, '10:00');
@@ -279,6 +281,7 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
         warnings: [],
       });
       await page.waitForSelector('.cb-static-row');
+      await page.screenshot({ path: join(ROOT, 'test-results', 'narrow', `notebook-stats-${width}.png`) });
       const stats = await ticksOf('.cb-chart-box');
       assertApartAndInside(stats, 2);
       assert.match(stats.ticks[0].label, /^workstation-/);

@@ -8,7 +8,7 @@ import { el } from '../shared/dom';
 /** The chart's styles, part of the renderer's one sheet. */
 export const CHART_CSS = `
 .cb-chart-box { display: grid; grid-template-columns: auto minmax(0, 1fr); column-gap: 6px; margin: 4px 0 8px; }
-.cb-chart-box .cb-hist { height: 72px; margin: 0; border-bottom: 1px solid var(--vscode-descriptionForeground); }
+.cb-chart-box .cb-hist { height: 72px; margin: 0; border-bottom: 1px solid var(--vscode-descriptionForeground, #8888); }
 .cb-scale { display: flex; flex-direction: column; justify-content: space-between; height: 72px; text-align: right;
   font-size: 0.85em; color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; }
 .cb-axis { position: relative; height: 1.5em; font-size: 0.85em; color: var(--vscode-descriptionForeground); }

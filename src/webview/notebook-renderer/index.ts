@@ -67,7 +67,7 @@ const STYLE = `${GRID_CSS}${CHART_CSS}
 .cb-bar input { flex: 1; background: var(--vscode-input-background); color: var(--vscode-input-foreground);
   border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px; }
 .cb-hist { display: flex; align-items: flex-end; height: 36px; gap: 1px; margin: 4px 0; }
-.cb-hist div { flex: 1; background: var(--vscode-charts-blue, var(--vscode-focusBorder)); min-height: 1px; }
+.cb-hist div { flex: 1; background: var(--vscode-charts-blue, var(--vscode-focusBorder, #3b82f6)); min-height: 1px; }
 .cb-head, .cb-row { gap: 0 8px; white-space: nowrap; }
 .cb-head { font-weight: 600; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
 .cb-head button { all: unset; cursor: pointer; overflow: hidden; text-overflow: ellipsis; }
