@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import type * as StatsPanelModule from '../../src/features/statistics/panel';
 import type * as MetricsPanelModule from '../../src/features/models/metrics-panel';
 import type * as SearchPanelModule from '../../src/features/search/panel';
+import type * as RuleTestPanelModule from '../../src/features/rules/panel';
 import { useFakeVscode } from '../unit/fakes/vscode';
 import { ResultsHost } from './results-host';
 import {
@@ -63,11 +64,16 @@ function pageHtml(origin: string): Record<string, string> {
     load: () => Promise.reject(new Error('not used')),
   });
   panels.closeAll();
+  const ruleTest = capturingWebview(origin);
+  vscode.window.createWebviewPanel = () => fakePanel(ruleTest.webview);
+  const { RuleTestPanel } = require('../../src/features/rules/panel') as typeof RuleTestPanelModule;
+  RuleTestPanel.create(vscode.Uri.file(ROOT), 'repeated_failed_logins', () => undefined).dispose();
   delete vscode.window.createWebviewPanel;
   return {
     '/results': renderHtml(results.webview as never, vscode.Uri.file(ROOT), 'pivot'),
     '/stats': stats.html(),
     '/metrics': metrics.html(),
+    '/rule-test': ruleTest.html(),
   };
 }
 
@@ -86,6 +92,11 @@ function events(): unknown[] {
     },
   }));
 }
+
+const DESCRIPTION =
+  'Login attempt blocked by the conditional access policy of the finance group after repeated failures from an unmanaged device';
+const CANCELLED =
+  'Cancelled after 1,076 events had arrived: the rows shown are only part of the answer. Run again for all of it.';
 
 const RESULTS_RUN = {
   runId: 'run-1',
@@ -152,6 +163,55 @@ function metricsInit(): unknown {
   };
 }
 
+/** A Test Rule result with long match values, several outcomes, a note and a cut run's banner. */
+function ruleTestResult(): unknown {
+  const detection = (k: number): unknown => ({
+    windowStart: Date.parse('2026-11-25T10:00:00Z') + k * HOUR,
+    windowEnd: Date.parse('2026-11-26T10:00:00Z') + k * HOUR,
+    match: [
+      ['user', `alice.wonderland-${k}@corp.example`],
+      ['host', `workstation-${k}.eu-west.corp.example`],
+    ],
+    outcomes: [
+      ['failures', String(5 + k)],
+      ['hosts', 'host-a.corp.example, host-b.corp.example, host-c.corp.example'],
+      ['first_seen', '2026-11-25T10:00:00Z'],
+    ],
+    riskScore: 50 + k,
+    variables: [
+      {
+        variable: 'e',
+        count: 12_345,
+        events: [
+          { time: '2026-11-25T10:00:00Z', summary: 'USER_LOGIN alice.wonderland@corp.example on host-a (BLOCK)' },
+        ],
+      },
+    ],
+  });
+  return {
+    type: 'result',
+    run: {
+      runId: 'run-1',
+      ruleName: 'repeated_failed_logins',
+      uri: 'file:///w/rules/repeated_failed_logins.yaral',
+      startTime: '2026-11-20T00:00:00Z',
+      endTime: '2026-11-27T00:00:00Z',
+      searches: 3,
+      eventsRead: 12_345,
+      notes: [
+        '$g is an entity (graph) variable: the Search API returns no entity data, so conditions on it are not tested here.',
+      ],
+      cut: {
+        reason: 'time-limit',
+        message: 'Stopped after 60 s with 12,345 events read; the detections cover only part of the range.',
+      },
+      detectionsTotal: 3,
+      ranAt: '2026-11-27T04:00:00Z',
+    },
+    detections: [0, 1, 2].map(detection),
+  };
+}
+
 // ---- what is measured ----------------------------------------------------------------------------
 
 interface Box {
@@ -185,6 +245,39 @@ async function chartLabels(page: Page): Promise<Map<string, Box[]>> {
     for (const b of boxes as Array<Box & { axis: string }>)
       byAxis.set(`${id} ${b.axis}`, [...(byAxis.get(`${id} ${b.axis}`) ?? []), b]);
   return byAxis;
+}
+
+/**
+ * The text of each element matching `selector` as a box (the union of its text's line boxes), with
+ * the number of lines it takes, and where that text leaves its own cell (a neighbour would cover it).
+ */
+async function textBoxes(page: Page, selector: string): Promise<Array<Box & { lines: number; outside: boolean }>> {
+  return page.$$eval(selector, (els) =>
+    els
+      // Shown text only: not a header kept for screen readers alone (a 1 px box).
+      .filter(
+        (e) =>
+          (e as HTMLElement).offsetParent !== null &&
+          e.getBoundingClientRect().width > 1 &&
+          (e.textContent ?? '').trim() !== '',
+      )
+      .map((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const r = range.getBoundingClientRect();
+        const cell = e.getBoundingClientRect();
+        const tops = new Set([...range.getClientRects()].map((x: any) => Math.round(x.top)));
+        return {
+          label: (e.textContent ?? '').slice(0, 40),
+          left: r.left,
+          right: r.right,
+          top: r.top,
+          bottom: r.bottom,
+          lines: tops.size,
+          outside: r.left < cell.left - 1 || r.right > cell.right + 1 || r.bottom > cell.bottom + 1,
+        };
+      }),
+  );
 }
 
 /**
@@ -222,7 +315,7 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
   const pageErrors: string[] = [];
 
   before(async () => {
-    for (const f of ['results.js', 'stats.js', 'metrics.js'])
+    for (const f of ['results.js', 'stats.js', 'metrics.js', 'rule-test.js'])
       assert.ok(existsSync(join(ROOT, 'dist/webview', f)), `dist/webview/${f} is missing: run npm run build`);
     server = await serveWebviewPages(() => pages);
     pages = pageHtml(server.origin);
@@ -240,12 +333,15 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
     await page?.close();
   });
 
-  async function open(path: string, width: number): Promise<void> {
+  /** Opens a page; `host` answers its rows.* requests (the detail pane's event) as the extension does. */
+  async function open(path: string, width: number, withHost = false): Promise<ResultsHost | undefined> {
     pageErrors.length = 0;
     page = await browser.newPage({ viewport: { width, height: 800 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     await page.addInitScript(vscodeApiScript());
+    const host = withHost ? await ResultsHost.attach(page) : undefined;
     await openReadyPage(page, `${server.origin}${path}`);
+    return host;
   }
 
   const send = (messages: unknown[]): Promise<void> =>
@@ -289,6 +385,66 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
       assert.deepEqual(await clipped(page, '#banner-text', '#histogram-wrap'), []);
     });
 
+    it(`results at ${width} px: a cancel notice reads whole, detail values wrap between words`, async () => {
+      const host = (await open('/results', width, true))!;
+      const described = events().map((e, i) => {
+        const udm = (e as { udm: Record<string, any> }).udm;
+        udm.metadata.description = DESCRIPTION;
+        udm.target = { file: { sha256: `${'e3b0c44298fc1c149afbf4c8996fb924'.repeat(2)}${i}` } };
+        return e;
+      });
+      await send(host.messages(RESULTS_RUN as never, described, [], { moreDataAvailable: false }));
+      await page.locator('#grid .row').first().waitFor();
+      // The user cancelled while the answer arrived: the rows shown are only part of it.
+      await send([
+        {
+          type: 'arrived',
+          runId: 'run-1',
+          count: described.length,
+          moreDataAvailable: false,
+          partial: { cancelled: true, message: CANCELLED },
+        },
+      ]);
+      await page.locator('#run-summary', { hasText: /^Cancelled after/ }).waitFor();
+      assert.equal(await page.textContent('#run-summary'), CANCELLED);
+      assert.deepEqual(await clipped(page, '#run-summary', '.toolbar'), []);
+      await page.locator('#grid .row').first().click();
+      await page.locator('#detail-tree [data-path="udm.target.file.sha256"]').waitFor({ state: 'attached' });
+      await page.$$eval('#detail details', (all) => all.forEach((d) => (d.open = true)));
+      await page.screenshot({ path: join(SHOTS, `results-detail-${width}.png`) });
+      const wrapping = await page.evaluate((description: string) => {
+        const leaves = [...document.querySelectorAll('#detail .tree .leaf')] as HTMLElement[];
+        const prose = leaves.find((l) => l.textContent?.includes(description))?.querySelector('.str');
+        const hash = leaves.find((l) => /sha256/.test(l.textContent ?? ''));
+        const node = prose?.firstChild;
+        if (!node || !hash) return { missing: true };
+        // Each word of the value on one line: the value wraps only between words.
+        const split: string[] = [];
+        const text = node.textContent ?? '';
+        const range = document.createRange();
+        for (const m of text.matchAll(/\S+/g)) {
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          if (new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size > 1) split.push(m[0]);
+        }
+        range.selectNodeContents(node);
+        const lines = new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size;
+        const pane = document.querySelector('#detail');
+        return {
+          split,
+          lines,
+          hashFits: hash.getBoundingClientRect().right <= pane.getBoundingClientRect().right + 1,
+          paneScrolls: pane.scrollWidth > pane.clientWidth + 1,
+        };
+      }, DESCRIPTION);
+      assert.equal(wrapping.missing, undefined, 'the detail shows the description and the hash');
+      assert.deepEqual(wrapping.split, [], 'words broken across lines');
+      assert.ok((wrapping.lines ?? 0) > 1, 'the description wraps in the pane');
+      // A token longer than the pane (a hash) still breaks inside, rather than run off the pane.
+      assert.equal(wrapping.hashFits, true);
+      assert.equal(wrapping.paneScrolls, false);
+    });
+
     it(`statistics at ${width} px: a time series with a plot of its own, labels apart, the note whole`, async () => {
       await open('/stats', width);
       await send([statsTable()]);
@@ -310,6 +466,58 @@ describe('reliability: panels at 400 px and 1,400 px (headless Chromium)', funct
         overflow: getComputedStyle(b).overflowX,
       }));
       assert.ok(reach.scroll <= reach.client || /auto|scroll/.test(reach.overflow), JSON.stringify(reach));
+    });
+
+    it(`Test Rule at ${width} px: headers and cells apart and readable, notes whole, nothing off-screen`, async () => {
+      await open('/rule-test', width);
+      await send([ruleTestResult()]);
+      await page.locator('tr.rt-row').first().waitFor();
+      await page.locator('tr.rt-row').first().click();
+      await page.locator('button.rt-event').first().waitFor();
+      await page.screenshot({ path: join(SHOTS, `rule-test-${width}.png`), fullPage: true });
+      // The page never scrolls sideways: every column, the banner and Run Again are on screen.
+      const page$ = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
+      assert.ok(page$.scroll <= page$.client + 1, `the page is ${page$.scroll} px wide in ${page$.client}`);
+      for (const selector of ['#rt-table th', '#rt-rerun', 'table.rt-events th', 'button.rt-open-all']) {
+        const boxes = await page.$$eval(selector, (els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+        assert.ok(boxes.length > 0, selector);
+        for (const b of boxes) assert.ok(b.left >= -1 && b.right <= width + 1, `${selector} at ${b.left}–${b.right}`);
+      }
+      // No two labels overlap, no cell's text leaves its cell, and a value reads in a few lines
+      // (not one word or a few letters a line).
+      // At 400 px each row is a block whose cells carry their names, the headers are for screen readers.
+      const narrow = width === 400;
+      for (const [selector, least] of [
+        ['#rt-table thead th', narrow ? 0 : 6],
+        ['tr.rt-row:first-child td', 6],
+        ['.rt-outcomes dt, .rt-outcomes dd', 6],
+        ['table.rt-events th, table.rt-events td', narrow ? 5 : 8],
+      ] as const) {
+        const boxes = await textBoxes(page, selector);
+        assert.ok(boxes.length >= least, `${selector}: ${boxes.length} labels`);
+        assert.deepEqual(overlaps(boxes), [], selector);
+        assert.deepEqual(
+          boxes.filter((b) => b.outside).map((b) => b.label),
+          [],
+          `${selector}: text leaves its cell`,
+        );
+        for (const b of boxes)
+          assert.ok(b.lines <= (width === 400 ? 4 : 2), `${selector} "${b.label}" takes ${b.lines} lines`);
+      }
+      for (const note of ['#rt-cut', '#rt-summary', '#rt-notes li'])
+        assert.deepEqual(await clipped(page, note, 'main'), [], note);
+      assert.match((await page.textContent('#rt-cut')) ?? '', /the detections cover only part of the range\.$/);
+      if (narrow) {
+        // Each stacked cell says what it is.
+        const named = await page.$$eval(
+          'tr.rt-row:first-child td.rt-match, tr.rt-row:first-child td.rt-counts',
+          (tds) => tds.map((td) => getComputedStyle(td, '::before').content),
+        );
+        assert.deepEqual(named, ['"Match: "', '"Events: "']);
+      }
     });
 
     it(`metrics at ${width} px: curve axes labelled apart`, async () => {

@@ -4,7 +4,7 @@
 // hostile values inserted as text, row actions posted to the extension, and a statistics table
 // with its chart.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT, launchChromium, serveWebviewPages } from './webview-harness';
@@ -13,6 +13,12 @@ const browser$ = (): any => globalThis as any;
 const BUNDLE = join(ROOT, 'dist/webview/notebook-renderer.js');
 const NONCE = 'bm90ZWJvb2stcmVuZGVyZXI';
 const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+interface Box {
+  label: string;
+  left: number;
+  right: number;
+}
 
 function pageHtml(origin: string): string {
   return `<!doctype html>
@@ -37,7 +43,7 @@ function event(i: number): unknown {
         eventTimestamp: new Date(Date.parse('2026-11-20T10:00:00Z') + i * 1000).toISOString(),
         eventType: 'USER_LOGIN',
       },
-      principal: { hostname: i === 7 ? HOSTILE : `host-${i % 10}`, user: { userid: `user-${i % 3}` } },
+      principal: { hostname: i === 37 ? HOSTILE : `host-${i % 10}`, user: { userid: `user-${i % 3}` } },
       securityResult: [{ action: ['BLOCK'] }],
     },
   };
@@ -113,10 +119,10 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
     // The stylesheet applies (the head row is a grid), and nothing was blocked.
     assert.equal(await page.$eval('.cb-head', (e) => browser$().getComputedStyle(e).display), 'grid');
     assert.equal((await page.$$eval('.cb-hist div', (els) => els.length)) > 0, true, 'the timeline is drawn');
-    // Scrolling draws the rows further down.
+    // Scrolling draws the rows further down (newest first: the 1,500th row down is event 499).
     await page.$eval('.cb-scroll', (e) => (e.scrollTop = 22 * 1500));
     await page.waitForFunction(() =>
-      [...browser$().document.querySelectorAll('.cb-scroll .cb-row')].some((r: any) => r.dataset.row === '1500'),
+      [...browser$().document.querySelectorAll('.cb-scroll .cb-row')].some((r: any) => r.dataset.row === '499'),
     );
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
   });
@@ -132,9 +138,15 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
     assert.equal(await page.evaluate(() => browser$().__pwned), undefined);
     assert.equal(await page.$$eval('.cb-out img', (els) => els.length), 0);
 
-    // Sort by the event time, descending on the second click.
+    // Unsorted, the table opens newest first, as the results panel does (the events came oldest first).
     const timeHead = page.locator('.cb-head button', { hasText: /^Time/ });
+    assert.equal(await timeHead.getAttribute('aria-sort'), null);
+    assert.match(texts[0], /2026-11-20T10:00:39/, `newest first before any sort: ${texts[0]}`);
+    const times = texts.map((t) => t.match(/2026-11-20T[\d:.]+Z/)?.[0] ?? '');
+    assert.deepEqual(times, [...times].sort().reverse(), 'the rows in view run from newest to older');
+    // Sort by the event time: ascending on the first click, descending on the second.
     await timeHead.click();
+    assert.match((await rowTexts())[0], /2026-11-20T10:00:00/, 'oldest first after sorting ascending');
     await timeHead.click();
     assert.equal(await timeHead.getAttribute('aria-sort'), 'descending');
     const first = (await rowTexts())[0];
@@ -203,6 +215,81 @@ describe('reliability: the UDM notebook renderer (headless Chromium)', function 
     assert.equal(await page.evaluate(() => browser$().__pwned), undefined);
     assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
   });
+
+  /** The shown tick labels of the chart at `box` (visible, with their boxes) and the axis' own box. */
+  async function ticksOf(box: string): Promise<{ ticks: Box[]; axis: { left: number; right: number } }> {
+    return page.$eval(box, (b) => {
+      const axis = b.querySelector('.cb-axis').getBoundingClientRect();
+      const ticks = [...b.querySelectorAll('.cb-axis .tick')]
+        .filter((t: any) => !t.hidden)
+        .map((t: any) => {
+          const r = t.getBoundingClientRect();
+          return { label: t.textContent, left: r.left, right: r.right };
+        });
+      return { ticks, axis: { left: axis.left, right: axis.right } };
+    });
+  }
+
+  function assertApartAndInside({ ticks, axis }: Awaited<ReturnType<typeof ticksOf>>, min: number): void {
+    assert.ok(ticks.length >= min, `${ticks.length} labels: ${ticks.map((t) => t.label).join(', ')}`);
+    for (let i = 1; i < ticks.length; i++)
+      assert.ok(ticks[i].left >= ticks[i - 1].right, `"${ticks[i - 1].label}" and "${ticks[i].label}" overlap`);
+    for (const t of ticks)
+      assert.ok(t.left >= axis.left - 1 && t.right <= axis.right + 1, `${t.label} leaves the axis`);
+  }
+
+  for (const width of [400, 1100]) {
+    it(`at ${width} px the timeline and the statistics chart have labelled axes, thinned to fit`, async () => {
+      await page.setViewportSize({ width, height: 800 });
+      // Events over the whole hour: the time axis reads 10:00 … 11:00.
+      const spread = results(120) as { events: Array<{ udm: { metadata: { eventTimestamp: string } } }> };
+      spread.events.forEach(
+        (e, i) =>
+          (e.udm.metadata.eventTimestamp = new Date(Date.parse('2026-11-20T10:00:00Z') + i * 30_000).toISOString()),
+      );
+      await render(spread);
+      await page.waitForSelector('.cb-row');
+      mkdirSync(join(ROOT, 'test-results', 'narrow'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'test-results', 'narrow', `notebook-results-${width}.png`) });
+      const timeline = await ticksOf('.cb-chart-box');
+      assertApartAndInside(timeline, 2);
+      assert.equal(timeline.ticks[0].label, '10:00');
+      if (width > 1000) assert.ok(timeline.ticks.length >= 6, 'a wide output keeps more labels');
+      assert.equal(await page.textContent('.cb-chart-box .cb-max'), '2', 'the value scale shows the largest bar');
+      assert.match(
+        (await page.textContent('.cb-chart-box .cb-axis-title')) ?? '',
+        /^Time \(UTC\) · bar height: events$/,
+      );
+
+      // A statistics table of 30 hosts with long names.
+      await render({
+        kind: 'statistics',
+        ranAt: '2026-11-20T11:00:05.000Z',
+        durationMs: 80,
+        query: 'q',
+        window: { start: '2026-11-20T10:00:00Z', end: '2026-11-20T11:00:00Z' },
+        eventsFetched: 900,
+        searches: 1,
+        timeZone: 'UTC',
+        columns: [
+          { name: 'principal.hostname', role: 'key', type: 'string' },
+          { name: 'logins', role: 'outcome', type: 'number' },
+        ],
+        rows: Array.from({ length: 30 }, (_, k) => [`workstation-${k}.corp.example`, 10 + k]),
+        totalRows: 30,
+        keptRows: 30,
+        warnings: [],
+      });
+      await page.waitForSelector('.cb-static-row');
+      await page.screenshot({ path: join(ROOT, 'test-results', 'narrow', `notebook-stats-${width}.png`) });
+      const stats = await ticksOf('.cb-chart-box');
+      assertApartAndInside(stats, 2);
+      assert.match(stats.ticks[0].label, /^workstation-/);
+      assert.match((await page.textContent('.cb-chart-box .cb-axis-title')) ?? '', /principal\.hostname · bar height/);
+      assert.ok(Number((await page.textContent('.cb-chart-box .cb-max'))?.replace(/,/g, '')) >= 39);
+      assert.deepEqual(await page.evaluate(() => browser$().__violations), []);
+    });
+  }
 
   it('says so for an output it cannot show', async () => {
     await render({ kind: 'something-else' });

@@ -392,6 +392,34 @@ describe('reliability: the Monaco query bar in the results webview (headless Chr
     );
   });
 
+  it('while a query started from the editor runs, the bar shows that query, not the one before', async () => {
+    await postResults(events(3), 'principal.hostname = "host-1"');
+    await monacoReady();
+    // Run Query on a .udm file: the panel hears "running" with the query long before any row comes.
+    const started = 'metadata.event_type = "USER_LOGIN"\nsecurity_result.action = "BLOCK"';
+    await page.evaluate(
+      (q) => browser$().postMessage({ type: 'running', title: q.replace(/\s+/g, ' '), query: q }, '*'),
+      started,
+    );
+    await page.locator('#run-summary', { hasText: /^Running…/ }).waitFor();
+    await page.waitForFunction((q) => browser$().document.getElementById('query-input').value === q, started);
+    await page.waitForFunction(() =>
+      /security_result\.action/.test(browser$().document.querySelector('#query-host .view-lines').textContent),
+    );
+    assert.doesNotMatch((await page.textContent('#query-host .view-lines')) ?? '', /host-1/);
+    // A progress message of the same run ("waiting for the quota") leaves text the user typed since.
+    await typeInEditor(' AND principal.ip = "10.1.2.3"');
+    await page.evaluate(
+      (q) => browser$().postMessage({ type: 'running', title: 'q', message: 'waiting', query: q }, '*'),
+      started,
+    );
+    await page.locator('#run-summary', { hasText: /^Running… waiting/ }).waitFor();
+    assert.equal(
+      await page.evaluate(() => browser$().document.getElementById('query-input').value),
+      `${started} AND principal.ip = "10.1.2.3"`,
+    );
+  });
+
   it('typing a comment, a call and a string leaves no stray closing text: what auto-closes is typed over', async () => {
     await postResults(events(3), 'principal.hostname = "host-1"');
     await monacoReady();

@@ -2,7 +2,8 @@
 // of lines, one key per line), with each cell's kept results bounded so files stay shareable.
 import { DISPLAY_LIMIT, MESSAGE_LIMIT, safeText } from '../display';
 import { isTimeRangeSpec, describeTimeRange, type TimeRangeSpec } from '../secops/timerange';
-import { cellText, defaultColumns } from '../secops/results/fields';
+import { cellText, defaultColumns, timeField } from '../secops/results/fields';
+import { sortNewestFirst } from '../secops/results/table';
 import { cellText as statsCellText, columnLabel } from '../../udm/stats/format';
 import type { StatsColumn } from '../../udm/stats/plan';
 
@@ -282,7 +283,8 @@ export function keepResults(
   run: Omit<KeptResults, 'kind' | 'keptRows' | 'events' | 'totalEvents'> & { events: readonly unknown[] },
   keepRows: number,
 ): KeptResults {
-  const kept = run.events.slice(0, Math.max(0, keepRows));
+  // Newest first, as the results panel shows them: the notebook keeps the newest rows.
+  const kept = sortNewestFirst(run.events, timeField('udm')!).slice(0, Math.max(0, keepRows));
   return {
     kind: 'results',
     ranAt: run.ranAt,
@@ -304,7 +306,7 @@ export function keptNote(out: KeptResults): string {
   if (out.totalEvents === 0) return 'No events matched.';
   if (out.keptRows >= out.totalEvents) return `${total}; all kept in the notebook.`;
   if (out.keptRows === 0) return `${total}; none kept in the notebook (setting cloudbench.notebook.keepRows is 0).`;
-  return `${total}; the first ${fmt(out.keptRows)} kept in the notebook (setting cloudbench.notebook.keepRows).`;
+  return `${total}; the newest ${fmt(out.keptRows)} kept in the notebook (setting cloudbench.notebook.keepRows).`;
 }
 
 /** Kept data (event values, names, times, messages) as inline Markdown text: one line, no markup. */

@@ -134,7 +134,7 @@ export type ToWebview =
       moreDataAvailable?: boolean;
       fetching?: FetchProgress;
     }
-  | { type: 'running'; title: string; message?: string }
+  | { type: 'running'; title: string; message?: string; /** shown in the query bar while it runs */ query?: string }
   /** A panel restored after a reload whose run's rows were not kept (too large, or dropped for newer ones). */
   | { type: 'notKept' }
   | { type: 'failed'; title: string; message: string; cancelled: boolean }
@@ -583,6 +583,7 @@ export function parseToWebview(data: unknown): ToWebview {
         type: 'running',
         title: str(data, 'title'),
         ...(typeof data.message === 'string' && data.message.length <= 1000 ? { message: data.message } : {}),
+        ...(typeof data.query === 'string' && data.query.length <= MAX_QUERY_TEXT ? { query: data.query } : {}),
       };
     case 'failed':
       return {

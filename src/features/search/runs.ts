@@ -109,7 +109,7 @@ export class QueryRuns {
     panel.setTitle(`UDM: ${title}`);
     // The panel shows the new search, so the old run's fetch has nobody left to show rows to.
     store.stopFetches(QUERY_SLOT);
-    panel.post({ type: 'running', title });
+    panel.post({ type: 'running', title, query });
     const started = Date.now();
     const range = `${window.start} – ${window.end}, up to ${limit.toLocaleString('en-US')} events`;
     const run: RunRecord = {
@@ -157,7 +157,7 @@ export class QueryRuns {
               controller.signal,
               (message) => {
                 progress.report({ message });
-                panel.post({ type: 'running', title, message });
+                panel.post({ type: 'running', title, message, query });
               },
             );
           } finally {

@@ -1,13 +1,15 @@
 // The notebook renderer for UDM cell results: the results table's sorting, quick filter and
 // histogram (the same pure modules as the results panel), virtualized so 10,000 rows stay smooth,
 // themed with VS Code's colours, and every value inserted as text.
-import { cellText, defaultColumns, scalarText, type ColumnSpec } from '../../core/secops/results/fields';
+import { cellText, defaultColumns, scalarText, timeField, type ColumnSpec } from '../../core/secops/results/fields';
 import { PIVOT_LABELS, pivotsFor, type PivotAction } from '../../core/secops/results/pivots';
 import {
   SearchIndex,
   filterIndices,
   sortIndices,
   compareCells,
+  newestFirstOrder,
+  timesOf,
   type SortDirection,
 } from '../../core/secops/results/table';
 import { displayText } from '../../core/secops/results/export';
@@ -15,6 +17,7 @@ import { cellText as statsText, columnLabel } from '../../core/secops/statistics
 import { resultsChart, statisticsChart } from '../../core/notebook/charts';
 import type { StatsColumn } from '../../udm/stats/plan';
 import { el } from '../shared/dom';
+import { CHART_CSS, chartWithAxes } from './chart';
 import { VirtualGrid, type GridColumn } from '../shared/grid';
 import GRID_CSS from '../shared/grid.css';
 import type {
@@ -56,7 +59,7 @@ interface KeptStatistics {
 
 const ROW_HEIGHT = 22;
 const VIEW_ROWS = 16;
-const STYLE = `${GRID_CSS}
+const STYLE = `${GRID_CSS}${CHART_CSS}
 .cb-out { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground);
   --vgrid-head-background: var(--vscode-notebook-outputContainerBackgroundColor, var(--vscode-editor-background)); }
 .cb-note { margin: 2px 0 6px; color: var(--vscode-descriptionForeground); }
@@ -64,7 +67,7 @@ const STYLE = `${GRID_CSS}
 .cb-bar input { flex: 1; background: var(--vscode-input-background); color: var(--vscode-input-foreground);
   border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px; }
 .cb-hist { display: flex; align-items: flex-end; height: 36px; gap: 1px; margin: 4px 0; }
-.cb-hist div { flex: 1; background: var(--vscode-charts-blue, var(--vscode-focusBorder)); min-height: 1px; }
+.cb-hist div { flex: 1; background: var(--vscode-charts-blue, var(--vscode-focusBorder, #3b82f6)); min-height: 1px; }
 .cb-head, .cb-row { gap: 0 8px; white-space: nowrap; }
 .cb-head { font-weight: 600; border-bottom: 1px solid var(--vscode-editorWidget-border, #8884); }
 .cb-head button { all: unset; cursor: pointer; overflow: hidden; text-overflow: ellipsis; }
@@ -124,14 +127,9 @@ function renderStats(data: KeptStatistics, root: HTMLElement): void {
   // The same bars as the chart image of the Markdown report.
   const chart = statisticsChart(data);
   if (chart) {
-    const peak = Math.max(1, ...chart.bars.map((b) => b.value));
-    const bars = el('div', { class: 'cb-hist cb-chart', role: 'img', 'aria-label': chart.title });
-    for (const b of chart.bars) {
-      const bar = el('div', { title: `${b.label}: ${b.value}` });
-      bar.style.height = `${Math.round((b.value / peak) * 100)}%`;
-      bars.append(bar);
-    }
-    box.append(bars);
+    const groups = data.columns.filter((c) => c.role !== 'outcome').map(columnLabel);
+    const xTitle = groups.length ? groups.join(', ') : 'Group';
+    box.append(chartWithAxes(chart, { tick: (i) => chart.bars[i].label, xTitle }, 'cb-hist cb-chart'));
     if (chart.omitted > 0) box.append(el('div', { class: 'cb-note' }, `${fmt(chart.omitted)} more groups not drawn.`));
   }
 
@@ -191,14 +189,11 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   if (rows.length === 0) return;
 
   // Histogram over the window (the same bars as the chart image of the Markdown report).
-  const bins = resultsChart(data)?.bars ?? [];
-  const peak = Math.max(1, ...bins.map((b) => b.value));
-  const hist = el('div', { class: 'cb-hist', role: 'img', 'aria-label': 'Events over time' });
-  for (const b of bins) {
-    const bar = el('div', { title: `${b.label}: ${fmt(b.value)}` });
-    bar.style.height = `${Math.round((b.value / peak) * 100)}%`;
-    hist.append(bar);
-  }
+  const timeline = resultsChart(data);
+  const span = Date.parse(data.window.end) - Date.parse(data.window.start);
+  const hist = timeline
+    ? chartWithAxes(timeline, { tick: (i) => timeTick(timeline.bars[i].label, span), xTitle: 'Time (UTC)' }, 'cb-hist')
+    : el('div');
 
   const bar = el('div', { class: 'cb-bar' });
   const filter = el('input', {
@@ -213,6 +208,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
   detail.hidden = true;
 
   const index = new SearchIndex(rows);
+  const times = timesOf(rows, timeField('udm') ?? 'udm.metadata.eventTimestamp');
   let visible: Uint32Array = Uint32Array.from(rows.keys());
   let sort: { col: number; dir: SortDirection } | undefined;
   let selected = -1;
@@ -256,7 +252,8 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     let idx: Uint32Array = filter.value.trim()
       ? filterIndices(rows, filter.value, index)
       : Uint32Array.from(rows.keys());
-    if (sort) idx = sortIndices(rows, idx, columns[sort.col], sort.dir);
+    // Newest first, as the results panel opens, unless the user sorts.
+    idx = sort ? sortIndices(rows, idx, columns[sort.col], sort.dir) : newestFirstOrder(times, idx);
     visible = idx;
     grid.viewport.scrollTop = 0;
     grid.setLength(visible.length);
@@ -275,6 +272,13 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     pending = window.setTimeout(recompute, 120);
   });
   recompute();
+}
+
+/** A time axis label: the time of day for short spans, the date (and hour) for long ones, in UTC. */
+function timeTick(iso: string, span: number): string {
+  if (!(span > 36 * 3_600_000)) return iso.slice(11, 16);
+  if (span <= 10 * 86_400_000) return `${iso.slice(5, 10)} ${iso.slice(11, 13)}h`;
+  return iso.slice(0, 10);
 }
 
 /** The row actions of an event (its full event, its raw log, pivots on its values) and its JSON. */

@@ -110,6 +110,8 @@ export function onMessage(message: ToWebview): void {
       runTitle.textContent = message.title;
       runTitle.title = message.title;
       runSource.textContent = '';
+      // The bar shows the query that runs (one started from the editor too), unless the user is typing in it.
+      if (message.query !== undefined && !queryHost.contains(document.activeElement)) setQueryText(message.query);
       runSummary.textContent = message.message ? `Running… ${message.message}` : 'Running…';
       runSummary.classList.remove('error');
       return;

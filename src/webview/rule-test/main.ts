@@ -51,10 +51,10 @@ const noFireButton = el(
 const empty = el('div', { id: 'rt-empty' }, 'No detections in this range.');
 const head = el(
   'thead',
-  {},
+  { role: 'rowgroup' },
   el(
     'tr',
-    {},
+    { role: 'row' },
     ...[
       ['#', 'rt-col-index'],
       ['Window [start, end)', 'rt-col-window'],
@@ -62,10 +62,10 @@ const head = el(
       ['Outcomes', 'rt-col-outcomes'],
       ['Risk', 'rt-col-risk'],
       ['Events', 'rt-col-events'],
-    ].map(([h, c]) => el('th', { scope: 'col', class: c }, h)),
+    ].map(([h, c]) => el('th', { scope: 'col', class: c, role: 'columnheader' }, h)),
   ),
 );
-const rows = el('tbody', { id: 'rt-rows' });
+const rows = el('tbody', { id: 'rt-rows', role: 'rowgroup' });
 // A treegrid: each detection row expands (Enter, Space, Right arrow) and collapses (Left arrow) into
 // its events; Up and Down move between detections.
 const table = el('table', { id: 'rt-table', role: 'treegrid', 'aria-label': 'Detections' }, head, rows);
@@ -110,7 +110,7 @@ function pairsText(pairs: Array<[string, string]>): string {
 
 /** The detection's events, one row each: the event variable, the time and what the event is. */
 function eventsTable(d: DetectionView, index: number): HTMLElement {
-  const body = el('tbody', {});
+  const body = el('tbody', { role: 'rowgroup' });
   for (const v of d.variables) {
     v.events.forEach((e, i) => {
       const button = el('button', { type: 'button', class: 'rt-event', title: 'Open this event' }, shown(e.summary));
@@ -121,10 +121,10 @@ function eventsTable(d: DetectionView, index: number): HTMLElement {
       body.append(
         el(
           'tr',
-          {},
-          el('td', { class: 'rt-event-variable' }, `$${v.variable}`),
-          el('td', { class: 'rt-event-time' }, shown(e.time)),
-          el('td', { class: 'rt-event-summary' }, button),
+          { role: 'row' },
+          el('td', { class: 'rt-event-variable', role: 'cell' }, `$${v.variable}`),
+          el('td', { class: 'rt-event-time', role: 'cell' }, shown(e.time)),
+          el('td', { class: 'rt-event-summary', role: 'cell' }, button),
         ),
       );
     });
@@ -132,11 +132,11 @@ function eventsTable(d: DetectionView, index: number): HTMLElement {
       body.append(
         el(
           'tr',
-          { class: 'rt-more' },
-          el('td', { class: 'rt-event-variable' }, `$${v.variable}`),
+          { class: 'rt-more', role: 'row' },
+          el('td', { class: 'rt-event-variable', role: 'cell' }, `$${v.variable}`),
           el(
             'td',
-            { colspan: '2' },
+            { colspan: '2', role: 'cell' },
             `… and ${n(v.count - v.events.length)} more (Open Events in a Table lists them all)`,
           ),
         ),
@@ -144,10 +144,20 @@ function eventsTable(d: DetectionView, index: number): HTMLElement {
   }
   const head = el(
     'thead',
-    {},
-    el('tr', {}, ...['Variable', 'Time', 'Event'].map((h) => el('th', { scope: 'col' }, h))),
+    { role: 'rowgroup' },
+    el(
+      'tr',
+      { role: 'row' },
+      ...['Variable', 'Time', 'Event'].map((h) => el('th', { scope: 'col', role: 'columnheader' }, h)),
+    ),
   );
-  return el('table', { class: 'rt-events', 'aria-label': `Events of detection ${index + 1}` }, head, body);
+  // Explicit roles: a narrow panel lays the rows out as blocks, and the table stays a table.
+  return el(
+    'table',
+    { class: 'rt-events', role: 'table', 'aria-label': `Events of detection ${index + 1}` },
+    head,
+    body,
+  );
 }
 
 function detailOf(d: DetectionView, index: number): HTMLElement {
@@ -184,24 +194,34 @@ function detailOf(d: DetectionView, index: number): HTMLElement {
   return el('div', { class: 'rt-detail-body' }, ...parts);
 }
 
+/**
+ * A detection row's cell. The roles are explicit so the table keeps its grid semantics in a narrow
+ * panel, where the rows are laid out as blocks.
+ */
+function cell(cls: string, label: string, text: string): HTMLTableCellElement {
+  return el('td', { class: cls, role: 'gridcell', 'data-label': label }, text);
+}
+
 function rowOf(d: DetectionView, index: number): HTMLTableRowElement[] {
   const row = el(
     'tr',
     {
       class: 'rt-row',
+      role: 'row',
       tabindex: '0',
       'aria-expanded': 'false',
       'data-window-start': String(d.windowStart),
       'data-window-end': String(d.windowEnd),
     },
-    el('td', { class: 'rt-index' }, String(index + 1)),
-    el('td', { class: 'rt-window' }, windowText(d)),
-    el('td', { class: 'rt-match' }, pairsText(d.match)),
-    el('td', { class: 'rt-outcomes-cell' }, pairsText(d.outcomes)),
-    el('td', { class: 'rt-risk' }, d.riskScore === undefined ? '' : String(d.riskScore)),
-    el('td', { class: 'rt-counts' }, d.variables.map((v) => `$${v.variable}: ${n(v.count)}`).join(', ')),
+    // data-label names each cell where a narrow panel stacks a row's cells under one another.
+    cell('rt-index', '#', String(index + 1)),
+    cell('rt-window', 'Window', windowText(d)),
+    cell('rt-match', 'Match', pairsText(d.match)),
+    cell('rt-outcomes-cell', 'Outcomes', pairsText(d.outcomes)),
+    cell('rt-risk', 'Risk', d.riskScore === undefined ? '' : String(d.riskScore)),
+    cell('rt-counts', 'Events', d.variables.map((v) => `$${v.variable}: ${n(v.count)}`).join(', ')),
   );
-  const detail = el('tr', { class: 'rt-detail' }, el('td', { colspan: '6' }));
+  const detail = el('tr', { class: 'rt-detail', role: 'row' }, el('td', { colspan: '6', role: 'gridcell' }));
   detail.hidden = true;
   const toggle = (): void => {
     const open = detail.hidden;

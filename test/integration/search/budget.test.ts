@@ -157,6 +157,12 @@ describe('search budget, cut answers, documents and pivot panels (sandbox)', fun
     const record = await controller.runQuery('principal.hostname = "host-a"', window, 20);
     const panel = panels.find((p) => p.viewType === 'cloudbench.search.results')!;
     const runId = record.info.runId;
+    // The panel heard of the run before its rows, with the query itself, for its query bar.
+    const running = panel.posted.filter((m) => m.type === 'running').at(-1)!;
+    assert.equal(running.query, 'principal.hostname = "host-a"');
+    assert.ok(
+      panel.posted.indexOf(running) < panel.posted.findIndex((m) => m.type === 'results' && m.run.runId === runId),
+    );
     const results = panel.posted.filter((m) => m.type === 'results').at(-1)!;
     assert.equal(results.run.runId, runId);
     assert.equal(results.arriving, true, 'the first rows were shown while the answer arrived');

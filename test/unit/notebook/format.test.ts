@@ -102,15 +102,19 @@ describe('UDM notebook file', () => {
     assert.deepEqual(nb.cells[0].source, ['a = 1', 'b = 2']);
   });
 
-  it('keeps the first rows up to the setting and says how many', () => {
+  it('keeps the newest rows up to the setting, newest first as the results panel shows them, and says how many', () => {
+    // The events came oldest first (minutes 0…9, then again): the kept ones are the newest, in
+    // their order of arrival among equal times.
     const kept = keepResults(run(25, true), 10);
     assert.equal(kept.totalEvents, 25);
     assert.equal(kept.keptRows, 10);
-    assert.equal(kept.events.length, 10);
-    assert.deepEqual(kept.events[0], run(1).events[0]);
+    assert.deepEqual(
+      kept.events.map((e) => (e as { name: string }).name),
+      [9, 19, 8, 18, 7, 17, 6, 16, 5, 15].map((i) => `events/${i}`),
+    );
     assert.equal(
       keptNote(kept),
-      '25 events (the search was cut at its limit); the first 10 kept in the notebook (setting cloudbench.notebook.keepRows).',
+      '25 events (the search was cut at its limit); the newest 10 kept in the notebook (setting cloudbench.notebook.keepRows).',
     );
     assert.equal(keptNote(keepResults(run(3), 10)), '3 events; all kept in the notebook.');
     assert.match(keptNote(keepResults(run(3), 0)), /none kept in the notebook/);

@@ -76,22 +76,20 @@ export function defaultColumns(kind: ResultKind): ColumnSpec[] {
         { id: 'sourceUrl', label: 'Source' },
       ];
     case 'assetAliases':
+      // Each indicator its own column: an alias row is a hostname, IP and MAC seen together, and
+      // what changes from one row to the next (a daily new IP) must show.
       return [
-        {
-          id: 'entity.asset.hostname',
-          label: 'Hostname',
-          fallbacks: ['entity.asset.ip', 'entity.asset.mac', 'entity.asset.assetId'],
-        },
+        { id: 'entity.asset.hostname', label: 'Hostname' },
+        { id: 'entity.asset.ip', label: 'IP' },
+        { id: 'entity.asset.mac', label: 'MAC' },
+        { id: 'entity.asset.assetId', label: 'Asset ID' },
         { id: 'metadata.interval.startTime', label: 'From' },
         { id: 'metadata.interval.endTime', label: 'To' },
       ];
     case 'userAliases':
       return [
-        {
-          id: 'entity.user.userid',
-          label: 'User',
-          fallbacks: ['entity.user.emailAddresses', 'entity.user.productObjectId'],
-        },
+        { id: 'entity.user.userid', label: 'User', fallbacks: ['entity.user.productObjectId'] },
+        { id: 'entity.user.emailAddresses', label: 'Email' },
         { id: 'entity.user.userDisplayName', label: 'Name' },
         { id: 'entity.user.title', label: 'Title' },
         { id: 'metadata.interval.startTime', label: 'From' },
