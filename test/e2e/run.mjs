@@ -166,6 +166,18 @@ async function main() {
     editor.writeProfile(userDataDir, editor.sandboxSettings(sandbox, { 'workbench.tree.enableStickyScroll': false }));
     say(`installing ${vsix} into a fresh profile`);
     const extensionDir = await editor.installVsix(bin, env, { userDataDir, extensionsDir, vsix });
+    // A test-only extension beside it (fixtures/tool-driver, never in Cloudbench's package): a command
+    // that calls vscode.lm.invokeTool outside chat, so scenarios see VS Code's own tool confirmation.
+    const driverVsix = join(home, 'tool-driver.vsix');
+    const { createVSIX } = await import('@vscode/vsce');
+    await createVSIX({
+      cwd: join(HERE, 'fixtures/tool-driver'),
+      packagePath: driverVsix,
+      dependencies: false,
+      allowMissingRepository: true,
+      skipLicense: true,
+    });
+    await editor.installVsix(bin, env, { userDataDir, extensionsDir, vsix: driverVsix });
 
     const logLines = [];
     codeServer = await editor.startCodeServer(bin, env, {

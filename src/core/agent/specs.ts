@@ -136,10 +136,12 @@ export const EDITOR_TOOLS: readonly ToolSpec[] = [
   {
     name: 'testRule',
     displayName: 'Test YARA-L Rule',
-    inputHint: 'give exactly one of "ruleFile" or "rule", and exactly one of "eventsFile" or "timeRange"',
-    userDescription: 'Runs a YARA-L rule over saved events or a searched time range and returns its detections.',
+    inputHint:
+      'give exactly one of "ruleFile" or "rule", and exactly one of "eventsFile", "timeRange" or "testCase" ("testCase" with "ruleFile")',
+    userDescription:
+      'Runs a YARA-L rule over saved events, one of its test cases or a searched time range and returns its detections.',
     modelDescription:
-      'Runs a YARA-L rule with Cloudbench\'s rule engine and returns its detections (match values, outcomes, event times), bounded. The rule is a .yaral file of the workspace ("ruleFile", workspace-relative) or its text ("rule"); "ruleName" picks one rule of a file that holds several. The events are a saved results or events file of the workspace ("eventsFile": JSON array, NDJSON or a udmSearch answer), which costs nothing, or a time range ("timeRange") that Cloudbench searches with one udmSearch per event variable of the rule, from the hourly budget, only after the user confirms. Check the rule first: a rule with errors is not tested.',
+      'Runs a YARA-L rule with Cloudbench\'s rule engine and returns its detections (match values, outcomes, event times), bounded. The rule is a .yaral file of the workspace ("ruleFile", workspace-relative) or its text ("rule"); "ruleName" picks one rule of a file that holds several. The events are a saved results or events file of the workspace ("eventsFile": JSON array, NDJSON or a udmSearch answer), which costs nothing, a case of the rule\'s test file ("testCase": the case\'s name in the <rule>.test.yaml beside "ruleFile"; the answer also says whether the case passes), which costs nothing either, or a time range ("timeRange") that Cloudbench searches with one udmSearch per event variable of the rule, from the hourly budget, only after the user confirms. Check the rule first: a rule with errors is not tested.',
     inputSchema: object(
       {
         ruleFile: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'Workspace-relative .yaral file.' },
@@ -152,12 +154,20 @@ export const EDITOR_TOOLS: readonly ToolSpec[] = [
           description: 'Workspace-relative events file (JSON array, NDJSON, or a udmSearch answer).',
         },
         timeRange: TIME_RANGE,
+        testCase: {
+          type: 'string',
+          minLength: 1,
+          maxLength: MAX_NAME,
+          description: 'The name of a case in the test file beside "ruleFile" (<rule>.test.yaml).',
+        },
       },
       [],
       {
         allOf: [
           { oneOf: [{ required: ['ruleFile'] }, { required: ['rule'] }] },
-          { oneOf: [{ required: ['eventsFile'] }, { required: ['timeRange'] }] },
+          {
+            oneOf: [{ required: ['eventsFile'] }, { required: ['timeRange'] }, { required: ['testCase', 'ruleFile'] }],
+          },
         ],
       },
     ),

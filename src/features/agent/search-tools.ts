@@ -22,6 +22,8 @@ import { queryTitle } from '../../core/secops/results/arrange';
 import { runRuleTestInWorker } from '../shared/rule-engine/engine-runner';
 import { TEST_RULE_MAX_DETECTIONS as MAX_DETECTIONS } from '../../udm/rule/engine';
 import type { Services } from '../services';
+import { workspaceFile } from './workspace-file';
+import { testCaseText } from './test-case-tool';
 
 export type TimeRangeInput = { preset: '1h' | '24h' | '7d' } | { start: string; end: string };
 
@@ -38,6 +40,8 @@ export interface TestRuleInput {
   ruleName?: string;
   eventsFile?: string;
   timeRange?: TimeRangeInput;
+  /** a case of the rule's test file (`<rule>.test.yaml` beside ruleFile), by name */
+  testCase?: string;
 }
 
 /** Largest events file a tool reads. */
@@ -137,38 +141,6 @@ export async function runSearchTool(
   }
 }
 
-/** A workspace file named by a tool input: inside an open folder, never through `..` out of it. */
-export async function workspaceFile(relative: string, maxBytes: number): Promise<{ uri: vscode.Uri; text: string }> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length === 0) throw new Error('No folder is open, so there is no workspace file to read.');
-  const parts = relative
-    .replace(/\\/g, '/')
-    .split('/')
-    .filter((p) => p && p !== '.');
-  if (parts.some((p) => p === '..') || /^([a-z]:|\/)/i.test(relative))
-    throw new Error(
-      `${JSON.stringify(clip(relative, 200))} must be a path relative to the workspace folder, without "..".`,
-    );
-  for (const folder of folders) {
-    const uri = vscode.Uri.joinPath(folder.uri, ...parts);
-    let stat: vscode.FileStat;
-    try {
-      stat = await vscode.workspace.fs.stat(uri);
-    } catch {
-      continue;
-    }
-    if ((stat.type & vscode.FileType.SymbolicLink) !== 0)
-      throw new Error(`${JSON.stringify(clip(relative, 200))} is a symbolic link; give the file itself.`);
-    if ((stat.type & vscode.FileType.File) === 0)
-      throw new Error(`${JSON.stringify(clip(relative, 200))} is not a file.`);
-    if (stat.size > maxBytes)
-      throw new Error(`${JSON.stringify(clip(relative, 200))} is larger than ${maxBytes} bytes.`);
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    return { uri, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  }
-  throw new Error(`No file ${JSON.stringify(clip(relative, 200))} in the workspace folder(s).`);
-}
-
 /** The rule text to test: its own text (`rule name { … }`) out of the file or the given text. */
 async function ruleOf(input: TestRuleInput): Promise<{ name: string; text: string }> {
   const whole = input.rule ?? (await workspaceFile(input.ruleFile ?? '', 10 * 1024 * 1024)).text;
@@ -197,6 +169,7 @@ export async function testRuleConfirmation(
   services: Services,
   input: TestRuleInput,
 ): Promise<vscode.PreparedToolInvocation> {
+  if (input.testCase !== undefined) return { invocationMessage: 'Testing the rule over its test case' };
   if (!input.timeRange) return { invocationMessage: `Testing the rule over ${input.eventsFile ?? 'the events file'}` };
   const window = windowOf(input.timeRange);
   let rule: { name: string; text: string } | undefined;
@@ -223,6 +196,7 @@ export async function testRuleTool(
   token: vscode.CancellationToken,
 ): Promise<string> {
   const rule = await ruleOf(input);
+  if (input.testCase !== undefined) return testCaseText(input.ruleFile ?? '', rule, input.testCase);
   const abort = new AbortController();
   const sub = token.onCancellationRequested(() => abort.abort());
   try {

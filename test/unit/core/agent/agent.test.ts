@@ -70,7 +70,14 @@ describe('agent tools: specs', () => {
       () => validateInput(byName('testRule'), { rule: 'r', ruleFile: 'a.yaral', eventsFile: 'e.json' }),
       /exactly one of "ruleFile" or "rule"/,
     );
-    assert.throws(() => validateInput(byName('testRule'), { rule: 'r' }), /"eventsFile" or "timeRange"/);
+    assert.throws(() => validateInput(byName('testRule'), { rule: 'r' }), /"eventsFile", "timeRange" or "testCase"/);
+    assert.ok(validateInput(byName('testRule'), { ruleFile: 'r.yaral', testCase: 'fires' }));
+    // A test case lies beside a rule file: with the rule's text there is no test file to read.
+    assert.throws(() => validateInput(byName('testRule'), { rule: 'r', testCase: 'fires' }), ToolInputError);
+    assert.throws(
+      () => validateInput(byName('testRule'), { ruleFile: 'r.yaral', testCase: 'fires', eventsFile: 'e.json' }),
+      ToolInputError,
+    );
     assert.ok(validateInput(byName('testRule'), { rule: 'r', timeRange: { preset: '7d' } }));
     assert.throws(() => validateInput(byName('listModels'), { location: '../x' }), /"location" must match pattern/);
   });

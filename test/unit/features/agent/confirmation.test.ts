@@ -1,7 +1,8 @@
 // What the agent tools ask before spending: runSearch's and testRule's confirmations name the query
 // or rule, the time range, the udmSearch calls they spend and how many are left this hour; a test over
-// a saved events file spends nothing and asks nothing. (In extension-host tests VS Code accepts every
-// confirmation dialog by itself, so the words are checked here.)
+// a saved events file or a test case spends nothing and asks nothing. (In extension-host tests VS Code
+// accepts every confirmation dialog by itself; the real dialog, Cancel and Yes are in the e2e scenario
+// test/e2e/scenarios/agent-tool-confirmation.mjs.)
 import assert from 'node:assert/strict';
 import type * as SearchToolsModule from '../../../../src/features/agent/search-tools';
 import { useFakeVscode } from '../../fakes/vscode';
@@ -69,5 +70,11 @@ describe('agent tools: confirmations', () => {
   it('testRule over a saved events file asks nothing', async () => {
     const prepared = await testRuleConfirmation(services(10, 360), { rule: RULE, eventsFile: 'events.json' });
     assert.equal(prepared.confirmationMessages, undefined);
+  });
+
+  it('testRule over a test case asks nothing', async () => {
+    const prepared = await testRuleConfirmation(services(10, 360), { ruleFile: 'r.yaral', testCase: 'fires' });
+    assert.equal(prepared.confirmationMessages, undefined);
+    assert.match(text(prepared.invocationMessage), /test case/);
   });
 });
