@@ -117,7 +117,7 @@ export class RuleTestItems {
     if (!parsed.file) {
       const first = parsed.problems[0];
       item.error = new vscode.MarkdownString().appendText(
-        `${item.description}:${first?.line ?? 1}: ${first?.message ?? 'not a test file'}${parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more in Problems)` : ''}`,
+        `${item.description}:${first?.line ?? 1}: ${first?.message ?? 'not a test file'}${parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more; open the file to see them all)` : ''}`,
       );
       return item;
     }

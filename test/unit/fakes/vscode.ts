@@ -269,6 +269,24 @@ const fake: Record<string, unknown> = new Proxy(
     tests: new Proxy({}, { get: () => inert() }),
     extensions: new Proxy({}, { get: () => inert() }),
     TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
+    Location: class {
+      constructor(
+        readonly uri: unknown,
+        readonly range: unknown,
+      ) {}
+    },
+    TestMessage: class TestMessage {
+      location?: unknown;
+      expectedOutput?: string;
+      actualOutput?: string;
+      constructor(readonly message: unknown) {}
+      static diff(message: unknown, expected: string, actual: string): TestMessage {
+        const m = new TestMessage(message);
+        m.expectedOutput = expected;
+        m.actualOutput = actual;
+        return m;
+      }
+    },
     TestRunRequest: class {
       constructor(
         readonly include?: unknown,

@@ -1,0 +1,241 @@
+// The Test Explorer's rule tests over real files: a rule with a test file is listed (cases on their
+// lines, names as text), a linked or broken test file is not run, and a run reports passed, failed
+// (with the expected/actual YAML of the difference on the case's line) and errored cases.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type * as DiscoveryModule from '../../../../src/features/ruleTests/discovery';
+import type * as RunModule from '../../../../src/features/ruleTests/run';
+import { useFakeVscode } from '../../fakes/vscode';
+
+useFakeVscode();
+const vscode = require('vscode') as Record<string, any>;
+const { RuleTestItems, caseId } = require('../../../../src/features/ruleTests/discovery') as typeof DiscoveryModule;
+const { runRequest } = require('../../../../src/features/ruleTests/run') as typeof RunModule;
+
+class Items {
+  readonly map = new Map<string, Item>();
+  add(i: Item): void {
+    this.map.set(i.id, i);
+  }
+  get(id: string): Item | undefined {
+    return this.map.get(id);
+  }
+  delete(id: string): void {
+    this.map.delete(id);
+  }
+  replace(items: Item[]): void {
+    this.map.clear();
+    for (const i of items) this.add(i);
+  }
+  forEach(fn: (i: Item) => void): void {
+    [...this.map.values()].forEach(fn);
+  }
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+class Item {
+  readonly children = new Items();
+  parent?: Item;
+  range?: { start: { line: number } };
+  description?: string;
+  error?: unknown;
+  constructor(
+    readonly id: string,
+    readonly label: string,
+    readonly uri: { path: string },
+  ) {
+    const add = this.children.add.bind(this.children);
+    this.children.add = (c: Item) => {
+      c.parent = this;
+      add(c);
+    };
+    const replace = this.children.replace.bind(this.children);
+    this.children.replace = (cs: Item[]) => {
+      for (const c of cs) c.parent = this;
+      replace(cs);
+    };
+  }
+}
+
+interface Outcome {
+  state: string;
+  message?: { message: string; expectedOutput?: string; actualOutput?: string; location?: any };
+}
+
+function controller() {
+  const outcomes = new Map<string, Outcome>();
+  const output: string[] = [];
+  const c = {
+    items: new Items(),
+    createTestItem: (id: string, label: string, uri: { path: string }) => new Item(id, label, uri),
+    createTestRun: () => ({
+      enqueued: () => undefined,
+      started: () => undefined,
+      skipped: (i: Item) => outcomes.set(i.id, { state: 'skipped' }),
+      passed: (i: Item) => outcomes.set(i.id, { state: 'passed' }),
+      failed: (i: Item, m: Outcome['message']) => outcomes.set(i.id, { state: 'failed', message: m }),
+      errored: (i: Item, m: Outcome['message']) => outcomes.set(i.id, { state: 'errored', message: m }),
+      appendOutput: (text: string) => output.push(text),
+      end: () => undefined,
+    }),
+  };
+  return { c, outcomes, output };
+}
+
+const RULE = `rule c2_connection {
+  meta:
+    author = "test"
+  events:
+    $e.metadata.event_type = "NETWORK_CONNECTION"
+    $e.target.ip = "198.51.100.23"
+  outcome:
+    $risk_score = if($e.target.port = 4444, 90, 75)
+  condition:
+    $e
+}
+`;
+
+const TESTS = `cases:
+  - name: fires at 90
+    events:
+      - udm: { metadata: { id: a, eventTimestamp: '2026-11-01T09:00:00Z', eventType: NETWORK_CONNECTION }, target: { ip: ['198.51.100.23'], port: 4444 } }
+    expect:
+      detections:
+        - riskScore: 91
+  - name: "[quiet](command:workbench.action.reloadWindow) \\u202e"
+    events:
+      - udm: { metadata: { id: b, eventTimestamp: '2026-11-01T09:00:00Z', eventType: NETWORK_CONNECTION }, target: { ip: ['203.0.113.1'] } }
+    expect: { fires: false }
+  - name: missing events file
+    events: events/nowhere.ndjson
+    expect: { fires: false }
+`;
+
+describe('rule tests in the Test Explorer', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cb-ruletests-'));
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'rules'));
+    writeFileSync(join(dir, 'rules', 'c2_connection.yaral'), RULE);
+    writeFileSync(join(dir, 'rules', 'c2_connection.test.yaml'), TESTS);
+    // a second rule whose test file is a link: never read
+    writeFileSync(join(dir, 'rules', 'linked.yaral'), RULE.replace('c2_connection', 'linked'));
+    const outside = mkdtempSync(join(tmpdir(), 'cb-outside-'));
+    writeFileSync(join(outside, 'secret.test.yaml'), TESTS);
+    symlinkSync(join(outside, 'secret.test.yaml'), join(dir, 'rules', 'linked.test.yaml'));
+    // a third rule whose test file is broken
+    writeFileSync(join(dir, 'rules', 'broken.yaral'), RULE.replace('c2_connection', 'broken'));
+    writeFileSync(join(dir, 'rules', 'broken.test.yaml'), 'cases:\n  - name: x\n    expect: { fire: true }\n');
+    const folder = { uri: vscode.Uri.file(dir), name: 'ws', index: 0 };
+    vscode.workspace.getWorkspaceFolder = () => folder;
+    vscode.workspace.asRelativePath = (u: { path: string }) => u.path.slice(dir.length + 1);
+    vscode.workspace.findFiles = async () =>
+      ['c2_connection', 'linked', 'broken'].map((r) => vscode.Uri.file(join(dir, 'rules', `${r}.test.yaml`)));
+    vscode.workspace.fs = {
+      stat: async (u: { fsPath: string }) => {
+        const s = lstatSync(u.fsPath);
+        return { type: s.isSymbolicLink() ? 64 | 1 : s.isFile() ? 1 : 2, size: statSync(u.fsPath).size };
+      },
+      readFile: async (u: { fsPath: string }) => readFileSync(u.fsPath),
+    };
+    vscode.Range = class {
+      readonly start: { line: number; character: number };
+      constructor(line: number, character: number) {
+        this.start = { line, character };
+      }
+    };
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists a rule with its cases on their lines, names as plain text; a linked test file is not read', async () => {
+    const { c } = controller();
+    const items = new RuleTestItems(c as any);
+    await items.refreshAll();
+    const ids = [...c.items.map.keys()].map((id) => id.replace(/^.*\//, ''));
+    assert.deepEqual(ids.sort(), ['broken.yaral', 'c2_connection.yaral', 'linked.yaral']);
+    const linked = [...c.items.map.values()].find((i) => i.id.endsWith('linked.yaral'))!;
+    assert.match(String(linked.error), /linked\.test\.yaml cannot be read \(a link/);
+    assert.equal(linked.children.size, 0);
+    const rule = [...c.items.map.values()].find((i) => i.id.endsWith('c2_connection.yaral'))!;
+    assert.equal(rule.label, 'c2_connection');
+    assert.equal(rule.range?.start.line, 0);
+    const cases = [...rule.children.map.values()];
+    assert.deepEqual(
+      cases.map((i) => i.range?.start.line),
+      [1, 7, 11],
+    );
+    const quiet = cases[1];
+    assert.ok(!quiet.label.includes('](command:'), quiet.label);
+    assert.ok(!/[\u202a-\u202e]/.test(quiet.label), 'bidi controls removed');
+    const broken = [...c.items.map.values()].find((i) => i.id.endsWith('broken.yaral'))!;
+    assert.match(
+      (broken.error as { value: string }).value,
+      /broken\.test\.yaml:3: cases\[0\]\.expect: give one of fires/,
+    );
+    assert.equal(broken.children.size, 0);
+  });
+
+  it('runs the cases: a pass, a failure with its expected/actual YAML on the case line, an error', async () => {
+    const { c, outcomes } = controller();
+    const items = new RuleTestItems(c as any);
+    await items.refreshAll();
+    await runRequest(
+      items,
+      c as any,
+      { include: undefined, exclude: [] } as any,
+      { isCancellationRequested: false } as any,
+      false,
+    );
+    const testFile = vscode.Uri.file(join(dir, 'rules', 'c2_connection.test.yaml'));
+    const of = (name: string) => outcomes.get(caseId(testFile, name));
+    const failed = of('fires at 90')!;
+    assert.equal(failed.state, 'failed');
+    assert.equal(failed.message?.message, 'detection 1 riskScore: expected 91, got 90');
+    assert.deepEqual(parse(failed.message.expectedOutput!), { detections: [{ riskScore: 91 }] });
+    assert.deepEqual(parse(failed.message.actualOutput!), { detections: [{ riskScore: 90 }] });
+    assert.equal(failed.message?.location.range.start.line, 1);
+    assert.equal(of('[quiet](command:workbench.action.reloadWindow) \u202e')?.state, 'passed');
+    const error = of('missing events file')!;
+    assert.equal(error.state, 'errored');
+    assert.match(error.message!.message, /events\/nowhere\.ndjson/);
+  });
+
+  it('runs one case alone, and Run and Show Detections writes what the engine found', async () => {
+    const { c, outcomes, output } = controller();
+    const items = new RuleTestItems(c as any);
+    await items.refreshAll();
+    const testFile = vscode.Uri.file(join(dir, 'rules', 'c2_connection.test.yaml'));
+    const rule = [...c.items.map.values()].find((i) => i.id.endsWith('c2_connection.yaral'))!;
+    const one = rule.children.get(caseId(testFile, 'fires at 90'))!;
+    await runRequest(
+      items,
+      c as any,
+      { include: [one], exclude: [] } as any,
+      { isCancellationRequested: false } as any,
+      true,
+    );
+    assert.deepEqual([...outcomes.keys()], [one.id]);
+    assert.match(output.join(''), /riskScore: 90/);
+  });
+
+  it('a cancelled run skips what it had not started', async () => {
+    const { c, outcomes } = controller();
+    const items = new RuleTestItems(c as any);
+    await items.refreshAll();
+    await runRequest(
+      items,
+      c as any,
+      { include: undefined, exclude: [] } as any,
+      { isCancellationRequested: true } as any,
+      false,
+    );
+    assert.ok(outcomes.size > 0);
+    assert.ok([...outcomes.values()].every((o) => o.state === 'skipped'));
+  });
+});
