@@ -123,6 +123,15 @@ describe('Test Rule page protocol', () => {
       { type: 'openEvent', runId: 'r1', detection: 0, variable: 'e', index: 3 },
     );
     assert.deepEqual(parseFromRuleTestView({ type: 'rerun', runId: 'r1' }), { type: 'rerun', runId: 'r1' });
+    assert.deepEqual(parseFromRuleTestView({ type: 'saveCase', runId: 'r1', detection: 2, path: '/etc/passwd' }), {
+      type: 'saveCase',
+      runId: 'r1',
+      detection: 2,
+    });
+    assert.deepEqual(parseFromRuleTestView({ type: 'saveNoFireCase', runId: 'r1', events: [1] }), {
+      type: 'saveNoFireCase',
+      runId: 'r1',
+    });
   });
 
   it('refuses malformed messages on both sides, naming what is wrong', () => {
@@ -133,6 +142,9 @@ describe('Test Rule page protocol', () => {
       { type: 'openEvent', runId: 'r1', detection: 0, variable: 'e; alert(1)', index: 0 },
       { type: 'openEvents', runId: 'x'.repeat(101), detection: 0 },
       { type: 'runQuery', query: 'x' },
+      { type: 'saveCase', runId: 'r1', detection: 1.5 },
+      { type: 'saveCase', runId: 'r1' },
+      { type: 'saveNoFireCase', runId: 7 },
     ];
     for (const m of bad) assert.throws(() => parseFromRuleTestView(m), RuleTestMessageError, JSON.stringify(m));
     const badToPage: unknown[] = [
