@@ -187,6 +187,12 @@ export class SearchController implements vscode.Disposable {
     return exportRun(this.store, runId, format, columns, options);
   }
 
+  /** The run of the results panel in front (undefined when none is, or its run is no longer held). */
+  activeRun(): RunRecord | undefined {
+    const panel = this.store.panels.values().find((p) => p.panel.active);
+    return panel?.runId === undefined ? undefined : this.store.get(panel.runId);
+  }
+
   /** Opens a console link after the user confirmed it; only http(s) ever leaves the editor. */
   openLink(url: string): Promise<void> {
     return openLink(url);

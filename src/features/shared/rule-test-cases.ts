@@ -22,8 +22,11 @@ export interface CaseToSave {
   readonly events: readonly unknown[];
   /** the reference lists the run read */
   readonly lists: Readonly<Record<string, readonly string[]>>;
-  /** whether the case expects detections (a detection saved) or none (a quiet range saved) */
-  readonly fires: boolean;
+  /**
+   * whether the case expects detections (a detection saved) or none (a quiet range saved); without
+   * it, the case expects what the rule gives over the events
+   */
+  readonly fires?: boolean;
   readonly suggestedName: string;
 }
 
@@ -136,11 +139,11 @@ export async function saveTestCase(save: CaseToSave): Promise<vscode.Uri | undef
   const captured = captureEvents({ ruleText: save.ruleText, events: save.events, lists, redact });
   const run = runCase({ ruleText: save.ruleText, events: captured.events, lists });
   if ('error' in run) throw new Error(`The case cannot be run: ${run.error}`);
-  if (save.fires && run.detections.length === 0)
+  if (save.fires === true && run.detections.length === 0)
     throw new Error(
       `Over these events alone ${save.ruleName} gives no detection${redact ? ' once names and addresses are replaced' : ''}: the case would not show it firing. Nothing was saved.`,
     );
-  if (!save.fires && run.detections.length > 0)
+  if (save.fires === false && run.detections.length > 0)
     throw new Error(
       `Over these events alone ${save.ruleName} gives ${run.detections.length} detection(s): the case would not be a no-fire case. Nothing was saved.`,
     );

@@ -1,4 +1,5 @@
 // The search commands, by id.
+import { saveResultsAsTestCase } from './test-case';
 import type { CommandTable } from '../../../platform/command-table';
 import type { SearchContext } from './context';
 import { PIVOT_COMMANDS } from './pivots';
@@ -29,5 +30,6 @@ export const SEARCH_COMMANDS: CommandTable<SearchContext> = {
   'cloudbench.search.view.refresh': refreshView,
   'cloudbench.search.view.save': saveViewQuery,
   'cloudbench.search.saveQuery': saveQuery,
+  'cloudbench.search.saveAsTestCase': saveResultsAsTestCase,
   ...PIVOT_COMMANDS,
 };

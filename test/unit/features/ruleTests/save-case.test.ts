@@ -6,12 +6,15 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type * as SaveModule from '../../../../src/features/shared/rule-test-cases';
+import type * as SearchSaveModule from '../../../../src/features/search/commands/test-case';
 import { testRule } from '../../../../src/cli/test';
 import { useFakeVscode } from '../../fakes/vscode';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
 const { saveTestCase } = require('../../../../src/features/shared/rule-test-cases') as typeof SaveModule;
+const { saveResultsAsTestCase } =
+  require('../../../../src/features/search/commands/test-case') as typeof SearchSaveModule;
 
 const RULE = `rule blocked_logins {
   meta:
@@ -38,7 +41,7 @@ const login = (id: string, t: string, user: string, action: string) => ({
 
 describe('Save as Test Case', () => {
   let dir: string;
-  let rule: { fsPath: string; path: string };
+  let rule: any;
   let answers: { name?: string; validation?: (v: string) => unknown; redact: boolean };
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'cb-save-'));
@@ -60,8 +63,12 @@ describe('Save as Test Case', () => {
       answers.validation = o.validateInput;
       return answers.name ?? o.value;
     };
-    vscode.window.showQuickPick = async (items: Array<{ redact: boolean }>) =>
-      items.find((i) => i.redact === answers.redact);
+    vscode.window.showQuickPick = async (items: Array<{ redact?: boolean; uri?: unknown }>) =>
+      items[0]?.uri ? items[0] : items.find((i) => i.redact === answers.redact);
+    vscode.workspace.findFiles = async () => [rule];
+    vscode.workspace.openTextDocument = async (u: { fsPath: string }) => ({
+      getText: () => readFileSync(u.fsPath, 'utf8'),
+    });
     vscode.window.showTextDocument = async () => undefined;
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -142,5 +149,32 @@ describe('Save as Test Case', () => {
     );
     assert.equal(readFileSync(join(dir, 'rules', 'blocked_logins.test.yaml'), 'utf8'), before);
     assert.ok(!existsSync(join(dir, 'rules', 'events', 'blocked_logins-not-really-firing.ndjson')));
+  });
+
+  it('keeps the events of the results panel in front for a rule picked, expecting what the rule gives', async () => {
+    answers = { name: 'from a hunt', redact: true };
+    const rows = [
+      login('g', '2026-11-30T09:00:00Z', 'ines.costa', 'BLOCK'),
+      login('h', '2026-11-30T09:05:00Z', 'ines.costa', 'BLOCK'),
+      login('i', '2026-11-30T09:07:00Z', 'ines.costa', 'BLOCK'),
+    ];
+    const ctx = {
+      controller: { activeRun: () => ({ info: { kind: 'udm', title: 'Blocked sign-ins' }, rows }) },
+      services: { referenceLists: { entries: () => ({}) } },
+    };
+    await saveResultsAsTestCase(ctx as any);
+    const text = readFileSync(join(dir, 'rules', 'blocked_logins.test.yaml'), 'utf8');
+    assert.match(
+      text,
+      /- name: from a hunt\n\s+events: events\/blocked_logins-from-a-hunt\.ndjson\n\s+expect:\n\s+detections:/,
+    );
+    assert.deepEqual(run().at(-1), ['from a hunt', 'passed']);
+    const none = { controller: { activeRun: () => undefined }, services: ctx.services };
+    await assert.rejects(saveResultsAsTestCase(none as any), /Open a results panel/);
+    const stats = {
+      controller: { activeRun: () => ({ info: { kind: 'assets', title: 'a' }, rows }) },
+      services: ctx.services,
+    };
+    await assert.rejects(saveResultsAsTestCase(stats as any), /Only events/);
   });
 });
