@@ -208,6 +208,22 @@ export async function clickNotificationButton(page, pattern, button) {
   await toast.locator('.monaco-button', { hasText: button }).first().click();
 }
 
+/**
+ * Test Rule from the CodeLens above the rule in the active editor: `range` picked, the searches
+ * agreed to. Returns the consent question as the dialog showed it.
+ */
+export async function testRuleFromLens(page, range = 'Last 7 days') {
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  const lens = editor.locator('.codelens-decoration a', { hasText: 'Test Rule' }).first();
+  await lens.waitFor();
+  await lens.click();
+  await pickQuickItem(page, range, 'UDM Search Time Range');
+  const dialog = await modalDialog(page);
+  const question = await dialog.innerText();
+  await dialog.locator('.monaco-button', { hasText: 'Run Test' }).click();
+  return question;
+}
+
 /** The modal dialog (destructive confirmations); returns its locator once visible. */
 export async function modalDialog(page) {
   const dialog = page.locator('.monaco-dialog-box');

@@ -55,15 +55,9 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
 
   // 3. Test Rule from the CodeLens: the range, the consent, then the panel.
   await wb.openFile(page, `${RULE}.yaral`);
-  const lens = editor.locator('.codelens-decoration a', { hasText: 'Test Rule' }).first();
-  await lens.waitFor();
-  await lens.click();
-  await wb.pickQuickItem(page, 'Last 7 days', 'UDM Search Time Range');
-  const dialog = await wb.modalDialog(page);
-  const question = await dialog.innerText();
+  const question = await wb.testRuleFromLens(page, 'Last 7 days');
   if (!/spends 1 udmSearch call \(one per event variable: \$e\)/.test(question))
     throw new Error(`the consent question says: ${question}`);
-  await dialog.locator('.monaco-button', { hasText: 'Run Test' }).click();
   const panel = await wb.findWebviewFrame(page, '#rt-summary', /detections? over .* spent/, {
     timeout: 90_000,
   });

@@ -21,7 +21,6 @@ const oneLine = (s) => s.replace(/\s+/g, ' ').trim();
 
 export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   writeFileSync(join(workspace, 'hosts.udm'), `${QUERY}\n`);
-  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
 
   // 1. A statistics panel.
   await wb.openFile(page, 'logins-per-host.udm');
@@ -56,12 +55,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   // 4. A Test Rule panel on a demo rule.
   await wb.runCommand(page, 'View: Focus First Editor Group');
   await wb.openFile(page, `${RULE}.yaral`);
-  const lens = editor.locator('.codelens-decoration a', { hasText: 'Test Rule' }).first();
-  await lens.waitFor();
-  await lens.click();
-  await wb.pickQuickItem(page, 'Last 7 days', 'UDM Search Time Range');
-  const dialog = await wb.modalDialog(page);
-  await dialog.locator('.monaco-button', { hasText: 'Run Test' }).click();
+  await wb.testRuleFromLens(page, 'Last 7 days');
   const ruleTest = await wb.findWebviewFrame(page, '#rt-summary', /detections? over .* spent/, { timeout: 90_000 });
   await ruleTest.locator('tr.rt-row').first().waitFor();
   const detections = await ruleTest.locator('tr.rt-row').count();

@@ -101,12 +101,7 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   // 3. Save as Test Case from the Test Rule panel: a detection of repeated_failed_logins kept.
   const RULE = 'repeated_failed_logins';
   await wb.openFile(page, `${RULE}.yaral`);
-  const lens = editor.locator('.codelens-decoration a', { hasText: 'Test Rule' }).first();
-  await lens.waitFor();
-  await lens.click();
-  await wb.pickQuickItem(page, 'Last 7 days', 'UDM Search Time Range');
-  const dialog = await wb.modalDialog(page);
-  await dialog.locator('.monaco-button', { hasText: 'Run Test' }).click();
+  await wb.testRuleFromLens(page, 'Last 7 days');
   const panel = await wb.findWebviewFrame(page, '#rt-summary', /detections? over .* spent/, { timeout: 90_000 });
   const first = panel.locator('tr.rt-row').first();
   await first.click();

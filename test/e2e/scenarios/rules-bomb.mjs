@@ -41,12 +41,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
   try {
     const editor = page.locator('.editor-group-container.active .monaco-editor').first();
     await wb.openFile(page, `${RULE}.yaral`);
-    const lens = editor.locator('.codelens-decoration a', { hasText: 'Test Rule' }).first();
-    await lens.waitFor();
-    await lens.click();
-    await wb.pickQuickItem(page, 'Last 24 hours', 'UDM Search Time Range');
-    const dialog = await wb.modalDialog(page);
-    await dialog.locator('.monaco-button', { hasText: 'Run Test' }).click();
+    await wb.testRuleFromLens(page, 'Last 24 hours');
 
     // The engine is computing: the panel says so, and the progress toast offers Cancel.
     const panel = await wb.findWebviewFrame(page, '#rt-summary', /computing the detections/, { timeout: 90_000 });
@@ -63,7 +58,7 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
     await wb.runCommand(page, 'View: Focus First Editor Group');
     await wb.openFile(page, `${RULE}.yaral`);
     const again = Date.now();
-    await lens.click();
+    await editor.locator('.codelens-decoration a', { hasText: 'Test Rule' }).first().click();
     await wb.pickQuickItem(page, 'Last 24 hours', 'UDM Search Time Range');
     const consent = await wb.modalDialog(page);
     log(`the editor answered the next Test Rule in ${Date.now() - again} ms`);
