@@ -14,7 +14,7 @@ import { runRequest } from './run';
 const DEBOUNCE_MS = 300;
 
 // Continuous run: the request's tests once, then again whenever their rule or test file is saved.
-async function runContinuously(
+export async function runContinuously(
   items: RuleTestItems,
   controller: vscode.TestController,
   request: vscode.TestRunRequest,

@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type * as DiscoveryModule from '../../../../src/features/ruleTests/discovery';
 import type * as RunModule from '../../../../src/features/ruleTests/run';
+import type * as IndexModule from '../../../../src/features/ruleTests/index';
 import { useFakeVscode } from '../../fakes/vscode';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
 const { RuleTestItems, caseId } = require('../../../../src/features/ruleTests/discovery') as typeof DiscoveryModule;
 const { runRequest } = require('../../../../src/features/ruleTests/run') as typeof RunModule;
+const { runContinuously } = require('../../../../src/features/ruleTests/index') as typeof IndexModule;
 
 class Items {
   readonly map = new Map<string, Item>();
@@ -237,5 +239,55 @@ describe('rule tests in the Test Explorer', () => {
     );
     assert.ok(outcomes.size > 0);
     assert.ok([...outcomes.values()].every((o) => o.state === 'skipped'));
+  });
+
+  it('continuous run: the cases again each time their rule or test file is saved, until stopped', async () => {
+    const { c, outcomes } = controller();
+    const items = new RuleTestItems(c as any);
+    await items.refreshAll();
+    const saves: Array<(doc: { uri: unknown }) => Promise<void>> = [];
+    vscode.workspace.onDidSaveTextDocument = (fn: (doc: { uri: unknown }) => Promise<void>) => {
+      saves.push(fn);
+      return { dispose: () => saves.splice(saves.indexOf(fn), 1) };
+    };
+    let cancel: () => void = () => undefined;
+    const token = {
+      isCancellationRequested: false,
+      onCancellationRequested: (fn: () => void) => {
+        cancel = () => {
+          token.isCancellationRequested = true;
+          fn();
+        };
+        return { dispose: () => undefined };
+      },
+    };
+    const testFile = join(dir, 'rules', 'c2_connection.test.yaml');
+    const id = caseId(vscode.Uri.file(testFile), 'fires at 90');
+    const running = runContinuously(
+      items,
+      c as any,
+      { include: undefined, continuous: true } as any,
+      token as any,
+      false,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(outcomes.get(id)?.state, 'failed');
+    assert.equal(saves.length, 1);
+    // the expectation fixed and saved: the case runs again and passes
+    const original = readFileSync(testFile, 'utf8');
+    writeFileSync(testFile, original.replace('riskScore: 91', 'riskScore: 90'));
+    try {
+      await saves[0]({ uri: vscode.Uri.file(testFile) });
+      assert.equal(outcomes.get(id)?.state, 'passed');
+      // a save of an unrelated file runs nothing
+      outcomes.clear();
+      await saves[0]({ uri: vscode.Uri.file(join(dir, 'notes.md')) });
+      assert.equal(outcomes.size, 0);
+      cancel();
+      await running;
+      assert.equal(saves.length, 0, 'the save listener is gone once the run is stopped');
+    } finally {
+      writeFileSync(testFile, original);
+    }
   });
 });
