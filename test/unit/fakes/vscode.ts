@@ -266,8 +266,8 @@ const fake: Record<string, unknown> = new Proxy(
     // Tests may put their own registerDefinitionProvider… here (put back by resetFakeVscode()).
     languages: new Proxy(remember({}), { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
     notebooks: new Proxy({}, { get: () => inert() }),
-    tests: new Proxy({}, { get: () => inert() }),
-    extensions: new Proxy({}, { get: () => inert() }),
+    tests: new Proxy(remember({}), { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
+    extensions: new Proxy(remember({}), { get: (t, p) => (p in t ? (t as any)[p] : inert()) }),
     TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
     Location: class {
       constructor(
