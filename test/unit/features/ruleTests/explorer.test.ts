@@ -270,7 +270,8 @@ describe('rule tests in the Test Explorer', () => {
       token as any,
       false,
     );
-    await new Promise((r) => setTimeout(r, 50));
+    // the first run ends before the save listener is added
+    for (let i = 0; i < 200 && saves.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     assert.equal(outcomes.get(id)?.state, 'failed');
     assert.equal(saves.length, 1);
     // the expectation fixed and saved: the case runs again and passes
