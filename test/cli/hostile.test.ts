@@ -26,13 +26,13 @@ interface Run extends CliResult {
 }
 
 /** The CLI as a process in `cwd`, with extra environment variables. */
-function run(cli: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Run {
+function run(cli: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}, timeout = 120_000): Run {
   const started = Date.now();
   const r = spawnSync(cli, args, {
     cwd,
     env: { PATH: process.env.PATH, HOME: cwd, ...env },
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout,
     maxBuffer: 512 * 1024 * 1024,
   });
   if (r.error) throw r.error;
@@ -287,5 +287,59 @@ describe('cloudbench against a hostile repository (the built CLI)', function () 
     assert.equal(r.code, 3, r.stdout + r.stderr);
     assert.match(r.stderr, /^cloudbench: internal error \(Error: writer broke\)/);
     assert.ok(r.stderr.split('\n').length <= 2, r.stderr);
+  });
+
+  it('test-rule over a rule whose placeholders multiply stops at the work limit and says so, exit 1', () => {
+    // `$p1`…`$p7 = $e.principal.ip` over events with 16 addresses each, each placeholder equal to the
+    // next: 16^7 combinations per event of which 16 hold, so no cap on rows stops it, only the
+    // engine's one work limit counting every combination.
+    const ps = Array.from({ length: 7 }, (_, i) => `$p${i + 1}`);
+    const rule = [
+      'rule placeholder_bomb {',
+      '  meta:',
+      '    description = "seven placeholders bound to one repeated field"',
+      '  events:',
+      '    $e.metadata.event_type = "NETWORK_CONNECTION"',
+      ...ps.map((p) => `    $e.principal.ip = ${p}`),
+      ...ps.slice(1).map((p, k) => `    ${ps[k]} = ${p}`),
+      '  match:',
+      `    ${ps.join(', ')} over 1h`,
+      '  condition:',
+      '    $e',
+      '}',
+      '',
+    ].join('\n');
+    const events = Array.from({ length: 3 }, (_, i) =>
+      JSON.stringify({
+        metadata: {
+          eventTimestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+          eventType: 'NETWORK_CONNECTION',
+        },
+        principal: { hostname: `h${i}`, ip: Array.from({ length: 16 }, (_, j) => `10.7.${i}.${j + 1}`) },
+      }),
+    );
+    const dir = workspace({ 'bomb.yaral': rule, 'events.ndjson': `${events.join('\n')}\n` });
+    // A hang guard, not a figure: without the bound this rule ran for minutes.
+    const r = run(cli, ['test-rule', 'bomb.yaral', '--events', 'events.ndjson'], dir, {}, 60_000);
+    assert.equal(r.code, 1, r.stderr);
+    const out = JSON.parse(r.stdout) as { cut?: { reason: string; message: string }; detections: unknown[] };
+    assert.equal(out.cut?.reason, 'work-limit');
+    assert.match(out.cut.message, /^The join stopped after [\d,]+ combinations of \$e's placeholder values/);
+    assert.match(
+      out.cut.message,
+      /: (no detection was found before it|the [\d,]+ detections shown are those found before it)/,
+    );
+    assert.ok(out.detections.length <= 48, String(out.detections.length));
+    assert.match(r.stderr, /^incomplete: The join stopped after [\d,]+ combinations/m);
+    // The text report says so on its first line too.
+    const text = run(
+      cli,
+      ['test-rule', 'bomb.yaral', '--events', 'events.ndjson', '--format', 'text'],
+      dir,
+      {},
+      60_000,
+    );
+    assert.equal(text.code, 1, text.stderr);
+    assert.match(text.stdout, /^placeholder_bomb: (no|[\d,]+) detections \(incomplete: the engine stopped early\)\n/);
   });
 });

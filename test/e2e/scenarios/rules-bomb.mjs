@@ -1,7 +1,9 @@
 // A rule whose placeholders multiply, tested in the real editor: seven placeholders bound to one
 // repeated field over events with 16 addresses each. The engine computes in its worker, so the
 // editor keeps answering while it runs; Cancel in the progress toast ends the worker and the panel
-// says the test was cancelled, and the CodeLens answers again at once.
+// says the test was cancelled, and the CodeLens answers again at once. Left to run, the engine's work
+// limit ends the test with a "Cut short" banner that says where it stopped; the hostile host names of
+// the events (an icon syntax and a right-to-left override) read as the results table shows them.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -17,8 +19,11 @@ const RULE_TEXT = [
   '  events:',
   `    $e.metadata.product_name = "${MARK}"`,
   ...PLACEHOLDERS.map((p) => `    $e.principal.ip = ${p}`),
+  '    $e.principal.hostname = $h',
   '  match:',
   `    ${PLACEHOLDERS.join(', ')} over 1h`,
+  '  outcome:',
+  '    $host = array_distinct($h)',
   '  condition:',
   '    $e',
   '}',
@@ -29,7 +34,10 @@ function events(now) {
   const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return Array.from({ length: 40 }, (_, i) => ({
     metadata: { eventTimestamp: iso(now - (i + 1) * 60_000), eventType: 'NETWORK_CONNECTION', productName: MARK },
-    principal: { hostname: `bomb-${i}`, ip: Array.from({ length: 16 }, (_, j) => `10.7.${i % 4}.${j + 1}`) },
+    principal: {
+      hostname: `$(warning) \u202eexe.gnp-${i}`,
+      ip: Array.from({ length: 16 }, (_, j) => `10.7.${i % 4}.${j + 1}`),
+    },
   }));
 }
 
@@ -62,7 +70,23 @@ export async function run({ page, wb, sandbox, workspace, log, screenshot }) {
     await wb.pickQuickItem(page, 'Last 24 hours', 'UDM Search Time Range');
     const consent = await wb.modalDialog(page);
     log(`the editor answered the next Test Rule in ${Date.now() - again} ms`);
-    await consent.locator('.monaco-button', { hasText: 'Cancel' }).click();
+
+    // Left to run, the work limit ends it: the banner says where it stopped and what is shown.
+    const started = Date.now();
+    await consent.locator('.monaco-button', { hasText: 'Run Test' }).click();
+    const done = await wb.findWebviewFrame(page, '#rt-cut', /^Cut short: The join stopped/, {
+      timeout: 90_000,
+    });
+    log(`cut after ${Date.now() - started} ms: "${await done.locator('#rt-cut').innerText()}"`);
+    const summary = await done.locator('#rt-summary').innerText();
+    if (!/detections/.test(summary)) throw new Error(`the cut run's summary names no detections: ${summary}`);
+    // The host names read as text with a marker for the override, never as an icon or reversed.
+    const outcome = await done.locator('tr.rt-row .rt-outcomes-cell').first().innerText();
+    log(`first detection's outcomes: ${JSON.stringify(outcome)}`);
+    if (!outcome.includes('$(warning) \u2039U+202E\u203aexe.gnp-'))
+      throw new Error(`the outcome does not show the override as a marker: ${JSON.stringify(outcome)}`);
+    if (outcome.includes('\u202e')) throw new Error('the outcome carries the override character itself');
+    await screenshot('rules-bomb-cut');
   } finally {
     rmSync(file, { force: true });
   }
