@@ -40,6 +40,24 @@ const NOTEBOOK = {
   cells: [{ kind: 'udm', source: ['metadata.event_type = "NETWORK_DNS"'] }],
 };
 
+/** The resident set of process `pid` in MB, as Process Explorer and `ps` show it (its own process only). */
+function rssMb(pid) {
+  const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Samples `pid`'s resident set every 50 ms until stopped; `stop()` gives the peak and the samples. */
+function sampleRss(pid) {
+  const samples = [];
+  const timer = setInterval(() => samples.push(rssMb(pid)), 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peak: Math.max(...samples), samples };
+    },
+  };
+}
+
 /** The pid of the extension host under `root` (code-server's process tree). */
 function extensionHostPid(root) {
   const parent = new Map();
@@ -169,8 +187,11 @@ async function main() {
       .first()
       .waitFor({ timeout: 60_000 });
 
-    inspector = await inspect(extensionHostPid(server.handle.pid));
+    const hostPid = extensionHostPid(server.handle.pid);
+    inspector = await inspect(hostPid);
     const atStart = await inspector.settledMb();
+    const rssAtStart = rssMb(hostPid);
+    const rss = sampleRss(hostPid);
 
     const shown = /udmSearch: \d+ events shown/;
     const search = async () => {
@@ -191,6 +212,7 @@ async function main() {
       if ((i + 1) % 5 === 0) trail.push(await inspector.settledMb());
     }
     const afterSearches = await inspector.settledMb();
+    const rssDuring = rss.stop();
     // CLOUDBENCH_MEMORY_SNAPSHOT=FILE: a heap snapshot at this point, to see what a search leaves.
     if (process.env.CLOUDBENCH_MEMORY_SNAPSHOT) await inspector.snapshot(process.env.CLOUDBENCH_MEMORY_SNAPSHOT);
 
@@ -228,6 +250,7 @@ async function main() {
     // Let disposal run (panels are disposed after their page goes).
     await page.waitForTimeout(2000);
     const afterClosing = await inspector.settledMb();
+    const rssAfterClosing = rssMb(hostPid);
 
     const perPanel = afterFirst.total - atStart.total;
     const grownAfterClosing = afterClosing.total - afterFirst.total;
@@ -237,6 +260,11 @@ async function main() {
     figure(`memory ext host after ${RUNS} searches MB`, afterSearches.total, 'MB');
     figure('memory ext host with a pivot, statistics and a notebook open MB', everythingOpen.total, 'MB');
     figure('memory ext host after closing all MB', afterClosing.total, 'MB');
+    // What a user sees in Process Explorer: the extension host's own resident set (shared by every extension).
+    figure('memory ext host RSS after start MB', rssAtStart, 'MB');
+    figure(`memory ext host RSS peak over ${RUNS} searches MB`, rssDuring.peak, 'MB');
+    figure('memory ext host RSS peak over start MB', rssDuring.peak - rssAtStart, 'MB');
+    figure('memory ext host RSS after closing all MB', rssAfterClosing, 'MB');
     console.log(
       `  after the first and every 5 searches (JS heap + outside it): ${trail.map((t) => `${t.heap.toFixed(1)} + ${(t.total - t.heap).toFixed(1)}`).join(', ')} MB`,
     );

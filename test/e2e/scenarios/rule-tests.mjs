@@ -1,7 +1,8 @@
 // Rule tests in the real editor: the Test Explorer lists the demo rules' cases and runs them green
 // on its own; a changed expectation fails with VS Code's expected/actual difference on the case's
 // line; "Save as Test Case" from the Test Rule panel writes a case (events file and expectation)
-// that then passes, in the editor and with `cloudbench test`.
+// that then passes, in the editor and with `cloudbench test`; after Developer: Reload Window the
+// Test Explorer lists and runs every case again, the saved one among them, green without a click.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -144,6 +145,25 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   if (cli.status !== 0) throw new Error(`cloudbench test exited ${cli.status}: ${cli.stdout}${cli.stderr}`);
   log(`the saved case passes in the Test Explorer and with cloudbench test: ${cli.stdout.trim().split('\n').pop()}`);
   await screenshot('saved-case-passed');
+
+  // 4. After Developer: Reload Window every case runs again on its own, the saved one among them: a
+  // changed expectation written while the window reloads fails (remembered results would pass).
+  writeFileSync(c2File, changed);
+  await wb.runCommand(page, 'Developer: Reload Window');
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await wb.activityItem(page).waitFor({ timeout: 60_000 });
+  await wb.runCommand(page, 'Testing: Focus on Test Explorer View');
+  await page
+    .locator('.test-explorer', { hasText: `${total}/${total + 1}` })
+    .first()
+    .waitFor({ timeout: 90_000 });
+  await rows
+    .filter({ has: page.locator('.label', { hasText: /^c2_connection/ }) })
+    .and(page.locator('[aria-label*="(Failed)"]'))
+    .first()
+    .waitFor({ timeout: 30_000 });
+  log(`after a window reload: ${total}/${total + 1} cases passed without a click, c2_connection's changed case failed`);
+  writeFileSync(c2File, c2);
 }
 
 async function waitFor(probe, what, timeout = 60_000) {
