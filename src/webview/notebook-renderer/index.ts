@@ -182,7 +182,7 @@ function render(ctx: RendererContext, data: KeptResults, root: HTMLElement): voi
     data.totalEvents === 0
       ? 'No events matched.'
       : `${fmt(data.totalEvents)} event${data.totalEvents === 1 ? '' : 's'}${data.moreDataAvailable ? ' (cut at the limit)' : ''}` +
-        (data.keptRows < data.totalEvents ? `, ${fmt(data.keptRows)} kept in the notebook` : '') +
+        (data.keptRows < data.totalEvents ? `, the newest ${fmt(data.keptRows)} kept in the notebook` : '') +
         ` · ${data.window.start} – ${data.window.end} · ran ${data.ranAt} in ${fmt(data.durationMs)} ms`;
   box.append(el('div', { class: 'cb-note', 'data-testid': 'kept-note' }, note));
   root.replaceChildren(box);
