@@ -36,6 +36,8 @@ const nodeBundles = [
   { in: 'src/features/statistics/compute-worker.ts', out: 'stats-worker' },
   // Test Rule's engine in a worker thread (src/features/shared/rule-engine/engine-runner.ts starts it).
   { in: 'src/features/shared/rule-engine/engine-worker.ts', out: 'rule-worker' },
+  // The Test Explorer's rule test cases in a worker thread (src/features/ruleTests/worker-runner.ts).
+  { in: 'src/features/ruleTests/worker.ts', out: 'rule-tests-worker' },
 ].filter((e) => existsSync(join(root, e.in)));
 
 const webviewDir = join(root, 'src/webview');

@@ -1,5 +1,6 @@
-// Test Rule's engine worker as the extension starts it: dist/rule-worker.js when the build is up to
-// date, else the same entry bundled into a temporary directory (a stale build never decides a test).
+// The extension's worker threads as it starts them (Test Rule's engine, the Test Explorer's runner):
+// the dist/ bundle when the build is up to date, else the same entry bundled into a temporary
+// directory (a stale build never decides a test).
 import { existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,26 +17,36 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-let bundled: string | undefined;
+const bundled = new Map<string, string>();
 
-export function ruleWorkerPath(): string {
-  const dist = join(ROOT, 'dist', 'rule-worker.js');
-  const sources = Math.max(newestSource(join(ROOT, 'src/udm')), newestSource(join(ROOT, 'src/features/rules')));
-  if (existsSync(dist) && statSync(dist).mtimeMs >= sources) return dist;
-  if (bundled) return bundled;
-  const out = join(mkdtempSync(join(tmpdir(), 'rule-worker-')), 'dist', 'rule-worker.js');
+/** dist/<out>.js when it is newer than every source, else `entry` bundled once into a temporary directory. */
+function workerBundle(out: string, entry: string): string {
+  const dist = join(ROOT, 'dist', `${out}.js`);
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newestSource(join(ROOT, 'src'))) return dist;
+  const known = bundled.get(out);
+  if (known) return known;
+  const file = join(mkdtempSync(join(tmpdir(), `${out}-`)), 'dist', `${out}.js`);
   buildSync({
-    entryPoints: [join(ROOT, 'src/features/shared/rule-engine/engine-worker.ts')],
+    entryPoints: [join(ROOT, entry)],
     bundle: true,
     platform: 'node',
     target: 'node20',
     format: 'cjs',
     mainFields: ['module', 'main'],
-    outfile: out,
+    outfile: file,
     logLevel: 'error',
   });
-  bundled = out;
-  return out;
+  bundled.set(out, file);
+  return file;
+}
+
+export function ruleWorkerPath(): string {
+  return workerBundle('rule-worker', 'src/features/shared/rule-engine/engine-worker.ts');
+}
+
+/** The Test Explorer's worker (dist/rule-tests-worker.js) as the extension starts it. */
+export function ruleTestsWorkerPath(): string {
+  return workerBundle('rule-tests-worker', 'src/features/ruleTests/worker.ts');
 }
 
 /** A folder laid out as the extension is (`dist/rule-worker.js` inside), for an extension URI. */

@@ -9,19 +9,19 @@ import { RULE_TESTS_COMMANDS, type RuleTestsContext } from './commands';
 import { RuleTestItems, TEST_FILE_GLOB } from './discovery';
 import { TestFileDiagnostics } from './diagnostics';
 import { TestCaseLensProvider } from './lens';
-import { runRequest } from './run';
+import { runRequest, type RuleTestRunner } from './run';
 
 const DEBOUNCE_MS = 300;
 
 // Continuous run: the request's tests once, then again whenever their rule or test file is saved.
 export async function runContinuously(
-  items: RuleTestItems,
-  controller: vscode.TestController,
+  runner: RuleTestRunner,
   request: vscode.TestRunRequest,
   token: vscode.CancellationToken,
   debug: boolean,
 ): Promise<void> {
-  await runRequest(items, controller, request, token, debug);
+  const { items } = runner;
+  await runRequest(runner, request, token, debug);
   const included = request.include?.map((i) => i.id);
   await new Promise<void>((resolve) => {
     const saved = vscode.workspace.onDidSaveTextDocument(async (doc) => {
@@ -33,13 +33,7 @@ export async function runContinuously(
       if (!fresh) return;
       const include = included ? items.within(fresh, included) : [fresh];
       if (include.length)
-        await runRequest(
-          items,
-          controller,
-          new vscode.TestRunRequest(include, undefined, request.profile),
-          token,
-          debug,
-        );
+        await runRequest(runner, new vscode.TestRunRequest(include, undefined, request.profile), token, debug);
     });
     const stop = token.onCancellationRequested(() => {
       stop.dispose();
@@ -88,10 +82,21 @@ function watchFiles(items: RuleTestItems): vscode.Disposable[] {
 function activateRuleTests(context: vscode.ExtensionContext): FeatureStart<RuleTestsContext> {
   const controller = vscode.tests.createTestController('cloudbench.ruleTests', 'YARA-L rule tests');
   const items = new RuleTestItems(controller);
+  const runner: RuleTestRunner = {
+    items,
+    controller,
+    workerFile: vscode.Uri.joinPath(context.extensionUri, 'dist', 'rule-tests-worker.js').fsPath,
+  };
   const run = (request: vscode.TestRunRequest, token: vscode.CancellationToken, debug = false): Promise<void> =>
-    request.continuous
-      ? runContinuously(items, controller, request, token, debug)
-      : runRequest(items, controller, request, token, debug);
+    request.continuous ? runContinuously(runner, request, token, debug) : runRequest(runner, request, token, debug);
+  // A run not started from a profile: every listed case, or these items, with no Cancel of its own.
+  const runNow = (include?: vscode.TestItem[]): Promise<void> =>
+    runRequest(
+      runner,
+      new vscode.TestRunRequest(include, undefined, runProfile),
+      new vscode.CancellationTokenSource().token,
+      false,
+    );
 
   const runProfile = controller.createRunProfile(
     'Run',
@@ -130,28 +135,11 @@ function activateRuleTests(context: vscode.ExtensionContext): FeatureStart<RuleT
     ),
   );
   // The cases are listed, and run once, as soon as the window opens: they are offline and bounded.
-  void items
-    .refreshAll()
-    .then(() =>
-      runRequest(
-        items,
-        controller,
-        new vscode.TestRunRequest(undefined, undefined, runProfile),
-        new vscode.CancellationTokenSource().token,
-        false,
-      ),
-    );
+  void items.refreshAll().then(() => runNow());
   return {
     ctx: {
       items,
-      run: (include) =>
-        runRequest(
-          items,
-          controller,
-          new vscode.TestRunRequest(include, undefined, runProfile),
-          new vscode.CancellationTokenSource().token,
-          false,
-        ),
+      run: (include) => runNow(include),
       refreshFile: (uri) => items.refreshFile(uri),
     },
   };

@@ -1,16 +1,26 @@
 // Running rule test cases from the Test Explorer: the same runner as `cloudbench test` (offline,
-// Test Rule's engine, files read as the command line reads repository files), one rule at a time
-// with the editor answering in between. A failed case shows VS Code's expected/actual difference on
+// Test Rule's engine, files read as the command line reads repository files), one rule at a time in
+// a worker thread (worker-runner.ts), so a repository's cases never hold the editor and Cancel
+// stops them at once. A failed case shows VS Code's expected/actual difference on
 // its line of the test file; a case that cannot run (a rule with errors, a missing events file) is
 // an error there too. The Debug profile also writes each case's detections to the test output.
 import * as vscode from 'vscode';
 import { safeText } from '../../core/display';
-import { testRule, type CaseResult, type RuleTestProblem } from '../../cli/test';
+import type { CaseResult, RuleTestProblem, RuleTests } from '../../cli/test';
 import { parseRuleTestFile, type Expectation } from '../../udm/rule/test-file';
 import { actualText, expectedText } from '../../udm/rule/test-diff';
 import { expectedFrom } from '../../udm/rule/test-capture';
 import { stringify } from 'yaml';
 import { caseId, rangeOf, readText, type RuleEntry, type RuleTestItems } from './discovery';
+import { runRuleTestsInWorker } from './worker-runner';
+
+/** What a run needs: the listed items, their controller and the worker's bundle. */
+export interface RuleTestRunner {
+  readonly items: RuleTestItems;
+  readonly controller: vscode.TestController;
+  /** dist/rule-tests-worker.js */
+  readonly workerFile: string;
+}
 
 /** The cases to run of one rule: all of them, or these names. */
 type Wanted = { readonly rule: vscode.TestItem; readonly entry: RuleEntry; readonly names?: Set<string> };
@@ -90,19 +100,18 @@ function report(
   run.failed(item, m, ms);
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** Runs what the request asks for into `run` and ends it. */
 export async function runRequest(
-  items: RuleTestItems,
-  controller: vscode.TestController,
+  runner: RuleTestRunner,
   request: vscode.TestRunRequest,
   token: vscode.CancellationToken,
   debug: boolean,
 ): Promise<void> {
-  const run = controller.createTestRun(request, undefined, true);
+  const run = runner.controller.createTestRun(request, undefined, true);
+  const abort = new AbortController();
+  const cancelled = token.onCancellationRequested(() => abort.abort());
   try {
-    const wanted = pending(items, request, controller.items);
+    const wanted = pending(runner.items, request, runner.controller.items);
     for (const want of wanted) for (const c of caseItems(want)) run.enqueued(c);
     for (const want of wanted) {
       const cases = caseItems(want);
@@ -110,26 +119,39 @@ export async function runRequest(
         for (const c of cases) run.skipped(c);
         continue;
       }
-      // Every case of a rule runs in one call; the editor answers between rules.
-      await nextTurn();
       for (const c of cases) run.started(c);
-      await runRule(run, want, cases, debug);
+      await runRule(run, want, cases, { debug, workerFile: runner.workerFile, signal: abort.signal });
     }
   } finally {
+    cancelled.dispose();
     run.end();
   }
 }
 
-async function runRule(run: vscode.TestRun, want: Wanted, cases: vscode.TestItem[], debug: boolean): Promise<void> {
+async function runRule(
+  run: vscode.TestRun,
+  want: Wanted,
+  cases: vscode.TestItem[],
+  { debug, workerFile, signal }: { debug: boolean; workerFile: string; signal: AbortSignal },
+): Promise<void> {
   const { entry } = want;
-  const names = want.names;
   const started = performance.now();
-  let result: ReturnType<typeof testRule>;
+  let result: RuleTests;
   try {
-    result = testRule(
+    const outcome = await runRuleTestsInWorker(
       { path: entry.rule.fsPath, root: entry.folder.fsPath },
-      { paths: [], selectCase: names ? (_file, name) => names.has(name) : () => true },
+      want.names ? [...want.names] : undefined,
+      { workerFile, signal },
     );
+    if (outcome.status === 'cancelled') {
+      for (const c of cases) run.skipped(c);
+      return;
+    }
+    if (outcome.status === 'time-limit') {
+      for (const c of cases) run.errored(c, new vscode.TestMessage(outcome.message));
+      return;
+    }
+    result = outcome.result;
   } catch (err) {
     for (const c of cases) run.errored(c, new vscode.TestMessage(`Cannot run: ${(err as Error).message}`));
     return;

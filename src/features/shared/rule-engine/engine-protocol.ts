@@ -73,7 +73,7 @@ export function toRuleWorker(v: unknown): ToRuleWorker | undefined {
   }
 }
 
-function isDetection(v: unknown): v is Detection {
+export function isDetection(v: unknown): v is Detection {
   if (!isRecord(v)) return false;
   return (
     isRecord(v.match) &&

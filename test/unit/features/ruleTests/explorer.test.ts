@@ -10,6 +10,7 @@ import type * as DiscoveryModule from '../../../../src/features/ruleTests/discov
 import type * as RunModule from '../../../../src/features/ruleTests/run';
 import type * as IndexModule from '../../../../src/features/ruleTests/index';
 import { useFakeVscode } from '../../fakes/vscode';
+import { ruleTestsWorkerPath } from '../../../support/rule-worker-host';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
@@ -67,6 +68,16 @@ class Item {
 interface Outcome {
   state: string;
   message?: { message: string; expectedOutput?: string; actualOutput?: string; location?: any };
+}
+
+/** What runRequest is given: the items, their controller and the worker the extension starts. */
+function runnerOf(c: unknown, items: unknown): any {
+  return { items, controller: c, workerFile: ruleTestsWorkerPath() };
+}
+
+/** A token that is cancelled already or never. */
+function tokenOf(cancelled: boolean): any {
+  return { isCancellationRequested: cancelled, onCancellationRequested: () => ({ dispose: () => undefined }) };
 }
 
 function controller() {
@@ -187,13 +198,7 @@ describe('rule tests in the Test Explorer', () => {
     const { c, outcomes } = controller();
     const items = new RuleTestItems(c as any);
     await items.refreshAll();
-    await runRequest(
-      items,
-      c as any,
-      { include: undefined, exclude: [] } as any,
-      { isCancellationRequested: false } as any,
-      false,
-    );
+    await runRequest(runnerOf(c, items), { include: undefined, exclude: [] } as any, tokenOf(false), false);
     const testFile = vscode.Uri.file(join(dir, 'rules', 'c2_connection.test.yaml'));
     const of = (name: string) => outcomes.get(caseId(testFile, name));
     const failed = of('fires at 90')!;
@@ -215,13 +220,7 @@ describe('rule tests in the Test Explorer', () => {
     const testFile = vscode.Uri.file(join(dir, 'rules', 'c2_connection.test.yaml'));
     const rule = [...c.items.map.values()].find((i) => i.id.endsWith('c2_connection.yaral'))!;
     const one = rule.children.get(caseId(testFile, 'fires at 90'))!;
-    await runRequest(
-      items,
-      c as any,
-      { include: [one], exclude: [] } as any,
-      { isCancellationRequested: false } as any,
-      true,
-    );
+    await runRequest(runnerOf(c, items), { include: [one], exclude: [] } as any, tokenOf(false), true);
     assert.deepEqual([...outcomes.keys()], [one.id]);
     assert.match(output.join(''), /riskScore: 90/);
   });
@@ -230,13 +229,7 @@ describe('rule tests in the Test Explorer', () => {
     const { c, outcomes } = controller();
     const items = new RuleTestItems(c as any);
     await items.refreshAll();
-    await runRequest(
-      items,
-      c as any,
-      { include: undefined, exclude: [] } as any,
-      { isCancellationRequested: true } as any,
-      false,
-    );
+    await runRequest(runnerOf(c, items), { include: undefined, exclude: [] } as any, tokenOf(true), false);
     assert.ok(outcomes.size > 0);
     assert.ok([...outcomes.values()].every((o) => o.state === 'skipped'));
   });
@@ -250,22 +243,22 @@ describe('rule tests in the Test Explorer', () => {
       saves.push(fn);
       return { dispose: () => saves.splice(saves.indexOf(fn), 1) };
     };
-    let cancel: () => void = () => undefined;
+    const listeners = new Set<() => void>();
     const token = {
       isCancellationRequested: false,
       onCancellationRequested: (fn: () => void) => {
-        cancel = () => {
-          token.isCancellationRequested = true;
-          fn();
-        };
-        return { dispose: () => undefined };
+        listeners.add(fn);
+        return { dispose: () => listeners.delete(fn) };
       },
+    };
+    const cancel = (): void => {
+      token.isCancellationRequested = true;
+      for (const fn of [...listeners]) fn();
     };
     const testFile = join(dir, 'rules', 'c2_connection.test.yaml');
     const id = caseId(vscode.Uri.file(testFile), 'fires at 90');
     const running = runContinuously(
-      items,
-      c as any,
+      runnerOf(c, items),
       { include: undefined, continuous: true } as any,
       token as any,
       false,
