@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { LspClient } from '../integration/server/lsp-client';
+import { placeholderBombRule } from '../support/rule-texts';
 import { assertValidSarif, cliPath, removeWorkspaces, workspace, type CliResult } from './cli-support';
 
 const SECRET = 'hunter2-do-not-print';
@@ -293,22 +294,7 @@ describe('cloudbench against a hostile repository (the built CLI)', function () 
     // `$p1`…`$p7 = $e.principal.ip` over events with 16 addresses each, each placeholder equal to the
     // next: 16^7 combinations per event of which 16 hold, so no cap on rows stops it, only the
     // engine's one work limit counting every combination.
-    const ps = Array.from({ length: 7 }, (_, i) => `$p${i + 1}`);
-    const rule = [
-      'rule placeholder_bomb {',
-      '  meta:',
-      '    description = "seven placeholders bound to one repeated field"',
-      '  events:',
-      '    $e.metadata.event_type = "NETWORK_CONNECTION"',
-      ...ps.map((p) => `    $e.principal.ip = ${p}`),
-      ...ps.slice(1).map((p, k) => `    ${ps[k]} = ${p}`),
-      '  match:',
-      `    ${ps.join(', ')} over 1h`,
-      '  condition:',
-      '    $e',
-      '}',
-      '',
-    ].join('\n');
+    const rule = placeholderBombRule(7);
     const events = Array.from({ length: 3 }, (_, i) =>
       JSON.stringify({
         metadata: {

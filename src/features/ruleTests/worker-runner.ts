@@ -1,8 +1,8 @@
 // Runs one rule's test cases in the rule tests worker (worker.ts), with a time limit and a Cancel
 // that end the worker at once: cases from a repository never hold the extension host, and never
 // outlive their run. No `vscode` import, so plain Node tests drive it.
-import { Worker } from 'node:worker_threads';
 import type { RuleTests } from '../../cli/test';
+import { runInWorker } from '../shared/worker-run';
 import { fromRuleTestsWorker, type RunRuleTests } from './worker-protocol';
 
 /** How long one rule's cases may run before the worker is stopped. */
@@ -32,38 +32,23 @@ export function ruleTestsTimeLimitMessage(limitMs: number): string {
  * arrives, the signal aborts (resolves `cancelled` once the worker has stopped) or the time limit
  * passes.
  */
-export function runRuleTestsInWorker(
+export async function runRuleTestsInWorker(
   rule: { path: string; root: string },
   names: readonly string[] | undefined,
   { workerFile, signal, timeLimitMs = RULE_TESTS_TIME_LIMIT_MS }: RuleTestsWorkerOptions,
 ): Promise<RuleTestsOutcome> {
-  if (signal?.aborted) return Promise.resolve({ status: 'cancelled' });
-  const worker = new Worker(workerFile);
-  return new Promise<RuleTestsOutcome>((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: RuleTestsOutcome | Error): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      // Answered only once the thread is gone: a cancelled or stopped run holds no CPU afterwards.
-      void worker.terminate().finally(() => (outcome instanceof Error ? reject(outcome) : resolve(outcome)));
-    };
-    const onAbort = (): void => finish({ status: 'cancelled' });
-    const timer = setTimeout(
-      () => finish({ status: 'time-limit', message: ruleTestsTimeLimitMessage(timeLimitMs) }),
-      timeLimitMs,
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (data: unknown) => {
-      const reply = fromRuleTestsWorker(data);
-      if (!reply) finish(new Error('The rule tests worker sent an answer of an unexpected shape.'));
-      else if (reply.type === 'error') finish(new Error(reply.message));
-      else finish({ status: 'done', result: reply.result });
-    });
-    worker.on('error', (err) => finish(err));
-    worker.on('exit', (code) => finish(new Error(`The rule tests worker stopped (exit code ${code}).`)));
-    const request: RunRuleTests = { type: 'test', rule, names: names ? [...names] : null };
-    worker.postMessage(request);
+  const outcome = await runInWorker<RuleTests>({
+    workerFile,
+    signal,
+    timeLimitMs,
+    what: 'The rule tests worker',
+    answer: fromRuleTestsWorker,
+    start: (worker) => {
+      const request: RunRuleTests = { type: 'test', rule, names: names ? [...names] : null };
+      worker.postMessage(request);
+    },
   });
+  if (outcome.status === 'done') return { status: 'done', result: outcome.value };
+  if (outcome.status === 'cancelled') return outcome;
+  return { status: 'time-limit', message: ruleTestsTimeLimitMessage(timeLimitMs) };
 }

@@ -1,7 +1,8 @@
 // Runs Test Rule's engine off the extension host's main thread (engine-worker.ts), with a time limit
 // and a Cancel that end the worker at once: a rule whose placeholders multiply never holds the
 // editor, and never outlives its test. No `vscode` import, so plain Node tests drive it.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { runInWorker } from '../worker-run';
 import type { RuleTestResult } from '../../../udm/rule/test-types';
 import { EVENTS_PER_SLICE, fromRuleWorker, type ToRuleWorker, type WorkerTestOptions } from './engine-protocol';
 
@@ -36,49 +37,31 @@ export function timeLimitMessage(limitMs: number): string {
  * the time limit passes (a result with no detections and `cut` saying why). The engine itself gets a
  * deadline a little earlier, so that where it can stop on its own it returns what it found.
  */
-export function runRuleTestInWorker(
+export async function runRuleTestInWorker(
   ruleText: string,
   eventsByVariable: ReadonlyMap<string, readonly unknown[]>,
   options: Omit<WorkerTestOptions, 'deadline'>,
   { workerFile, signal, timeLimitMs = RULE_TEST_TIME_LIMIT_MS, onWorker }: RuleWorkerOptions,
 ): Promise<RuleTestOutcome> {
-  if (signal?.aborted) return Promise.resolve({ status: 'cancelled' });
-  const worker = new Worker(workerFile);
-  onWorker?.(worker);
   const deadline = Date.now() + Math.round(timeLimitMs * (1 - ENGINE_MARGIN));
-  return new Promise<RuleTestOutcome>((resolve, reject) => {
-    let settled = false;
-    const finish = (outcome: RuleTestOutcome | Error): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      // Answered only once the thread is gone: a cancelled or cut run holds no CPU afterwards.
-      void worker.terminate().finally(() => (outcome instanceof Error ? reject(outcome) : resolve(outcome)));
-    };
-    const onAbort = (): void => finish({ status: 'cancelled' });
-    const timer = setTimeout(
-      () =>
-        finish({
-          status: 'done',
-          result: { detections: [], notes: [], cut: { reason: 'time-limit', message: timeLimitMessage(timeLimitMs) } },
-        }),
-      timeLimitMs,
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.on('message', (data: unknown) => {
-      const reply = fromRuleWorker(data);
-      if (!reply) finish(new Error('The Test Rule worker sent an answer of an unexpected shape.'));
-      else if (reply.type === 'error') finish(new Error(reply.message));
-      else finish({ status: 'done', result: reply.result });
-    });
-    worker.on('error', (err) => finish(err));
-    worker.on('exit', (code) => finish(new Error(`The Test Rule worker stopped (exit code ${code}).`)));
-    post(worker, { type: 'begin', ruleText, options: { ...options, deadline } });
-    void sendEvents(worker, eventsByVariable, () => settled).catch((err: unknown) =>
-      finish(err instanceof Error ? err : new Error(String(err))),
-    );
+  const outcome = await runInWorker<RuleTestResult>({
+    workerFile,
+    signal,
+    timeLimitMs,
+    onWorker,
+    what: 'The Test Rule worker',
+    answer: fromRuleWorker,
+    start: (worker, stopped) => {
+      post(worker, { type: 'begin', ruleText, options: { ...options, deadline } });
+      return sendEvents(worker, eventsByVariable, stopped);
+    },
   });
+  if (outcome.status === 'done') return { status: 'done', result: outcome.value };
+  if (outcome.status === 'cancelled') return outcome;
+  return {
+    status: 'done',
+    result: { detections: [], notes: [], cut: { reason: 'time-limit', message: timeLimitMessage(timeLimitMs) } },
+  };
 }
 
 function post(worker: Worker, message: ToRuleWorker): void {

@@ -11,6 +11,7 @@ import type * as RunModule from '../../../../src/features/ruleTests/run';
 import type * as IndexModule from '../../../../src/features/ruleTests/index';
 import { useFakeVscode } from '../../fakes/vscode';
 import { ruleTestsWorkerPath } from '../../../support/rule-worker-host';
+import { C2_RULE } from '../../../support/rule-texts';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
@@ -100,18 +101,7 @@ function controller() {
   return { c, outcomes, output };
 }
 
-const RULE = `rule c2_connection {
-  meta:
-    author = "test"
-  events:
-    $e.metadata.event_type = "NETWORK_CONNECTION"
-    $e.target.ip = "198.51.100.23"
-  outcome:
-    $risk_score = if($e.target.port = 4444, 90, 75)
-  condition:
-    $e
-}
-`;
+const RULE = C2_RULE;
 
 const TESTS = `cases:
   - name: fires at 90

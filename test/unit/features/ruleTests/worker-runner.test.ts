@@ -9,19 +9,7 @@ import { testRule } from '../../../../src/cli/test';
 import { fromRuleTestsWorker, toRuleTestsWorker } from '../../../../src/features/ruleTests/worker-protocol';
 import { runRuleTestsInWorker } from '../../../../src/features/ruleTests/worker-runner';
 import { ruleTestsWorkerPath } from '../../../support/rule-worker-host';
-
-const RULE = `rule c2_connection {
-  meta:
-    author = "test"
-  events:
-    $e.metadata.event_type = "NETWORK_CONNECTION"
-    $e.target.ip = "198.51.100.23"
-  outcome:
-    $risk_score = if($e.target.port = 4444, 90, 75)
-  condition:
-    $e
-}
-`;
+import { C2_RULE, placeholderBombRule } from '../../../support/rule-texts';
 
 const TESTS = `cases:
   - name: fires at 90
@@ -38,26 +26,6 @@ const TESTS = `cases:
         - riskScore: 91
 `;
 
-/** Seven placeholders over 16 addresses, each equal to the next: every case runs to the work limit. */
-function bombRule(): string {
-  const ps = Array.from({ length: 7 }, (_, i) => `$p${i + 1}`);
-  return [
-    'rule placeholder_bomb {',
-    '  meta:',
-    '    author = "test"',
-    '  events:',
-    '    $e.metadata.event_type = "NETWORK_CONNECTION"',
-    ...ps.map((p) => `    $e.principal.ip = ${p}`),
-    ...ps.slice(1).map((p, k) => `    ${ps[k]} = ${p}`),
-    '  match:',
-    `    ${ps.join(', ')} over 1h`,
-    '  condition:',
-    '    $e',
-    '}',
-    '',
-  ].join('\n');
-}
-
 function bombTests(cases: number): string {
   const ips = Array.from({ length: 16 }, (_, j) => `'10.7.0.${j + 1}'`).join(', ');
   const one = (i: number): string =>
@@ -73,9 +41,9 @@ describe('rule tests worker (the Test Explorer runner off the extension host thr
     workerFile = ruleTestsWorkerPath();
     dir = mkdtempSync(join(tmpdir(), 'cb-ruletests-worker-'));
     mkdirSync(join(dir, 'rules'));
-    writeFileSync(join(dir, 'rules', 'c2_connection.yaral'), RULE);
+    writeFileSync(join(dir, 'rules', 'c2_connection.yaral'), C2_RULE);
     writeFileSync(join(dir, 'rules', 'c2_connection.test.yaml'), TESTS);
-    writeFileSync(join(dir, 'rules', 'placeholder_bomb.yaral'), bombRule());
+    writeFileSync(join(dir, 'rules', 'placeholder_bomb.yaral'), placeholderBombRule());
     writeFileSync(join(dir, 'rules', 'placeholder_bomb.test.yaml'), bombTests(40));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
