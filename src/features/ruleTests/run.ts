@@ -108,14 +108,16 @@ export async function runRequest(
   debug: boolean,
 ): Promise<void> {
   const run = runner.controller.createTestRun(request, undefined, true);
+  // Stopped from the profile's token, or from the run's own (the Test Explorer's stop button on a
+  // run started by a CodeLens or a command).
   const abort = new AbortController();
-  const cancelled = token.onCancellationRequested(() => abort.abort());
+  const cancelled = [token, run.token].map((t) => t.onCancellationRequested(() => abort.abort()));
   try {
     const wanted = pending(runner.items, request, runner.controller.items);
     for (const want of wanted) for (const c of caseItems(want)) run.enqueued(c);
     for (const want of wanted) {
       const cases = caseItems(want);
-      if (token.isCancellationRequested) {
+      if (abort.signal.aborted || token.isCancellationRequested) {
         for (const c of cases) run.skipped(c);
         continue;
       }
@@ -123,7 +125,7 @@ export async function runRequest(
       await runRule(run, want, cases, { debug, workerFile: runner.workerFile, signal: abort.signal });
     }
   } finally {
-    cancelled.dispose();
+    for (const c of cancelled) c.dispose();
     run.end();
   }
 }

@@ -11,7 +11,7 @@ import type * as RunModule from '../../../../src/features/ruleTests/run';
 import type * as IndexModule from '../../../../src/features/ruleTests/index';
 import { useFakeVscode } from '../../fakes/vscode';
 import { ruleTestsWorkerPath } from '../../../support/rule-worker-host';
-import { C2_RULE } from '../../../support/rule-texts';
+import { C2_RULE, placeholderBombRule } from '../../../support/rule-texts';
 
 useFakeVscode();
 const vscode = require('vscode') as Record<string, any>;
@@ -83,11 +83,25 @@ function tokenOf(cancelled: boolean): any {
 
 function controller() {
   const outcomes = new Map<string, Outcome>();
+  // The run's own token: the Test Explorer's stop button on a run the extension started.
+  const stops = new Set<() => void>();
+  const runToken = {
+    isCancellationRequested: false,
+    onCancellationRequested: (fn: () => void) => {
+      stops.add(fn);
+      return { dispose: () => stops.delete(fn) };
+    },
+  };
+  const stop = (): void => {
+    runToken.isCancellationRequested = true;
+    for (const fn of [...stops]) fn();
+  };
   const output: string[] = [];
   const c = {
     items: new Items(),
     createTestItem: (id: string, label: string, uri: { path: string }) => new Item(id, label, uri),
     createTestRun: () => ({
+      token: runToken,
       enqueued: () => undefined,
       started: () => undefined,
       skipped: (i: Item) => outcomes.set(i.id, { state: 'skipped' }),
@@ -98,7 +112,7 @@ function controller() {
       end: () => undefined,
     }),
   };
-  return { c, outcomes, output };
+  return { c, outcomes, output, stop };
 }
 
 const RULE = C2_RULE;
@@ -121,6 +135,8 @@ const TESTS = `cases:
 
 describe('rule tests in the Test Explorer', () => {
   let dir: string;
+  /** the rules whose test files the workspace lists */
+  const listed = ['c2_connection', 'linked', 'broken'];
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'cb-ruletests-'));
     mkdirSync(join(dir, '.git'));
@@ -138,8 +154,7 @@ describe('rule tests in the Test Explorer', () => {
     const folder = { uri: vscode.Uri.file(dir), name: 'ws', index: 0 };
     vscode.workspace.getWorkspaceFolder = () => folder;
     vscode.workspace.asRelativePath = (u: { path: string }) => u.path.slice(dir.length + 1);
-    vscode.workspace.findFiles = async () =>
-      ['c2_connection', 'linked', 'broken'].map((r) => vscode.Uri.file(join(dir, 'rules', `${r}.test.yaml`)));
+    vscode.workspace.findFiles = async () => listed.map((r) => vscode.Uri.file(join(dir, 'rules', `${r}.test.yaml`)));
     vscode.workspace.fs = {
       stat: async (u: { fsPath: string }) => {
         const s = lstatSync(u.fsPath);
@@ -222,6 +237,38 @@ describe('rule tests in the Test Explorer', () => {
     await runRequest(runnerOf(c, items), { include: undefined, exclude: [] } as any, tokenOf(true), false);
     assert.ok(outcomes.size > 0);
     assert.ok([...outcomes.values()].every((o) => o.state === 'skipped'));
+  });
+
+  it("the Test Explorer's stop button ends a run the extension started: the worker stops, the cases are skipped", async () => {
+    const ips = Array.from({ length: 16 }, (_, j) => `'10.7.0.${j + 1}'`).join(', ');
+    const cases = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `  - name: bomb ${i}\n    events:\n      - udm: { metadata: { eventTimestamp: '2026-11-01T09:00:00Z', eventType: NETWORK_CONNECTION }, principal: { ip: [${ips}] } }\n    expect: { fires: false }\n`,
+    );
+    writeFileSync(join(dir, 'rules', 'placeholder_bomb.yaral'), placeholderBombRule());
+    writeFileSync(join(dir, 'rules', 'placeholder_bomb.test.yaml'), `cases:\n${cases.join('')}`);
+    listed.push('placeholder_bomb');
+    try {
+      const { c, outcomes, stop } = controller();
+      const items = new RuleTestItems(c as any);
+      await items.refreshAll();
+      const rule = [...c.items.map.values()].find((i) => i.id.endsWith('placeholder_bomb.yaral'))!;
+      let turns = 0;
+      const tick = setInterval(() => {
+        if (++turns === 5) stop();
+      }, 20);
+      try {
+        await runRequest(runnerOf(c, items), { include: [rule], exclude: [] } as any, tokenOf(false), false);
+      } finally {
+        clearInterval(tick);
+      }
+      assert.ok(turns >= 5, `the host ran ${turns} timer turns while the cases computed`);
+      assert.equal(outcomes.size, 20);
+      assert.ok([...outcomes.values()].every((o) => o.state === 'skipped'));
+    } finally {
+      listed.pop();
+    }
   });
 
   it('continuous run: the cases again each time their rule or test file is saved, until stopped', async () => {
