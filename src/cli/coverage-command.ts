@@ -29,11 +29,7 @@ function writeLayer(path: string, text: string): void {
 }
 
 export function coverage(args: readonly string[], io: Io): number {
-  const parsed = parseArgs('coverage', args, {
-    '--format': { value: true },
-    '--layer': { value: true },
-    '--fail-on-gaps': { value: true },
-  });
+  const parsed = parseArgs('coverage', args, { values: ['--format', '--layer', '--fail-on-gaps'] });
   const format = choiceFlag('coverage', parsed, '--format', ['text', 'json', 'markdown'] as const, 'text');
   const layerFile = stringFlag(parsed, '--layer');
   if (layerFile === '-' && parsed.flags.has('--format'))
