@@ -13,15 +13,11 @@ import { runRequest } from './run';
 
 const DEBOUNCE_MS = 300;
 
-// Continuous run: the request's tests once, then again whenever their rule or test file is saved.
-export async function runContinuously(
-  items: RuleTestItems,
-  controller: vscode.TestController,
-  request: vscode.TestRunRequest,
-  token: vscode.CancellationToken,
-  debug: boolean,
-): Promise<void> {
-  await runRequest(items, controller, request, token, debug);
+// Continuous run (the arguments of runRequest): the request's tests once, then again whenever their
+// rule or test file is saved.
+export async function runContinuously(...args: Parameters<typeof runRequest>): Promise<void> {
+  const [items, controller, request, token, debug] = args;
+  await runRequest(...args);
   const included = request.include?.map((i) => i.id);
   await new Promise<void>((resolve) => {
     const saved = vscode.workspace.onDidSaveTextDocument(async (doc) => {
@@ -130,28 +126,19 @@ function activateRuleTests(context: vscode.ExtensionContext): FeatureStart<RuleT
     ),
   );
   // The cases are listed, and run once, as soon as the window opens: they are offline and bounded.
-  void items
-    .refreshAll()
-    .then(() =>
-      runRequest(
-        items,
-        controller,
-        new vscode.TestRunRequest(undefined, undefined, runProfile),
-        new vscode.CancellationTokenSource().token,
-        false,
-      ),
+  const runCases = (include?: readonly vscode.TestItem[]): Promise<void> =>
+    runRequest(
+      items,
+      controller,
+      new vscode.TestRunRequest(include, undefined, runProfile),
+      new vscode.CancellationTokenSource().token,
+      false,
     );
+  void items.refreshAll().then(() => runCases());
   return {
     ctx: {
       items,
-      run: (include) =>
-        runRequest(
-          items,
-          controller,
-          new vscode.TestRunRequest(include, undefined, runProfile),
-          new vscode.CancellationTokenSource().token,
-          false,
-        ),
+      run: runCases,
       refreshFile: (uri) => items.refreshFile(uri),
     },
   };
