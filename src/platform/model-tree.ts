@@ -1,5 +1,5 @@
-// A tree view's data provider over a model that says when it changed: the whole tree is asked again
-// on every change. A feature's provider adds only its children.
+// A tree view over a model that says when it changed: the data provider (the whole tree is asked
+// again on every change; a feature's provider adds only its children) and the view's state key.
 import * as vscode from 'vscode';
 
 export abstract class ModelTreeProvider<Node extends vscode.TreeItem>
@@ -23,4 +23,12 @@ export abstract class ModelTreeProvider<Node extends vscode.TreeItem>
     this.subscription.dispose();
     this.emitter.dispose();
   }
+}
+
+/**
+ * Publishes a model-backed view's state to its `when` clauses (welcome content, menus) through
+ * `contextKey`: the model's state `kind`, or "empty" when it is ready with nothing to show.
+ */
+export function setViewState(contextKey: string, kind: string, empty: boolean): void {
+  void vscode.commands.executeCommand('setContext', contextKey, kind === 'ready' && empty ? 'empty' : kind);
 }
