@@ -1,21 +1,17 @@
 // The `cloudbench coverage` command line: flags, the layer file, the report and the exit code.
-import { lstatSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { version } from '../../package.json';
 import { navigatorLayer } from '../udm/rule/coverage';
 import { runCoverage } from './coverage';
 import { coverageJson, coverageMarkdown, coverageText, notesText } from './coverage-report';
+import { lstatOrNothing } from './input';
 import type { Io } from './main';
 import { cliText, jsonText } from './text';
 import { EXIT_OK, EXIT_PROBLEMS, UsageError, choiceFlag, parseArgs, stringFlag } from './usage';
 
 /** Writes the layer to `path`, never through a symbolic link or over a folder. */
 function writeLayer(path: string, text: string): void {
-  let existing;
-  try {
-    existing = lstatSync(path);
-  } catch {
-    existing = undefined;
-  }
+  const existing = lstatOrNothing(path);
   if (existing?.isSymbolicLink())
     throw new UsageError(`coverage: --layer ${cliText(path)} is a symbolic link; not written through`);
   if (existing && !existing.isFile()) throw new UsageError(`coverage: --layer ${cliText(path)} is not a file`);
@@ -29,11 +25,7 @@ function writeLayer(path: string, text: string): void {
 }
 
 export function coverage(args: readonly string[], io: Io): number {
-  const parsed = parseArgs('coverage', args, {
-    '--format': { value: true },
-    '--layer': { value: true },
-    '--fail-on-gaps': { value: true },
-  });
+  const parsed = parseArgs('coverage', args, { values: ['--format', '--layer', '--fail-on-gaps'] });
   const format = choiceFlag('coverage', parsed, '--format', ['text', 'json', 'markdown'] as const, 'text');
   const layerFile = stringFlag(parsed, '--layer');
   if (layerFile === '-' && parsed.flags.has('--format'))

@@ -8,7 +8,17 @@
 // - The bytes must be UTF-8 (checked strictly): anything else is reported, never decoded with
 //   replacement characters (which `format` would then write back). A UTF-8 byte order mark is
 //   kept apart so the text the language service sees starts where the editor's does.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { dirname, relative, resolve, sep, isAbsolute } from 'node:path';
 
 /** Largest query, rule or reference list file read: larger ones are reported and skipped. */
@@ -134,4 +144,13 @@ export function readGiven(path: string, maxBytes: number, usageError: (why: stri
   }
   if (stat.isDirectory()) throw usageError('a folder, not a file');
   return readSource(path, rootOf(path), maxBytes);
+}
+
+/** What is at `path` itself (a link is not followed), or undefined when nothing there can be read. */
+export function lstatOrNothing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -3,7 +3,7 @@
 // list's name as a query writes it after `%`; the extension gives its content type (none or `.txt`:
 // strings, `.regex`: regular expressions, `.cidr`: CIDR ranges). Each file is checked as the list
 // editor checks it, so a bad pattern in a list fails the check like a bad query does.
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import {
   checkReferenceListName,
@@ -14,7 +14,7 @@ import {
 } from '../core/secops/reference-lists';
 import type { KnownReferenceList } from '../udm/index';
 import type { SkippedPath } from './files';
-import { readSource, realInside, rootOf } from './input';
+import { lstatOrNothing, readSource, realInside, rootOf } from './input';
 import type { Problem } from './languages';
 import { cliText } from './text';
 import { UsageError } from './usage';
@@ -52,12 +52,8 @@ function whole(line: string, i: number): Pick<Problem, 'start' | 'end'> {
 
 /** A file, or a link (to anything: readSource decides whether it may be followed). */
 function isListFile(path: string): boolean {
-  try {
-    const stat = lstatSync(path);
-    return stat.isFile() || stat.isSymbolicLink();
-  } catch {
-    return false;
-  }
+  const stat = lstatOrNothing(path);
+  return stat !== undefined && (stat.isFile() || stat.isSymbolicLink());
 }
 
 export function loadLists(dir: string): LoadedLists {

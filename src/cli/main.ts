@@ -38,12 +38,7 @@ export interface Io {
 }
 
 function check(args: readonly string[], io: Io): number {
-  const parsed = parseArgs('check', args, {
-    '--format': { value: true },
-    '--max-warnings': { value: true },
-    '--lists': { value: true },
-    '--sarif-root': { value: true },
-  });
+  const parsed = parseArgs('check', args, { values: ['--format', '--max-warnings', '--lists', '--sarif-root'] });
   const format = choiceFlag('check', parsed, '--format', ['human', 'json', 'sarif'] as const, 'human');
   const sarifRoot = stringFlag(parsed, '--sarif-root');
   if (sarifRoot !== undefined && !isFolder(sarifRoot))
@@ -63,7 +58,7 @@ function check(args: readonly string[], io: Io): number {
 }
 
 function format(args: readonly string[], io: Io): number {
-  const parsed = parseArgs('format', args, { '--check': { value: false } });
+  const parsed = parseArgs('format', args, { switches: ['--check'] });
   const checkOnly = parsed.flags.has('--check');
   const outcomes = runFormat(parsed.positionals, checkOnly);
   let failed = false;
@@ -88,13 +83,7 @@ function format(args: readonly string[], io: Io): number {
 }
 
 function stats(args: readonly string[], io: Io): number {
-  const parsed = parseArgs('stats', args, {
-    '--query': { value: true },
-    '--events': { value: true },
-    '--tz': { value: true },
-    '--format': { value: true },
-    '--lists': { value: true },
-  });
+  const parsed = parseArgs('stats', args, { values: ['--query', '--events', '--tz', '--format', '--lists'] });
   if (parsed.positionals.length) throw new UsageError(`stats: unexpected argument ${parsed.positionals[0]}`);
   const queryFile = stringFlag(parsed, '--query');
   const eventsFile = stringFlag(parsed, '--events');
@@ -115,12 +104,7 @@ function stats(args: readonly string[], io: Io): number {
 
 function testRule(args: readonly string[], io: Io): number {
   const parsed = parseArgs('test-rule', args, {
-    '--events': { value: true },
-    '--lists': { value: true },
-    '--format': { value: true },
-    '--start': { value: true },
-    '--end': { value: true },
-    '--time-limit': { value: true },
+    values: ['--events', '--lists', '--format', '--start', '--end', '--time-limit'],
   });
   if (parsed.positionals.length === 0) throw new UsageError('test-rule: the RULE file (.yaral) is required');
   if (parsed.positionals.length > 1)
@@ -151,10 +135,8 @@ function testRule(args: readonly string[], io: Io): number {
 
 function test(args: readonly string[], io: Io): number {
   const parsed = parseArgs('test', args, {
-    '--format': { value: true },
-    '--minimum-tests': { value: true },
-    '--require-fire-and-no-fire': { value: false },
-    '--fail-on-missing': { value: false },
+    values: ['--format', '--minimum-tests'],
+    switches: ['--require-fire-and-no-fire', '--fail-on-missing'],
   });
   const format = choiceFlag('test', parsed, '--format', ['text', 'json', 'junit', 'sarif'] as const, 'text');
   const minText = stringFlag(parsed, '--minimum-tests');

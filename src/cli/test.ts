@@ -3,7 +3,7 @@
 // read as `check` reads them (input.ts: no link out of the root, regular files only, size limits,
 // strict UTF-8); a path a test file names must also stay inside the repository (no absolute path,
 // no `..`, no link out of the nearest folder holding .git, or of the test file's folder without one).
-import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import { referenceListEntries, splitReferenceListText } from '../core/secops/reference-lists';
 import { parseRuleFile } from '../udm/rule/parse';
@@ -19,7 +19,7 @@ import type { Detection } from '../udm/rule/test-types';
 import { runCheck } from './check';
 import { EventsFileError, readEvents } from './events';
 import { collectFiles, displayPath, type SourceFile } from './files';
-import { isInside, MAX_SOURCE_BYTES, readSource, rootOf } from './input';
+import { isInside, lstatOrNothing, MAX_SOURCE_BYTES, readSource, rootOf } from './input';
 import { repositoryRoot } from './sarif';
 import { cliText } from './text';
 import { UsageError } from './usage';
@@ -88,14 +88,7 @@ export interface TestRun {
 
 const WHOLE_FILE: TestFileSpan = { line: 1, column: 1, endLine: 1, endColumn: 1 };
 
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const exists = (path: string): boolean => lstatOrNothing(path) !== undefined;
 
 function ruleOfTestFile(path: string): string | undefined {
   const suffix = TEST_SUFFIXES.find((s) => path.toLowerCase().endsWith(s));

@@ -15,9 +15,12 @@ export const EXIT_USAGE = 2;
 /** The tool itself failed (a defect of cloudbench, not of the files): never read as "problems found". */
 export const EXIT_CRASH = 3;
 
+/** The flags a command accepts, by name. */
 export interface FlagSpec {
-  /** Takes a value (`--format json` or `--format=json`); otherwise a switch. */
-  readonly value: boolean;
+  /** Flags that take a value (`--format json` or `--format=json`). */
+  readonly values?: readonly string[];
+  /** Flags that take none. */
+  readonly switches?: readonly string[];
 }
 
 export interface ParsedArgs {
@@ -26,7 +29,7 @@ export interface ParsedArgs {
 }
 
 /** Reads `args` against the flags a command accepts. `--` ends the flags. */
-export function parseArgs(command: string, args: readonly string[], spec: Record<string, FlagSpec>): ParsedArgs {
+export function parseArgs(command: string, args: readonly string[], spec: FlagSpec): ParsedArgs {
   const flags = new Map<string, string | true>();
   const positionals: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -41,10 +44,10 @@ export function parseArgs(command: string, args: readonly string[], spec: Record
     }
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const flag = spec[name];
-    if (!flag) throw new UsageError(`${command}: unknown option ${name}`);
+    const takesValue = spec.values?.includes(name) ?? false;
+    if (!takesValue && !spec.switches?.includes(name)) throw new UsageError(`${command}: unknown option ${name}`);
     if (flags.has(name)) throw new UsageError(`${command}: ${name} is given twice`);
-    if (!flag.value) {
+    if (!takesValue) {
       if (eq > 0) throw new UsageError(`${command}: ${name} takes no value`);
       flags.set(name, true);
       continue;

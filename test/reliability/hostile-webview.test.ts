@@ -527,6 +527,44 @@ describe('reliability: hostile data in the results webview (headless Chromium)',
     assert.ok(state.saveDisabled, 'nothing can be saved while a line is unreadable');
   });
 
+  it("the restriction editor saves the chosen list as that kind's restriction", async () => {
+    const { toEditorKey } = require('../../src/features/keys/editor') as typeof KeysEditorModule;
+    const kinds: Array<[string, string, string, unknown]> = [
+      ['browser', 'referrers', 'example.com/*', { browserKeyRestrictions: { allowedReferrers: ['example.com/*'] } }],
+      ['server', 'ips', '104.133.8.78', { serverKeyRestrictions: { allowedIps: ['104.133.8.78'] } }],
+      ['ios', 'bundle-ids', 'com.example.app', { iosKeyRestrictions: { allowedBundleIds: ['com.example.app'] } }],
+    ];
+    for (const [kind, boxId, line, expected] of kinds) {
+      await page.goto(`${origin}/keys`);
+      await page.waitForFunction(() =>
+        (browser$().__posted as Array<{ type: string }>).some((m) => m.type === 'ready'),
+      );
+      await page.evaluate(
+        (key) => browser$().postMessage({ type: 'init', key }, '*'),
+        toEditorKey(HOSTILE_KEY) as unknown,
+      );
+      await page.waitForFunction(() => browser$().document.getElementById('app')?.getAttribute('aria-busy') !== 'true');
+      const saved = await page.evaluate(
+        ([k, id, text]) => {
+          const d = browser$().document;
+          const radio = d.querySelector(`input[name="app"][value="${k}"]`);
+          radio.checked = true;
+          radio.dispatchEvent(new (browser$().Event)('change', { bubbles: true }));
+          const box = d.getElementById(id);
+          box.value = text;
+          box.dispatchEvent(new (browser$().Event)('input', { bubbles: true }));
+          const api = d.getElementById('api-restricted');
+          api.checked = false;
+          api.dispatchEvent(new (browser$().Event)('change', { bubbles: true }));
+          d.getElementById('save').click();
+          return (browser$().__posted as Array<{ type: string }>).filter((m) => m.type === 'save');
+        },
+        [kind, boxId, line],
+      );
+      assert.deepEqual(saved, [{ type: 'save', restrictions: expected, etag: 'W/"1"' }], kind);
+    }
+  });
+
   it('the extension opens only http(s) links, only after a modal confirmation naming the link', async () => {
     const opened: string[] = [];
     const asked: Array<{ text: string; modal: boolean }> = [];

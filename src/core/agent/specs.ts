@@ -26,6 +26,11 @@ const LANGUAGE = {
   description: '"udm" for a UDM search or statistical query, "yaral" for a YARA-L 2.0 rule file.',
 };
 const TEXT = { type: 'string', minLength: 1, maxLength: MAX_TEXT };
+/** A file or folder path argument. */
+const path = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_PATH, description });
+/** The two file arguments `cloudbench mcp`'s file tools share. */
+const EVENTS_FILE = path('An events file.');
+const LISTS_FOLDER = path('A folder of reference lists.');
 
 const TIME_RANGE = {
   description:
@@ -144,15 +149,10 @@ export const EDITOR_TOOLS: readonly ToolSpec[] = [
       'Runs a YARA-L rule with Cloudbench\'s rule engine and returns its detections (match values, outcomes, event times), bounded. The rule is a .yaral file of the workspace ("ruleFile", workspace-relative) or its text ("rule"); "ruleName" picks one rule of a file that holds several. The events are a saved results or events file of the workspace ("eventsFile": JSON array, NDJSON or a udmSearch answer), which costs nothing, a case of the rule\'s test file ("testCase": the case\'s name in the <rule>.test.yaml beside "ruleFile"; the answer also says whether the case passes), which costs nothing either, or a time range ("timeRange") that Cloudbench searches with one udmSearch per event variable of the rule, from the hourly budget, only after the user confirms. Check the rule first: a rule with errors is not tested.',
     inputSchema: object(
       {
-        ruleFile: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'Workspace-relative .yaral file.' },
+        ruleFile: path('Workspace-relative .yaral file.'),
         rule: { ...TEXT, description: 'The rule text, when it is not in a file.' },
         ruleName: { type: 'string', maxLength: MAX_NAME, description: 'The rule to test when the text holds several.' },
-        eventsFile: {
-          type: 'string',
-          minLength: 1,
-          maxLength: MAX_PATH,
-          description: 'Workspace-relative events file (JSON array, NDJSON, or a udmSearch answer).',
-        },
+        eventsFile: path('Workspace-relative events file (JSON array, NDJSON, or a udmSearch answer).'),
         timeRange: TIME_RANGE,
         testCase: {
           type: 'string',
@@ -260,9 +260,9 @@ export const MCP_FILE_TOOLS: readonly ToolSpec[] = [
       'Runs the YARA-L rule of a .yaral file over the events of an events file (JSON array, NDJSON or a udmSearch answer), offline, as `cloudbench test-rule` does, and returns the detections (bounded). Paths are relative to the server\'s working directory and must stay inside it. "lists" is a folder with one file per reference list the rule names.',
     inputSchema: object(
       {
-        rule: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'A .yaral file.' },
-        events: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'An events file.' },
-        lists: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'A folder of reference lists.' },
+        rule: path('A .yaral file.'),
+        events: EVENTS_FILE,
+        lists: LISTS_FOLDER,
         start: { type: 'string', format: 'date-time', maxLength: 40, description: 'Only events at or after.' },
         end: { type: 'string', format: 'date-time', maxLength: 40, description: 'Only events before.' },
       },
@@ -277,9 +277,9 @@ export const MCP_FILE_TOOLS: readonly ToolSpec[] = [
       "Computes a statistical UDM query (a .udm file with match:/outcome: sections) over the events of an events file, offline, as `cloudbench stats` does, and returns the table as CSV (bounded). Paths are relative to the server's working directory and must stay inside it.",
     inputSchema: object(
       {
-        query: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'A .udm query file.' },
-        events: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'An events file.' },
-        lists: { type: 'string', minLength: 1, maxLength: MAX_PATH, description: 'A folder of reference lists.' },
+        query: path('A .udm query file.'),
+        events: EVENTS_FILE,
+        lists: LISTS_FOLDER,
         timeZone: { type: 'string', maxLength: 64, description: 'IANA time zone for time buckets (UTC).' },
       },
       ['query', 'events'],

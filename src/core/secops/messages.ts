@@ -7,6 +7,7 @@ import type { ExportFormat } from './results/export';
 import { exportOptionsOf, type ExportOptions } from './results/export-run';
 import type { QueryBarLists } from './querybar-service';
 import { isKnownReferenceList } from '../../udm/reference-lists';
+import { assertTypedMessage, isRecord } from './page-message';
 
 /** The rows a results page holds: `count` rows, their times, and the cells of `columns`. */
 export interface RowTable {
@@ -178,10 +179,6 @@ export class MessageError extends Error {
   override readonly name = 'MessageError';
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function str(o: Record<string, unknown>, key: string, max = 10_000): string {
   const v = o[key];
   if (typeof v !== 'string' || v.length > max)
@@ -298,8 +295,7 @@ function pathsOf(v: unknown, what: string): string[] {
 
 /** Checks a message from the webview; throws MessageError naming what is wrong. */
 export function parseFromWebview(data: unknown): FromWebview {
-  if (!isRecord(data) || typeof data.type !== 'string')
-    throw new MessageError('a message must be an object with a type');
+  assertTypedMessage(data, MessageError);
   switch (data.type) {
     case 'ready':
       return { type: 'ready' };
@@ -530,8 +526,7 @@ function statusOf(data: Record<string, unknown>): ToWebview {
 
 /** Checks a message from the extension (in the webview): the page renders only what it recognises. */
 export function parseToWebview(data: unknown): ToWebview {
-  if (!isRecord(data) || typeof data.type !== 'string')
-    throw new MessageError('a message must be an object with a type');
+  assertTypedMessage(data, MessageError);
   switch (data.type) {
     case 'results':
       return resultsOf(data);

@@ -165,14 +165,20 @@ export class EventPicker {
         i = this.skip(i, this.byte(i));
       }
       i = this.space(i);
-      const c = this.byte(i);
-      if (c === CLOSE_BRACE) {
+      if (!this.more(i, CLOSE_BRACE, "expected ',' or '}'")) {
         out.value = made;
         return i + 1;
       }
-      if (c !== COMMA) throw new PickSyntaxError(i, "expected ',' or '}'");
       i = this.space(i + 1);
     }
+  }
+
+  /** After a member, at i: true when a comma follows (another member comes), false when `close` ends the container. */
+  private more(i: number, close: number, expected: string): boolean {
+    const c = this.byte(i);
+    if (c === close) return false;
+    if (c !== COMMA) throw new PickSyntaxError(i, expected);
+    return true;
   }
 
   private array(i: number, node: PathNode | undefined, out: { value: unknown }): number {
@@ -194,12 +200,10 @@ export class EventPicker {
         made?.push(null);
       }
       i = this.space(i);
-      const next = this.byte(i);
-      if (next === CLOSE_BRACKET) {
+      if (!this.more(i, CLOSE_BRACKET, "expected ',' or ']'")) {
         out.value = made;
         return i + 1;
       }
-      if (next !== COMMA) throw new PickSyntaxError(i, "expected ',' or ']'");
       i = this.space(i + 1);
     }
   }

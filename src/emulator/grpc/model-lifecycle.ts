@@ -24,7 +24,7 @@ import {
   moveAliases,
   checkModelId,
   uploadedVersionSpec,
-  addVersion,
+  startAddVersion,
   orderVersions,
   modelFilterKnown,
   baseModelName,
@@ -33,7 +33,8 @@ import {
 } from './model-rules';
 
 export const modelLifecycleHandlers = {
-  UploadModel(req, { store, ops, clock }) {
+  UploadModel(req, context) {
+    const { store } = context;
     const parent = parseName('parent', req.parent, parseLocationName);
     checkLocation(parent.location);
     if (!req.model) throw invalidArgument('model is required.', [{ field: 'model', description: 'required' }]);
@@ -70,29 +71,14 @@ export const modelLifecycleHandlers = {
       target = { project: canonicalProject(parent.project), location: parent.location, id, existing: false };
     }
     const key = modelKey(target.project, target.location, target.id);
-    if (!target.existing) store.reservedNames.add(key);
-    const op = ops.start({
-      parent: key,
-      method: 'UploadModel',
-      complete: () => {
-        const now = clock.now();
-        const versionId = addVersion(
-          store,
-          key,
-          target,
-          now,
-          'was deleted before the new version was uploaded',
-          { displayName: model.displayName, description: model.description ?? '', labels: {} },
-          { versionDescription: model.versionDescription ?? '', labels, spec },
-          aliases,
-        );
-        return { model: key, modelVersionId: versionId };
-      },
-      release: () => {
-        if (!target.existing) store.reservedNames.delete(key);
-      },
+    const op = startAddVersion(context, 'UploadModel', key, {
+      target,
+      gone: 'was deleted before the new version was uploaded',
+      model: { displayName: model.displayName, description: model.description ?? '', labels: {} },
+      fields: { versionDescription: model.versionDescription ?? '', labels, spec },
+      aliases,
     });
-    return ops.message(op);
+    return context.ops.message(op);
   },
 
   GetModel(req, { store }) {

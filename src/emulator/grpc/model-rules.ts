@@ -17,6 +17,8 @@ import {
   type VersionRecord,
 } from './store';
 import { parseName, timestamp } from './util';
+import type { ServiceContext } from './context';
+import type { OperationRecord } from './operations';
 
 /** Model fields the registry manages itself; everything else in an uploaded Model is version content. */
 const MANAGED_FIELDS = new Set([
@@ -211,6 +213,40 @@ export function addVersion(
   record.updateTime = now;
   record.etagSeq++;
   return versionId;
+}
+
+/** What a new version is made of, and how its model is described if it has to be created. */
+export interface NewVersion {
+  readonly target: { project: string; location: string; id: string; existing: boolean };
+  /** Why the model is missing when an existing one was deleted meanwhile ("was deleted before …"). */
+  readonly gone: string;
+  readonly model: Pick<ModelRecord, 'displayName' | 'description' | 'labels'>;
+  readonly fields: Pick<VersionRecord, 'versionDescription' | 'labels' | 'spec'>;
+  readonly aliases: string[];
+}
+
+/**
+ * Starts the long-running operation that adds a version to model `key` (UploadModel, CopyModel): a
+ * new model's name is held from now until the operation ends, so no other call takes it meanwhile.
+ */
+export function startAddVersion(
+  { store, ops, clock }: ServiceContext,
+  method: string,
+  key: string,
+  v: NewVersion,
+): OperationRecord {
+  if (!v.target.existing) store.reservedNames.add(key);
+  return ops.start({
+    parent: key,
+    method,
+    complete: () => {
+      const versionId = addVersion(store, key, v.target, clock.now(), v.gone, v.model, v.fields, v.aliases);
+      return { model: key, modelVersionId: versionId };
+    },
+    release: () => {
+      if (!v.target.existing) store.reservedNames.delete(key);
+    },
+  });
 }
 
 export function orderVersions(versions: VersionRecord[], orderBy: string): VersionRecord[] {

@@ -7,7 +7,7 @@ import { failedPrecondition, invalidArgument, notFound } from './errors';
 import type { ExportFormat, ModelServiceRequests, ModelSourceInfo } from './messages';
 import { canonicalProject, checkLocation, modelKey } from './store';
 import { parseName } from './util';
-import { sameProject, getModelOf, nameOf, checkModelId, addVersion } from './model-rules';
+import { sameProject, getModelOf, nameOf, checkModelId, startAddVersion } from './model-rules';
 
 export const modelTransferHandlers = {
   ExportModel(req, { store, ops, clock }) {
@@ -85,7 +85,8 @@ export const modelTransferHandlers = {
     return ops.message(op);
   },
 
-  CopyModel(req, { store, ops, clock }) {
+  CopyModel(req, context) {
+    const { store } = context;
     const parent = parseName('parent', req.parent, parseLocationName);
     checkLocation(parent.location);
     const src = parseName('source_model', req.sourceModel, parseModelVersionName);
@@ -115,7 +116,6 @@ export const modelTransferHandlers = {
       target = { id: store.nextId('model'), existing: false };
     }
     const key = modelKey(parent.project, parent.location, target.id);
-    if (!target.existing) store.reservedNames.add(key);
     const sourceName = nameOf(source);
     const spec: ProtoObject = structuredClone(sourceVersion.spec);
     const sourceType = (sourceVersion.spec.modelSourceInfo as ModelSourceInfo | null)?.sourceType ?? 'CUSTOM';
@@ -128,36 +128,22 @@ export const modelTransferHandlers = {
       versionDescription: sourceVersion.versionDescription,
       labels: { ...sourceVersion.labels },
     };
-    const op = ops.start({
-      parent: key,
-      method: 'CopyModel',
-      complete: () => {
-        const now = clock.now();
-        const versionId = addVersion(
-          store,
-          key,
-          { ...target, project: canonicalProject(parent.project), location: parent.location },
-          now,
-          'was deleted before the copy finished',
-          snapshot,
-          {
-            ...versionSnapshot,
-            spec: {
-              ...spec,
-              encryptionSpec: req.encryptionSpec ?? spec.encryptionSpec ?? null,
-              modelSourceInfo: { sourceType, copy: true },
-              // The original's version too (reference A.3: `…/models/{id}@{version}`).
-              originalModelInfo: { model: `${sourceName}@${sourceVersion.versionId}` },
-            },
-          },
-          [],
-        );
-        return { model: key, modelVersionId: versionId };
+    const op = startAddVersion(context, 'CopyModel', key, {
+      target: { ...target, project: canonicalProject(parent.project), location: parent.location },
+      gone: 'was deleted before the copy finished',
+      model: snapshot,
+      fields: {
+        ...versionSnapshot,
+        spec: {
+          ...spec,
+          encryptionSpec: req.encryptionSpec ?? spec.encryptionSpec ?? null,
+          modelSourceInfo: { sourceType, copy: true },
+          // The original's version too (reference A.3: `…/models/{id}@{version}`).
+          originalModelInfo: { model: `${sourceName}@${sourceVersion.versionId}` },
+        },
       },
-      release: () => {
-        if (!target.existing) store.reservedNames.delete(key);
-      },
+      aliases: [],
     });
-    return ops.message(op);
+    return context.ops.message(op);
   },
 } satisfies Partial<ServiceHandlers<ModelServiceRequests>>;

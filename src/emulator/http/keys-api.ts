@@ -66,13 +66,7 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
     };
   }
   if (s.length === 2 && s[0] === 'operations' && httpMethod === 'GET') {
-    return {
-      method: 'apikeys.operations.get',
-      handle: ({ params }) => {
-        params.rejectUnknown();
-        return store.getOperation(`operations/${s[1]}`);
-      },
-    };
+    return bareRoute('apikeys.operations.get', NO_PATH_CHECK, () => store.getOperation(`operations/${s[1]}`));
   }
   if (s[0] !== 'projects' || s[2] !== 'locations' || s.length < 5) return undefined;
   const project = s[1];
@@ -86,14 +80,7 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
   let keyId = s[5];
   if (s.length === 7) {
     if (s[6] !== 'keyString' || httpMethod !== 'GET') return undefined;
-    return {
-      method: 'apikeys.keys.getKeyString',
-      handle: ({ params }) => {
-        params.rejectUnknown();
-        check();
-        return store.getKeyString(project, keyId);
-      },
-    };
+    return bareRoute('apikeys.keys.getKeyString', check, () => store.getKeyString(project, keyId));
   }
   if (keyId.endsWith(':undelete')) {
     if (httpMethod !== 'POST') return undefined;
@@ -116,6 +103,20 @@ export function matchKeysRoute(httpMethod: string, segments: string[], store: Ke
   }
   if (keyId.includes(':')) return undefined;
   return singleKeyRoute(httpMethod, store, project, keyId, check);
+}
+
+const NO_PATH_CHECK = (): void => undefined;
+
+/** A route that takes no query parameters: refuses any, checks the path's project and location, answers. */
+function bareRoute(method: string, check: () => void, answer: () => unknown): Route {
+  return {
+    method,
+    handle: ({ params }) => {
+      params.rejectUnknown();
+      check();
+      return answer();
+    },
+  };
 }
 
 /** projects/P/locations/L/keys: create (POST) and list (GET). */
@@ -174,14 +175,7 @@ function singleKeyRoute(
 ): Route | undefined {
   switch (httpMethod) {
     case 'GET':
-      return {
-        method: 'apikeys.keys.get',
-        handle: ({ params }) => {
-          params.rejectUnknown();
-          check();
-          return store.get(project, keyId);
-        },
-      };
+      return bareRoute('apikeys.keys.get', check, () => store.get(project, keyId));
     case 'PATCH':
       return {
         method: 'apikeys.keys.patch',

@@ -21,6 +21,7 @@ import {
   eventsIn,
   exactlyOne,
   indicatorKind,
+  lookupParams,
   iocSourcesForMatch,
   type Json,
   USER_INDICATORS,
@@ -132,10 +133,7 @@ function listAssets(store: EventStore, now: () => number): Route {
   return {
     method: 'secops.listAssets',
     handle: ({ params }) => {
-      const ind = exactlyOne(params, ARTIFACT_INDICATORS, 'artifact indicator');
-      const { start, end } = window(params, false, now());
-      const pageSize = params.int(['page_size', 'pageSize'], 1, 100, 100);
-      params.rejectUnknown();
+      const { ind, start, end, pageSize } = lookupParams(params, ARTIFACT_INDICATORS, 'artifact indicator', now(), 100);
       const value = ind.value.toLowerCase();
       const hashLen: Record<string, number> = {
         'artifact.hash_md5': 32,
@@ -188,10 +186,7 @@ function listAssetAliases(store: EventStore, now: () => number): Route {
   return {
     method: 'secops.listAssetAliases',
     handle: ({ params }) => {
-      const ind = exactlyOne(params, ASSET_INDICATORS, 'asset indicator');
-      const { start, end } = window(params, false, now());
-      const pageSize = params.int(['page_size', 'pageSize'], 1, 10_000, 10_000);
-      params.rejectUnknown();
+      const { ind, start, end, pageSize } = lookupParams(params, ASSET_INDICATORS, 'asset indicator', now(), 10_000);
       const kind = indicatorKind(ind.key);
       if (kind === 'productId' && !/^\d+$/.test(ind.value))
         throw invalidArgument(`asset.product_id must be an integer, got "${ind.value}".`, 'asset.product_id');
@@ -231,10 +226,7 @@ function listUserAliases(store: EventStore, now: () => number): Route {
   return {
     method: 'secops.listUserAliases',
     handle: ({ params }) => {
-      const ind = exactlyOne(params, USER_INDICATORS, 'user indicator');
-      const { start, end } = window(params, false, now());
-      const pageSize = params.int(['page_size', 'pageSize'], 1, 10_000, 10_000);
-      params.rejectUnknown();
+      const { ind, start, end, pageSize } = lookupParams(params, USER_INDICATORS, 'user indicator', now(), 10_000);
       store.entitiesReady();
       const userAliases = store.users
         .filter((u) => userMatches(u, ind.key, ind.value) && u.startTime < end && u.endTime >= start)

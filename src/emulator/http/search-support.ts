@@ -71,6 +71,24 @@ export function exactlyOne(
   return given[0];
 }
 
+/**
+ * The parameters of an alias or asset lookup: exactly one of `indicators`, an optional time window and
+ * a page size of at most `maxPageSize`; any other parameter is refused.
+ */
+export function lookupParams(
+  params: Params,
+  indicators: Record<string, string[]>,
+  what: string,
+  now: number,
+  maxPageSize: number,
+): { ind: { key: string; value: string }; start: number; end: number; pageSize: number } {
+  const ind = exactlyOne(params, indicators, what);
+  const { start, end } = window(params, false, now);
+  const pageSize = params.int(['page_size', 'pageSize'], 1, maxPageSize, maxPageSize);
+  params.rejectUnknown();
+  return { ind, start, end, pageSize };
+}
+
 export function nouns(udm: Udm): Json[] {
   const out: Json[] = [];
   for (const k of ['principal', 'src', 'target']) {

@@ -296,52 +296,27 @@ export const CATALOG: readonly CatalogEntry[] = [
   },
 ];
 
-/** Deployments of the demo: endpoint display name, location, and (model display name, version index from 1) pairs with traffic. */
+/** One deployment of a demo endpoint: the model's display name, its version index from 1, the traffic share. */
+type DemoDeployment = readonly [model: string, version: number, traffic: number];
+
+const endpoint = (displayName: string, location: string, ...deployments: DemoDeployment[]) => ({
+  displayName,
+  location,
+  deployments: deployments.map(([model, version, traffic]) => ({ model, version, traffic })),
+});
+
+/** Deployments of the demo: endpoint display name, location, and its deployments. */
 export const DEMO_ENDPOINTS: ReadonlyArray<{
   displayName: string;
   location: string;
   deployments: Array<{ model: string; version: number; traffic: number }>;
 }> = [
-  {
-    displayName: 'churn-online',
-    location: 'us-central1',
-    deployments: [{ model: 'churn-predictor', version: 3, traffic: 100 }],
-  },
-  {
-    displayName: 'fraud-realtime',
-    location: 'us-central1',
-    deployments: [
-      { model: 'fraud-detector', version: 4, traffic: 90 },
-      { model: 'fraud-detector', version: 5, traffic: 10 },
-    ],
-  },
-  {
-    displayName: 'vision-line3',
-    location: 'us-central1',
-    deployments: [{ model: 'defect-detector-line3', version: 2, traffic: 100 }],
-  },
-  {
-    displayName: 'recsys-serving',
-    location: 'us-central1',
-    deployments: [{ model: 'two-tower-recsys', version: 3, traffic: 100 }],
-  },
-  {
-    displayName: 'support-bot',
-    location: 'us-central1',
-    deployments: [
-      { model: 'gemma-support-tuned', version: 2, traffic: 100 },
-      { model: 'support-ticket-router', version: 3, traffic: 0 },
-    ],
-  },
-  {
-    displayName: 'eu-credit-scoring',
-    location: 'europe-west4',
-    deployments: [{ model: 'xgb-credit-scoring', version: 4, traffic: 100 }],
-  },
-  {
-    displayName: 'jp-delivery-eta',
-    location: 'asia-northeast1',
-    deployments: [{ model: 'delivery-eta', version: 4, traffic: 100 }],
-  },
-  { displayName: 'staging-sandbox', location: 'us-central1', deployments: [] },
+  endpoint('churn-online', 'us-central1', ['churn-predictor', 3, 100]),
+  endpoint('fraud-realtime', 'us-central1', ['fraud-detector', 4, 90], ['fraud-detector', 5, 10]),
+  endpoint('vision-line3', 'us-central1', ['defect-detector-line3', 2, 100]),
+  endpoint('recsys-serving', 'us-central1', ['two-tower-recsys', 3, 100]),
+  endpoint('support-bot', 'us-central1', ['gemma-support-tuned', 2, 100], ['support-ticket-router', 3, 0]),
+  endpoint('eu-credit-scoring', 'europe-west4', ['xgb-credit-scoring', 4, 100]),
+  endpoint('jp-delivery-eta', 'asia-northeast1', ['delivery-eta', 4, 100]),
+  endpoint('staging-sandbox', 'us-central1'),
 ];

@@ -3,6 +3,7 @@
 // export. Nothing is read until the view is first shown.
 import * as vscode from 'vscode';
 import type { Feature, FeatureStart } from '../../platform/command-table';
+import { setViewState } from '../../platform/model-tree';
 import type { Services } from '../services';
 import { COVERAGE_COMMANDS, type CoverageContext } from './commands';
 import { CoverageModel } from './model';
@@ -14,15 +15,7 @@ function activateCoverage(context: vscode.ExtensionContext): FeatureStart<Covera
   const view = vscode.window.createTreeView(VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const showState = (): void => {
     const state = model.current;
-    const key =
-      state.kind === 'ready'
-        ? state.coverage.rules.length
-          ? 'ready'
-          : 'empty'
-        : state.kind === 'loading'
-          ? 'loading'
-          : 'idle';
-    void vscode.commands.executeCommand('setContext', STATE_CONTEXT_KEY, key);
+    setViewState(STATE_CONTEXT_KEY, state.kind, state.kind === 'ready' && !state.coverage.rules.length);
     if (state.kind === 'ready' && state.coverage.rules.length) {
       const c = state.coverage;
       const tested = c.rules.filter((r) => r.hasTests).length;

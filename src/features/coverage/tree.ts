@@ -2,6 +2,7 @@
 // rule at its meta: line), with which rules have tests. Rules without ATT&CK meta are listed last.
 // The empty and no-folder states are the view's welcome content (cloudbench.coverage.state).
 import * as vscode from 'vscode';
+import { ModelTreeProvider } from '../../platform/model-tree';
 import { safeText } from '../../core/display';
 import type { Tactic } from '../../udm/rule/attack';
 import type { CoveredRule, TacticCoverage, TechniqueCoverage } from '../../udm/rule/coverage';
@@ -93,17 +94,9 @@ export class RuleItem extends vscode.TreeItem {
 
 export type CoverageNode = TacticItem | TechniqueItem | UntaggedItem | RuleItem;
 
-export class CoverageTreeProvider implements vscode.TreeDataProvider<CoverageNode>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<CoverageNode | undefined>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
-
+export class CoverageTreeProvider extends ModelTreeProvider<CoverageNode> {
   constructor(private readonly model: CoverageModel) {
-    this.subscription = model.onDidChange(() => this.emitter.fire(undefined));
-  }
-
-  getTreeItem(node: CoverageNode): vscode.TreeItem {
-    return node;
+    super(model);
   }
 
   async getChildren(node?: CoverageNode): Promise<CoverageNode[]> {
@@ -127,10 +120,5 @@ export class CoverageTreeProvider implements vscode.TreeDataProvider<CoverageNod
     if (node instanceof TechniqueItem) return rulesOf(node.rules, node.id ?? '');
     if (node instanceof UntaggedItem) return rulesOf(node.rules, node.id ?? '');
     return [];
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
   }
 }

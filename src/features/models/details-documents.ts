@@ -2,15 +2,7 @@
 // names the model and version it shows, so tabs the editor restores after a reload can be closed
 // when their resource is deleted.
 import * as vscode from 'vscode';
-import {
-  AnnotationNode,
-  CheckpointNode,
-  EvaluationNode,
-  ModelNode,
-  SliceNode,
-  VersionNode,
-  type ModelsNode,
-} from './tree';
+import { ModelNode, VersionNode, type ModelsNode } from './tree';
 
 export const V1BETA1 = 'google.cloud.aiplatform.v1beta1';
 export const DETAILS_SCHEME = 'cloudbench-models';
@@ -104,14 +96,5 @@ export function ownerOf(node: ModelsNode): DetailsOwner | undefined {
     if (n instanceof VersionNode) return { model: n.modelName, versionId: n.version.versionId };
     if (n instanceof ModelNode) return { model: n.resourceName };
   }
-  return undefined;
-}
-
-export function detailsType(node: ModelsNode): string | undefined {
-  if (node instanceof ModelNode || node instanceof VersionNode) return `${V1BETA1}.Model`;
-  if (node instanceof EvaluationNode) return `${V1BETA1}.ModelEvaluation`;
-  if (node instanceof SliceNode) return `${V1BETA1}.ModelEvaluationSlice`;
-  if (node instanceof AnnotationNode) return `${V1BETA1}.EvaluatedAnnotation`;
-  if (node instanceof CheckpointNode) return `${V1BETA1}.ModelVersionCheckpoint`;
   return undefined;
 }

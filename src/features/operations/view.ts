@@ -79,18 +79,10 @@ export class OperationItem extends vscode.TreeItem {
   }
 }
 
+/** The icons of this window's operations, but one running elsewhere turns differently. */
 const SERVER_ICONS: Record<ListedOperation['state'], [string, string | undefined]> = {
+  ...ICONS,
   running: ['sync~spin', undefined],
-  succeeded: ['pass', 'testing.iconPassed'],
-  failed: ['error', 'testing.iconFailed'],
-  cancelled: ['circle-slash', 'disabledForeground'],
-};
-
-const SERVER_STATE_TEXT: Record<ListedOperation['state'], string> = {
-  running: 'running',
-  succeeded: 'done',
-  failed: 'failed',
-  cancelled: 'cancelled',
 };
 
 function ago(date: Date | undefined, now: Date): string {
@@ -102,7 +94,7 @@ function ago(date: Date | undefined, now: Date): string {
 /** "running · started elsewhere · projects/…/models/123 · 2m ago" */
 export function serverOperationDescription(op: ListedOperation, now: Date = new Date()): string {
   return [
-    SERVER_STATE_TEXT[op.state],
+    STATE_TEXT[op.state],
     'started elsewhere',
     op.state === 'failed' && op.error ? op.error : '',
     op.state === 'succeeded' && op.result ? `made ${op.result.split('/').pop()}` : '',
@@ -126,7 +118,7 @@ export class ServerOperationItem extends vscode.TreeItem {
     this.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendMarkdown(`**${safeText(operation.title, 'markdown')}** (started outside this window)\n\n`);
-    tip.appendMarkdown(`State: ${SERVER_STATE_TEXT[operation.state]}\n\n`);
+    tip.appendMarkdown(`State: ${STATE_TEXT[operation.state]}\n\n`);
     tip.appendMarkdown(`Resource: ${markdownCode(operation.resource)}\n\n`);
     tip.appendMarkdown(`Operation: ${markdownCode(operation.name)}`);
     if (operation.started) tip.appendMarkdown(`\n\nStarted: ${operation.started.toLocaleString()}`);
@@ -141,7 +133,7 @@ export class ServerOperationItem extends vscode.TreeItem {
 export function serverOperationDetails(op: ListedOperation): string {
   return [
     `${op.title} (started outside this window)`,
-    `State: ${SERVER_STATE_TEXT[op.state]}`,
+    `State: ${STATE_TEXT[op.state]}`,
     `Resource: ${op.resource}`,
     `Operation: ${op.name}`,
     op.started ? `Started: ${op.started.toLocaleString()}` : '',

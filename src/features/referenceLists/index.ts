@@ -5,6 +5,7 @@ import { safeText, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
 import { splitReferenceListText } from '../../core/secops/reference-lists';
 import type { Feature, FeatureStart } from '../../platform/command-table';
+import { setViewState } from '../../platform/model-tree';
 import type { Services } from '../services';
 import { REFERENCE_LISTS_COMMANDS, type ReferenceListsContext } from './commands';
 import {
@@ -49,15 +50,9 @@ function activateReferenceLists(
   // ---- view states --------------------------------------------------------------------------------
   const showState = (): void => {
     const state = model.current;
-    const key =
-      state.kind === 'ready'
-        ? state.lists.length === 0
-          ? 'empty'
-          : 'ready'
-        : state.kind === 'error'
-          ? 'error'
-          : 'loading';
-    void vscode.commands.executeCommand('setContext', STATE_CONTEXT_KEY, key);
+    // Lists not asked for yet read as loading: the view asks for them as soon as it shows.
+    const kind = state.kind === 'idle' ? 'loading' : state.kind;
+    setViewState(STATE_CONTEXT_KEY, kind, state.kind === 'ready' && state.lists.length === 0);
     view.message =
       state.kind === 'error'
         ? `Could not load the reference lists: ${safeText(state.message, 'plain', MESSAGE_LIMIT)}`

@@ -2,6 +2,7 @@
 // update. Empty, signed-out and error states are the view's welcome content (a context key says which).
 import { safeText, markdownCode, MESSAGE_LIMIT } from '../../core/display';
 import * as vscode from 'vscode';
+import { ModelTreeProvider } from '../../platform/model-tree';
 import type { ReferenceListDetails } from '../../core/secops/client';
 import { contentTypeLabel, referenceListEntries } from '../../core/secops/reference-lists';
 import { PREVIEW_LINES, type ReferenceListsModel } from './model';
@@ -74,22 +75,9 @@ export class ReferenceListItem extends vscode.TreeItem {
   }
 }
 
-export class ReferenceListsTreeProvider implements vscode.TreeDataProvider<ReferenceListItem>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<ReferenceListItem | undefined>();
-  readonly onDidChangeTreeData = this.emitter.event;
-  private readonly subscription: vscode.Disposable;
-
+export class ReferenceListsTreeProvider extends ModelTreeProvider<ReferenceListItem> {
   constructor(private readonly model: ReferenceListsModel) {
-    this.subscription = model.onDidChange(() => this.emitter.fire(undefined));
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
-  }
-
-  getTreeItem(item: ReferenceListItem): vscode.TreeItem {
-    return item;
+    super(model);
   }
 
   async getChildren(item?: ReferenceListItem): Promise<ReferenceListItem[]> {

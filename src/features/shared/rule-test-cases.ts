@@ -5,6 +5,7 @@
 // which opens at the new case. Nothing is written when the case would not pass as saved.
 import * as vscode from 'vscode';
 import { safeText } from '../../core/display';
+import { exists } from '../../platform/files';
 import { captureEvents, caseOf, withCase } from '../../udm/rule/test-capture';
 import { ruleListNames, runCase } from '../../udm/rule/test-case';
 import { parseRuleTestFile } from '../../udm/rule/test-file';
@@ -31,15 +32,6 @@ export interface CaseToSave {
 }
 
 const stemOf = (uri: vscode.Uri): string => uri.path.replace(/^.*\//, '').replace(/\.yaral$/i, '');
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The rule's test file: the one beside it, or the `.test.yaml` to create. */
 async function testFileOf(rule: vscode.Uri): Promise<vscode.Uri> {

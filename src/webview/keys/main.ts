@@ -79,6 +79,14 @@ const LIST_FIELDS: ListField[] = [
   },
 ];
 
+/** The restriction each list kind makes of its lines (Android's read into applications first). */
+const LIST_RESTRICTIONS: Record<ListField['kind'], (values: string[], apps: AndroidApplication[]) => Restrictions> = {
+  browser: (values) => ({ browserKeyRestrictions: { allowedReferrers: values } }),
+  server: (values) => ({ serverKeyRestrictions: { allowedIps: values } }),
+  ios: (values) => ({ iosKeyRestrictions: { allowedBundleIds: values } }),
+  android: (_values, apps) => ({ androidKeyRestrictions: { allowedApplications: apps } }),
+};
+
 const APP_CHOICES: Array<[AppKind, string]> = [
   ['none', 'None'],
   ['browser', 'Websites'],
@@ -148,21 +156,13 @@ function readForm(): { restrictions: Restrictions; lineOf: Map<string, number[]>
       field.pathPrefix,
       entries.map((e) => e.line),
     );
-    const values = entries.map((e) => e.text);
-    switch (kind) {
-      case 'browser':
-        restrictions.browserKeyRestrictions = { allowedReferrers: values };
-        break;
-      case 'server':
-        restrictions.serverKeyRestrictions = { allowedIps: values };
-        break;
-      case 'ios':
-        restrictions.iosKeyRestrictions = { allowedBundleIds: values };
-        break;
-      case 'android':
-        restrictions.androidKeyRestrictions = { allowedApplications: apps };
-        break;
-    }
+    Object.assign(
+      restrictions,
+      LIST_RESTRICTIONS[field.kind](
+        entries.map((e) => e.text),
+        apps,
+      ),
+    );
   }
   if (apiRestricted()) {
     const entries = lines('api-targets');

@@ -49,22 +49,20 @@ const noFireButton = el(
   'Save as No-Fire Case…',
 );
 const empty = el('div', { id: 'rt-empty' }, 'No detections in this range.');
-const head = el(
-  'thead',
-  { role: 'rowgroup' },
-  el(
-    'tr',
-    { role: 'row' },
-    ...[
-      ['#', 'rt-col-index'],
-      ['Window [start, end)', 'rt-col-window'],
-      ['Match', 'rt-col-match'],
-      ['Outcomes', 'rt-col-outcomes'],
-      ['Risk', 'rt-col-risk'],
-      ['Events', 'rt-col-events'],
-    ].map(([h, c]) => el('th', { scope: 'col', class: c, role: 'columnheader' }, h)),
-  ),
-);
+/** A table's head: one row of column headers, each with its class where it has one. */
+function tableHead(columns: ReadonlyArray<readonly [string, string?]>): HTMLTableSectionElement {
+  const header = ([text, cls]: readonly [string, string?]) =>
+    el('th', { scope: 'col', ...(cls ? { class: cls } : {}), role: 'columnheader' }, text);
+  return el('thead', { role: 'rowgroup' }, el('tr', { role: 'row' }, ...columns.map(header)));
+}
+const head = tableHead([
+  ['#', 'rt-col-index'],
+  ['Window [start, end)', 'rt-col-window'],
+  ['Match', 'rt-col-match'],
+  ['Outcomes', 'rt-col-outcomes'],
+  ['Risk', 'rt-col-risk'],
+  ['Events', 'rt-col-events'],
+]);
 const rows = el('tbody', { id: 'rt-rows', role: 'rowgroup' });
 // A treegrid: each detection row expands (Enter, Space, Right arrow) and collapses (Left arrow) into
 // its events; Up and Down move between detections.
@@ -142,15 +140,7 @@ function eventsTable(d: DetectionView, index: number): HTMLElement {
         ),
       );
   }
-  const head = el(
-    'thead',
-    { role: 'rowgroup' },
-    el(
-      'tr',
-      { role: 'row' },
-      ...['Variable', 'Time', 'Event'].map((h) => el('th', { scope: 'col', role: 'columnheader' }, h)),
-    ),
-  );
+  const head = tableHead([['Variable'], ['Time'], ['Event']]);
   // Explicit roles: a narrow panel lays the rows out as blocks, and the table stays a table.
   return el(
     'table',

@@ -101,15 +101,10 @@ export function encodeTable(parts: TableParts, columns: readonly ColumnSpec[]): 
   };
 }
 
-/** The table of `rows[from..to)` for `columns`. */
-export function buildTable(
-  rows: readonly unknown[],
-  kind: ResultKind,
-  columns: readonly ColumnSpec[],
-  from = 0,
-  to = rows.length,
-): RowTable {
-  return encodeTable(tableParts(rows, kind, columns, from, to), columns);
+/** The table of `rows[from..to)` for `columns` (the arguments of tableParts), encoded. */
+export function buildTable(...args: Parameters<typeof tableParts>): RowTable {
+  const [, , columns] = args;
+  return encodeTable(tableParts(...args), columns);
 }
 
 /** The cell texts of a table, checked: one array of `count` strings per column. */

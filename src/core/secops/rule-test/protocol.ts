@@ -1,6 +1,7 @@
 // The Test Rule panel's protocol: what the extension sends the page (a run's detections, already
 // turned into text) and what the page asks for (an event, a detection's events, Run Again). Both
 // sides check every message on arrival. No vscode and no DOM here.
+import { assertTypedMessage, isRecord } from '../page-message';
 
 /** One event of a detection as the page lists it. */
 export interface DetectionEventView {
@@ -80,10 +81,6 @@ export class RuleTestMessageError extends Error {
   override readonly name = 'RuleTestMessageError';
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function text(o: Record<string, unknown>, key: string, max = MAX_TEXT): string {
   const v = o[key];
   if (typeof v !== 'string' || v.length > max)
@@ -107,8 +104,7 @@ const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
 
 /** Checks a message from the page; throws RuleTestMessageError naming what is wrong. */
 export function parseFromRuleTestView(data: unknown): FromRuleTestView {
-  if (!isRecord(data) || typeof data.type !== 'string')
-    throw new RuleTestMessageError('a message must be an object with a type');
+  assertTypedMessage(data, RuleTestMessageError);
   switch (data.type) {
     case 'ready':
       return { type: 'ready' };

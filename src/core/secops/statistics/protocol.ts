@@ -5,6 +5,7 @@ import { csvDocument } from '../../csv';
 import type { ExportFormat } from '../results/export';
 import { cellText, columnLabel } from '../../../udm/stats/format';
 import type { ColumnRole, ColumnType, StatsColumn } from '../../../udm/stats/plan';
+import { assertTypedMessage, isRecord } from '../page-message';
 
 export interface StatsRunInfo {
   runId: string;
@@ -50,10 +51,6 @@ export class StatsMessageError extends Error {
 /** Copied text is bounded: a table of 10,000 groups as CSV stays far below this. */
 export const MAX_COPY_CHARS = 50_000_000;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function runIdOf(o: Record<string, unknown>): string {
   const v = o.runId;
   if (typeof v !== 'string' || v.length === 0 || v.length > 100)
@@ -63,8 +60,7 @@ function runIdOf(o: Record<string, unknown>): string {
 
 /** Checks a message from the statistics page; throws StatsMessageError naming what is wrong. */
 export function parseFromStatsView(data: unknown): FromStatsView {
-  if (!isRecord(data) || typeof data.type !== 'string')
-    throw new StatsMessageError('a message must be an object with a type');
+  assertTypedMessage(data, StatsMessageError);
   switch (data.type) {
     case 'ready':
     case 'stop':

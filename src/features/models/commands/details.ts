@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { fileTitle, modelLabel } from '../presentation';
 import { needClient, nodeOf, toProto3Json, type ModelsContext } from '../context';
-import { detailsType, ownerOf } from '../details-documents';
+import { ownerOf, V1BETA1 } from '../details-documents';
 import { metricsSourceFor } from '../metrics-source';
 import {
   AnnotationNode,
@@ -13,6 +13,16 @@ import {
   VersionNode,
   type ModelsNode,
 } from '../tree';
+
+/** The proto3 message type of a node's details. */
+function detailsType(node: ModelsNode): string | undefined {
+  if (node instanceof ModelNode || node instanceof VersionNode) return `${V1BETA1}.Model`;
+  if (node instanceof EvaluationNode) return `${V1BETA1}.ModelEvaluation`;
+  if (node instanceof SliceNode) return `${V1BETA1}.ModelEvaluationSlice`;
+  if (node instanceof AnnotationNode) return `${V1BETA1}.EvaluatedAnnotation`;
+  if (node instanceof CheckpointNode) return `${V1BETA1}.ModelVersionCheckpoint`;
+  return undefined;
+}
 
 /** Opens a read-only document with every field of the node's resource. */
 export async function showModelDetails(ctx: ModelsContext, node?: ModelsNode): Promise<void> {

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { safeText } from '../../../core/display';
+import type { ModelRegistryClient } from '../../../core/models/client';
 import type { EvaluatedAnnotation, ModelEvaluation, ModelEvaluationSlice } from '../../../core/models/types';
 import { lastSegment } from '../presentation';
 import { lazyImports, needClient, nodeOf, type ModelsContext } from '../context';
@@ -66,35 +67,61 @@ export async function importEvaluation(ctx: ModelsContext, node?: ModelsNode): P
   );
 }
 
+/** What a batch import reads from its file: `type` entries (`what`), bare or under `field`; `noun` counts them. */
+interface BatchEntries {
+  readonly what: string;
+  readonly noun: string;
+  readonly type: string;
+  readonly field: string;
+}
+
+const BATCHES = {
+  slices: { what: 'evaluation slices', noun: 'slice', type: 'ModelEvaluationSlice', field: 'modelEvaluationSlices' },
+  annotations: {
+    what: 'evaluated annotations',
+    noun: 'evaluated annotation',
+    type: 'EvaluatedAnnotation',
+    field: 'evaluatedAnnotations',
+  },
+} satisfies Record<string, BatchEntries>;
+
+/**
+ * Picks a file of entries, sends them to `node` with `send` (which returns how many went in),
+ * redraws the node and says how many were imported.
+ */
+async function importBatch<T>(
+  ctx: ModelsContext,
+  node: EvaluationNode | SliceNode,
+  entries: BatchEntries,
+  send: (client: ModelRegistryClient, items: T[]) => Promise<number>,
+): Promise<void> {
+  const client = needClient(ctx);
+  const items = await pickImportEntries<T>(
+    `Import ${entries.what} (a JSON array of ${entries.type})`,
+    entries.type,
+    entries.field,
+  );
+  if (!items) return;
+  const count = await send(client, items);
+  ctx.provider.refresh(node);
+  void vscode.window.showInformationMessage(
+    `Imported ${count} ${entries.noun}(s) into ${safeText(node.label as string)}.`,
+  );
+}
+
 export async function importSlices(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
   const n = nodeOf(node, EvaluationNode);
-  const c = needClient(ctx);
-  const slices = await pickImportEntries<ModelEvaluationSlice>(
-    'Import evaluation slices (a JSON array of ModelEvaluationSlice)',
-    'ModelEvaluationSlice',
-    'modelEvaluationSlices',
-  );
-  if (!slices) return;
-  const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
-  ctx.provider.refresh(n);
-  void vscode.window.showInformationMessage(
-    `Imported ${(res.importedModelEvaluationSlices ?? []).length} slice(s) into ${safeText(n.label as string)}.`,
-  );
+  await importBatch<ModelEvaluationSlice>(ctx, n, BATCHES.slices, async (c, slices) => {
+    const res = await c.batchImportModelEvaluationSlices({ parent: n.resourceName, modelEvaluationSlices: slices });
+    return (res.importedModelEvaluationSlices ?? []).length;
+  });
 }
 
 export async function importEvaluatedAnnotations(ctx: ModelsContext, node?: ModelsNode): Promise<void> {
   const n = nodeOf(node, SliceNode);
-  const c = needClient(ctx);
-  const items = await pickImportEntries<EvaluatedAnnotation>(
-    'Import evaluated annotations (a JSON array of EvaluatedAnnotation)',
-    'EvaluatedAnnotation',
-    'evaluatedAnnotations',
-  );
-  if (!items) return;
-  const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });
-  ctx.annotations.set(n.resourceName, [...(ctx.annotations.get(n.resourceName) ?? []), ...items]);
-  ctx.provider.refresh(n);
-  void vscode.window.showInformationMessage(
-    `Imported ${res.importedEvaluatedAnnotationsCount ?? items.length} evaluated annotation(s) into ${safeText(n.label as string)}.`,
-  );
+  await importBatch<EvaluatedAnnotation>(ctx, n, BATCHES.annotations, async (c, items) => {
+    const res = await c.batchImportEvaluatedAnnotations({ parent: n.resourceName, evaluatedAnnotations: items });
+    ctx.annotations.set(n.resourceName, [...(ctx.annotations.get(n.resourceName) ?? []), ...items]);
+    return res.importedEvaluatedAnnotationsCount ?? items.length;
+  });
 }
