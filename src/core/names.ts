@@ -156,12 +156,28 @@ export function formatModelName(n: ModelName & { version?: string | undefined })
   return n.version !== undefined ? `${base}@${n.version}` : base;
 }
 
-export function parseEvaluationName(input: string): EvaluationName {
-  const parts = split(input, 8, 'an evaluation');
+/**
+ * A name under a location: `projects/P/locations/L` then each `collection/id` pair in order. Every
+ * collection word is checked before any id, as the single-resource parsers do.
+ */
+function parseUnderLocation<K extends string>(
+  input: string,
+  what: string,
+  segments: ReadonlyArray<readonly [collection: string, id: K]>,
+): LocationName & Record<K, string> {
+  const parts = split(input, 4 + 2 * segments.length, what);
   const loc = parseLocationParts(input, parts);
-  expectCollection(input, parts, 4, 'models');
-  expectCollection(input, parts, 6, 'evaluations');
-  return { ...loc, model: expectId(input, parts[5], 'model'), evaluation: expectId(input, parts[7], 'evaluation') };
+  segments.forEach(([collection], i) => expectCollection(input, parts, 4 + 2 * i, collection));
+  const ids = {} as Record<K, string>;
+  segments.forEach(([, id], i) => (ids[id] = expectId(input, parts[5 + 2 * i], id)));
+  return { ...loc, ...ids };
+}
+
+export function parseEvaluationName(input: string): EvaluationName {
+  return parseUnderLocation(input, 'an evaluation', [
+    ['models', 'model'],
+    ['evaluations', 'evaluation'],
+  ]);
 }
 
 export function formatEvaluationName(n: EvaluationName): string {
@@ -169,17 +185,11 @@ export function formatEvaluationName(n: EvaluationName): string {
 }
 
 export function parseSliceName(input: string): SliceName {
-  const parts = split(input, 10, 'an evaluation slice');
-  const loc = parseLocationParts(input, parts);
-  expectCollection(input, parts, 4, 'models');
-  expectCollection(input, parts, 6, 'evaluations');
-  expectCollection(input, parts, 8, 'slices');
-  return {
-    ...loc,
-    model: expectId(input, parts[5], 'model'),
-    evaluation: expectId(input, parts[7], 'evaluation'),
-    slice: expectId(input, parts[9], 'slice'),
-  };
+  return parseUnderLocation(input, 'an evaluation slice', [
+    ['models', 'model'],
+    ['evaluations', 'evaluation'],
+    ['slices', 'slice'],
+  ]);
 }
 
 export function formatSliceName(n: SliceName): string {
@@ -187,10 +197,7 @@ export function formatSliceName(n: SliceName): string {
 }
 
 export function parseEndpointName(input: string): EndpointName {
-  const parts = split(input, 6, 'an endpoint');
-  const loc = parseLocationParts(input, parts);
-  expectCollection(input, parts, 4, 'endpoints');
-  return { ...loc, endpoint: expectId(input, parts[5], 'endpoint') };
+  return parseUnderLocation(input, 'an endpoint', [['endpoints', 'endpoint']]);
 }
 
 export function formatEndpointName(n: EndpointName): string {
