@@ -81,21 +81,27 @@ function tokenOf(cancelled: boolean): any {
   return { isCancellationRequested: cancelled, onCancellationRequested: () => ({ dispose: () => undefined }) };
 }
 
+/** A token that every listener hears when `cancel` is called, and that forgets a disposed listener. */
+function cancellable() {
+  const listeners = new Set<() => void>();
+  const token = {
+    isCancellationRequested: false,
+    onCancellationRequested: (fn: () => void) => {
+      listeners.add(fn);
+      return { dispose: () => listeners.delete(fn) };
+    },
+  };
+  const cancel = (): void => {
+    token.isCancellationRequested = true;
+    for (const fn of [...listeners]) fn();
+  };
+  return { token, cancel };
+}
+
 function controller() {
   const outcomes = new Map<string, Outcome>();
   // The run's own token: the Test Explorer's stop button on a run the extension started.
-  const stops = new Set<() => void>();
-  const runToken = {
-    isCancellationRequested: false,
-    onCancellationRequested: (fn: () => void) => {
-      stops.add(fn);
-      return { dispose: () => stops.delete(fn) };
-    },
-  };
-  const stop = (): void => {
-    runToken.isCancellationRequested = true;
-    for (const fn of [...stops]) fn();
-  };
+  const { token: runToken, cancel: stop } = cancellable();
   const output: string[] = [];
   const c = {
     items: new Items(),
@@ -280,18 +286,7 @@ describe('rule tests in the Test Explorer', () => {
       saves.push(fn);
       return { dispose: () => saves.splice(saves.indexOf(fn), 1) };
     };
-    const listeners = new Set<() => void>();
-    const token = {
-      isCancellationRequested: false,
-      onCancellationRequested: (fn: () => void) => {
-        listeners.add(fn);
-        return { dispose: () => listeners.delete(fn) };
-      },
-    };
-    const cancel = (): void => {
-      token.isCancellationRequested = true;
-      for (const fn of [...listeners]) fn();
-    };
+    const { token, cancel } = cancellable();
     const testFile = join(dir, 'rules', 'c2_connection.test.yaml');
     const id = caseId(vscode.Uri.file(testFile), 'fires at 90');
     const running = runContinuously(
