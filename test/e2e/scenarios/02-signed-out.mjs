@@ -87,9 +87,22 @@ export async function run({ page, wb, workspace, log, screenshot }) {
   const dialog = await wb.quickInput(page, 'Choose a service-account key file');
   const input = dialog.locator('input.input');
   // The dialog follows what is typed once it has read the folder: go into the folder first, then
-  // name the file and accept (again, should the dialog still have been catching up).
-  await input.fill(`${keyDir}/`);
-  await dialog.locator('.monaco-list-row', { hasText: 'reader.json' }).waitFor();
+  // name the file and accept (again, should the dialog still have been catching up). It writes its
+  // starting folder into the box once it has read it, so what was typed before that is typed again.
+  await dialog.locator('.monaco-list-row').first().waitFor();
+  const readerRow = dialog.locator('.monaco-list-row', { hasText: 'reader.json' });
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await input.fill(`${keyDir}/`);
+    if (
+      await readerRow.waitFor({ timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    log(`the key file dialog did not list ${keyDir} yet (its box read ${JSON.stringify(await input.inputValue())})`);
+  }
+  await readerRow.waitFor();
   for (let attempt = 1; attempt <= 5 && (await dialog.isVisible()); attempt++) {
     await input.fill(keyFile);
     await dialog.locator('.monaco-button', { hasText: 'Use Key File' }).click();
