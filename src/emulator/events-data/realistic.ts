@@ -13,6 +13,8 @@ import { formatRfc3339 } from './time';
 const DAY = 86_400_000;
 export const REALISTIC_DAYS = 30;
 export const REALISTIC_COUNT = 14_000;
+/** The most events a realistic reset may ask for (`npm run bench -- scale` asks for 110,000: about 600 MB of JSON). */
+export const MAX_REALISTIC_EVENTS = 200_000;
 
 const OFFICES = [
   { name: 'HQ Lisbon', city: 'Lisbon', countryOrRegion: 'Portugal', lat: 38.7223, lng: -9.1393 },

@@ -37,6 +37,7 @@ export class EventStore {
   private byName = new Map<string, StoredEvent>();
   private demoAnchor: number | undefined;
   private seed: SeedName = 'empty';
+  private seedEvents: number | undefined;
   private idRng = createRng(0x1d5);
   private idPrefix = '';
   private idCounter = 0;
@@ -49,7 +50,8 @@ export class EventStore {
   constructor(private readonly now: () => number) {}
 
   /** The demo data is generated on first use, anchored at the reset time, so starting a sandbox stays cheap. */
-  reset(seed: SeedName): void {
+  /** `events`: how many events the realistic seed generates (its default size when not given). */
+  reset(seed: SeedName, events?: number): void {
     this.sorted = [];
     this.pending = [];
     this.byName.clear();
@@ -60,6 +62,7 @@ export class EventStore {
     this.idPrefix = this.idRng.hex(8);
     this.idCounter = 0;
     this.seed = seed;
+    this.seedEvents = events;
     this.demoAnchor = seed === 'empty' ? undefined : this.now();
     this.version++;
   }
@@ -68,7 +71,7 @@ export class EventStore {
     if (this.demoAnchor === undefined) return;
     const anchor = this.demoAnchor;
     this.demoAnchor = undefined;
-    const demo = seededData(this.seed, anchor);
+    const demo = seededData(this.seed, anchor, this.seedEvents);
     for (const e of demo.events) this.add({ t: e.t, name: e.name, udm: e.udm });
     this.users.push(...demo.users);
     for (const ioc of demo.iocs) this.iocs.set(iocKey(ioc.kind, ioc.value), ioc);
@@ -341,12 +344,17 @@ export class EventStore {
  * events again. Sharing is safe because stored events and entities are never modified.
  */
 const DEMO_ANCHOR_STEP_MS = 5 * 60_000;
-let lastDemo: { anchor: number; seed: SeedName; data: DemoData } | undefined;
+let lastDemo: { anchor: number; seed: SeedName; events: number | undefined; data: DemoData } | undefined;
 
-function seededData(seed: SeedName, resetTime: number): DemoData {
+function seededData(seed: SeedName, resetTime: number, events: number | undefined): DemoData {
   const anchor = Math.floor(resetTime / DEMO_ANCHOR_STEP_MS) * DEMO_ANCHOR_STEP_MS;
-  if (lastDemo?.anchor !== anchor || lastDemo.seed !== seed)
-    lastDemo = { anchor, seed, data: seed === 'realistic' ? generateRealistic(anchor) : generateDemo(anchor) };
+  if (lastDemo?.anchor !== anchor || lastDemo.seed !== seed || lastDemo.events !== events)
+    lastDemo = {
+      anchor,
+      seed,
+      events,
+      data: seed === 'realistic' ? generateRealistic(anchor, events) : generateDemo(anchor),
+    };
   return lastDemo.data;
 }
 

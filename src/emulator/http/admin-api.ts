@@ -5,6 +5,7 @@ import type { EventStore } from '../events-data/store';
 import type { KeyStore } from '../keys-data/store';
 import type { RateLimiter } from './ratelimit';
 import { formatRfc3339 } from '../events-data/time';
+import { MAX_REALISTIC_EVENTS } from '../events-data/realistic';
 import {
   SEED_NAMES,
   isSeedName,
@@ -41,9 +42,21 @@ function onlyFields(body: Record<string, unknown>, allowed: string[]): void {
       throw invalidArgument(`Unknown field "${k}"; expected ${allowed.join(', ') || 'no fields'}.`);
 }
 
-function resetAll(deps: AdminDeps, seed: SeedName): void {
+/** The number of events a realistic reset generates, when the call names one. */
+function realisticCount(seed: SeedName, events: unknown): number | undefined {
+  if (events === undefined) return undefined;
+  if (seed !== 'realistic')
+    throw invalidArgument(`events sets the size of the "realistic" seed only; the "${seed}" seed has a fixed size.`);
+  if (typeof events !== 'number' || !Number.isInteger(events) || events < 1 || events > MAX_REALISTIC_EVENTS)
+    throw invalidArgument(
+      `events must be a whole number from 1 to ${MAX_REALISTIC_EVENTS.toLocaleString('en-US')}, got ${JSON.stringify(events)}.`,
+    );
+  return events;
+}
+
+function resetAll(deps: AdminDeps, seed: SeedName, events?: number): void {
   deps.keys.reset(seed);
-  deps.events.reset(seed);
+  deps.events.reset(seed, events);
   deps.models.reset(seed);
   deps.limiter.reset();
   deps.faults.configure([]);
@@ -80,13 +93,14 @@ export async function handleAdmin(
       return state(deps);
     case 'POST reset': {
       const body = objectBody(await readJson());
-      onlyFields(body, ['seed']);
+      onlyFields(body, ['seed', 'events']);
       const seed = body.seed ?? 'demo';
       if (!isSeedName(seed))
         throw invalidArgument(
           `seed must be one of ${SEED_NAMES.map((n) => `"${n}"`).join(', ')}, got ${JSON.stringify(seed)}.`,
         );
-      resetAll(deps, seed);
+      const events = realisticCount(seed, body.events);
+      resetAll(deps, seed, events);
       deps.events.entitiesReady();
       return state(deps);
     }

@@ -96,6 +96,40 @@ describe('sandbox realistic seed', function () {
       assert.ok(r.body.events.every((e: { udm: unknown }) => udmJsonProblems(e.udm).length === 0));
     });
 
+    it('reset {"seed":"realistic","events":N} generates N events over the same 30 days', async () => {
+      const reset = await admin(sandbox, 'reset', { seed: 'realistic', events: 1_234 });
+      assert.equal(reset.status, 200, JSON.stringify(reset.body));
+      assert.equal(reset.body.search.events, 1_234);
+      await admin(sandbox, 'ratelimits', { enabled: false });
+      const now = Date.parse(reset.body.now);
+      const r = await call(
+        sandbox,
+        'GET',
+        `/v1/events:udmSearch${qs({
+          query: 'principal.hostname = /.*/',
+          'time_range.start_time': iso(now - 31 * DAY),
+          'time_range.end_time': iso(now),
+        })}`,
+      );
+      assert.equal(r.status, 200);
+      assert.equal(r.body.events.length, 1_234);
+      assert.notEqual(r.body.moreDataAvailable, true);
+      // A reset without a count goes back to the seed's own size.
+      const again = await admin(sandbox, 'reset', { seed: 'realistic' });
+      assert.equal(again.body.search.events, REALISTIC_COUNT);
+    });
+
+    it('refuses an event count that is not a whole number from 1 to 200,000, or for another seed', async () => {
+      for (const events of [0, -1, 1.5, '9', null, 200_001, 1e300]) {
+        const r = await admin(sandbox, 'reset', { seed: 'realistic', events });
+        assert.equal(r.status, 400, `events ${JSON.stringify(events)}`);
+        assert.match(r.body.error.message, /events must be a whole number from 1 to 200,000/);
+      }
+      const demo = await admin(sandbox, 'reset', { seed: 'demo', events: 10 });
+      assert.equal(demo.status, 400);
+      assert.match(demo.body.error.message, /realistic" seed only/);
+    });
+
     it('refuses an unknown seed name, listing the known ones', async () => {
       const r = await admin(sandbox, 'reset', { seed: 'huge' });
       assert.equal(r.status, 400);
