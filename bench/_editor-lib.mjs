@@ -126,3 +126,48 @@ export async function startEditorOnSandbox(home) {
   mkdirSync(workspace, { recursive: true });
   return { sandbox, server, browser, userDataDir, workspace };
 }
+
+/** The resident set of process `pid` in MB, as Process Explorer and `ps` show it (its own process only). */
+export function rssMb(pid) {
+  const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Samples `pid`'s resident set every 50 ms until stopped; `stop()` gives the peak and the samples. */
+export function sampleRss(pid) {
+  const samples = [];
+  const timer = setInterval(() => samples.push(rssMb(pid)), 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peak: Math.max(...samples), samples };
+    },
+  };
+}
+
+/** The pid of the extension host under `root` (code-server's process tree). */
+export function extensionHostPid(root) {
+  const parent = new Map();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const under = (pid) => {
+    for (let p = pid, i = 0; p > 1 && i < 50; p = parent.get(p) ?? 0, i++) if (p === root) return true;
+    return false;
+  };
+  const hosts = [...parent.keys()].filter((pid) => {
+    if (!under(pid)) return false;
+    try {
+      return /extensionHost/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+  if (hosts.length !== 1) throw new Error(`expected one extension host under ${root}, found ${hosts.length}`);
+  return hosts[0];
+}

@@ -13,13 +13,23 @@
 //
 // CLOUDBENCH_VSIX=FILE skips packaging; CLOUDBENCH_MEMORY_RUNS sets the number of searches (20);
 // CLOUDBENCH_MEMORY_SNAPSHOT=FILE writes a heap snapshot of the extension host after the searches.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'undici';
 import * as wb from '../test/e2e/lib/workbench.mjs';
 import { installExitHooks, stopAll } from '../test/e2e/lib/processes.mjs';
-import { cloudbenchLog, figure, load, logEntries, setThirtyDays, startEditorOnSandbox } from './_editor-lib.mjs';
+import {
+  cloudbenchLog,
+  extensionHostPid,
+  figure,
+  load,
+  logEntries,
+  rssMb,
+  sampleRss,
+  setThirtyDays,
+  startEditorOnSandbox,
+} from './_editor-lib.mjs';
 
 const QUERY = 'principal.hostname = /.*/';
 const RUNS = Number(process.env.CLOUDBENCH_MEMORY_RUNS ?? 20);
@@ -39,51 +49,6 @@ const NOTEBOOK = {
   timeRange: { kind: 'preset', preset: '7d' },
   cells: [{ kind: 'udm', source: ['metadata.event_type = "NETWORK_DNS"'] }],
 };
-
-/** The resident set of process `pid` in MB, as Process Explorer and `ps` show it (its own process only). */
-function rssMb(pid) {
-  const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-/** Samples `pid`'s resident set every 50 ms until stopped; `stop()` gives the peak and the samples. */
-function sampleRss(pid) {
-  const samples = [];
-  const timer = setInterval(() => samples.push(rssMb(pid)), 50);
-  return {
-    stop() {
-      clearInterval(timer);
-      return { peak: Math.max(...samples), samples };
-    },
-  };
-}
-
-/** The pid of the extension host under `root` (code-server's process tree). */
-function extensionHostPid(root) {
-  const parent = new Map();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parent.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // The process ended while the list was read.
-    }
-  }
-  const under = (pid) => {
-    for (let p = pid, i = 0; p > 1 && i < 50; p = parent.get(p) ?? 0, i++) if (p === root) return true;
-    return false;
-  };
-  const hosts = [...parent.keys()].filter((pid) => {
-    if (!under(pid)) return false;
-    try {
-      return /extensionHost/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-    } catch {
-      return false;
-    }
-  });
-  if (hosts.length !== 1) throw new Error(`expected one extension host under ${root}, found ${hosts.length}`);
-  return hosts[0];
-}
 
 /** A Chrome DevTools Protocol session with the extension host's V8 inspector. */
 async function inspect(pid) {

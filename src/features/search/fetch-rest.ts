@@ -25,6 +25,7 @@ import {
 import type { SearchContext } from './context';
 import { type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
+import { prepareRunFilter } from './filter-prep';
 
 /** A run that can be completed: its window, its time field, and what to ask again. */
 interface Completable {
@@ -104,6 +105,7 @@ async function complete(context: SearchContext, target: Completable): Promise<vo
     const message = restOutcome(result, run.rows.length);
     panel.post({ type: 'status', runId, state: 'done', moreDataAvailable: run.moreDataAvailable, message });
     context.store.keep(run);
+    prepareRunFilter(run, panel);
   } catch (err) {
     const cancelled = isCancellation(err) || controller.signal.aborted;
     panel.post({

@@ -16,6 +16,7 @@ import { getLogger } from '../../platform/log';
 import type { ReferenceListStore } from '../shared/reference-list-store';
 import { QUERY_SLOT, type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
+import { prepareRunFilter } from './filter-prep';
 import { watchQueryBarLists } from './querybar-lists';
 import type { PivotOrigin } from './pivots';
 
@@ -112,6 +113,9 @@ export async function routeMessage(actions: ResultsActions, message: FromWebview
     const run = actions.runInfo(message.runId);
     try {
       panel.post(answerRowsRequest(run && rowsOf(run), message));
+      // The page asks for the field list once it holds all the rows and is idle: the filter's
+      // search texts are made from then on, between other work ("fetch the rest" does it at its end).
+      if (run && message.type === 'rows.fields' && !run.arriving && !run.fetch) prepareRunFilter(run, panel);
     } catch (err) {
       log.failure(`answering the results page (${message.type})`, err);
       panel.post({ type: 'rows.unavailable', runId: message.runId, id: message.id, message: describeError(err) });

@@ -162,12 +162,26 @@ export class ResultRows {
     return this.fieldList;
   }
 
+  /** The quick filter's search texts of the rows, made as far as done so far. */
+  private searchIndex(): SearchIndex {
+    this.index ??= new SearchIndex(this.rowList);
+    this.index.setRows(this.rowList);
+    return this.index;
+  }
+
+  /**
+   * Makes the quick filter's search texts of more rows, for at most about `budgetMs`: done ahead, a
+   * slice at a time, the first filter of a large table only matches. Answers whether all are made.
+   */
+  prepareFilter(budgetMs: number): boolean {
+    return this.searchIndex().buildUntil(performance.now() + budgetMs);
+  }
+
   /** Positions of the rows matching a quick filter, and what its field terms searched. */
   filter(filter: string, columns: readonly ColumnSpec[]): { indices: Uint32Array; searched: SearchedFields[] } {
     const resolver = new FieldResolver(eventRoot(this.kind), columns, this.fields());
-    this.index ??= new SearchIndex(this.rowList);
-    this.index.setRows(this.rowList);
-    return { indices: filterIndices(this.rowList, filter, this.index, resolver), searched: resolver.describe(filter) };
+    const index = this.searchIndex();
+    return { indices: filterIndices(this.rowList, filter, index, resolver), searched: resolver.describe(filter) };
   }
 
   /** The whole event of a row as JSON text, or undefined when there is no such row. */

@@ -37,23 +37,33 @@ export function sortByKeys(
   direction: SortDirection,
 ): Uint32Array {
   const n = indices.length;
+  // A column holds far fewer distinct values than rows, mostly (event types, hosts, users): each
+  // distinct value is compared with the others once, and the rows sort by the rank of their value.
+  const rankOf = new Map<string, number>();
   const keys = new Array<string>(n);
-  const order = new Array<number>(n);
   for (let i = 0; i < n; i++) {
-    keys[i] = keyOf(indices[i]);
-    order[i] = i;
+    const key = keyOf(indices[i]);
+    keys[i] = key;
+    rankOf.set(key, 0);
   }
+  const distinct = [...rankOf.keys()].sort(compareCells);
+  // Values that compare equal ("a" and "A", "1" and "1.0") share a rank; blanks sort last.
+  let rank = 0;
+  for (let j = 0; j < distinct.length; j++) {
+    if (j > 0 && compareCells(distinct[j - 1], distinct[j]) !== 0) rank++;
+    rankOf.set(distinct[j], rank);
+  }
+  const blank = rankOf.get('');
   const sign = direction === 'asc' ? 1 : -1;
-  order.sort((x, y) => {
-    const a = keys[x];
-    const b = keys[y];
-    if (a === '' || b === '') {
-      const c = compareCells(a, b);
-      return c !== 0 ? c : x - y;
-    }
-    const c = compareCells(a, b) * sign;
-    return c !== 0 ? c : x - y;
-  });
+  const ranks = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = rankOf.get(keys[i])!;
+    // Blanks stay at the end in both directions.
+    ranks[i] = r === blank ? Number.MAX_SAFE_INTEGER : r * sign;
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((x, y) => ranks[x] - ranks[y] || x - y);
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) out[i] = indices[order[i]]!;
   return out;
@@ -82,14 +92,39 @@ export function rowSearchText(row: unknown): string {
 /** Builds (once) and keeps the search text per row. */
 export class SearchIndex {
   private texts: Array<string | undefined> = [];
+  /** Rows before this one all have their text (see buildUntil). */
+  private built = 0;
   constructor(private rows: readonly unknown[]) {}
 
   setRows(rows: readonly unknown[]): void {
     if (rows !== this.rows) {
       // Appending keeps the texts already built.
-      if (rows.length < this.texts.length) this.texts = [];
+      if (rows.length < this.texts.length) {
+        this.texts = [];
+        this.built = 0;
+      }
       this.rows = rows;
     }
+  }
+
+  /** Whether every row has its search text. */
+  get complete(): boolean {
+    return this.built >= this.rows.length;
+  }
+
+  /**
+   * Makes the search texts of the next rows until `deadline` (a performance.now() time), so that
+   * the work of a large table is done in slices between other work instead of all at once in the
+   * first filter. Answers whether every row has its text now.
+   */
+  buildUntil(deadline: number): boolean {
+    const n = this.rows.length;
+    while (this.built < n) {
+      const stop = Math.min(n, this.built + 16);
+      for (; this.built < stop; this.built++) this.text(this.built);
+      if (performance.now() >= deadline) break;
+    }
+    return this.built >= n;
   }
 
   text(index: number): string {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   cellText,
   defaultColumns,
@@ -13,6 +14,7 @@ import {
   filterIndices,
   histogram,
   parseFilter,
+  sortByKeys,
   sortIndices,
   timesOf,
 } from '../../../../../src/core/secops/results/table';
@@ -108,15 +110,84 @@ describe('sorting', () => {
     assert.ok(compareCells('host-2', 'host-10') < 0);
   });
 
-  it('sorts 10,000 rows quickly enough for a click', () => {
+  it('sorts 10,000 rows in time order by the time column', () => {
     const big = Array.from({ length: 10_000 }, (_, i) => udmRow((i * 7919) % 10_000));
-    const started = process.hrtime.bigint();
     const order = sortIndices(big, Uint32Array.from(big.keys()), defaultColumns('udm')[0], 'asc');
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
     assert.equal(order.length, 10_000);
     const times = [...order].map((i) => cellText(big[i], defaultColumns('udm')[0]));
     assert.deepEqual(times, [...times].sort());
-    assert.ok(ms < 2000, `took ${ms} ms`);
+  });
+
+  /** The rule itself, one comparison per pair of rows: what the ranks must give. */
+  function plainOrder(keys: readonly string[], indices: readonly number[], direction: 'asc' | 'desc'): number[] {
+    const sign = direction === 'asc' ? 1 : -1;
+    return [...indices].sort((x, y) => {
+      const a = keys[x];
+      const b = keys[y];
+      const c = a === '' || b === '' ? compareCells(a, b) : compareCells(a, b) * sign;
+      return c !== 0 ? c : indices.indexOf(x) - indices.indexOf(y);
+    });
+  }
+
+  it('orders by ranks of distinct values exactly as comparing every pair of rows does', () => {
+    const value = fc.oneof(
+      fc.constantFrom('', 'a', 'A', 'b', 'host-2', 'host-10', 'Host-2', 'NETWORK_DNS', 'network_dns', 'é', 'e'),
+      fc.integer({ min: -50, max: 50 }).map(String),
+      fc.constantFrom('1', '1.0', '01', '2.5', '-0'),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { maxLength: 60 }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.boolean(),
+        (keys, direction, subset) => {
+          const indices = keys.map((_, i) => i).filter((i) => !subset || i % 3 !== 1);
+          const fast = [...sortByKeys((i) => keys[i], Uint32Array.from(indices), direction)];
+          assert.deepEqual(fast, plainOrder(keys, indices, direction));
+        },
+      ),
+    );
+  });
+});
+
+describe('100,000 rows', () => {
+  // Ten blocks of 10,000 rows: each block on its own is what the 10,000-row path handles.
+  const rows = Array.from({ length: 100_000 }, (_, i) =>
+    udmRow(i % 10_000, { about: [{ labels: [{ value: `batch-${Math.floor(i / 10_000)}` }] }] }),
+  );
+  const blocks = Array.from({ length: 10 }, (_, b) => rows.slice(b * 10_000, (b + 1) * 10_000));
+  const hostColumn: ColumnSpec = { id: 'udm.principal.hostname', label: 'Host' };
+
+  it('sorts as each 10,000-row block sorts on its own, blocks kept in order for equal values', () => {
+    for (const direction of ['asc', 'desc'] as const) {
+      const order = sortIndices(rows, Uint32Array.from(rows.keys()), hostColumn, direction);
+      assert.equal(order.length, 100_000);
+      // Stable: within one host value the rows keep their positions, so each block's rows come in
+      // the order that block alone sorts them.
+      for (let b = 0; b < 10; b++) {
+        const alone = [...sortIndices(blocks[b], Uint32Array.from(blocks[b].keys()), hostColumn, direction)];
+        const inBig = [...order].filter((i) => Math.floor(i / 10_000) === b).map((i) => i - b * 10_000);
+        assert.deepEqual(inBig, alone, `block ${b} (${direction})`);
+      }
+      const hosts = [...order].map((i) => cellText(rows[i], hostColumn));
+      const sorted = [...hosts].sort((a, z) => compareCells(a, z) * (direction === 'asc' ? 1 : -1));
+      assert.deepEqual(hosts, sorted);
+    }
+  });
+
+  it('filters as each 10,000-row block does, with search texts made ahead in slices', () => {
+    const index = new SearchIndex(rows);
+    let slices = 0;
+    while (!index.buildUntil(0)) slices++;
+    assert.ok(index.complete);
+    // Each slice makes a few rows (16) when its time is already up: many slices, none skipped.
+    assert.equal(slices, Math.ceil(100_000 / 16) - 1);
+    for (const filter of ['host-1 dns', 'udm.principal.hostname:host-2 -user_login', 'batch-7', '"10.0.0.99"']) {
+      const big = [...filterIndices(rows, filter, index)];
+      const expected = blocks.flatMap((block, b) => [...filterIndices(block, filter)].map((i) => i + b * 10_000));
+      assert.deepEqual(big, expected, filter);
+      assert.deepEqual(big, [...filterIndices(rows, filter)], `${filter}: made ahead or on demand`);
+    }
   });
 });
 
