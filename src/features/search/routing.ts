@@ -16,7 +16,7 @@ import { getLogger } from '../../platform/log';
 import type { ReferenceListStore } from '../shared/reference-list-store';
 import { QUERY_SLOT, type ResultsPanel } from './panel';
 import { rowsOf, type RunRecord } from './run-store';
-import { prepareRunFilter } from './filter-prep';
+import { filterWhenReady, prepareRunFilter } from './filter-prep';
 import { watchQueryBarLists } from './querybar-lists';
 import type { PivotOrigin } from './pivots';
 
@@ -112,7 +112,11 @@ export async function routeMessage(actions: ResultsActions, message: FromWebview
   if (isRowsRequest(message)) {
     const run = actions.runInfo(message.runId);
     try {
-      panel.post(answerRowsRequest(run && rowsOf(run), message));
+      const rows = run && rowsOf(run);
+      // The first filter of a large table may come before its search texts are all made.
+      if (rows && message.type === 'rows.filter' && !(await filterWhenReady(rows, () => panel.runId === run.info.runId)))
+        return;
+      panel.post(answerRowsRequest(rows, message));
       // The page asks for the field list once it holds all the rows and is idle: the filter's
       // search texts are made from then on, between other work ("fetch the rest" does it at its end).
       if (run && message.type === 'rows.fields' && !run.arriving && !run.fetch) prepareRunFilter(run, panel);

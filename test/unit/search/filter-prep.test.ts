@@ -5,6 +5,8 @@ import { strict as assert } from 'node:assert';
 import { useFakeVscode } from '../fakes/vscode';
 import { ResultRows } from '../../../src/core/secops/results/rowtable';
 import type * as PrepModule from '../../../src/features/search/filter-prep';
+import type { ResultsPanel } from '../../../src/features/search/panel';
+import type { RunRecord } from '../../../src/features/search/run-store';
 
 useFakeVscode();
 const prep = require('../../../src/features/search/filter-prep') as typeof PrepModule;
@@ -54,5 +56,61 @@ describe('quick filter made ahead', () => {
     await done;
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(asked >= 1);
+  });
+});
+
+describe('which runs have their filter made ahead', () => {
+  const runOf = (n: number): RunRecord => ({
+    info: { runId: 'r', kind: 'udm', title: 'q' },
+    slot: 'query',
+    rows: Array.from({ length: n }, (_, i) => rows[i % rows.length]),
+    moreDataAvailable: false,
+  });
+
+  it('a table of more rows than one answer (fetch the rest), while its panel shows it', async () => {
+    const shown = { runId: 'r' } as ResultsPanel;
+    const small = runOf(prep.FILTER_AHEAD_MIN_ROWS - 1);
+    const large = runOf(prep.FILTER_AHEAD_MIN_ROWS);
+    const elsewhere = runOf(prep.FILTER_AHEAD_MIN_ROWS);
+    prep.prepareRunFilter(small, shown);
+    prep.prepareRunFilter(large, shown);
+    prep.prepareRunFilter(elsewhere, { runId: 'another run' } as ResultsPanel);
+    await new Promise((r) => setTimeout(r, 2_000));
+    // One answer's rows wait for the first filter; the large table is done; another panel's run is not.
+    assert.equal(small.store, undefined);
+    assert.equal(large.store?.prepareFilter(0), true);
+    assert.equal(elsewhere.store?.prepareFilter(0), false);
+  });
+});
+
+describe('a filter asked before the texts are all made', () => {
+  // More rows than one slice of work makes on any machine.
+  const many = Array.from({ length: 200_000 }, (_, i) => rows[i % rows.length]);
+
+  it('waits for the rest, made in slices with the event loop running between them', async () => {
+    const store = new ResultRows('udm', many);
+    let turns = 0;
+    let stopTicking = false;
+    const tick = (): void => {
+      turns++;
+      if (!stopTicking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    assert.equal(await prep.filterWhenReady(store, () => true), true);
+    stopTicking = true;
+    assert.equal(store.prepareFilter(0), true);
+    assert.ok(turns > 1, `the event loop ran ${turns} times while 200,000 texts were made`);
+    assert.deepEqual(
+      store.filter('host-3', columns).indices,
+      new ResultRows('udm', many).filter('host-3', columns).indices,
+    );
+  });
+
+  it('gives up when the run is no longer shown, and answers at once for one answer’s rows', async () => {
+    const store = new ResultRows('udm', many);
+    assert.equal(await prep.filterWhenReady(store, () => false), false);
+    assert.equal(store.prepareFilter(0), false);
+    const small = new ResultRows('udm', rows);
+    assert.equal(await prep.filterWhenReady(small, () => false), true);
   });
 });
