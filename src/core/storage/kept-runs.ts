@@ -110,9 +110,11 @@ export class KeptRuns {
   save(id: string, value: unknown): Promise<boolean> {
     const work = async (): Promise<boolean> => {
       if (!KeptRuns.isRunId(id)) throw new Error(`not a run id: ${JSON.stringify(id)}`);
-      // A value with parts already in JSON text (rows as they came from the service) is joined, not parsed.
-      const text = value instanceof StreamedJson ? Array.from(jsonPieces(value)).join('') : JSON.stringify(value);
-      if (Buffer.byteLength(text) > this.limits.maxBytes) return false;
+      // A value with parts already in JSON text (rows as they came from the service) is joined, not
+      // parsed; its pieces are counted as they are made, so that a run larger than the bound (100,000
+      // events are hundreds of MB) stops there instead of being written out whole first.
+      const text = value instanceof StreamedJson ? joinedWithin(value, this.limits.maxBytes) : JSON.stringify(value);
+      if (text === undefined || Buffer.byteLength(text) > this.limits.maxBytes) return false;
       await fs.mkdir(this.dir, { recursive: true });
       await writeFileAtomic(this.fileOf(id), text);
       await this.prune(id);
@@ -218,4 +220,17 @@ export class KeptRuns {
       await fs.rm(entry.file, { force: true }).catch(() => undefined);
     }
   }
+}
+
+/** The JSON text of `value`, or undefined as soon as it is longer than `maxBytes` in UTF-8. */
+function joinedWithin(value: StreamedJson, maxBytes: number): string | undefined {
+  const pieces: string[] = [];
+  let bytes = 0;
+  for (const piece of jsonPieces(value)) {
+    // A UTF-16 unit is at most 3 bytes of UTF-8, at least 1: the length is a cheap lower bound first.
+    bytes += piece.length;
+    if (bytes > maxBytes) return undefined;
+    pieces.push(piece);
+  }
+  return pieces.join('');
 }

@@ -89,6 +89,25 @@ describe('kept runs', () => {
     assert.deepEqual(await runs.list(), ['b4', 'b3']);
   });
 
+  it('stops making the text of a run of rows as soon as it is past the bound, and keeps nothing', async () => {
+    const runs = new KeptRuns(dir, { maxRuns: 20, maxBytes: 10_000 });
+    let made = 0;
+    // 100,000 rows of about 100 bytes: 10 MB of JSON against a 10 KB bound.
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({
+      toJSON: () => {
+        made++;
+        return { i, pad: 'x'.repeat(90) };
+      },
+    }));
+    assert.equal(await runs.save('large', new StreamedJson({ version: 1, rows }, 'rows')), false);
+    assert.ok(made < 200, `${made} rows were made into text for a bound of about 100`);
+    assert.equal(await runs.load('large'), undefined);
+    // Multi-byte text within the character count but over the bound in UTF-8 is refused too.
+    const wide = new StreamedJson({ rows: [{ s: 'é'.repeat(6_000) }] }, 'rows');
+    assert.equal(await runs.save('wide', wide), false);
+    assert.equal(await runs.save('fits', new StreamedJson({ rows: [{ s: 'é'.repeat(4_000) }] }, 'rows')), true);
+  });
+
   it('a damaged file reads as nothing kept', async () => {
     const runs = new KeptRuns(dir);
     await fs.writeFile(path.join(dir, 'bad.run.json'), '{"rows": [1, 2');
