@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { RateLimiter, type RateClock } from '../../../src/core/ratelimit';
 import { coveredSpan, fetchRest, planRest, uncoveredRanges, type WindowResult } from '../../../src/core/secops/split';
+import fc from 'fast-check';
 import { newestFirstOrder, sortNewestFirst } from '../../../src/core/secops/results/table';
 import { PIVOT_ACTIONS, pivotsFor } from '../../../src/core/secops/results/pivots';
 
@@ -152,6 +153,29 @@ describe('newest first', () => {
     );
     assert.deepEqual([...newestFirstOrder(Float64Array.from([3, 2, 1]))], [0, 1, 2]);
     assert.deepEqual([...newestFirstOrder(Float64Array.from([1, 3, 2]), [2, 0, 1])], [1, 2, 0]);
+  });
+
+  it('is the stable sort by time descending, rows without a time last, of any subset in any order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 20 }), fc.constant(Number.NaN)), { maxLength: 80 }),
+        fc.integer({ min: 0, max: 1_000 }),
+        (times, seed) => {
+          // A subset of the rows in a scrambled order, as a filter and earlier appends leave them.
+          const indices = times.map((_, i) => i).filter((i) => (i * 7 + seed) % 5 !== 0);
+          indices.sort((a, b) => ((a * 31 + seed) % 17) - ((b * 31 + seed) % 17) || a - b);
+          const expected = indices
+            .map((row, place) => ({ row, place, t: times[row] }))
+            .sort((a, b) => {
+              if (Number.isNaN(a.t) || Number.isNaN(b.t))
+                return Number.isNaN(a.t) === Number.isNaN(b.t) ? a.place - b.place : Number.isNaN(a.t) ? 1 : -1;
+              return b.t - a.t || a.place - b.place;
+            })
+            .map((r) => r.row);
+          assert.deepEqual([...newestFirstOrder(Float64Array.from(times), indices)], expected);
+        },
+      ),
+    );
   });
 });
 

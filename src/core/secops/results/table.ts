@@ -345,18 +345,24 @@ export function newestFirstOrder(times: ArrayLike<number>, indices?: ArrayLike<n
     if (Number.isNaN(b) ? false : Number.isNaN(a) || a < b) descending = false;
   }
   if (descending) return order;
-  const positions = Array.from(order);
-  const rank = new Map<number, number>();
-  positions.forEach((p, i) => rank.set(p, i));
-  positions.sort((x, y) => {
-    const a = times[x];
-    const b = times[y];
+  // Sorted by place in `order` (ties keep it), each place's time read once.
+  const keys = new Float64Array(n);
+  const places = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    keys[i] = times[order[i]];
+    places[i] = i;
+  }
+  places.sort((x, y) => {
+    const a = keys[x];
+    const b = keys[y];
     const na = Number.isNaN(a);
     const nb = Number.isNaN(b);
-    if (na || nb) return na === nb ? rank.get(x)! - rank.get(y)! : na ? 1 : -1;
-    return b - a || rank.get(x)! - rank.get(y)!;
+    if (na || nb) return na === nb ? x - y : na ? 1 : -1;
+    return b - a || x - y;
   });
-  return Uint32Array.from(positions);
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = order[places[i]];
+  return out;
 }
 
 /** The rows reordered newest first by the timestamp at `path`. */
