@@ -142,7 +142,7 @@ async function main() {
     let rows = 0;
     let summary = '';
     let emptyScreens = 0;
-    for (let next = 2 * STEP; ; ) {
+    for (let next = 2 * STEP; ;) {
       await page.waitForTimeout(200);
       const seen = await results
         .evaluate(() => ({
@@ -167,9 +167,11 @@ async function main() {
     }
     const fetched = Date.now() - accepted;
     // The quick filter's search texts are made in slices once the rows are in: its log line says when.
-    const readyLine = new RegExp(`quick filter ready: search texts of ${rows} rows made in (\\d+) ms of work, (\\d+) ms after`);
+    const readyLine = new RegExp(
+      `quick filter ready: search texts of ${rows} rows made in (\\d+) ms of work, (\\d+) ms after`,
+    );
     let prep;
-    for (const deadline = Date.now() + 180_000; !prep && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 180_000; !prep && Date.now() < deadline;) {
       await page.waitForTimeout(250);
       const line = logEntries(cloudbenchLog(userDataDir)).find((e) => readyLine.test(e.text));
       if (line) {
@@ -206,7 +208,11 @@ async function main() {
     console.log(`load average (1, 5, 15 min): ${load()}`);
     figure('scale first answer 10k ms', firstAnswer);
     for (const s of steps)
-      figure(`scale fetch the rest to ${s.rows.toLocaleString('en-US')} rows ms`, s.ms, `ms  (${s.shown} rows on screen)`);
+      figure(
+        `scale fetch the rest to ${s.rows.toLocaleString('en-US')} rows ms`,
+        s.ms,
+        `ms  (${s.shown} rows on screen)`,
+      );
     figure('scale fetch the rest, all ms', fetched);
     console.log(`  rows: ${total}; the panel says: "${summary.slice(0, 160)}"`);
     console.log(`  samples with no row on screen while fetching: ${emptyScreens}`);
@@ -231,7 +237,8 @@ async function main() {
       ['sort', sort.ms],
       ['filter', filter.ms],
     ])
-      if (!(ms <= SORT_FILTER_GOAL_MS)) problems.push(`${name} took ${Math.round(ms)} ms (goal ≤ ${SORT_FILTER_GOAL_MS})`);
+      if (!(ms <= SORT_FILTER_GOAL_MS))
+        problems.push(`${name} took ${Math.round(ms)} ms (goal ≤ ${SORT_FILTER_GOAL_MS})`);
     await page.context().close();
   } finally {
     await browser?.close().catch(() => {});

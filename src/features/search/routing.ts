@@ -114,7 +114,11 @@ export async function routeMessage(actions: ResultsActions, message: FromWebview
     try {
       const rows = run && rowsOf(run);
       // The first filter of a large table may come before its search texts are all made.
-      if (rows && message.type === 'rows.filter' && !(await filterWhenReady(rows, () => panel.runId === run.info.runId)))
+      if (
+        rows &&
+        message.type === 'rows.filter' &&
+        !(await filterWhenReady(rows, () => panel.runId === run.info.runId))
+      )
         return;
       panel.post(answerRowsRequest(rows, message));
       // The page asks for the field list once it holds all the rows and is idle: the filter's
