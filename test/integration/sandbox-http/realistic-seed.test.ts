@@ -67,6 +67,17 @@ describe('sandbox realistic seed', function () {
     after(async () => {
       await sandbox.close();
     });
+    /** udmSearch over every host for the `days` before `now`. */
+    const everyHost = (now: number, days: number): ReturnType<typeof call> =>
+      call(
+        sandbox,
+        'GET',
+        `/v1/events:udmSearch${qs({
+          query: 'principal.hostname = /.*/',
+          'time_range.start_time': iso(now - days * DAY),
+          'time_range.end_time': iso(now),
+        })}`,
+      );
 
     it('its events pass the sandbox ingest validation', async () => {
       const sample = data.events.slice(0, 300).map((e) => JSON.parse(JSON.stringify(e.udm)));
@@ -80,15 +91,7 @@ describe('sandbox realistic seed', function () {
       assert.equal(reset.status, 200);
       await admin(sandbox, 'ratelimits', { enabled: false });
       const now = Date.parse(reset.body.now);
-      const r = await call(
-        sandbox,
-        'GET',
-        `/v1/events:udmSearch${qs({
-          query: 'principal.hostname = /.*/',
-          'time_range.start_time': iso(now - 30 * DAY),
-          'time_range.end_time': iso(now),
-        })}`,
-      );
+      const r = await everyHost(now, 30);
       assert.equal(r.status, 200);
       assert.equal(r.body.events.length, 10_000);
       assert.equal(r.body.moreDataAvailable, true);
@@ -102,15 +105,7 @@ describe('sandbox realistic seed', function () {
       assert.equal(reset.body.search.events, 1_234);
       await admin(sandbox, 'ratelimits', { enabled: false });
       const now = Date.parse(reset.body.now);
-      const r = await call(
-        sandbox,
-        'GET',
-        `/v1/events:udmSearch${qs({
-          query: 'principal.hostname = /.*/',
-          'time_range.start_time': iso(now - 31 * DAY),
-          'time_range.end_time': iso(now),
-        })}`,
-      );
+      const r = await everyHost(now, 31);
       assert.equal(r.status, 200);
       assert.equal(r.body.events.length, 1_234);
       assert.notEqual(r.body.moreDataAvailable, true);
