@@ -269,6 +269,37 @@ describe('reliability: the results webview (headless Chromium)', function () {
     assert.match(await page.locator('#empty').innerText(), /"principal\.hostname" searched .*principal\.hostname/);
   });
 
+  it('a filter, its clearing and new rows each show in the order the sort gives them, sorted or not', async () => {
+    const filter = async (text: string, label: RegExp): Promise<void> => {
+      await page.locator('#filter').fill(text);
+      await page.locator('#count', { hasText: label }).waitFor();
+    };
+    await show(events(100));
+    await page.locator('#count', { hasText: /^100 rows$/ }).waitFor();
+    await filter('host-3', /^10 of 100 rows$/);
+    await newestRowIs(93);
+    await filter('', /^100 rows$/);
+    await newestRowIs(99);
+    // Sorted by time, oldest first, then newest first: the filter's rows follow each sort.
+    const time = page.locator('#grid-header [data-column="udm.metadata.eventTimestamp"]');
+    await time.click();
+    await page.locator('#grid-header [data-column="udm.metadata.eventTimestamp"][aria-sort="ascending"]').waitFor();
+    await newestRowIs(0);
+    await filter('host-3', /^10 of 100 rows$/);
+    await newestRowIs(3);
+    await time.click();
+    await page.locator('#grid-header [data-column="udm.metadata.eventTimestamp"][aria-sort="descending"]').waitFor();
+    await newestRowIs(93);
+    await filter('', /^100 rows$/);
+    await newestRowIs(99);
+    // Another run, its rows in two parts: nothing of the earlier rows' order is used for them.
+    await show(events(200, 1000), [events(100, 1200)], { run: { runId: 'run-2' } });
+    await page.locator('#count', { hasText: /^300 rows$/ }).waitFor();
+    await newestRowIs(1299);
+    await filter('host-7', /^30 of 300 rows$/);
+    await newestRowIs(1297);
+  });
+
   it('the histogram has a labelled axis and counts, follows the filter, and a click picks a period', async () => {
     await show(events(600));
     await page.locator('#histogram-wrap.visible').waitFor();

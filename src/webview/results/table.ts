@@ -4,7 +4,7 @@
 import { eventRoot, timeField, type ColumnSpec } from '../../core/secops/results/fields';
 import { columnKey, decodeCells, type RowTable } from '../../core/secops/results/rowtable';
 import { displayText } from '../../core/secops/results/export';
-import { FieldResolver, newestFirstOrder, sortByKeys } from '../../core/secops/results/table';
+import { FieldResolver, newestFirstOrder, pickInOrder, sortByKeys } from '../../core/secops/results/table';
 import { el } from '../shared/dom';
 import { VirtualGrid, type GridColumn } from '../shared/grid';
 import { countLabel, detail, empty, filterInput, gridBox, suggestBox } from './layout';
@@ -175,11 +175,32 @@ function shownRows(filter: string): Uint32Array | undefined {
     indices = indices.filter((i) => rowTimes[i] >= start && rowTimes[i] < end);
   }
   const sortCells = sort && cellsOf(sort.column);
-  return sort && sortCells?.length === rowCount
-    ? sortByKeys((i) => sortCells[i], indices, sort.direction)
-    : run && timeField(run.kind) && !state.arriving
-      ? newestFirstOrder(rowTimes, indices)
-      : indices;
+  if (sort && sortCells?.length === rowCount) {
+    const order = orderOfAll(['sort', sortCells, sort.direction, rowCount], (all) =>
+      sortByKeys((i) => sortCells[i], all, sort.direction),
+    );
+    return pickInOrder(order, indices) ?? sortByKeys((i) => sortCells[i], indices, sort.direction);
+  }
+  if (run && timeField(run.kind) && !state.arriving) {
+    const order = orderOfAll(['time', rowTimes, rowCount], () => newestFirstOrder(rowTimes));
+    return pickInOrder(order, indices) ?? newestFirstOrder(rowTimes, indices);
+  }
+  return indices;
+}
+
+/**
+ * Every row's order for a sort (or newest first), made once for the rows held and reused by each
+ * filter, clear and period until the rows, their cells or the sort change (`key` says which; the
+ * cell and time arrays are replaced, never changed in place, when rows come or are reordered).
+ */
+const allOrder: { key: unknown[]; order: Uint32Array } = { key: [], order: new Uint32Array(0) };
+function orderOfAll(key: unknown[], make: (all: Uint32Array) => Uint32Array): Uint32Array {
+  if (key.length === allOrder.key.length && key.every((k, i) => k === allOrder.key[i])) return allOrder.order;
+  const all = new Uint32Array(state.rowCount);
+  for (let i = 0; i < all.length; i++) all[i] = i;
+  allOrder.order = make(all);
+  allOrder.key = key;
+  return allOrder.order;
 }
 
 export function recompute(): void {

@@ -70,11 +70,37 @@ export function sortByKeys(
 }
 
 /**
+ * The rows of `indices` in the order `order` puts every row in. For rows picked in ascending
+ * position (a filter's answer, a period of the timeline), that is the order sorting them alone
+ * gives (ties keep their positions either way), found in one pass: a large table sorts once per
+ * column and direction, and each filter or clear only picks from that order. Undefined when
+ * `indices` are not ascending positions below `order.length` (then sort them alone).
+ */
+export function pickInOrder(order: ArrayLike<number>, indices: ArrayLike<number>): Uint32Array | undefined {
+  const n = order.length;
+  const picked = new Uint8Array(n);
+  let last = -1;
+  for (let i = 0; i < indices.length; i++) {
+    const index = indices[i];
+    if (!(index > last && index < n && Number.isInteger(index))) return undefined;
+    picked[index] = 1;
+    last = index;
+  }
+  const out = new Uint32Array(indices.length);
+  let k = 0;
+  for (let i = 0; i < n && k < out.length; i++) if (picked[order[i]] === 1) out[k++] = order[i];
+  return k === out.length ? out : undefined;
+}
+
+/**
  * Search text of a row: every scalar anywhere in it, lower-cased, so the quick filter also finds
  * values in columns that are not shown.
  */
 export function rowSearchText(row: unknown): string {
-  const parts: string[] = [];
+  // Each value once: an event repeats its host, IP and user in several places (a fifth of its
+  // text), and a term never spans two values, so the repeats find nothing more. A large table holds
+  // these texts for every row and each filter reads them all.
+  const parts = new Set<string>();
   const walk = (value: unknown, depth: number): void => {
     if (depth > 12) return;
     if (Array.isArray(value)) {
@@ -82,11 +108,11 @@ export function rowSearchText(row: unknown): string {
     } else if (value !== null && typeof value === 'object') {
       for (const key of Object.keys(value)) walk((value as Record<string, unknown>)[key], depth + 1);
     } else if (value !== undefined && value !== null) {
-      parts.push(scalarText(value));
+      parts.add(scalarText(value));
     }
   };
   walk(row, 0);
-  return parts.join('\u0000').toLowerCase();
+  return [...parts].join('\u0000').toLowerCase();
 }
 
 /** Builds (once) and keeps the search text per row. */

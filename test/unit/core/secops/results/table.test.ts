@@ -13,7 +13,9 @@ import {
   compareCells,
   filterIndices,
   histogram,
+  newestFirstOrder,
   parseFilter,
+  pickInOrder,
   sortByKeys,
   sortIndices,
   timesOf,
@@ -150,6 +152,51 @@ describe('sorting', () => {
   });
 });
 
+describe('picking rows from the order of all rows', () => {
+  const time = fc.oneof(fc.integer({ min: 0, max: 20 }), fc.constant(Number.NaN));
+  const key = fc.constantFrom('', 'a', 'A', 'b', 'host-2', 'host-10', '1', '1.0', '-3');
+  /** Ascending positions below n, chosen by a mask. */
+  const subsetOf = (n: number, mask: boolean[]): number[] =>
+    Array.from({ length: n }, (_, i) => i).filter((i) => mask[i % mask.length]);
+
+  it('gives the rows of a filter newest first exactly as sorting them alone does', () => {
+    fc.assert(
+      fc.property(fc.array(time, { maxLength: 80 }), fc.array(fc.boolean(), { minLength: 1 }), (times, mask) => {
+        const subset = subsetOf(times.length, mask);
+        const picked = pickInOrder(newestFirstOrder(times), subset);
+        assert.deepEqual([...(picked ?? [])], [...newestFirstOrder(times, subset)]);
+      }),
+    );
+  });
+
+  it('gives the rows of a filter sorted by a column exactly as sorting them alone does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(key, { maxLength: 80 }),
+        fc.array(fc.boolean(), { minLength: 1 }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        (keys, mask, direction) => {
+          const all = Uint32Array.from(keys.keys());
+          const subset = subsetOf(keys.length, mask);
+          const picked = pickInOrder(
+            sortByKeys((i) => keys[i], all, direction),
+            subset,
+          );
+          assert.deepEqual([...(picked ?? [])], [...sortByKeys((i) => keys[i], Uint32Array.from(subset), direction)]);
+        },
+      ),
+    );
+  });
+
+  it('refuses positions that are not ascending, repeat, or lie outside the rows', () => {
+    const order = Uint32Array.from([2, 0, 1]);
+    assert.deepEqual([...pickInOrder(order, [0, 2])!], [2, 0]);
+    assert.deepEqual([...pickInOrder(order, [])!], []);
+    for (const bad of [[2, 0], [1, 1], [0, 3], [-1, 0], [0.5]])
+      assert.equal(pickInOrder(order, bad), undefined, String(bad));
+  });
+});
+
 describe('100,000 rows', () => {
   // Ten blocks of 10,000 rows: each block on its own is what the 10,000-row path handles.
   const rows = Array.from({ length: 100_000 }, (_, i) =>
@@ -189,6 +236,19 @@ describe('100,000 rows', () => {
       assert.deepEqual(big, [...filterIndices(rows, filter)], `${filter}: made ahead or on demand`);
     }
   });
+
+  it("shows a filter's rows in the sort of all rows as sorting them alone would (the page's path)", () => {
+    const all = Uint32Array.from(rows.keys());
+    const hosts = rows.map((row) => cellText(row, hostColumn));
+    const times = timesOf(rows, 'udm.metadata.eventTimestamp');
+    const byHost = sortByKeys((i) => hosts[i], all, 'desc');
+    const newest = newestFirstOrder(times);
+    for (const filter of ['host-1 dns', 'batch-7', '"10.0.0.99"']) {
+      const matched = filterIndices(rows, filter);
+      assert.deepEqual([...pickInOrder(byHost, matched)!], [...sortByKeys((i) => hosts[i], matched, 'desc')], filter);
+      assert.deepEqual([...pickInOrder(newest, matched)!], [...newestFirstOrder(times, matched)], filter);
+    }
+  });
 });
 
 describe('quick filter', () => {
@@ -210,6 +270,30 @@ describe('quick filter', () => {
       { path: 'c', text: 'd', negate: false },
       { text: 'e f', negate: false },
     ]);
+  });
+
+  it('finds a row when any one of its values holds every plain term, however often values repeat', () => {
+    // The rule from the words above, value by value: what the search texts must give.
+    const values = (v: unknown): string[] =>
+      Array.isArray(v)
+        ? v.flatMap(values)
+        : v !== null && typeof v === 'object'
+          ? Object.values(v).flatMap(values)
+          : [String(v).toLowerCase()];
+    const value = fc.constantFrom('srv-web-01', '10.10.0.33', 'Hugo', 'hugo', 'NETWORK_HTTP', 'a b', '', 'x');
+    const row = fc.dictionary(
+      fc.constantFrom('host', 'ip', 'user', 'type'),
+      fc.oneof(value, fc.array(value, { maxLength: 4 }), fc.record({ hostname: value, ip: fc.array(value) })),
+    );
+    const term = fc.constantFrom('srv', 'web-01', '10.10', 'hugo', 'HUGO', '_http', 'x', '33 hugo', '-x', '"a b"');
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 12 }), term, (rows, filter) => {
+        const expected = rows.flatMap((r, i) =>
+          parseFilter(filter).every((t) => values(r).some((v) => v.includes(t.text)) !== t.negate) ? [i] : [],
+        );
+        assert.deepEqual([...filterIndices(rows, filter)], expected);
+      }),
+    );
   });
 
   it('keeps its search texts when rows are appended', () => {
