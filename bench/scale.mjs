@@ -8,7 +8,7 @@
 // counted in the panel (and whether rows stayed on screen at each), the extension host's resident set
 // (its own process, sampled every 50 ms) at start, at its peak and after closing the panel, and in
 // the panel holding 100,000 rows: sorting by a column (click to the frame that shows it) and a quick
-// filter (typing to the count of rows found, the page's 120 ms pause after typing included) and
+// filter (from the input to the count of rows found) and
 // clearing it again. The filter is timed once the extension host has made the rows' search texts
 // (in slices, after the rows are in; its log line gives how long after, reported too).
 //

@@ -47,12 +47,36 @@ export class ResultsHost {
     return host;
   }
 
+  /** Filters whose answers are held back (see holdFilters), each released by its function. */
+  private heldFilters: Array<() => void> | undefined;
+  private droppingFilters = false;
+
+  /**
+   * Holds back the answers to the page's filters until the function returned is called (then they
+   * go, in order, and later ones are answered at once); `lose` never answers them at all, as an
+   * answer lost on the way.
+   */
+  holdFilters(lose = false): () => void {
+    this.heldFilters = [];
+    this.droppingFilters = lose;
+    return () => {
+      const held = this.heldFilters ?? [];
+      this.heldFilters = undefined;
+      this.droppingFilters = false;
+      for (const release of held) release();
+    };
+  }
+
   /** The extension's answer to a message from the page (undefined: not a rows.* request). */
-  answer(raw: unknown): ToWebview | undefined {
+  answer(raw: unknown): ToWebview | undefined | Promise<ToWebview | undefined> {
     const message = parseFromWebview(raw);
     if (!isRowsRequest(message)) return undefined;
     this.requests.push(message.type);
-    return answerRowsRequest(this.runs.get(message.runId), message);
+    const reply = answerRowsRequest(this.runs.get(message.runId), message);
+    if (message.type !== 'rows.filter' || !this.heldFilters) return reply;
+    if (this.droppingFilters) return new Promise<undefined>(() => {});
+    const held = this.heldFilters;
+    return new Promise((resolve) => held.push(() => resolve(reply)));
   }
 
   /**

@@ -300,6 +300,28 @@ describe('reliability: the results webview (headless Chromium)', function () {
     await newestRowIs(1297);
   });
 
+  it('asks the extension for one filter at a time: keys typed while it answers wait for that answer', async () => {
+    await show(events(100));
+    await page.locator('#count', { hasText: /^100 rows$/ }).waitFor();
+    const filters = (): number => host.requests.filter((r) => r === 'rows.filter').length;
+    const release = host.holdFilters();
+    await page.locator('#filter').pressSequentially('host-3', { delay: 30 });
+    await page.locator('#count', { hasText: /^Filtering/ }).waitFor();
+    assert.equal(filters(), 1, 'only the first key was asked while its answer was on its way');
+    release();
+    await page.locator('#count', { hasText: /^10 of 100 rows$/ }).waitFor();
+    await newestRowIs(93);
+    assert.equal(filters(), 2, 'the first key, then the whole filter once');
+    // An answer lost on the way holds the latest filter up for a while only.
+    host.holdFilters(true);
+    await page.locator('#filter').pressSequentially(' -dns', { delay: 30 });
+    await page.locator('#count', { hasText: /^Filtering/ }).waitFor();
+    const asked = filters();
+    host.holdFilters()(); // answered again from now on; the filter asked meanwhile stays lost
+    await page.locator('#count', { hasText: /^0 of 100 rows$/ }).waitFor({ timeout: 10_000 });
+    assert.equal(filters(), asked + 1, 'the latest filter, asked again once');
+  });
+
   it('the histogram has a labelled axis and counts, follows the filter, and a click picks a period', async () => {
     await show(events(600));
     await page.locator('#histogram-wrap.visible').waitFor();

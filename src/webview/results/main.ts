@@ -41,6 +41,8 @@ window.addEventListener('resize', () => grid.schedule());
 const timers = { filter: undefined as ReturnType<typeof setTimeout> | undefined };
 filterInput.addEventListener('input', () => {
   updateSuggestions();
+  // At once (the keys of one task together): the extension answers one filter at a time and the
+  // latest waits for the answer before it (see filterAnswer), so no pause after typing is needed.
   clearTimeout(timers.filter);
   timers.filter = setTimeout(() => {
     grid.select(-1);
@@ -48,7 +50,7 @@ filterInput.addEventListener('input', () => {
     recompute();
     renderHistogram();
     if (state.run) rememberRun(state.run, filterInput.value.trim(), grid.viewport.scrollTop);
-  }, 120);
+  }, 0);
 });
 filterInput.addEventListener('blur', () => suggestBox.replaceChildren());
 filterInput.addEventListener('focus', requestFields);

@@ -301,7 +301,13 @@ export function onRowsAnswer(
 ): void {
   switch (message.type) {
     case 'rows.filtered': {
-      if (message.id !== state.pendingFilter?.id || message.count < state.rowCount) return;
+      if (message.id !== state.pendingFilter?.id) return;
+      if (message.count < state.rowCount) {
+        // Rows came after it was asked: the filter is asked again for them all.
+        state.pendingFilter = undefined;
+        recompute();
+        return;
+      }
       // The extension may hold rows still on their way here: positions past the rows held wait for them.
       const indices =
         message.count === state.rowCount ? message.indices : message.indices.filter((i) => i < state.rowCount);

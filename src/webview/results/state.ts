@@ -18,6 +18,17 @@ export function post(message: FromWebview): void {
 }
 
 /** The extension's answer for a quick filter: matching rows among the first `count`. */
+export interface PendingFilter {
+  id: number;
+  filter: string;
+  count: number;
+  columnsKey: string;
+  /** When it was asked (Date.now()). */
+  sentAt: number;
+  /** Set while a later filter waits for this answer. */
+  waiting?: boolean;
+}
+
 export interface FilterAnswer {
   filter: string;
   count: number;
@@ -68,7 +79,8 @@ export const state = {
   sort: undefined as { column: ColumnSpec; direction: SortDirection } | undefined,
   filtered: undefined as FilterAnswer | undefined,
   requestSeq: 0,
-  pendingFilter: undefined as { id: number; filter: string; count: number; columnsKey: string } | undefined,
+  /** The filter the extension was asked for and has not answered yet (one at a time, see filterAnswer). */
+  pendingFilter: undefined as PendingFilter | undefined,
   /** Column keys whose cells are asked for, by request. */
   pendingCells: new Map<number, string[]>(),
   pendingFields: undefined as number | undefined,

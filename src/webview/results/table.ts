@@ -149,11 +149,31 @@ export function filterAnswer(filter: string): FilterAnswer | undefined {
     pendingFilter.count === rowCount &&
     pendingFilter.columnsKey === key;
   if (run && !asked && !state.reordering) {
-    state.pendingFilter = { id: nextRequest(), filter, count: rowCount, columnsKey: key };
+    const earlier = pendingFilter;
+    const waited = earlier ? Date.now() - earlier.sentAt : 0;
+    if (earlier && waited < FILTER_ANSWER_WAIT_MS) {
+      // One filter at a time: while the extension answers the one before, the latest waits for
+      // that answer (onRowsAnswer computes again then), so that a burst of keys over a large table
+      // costs one more pass over its rows, not one per key. An answer lost on the way holds the
+      // latest filter up no longer than the wait.
+      if (!earlier.waiting) {
+        earlier.waiting = true;
+        setTimeout(() => {
+          if (state.pendingFilter !== earlier) return;
+          state.pendingFilter = undefined;
+          recompute();
+        }, FILTER_ANSWER_WAIT_MS - waited);
+      }
+      return undefined;
+    }
+    state.pendingFilter = { id: nextRequest(), filter, count: rowCount, columnsKey: key, sentAt: Date.now() };
     post({ type: 'rows.filter', runId: run.runId, id: state.pendingFilter.id, filter, columns });
   }
   return undefined;
 }
+
+/** How long the latest filter waits for the extension's answer to the one before (see filterAnswer). */
+export const FILTER_ANSWER_WAIT_MS = 3000;
 
 /**
  * The rows shown, in order: the filter's answer, within the period, sorted or newest first (in the
