@@ -53,19 +53,24 @@ export function sortByKeys(
     if (j > 0 && compareCells(distinct[j - 1], distinct[j]) !== 0) rank++;
     rankOf.set(distinct[j], rank);
   }
+  // The rows go to their rank's bucket, buckets in the direction asked and blanks (in both
+  // directions) last, each bucket's rows in their order in `indices`: a counting sort, no comparisons.
   const blank = rankOf.get('');
-  const sign = direction === 'asc' ? 1 : -1;
-  const ranks = new Float64Array(n);
+  const ranks = new Uint32Array(n);
+  const starts = new Uint32Array(rank + 2);
   for (let i = 0; i < n; i++) {
     const r = rankOf.get(keys[i])!;
-    // Blanks stay at the end in both directions.
-    ranks[i] = r === blank ? Number.MAX_SAFE_INTEGER : r * sign;
+    const bucket = r === blank ? rank + 1 : direction === 'asc' ? r : rank - r;
+    ranks[i] = bucket;
+    starts[bucket]++;
   }
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((x, y) => ranks[x] - ranks[y] || x - y);
+  for (let b = 0, at = 0; b < starts.length; b++) {
+    const size = starts[b];
+    starts[b] = at;
+    at += size;
+  }
   const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = indices[order[i]]!;
+  for (let i = 0; i < n; i++) out[starts[ranks[i]]++] = indices[i]!;
   return out;
 }
 
