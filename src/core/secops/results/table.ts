@@ -180,6 +180,16 @@ export function filterIndices(
 ): Uint32Array {
   const terms = parseFilter(filter).map((t) => (t.path && fields ? { ...t, paths: fields.resolve(t.path) } : t));
   const out: number[] = [];
+  if (terms.every((t) => !t.path)) {
+    // Words only (the common filter): each row's search text, read once, against each word.
+    for (let i = 0; i < rows.length; i++) {
+      const text = index.text(i);
+      let hit = true;
+      for (let k = 0; k < terms.length && hit; k++) hit = text.includes(terms[k].text) !== terms[k].negate;
+      if (hit) out.push(i);
+    }
+    return Uint32Array.from(out);
+  }
   for (let i = 0; i < rows.length; i++) {
     if (matchesTerms(rows[i], terms, () => index.text(i))) out.push(i);
   }
