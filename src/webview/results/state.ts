@@ -17,7 +17,7 @@ export function post(message: FromWebview): void {
   vscode.postMessage(message);
 }
 
-/** The extension's answer for a quick filter: matching rows among the first `count`. */
+/** A quick filter the extension was asked for and has not answered yet. */
 export interface PendingFilter {
   id: number;
   filter: string;
@@ -29,6 +29,7 @@ export interface PendingFilter {
   waiting?: boolean;
 }
 
+/** The extension's answer for a quick filter: matching rows among the first `count`. */
 export interface FilterAnswer {
   filter: string;
   count: number;
